@@ -12,3 +12,4 @@
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
 
 pub mod poly;
+pub mod util;

@@ -11,12 +11,14 @@
 //! `a` stands for `a·x + c >= 0` (inequality) or `a·x + c = 0` (equality).
 
 pub mod basic;
+pub mod budget;
 pub mod error;
 pub mod isl_print;
 pub mod set;
 pub mod space;
 
 pub use basic::BasicSet;
+pub use budget::Budget;
 pub use error::{PolyError, PolyResult};
 pub use set::Set;
 pub use space::{Space, Tuple};

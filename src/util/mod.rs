@@ -1,0 +1,3 @@
+//! Small utilities shared by several modules and by the tests.
+
+pub mod rng;
