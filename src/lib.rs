@@ -11,5 +11,6 @@
 //! - `frontend` knows nothing about mappings;
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
 
+pub mod codegen;
 pub mod poly;
 pub mod util;

@@ -1,3 +1,4 @@
 //! Small utilities shared by several modules and by the tests.
 
+pub mod atomic;
 pub mod rng;

@@ -1,0 +1,9 @@
+//! Code generation: turns certified storage mappings into byte-range edits
+//! of the original source text.
+//!
+//! Invariant: `codegen` consumes mappings, it never invents them, and it
+//! returns edits, it never prints an AST.
+
+pub mod edits;
+
+pub use edits::{Edit, EditError, apply_edits};
