@@ -14,3 +14,4 @@
 pub mod codegen;
 pub mod poly;
 pub mod util;
+pub mod analysis;

@@ -1,0 +1,346 @@
+//! Cell lifetimes and cell conflicts (after Bee, seed 001 §3, made sound).
+//!
+//! A cell `c` *occupies* its location from its first write to its last
+//! access — read or write — and from the very start when it is live-in.
+//! Cells `c`, `c'` conflict iff `B(c) ≺ E(c')` and `B(c') ≺ E(c)`. No lexmin
+//! is needed: `B(c) ≺ E(c')` holds iff some write of `c` precedes some access
+//! of `c'` (or `c` is live-in and `c'` is accessed at all), so the conflict
+//! relation is a union of polyhedra whose iteration vectors are existential
+//! variables. Nothing is projected with Fourier–Motzkin here, so every set
+//! built is exact: the difference set DS = { c − c' } keeps the iteration
+//! vectors and cells as existentials, and the solvers work on it directly.
+//!
+//! Events are ordered by the 2d+1 schedules; inside one operation the reads
+//! come before the write, so a write never precedes an access of the same
+//! operation. Seed 001 uses first write / last *read*; that ignores writes
+//! that are never read and is unsound once DS is exact (DESIGN.md).
+//!
+//! What this module does not do: it does not compute which cells are
+//! live-in (the caller passes them in), it does not handle live-out cells of
+//! temporaries (a live-out array is external and is never remapped), and it
+//! does not look at values (that is the dataflow module's job).
+
+use crate::poly::{BasicSet, Space, Tuple};
+
+use super::model::{AccessEvent, AccessKind, ArrayModel};
+
+/// Why a cell's occupancy starts before some access of another cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precedence {
+    /// A write (event `write`) precedes an access (event `access`), the
+    /// schedules first differing at schedule level `level`.
+    Ordered { write: usize, access: usize, level: usize },
+    /// The cell is live-in (piece `live_in` of the live-in set) and the other
+    /// cell is accessed by event `access`.
+    LiveIn { live_in: usize, access: usize },
+}
+
+/// One polyhedron of the conflict relation, with how it arose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictPiece {
+    /// `c` begins before `c'` ends.
+    pub forward: Precedence,
+    /// `c'` begins before `c` ends.
+    pub backward: Precedence,
+    /// The relation `{ A[c] -> A[c'] }` with every iteration vector existential.
+    pub set: BasicSet,
+}
+
+/// The conflict relation of one array and the recipes it was built from.
+#[derive(Clone, Debug)]
+pub struct CellConflicts {
+    pub array: String,
+    pub rank: usize,
+    pub params: Vec<String>,
+    pub pieces: Vec<ConflictPiece>,
+}
+
+/// Builds polyhedra over `[params | c | c' | existential blocks | constant]`.
+struct PieceBuilder {
+    set: BasicSet,
+    n_param: usize,
+    rank: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// The domain tuple `c`.
+    In,
+    /// The range tuple `c'`.
+    Out,
+}
+
+impl PieceBuilder {
+    fn new(space: Space, rank: usize) -> PieceBuilder {
+        let n_param = space.n_param();
+        PieceBuilder { set: BasicSet::universe(space), n_param, rank }
+    }
+
+    fn cell_col(&self, side: Side, p: usize) -> usize {
+        match side {
+            Side::In => self.n_param + p,
+            Side::Out => self.n_param + self.rank + p,
+        }
+    }
+
+    /// Adds `n` existential columns and returns the column of the first.
+    fn add_block(&mut self, n: usize) -> usize {
+        let first = self.set.width() - 1;
+        for _ in 0..n {
+            self.set.add_exist();
+        }
+        first
+    }
+
+    /// Embeds a row over `[params | locals | constant]` (a domain, schedule
+    /// or subscript row of a piece whose locals sit at column `block`) into
+    /// the builder's layout, multiplied by `sign`.
+    fn embed(&self, row: &[i64], block: usize, sign: i64, out: &mut [i64]) {
+        let n_local = row.len() - 1 - self.n_param;
+        for p in 0..self.n_param {
+            out[p] += sign * row[p];
+        }
+        for l in 0..n_local {
+            out[block + l] += sign * row[self.n_param + l];
+        }
+        let last = out.len() - 1;
+        out[last] += sign * row[row.len() - 1];
+    }
+
+    /// Adds a copy of `domain`'s constraints on a fresh block; returns the block.
+    fn add_domain(&mut self, domain: &BasicSet) -> usize {
+        let n_local = domain.width() - 1 - self.n_param;
+        let block = self.add_block(n_local);
+        for (rows, is_eq) in [(&domain.eqs, true), (&domain.ineqs, false)] {
+            for row in rows {
+                let mut r = self.set.zero_row();
+                self.embed(row, block, 1, &mut r);
+                if is_eq {
+                    self.set.add_eq(r);
+                } else {
+                    self.set.add_ineq(r);
+                }
+            }
+        }
+        block
+    }
+
+    /// `cell(side) = subscripts(event at block)`.
+    fn bind_cell(&mut self, side: Side, event: &AccessEvent, block: usize) {
+        for (p, sub) in event.subscripts.iter().enumerate() {
+            let mut r = self.set.zero_row();
+            self.embed(sub, block, -1, &mut r);
+            r[self.cell_col(side, p)] += 1;
+            self.set.add_eq(r);
+        }
+    }
+
+    /// `schedule(w at bw)` strictly before `schedule(a at ba)`, first
+    /// differing at `level`.
+    fn order(&mut self, w: &AccessEvent, bw: usize, a: &AccessEvent, ba: usize, level: usize) {
+        for j in 0..=level {
+            let mut r = self.set.zero_row();
+            if let Some(row) = a.schedule.get(j) {
+                self.embed(row, ba, 1, &mut r);
+            }
+            if let Some(row) = w.schedule.get(j) {
+                self.embed(row, bw, -1, &mut r);
+            }
+            if j < level {
+                self.set.add_eq(r);
+            } else {
+                let last = r.len() - 1;
+                r[last] -= 1;
+                self.set.add_ineq(r);
+            }
+        }
+    }
+
+    /// Adds `live_in`'s constraints on `cell(side)` (its existentials on a
+    /// fresh block).
+    fn add_live_in(&mut self, side: Side, live_in: &BasicSet) {
+        let n_exist = live_in.n_exist;
+        let block = self.add_block(n_exist);
+        let rank = self.rank;
+        for (rows, is_eq) in [(&live_in.eqs, true), (&live_in.ineqs, false)] {
+            for row in rows {
+                let mut r = self.set.zero_row();
+                for p in 0..self.n_param {
+                    r[p] += row[p];
+                }
+                for d in 0..rank {
+                    r[self.cell_col(side, d)] += row[self.n_param + d];
+                }
+                for e in 0..n_exist {
+                    r[block + e] += row[self.n_param + rank + e];
+                }
+                let last = r.len() - 1;
+                r[last] += row[row.len() - 1];
+                if is_eq {
+                    self.set.add_eq(r);
+                } else {
+                    self.set.add_ineq(r);
+                }
+            }
+        }
+    }
+
+    /// Adds "cell(begin) begins before cell(end) ends" for `precedence`.
+    fn add_precedence(
+        &mut self,
+        model: &ArrayModel,
+        live_in: &[BasicSet],
+        precedence: Precedence,
+        begin: Side,
+        end: Side,
+    ) {
+        match precedence {
+            Precedence::Ordered { write, access, level } => {
+                let (w, a) = (&model.events[write], &model.events[access]);
+                let bw = self.add_domain(&w.domain);
+                self.bind_cell(begin, w, bw);
+                let ba = self.add_domain(&a.domain);
+                self.bind_cell(end, a, ba);
+                self.order(w, bw, a, ba, level);
+            }
+            Precedence::LiveIn { live_in: piece, access } => {
+                self.add_live_in(begin, &live_in[piece]);
+                let a = &model.events[access];
+                let ba = self.add_domain(&a.domain);
+                self.bind_cell(end, a, ba);
+            }
+        }
+    }
+}
+
+/// Whether the schedule rows at `level` of two events are both constant.
+fn constant_value(row: Option<&Vec<i64>>) -> Option<i64> {
+    match row {
+        None => Some(0),
+        Some(r) => {
+            if r[..r.len() - 1].iter().all(|c| *c == 0) {
+                Some(r[r.len() - 1])
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// The levels at which `w`'s schedule can first fall strictly before `a`'s,
+/// dropping the levels that constant schedule entries rule out.
+fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
+    let depth = w.schedule.len().max(a.schedule.len());
+    let mut levels = Vec::new();
+    for level in 0..depth {
+        let prefix_possible = (0..level).all(|j| {
+            match (constant_value(w.schedule.get(j)), constant_value(a.schedule.get(j))) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            }
+        });
+        if !prefix_possible {
+            break;
+        }
+        let step_possible =
+            match (constant_value(w.schedule.get(level)), constant_value(a.schedule.get(level))) {
+                (Some(x), Some(y)) => x < y,
+                _ => true,
+            };
+        if step_possible {
+            levels.push(level);
+        }
+    }
+    levels
+}
+
+/// Every way in which one cell's occupancy can begin before another's ends.
+pub fn precedences(model: &ArrayModel, n_live_in: usize) -> Vec<Precedence> {
+    let mut out = Vec::new();
+    for (wi, w) in model.events.iter().enumerate() {
+        if w.kind != AccessKind::Write {
+            continue;
+        }
+        for (ai, a) in model.events.iter().enumerate() {
+            for level in feasible_levels(w, a) {
+                out.push(Precedence::Ordered { write: wi, access: ai, level });
+            }
+        }
+    }
+    for li in 0..n_live_in {
+        for ai in 0..model.events.len() {
+            out.push(Precedence::LiveIn { live_in: li, access: ai });
+        }
+    }
+    out
+}
+
+/// The relation space `{ A[c] -> A[c'] }` of `model`'s array.
+pub fn conflict_space(model: &ArrayModel) -> Space {
+    let dims_in: Vec<String> = (0..model.rank).map(|p| format!("c{p}")).collect();
+    let dims_out: Vec<String> = (0..model.rank).map(|p| format!("c{p}'")).collect();
+    Space::relation(
+        model.params.clone(),
+        Tuple { name: Some(model.name.clone()), dims: dims_in },
+        Tuple { name: Some(model.name.clone()), dims: dims_out },
+    )
+}
+
+/// The polyhedron "c begins before c' ends" for one precedence, over the
+/// conflict space.
+pub fn precedence_set(model: &ArrayModel, live_in: &[BasicSet], p: Precedence) -> BasicSet {
+    let mut b = PieceBuilder::new(conflict_space(model), model.rank);
+    b.add_precedence(model, live_in, p, Side::In, Side::Out);
+    b.set
+}
+
+/// The conflict polyhedron for a pair of precedences: `forward` makes `c`
+/// begin before `c'` ends, `backward` makes `c'` begin before `c` ends.
+pub fn conflict_set(
+    model: &ArrayModel,
+    live_in: &[BasicSet],
+    forward: Precedence,
+    backward: Precedence,
+) -> BasicSet {
+    let mut b = PieceBuilder::new(conflict_space(model), model.rank);
+    b.add_precedence(model, live_in, forward, Side::In, Side::Out);
+    b.add_precedence(model, live_in, backward, Side::Out, Side::In);
+    b.set
+}
+
+/// Turns a conflict polyhedron over `{ A[c] -> A[c'] }` into its difference
+/// polyhedron `{ [d] : d = c - c' }`, with `c` and `c'` existential.
+pub fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
+    let n_param = conflict.space.n_param();
+    let dims: Vec<String> = (0..rank).map(|p| format!("d{p}")).collect();
+    let space = Space::set(conflict.space.params.clone(), Tuple::anonymous(dims));
+    // New layout: [params | d | c | c' | old existentials | constant].
+    let n_old_exist = conflict.n_exist;
+    let mut ds = BasicSet::universe(space);
+    for _ in 0..(2 * rank + n_old_exist) {
+        ds.add_exist();
+    }
+    let remap = |row: &[i64], width: usize| -> Vec<i64> {
+        let mut r = vec![0; width];
+        r[..n_param].copy_from_slice(&row[..n_param]);
+        // Old columns after the parameters: c, c', existentials, constant.
+        let old_rest = &row[n_param..];
+        r[n_param + rank..n_param + rank + old_rest.len()].copy_from_slice(old_rest);
+        r
+    };
+    let width = ds.width();
+    for row in &conflict.eqs {
+        ds.add_eq(remap(row, width));
+    }
+    for row in &conflict.ineqs {
+        ds.add_ineq(remap(row, width));
+    }
+    for p in 0..rank {
+        let mut r = vec![0; width];
+        r[n_param + p] = 1; // d
+        r[n_param + rank + p] = -1; // c
+        r[n_param + 2 * rank + p] = 1; // c'
+        ds.add_eq(r);
+    }
+    ds
+}
