@@ -1,0 +1,233 @@
+//! Certification: an exact proof that a modular mapping never sends two
+//! conflicting cells to one location.
+//!
+//! A mapping σ(c) = M·c mod b is valid for a difference set DS iff no
+//! non-zero `d ∈ DS` has `M·d ≡ 0 (mod b)`. For fixed parameter values this
+//! is decided exactly: the congruences become equalities `M_q·d = b_q·k_q`
+//! with existential `k_q`, and `d ≠ 0` is split by its first non-zero
+//! coordinate and sign; every piece must be integer-empty.
+//!
+//! For symbolic moduli `b_q(N)` the congruence is not linear; the check
+//! proves the emptiness of a superset instead: a colliding `d` either has
+//! `M·d = 0` (and `d ≠ 0`) or a first row `q` with `M_q·d ≠ 0`, and then
+//! `|M_q·d| ≥ b_q(N)`. Emptiness of those pieces for every parameter value of
+//! the context is a proof for all parameter values. A failed proof is not a
+//! collision: the caller falls back (numeric moduli, or no mapping).
+
+use crate::poly::simplex::integer_point;
+use crate::poly::{BasicSet, Budget, PolyError};
+
+use super::modular::ModularMapping;
+
+/// For which parameter values a proof is wanted.
+#[derive(Clone, Copy, Debug)]
+pub enum CertifyMode<'a> {
+    /// These parameter values (one per parameter, in order).
+    Fixed(&'a [i64]),
+    /// Every parameter value satisfying `context` (a set over the parameters).
+    Symbolic { context: &'a BasicSet },
+}
+
+/// What was proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// Valid for exactly these parameter values.
+    ForValues(Vec<i64>),
+    /// Valid for every parameter value of the context.
+    ForAllParameters,
+}
+
+/// Why a mapping could not be certified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CertifyFailure {
+    /// Two conflicting cells at distance `difference` share a location.
+    Collision { difference: Vec<i64> },
+    /// The symbolic proof did not go through (this is not a collision).
+    NotProven(String),
+    /// The solver ran out of budget or overflowed.
+    Undecided(PolyError),
+}
+
+impl std::fmt::Display for CertifyFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CertifyFailure::Collision { difference } => {
+                write!(f, "conflicting cells at distance {difference:?} would share a location")
+            }
+            CertifyFailure::NotProven(why) => write!(f, "not proven for all parameter values: {why}"),
+            CertifyFailure::Undecided(e) => write!(f, "certification undecided: {e}"),
+        }
+    }
+}
+
+/// Adds `row` (over `[params | d | existentials | constant]` of `piece`) as an
+/// equality or inequality.
+fn push(piece: &mut BasicSet, row: Vec<i64>, is_eq: bool) {
+    if is_eq {
+        piece.add_eq(row);
+    } else {
+        piece.add_ineq(row);
+    }
+}
+
+/// Fixes every parameter of `piece` to `values`.
+pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
+    for (q, v) in values.iter().enumerate() {
+        let mut row = piece.zero_row();
+        row[q] = 1;
+        let last = row.len() - 1;
+        row[last] = -v;
+        piece.add_eq(row);
+    }
+}
+
+/// Intersects `piece` with a parameter-only `context` (no existentials in
+/// the context are supported beyond its own, which are appended).
+fn add_context(piece: &mut BasicSet, context: &BasicSet) {
+    let n_param = piece.space.n_param();
+    let first_exist = piece.width() - 1;
+    for _ in 0..context.n_exist {
+        piece.add_exist();
+    }
+    let width = piece.width();
+    for (rows, is_eq) in [(&context.eqs, true), (&context.ineqs, false)] {
+        for row in rows {
+            let mut r = vec![0; width];
+            r[..n_param].copy_from_slice(&row[..n_param]);
+            for e in 0..context.n_exist {
+                r[first_exist + e] = row[n_param + e];
+            }
+            r[width - 1] = row[row.len() - 1];
+            push(piece, r, is_eq);
+        }
+    }
+}
+
+/// `Σ_p M_qp·d_p` as a row of `piece`.
+fn image_row(piece: &BasicSet, coeffs: &[i64]) -> Vec<i64> {
+    let n_param = piece.space.n_param();
+    let mut row = piece.zero_row();
+    for (p, c) in coeffs.iter().enumerate() {
+        row[n_param + p] = *c;
+    }
+    row
+}
+
+/// Proves that `mapping` is valid for the difference set `ds` (pieces over
+/// `{ [d] }` with the parameters of the mapping).
+pub fn certify_modular(
+    ds: &[BasicSet],
+    mapping: &ModularMapping,
+    mode: CertifyMode<'_>,
+    budget: &mut Budget,
+) -> Result<Certificate, CertifyFailure> {
+    let rank = mapping.rank();
+    for piece in ds {
+        let n_param = piece.space.n_param();
+        match mode {
+            CertifyMode::Fixed(values) => {
+                let moduli: Vec<i64> = mapping
+                    .dims
+                    .iter()
+                    .map(|d| d.modulus.eval(values))
+                    .collect::<Result<_, _>>()
+                    .map_err(CertifyFailure::Undecided)?;
+                if moduli.iter().any(|b| *b < 1) {
+                    return Err(CertifyFailure::NotProven("a modulus is below 1".into()));
+                }
+                let mut base = piece.clone();
+                fix_params(&mut base, values);
+                for (dim, b) in mapping.dims.iter().zip(&moduli) {
+                    let k = base.add_exist();
+                    let mut row = image_row(&base, &dim.coeffs);
+                    row[k] = -b;
+                    base.add_eq(row);
+                }
+                for p0 in 0..rank {
+                    for sign in [1, -1] {
+                        let mut q = base.clone();
+                        for j in 0..p0 {
+                            let mut row = q.zero_row();
+                            row[n_param + j] = 1;
+                            q.add_eq(row);
+                        }
+                        let mut row = q.zero_row();
+                        row[n_param + p0] = sign;
+                        let last = row.len() - 1;
+                        row[last] = -1;
+                        q.add_ineq(row);
+                        check_empty(&q, rank, budget)?;
+                    }
+                }
+            }
+            CertifyMode::Symbolic { context } => {
+                let mut base = piece.clone();
+                add_context(&mut base, context);
+                // d != 0 and M·d = 0.
+                for p0 in 0..rank {
+                    for sign in [1, -1] {
+                        let mut q = base.clone();
+                        for dim in &mapping.dims {
+                            q.add_eq(image_row(&q, &dim.coeffs));
+                        }
+                        for j in 0..p0 {
+                            let mut row = q.zero_row();
+                            row[n_param + j] = 1;
+                            q.add_eq(row);
+                        }
+                        let mut row = q.zero_row();
+                        row[n_param + p0] = sign;
+                        let last = row.len() - 1;
+                        row[last] = -1;
+                        q.add_ineq(row);
+                        check_empty(&q, rank, budget)?;
+                    }
+                }
+                // First non-zero image row q: |M_q·d| >= b_q(N).
+                for (qi, dim) in mapping.dims.iter().enumerate() {
+                    for sign in [1, -1] {
+                        let mut q = base.clone();
+                        for earlier in &mapping.dims[..qi] {
+                            q.add_eq(image_row(&q, &earlier.coeffs));
+                        }
+                        let mut row = image_row(&q, &dim.coeffs);
+                        for v in row.iter_mut() {
+                            *v *= sign;
+                        }
+                        for (p, c) in dim.modulus.coeffs.iter().enumerate() {
+                            row[p] -= c;
+                        }
+                        let last = row.len() - 1;
+                        row[last] -= dim.modulus.constant;
+                        q.add_ineq(row);
+                        match integer_point(&q, budget) {
+                            Ok(None) => {}
+                            Ok(Some(_)) => {
+                                return Err(CertifyFailure::NotProven(format!(
+                                    "a conflict distance reaches the modulus of dimension {qi}"
+                                )));
+                            }
+                            Err(e) => return Err(CertifyFailure::Undecided(e)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(match mode {
+        CertifyMode::Fixed(values) => Certificate::ForValues(values.to_vec()),
+        CertifyMode::Symbolic { .. } => Certificate::ForAllParameters,
+    })
+}
+
+/// Fails with the colliding difference when `q` has an integer point.
+fn check_empty(q: &BasicSet, rank: usize, budget: &mut Budget) -> Result<(), CertifyFailure> {
+    match integer_point(q, budget) {
+        Ok(None) => Ok(()),
+        Ok(Some(point)) => {
+            let n_param = q.space.n_param();
+            Err(CertifyFailure::Collision { difference: point[n_param..n_param + rank].to_vec() })
+        }
+        Err(e) => Err(CertifyFailure::Undecided(e)),
+    }
+}

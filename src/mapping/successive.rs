@@ -1,0 +1,104 @@
+//! Successive modulo (Lefebvre–Feautrier; seed 002 §3, seed 000 §2.1):
+//! `b_p = 1 + max { d_p : d ∈ DS, d_0 = … = d_{p-1} = 0 }`, one axis at a
+//! time, giving the mapping `c ↦ (c_0 mod b_0, …, c_{n-1} mod b_{n-1})`.
+//!
+//! The maxima are computed exactly for the known parameter values. A
+//! symbolic modulus is *guessed* by fitting an affine function of the
+//! parameters through exact maxima at neighbouring parameter values; the
+//! guess is worth nothing until `certify` proves it for the whole context.
+//! What this module does not do: it does not certify, and it does not derive
+//! moduli for parameters without a known value.
+
+use crate::poly::simplex::{integer_max, IntResult};
+use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
+
+use super::certify::fix_params;
+use super::modular::{ModularMapping, ParamAffine};
+
+/// The moduli found, numeric and (when the fit worked) symbolic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuccessiveResult {
+    /// Moduli for the known parameter values.
+    pub numeric: Vec<i64>,
+    /// Affine moduli fitted through neighbouring parameter values, when every
+    /// parameter has a value; still to be certified.
+    pub symbolic: Option<Vec<ParamAffine>>,
+}
+
+impl SuccessiveResult {
+    pub fn numeric_mapping(&self, array: &str, params: &[String]) -> ModularMapping {
+        let moduli = self.numeric.iter().map(|b| ParamAffine::constant(params.len(), *b)).collect();
+        ModularMapping::axis(array, params, moduli)
+    }
+
+    pub fn symbolic_mapping(&self, array: &str, params: &[String]) -> Option<ModularMapping> {
+        self.symbolic.as_ref().map(|m| ModularMapping::axis(array, params, m.clone()))
+    }
+}
+
+/// Exact moduli for fixed parameter values.
+pub fn moduli_for_values(
+    ds: &[BasicSet],
+    rank: usize,
+    values: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<Vec<i64>> {
+    let mut moduli = Vec::with_capacity(rank);
+    for p in 0..rank {
+        let mut best: i64 = 0;
+        for piece in ds {
+            let n_param = piece.space.n_param();
+            let mut q = piece.clone();
+            fix_params(&mut q, values);
+            for j in 0..p {
+                let mut row = q.zero_row();
+                row[n_param + j] = 1;
+                q.add_eq(row);
+            }
+            let mut objective = q.zero_row();
+            objective[n_param + p] = 1;
+            match integer_max(&q, &objective, budget)? {
+                IntResult::Infeasible => {}
+                IntResult::Unbounded => {
+                    return Err(PolyError::Solver("the difference set is unbounded".into()));
+                }
+                IntResult::Optimal { value, .. } => best = best.max(value),
+            }
+        }
+        moduli.push(best.checked_add(1).ok_or(PolyError::Overflow)?);
+    }
+    Ok(moduli)
+}
+
+/// Successive modulo for the known parameter `values`, with an affine fit
+/// of each modulus in the parameters.
+pub fn successive_modulo(
+    ds: &[BasicSet],
+    rank: usize,
+    values: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<SuccessiveResult> {
+    let numeric = moduli_for_values(ds, rank, values, budget)?;
+    let n_param = values.len();
+    let mut slopes = vec![vec![0i64; n_param]; rank];
+    for q in 0..n_param {
+        let mut shifted = values.to_vec();
+        shifted[q] = shifted[q].checked_add(1).ok_or(PolyError::Overflow)?;
+        let at_shifted = moduli_for_values(ds, rank, &shifted, budget)?;
+        for p in 0..rank {
+            slopes[p][q] = at_shifted[p] - numeric[p];
+        }
+    }
+    let symbolic = (0..rank)
+        .map(|p| {
+            let mut constant = numeric[p];
+            for q in 0..n_param {
+                constant = constant
+                    .checked_sub(slopes[p][q].checked_mul(values[q]).ok_or(PolyError::Overflow)?)
+                    .ok_or(PolyError::Overflow)?;
+            }
+            Ok(ParamAffine { coeffs: slopes[p].clone(), constant })
+        })
+        .collect::<PolyResult<Vec<_>>>()?;
+    Ok(SuccessiveResult { numeric, symbolic: Some(symbolic) })
+}
