@@ -14,7 +14,9 @@ pub mod basic;
 pub mod budget;
 pub mod error;
 pub mod isl_print;
+pub mod rational;
 pub mod set;
+pub mod simplex;
 pub mod space;
 
 pub use basic::BasicSet;
