@@ -14,6 +14,7 @@ pub mod basic;
 pub mod budget;
 pub mod error;
 pub mod isl_print;
+pub mod matrix;
 pub mod rational;
 pub mod set;
 pub mod simplex;
