@@ -13,6 +13,7 @@
 pub mod basic;
 pub mod budget;
 pub mod error;
+pub mod ilp;
 pub mod isl_print;
 pub mod matrix;
 pub mod rational;
