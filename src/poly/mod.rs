@@ -13,8 +13,12 @@
 pub mod basic;
 pub mod budget;
 pub mod error;
+pub mod ilp;
 pub mod isl_print;
+pub mod matrix;
+pub mod rational;
 pub mod set;
+pub mod simplex;
 pub mod space;
 
 pub use basic::BasicSet;
