@@ -11,7 +11,9 @@
 //! - `frontend` knows nothing about mappings;
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
 
+pub mod analysis;
 pub mod codegen;
+pub mod mapping;
 pub mod poly;
 pub mod util;
-pub mod analysis;
+pub mod verify;

@@ -29,7 +29,11 @@ use super::model::{AccessEvent, AccessKind, ArrayModel};
 pub enum Precedence {
     /// A write (event `write`) precedes an access (event `access`), the
     /// schedules first differing at schedule level `level`.
-    Ordered { write: usize, access: usize, level: usize },
+    Ordered {
+        write: usize,
+        access: usize,
+        level: usize,
+    },
     /// The cell is live-in (piece `live_in` of the live-in set) and the other
     /// cell is accessed by event `access`.
     LiveIn { live_in: usize, access: usize },
@@ -73,7 +77,11 @@ enum Side {
 impl PieceBuilder {
     fn new(space: Space, rank: usize) -> PieceBuilder {
         let n_param = space.n_param();
-        PieceBuilder { set: BasicSet::universe(space), n_param, rank }
+        PieceBuilder {
+            set: BasicSet::universe(space),
+            n_param,
+            rank,
+        }
     }
 
     fn cell_col(&self, side: Side, p: usize) -> usize {
@@ -195,7 +203,11 @@ impl PieceBuilder {
         end: Side,
     ) {
         match precedence {
-            Precedence::Ordered { write, access, level } => {
+            Precedence::Ordered {
+                write,
+                access,
+                level,
+            } => {
                 let (w, a) = (&model.events[write], &model.events[access]);
                 let bw = self.add_domain(&w.domain);
                 self.bind_cell(begin, w, bw);
@@ -203,7 +215,10 @@ impl PieceBuilder {
                 self.bind_cell(end, a, ba);
                 self.order(w, bw, a, ba, level);
             }
-            Precedence::LiveIn { live_in: piece, access } => {
+            Precedence::LiveIn {
+                live_in: piece,
+                access,
+            } => {
                 self.add_live_in(begin, &live_in[piece]);
                 let a = &model.events[access];
                 let ba = self.add_domain(&a.domain);
@@ -234,7 +249,10 @@ fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
     let mut levels = Vec::new();
     for level in 0..depth {
         let prefix_possible = (0..level).all(|j| {
-            match (constant_value(w.schedule.get(j)), constant_value(a.schedule.get(j))) {
+            match (
+                constant_value(w.schedule.get(j)),
+                constant_value(a.schedule.get(j)),
+            ) {
                 (Some(x), Some(y)) => x == y,
                 _ => true,
             }
@@ -242,11 +260,13 @@ fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
         if !prefix_possible {
             break;
         }
-        let step_possible =
-            match (constant_value(w.schedule.get(level)), constant_value(a.schedule.get(level))) {
-                (Some(x), Some(y)) => x < y,
-                _ => true,
-            };
+        let step_possible = match (
+            constant_value(w.schedule.get(level)),
+            constant_value(a.schedule.get(level)),
+        ) {
+            (Some(x), Some(y)) => x < y,
+            _ => true,
+        };
         if step_possible {
             levels.push(level);
         }
@@ -263,13 +283,20 @@ pub fn precedences(model: &ArrayModel, n_live_in: usize) -> Vec<Precedence> {
         }
         for (ai, a) in model.events.iter().enumerate() {
             for level in feasible_levels(w, a) {
-                out.push(Precedence::Ordered { write: wi, access: ai, level });
+                out.push(Precedence::Ordered {
+                    write: wi,
+                    access: ai,
+                    level,
+                });
             }
         }
     }
     for li in 0..n_live_in {
         for ai in 0..model.events.len() {
-            out.push(Precedence::LiveIn { live_in: li, access: ai });
+            out.push(Precedence::LiveIn {
+                live_in: li,
+                access: ai,
+            });
         }
     }
     out
@@ -281,8 +308,14 @@ pub fn conflict_space(model: &ArrayModel) -> Space {
     let dims_out: Vec<String> = (0..model.rank).map(|p| format!("c{p}'")).collect();
     Space::relation(
         model.params.clone(),
-        Tuple { name: Some(model.name.clone()), dims: dims_in },
-        Tuple { name: Some(model.name.clone()), dims: dims_out },
+        Tuple {
+            name: Some(model.name.clone()),
+            dims: dims_in,
+        },
+        Tuple {
+            name: Some(model.name.clone()),
+            dims: dims_out,
+        },
     )
 }
 
@@ -343,4 +376,325 @@ pub fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
         ds.add_eq(r);
     }
     ds
+}
+
+/// Every conflict polyhedron of `model` (live-in cells given by the pieces
+/// of `live_in`, sets over the array's cells), with the precedences that are
+/// integer-empty dropped first. `budget` bounds every emptiness test; a test
+/// that runs out keeps its piece (over-approximation is safe).
+pub fn compute_cell_conflicts(
+    model: &ArrayModel,
+    live_in: &[BasicSet],
+    budget: &mut crate::poly::Budget,
+) -> crate::poly::PolyResult<CellConflicts> {
+    use crate::poly::simplex::integer_point;
+    let mut live_precedences = Vec::new();
+    for p in precedences(model, live_in.len()) {
+        let set = precedence_set(model, live_in, p);
+        match integer_point(&set, budget) {
+            Ok(None) => {}
+            Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => live_precedences.push(p),
+            Err(e) => return Err(e),
+        }
+    }
+    let mut pieces = Vec::new();
+    for &forward in &live_precedences {
+        for &backward in &live_precedences {
+            let set = conflict_set(model, live_in, forward, backward);
+            match integer_point(&set, budget) {
+                Ok(None) => {}
+                Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => pieces.push(ConflictPiece {
+                    forward,
+                    backward,
+                    set,
+                }),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(CellConflicts {
+        array: model.name.clone(),
+        rank: model.rank,
+        params: model.params.clone(),
+        pieces,
+    })
+}
+
+impl CellConflicts {
+    /// The difference set DS = { c - c' } as polyhedra with existentials.
+    pub fn difference_set(&self) -> Vec<BasicSet> {
+        self.pieces
+            .iter()
+            .map(|p| difference_piece(&p.set, self.rank))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::*;
+    use crate::mapping::successive::moduli_for_values;
+    use crate::poly::Budget;
+    use crate::poly::basic::eval_row;
+    use crate::poly::simplex::integer_point;
+    use crate::verify::enumerate::integer_points;
+
+    /// An event over params `[N]`: rows are `[N | iterators | constant]`.
+    fn ev(
+        statement: usize,
+        kind: AccessKind,
+        iters: &[&str],
+        ineqs: &[&[i64]],
+        schedule: &[&[i64]],
+        subscripts: &[&[i64]],
+    ) -> AccessEvent {
+        let space = Space::set(
+            vec!["N".into()],
+            Tuple::new(Some(&format!("S{statement}")), iters),
+        );
+        let mut domain = BasicSet::universe(space);
+        for r in ineqs {
+            domain.add_ineq(r.to_vec());
+        }
+        AccessEvent {
+            statement,
+            kind,
+            domain,
+            schedule: schedule.iter().map(|r| r.to_vec()).collect(),
+            subscripts: subscripts.iter().map(|r| r.to_vec()).collect(),
+        }
+    }
+
+    /// Durbin's array y (seed 001 Figure 2), statement by statement.
+    fn durbin_y() -> ArrayModel {
+        use AccessKind::{Read, Write};
+        // Domain of the (k, i) statements: 1 <= k <= N-1, 0 <= i <= k-1.
+        let ki: &[&[i64]] = &[
+            &[0, 1, 0, -1],
+            &[1, -1, 0, -1],
+            &[0, 0, 1, 0],
+            &[0, 1, -1, -1],
+        ];
+        let k_row: &[i64] = &[0, 1, 0, 0];
+        let i_row: &[i64] = &[0, 0, 1, 0];
+        let c = |v: i64| -> Vec<i64> { vec![0, 0, 0, v] };
+        let (c0, c2, c3, c4) = (c(0), c(2), c(3), c(4));
+        let s2: &[&[i64]] = &[&c3, k_row, &c2, i_row, &c0];
+        let s3: &[&[i64]] = &[&c3, k_row, &c4, i_row, &c0];
+        let events = vec![
+            // S1: y[0][0] = r[0], schedule (0).
+            ev(1, Write, &[], &[], &[&[0, 0]], &[&[0, 0], &[0, 0]]),
+            // S2 reads y[i][k-1].
+            ev(2, Read, &["k", "i"], ki, s2, &[i_row, &[0, 1, 0, -1]]),
+            // S3 reads y[i][k-1] and y[k-i-1][k-1], writes y[i][k].
+            ev(3, Read, &["k", "i"], ki, s3, &[i_row, &[0, 1, 0, -1]]),
+            ev(
+                3,
+                Read,
+                &["k", "i"],
+                ki,
+                s3,
+                &[&[0, 1, -1, -1], &[0, 1, 0, -1]],
+            ),
+            ev(3, Write, &["k", "i"], ki, s3, &[i_row, k_row]),
+            // S4: y[k][k] = alpha[k], schedule (3, k, 5).
+            ev(
+                4,
+                Write,
+                &["k"],
+                &[&[0, 1, -1], &[1, -1, -1]],
+                &[&[0, 0, 3], &[0, 1, 0], &[0, 0, 5]],
+                &[&[0, 1, 0], &[0, 1, 0]],
+            ),
+            // S5: out[i] = y[i][N-1], schedule (4, i, 0).
+            ev(
+                5,
+                Read,
+                &["i"],
+                &[&[0, 1, 0], &[1, -1, -1]],
+                &[&[0, 0, 4], &[0, 1, 0], &[0, 0, 0]],
+                &[&[0, 1, 0], &[1, 0, -1]],
+            ),
+        ];
+        ArrayModel {
+            name: "y".into(),
+            params: vec!["N".into()],
+            rank: 2,
+            events,
+        }
+    }
+
+    /// The difference set by simulation: first write / last access per cell
+    /// from the enumerated trace, then every pair of overlapping cells.
+    fn brute_force_ds(model: &ArrayModel, n: i64) -> BTreeSet<Vec<i64>> {
+        let mut budget = Budget::default();
+        // Per cell: (first write time, last access time); times are
+        // (padded schedule, phase) with reads at phase 0 and writes at 1.
+        let mut begin: BTreeMap<Vec<i64>, Vec<i64>> = BTreeMap::new();
+        let mut end: BTreeMap<Vec<i64>, Vec<i64>> = BTreeMap::new();
+        for e in &model.events {
+            for it in integer_points(&e.domain, &[n], &mut budget).unwrap() {
+                let mut full = vec![n];
+                full.extend(&it);
+                let mut time: Vec<i64> = e
+                    .schedule
+                    .iter()
+                    .map(|r| eval_row(r, &full).unwrap())
+                    .collect();
+                time.resize(8, 0);
+                time.push(i64::from(e.kind == AccessKind::Write));
+                let cell: Vec<i64> = e
+                    .subscripts
+                    .iter()
+                    .map(|r| eval_row(r, &full).unwrap())
+                    .collect();
+                if e.kind == AccessKind::Write {
+                    let b = begin.entry(cell.clone()).or_insert(time.clone());
+                    if time < *b {
+                        *b = time.clone();
+                    }
+                }
+                let t = end.entry(cell).or_insert(time.clone());
+                if time > *t {
+                    *t = time;
+                }
+            }
+        }
+        let mut ds = BTreeSet::new();
+        for (c, bc) in &begin {
+            for (c2, bc2) in &begin {
+                if bc < &end[c2] && bc2 < &end[c] {
+                    ds.insert(c.iter().zip(c2).map(|(a, b)| a - b).collect());
+                }
+            }
+        }
+        ds
+    }
+
+    fn polyhedral_ds_contains(ds: &[BasicSet], n: i64, d: &[i64]) -> bool {
+        let mut budget = Budget::default();
+        ds.iter().any(|piece| {
+            let mut q = piece.clone();
+            crate::mapping::certify::fix_params(&mut q, &[n]);
+            for (p, v) in d.iter().enumerate() {
+                let mut row = q.zero_row();
+                row[1 + p] = 1;
+                let last = row.len() - 1;
+                row[last] = -v;
+                q.add_eq(row);
+            }
+            integer_point(&q, &mut budget).unwrap().is_some()
+        })
+    }
+
+    #[test]
+    fn durbin_y_difference_set_matches_simulation() {
+        let model = durbin_y();
+        let mut budget = Budget::default();
+        let conflicts = compute_cell_conflicts(&model, &[], &mut budget).unwrap();
+        let ds = conflicts.difference_set();
+        for n in [4, 6] {
+            let truth = brute_force_ds(&model, n);
+            for d0 in -n..=n {
+                for d1 in -n..=n {
+                    let d = vec![d0, d1];
+                    assert_eq!(
+                        polyhedral_ds_contains(&ds, n, &d),
+                        truth.contains(&d),
+                        "N = {n}, d = {d:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn durbin_y_successive_moduli_are_n_and_2() {
+        // Seed 001 Figure 3: (i, j) -> (i mod 100, j mod 2) for N = 100.
+        let model = durbin_y();
+        let mut budget = Budget::default();
+        let ds = compute_cell_conflicts(&model, &[], &mut budget)
+            .unwrap()
+            .difference_set();
+        assert_eq!(
+            moduli_for_values(&ds, 2, &[100], &mut budget).unwrap(),
+            vec![100, 2]
+        );
+        assert_eq!(
+            moduli_for_values(&ds, 2, &[7], &mut budget).unwrap(),
+            vec![7, 2]
+        );
+    }
+
+    #[test]
+    fn durbin_y_symbolic_mapping_is_certified_for_every_n() {
+        use crate::mapping::{Certificate, CertifyMode, certify_modular, successive_modulo};
+        let model = durbin_y();
+        let mut budget = Budget::default();
+        let ds = compute_cell_conflicts(&model, &[], &mut budget)
+            .unwrap()
+            .difference_set();
+        let found = successive_modulo(&ds, 2, &[100], &mut budget).unwrap();
+        let mapping = found.symbolic_mapping("y", &model.params).unwrap();
+        assert_eq!(mapping.to_string(), "y[c0][c1] -> y[c0 % N][c1 % 2]");
+        let context = BasicSet::universe(Space::set(vec!["N".into()], Tuple::anonymous(vec![])));
+        let cert = certify_modular(
+            &ds,
+            &mapping,
+            CertifyMode::Symbolic { context: &context },
+            &mut budget,
+        );
+        assert_eq!(cert, Ok(Certificate::ForAllParameters));
+        // Folding the second axis onto one cell is wrong, and the exact check
+        // for N = 100 finds the collision.
+        let mut wrong = found.numeric_mapping("y", &model.params);
+        wrong.dims[1].modulus.constant = 1;
+        let cert = certify_modular(&ds, &wrong, CertifyMode::Fixed(&[100]), &mut budget);
+        assert!(
+            matches!(
+                cert,
+                Err(crate::mapping::certify::CertifyFailure::Collision { .. })
+            ),
+            "{cert:?}"
+        );
+    }
+
+    #[test]
+    fn accumulation_chain_folds_to_one_cell() {
+        // s[0] = ...; for k in 1..N-1: s[k] = s[k-1] + ...; out = s[N-1].
+        use AccessKind::{Read, Write};
+        let k_dom: &[&[i64]] = &[&[0, 1, -1], &[1, -1, -1]];
+        let sched: &[&[i64]] = &[&[0, 0, 1], &[0, 1, 0], &[0, 0, 0]];
+        let model = ArrayModel {
+            name: "s".into(),
+            params: vec!["N".into()],
+            rank: 1,
+            events: vec![
+                ev(0, Write, &[], &[], &[&[0, 0]], &[&[0, 0]]),
+                ev(1, Read, &["k"], k_dom, sched, &[&[0, 1, -1]]),
+                ev(1, Write, &["k"], k_dom, sched, &[&[0, 1, 0]]),
+                ev(2, Read, &[], &[], &[&[0, 2]], &[&[1, -1]]),
+            ],
+        };
+        let mut budget = Budget::default();
+        let ds = compute_cell_conflicts(&model, &[], &mut budget)
+            .unwrap()
+            .difference_set();
+        for n in [2, 5, 9] {
+            assert_eq!(brute_force_ds(&model, n), BTreeSet::from([vec![0]]));
+            for d in -n..=n {
+                assert_eq!(
+                    polyhedral_ds_contains(&ds, n, &[d]),
+                    d == 0,
+                    "N = {n}, d = {d}"
+                );
+            }
+        }
+        assert_eq!(
+            moduli_for_values(&ds, 1, &[50], &mut budget).unwrap(),
+            vec![1]
+        );
+    }
 }

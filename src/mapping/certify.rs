@@ -52,9 +52,14 @@ impl std::fmt::Display for CertifyFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CertifyFailure::Collision { difference } => {
-                write!(f, "conflicting cells at distance {difference:?} would share a location")
+                write!(
+                    f,
+                    "conflicting cells at distance {difference:?} would share a location"
+                )
             }
-            CertifyFailure::NotProven(why) => write!(f, "not proven for all parameter values: {why}"),
+            CertifyFailure::NotProven(why) => {
+                write!(f, "not proven for all parameter values: {why}")
+            }
             CertifyFailure::Undecided(e) => write!(f, "certification undecided: {e}"),
         }
     }
@@ -226,7 +231,9 @@ fn check_empty(q: &BasicSet, rank: usize, budget: &mut Budget) -> Result<(), Cer
         Ok(None) => Ok(()),
         Ok(Some(point)) => {
             let n_param = q.space.n_param();
-            Err(CertifyFailure::Collision { difference: point[n_param..n_param + rank].to_vec() })
+            Err(CertifyFailure::Collision {
+                difference: point[n_param..n_param + rank].to_vec(),
+            })
         }
         Err(e) => Err(CertifyFailure::Undecided(e)),
     }

@@ -13,4 +13,4 @@ pub mod successive;
 
 pub use certify::{Certificate, CertifyMode, certify_modular};
 pub use modular::{MappedDim, ModularMapping, ParamAffine};
-pub use successive::{successive_modulo, SuccessiveResult};
+pub use successive::{SuccessiveResult, successive_modulo};

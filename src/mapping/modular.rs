@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::poly::error::{add, mul, PolyResult};
+use crate::poly::error::{PolyResult, add, mul};
 use crate::poly::isl_print::format_affine;
 
 /// `Σ coeffs[q]·param_q + constant`.
@@ -15,7 +15,10 @@ pub struct ParamAffine {
 
 impl ParamAffine {
     pub fn constant(n_param: usize, value: i64) -> ParamAffine {
-        ParamAffine { coeffs: vec![0; n_param], constant: value }
+        ParamAffine {
+            coeffs: vec![0; n_param],
+            constant: value,
+        }
     }
 
     pub fn is_constant(&self) -> bool {
@@ -65,7 +68,11 @@ impl ModularMapping {
                 MappedDim { coeffs, modulus }
             })
             .collect();
-        ModularMapping { array: array.to_string(), params: params.to_vec(), dims }
+        ModularMapping {
+            array: array.to_string(),
+            params: params.to_vec(),
+            dims,
+        }
     }
 
     pub fn rank(&self) -> usize {
@@ -84,11 +91,12 @@ impl ModularMapping {
     /// Whether the matrix is the identity (an axis-aligned folding).
     pub fn is_axis(&self) -> bool {
         self.dims.len() == self.rank()
-            && self
-                .dims
-                .iter()
-                .enumerate()
-                .all(|(p, d)| d.coeffs.iter().enumerate().all(|(q, c)| *c == i64::from(p == q)))
+            && self.dims.iter().enumerate().all(|(p, d)| {
+                d.coeffs
+                    .iter()
+                    .enumerate()
+                    .all(|(q, c)| *c == i64::from(p == q))
+            })
     }
 }
 
@@ -104,8 +112,16 @@ impl fmt::Display for ModularMapping {
         for d in &self.dims {
             let e = format_affine(&d.coeffs, 0, &names);
             let m = d.modulus.to_text(&self.params);
-            let e = if d.coeffs.iter().filter(|c| **c != 0).count() > 1 { format!("({e})") } else { e };
-            let m = if d.modulus.is_constant() || d.modulus.coeffs.iter().filter(|c| **c != 0).count() + usize::from(d.modulus.constant != 0) <= 1 {
+            let e = if d.coeffs.iter().filter(|c| **c != 0).count() > 1 {
+                format!("({e})")
+            } else {
+                e
+            };
+            let m = if d.modulus.is_constant()
+                || d.modulus.coeffs.iter().filter(|c| **c != 0).count()
+                    + usize::from(d.modulus.constant != 0)
+                    <= 1
+            {
                 m
             } else {
                 format!("({m})")

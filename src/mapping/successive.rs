@@ -9,7 +9,7 @@
 //! What this module does not do: it does not certify, and it does not derive
 //! moduli for parameters without a known value.
 
-use crate::poly::simplex::{integer_max, IntResult};
+use crate::poly::simplex::{IntResult, integer_max};
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 
 use super::certify::fix_params;
@@ -27,12 +27,18 @@ pub struct SuccessiveResult {
 
 impl SuccessiveResult {
     pub fn numeric_mapping(&self, array: &str, params: &[String]) -> ModularMapping {
-        let moduli = self.numeric.iter().map(|b| ParamAffine::constant(params.len(), *b)).collect();
+        let moduli = self
+            .numeric
+            .iter()
+            .map(|b| ParamAffine::constant(params.len(), *b))
+            .collect();
         ModularMapping::axis(array, params, moduli)
     }
 
     pub fn symbolic_mapping(&self, array: &str, params: &[String]) -> Option<ModularMapping> {
-        self.symbolic.as_ref().map(|m| ModularMapping::axis(array, params, m.clone()))
+        self.symbolic
+            .as_ref()
+            .map(|m| ModularMapping::axis(array, params, m.clone()))
     }
 }
 
@@ -94,11 +100,21 @@ pub fn successive_modulo(
             let mut constant = numeric[p];
             for q in 0..n_param {
                 constant = constant
-                    .checked_sub(slopes[p][q].checked_mul(values[q]).ok_or(PolyError::Overflow)?)
+                    .checked_sub(
+                        slopes[p][q]
+                            .checked_mul(values[q])
+                            .ok_or(PolyError::Overflow)?,
+                    )
                     .ok_or(PolyError::Overflow)?;
             }
-            Ok(ParamAffine { coeffs: slopes[p].clone(), constant })
+            Ok(ParamAffine {
+                coeffs: slopes[p].clone(),
+                constant,
+            })
         })
         .collect::<PolyResult<Vec<_>>>()?;
-    Ok(SuccessiveResult { numeric, symbolic: Some(symbolic) })
+    Ok(SuccessiveResult {
+        numeric,
+        symbolic: Some(symbolic),
+    })
 }

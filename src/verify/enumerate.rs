@@ -1,0 +1,132 @@
+//! Enumeration of the integer points of a polyhedron with fixed parameters.
+//!
+//! A bounding box per column comes from exact integer minima and maxima;
+//! points are then enumerated column by column, pruning with every
+//! constraint whose columns are all fixed so far, and each complete point is
+//! checked against every constraint. Existential columns are enumerated like
+//! the others and the results are deduplicated on the visible columns.
+
+use crate::poly::simplex::{IntResult, integer_max, integer_min};
+use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
+
+/// Hard cap on the number of points visited, so that a huge domain is an
+/// error and not a hang.
+pub const MAX_VISITED: u64 = 50_000_000;
+
+/// The integer points of `set` (params fixed to `params`), as vectors of the
+/// set dimensions (without parameters or existentials), in lexicographic
+/// order, without duplicates.
+pub fn integer_points(
+    set: &BasicSet,
+    params: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<Vec<Vec<i64>>> {
+    let n_param = set.space.n_param();
+    let n_dim = set.space.n_dim();
+    let n_cols = set.width() - 1;
+    let mut fixed = set.clone();
+    crate::mapping::certify::fix_params(&mut fixed, params);
+    // Bounding box of every non-parameter column.
+    let mut lo = vec![0i64; n_cols];
+    let mut hi = vec![0i64; n_cols];
+    for (q, v) in params.iter().enumerate() {
+        lo[q] = *v;
+        hi[q] = *v;
+    }
+    for col in n_param..n_cols {
+        let mut objective = fixed.zero_row();
+        objective[col] = 1;
+        match integer_min(&fixed, &objective, budget)? {
+            IntResult::Infeasible => return Ok(Vec::new()),
+            IntResult::Unbounded => return Err(PolyError::Solver("unbounded domain".into())),
+            IntResult::Optimal { value, .. } => lo[col] = value,
+        }
+        match integer_max(&fixed, &objective, budget)? {
+            IntResult::Infeasible => return Ok(Vec::new()),
+            IntResult::Unbounded => return Err(PolyError::Solver("unbounded domain".into())),
+            IntResult::Optimal { value, .. } => hi[col] = value,
+        }
+    }
+    // The last column each constraint mentions: it can be checked as soon as
+    // that column is fixed.
+    let rows: Vec<(&Vec<i64>, bool)> = set
+        .eqs
+        .iter()
+        .map(|r| (r, true))
+        .chain(set.ineqs.iter().map(|r| (r, false)))
+        .collect();
+    let mut by_last: Vec<Vec<(&Vec<i64>, bool)>> = vec![Vec::new(); n_cols.max(1)];
+    for (row, is_eq) in rows {
+        let last = (0..n_cols).rev().find(|c| row[*c] != 0).unwrap_or(0);
+        by_last[last].push((row, is_eq));
+    }
+    let mut point = lo.clone();
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    let mut visited: u64 = 0;
+    if n_cols == n_param {
+        // A zero-dimensional set: its only point is the empty vector.
+        let ok = by_last.iter().flatten().all(|(row, is_eq)| {
+            let v = crate::poly::basic::eval_row(row, &point).unwrap_or(-1);
+            if *is_eq { v == 0 } else { v >= 0 }
+        });
+        return Ok(if ok { vec![Vec::new()] } else { Vec::new() });
+    }
+    // Parameter-only constraints.
+    for (row, is_eq) in by_last[..n_param].iter().flatten() {
+        let v = crate::poly::basic::eval_row(row, &point)?;
+        if (*is_eq && v != 0) || (!*is_eq && v < 0) {
+            return Ok(Vec::new());
+        }
+    }
+    enumerate_from(
+        n_param,
+        &lo,
+        &hi,
+        &by_last,
+        &mut point,
+        &mut visited,
+        &mut |p| {
+            out.push(p[n_param..n_param + n_dim].to_vec());
+        },
+    )?;
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn enumerate_from(
+    col: usize,
+    lo: &[i64],
+    hi: &[i64],
+    by_last: &[Vec<(&Vec<i64>, bool)>],
+    point: &mut Vec<i64>,
+    visited: &mut u64,
+    emit: &mut dyn FnMut(&[i64]),
+) -> PolyResult<()> {
+    let n_cols = point.len();
+    for v in lo[col]..=hi[col] {
+        *visited += 1;
+        if *visited > MAX_VISITED {
+            return Err(PolyError::Budget);
+        }
+        point[col] = v;
+        let mut ok = true;
+        for (row, is_eq) in &by_last[col] {
+            let value = crate::poly::basic::eval_row(row, point)?;
+            if (*is_eq && value != 0) || (!*is_eq && value < 0) {
+                ok = false;
+                break;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        if col + 1 == n_cols {
+            emit(point);
+        } else {
+            enumerate_from(col + 1, lo, hi, by_last, point, visited, emit)?;
+        }
+    }
+    point[col] = lo[col];
+    Ok(())
+}
