@@ -4,15 +4,23 @@
 //! Pipeline (data flows one way):
 //! `frontend` (C text → SCoPs in the `ir`) → `analysis` (lifetimes, conflicts)
 //! → `mapping` (certified storage mappings) → `codegen` (byte-range edits).
+//! `driver` runs the stages for one file; `cli` declares the command line;
+//! `diag` holds diagnostics and renders them with codespan-reporting.
 //!
 //! Invariants:
-//! - only `frontend` names `tree_sitter`;
+//! - only `frontend` names `tree_sitter` (in `frontend::syntax`);
+//! - `ir` is plain data that prints deterministically;
 //! - `poly` knows nothing about C;
 //! - `frontend` knows nothing about mappings;
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
 
 pub mod analysis;
+pub mod cli;
 pub mod codegen;
+pub mod diag;
+pub mod driver;
+pub mod frontend;
+pub mod ir;
 pub mod mapping;
 pub mod poly;
 pub mod util;

@@ -1,0 +1,134 @@
+//! Diagnostics: plain data produced by the front end, and their rendering
+//! with codespan-reporting.
+//!
+//! A [`Diagnostic`] is a code (`PF010`), a severity, a message, a primary
+//! span, secondary labels and notes. Rendering never uses colour, so that
+//! tests can compare the rendered text. This module does not decide what is
+//! rejected; the front end does.
+
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+/// A secondary label: another span with a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Range<usize>,
+    pub message: String,
+}
+
+/// One message about the source, attached to a span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// A stable code, e.g. `PF010`; the README explains every code.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The headline, e.g. `non-affine subscript a[b[i]]`.
+    pub message: String,
+    /// The primary span (may be empty for a whole-file note).
+    pub span: Range<usize>,
+    /// The text under the primary span.
+    pub label: String,
+    pub labels: Vec<Label>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        message: impl Into<String>,
+        span: Range<usize>,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            span,
+            label: label.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_label(mut self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+}
+
+/// Renders diagnostics as codespan text (no colour), in the given order.
+///
+/// Spans outside the source are clamped to it, so rendering cannot fail on
+/// a bad span.
+pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let file = SimpleFile::new(path, source);
+    let config = term::Config::default();
+    let mut out = String::new();
+    for d in diagnostics {
+        let clamp = |r: &Range<usize>| {
+            let start = floor_char_boundary(source, r.start.min(source.len()));
+            let end = floor_char_boundary(source, r.end.min(source.len()).max(start));
+            start..end
+        };
+        let mut labels = vec![CsLabel::primary((), clamp(&d.span)).with_message(d.label.clone())];
+        for l in &d.labels {
+            labels.push(CsLabel::secondary((), clamp(&l.span)).with_message(l.message.clone()));
+        }
+        let cs = match d.severity {
+            Severity::Error => CsDiagnostic::error(),
+            Severity::Warning => CsDiagnostic::warning(),
+            Severity::Note => CsDiagnostic::note(),
+        }
+        .with_code(d.code)
+        .with_message(d.message.clone())
+        .with_labels(labels)
+        .with_notes(d.notes.clone());
+        match term::emit_into_string(&config, &file, &cs) {
+            Ok(text) => out.push_str(&text),
+            Err(e) => {
+                out.push_str(&format!(
+                    "{}[{}]: {} (could not render: {e})\n",
+                    severity_word(d.severity),
+                    d.code,
+                    d.message
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

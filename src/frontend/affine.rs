@@ -1,0 +1,764 @@
+//! Affine conversion: C expressions to affine forms, `min`/`max` forms and
+//! conditions in disjunctive normal form.
+//!
+//! Arithmetic is checked: an overflowing coefficient is a rejection, never a
+//! wrapped value. This module does not know where names come from; a
+//! [`Resolver`] decides whether a name is an iterator, a parameter, or not
+//! affine at all. `/` and `%` are rejected (they are not modelled).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::syntax::{BinOp, Expr, ExprKind, UnOp};
+use crate::diag::{Diagnostic, Severity};
+
+/// A variable of an affine form.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Sym {
+    /// A parameter, by name.
+    Param(String),
+    /// The iterator of the enclosing loop at this depth (0 = outermost).
+    Iter(usize),
+    /// The stride existential of the loop at this depth.
+    Exist(usize),
+}
+
+/// `Σ terms[s]·s + constant`, with no zero coefficient stored.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Lin {
+    pub terms: BTreeMap<Sym, i64>,
+    pub constant: i64,
+}
+
+impl Lin {
+    pub fn constant(c: i64) -> Lin {
+        Lin {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+
+    pub fn sym(s: Sym) -> Lin {
+        let mut terms = BTreeMap::new();
+        terms.insert(s, 1);
+        Lin { terms, constant: 0 }
+    }
+
+    pub fn coeff(&self, s: &Sym) -> i64 {
+        self.terms.get(s).copied().unwrap_or(0)
+    }
+
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// `self + k·other`, or `None` on overflow.
+    pub fn add_scaled(&self, other: &Lin, k: i64) -> Option<Lin> {
+        let mut out = self.clone();
+        for (s, c) in &other.terms {
+            let add = c.checked_mul(k)?;
+            let e = out.terms.entry(s.clone()).or_insert(0);
+            *e = e.checked_add(add)?;
+            if *e == 0 {
+                out.terms.remove(s);
+            }
+        }
+        out.constant = out.constant.checked_add(other.constant.checked_mul(k)?)?;
+        Some(out)
+    }
+
+    pub fn scale(&self, k: i64) -> Option<Lin> {
+        Lin::constant(0).add_scaled(self, k)
+    }
+
+    pub fn sub(&self, other: &Lin) -> Option<Lin> {
+        self.add_scaled(other, -1)
+    }
+
+    pub fn add_constant(&self, c: i64) -> Option<Lin> {
+        let mut out = self.clone();
+        out.constant = out.constant.checked_add(c)?;
+        Some(out)
+    }
+
+    /// Calls `f` on every parameter name.
+    pub fn params(&self) -> impl Iterator<Item = &str> {
+        self.terms.keys().filter_map(|s| match s {
+            Sym::Param(p) => Some(p.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// One constraint `lin >= 0` or `lin = 0`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Constraint {
+    pub lin: Lin,
+    pub is_eq: bool,
+}
+
+impl Constraint {
+    pub fn ge0(lin: Lin) -> Constraint {
+        Constraint { lin, is_eq: false }
+    }
+
+    pub fn eq0(lin: Lin) -> Constraint {
+        Constraint { lin, is_eq: true }
+    }
+
+    /// `Some(true)` / `Some(false)` for a constraint without variables.
+    fn constant_truth(&self) -> Option<bool> {
+        let c = self.lin.as_constant()?;
+        Some(if self.is_eq { c == 0 } else { c >= 0 })
+    }
+}
+
+/// The most disjuncts a condition (or a domain) may have.
+pub const MAX_DISJUNCTS: usize = 64;
+
+/// A condition in disjunctive normal form: a union of conjunctions. No
+/// disjunct is `false`; `[[]]` is `true` and `[]` is `false`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dnf(pub Vec<Vec<Constraint>>);
+
+impl Dnf {
+    pub fn truth() -> Dnf {
+        Dnf(vec![Vec::new()])
+    }
+
+    pub fn falsity() -> Dnf {
+        Dnf(Vec::new())
+    }
+
+    pub fn atom(c: Constraint) -> Dnf {
+        match c.constant_truth() {
+            Some(true) => Dnf::truth(),
+            Some(false) => Dnf::falsity(),
+            None => Dnf(vec![vec![c]]),
+        }
+    }
+
+    pub fn or(mut self, other: Dnf) -> Option<Dnf> {
+        self.0.extend(other.0);
+        self.0.dedup();
+        (self.0.len() <= MAX_DISJUNCTS).then_some(self)
+    }
+
+    pub fn and(&self, other: &Dnf) -> Option<Dnf> {
+        if self.0.len().saturating_mul(other.0.len()) > MAX_DISJUNCTS {
+            return None;
+        }
+        let mut out = Vec::new();
+        for a in &self.0 {
+            for b in &other.0 {
+                let mut conj = a.clone();
+                for c in b {
+                    if !conj.contains(c) {
+                        conj.push(c.clone());
+                    }
+                }
+                out.push(conj);
+            }
+        }
+        out.dedup();
+        Some(Dnf(out))
+    }
+
+    pub fn not(&self) -> Option<Dnf> {
+        let mut acc = Dnf::truth();
+        for conj in &self.0 {
+            let mut neg = Dnf::falsity();
+            for c in conj {
+                neg = neg.or(negate(c)?)?;
+            }
+            acc = acc.and(&neg)?;
+        }
+        Some(acc)
+    }
+
+    /// The single conjunction, when there is exactly one.
+    pub fn as_conjunction(&self) -> Option<&[Constraint]> {
+        match self.0.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+}
+
+fn negate(c: &Constraint) -> Option<Dnf> {
+    if c.is_eq {
+        // lin != 0  <=>  lin - 1 >= 0  or  -lin - 1 >= 0
+        let a = Dnf::atom(Constraint::ge0(c.lin.add_constant(-1)?));
+        let b = Dnf::atom(Constraint::ge0(c.lin.scale(-1)?.add_constant(-1)?));
+        a.or(b)
+    } else {
+        // not (lin >= 0)  <=>  -lin - 1 >= 0
+        Some(Dnf::atom(Constraint::ge0(
+            c.lin.scale(-1)?.add_constant(-1)?,
+        )))
+    }
+}
+
+/// An affine value: one affine form, or the minimum or maximum of several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    Aff(Lin),
+    Min(Vec<Lin>),
+    Max(Vec<Lin>),
+}
+
+impl Val {
+    fn scale(self, k: i64) -> Option<Val> {
+        let scale_all = |v: Vec<Lin>| v.iter().map(|l| l.scale(k)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Val::Aff(l) => Val::Aff(l.scale(k)?),
+            Val::Min(v) if k >= 0 => Val::Min(scale_all(v)?),
+            Val::Max(v) if k >= 0 => Val::Max(scale_all(v)?),
+            Val::Min(v) => Val::Max(scale_all(v)?),
+            Val::Max(v) => Val::Min(scale_all(v)?),
+        })
+    }
+
+    fn pieces(&self) -> &[Lin] {
+        match self {
+            Val::Aff(l) => std::slice::from_ref(l),
+            Val::Min(v) | Val::Max(v) => v,
+        }
+    }
+}
+
+/// Where an affine expression occurs; it picks the diagnostic code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Subscript,
+    Bound,
+    Condition,
+}
+
+impl Place {
+    pub fn code(self) -> &'static str {
+        match self {
+            Place::Subscript => "PF010",
+            Place::Bound => "PF011",
+            Place::Condition => "PF012",
+        }
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            Place::Subscript => "subscript",
+            Place::Bound => "loop bound",
+            Place::Condition => "condition",
+        }
+    }
+}
+
+/// Decides what names mean for the converter.
+pub trait Resolver {
+    /// The affine meaning of `name` at `span`, or the rejection.
+    fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic>;
+    /// The expansion of a call of a function-like macro, if `name` is one.
+    fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr>;
+    /// The source text of a span (for messages).
+    fn text(&self, span: &Range<usize>) -> String;
+}
+
+/// Builds the usual rejection of a non-affine piece `bad` inside `whole`.
+pub fn not_affine(
+    res: &dyn Resolver,
+    place: Place,
+    bad: &Range<usize>,
+    reason: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        place.code(),
+        Severity::Warning,
+        format!("non-affine {} `{}`", place.noun(), res.text(bad)),
+        bad.clone(),
+        reason.to_string(),
+    )
+}
+
+fn overflow(res: &dyn Resolver, span: &Range<usize>) -> Diagnostic {
+    Diagnostic::new(
+        "PF040",
+        Severity::Warning,
+        format!("coefficient overflow in `{}`", res.text(span)),
+        span.clone(),
+        "this value does not fit a 64-bit integer",
+    )
+}
+
+const MAX_MACRO_DEPTH: usize = 16;
+
+/// Converts an expression to an affine value.
+pub fn to_val<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Val, Diagnostic> {
+    to_val_depth(e, place, res, 0)
+}
+
+/// Converts an expression to one affine form (no `min`/`max`).
+pub fn to_lin<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Lin, Diagnostic> {
+    match to_val(e, place, res)? {
+        Val::Aff(l) => Ok(l),
+        _ => Err(not_affine(
+            res,
+            place,
+            &e.span,
+            "a minimum or maximum is not allowed here",
+        )),
+    }
+}
+
+fn to_val_depth<R: Resolver>(
+    e: &Expr,
+    place: Place,
+    res: &mut R,
+    depth: usize,
+) -> Result<Val, Diagnostic> {
+    if depth > MAX_MACRO_DEPTH {
+        return Err(not_affine(res, place, &e.span, "macro expansion too deep"));
+    }
+    let recur = |x: &Expr, res: &mut R| to_val_depth(x, place, res, depth);
+    match &e.kind {
+        ExprKind::Int(v) => Ok(Val::Aff(Lin::constant(*v))),
+        ExprKind::Ident(name) => res.resolve(name, e, place),
+        ExprKind::Cast(ty, inner) => {
+            if is_integer_type_text(ty) && !ty.contains("unsigned") {
+                recur(inner, res)
+            } else {
+                Err(not_affine(
+                    res,
+                    place,
+                    &e.span,
+                    "only casts to signed integer types are affine",
+                ))
+            }
+        }
+        ExprKind::Unary(UnOp::Plus, a) => recur(a, res),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            let v = recur(a, res)?;
+            v.scale(-1).ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let va = recur(a, res)?;
+            let vb = recur(b, res)?;
+            let vb = if *op == BinOp::Sub {
+                vb.scale(-1).ok_or_else(|| overflow(res, &e.span))?
+            } else {
+                vb
+            };
+            add_vals(va, vb, e, place, res)
+        }
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            let va = recur(a, res)?;
+            let vb = recur(b, res)?;
+            let k_a = match &va {
+                Val::Aff(l) => l.as_constant(),
+                _ => None,
+            };
+            let k_b = match &vb {
+                Val::Aff(l) => l.as_constant(),
+                _ => None,
+            };
+            let (k, v) = match (k_a, k_b) {
+                (Some(k), _) => (k, vb),
+                (_, Some(k)) => (k, va),
+                _ => {
+                    return Err(not_affine(
+                        res,
+                        place,
+                        &e.span,
+                        "product of two non-constant expressions",
+                    ));
+                }
+            };
+            v.scale(k).ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(
+            "PF016",
+            Severity::Warning,
+            format!(
+                "quasi-affine {} `{}` is not supported",
+                place.noun(),
+                res.text(&e.span)
+            ),
+            e.span.clone(),
+            format!(
+                "integer {} is not modelled",
+                if *op == BinOp::Div {
+                    "division"
+                } else {
+                    "remainder"
+                }
+            ),
+        )
+        .with_note("polyfold models only affine expressions; `/` and `%` are left out of SCoPs")),
+        ExprKind::Cond(c, x, y) => {
+            // Recognise `a < b ? a : b` (min) and `a > b ? a : b` (max).
+            if let ExprKind::Binary(op, l, r) = &c.kind {
+                let same = |p: &Expr, q: &Expr| strip_eq(p, q);
+                let kind = match op {
+                    BinOp::Lt | BinOp::Le => {
+                        if same(l, x) && same(r, y) {
+                            Some(true)
+                        } else if same(l, y) && same(r, x) {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    }
+                    BinOp::Gt | BinOp::Ge => {
+                        if same(l, x) && same(r, y) {
+                            Some(false)
+                        } else if same(l, y) && same(r, x) {
+                            Some(true)
+                        } else {
+                            None
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(is_min) = kind {
+                    let vx = recur(x, res)?;
+                    let vy = recur(y, res)?;
+                    return combine_minmax(is_min, vx, vy).ok_or_else(|| {
+                        not_affine(res, place, &e.span, "mixed minimum and maximum")
+                    });
+                }
+            }
+            Err(not_affine(
+                res,
+                place,
+                &e.span,
+                "only `a < b ? a : b` (min) and `a > b ? a : b` (max) forms are affine",
+            ))
+        }
+        ExprKind::Call(callee, args) => {
+            if let ExprKind::Ident(name) = &callee.kind
+                && let Some(expanded) = res.expand_call(name, e, args)
+            {
+                return to_val_depth(&expanded, place, res, depth + 1);
+            }
+            Err(not_affine(res, place, &e.span, "function call"))
+        }
+        ExprKind::Subscript(..) => Err(not_affine(
+            res,
+            place,
+            &e.span,
+            "array element (a value read from memory)",
+        )),
+        _ => Err(not_affine(
+            res,
+            place,
+            &e.span,
+            "not an affine expression of iterators and parameters",
+        )),
+    }
+}
+
+fn combine_minmax(is_min: bool, a: Val, b: Val) -> Option<Val> {
+    let mut all = Vec::new();
+    for v in [a, b] {
+        match (is_min, v) {
+            (_, Val::Aff(l)) => all.push(l),
+            (true, Val::Min(ls)) | (false, Val::Max(ls)) => all.extend(ls),
+            _ => return None,
+        }
+    }
+    all.dedup();
+    Some(if is_min { Val::Min(all) } else { Val::Max(all) })
+}
+
+fn add_vals<R: Resolver>(
+    a: Val,
+    b: Val,
+    e: &Expr,
+    place: Place,
+    res: &mut R,
+) -> Result<Val, Diagnostic> {
+    let sum_all = |xs: &[Lin], ys: &[Lin]| -> Option<Vec<Lin>> {
+        let mut out = Vec::new();
+        for x in xs {
+            for y in ys {
+                out.push(x.add_scaled(y, 1)?);
+            }
+        }
+        Some(out)
+    };
+    let r = match (&a, &b) {
+        (Val::Aff(x), Val::Aff(y)) => x.add_scaled(y, 1).map(Val::Aff),
+        (Val::Min(_), Val::Max(_)) | (Val::Max(_), Val::Min(_)) => {
+            return Err(not_affine(
+                res,
+                place,
+                &e.span,
+                "sum of a minimum and a maximum",
+            ));
+        }
+        (Val::Min(_), _) | (_, Val::Min(_)) => sum_all(a.pieces(), b.pieces()).map(Val::Min),
+        _ => sum_all(a.pieces(), b.pieces()).map(Val::Max),
+    };
+    r.ok_or_else(|| overflow(res, &e.span))
+}
+
+/// Syntactic equality of two expressions, ignoring spans.
+fn strip_eq(a: &Expr, b: &Expr) -> bool {
+    fn canon(e: &Expr) -> Expr {
+        let mut c = e.clone();
+        zero_spans(&mut c);
+        c
+    }
+    canon(a) == canon(b)
+}
+
+fn zero_spans(e: &mut Expr) {
+    e.span = 0..0;
+    e.from_macro = false;
+    match &mut e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Update(_, a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Field(a) => zero_spans(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Subscript(a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            zero_spans(a);
+            zero_spans(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            zero_spans(a);
+            zero_spans(b);
+            zero_spans(c);
+        }
+        ExprKind::Call(a, args) => {
+            zero_spans(a);
+            args.iter_mut().for_each(zero_spans);
+        }
+        ExprKind::Other(_, subs) => subs.iter_mut().for_each(zero_spans),
+        _ => {}
+    }
+}
+
+/// `lhs <= rhs` (or `<` when `strict`) as a DNF.
+fn le(lhs: &Val, rhs: &Val, strict: bool) -> Option<Dnf> {
+    // lhs <= rhs: a Max on the left or a Min on the right gives a
+    // conjunction; a Min on the left or a Max on the right a disjunction.
+    let left_all = !matches!(lhs, Val::Min(_));
+    let right_all = !matches!(rhs, Val::Max(_));
+    let slack = if strict { -1 } else { 0 };
+    let mut outer = if left_all {
+        Dnf::truth()
+    } else {
+        Dnf::falsity()
+    };
+    for x in lhs.pieces() {
+        let mut inner = if right_all {
+            Dnf::truth()
+        } else {
+            Dnf::falsity()
+        };
+        for y in rhs.pieces() {
+            let c = Dnf::atom(Constraint::ge0(y.sub(x)?.add_constant(slack)?));
+            inner = if right_all {
+                inner.and(&c)?
+            } else {
+                inner.or(c)?
+            };
+        }
+        outer = if left_all {
+            outer.and(&inner)?
+        } else {
+            outer.or(inner)?
+        };
+    }
+    Some(outer)
+}
+
+/// Converts a condition (`&&`, `||`, `!`, comparisons, or an affine value
+/// meaning `!= 0`) to DNF.
+pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, Diagnostic> {
+    let too_complex = |res: &R| {
+        Diagnostic::new(
+            "PF029",
+            Severity::Warning,
+            format!("condition `{}` is too complex", res.text(&e.span)),
+            e.span.clone(),
+            format!("more than {MAX_DISJUNCTS} disjuncts"),
+        )
+    };
+    match &e.kind {
+        ExprKind::Binary(BinOp::And, a, b) => {
+            let da = to_dnf(a, place, res)?;
+            let db = to_dnf(b, place, res)?;
+            da.and(&db).ok_or_else(|| too_complex(res))
+        }
+        ExprKind::Binary(BinOp::Or, a, b) => {
+            let da = to_dnf(a, place, res)?;
+            let db = to_dnf(b, place, res)?;
+            da.or(db).ok_or_else(|| too_complex(res))
+        }
+        ExprKind::Unary(UnOp::Not, a) => {
+            let da = to_dnf(a, place, res)?;
+            da.not().ok_or_else(|| too_complex(res))
+        }
+        ExprKind::Binary(
+            op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+            a,
+            b,
+        ) => {
+            let va = to_val(a, place, res)?;
+            let vb = to_val(b, place, res)?;
+            let d = match op {
+                BinOp::Lt => le(&va, &vb, true),
+                BinOp::Le => le(&va, &vb, false),
+                BinOp::Gt => le(&vb, &va, true),
+                BinOp::Ge => le(&vb, &va, false),
+                BinOp::Eq | BinOp::Ne => {
+                    let (Val::Aff(x), Val::Aff(y)) = (&va, &vb) else {
+                        return Err(not_affine(
+                            res,
+                            place,
+                            &e.span,
+                            "equality with a minimum or maximum",
+                        ));
+                    };
+                    let eq = x.sub(y).map(|l| Dnf::atom(Constraint::eq0(l)));
+                    if *op == BinOp::Eq {
+                        eq
+                    } else {
+                        eq.and_then(|d| d.not())
+                    }
+                }
+                _ => None,
+            };
+            d.ok_or_else(|| too_complex(res))
+        }
+        _ => {
+            // A bare value `c` means `c != 0`.
+            let v = to_lin(e, place, res)?;
+            Dnf::atom(Constraint::eq0(v))
+                .not()
+                .ok_or_else(|| too_complex(res))
+        }
+    }
+}
+
+/// Whether a type text names an integer type (`int`, `long`, `unsigned`,
+/// `int64_t`, `size_t`, ...).
+pub fn is_integer_type_text(ty: &str) -> bool {
+    let words: Vec<&str> = ty
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty() && !matches!(*w, "const" | "volatile" | "register"))
+        .collect();
+    if words.is_empty() {
+        return false;
+    }
+    words.iter().all(|w| {
+        matches!(
+            *w,
+            "int" | "long" | "short" | "signed" | "unsigned" | "char"
+        ) || is_integer_typedef(w)
+    })
+}
+
+fn is_integer_typedef(w: &str) -> bool {
+    matches!(
+        w,
+        "int8_t"
+            | "int16_t"
+            | "int32_t"
+            | "int64_t"
+            | "uint8_t"
+            | "uint16_t"
+            | "uint32_t"
+            | "uint64_t"
+            | "size_t"
+            | "ssize_t"
+            | "ptrdiff_t"
+            | "intptr_t"
+            | "uintptr_t"
+            | "intmax_t"
+            | "uintmax_t"
+    )
+}
+
+/// Whether an integer type text is signed (so that its arithmetic does not
+/// wrap in the ranges we model).
+pub fn is_signed_integer_type_text(ty: &str) -> bool {
+    is_integer_type_text(ty)
+        && !ty
+            .split_whitespace()
+            .any(|w| w == "unsigned" || w.starts_with("uint") || w == "size_t" || w == "uintptr_t")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(terms: &[(Sym, i64)], k: i64) -> Constraint {
+        let mut l = Lin::constant(k);
+        for (s, v) in terms {
+            l = l.add_scaled(&Lin::sym(s.clone()), *v).expect("small");
+        }
+        Constraint::ge0(l)
+    }
+
+    #[test]
+    fn negation_of_conjunction_is_disjunction() {
+        let i = Sym::Iter(0);
+        let d = Dnf(vec![vec![
+            c(&[(i.clone(), 1)], 0),
+            c(&[(i.clone(), -1)], 5),
+        ]]);
+        let n = d.not().expect("small");
+        // not(i >= 0 and 5 - i >= 0) = (-i - 1 >= 0) or (i - 6 >= 0)
+        assert_eq!(
+            n,
+            Dnf(vec![
+                vec![c(&[(i.clone(), -1)], -1)],
+                vec![c(&[(i.clone(), 1)], -6)]
+            ])
+        );
+        // Brute force: for i in -3..10, exactly one of d, n holds.
+        let holds = |d: &Dnf, x: i64| {
+            d.0.iter().any(|conj| {
+                conj.iter()
+                    .all(|k| k.lin.coeff(&i) * x + k.lin.constant >= 0)
+            })
+        };
+        for x in -3..10 {
+            assert_ne!(holds(&d, x), holds(&n, x), "x = {x}");
+        }
+    }
+
+    #[test]
+    fn min_on_the_right_is_a_conjunction() {
+        let i = Lin::sym(Sym::Iter(0));
+        let n = Lin::sym(Sym::Param("N".into()));
+        let m = Lin::sym(Sym::Param("M".into()));
+        let d = le(
+            &Val::Aff(i.clone()),
+            &Val::Min(vec![n.clone(), m.clone()]),
+            true,
+        )
+        .expect("small");
+        assert_eq!(d.0.len(), 1);
+        assert_eq!(d.0[0].len(), 2);
+        let d = le(&Val::Aff(i), &Val::Max(vec![n, m]), true).expect("small");
+        assert_eq!(d.0.len(), 2);
+    }
+
+    #[test]
+    fn integer_types() {
+        assert!(is_signed_integer_type_text("int"));
+        assert!(is_signed_integer_type_text("long long"));
+        assert!(is_signed_integer_type_text("const int"));
+        assert!(!is_signed_integer_type_text("unsigned int"));
+        assert!(!is_signed_integer_type_text("size_t"));
+        assert!(!is_integer_type_text("double"));
+        assert!(is_integer_type_text("int64_t"));
+    }
+}

@@ -1,0 +1,1075 @@
+//! Affine analysis of one statement (a loop nest, an `if`, an assignment):
+//! it either yields a tree of loops and statements with affine constraints
+//! and accesses, or rejects the statement with diagnostics.
+//!
+//! This module does not decide where SCoPs start and end (see `detect`),
+//! and does not build IR sets (see `lower`).
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ops::Range;
+
+use super::affine::{
+    Constraint, Dnf, Lin, MAX_DISJUNCTS, Place, Resolver, Sym, Val, is_signed_integer_type_text,
+    not_affine, to_dnf, to_lin, to_val,
+};
+use super::macros::Macros;
+use super::scope::{Role, Scopes};
+use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
+use crate::diag::{Diagnostic, Severity};
+use crate::ir::{AccessKind, ParamOrigin};
+
+/// An access found by the analysis, before array ids exist.
+#[derive(Clone, Debug)]
+pub struct RawAccess {
+    /// The variable (index into `Scopes::vars`).
+    pub var: usize,
+    pub name: String,
+    pub kind: AccessKind,
+    pub subs: Vec<Lin>,
+    pub span: Range<usize>,
+    pub sub_spans: Vec<Range<usize>>,
+    pub name_span: Range<usize>,
+}
+
+/// A node of an analysed tree.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Loop(LoopNode),
+    Stmt(StmtNode),
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopNode {
+    pub iter: String,
+    /// Constraints over the enclosing iterators, this one (`Iter(depth)`),
+    /// its stride existential (`Exist(depth)`) and parameters.
+    pub cons: Vec<Constraint>,
+    pub strided: bool,
+    /// +1 for an increasing loop, -1 for a decreasing one.
+    pub sign: i64,
+    pub body: Vec<Node>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StmtNode {
+    pub write: RawAccess,
+    pub reads: Vec<RawAccess>,
+    /// The `if` conditions around the statement (inside the analysed tree).
+    pub conds: Vec<Dnf>,
+    pub span: Range<usize>,
+}
+
+/// The result of analysing one top-level statement.
+#[derive(Clone, Debug)]
+pub struct Analyzed {
+    pub nodes: Vec<Node>,
+    pub span: Range<usize>,
+    /// Names written by the statement.
+    pub writes: BTreeSet<String>,
+    /// Parameters used in affine positions, with their origin and value.
+    pub params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+    pub has_loop: bool,
+}
+
+/// Names a statement may write: assignment and update targets, variables
+/// whose address is taken, declared variables.
+pub fn written_names(stmt: &CStmt) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    stmt.walk_exprs(&mut |e: &Expr| match &e.kind {
+        ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs) => {
+            if let Some(n) = root_name(lhs) {
+                out.insert(n.to_string());
+            }
+        }
+        _ => {}
+    });
+    collect_decl_names(stmt, &mut out);
+    out
+}
+
+fn collect_decl_names(stmt: &CStmt, out: &mut BTreeSet<String>) {
+    match stmt {
+        CStmt::Decl { decl, .. } => out.extend(decl.declarators.iter().map(|d| d.name.clone())),
+        CStmt::For { init, body, .. } => {
+            if let ForInit::Decl(d) = init {
+                out.extend(d.declarators.iter().map(|d| d.name.clone()));
+            }
+            collect_decl_names(body, out);
+        }
+        CStmt::If { then, els, .. } => {
+            collect_decl_names(then, out);
+            if let Some(e) = els {
+                collect_decl_names(e, out);
+            }
+        }
+        CStmt::Compound { items, .. } => items.iter().for_each(|i| collect_decl_names(i, out)),
+        CStmt::Other { children, .. } => children.iter().for_each(|i| collect_decl_names(i, out)),
+        _ => {}
+    }
+}
+
+fn root_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n),
+        ExprKind::Subscript(b, _)
+        | ExprKind::Field(b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b) => root_name(b),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => root_name(a).or_else(|| root_name(b)),
+        _ => None,
+    }
+}
+
+/// Whether a statement contains a loop.
+pub fn contains_loop(stmt: &CStmt) -> bool {
+    match stmt {
+        CStmt::For { .. } => true,
+        CStmt::If { then, els, .. } => {
+            contains_loop(then) || els.as_deref().is_some_and(contains_loop)
+        }
+        CStmt::Compound { items, .. } => items.iter().any(contains_loop),
+        CStmt::Other { kind, children, .. } => {
+            matches!(kind.as_str(), "while_statement" | "do_statement")
+                || children.iter().any(contains_loop)
+        }
+        _ => false,
+    }
+}
+
+/// Analyses statements against one source file.
+pub struct Analyzer<'a> {
+    pub source: &'a str,
+    pub macros: &'a Macros,
+    pub scopes: &'a Scopes<'a>,
+    /// Names written by the statement being analysed.
+    written: BTreeSet<String>,
+    /// Enclosing loop iterators of the analysed tree, outermost first.
+    loops: Vec<String>,
+    conds: Vec<Dnf>,
+    params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+    pub diags: Vec<Diagnostic>,
+    has_loop: bool,
+}
+
+type Res<T> = Result<T, ()>;
+
+impl<'a> Analyzer<'a> {
+    pub fn new(source: &'a str, macros: &'a Macros, scopes: &'a Scopes<'a>) -> Analyzer<'a> {
+        Analyzer {
+            source,
+            macros,
+            scopes,
+            written: BTreeSet::new(),
+            loops: Vec::new(),
+            conds: Vec::new(),
+            params: BTreeMap::new(),
+            diags: Vec::new(),
+            has_loop: false,
+        }
+    }
+
+    /// Analyses one top-level statement. On failure the diagnostics are in
+    /// `self.diags`.
+    pub fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
+        self.written = written_names(stmt);
+        self.loops.clear();
+        self.conds.clear();
+        self.params.clear();
+        self.diags.clear();
+        self.has_loop = false;
+        let nodes = self.stmt(stmt).ok()?;
+        Some(Analyzed {
+            nodes,
+            span: stmt.span(),
+            writes: self.written.clone(),
+            params: std::mem::take(&mut self.params),
+            has_loop: self.has_loop,
+        })
+    }
+
+    fn reject(&mut self, d: Diagnostic) -> Res<Vec<Node>> {
+        self.diags.push(d);
+        Err(())
+    }
+
+    fn warn(
+        &self,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Range<usize>,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(code, Severity::Warning, message, span, label)
+    }
+
+    fn stmt(&mut self, stmt: &CStmt) -> Res<Vec<Node>> {
+        match stmt {
+            CStmt::Empty { .. } | CStmt::Preproc { .. } => Ok(Vec::new()),
+            CStmt::Decl { decl, span } => {
+                if decl.declarators.iter().all(|d| d.init.is_none()) {
+                    Ok(Vec::new())
+                } else {
+                    let d = self
+                        .warn(
+                            "PF028",
+                            "declaration with an initialiser inside a SCoP",
+                            span.clone(),
+                            "declarations are not modelled",
+                        )
+                        .with_note(
+                            "declare the variable before the loop nest and assign it inside",
+                        );
+                    self.reject(d)
+                }
+            }
+            CStmt::Compound { items, .. } => {
+                let mut out = Vec::new();
+                let mut failed = false;
+                for it in items {
+                    match self.stmt(it) {
+                        Ok(n) => out.extend(n),
+                        Err(()) => failed = true,
+                    }
+                }
+                if failed { Err(()) } else { Ok(out) }
+            }
+            CStmt::Expr { expr, span } => self.expr_stmt(expr, span),
+            CStmt::If {
+                cond, then, els, ..
+            } => {
+                let dnf = match to_dnf(cond, Place::Condition, self) {
+                    Ok(d) => d,
+                    Err(d) => return self.reject(d),
+                };
+                let Some(neg) = dnf.not() else {
+                    let d = self.warn(
+                        "PF029",
+                        format!("condition `{}` is too complex", self.text(&cond.span)),
+                        cond.span.clone(),
+                        format!("its negation has more than {MAX_DISJUNCTS} disjuncts"),
+                    );
+                    return self.reject(d);
+                };
+                self.conds.push(dnf);
+                let t = self.stmt(then);
+                self.conds.pop();
+                let mut out = t?;
+                if let Some(e) = els {
+                    self.conds.push(neg);
+                    let r = self.stmt(e);
+                    self.conds.pop();
+                    out.extend(r?);
+                }
+                Ok(out)
+            }
+            CStmt::For {
+                init,
+                cond,
+                update,
+                body,
+                header_span,
+                ..
+            } => self.for_loop(init, cond.as_ref(), update.as_ref(), body, header_span),
+            CStmt::Other { kind, span, .. } => {
+                let what = kind.trim_end_matches("_statement").replace('_', " ");
+                let end = self.keyword_end(span);
+                let d = self
+                    .warn(
+                        "PF022",
+                        format!("unsupported statement: {what}"),
+                        span.start..end,
+                        "not a `for` loop, an `if` or an assignment",
+                    )
+                    .with_note("the statement and everything around it in the same loop nest stay out of the SCoP");
+                self.reject(d)
+            }
+        }
+    }
+
+    /// The end of the first word of a span (to underline a keyword only).
+    fn keyword_end(&self, span: &Range<usize>) -> usize {
+        let text = &self.source[span.clone()];
+        let n = text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(text.len())
+            .max(1)
+            .min(text.len());
+        span.start + n
+    }
+
+    fn for_loop(
+        &mut self,
+        init: &ForInit,
+        cond: Option<&Expr>,
+        update: Option<&Expr>,
+        body: &CStmt,
+        header: &Range<usize>,
+    ) -> Res<Vec<Node>> {
+        self.has_loop = true;
+        let bad_form = |me: &Self, span: Range<usize>, label: &str| {
+            me.warn(
+                "PF013",
+                "unsupported loop form",
+                span,
+                label.to_string(),
+            )
+            .with_note("polyfold accepts `for (i = lb; i < ub; i++)` with `<`, `<=`, `>`, `>=` bounds and constant steps")
+        };
+        // The iterator and its initial value.
+        let (iter_name, iter_var, init_expr) = match init {
+            ForInit::Expr(Expr {
+                kind: ExprKind::Assign(None, lhs, rhs),
+                ..
+            }) => match &lhs.kind {
+                ExprKind::Ident(n) => (
+                    n.clone(),
+                    self.scopes.lookup(n, lhs.span.start),
+                    rhs.as_ref(),
+                ),
+                _ => {
+                    let d = bad_form(self, lhs.span.clone(), "the loop must assign a variable");
+                    return self.reject(d);
+                }
+            },
+            ForInit::Decl(decl) if decl.declarators.len() == 1 => {
+                let dc = &decl.declarators[0];
+                match &dc.init {
+                    Some(v) if dc.dims.is_empty() && !dc.is_pointer => (
+                        dc.name.clone(),
+                        self.scopes.lookup(&dc.name, dc.name_span.start),
+                        v,
+                    ),
+                    _ => {
+                        let d = bad_form(
+                            self,
+                            decl.span.clone(),
+                            "the loop must initialise its iterator",
+                        );
+                        return self.reject(d);
+                    }
+                }
+            }
+            _ => {
+                let d = bad_form(
+                    self,
+                    header.clone(),
+                    "the loop does not initialise an iterator",
+                );
+                return self.reject(d);
+            }
+        };
+        let var_ok = iter_var.is_some_and(|i| {
+            let v = &self.scopes.vars[i];
+            v.in_function && !v.is_array() && !v.is_pointer()
+        });
+        if !var_ok {
+            let d = bad_form(
+                self,
+                init_expr.span.clone(),
+                "the iterator must be a local integer variable",
+            );
+            return self.reject(d);
+        }
+        let var = &self.scopes.vars[iter_var.expect("checked above")];
+        if !is_signed_integer_type_text(&var.decl.type_text) {
+            let d = self
+                .warn(
+                    "PF013",
+                    format!("iterator `{iter_name}` has type `{}`", var.decl.type_text),
+                    var.dc.name_span.clone(),
+                    "the iterator must have a signed integer type",
+                )
+                .with_note("unsigned arithmetic wraps around, which polyfold does not model");
+            return self.reject(d);
+        }
+        if self.loops.contains(&iter_name) {
+            let d = bad_form(
+                self,
+                init_expr.span.clone(),
+                "this iterator is already used by an enclosing loop",
+            );
+            return self.reject(d);
+        }
+        if self.var_address_taken(iter_var.expect("checked")) {
+            let d = self.warn(
+                "PF021",
+                format!("address of iterator `{iter_name}` taken"),
+                var.dc.name_span.clone(),
+                "its value may change behind the loop's back",
+            );
+            return self.reject(d);
+        }
+        // The step.
+        let Some(update) = update else {
+            let d = bad_form(self, header.clone(), "the loop has no increment");
+            return self.reject(d);
+        };
+        let is_iter = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if *n == iter_name);
+        let step: Option<i64> = match &update.kind {
+            ExprKind::Update(inc, a) if is_iter(a) => Some(if *inc { 1 } else { -1 }),
+            ExprKind::Assign(Some(op @ (BinOp::Add | BinOp::Sub)), a, k) if is_iter(a) => {
+                self.constant_of(k).and_then(|k| {
+                    if *op == BinOp::Sub {
+                        k.checked_neg()
+                    } else {
+                        Some(k)
+                    }
+                })
+            }
+            ExprKind::Assign(None, a, rhs) if is_iter(a) => match &rhs.kind {
+                ExprKind::Binary(BinOp::Add, x, k) if is_iter(x) => self.constant_of(k),
+                ExprKind::Binary(BinOp::Add, k, x) if is_iter(x) => self.constant_of(k),
+                ExprKind::Binary(BinOp::Sub, x, k) if is_iter(x) => {
+                    self.constant_of(k).and_then(i64::checked_neg)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let step = match step {
+            Some(s) if s != 0 => s,
+            _ => {
+                let d = bad_form(
+                    self,
+                    update.span.clone(),
+                    "the step must add or subtract an integer constant to the iterator",
+                );
+                return self.reject(d);
+            }
+        };
+        // The iterator must not be written in the body.
+        let body_writes = written_names(body);
+        if body_writes.contains(&iter_name) {
+            let d = self.warn(
+                "PF014",
+                format!("loop iterator `{iter_name}` is written in the loop body"),
+                body.span(),
+                "this body assigns the iterator",
+            );
+            return self.reject(d);
+        }
+        // Lower bound (or upper bound of a decreasing loop), resolved
+        // outside the loop.
+        let init_val = match to_val(init_expr, Place::Bound, self) {
+            Ok(v) => v,
+            Err(d) => return self.reject(d),
+        };
+        let depth = self.loops.len();
+        let it = Lin::sym(Sym::Iter(depth));
+        let mut cons = Vec::new();
+        let sign = step.signum();
+        let init_lins = match (&init_val, sign > 0) {
+            (Val::Aff(l), _) => vec![l.clone()],
+            (Val::Max(ls), true) | (Val::Min(ls), false) => ls.clone(),
+            _ => {
+                let d = bad_form(
+                    self,
+                    init_expr.span.clone(),
+                    if sign > 0 {
+                        "an increasing loop cannot start at a minimum"
+                    } else {
+                        "a decreasing loop cannot start at a maximum"
+                    },
+                );
+                return self.reject(d);
+            }
+        };
+        for l in &init_lins {
+            // sign > 0: i - l >= 0 ; sign < 0: l - i >= 0
+            let c = if sign > 0 { it.sub(l) } else { l.sub(&it) };
+            match c {
+                Some(c) => cons.push(Constraint::ge0(c)),
+                None => return self.reject(self.overflow_diag(init_expr)),
+            }
+        }
+        let strided = step.abs() > 1;
+        if strided {
+            let [anchor] = init_lins.as_slice() else {
+                let d = bad_form(
+                    self,
+                    init_expr.span.clone(),
+                    "a loop with a step other than 1 must start at a single affine value",
+                );
+                return self.reject(d);
+            };
+            // i - anchor - step * e = 0
+            let c = it
+                .sub(anchor)
+                .and_then(|c| c.add_scaled(&Lin::sym(Sym::Exist(depth)), -step));
+            match c {
+                Some(c) => cons.push(Constraint::eq0(c)),
+                None => return self.reject(self.overflow_diag(init_expr)),
+            }
+        }
+        // The condition, with the iterator in scope.
+        let Some(cond) = cond else {
+            let d = bad_form(self, header.clone(), "the loop has no condition");
+            return self.reject(d);
+        };
+        self.loops.push(iter_name.clone());
+        let dnf = to_dnf(cond, Place::Bound, self);
+        let dnf = match dnf {
+            Ok(d) => d,
+            Err(d) => {
+                self.loops.pop();
+                return self.reject(d);
+            }
+        };
+        let Some(conj) = dnf.as_conjunction() else {
+            self.loops.pop();
+            let d = bad_form(
+                self,
+                cond.span.clone(),
+                "the loop condition must be a conjunction of bounds on the iterator (use `&&`, not `||`)",
+            );
+            return self.reject(d);
+        };
+        let iter_sym = Sym::Iter(depth);
+        let mut bounded = false;
+        for c in conj {
+            let k = c.lin.coeff(&iter_sym);
+            if k == 0 {
+                cons.push(c.clone());
+                continue;
+            }
+            if c.is_eq || k.signum() == sign {
+                self.loops.pop();
+                let d = bad_form(
+                    self,
+                    cond.span.clone(),
+                    if sign > 0 {
+                        "an increasing loop needs an upper bound (`<` or `<=`) on its iterator"
+                    } else {
+                        "a decreasing loop needs a lower bound (`>` or `>=`) on its iterator"
+                    },
+                );
+                return self.reject(d);
+            }
+            bounded = true;
+            cons.push(c.clone());
+        }
+        if !bounded {
+            self.loops.pop();
+            let d = bad_form(
+                self,
+                cond.span.clone(),
+                "the condition does not bound the iterator",
+            );
+            return self.reject(d);
+        }
+        let body_nodes = self.stmt(body);
+        self.loops.pop();
+        let body_nodes = body_nodes?;
+        Ok(vec![Node::Loop(LoopNode {
+            iter: iter_name,
+            cons,
+            strided,
+            sign,
+            body: body_nodes,
+        })])
+    }
+
+    fn overflow_diag(&self, e: &Expr) -> Diagnostic {
+        self.warn(
+            "PF040",
+            format!("coefficient overflow in `{}`", self.text(&e.span)),
+            e.span.clone(),
+            "this value does not fit a 64-bit integer",
+        )
+    }
+
+    /// The value of an expression that must be an integer constant (a
+    /// literal, possibly negated or parenthesised; macros do not count, they
+    /// are symbolic).
+    fn constant_of(&self, e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Unary(super::syntax::UnOp::Neg, a) => self.constant_of(a)?.checked_neg(),
+            _ => None,
+        }
+    }
+
+    fn var_address_taken(&self, var: usize) -> bool {
+        self.scopes
+            .uses
+            .get(&var)
+            .is_some_and(|us| us.iter().any(|(_, r)| *r == Role::AddrOf))
+    }
+
+    fn expr_stmt(&mut self, expr: &Expr, span: &Range<usize>) -> Res<Vec<Node>> {
+        let mut reads = Vec::new();
+        let write = match &expr.kind {
+            ExprKind::Assign(op, lhs, rhs) => {
+                let w = self.lhs_access(lhs)?;
+                if op.is_some() {
+                    let mut r = w.clone();
+                    r.kind = AccessKind::Read;
+                    reads.push(r);
+                }
+                self.collect_reads(rhs, &mut reads)?;
+                w
+            }
+            ExprKind::Update(_, target) => {
+                let w = self.lhs_access(target)?;
+                let mut r = w.clone();
+                r.kind = AccessKind::Read;
+                reads.push(r);
+                w
+            }
+            ExprKind::Comma(..) => {
+                let d = self
+                    .warn(
+                        "PF020",
+                        "statement writes two locations",
+                        expr.span.clone(),
+                        "a comma expression with several assignments",
+                    )
+                    .with_note("split it into one statement per assignment");
+                return self.reject(d);
+            }
+            ExprKind::Call(..) => {
+                let d = self
+                    .warn(
+                        "PF023",
+                        format!("unsupported statement: call `{}`", self.text(&expr.span)),
+                        expr.span.clone(),
+                        "a call statement may write memory",
+                    )
+                    .with_note("calls are allowed inside right-hand sides of assignments only");
+                return self.reject(d);
+            }
+            _ => {
+                let d = self.warn(
+                    "PF023",
+                    "expression statement without an assignment",
+                    expr.span.clone(),
+                    "not an assignment",
+                );
+                return self.reject(d);
+            }
+        };
+        let mut n: usize = 1;
+        for c in &self.conds {
+            n = n.saturating_mul(c.0.len().max(1));
+        }
+        if n > MAX_DISJUNCTS {
+            let d = self.warn(
+                "PF029",
+                "the conditions around this statement are too complex",
+                span.clone(),
+                format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
+            );
+            return self.reject(d);
+        }
+        Ok(vec![Node::Stmt(StmtNode {
+            write,
+            reads,
+            conds: self.conds.clone(),
+            span: span.clone(),
+        })])
+    }
+
+    fn lhs_access(&mut self, e: &Expr) -> Res<RawAccess> {
+        match &e.kind {
+            ExprKind::Ident(name) => {
+                if self.loops.contains(name) {
+                    let d = self.warn(
+                        "PF014",
+                        format!("loop iterator `{name}` is written in the loop body"),
+                        e.span.clone(),
+                        "assignment to the iterator",
+                    );
+                    self.diags.push(d);
+                    return Err(());
+                }
+                self.scalar_access(name, e, AccessKind::Write)
+            }
+            ExprKind::Subscript(..) => self.array_access(e, AccessKind::Write),
+            _ => {
+                self.unsupported_access(e);
+                Err(())
+            }
+        }
+    }
+
+    fn unsupported_access(&mut self, e: &Expr) {
+        let d = match &e.kind {
+            ExprKind::Deref(_) => self.warn(
+                "PF024",
+                format!("access through a pointer `{}`", self.text(&e.span)),
+                e.span.clone(),
+                "pointers may alias",
+            ),
+            ExprKind::Field(_) => self.warn(
+                "PF026",
+                format!("struct member access `{}`", self.text(&e.span)),
+                e.span.clone(),
+                "struct members are not modelled",
+            ),
+            _ => self.warn(
+                "PF023",
+                format!("unsupported assignment target `{}`", self.text(&e.span)),
+                e.span.clone(),
+                "not a variable or an array element",
+            ),
+        };
+        self.diags.push(d);
+    }
+
+    fn scalar_access(&mut self, name: &str, e: &Expr, kind: AccessKind) -> Res<RawAccess> {
+        if e.from_macro {
+            let d = self.warn(
+                "PF027",
+                format!("variable `{name}` accessed inside a macro expansion"),
+                e.span.clone(),
+                "this macro's body names a variable",
+            );
+            self.diags.push(d);
+            return Err(());
+        }
+        let Some(var) = self.scopes.lookup(name, e.span.start) else {
+            let d = self.warn(
+                "PF023",
+                format!("unknown variable `{name}`"),
+                e.span.clone(),
+                "no declaration of this name is visible here",
+            );
+            self.diags.push(d);
+            return Err(());
+        };
+        let v = &self.scopes.vars[var];
+        if v.is_array() {
+            let d = self.warn(
+                "PF021",
+                format!("array `{name}` used as a pointer value"),
+                e.span.clone(),
+                "the array's address escapes here",
+            );
+            self.diags.push(d);
+            return Err(());
+        }
+        Ok(RawAccess {
+            var,
+            name: name.to_string(),
+            kind,
+            subs: Vec::new(),
+            span: e.span.clone(),
+            sub_spans: Vec::new(),
+            name_span: e.span.clone(),
+        })
+    }
+
+    fn array_access(&mut self, e: &Expr, kind: AccessKind) -> Res<RawAccess> {
+        let mut idx: Vec<&Expr> = Vec::new();
+        let mut cur = e;
+        while let ExprKind::Subscript(base, i) = &cur.kind {
+            idx.push(i);
+            cur = base;
+        }
+        idx.reverse();
+        let ExprKind::Ident(name) = &cur.kind else {
+            self.unsupported_access(cur);
+            return Err(());
+        };
+        if e.from_macro || cur.from_macro {
+            let d = self.warn(
+                "PF027",
+                format!("array `{name}` accessed inside a macro expansion"),
+                e.span.clone(),
+                "this macro's body accesses an array",
+            );
+            self.diags.push(d);
+            return Err(());
+        }
+        let Some(var) = self.scopes.lookup(name, cur.span.start) else {
+            let d = self.warn(
+                "PF023",
+                format!("unknown array `{name}`"),
+                cur.span.clone(),
+                "no declaration of this name is visible here",
+            );
+            self.diags.push(d);
+            return Err(());
+        };
+        let v = &self.scopes.vars[var];
+        if !v.is_array() {
+            let d = self
+                .warn(
+                    "PF024",
+                    format!("subscripted pointer `{name}`"),
+                    cur.span.clone(),
+                    "pointers may alias; only declared arrays are modelled",
+                )
+                .with_note("declare the parameter as an array, e.g. `double A[N][N]`");
+            self.diags.push(d);
+            return Err(());
+        }
+        if v.dc.dims.len() > 4 {
+            let d = self.warn(
+                "PF030",
+                format!("array `{name}` has {} dimensions", v.dc.dims.len()),
+                cur.span.clone(),
+                "at most 4 dimensions are supported",
+            );
+            self.diags.push(d);
+            return Err(());
+        }
+        if v.dc.dims.len() != idx.len() {
+            let d = self.warn(
+                "PF025",
+                format!(
+                    "partial access `{}` to a {}-dimensional array",
+                    self.text(&e.span),
+                    v.dc.dims.len()
+                ),
+                e.span.clone(),
+                format!("{} subscripts given", idx.len()),
+            );
+            self.diags.push(d);
+            return Err(());
+        }
+        let mut subs = Vec::new();
+        let mut sub_spans = Vec::new();
+        for i in idx {
+            match to_lin(i, Place::Subscript, self) {
+                Ok(l) => subs.push(l),
+                Err(d) => {
+                    let d = d.with_label(e.span.clone(), "in this access");
+                    self.diags.push(d);
+                    return Err(());
+                }
+            }
+            sub_spans.push(strip_parens_span(self.source, i.span.clone()));
+        }
+        Ok(RawAccess {
+            var,
+            name: name.clone(),
+            kind,
+            subs,
+            span: e.span.clone(),
+            sub_spans,
+            name_span: cur.span.clone(),
+        })
+    }
+
+    fn collect_reads(&mut self, e: &Expr, reads: &mut Vec<RawAccess>) -> Res<()> {
+        match &e.kind {
+            ExprKind::Ident(name) => {
+                if self.loops.contains(name) {
+                    return Ok(());
+                }
+                let Some(var) = self.scopes.lookup(name, e.span.start) else {
+                    return Ok(()); // a macro, an enum constant or a function
+                };
+                if self.macros.object(name).is_some() {
+                    return Ok(());
+                }
+                let _ = var;
+                let a = self.scalar_access(name, e, AccessKind::Read)?;
+                reads.push(a);
+                Ok(())
+            }
+            ExprKind::Subscript(..) => {
+                let a = self.array_access(e, AccessKind::Read)?;
+                reads.push(a);
+                Ok(())
+            }
+            ExprKind::Call(callee, args) => {
+                if let ExprKind::Ident(name) = &callee.kind {
+                    if let Some(x) = self.macros.expand_call(name, e, args) {
+                        return self.collect_reads(&x, reads);
+                    }
+                } else {
+                    self.collect_reads(callee, reads)?;
+                }
+                for a in args {
+                    self.collect_reads(a, reads)?;
+                }
+                Ok(())
+            }
+            ExprKind::AddrOf(_) => {
+                let d = self.warn(
+                    "PF021",
+                    format!(
+                        "address of `{}` taken",
+                        self.text(&e.span).trim_start_matches('&')
+                    ),
+                    e.span.clone(),
+                    "a pointer to this data escapes",
+                );
+                self.diags.push(d);
+                Err(())
+            }
+            ExprKind::Deref(_) | ExprKind::Field(_) => {
+                self.unsupported_access(e);
+                Err(())
+            }
+            ExprKind::Assign(..) | ExprKind::Update(..) => {
+                let d = self
+                    .warn(
+                        "PF020",
+                        "statement writes two locations",
+                        e.span.clone(),
+                        "a second write inside the expression",
+                    )
+                    .with_note("split it into one statement per write");
+                self.diags.push(d);
+                Err(())
+            }
+            ExprKind::Int(_) | ExprKind::OtherLiteral => Ok(()),
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.collect_reads(a, reads),
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+                self.collect_reads(a, reads)?;
+                self.collect_reads(b, reads)
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.collect_reads(a, reads)?;
+                self.collect_reads(b, reads)?;
+                self.collect_reads(c, reads)
+            }
+            ExprKind::Other(kind, subs) => {
+                if kind == "sizeof_expression" {
+                    return Ok(());
+                }
+                for s in subs {
+                    self.collect_reads(s, reads)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A span without the outer parentheses that the syntax tree included.
+fn strip_parens_span(source: &str, span: Range<usize>) -> Range<usize> {
+    let _ = source;
+    span
+}
+
+impl Resolver for Analyzer<'_> {
+    fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic> {
+        if let Some(d) = self.loops.iter().rposition(|l| l == name) {
+            return Ok(Val::Aff(Lin::sym(Sym::Iter(d))));
+        }
+        if self.written.contains(name) {
+            let (msg, label) = match place {
+                Place::Bound => (
+                    format!(
+                        "loop bound depends on `{name}`, which is written inside the loop nest"
+                    ),
+                    "written inside the loop nest".to_string(),
+                ),
+                _ => (
+                    format!(
+                        "{} depends on `{name}`, which is written inside the SCoP",
+                        place.noun()
+                    ),
+                    "written inside the SCoP".to_string(),
+                ),
+            };
+            return Err(Diagnostic::new(
+                "PF015",
+                Severity::Warning,
+                msg,
+                expr.span.clone(),
+                label,
+            ));
+        }
+        if let Some(m) = self.macros.object(name) {
+            if let Some(v) = m.value {
+                self.params
+                    .entry(name.to_string())
+                    .or_insert((m.origin, Some(v)));
+                return Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))));
+            }
+            if let Some(x) = self.macros.expand_object(name, expr) {
+                return to_val(&x, place, self);
+            }
+            return Err(not_affine(
+                self,
+                place,
+                &expr.span,
+                "this macro is not an integer expression",
+            ));
+        }
+        let Some(var) = self.scopes.lookup(name, expr.span.start) else {
+            return Err(not_affine(
+                self,
+                place,
+                &expr.span,
+                "not a declared variable or a macro",
+            ));
+        };
+        let v = &self.scopes.vars[var];
+        let int_scalar =
+            !v.is_array() && !v.is_pointer() && is_signed_integer_type_text(&v.decl.type_text);
+        if !int_scalar {
+            let why = if v.is_array() || v.is_pointer() {
+                "an array or pointer is not an integer parameter"
+            } else if super::affine::is_integer_type_text(&v.decl.type_text) {
+                "unsigned parameters are not modelled (their arithmetic wraps around)"
+            } else {
+                "not an integer variable"
+            };
+            return Err(not_affine(self, place, &expr.span, why));
+        }
+        let origin = match v.storage {
+            crate::ir::Storage::FunctionParam => ParamOrigin::FunctionParam,
+            crate::ir::Storage::Local => ParamOrigin::Variable,
+            crate::ir::Storage::Static | crate::ir::Storage::Global => {
+                if v.is_const() {
+                    ParamOrigin::ConstGlobal
+                } else if v.in_function {
+                    ParamOrigin::Variable
+                } else {
+                    return Err(not_affine(
+                        self,
+                        place,
+                        &expr.span,
+                        "a non-const global may be changed by any call",
+                    ));
+                }
+            }
+        };
+        if self.var_address_taken(var) {
+            return Err(not_affine(
+                self,
+                place,
+                &expr.span,
+                "the address of this variable is taken, so it may change",
+            ));
+        }
+        self.params
+            .entry(name.to_string())
+            .or_insert((origin, None));
+        Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
+    }
+
+    fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
+        self.macros.expand_call(name, call, args)
+    }
+
+    fn text(&self, span: &Range<usize>) -> String {
+        let s = self.source.get(span.clone()).unwrap_or("");
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Names used for the seen-set of diagnostics.
+pub type DiagKey = (&'static str, usize, usize);
+
+/// Remembers which diagnostics were already emitted.
+#[derive(Default)]
+pub struct DiagSink {
+    seen: HashSet<DiagKey>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl DiagSink {
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.seen.insert((d.code, d.span.start, d.span.end)) {
+            self.diags.push(d);
+        }
+    }
+}

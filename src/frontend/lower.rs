@@ -1,0 +1,482 @@
+//! Lowering of analysed statement runs to IR SCoPs: parameter columns,
+//! array ids and facts, iteration domains as unions of polyhedra, access
+//! relations and 2d+1 schedules.
+//!
+//! This module does not reject anything: everything it receives was
+//! accepted by the analysis. It does not simplify the sets it builds.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use super::affine::{
+    Constraint, Dnf, Lin, Place, Resolver, Sym, Val, is_signed_integer_type_text, not_affine,
+    to_lin,
+};
+use super::analyze::{Analyzed, LoopNode, Node, RawAccess, StmtNode};
+use super::macros::Macros;
+use super::scope::{Role, Scopes};
+use super::syntax::Expr;
+use crate::diag::Diagnostic;
+use crate::ir::{
+    Access, AccessKind, AffExpr, Array, ArrayFacts, ArrayId, Extent, Liveness, Param, ParamOrigin,
+    SchedEntry, Scop, ScopId, ScopKind, Stmt, StmtId,
+};
+use crate::poly::{BasicSet, Set, Space, Tuple};
+
+/// What the lowering needs to know besides the run.
+pub struct LowerContext<'a> {
+    pub source: &'a str,
+    pub macros: &'a Macros,
+    pub scopes: &'a Scopes<'a>,
+    pub function: &'a str,
+    pub function_span: Range<usize>,
+    pub kind: ScopKind,
+    pub id: ScopId,
+}
+
+/// Lowers a run of analysed top-level statements to one SCoP. Returns
+/// `None` only when a coefficient overflows while building rows.
+pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
+    let nodes: Vec<&Node> = run.iter().flat_map(|a| a.nodes.iter()).collect();
+    let start = run.iter().find(|a| !a.nodes.is_empty())?.span.start;
+    let end = run.iter().rev().find(|a| !a.nodes.is_empty())?.span.end;
+    let span = start..end;
+
+    // Parameters in order of first use.
+    let mut param_names: Vec<String> = Vec::new();
+    let mut param_info: BTreeMap<String, (ParamOrigin, Option<i64>)> = BTreeMap::new();
+    for a in run {
+        for (k, v) in &a.params {
+            param_info.entry(k.clone()).or_insert(*v);
+        }
+    }
+    let note_lin = |l: &Lin, names: &mut Vec<String>| {
+        for p in l.params() {
+            if !names.iter().any(|n| n == p) {
+                names.push(p.to_string());
+            }
+        }
+    };
+    let mut stmts_flat: Vec<&StmtNode> = Vec::new();
+    collect_params(
+        &nodes,
+        &mut |l| note_lin(l, &mut param_names),
+        &mut stmts_flat,
+    );
+
+    // Arrays in textual order of their first access.
+    let mut array_of_var: HashMap<usize, ArrayId> = HashMap::new();
+    let mut array_vars: Vec<usize> = Vec::new();
+    for s in &stmts_flat {
+        let mut accs: Vec<&RawAccess> = std::iter::once(&s.write).chain(s.reads.iter()).collect();
+        accs.sort_by_key(|a| a.span.start);
+        for a in accs {
+            if is_param_read(a, &param_names) {
+                continue;
+            }
+            array_of_var.entry(a.var).or_insert_with(|| {
+                array_vars.push(a.var);
+                ArrayId((array_vars.len() - 1) as u32)
+            });
+        }
+    }
+
+    // Extents (they may add parameters).
+    let mut extent_lins: Vec<Vec<(Option<Lin>, String)>> = Vec::new();
+    for &v in &array_vars {
+        let var = &cx.scopes.vars[v];
+        let mut dims = Vec::new();
+        for (size, text) in &var.dc.dims {
+            let lin = size.as_ref().and_then(|e| {
+                let mut r = ExtentResolver {
+                    cx,
+                    at: var.dc.name_span.start,
+                    params: BTreeMap::new(),
+                };
+                let l = to_lin(e, Place::Bound, &mut r).ok()?;
+                for (k, val) in r.params {
+                    param_info.entry(k).or_insert(val);
+                }
+                Some(l)
+            });
+            if let Some(l) = &lin {
+                note_lin(l, &mut param_names);
+            }
+            dims.push((lin, text.trim().to_string()));
+        }
+        extent_lins.push(dims);
+    }
+
+    let n_params = param_names.len();
+    let params: Vec<Param> = param_names
+        .iter()
+        .map(|n| {
+            let (origin, value) = param_info
+                .get(n)
+                .copied()
+                .unwrap_or((ParamOrigin::Variable, None));
+            Param {
+                name: n.clone(),
+                value,
+                origin,
+            }
+        })
+        .collect();
+    let param_space = Space::set(param_names.clone(), Tuple::anonymous(Vec::new()));
+    let mut context = BasicSet::universe(param_space.clone());
+
+    let mut arrays = Vec::new();
+    for (k, &v) in array_vars.iter().enumerate() {
+        let var = &cx.scopes.vars[v];
+        let mut extents = Vec::new();
+        for (lin, text) in &extent_lins[k] {
+            let aff = match lin {
+                Some(l) => Some(lin_to_aff(l, &param_names, &[])?),
+                None => None,
+            };
+            if let Some(l) = lin
+                && l.params().next().is_some()
+            {
+                let row = lin_row(&l.add_constant(-1)?, &param_names, 0, &[])?;
+                if !context.ineqs.contains(&row) {
+                    context.add_ineq(row);
+                }
+            }
+            extents.push(Extent {
+                aff,
+                text: text.clone(),
+            });
+        }
+        arrays.push(Array {
+            id: ArrayId(k as u32),
+            name: var.name().to_string(),
+            elem_type: if var.is_pointer() {
+                format!("{} *", var.decl.elem_type_text())
+            } else {
+                var.decl.elem_type_text()
+            },
+            extents,
+            decl_span: Some(var.decl.span.clone()),
+            declarator_span: Some(var.dc.span.clone()),
+            facts: facts(cx, v, &span),
+            liveness: Liveness::Unclassified,
+        });
+    }
+
+    // Statements.
+    let mut stmts = Vec::new();
+    let mut walker = StmtBuilder {
+        cx,
+        params: &param_names,
+        array_of_var: &array_of_var,
+        arrays: &arrays,
+        stmts: &mut stmts,
+        failed: false,
+    };
+    let mut loops: Vec<&LoopNode> = Vec::new();
+    let mut prefix: Vec<SchedEntry> = Vec::new();
+    walker.walk(&nodes, &mut loops, &mut prefix);
+    if walker.failed {
+        return None;
+    }
+    let _ = n_params;
+    Some(Scop {
+        id: cx.id,
+        function: cx.function.to_string(),
+        span,
+        kind: cx.kind,
+        params,
+        context,
+        arrays,
+        stmts,
+    })
+}
+
+fn is_param_read(a: &RawAccess, params: &[String]) -> bool {
+    a.kind == AccessKind::Read && a.subs.is_empty() && params.iter().any(|p| *p == a.name)
+}
+
+fn collect_params<'n>(nodes: &[&'n Node], f: &mut impl FnMut(&Lin), stmts: &mut Vec<&'n StmtNode>) {
+    for n in nodes {
+        match n {
+            Node::Loop(l) => {
+                for c in &l.cons {
+                    f(&c.lin);
+                }
+                let body: Vec<&Node> = l.body.iter().collect();
+                collect_params(&body, f, stmts);
+            }
+            Node::Stmt(s) => {
+                for d in &s.conds {
+                    for conj in &d.0 {
+                        for c in conj {
+                            f(&c.lin);
+                        }
+                    }
+                }
+                for a in std::iter::once(&s.write).chain(s.reads.iter()) {
+                    for l in &a.subs {
+                        f(l);
+                    }
+                }
+                stmts.push(s);
+            }
+        }
+    }
+}
+
+fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
+    let var = &cx.scopes.vars[v];
+    let ndims = var.dc.dims.len();
+    let uses = cx.scopes.uses.get(&v).map(Vec::as_slice).unwrap_or(&[]);
+    let address_taken = uses.iter().any(|(_, r)| match r {
+        Role::AddrOf => true,
+        Role::Value => ndims > 0,
+        Role::Subscripted(d) => *d < ndims,
+    });
+    let used_outside_scop = uses.iter().any(|(at, _)| !scop.contains(at));
+    ArrayFacts {
+        storage: var.storage,
+        address_taken,
+        used_outside_scop,
+        declared_in_function: var.in_function && cx.function_span.contains(&var.key),
+        is_scalar: ndims == 0,
+    }
+}
+
+/// Resolves names in array extents: parameters only.
+struct ExtentResolver<'c, 'a> {
+    cx: &'c LowerContext<'a>,
+    at: usize,
+    params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+}
+
+impl Resolver for ExtentResolver<'_, '_> {
+    fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic> {
+        if let Some(m) = self.cx.macros.object(name) {
+            if let Some(v) = m.value {
+                self.params.insert(name.to_string(), (m.origin, Some(v)));
+                return Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))));
+            }
+            return Err(not_affine(self, place, &expr.span, "macro"));
+        }
+        let var = self
+            .cx
+            .scopes
+            .lookup(name, self.at)
+            .map(|i| &self.cx.scopes.vars[i]);
+        match var {
+            Some(v)
+                if !v.is_array()
+                    && !v.is_pointer()
+                    && is_signed_integer_type_text(&v.decl.type_text)
+                    && (v.in_function || v.is_const()) =>
+            {
+                let origin = match v.storage {
+                    crate::ir::Storage::FunctionParam => ParamOrigin::FunctionParam,
+                    crate::ir::Storage::Local => ParamOrigin::Variable,
+                    _ if v.is_const() => ParamOrigin::ConstGlobal,
+                    _ => ParamOrigin::Variable,
+                };
+                self.params.insert(name.to_string(), (origin, None));
+                Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
+            }
+            _ => Err(not_affine(self, place, &expr.span, "not a parameter")),
+        }
+    }
+
+    fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
+        self.cx.macros.expand_call(name, call, args)
+    }
+
+    fn text(&self, span: &Range<usize>) -> String {
+        self.cx.source.get(span.clone()).unwrap_or("").to_string()
+    }
+}
+
+/// A row `[params | iters | exists | constant]` for a linear form.
+fn lin_row(l: &Lin, params: &[String], n_iters: usize, exists: &[usize]) -> Option<Vec<i64>> {
+    let np = params.len();
+    let mut row = vec![0i64; np + n_iters + exists.len() + 1];
+    for (s, c) in &l.terms {
+        let col = match s {
+            Sym::Param(p) => params.iter().position(|q| q == p)?,
+            Sym::Iter(k) if *k < n_iters => np + k,
+            Sym::Exist(k) => np + n_iters + exists.iter().position(|d| d == k)?,
+            Sym::Iter(_) => return None,
+        };
+        row[col] = row[col].checked_add(*c)?;
+    }
+    *row.last_mut()? = l.constant;
+    Some(row)
+}
+
+fn lin_to_aff(l: &Lin, params: &[String], iters: &[String]) -> Option<AffExpr> {
+    let row = lin_row(l, params, iters.len(), &[])?;
+    let (coeffs, c) = row.split_at(row.len() - 1);
+    Some(AffExpr {
+        coeffs: coeffs.to_vec(),
+        constant: c[0],
+    })
+}
+
+struct StmtBuilder<'b, 'a> {
+    cx: &'b LowerContext<'a>,
+    params: &'b [String],
+    array_of_var: &'b HashMap<usize, ArrayId>,
+    arrays: &'b [Array],
+    stmts: &'b mut Vec<Stmt>,
+    failed: bool,
+}
+
+impl<'b> StmtBuilder<'b, '_> {
+    fn walk<'n>(
+        &mut self,
+        nodes: &[&'n Node],
+        loops: &mut Vec<&'n LoopNode>,
+        prefix: &mut Vec<SchedEntry>,
+    ) {
+        for (pos, node) in nodes.iter().enumerate() {
+            prefix.push(SchedEntry::Const(pos as i64));
+            match node {
+                Node::Loop(l) => {
+                    prefix.push(SchedEntry::Iter {
+                        index: loops.len(),
+                        sign: l.sign,
+                    });
+                    loops.push(l);
+                    let body: Vec<&Node> = l.body.iter().collect();
+                    self.walk(&body, loops, prefix);
+                    loops.pop();
+                    prefix.pop();
+                }
+                Node::Stmt(s) => match self.stmt(s, loops, prefix) {
+                    Some(st) => self.stmts.push(st),
+                    None => self.failed = true,
+                },
+            }
+            prefix.pop();
+        }
+    }
+
+    fn stmt(&self, s: &StmtNode, loops: &[&LoopNode], prefix: &[SchedEntry]) -> Option<Stmt> {
+        let id = StmtId(self.stmts.len() as u32);
+        let name = format!("S{}", id.0);
+        let iters: Vec<String> = loops.iter().map(|l| l.iter.clone()).collect();
+        let exists: Vec<usize> = loops
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.strided)
+            .map(|(d, _)| d)
+            .collect();
+        let tuple = Tuple {
+            name: Some(name.clone()),
+            dims: iters.clone(),
+        };
+        let space = Space::set(self.params.to_vec(), tuple.clone());
+        let mut base: Vec<Constraint> = Vec::new();
+        for l in loops {
+            base.extend(l.cons.iter().cloned());
+        }
+        let mut dnf = Dnf(vec![base]);
+        for c in &s.conds {
+            dnf = dnf.and(c)?;
+        }
+        let mut domain = Set::empty(space.clone());
+        for conj in &dnf.0 {
+            let mut b = BasicSet::universe(space.clone());
+            for _ in &exists {
+                b.add_exist();
+            }
+            for c in conj {
+                let row = lin_row(&c.lin, self.params, iters.len(), &exists)?;
+                if c.is_eq {
+                    if !b.eqs.contains(&row) {
+                        b.add_eq(row);
+                    }
+                } else if !b.ineqs.contains(&row) {
+                    b.add_ineq(row);
+                }
+            }
+            if !domain.pieces.contains(&b) {
+                domain.push(b);
+            }
+        }
+        let write = self.access(&s.write, &tuple, &iters)?;
+        let mut reads = Vec::new();
+        for r in &s.reads {
+            if is_param_read(r, self.params) {
+                continue;
+            }
+            reads.push(self.access(r, &tuple, &iters)?);
+        }
+        let body_text = self.cx.source.get(s.span.clone())?.to_string();
+        Some(Stmt {
+            id,
+            name,
+            iterators: iters,
+            domain,
+            schedule: prefix.to_vec(),
+            write,
+            reads,
+            span: s.span.clone(),
+            body_text,
+        })
+    }
+
+    fn access(&self, a: &RawAccess, tuple: &Tuple, iters: &[String]) -> Option<Access> {
+        let array = *self.array_of_var.get(&a.var)?;
+        let arr = &self.arrays[array.0 as usize];
+        let mut subscripts = Vec::new();
+        for l in &a.subs {
+            subscripts.push(lin_to_aff(l, self.params, iters)?);
+        }
+        let out_names = fresh_names("o", a.subs.len(), self.params, iters);
+        let space = Space::relation(
+            self.params.to_vec(),
+            tuple.clone(),
+            Tuple {
+                name: Some(arr.name.clone()),
+                dims: out_names,
+            },
+        );
+        let mut b = BasicSet::universe(space);
+        let np = self.params.len();
+        let nd = iters.len();
+        for (k, s) in subscripts.iter().enumerate() {
+            // o_k - s = 0
+            let mut row = vec![0i64; np + nd + a.subs.len() + 1];
+            for (c, v) in s.coeffs.iter().enumerate() {
+                row[c] = v.checked_neg()?;
+            }
+            row[np + nd + k] = 1;
+            *row.last_mut()? = s.constant.checked_neg()?;
+            b.add_eq(row);
+        }
+        Some(Access {
+            array,
+            kind: a.kind,
+            subscripts,
+            relation: Set::from_basic(b),
+            span: a.span.clone(),
+            subscript_spans: a.sub_spans.clone(),
+            name_span: a.name_span.clone(),
+        })
+    }
+}
+
+/// `n` names `base0, base1, ...` that clash with no parameter or iterator
+/// (a `_` is appended until they do not).
+pub fn fresh_names(base: &str, n: usize, params: &[String], iters: &[String]) -> Vec<String> {
+    let mut b = base.to_string();
+    loop {
+        let names: Vec<String> = (0..n).map(|k| format!("{b}{k}")).collect();
+        let clash = names
+            .iter()
+            .any(|x| params.contains(x) || iters.contains(x));
+        if !clash {
+            return names;
+        }
+        b.push('_');
+    }
+}

@@ -1,0 +1,380 @@
+//! The C front end: parsing (tree-sitter-c), the macro table, SCoP
+//! detection, affine conversion, lowering to the IR, and diagnostics for
+//! everything left out.
+//!
+//! Invariants: this is the only module that names `tree_sitter` (in
+//! `syntax`); it knows nothing about lifetimes or mappings. Rejected code is
+//! a warning diagnostic and simply stays out of every SCoP; only unparseable
+//! input is an error.
+//!
+//! Flow: [`syntax::parse_file`] → [`macros::Macros::build`] →
+//! [`scope::Scopes::build`] → per function: pragma regions or maximal runs
+//! (`detect_function`) → [`analyze::Analyzer`] per top-level statement →
+//! [`lower::lower_run`] per run → `ir::verify` (debug builds).
+
+pub mod affine;
+pub mod analyze;
+pub mod lower;
+pub mod macros;
+pub mod scope;
+pub mod syntax;
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use analyze::{Analyzed, Analyzer, DiagSink, contains_loop};
+use lower::{LowerContext, lower_run};
+use macros::Macros;
+use scope::Scopes;
+use syntax::{CStmt, Function, SyntaxFile};
+
+use crate::diag::{Diagnostic, Severity};
+use crate::ir::{Program, Scop, ScopId, ScopKind};
+
+/// Options of the extraction.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-D NAME=VALUE` pairs, in command-line order (later ones win).
+    pub defines: Vec<(String, i64)>,
+}
+
+/// Extracts the SCoPs of one C file.
+///
+/// Never fails: unparseable input gives a `Program` with one error
+/// diagnostic and no SCoP; everything rejected gives warnings.
+pub fn extract(path: &str, source: &str, options: &Options) -> Program {
+    let mut program = Program {
+        path: path.to_string(),
+        source: source.to_string(),
+        scops: Vec::new(),
+        macros: Default::default(),
+        diagnostics: Vec::new(),
+    };
+    let Some(file) = syntax::parse_file(source) else {
+        program.diagnostics.push(Diagnostic::new(
+            "PF001",
+            Severity::Error,
+            "the C parser failed on this file",
+            0..0,
+            "",
+        ));
+        return program;
+    };
+    if let Some(err) = &file.first_error {
+        let (message, label) = match &err.missing {
+            Some(tok) => (
+                format!("syntax error: missing `{tok}`"),
+                format!("expected `{tok}` here"),
+            ),
+            None => (
+                "syntax error".to_string(),
+                format!(
+                    "unexpected `{}`",
+                    source.get(err.span.clone()).unwrap_or("").trim()
+                ),
+            ),
+        };
+        program.diagnostics.push(
+            Diagnostic::new("PF001", Severity::Error, message, err.span.clone(), label)
+                .with_note("polyfold only transforms files that parse; nothing was written"),
+        );
+        return program;
+    }
+    let macros = Macros::build(&file.defines, &options.defines);
+    let scopes = Scopes::build(&file);
+    let mut ex = Extractor {
+        source,
+        file: &file,
+        macros: &macros,
+        scopes: &scopes,
+        sink: DiagSink::default(),
+        scops: Vec::new(),
+    };
+    for f in &file.functions {
+        ex.detect_function(f);
+    }
+    let Extractor { sink, scops, .. } = ex;
+    let mut diagnostics = sink.diags;
+    if !file.has_loops {
+        diagnostics.push(Diagnostic::new(
+            "PF002",
+            Severity::Note,
+            "no loops in this file",
+            0..0,
+            "",
+        ));
+    } else if scops.is_empty() {
+        diagnostics.push(
+            Diagnostic::new(
+                "PF003",
+                Severity::Note,
+                "no static control part found",
+                0..0,
+                "",
+            )
+            .with_note("see the warnings above for what was rejected"),
+        );
+    }
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
+    });
+    // Whole-file notes go last.
+    diagnostics.sort_by_key(|d| d.code == "PF002" || d.code == "PF003");
+    program.scops = scops;
+    program.macros = macros.table;
+    program.diagnostics = diagnostics;
+    program
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Pragma,
+    Inferred,
+}
+
+struct Extractor<'a> {
+    source: &'a str,
+    file: &'a SyntaxFile,
+    macros: &'a Macros,
+    scopes: &'a Scopes<'a>,
+    sink: DiagSink,
+    scops: Vec<Scop>,
+}
+
+impl<'a> Extractor<'a> {
+    fn detect_function(&mut self, f: &'a Function) {
+        let pragmas: Vec<_> = self
+            .file
+            .pragmas_in(f.span.clone())
+            .into_iter()
+            .filter(|p| p.text == "scop" || p.text == "endscop")
+            .collect();
+        if pragmas.is_empty() {
+            let items: Vec<&CStmt> = match &f.body {
+                CStmt::Compound { items, .. } => items.iter().collect(),
+                other => vec![other],
+            };
+            self.process_list(&items, Mode::Inferred, f);
+            return;
+        }
+        let mut open: Option<Range<usize>> = None;
+        for p in pragmas {
+            match (p.text.as_str(), &open) {
+                ("scop", None) => open = Some(p.span.clone()),
+                ("scop", Some(_)) => self.sink.push(Diagnostic::new(
+                    "PF004",
+                    Severity::Warning,
+                    "nested `#pragma scop`",
+                    p.span.clone(),
+                    "a region is already open",
+                )),
+                ("endscop", Some(start)) => {
+                    let region = start.end..p.span.start;
+                    open = None;
+                    let mut items = Vec::new();
+                    region_items(&f.body, &region, &mut items);
+                    self.process_list(&items, Mode::Pragma, f);
+                }
+                _ => self.sink.push(Diagnostic::new(
+                    "PF004",
+                    Severity::Warning,
+                    "`#pragma endscop` without `#pragma scop`",
+                    p.span.clone(),
+                    "no region is open",
+                )),
+            }
+        }
+        if let Some(start) = open {
+            self.sink.push(
+                Diagnostic::new(
+                    "PF004",
+                    Severity::Warning,
+                    "`#pragma scop` without `#pragma endscop`",
+                    start,
+                    "this region is never closed",
+                )
+                .with_note("the region is ignored"),
+            );
+        }
+    }
+
+    fn process_list(&mut self, items: &[&'a CStmt], mode: Mode, f: &'a Function) {
+        let mut run: Vec<Analyzed> = Vec::new();
+        let mut run_writes: BTreeSet<String> = BTreeSet::new();
+        let mut run_params: BTreeSet<String> = BTreeSet::new();
+        for item in items {
+            let mut an = Analyzer::new(self.source, self.macros, self.scopes);
+            match an.analyze_top(item) {
+                Some(a) => {
+                    if a.nodes.is_empty() {
+                        continue;
+                    }
+                    let clash_w: Vec<&String> = a.writes.intersection(&run_params).collect();
+                    let clash_p: Vec<&String> = a
+                        .params
+                        .keys()
+                        .filter(|p| run_writes.contains(*p))
+                        .collect();
+                    if !clash_w.is_empty() || !clash_p.is_empty() {
+                        if mode == Mode::Pragma {
+                            let name = clash_w
+                                .first()
+                                .or(clash_p.first())
+                                .map_or("", |s| s.as_str());
+                            self.sink.push(
+                                Diagnostic::new(
+                                    "PF015",
+                                    Severity::Warning,
+                                    format!("`{name}` is both written and used as a parameter in this SCoP region"),
+                                    keyword_span(self.source, &a.span),
+                                    "the region is split before this statement",
+                                )
+                                .with_note("a parameter must keep its value during the whole SCoP"),
+                            );
+                        }
+                        self.flush(&mut run, mode, f);
+                        run_writes.clear();
+                        run_params.clear();
+                    }
+                    run_writes.extend(a.writes.iter().cloned());
+                    run_params.extend(a.params.keys().cloned());
+                    run.push(a);
+                }
+                None => {
+                    if mode == Mode::Pragma || contains_loop(item) {
+                        for d in an.diags.drain(..) {
+                            self.sink.push(d);
+                        }
+                    }
+                    self.flush(&mut run, mode, f);
+                    run_writes.clear();
+                    run_params.clear();
+                    for child in child_lists(item) {
+                        self.process_list(&child, mode, f);
+                    }
+                }
+            }
+        }
+        self.flush(&mut run, mode, f);
+    }
+
+    fn flush(&mut self, run: &mut Vec<Analyzed>, mode: Mode, f: &'a Function) {
+        let taken = std::mem::take(run);
+        if !taken.iter().any(|a| a.has_loop) {
+            return;
+        }
+        let cx = LowerContext {
+            source: self.source,
+            macros: self.macros,
+            scopes: self.scopes,
+            function: &f.name,
+            function_span: f.span.clone(),
+            kind: if mode == Mode::Pragma {
+                ScopKind::Pragma
+            } else {
+                ScopKind::Inferred
+            },
+            id: ScopId(self.scops.len() as u32),
+        };
+        match lower_run(&taken, &cx) {
+            Some(scop) => {
+                if scop.stmts.is_empty() {
+                    return;
+                }
+                if cfg!(debug_assertions)
+                    && let Err(e) = crate::ir::verify(&scop, self.source)
+                {
+                    panic!("internal error: IR invariant broken after lowering: {e}");
+                }
+                self.scops.push(scop);
+            }
+            None => {
+                let span = taken.first().map_or(0..0, |a| a.span.clone());
+                self.sink.push(Diagnostic::new(
+                    "PF040",
+                    Severity::Warning,
+                    "coefficient overflow while building the polyhedral model",
+                    keyword_span(self.source, &span),
+                    "this code stays out of the SCoPs",
+                ));
+            }
+        }
+    }
+}
+
+/// The first word of a span (to underline a keyword rather than a block).
+fn keyword_span(source: &str, span: &Range<usize>) -> Range<usize> {
+    let text = source.get(span.clone()).unwrap_or("");
+    let n = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len())
+        .max(1)
+        .min(text.len());
+    span.start..span.start + n
+}
+
+/// The statement lists inside a statement, for recursion into rejected
+/// statements.
+fn child_lists(stmt: &CStmt) -> Vec<Vec<&CStmt>> {
+    fn as_list(s: &CStmt) -> Vec<&CStmt> {
+        match s {
+            CStmt::Compound { .. } => child_lists(s).into_iter().flatten().collect(),
+            other => vec![other],
+        }
+    }
+    match stmt {
+        CStmt::Compound { items, .. } => vec![items.iter().collect()],
+        CStmt::For { body, .. } => vec![as_list(body)],
+        CStmt::If { then, els, .. } => {
+            let mut v = vec![as_list(then)];
+            if let Some(e) = els {
+                v.push(as_list(e));
+            }
+            v
+        }
+        CStmt::Other { children, .. } => children.iter().map(|c| as_list(c)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The maximal statements inside `region` (a byte range between pragmas).
+fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<&'s CStmt>) {
+    let inside = |s: &CStmt| {
+        let sp = s.span();
+        sp.start >= region.start && sp.end <= region.end
+    };
+    let overlaps = |s: &CStmt| {
+        let sp = s.span();
+        sp.start < region.end && sp.end > region.start
+    };
+    let children: Vec<&CStmt> = match stmt {
+        CStmt::Compound { items, .. } => items.iter().collect(),
+        CStmt::For { body, .. } => vec![body],
+        CStmt::If { then, els, .. } => {
+            let mut v = vec![then.as_ref()];
+            if let Some(e) = els {
+                v.push(e);
+            }
+            v
+        }
+        CStmt::Other { children, .. } => children.iter().collect(),
+        _ => Vec::new(),
+    };
+    for c in children {
+        if inside(c) {
+            out.push(c);
+        } else if overlaps(c) {
+            region_items(c, region, out);
+        }
+    }
+}
+
+impl SyntaxFile {
+    /// The pragmas inside a byte range, in order.
+    pub fn pragmas_in(&self, range: Range<usize>) -> Vec<&syntax::Pragma> {
+        self.pragmas
+            .iter()
+            .filter(|p| p.span.start >= range.start && p.span.end <= range.end)
+            .collect()
+    }
+}

@@ -1,0 +1,1056 @@
+//! Parsing with tree-sitter-c and lowering of its concrete syntax tree to a
+//! small C syntax tree of our own.
+//!
+//! This is the only file of the crate that names `tree_sitter`. It keeps
+//! exact byte ranges for every node and does not interpret anything: no
+//! affine conversion, no name resolution, no macro expansion (macro bodies
+//! are parsed here, expanded by the analysis).
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Parser, Tree};
+
+/// A binary operator of C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    fn from_text(text: &str) -> Option<BinOp> {
+        Some(match text {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "/" => BinOp::Div,
+            "%" => BinOp::Mod,
+            "<" => BinOp::Lt,
+            "<=" => BinOp::Le,
+            ">" => BinOp::Gt,
+            ">=" => BinOp::Ge,
+            "==" => BinOp::Eq,
+            "!=" => BinOp::Ne,
+            "&&" => BinOp::And,
+            "||" => BinOp::Or,
+            "&" => BinOp::BitAnd,
+            "|" => BinOp::BitOr,
+            "^" => BinOp::BitXor,
+            "<<" => BinOp::Shl,
+            ">>" => BinOp::Shr,
+            _ => return None,
+        })
+    }
+}
+
+/// A unary operator of C (other than `&`, `*`, `++`, `--`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+}
+
+/// A C expression with its byte range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Range<usize>,
+    /// The node comes from the body of a function-like macro (its span is
+    /// then the span of the macro call).
+    pub from_macro: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Ident(String),
+    /// A signed integer literal that fits `i64`.
+    Int(i64),
+    /// Any other literal: floating, character, string, unsigned or too big.
+    OtherLiteral,
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `base[index]`; `index_span` is the index expression without brackets.
+    Subscript(Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    /// A cast with the text of the type.
+    Cast(String, Box<Expr>),
+    /// `lhs = rhs` (`None`) or `lhs op= rhs`.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    /// `++x`, `x++` (`true`), `--x`, `x--` (`false`).
+    Update(bool, Box<Expr>),
+    AddrOf(Box<Expr>),
+    Deref(Box<Expr>),
+    Field(Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    /// Anything else (`sizeof`, compound literals, ...) with its node kind
+    /// and its sub-expressions.
+    Other(String, Vec<Expr>),
+}
+
+impl Expr {
+    /// Calls `f` on this expression and every sub-expression, parents first.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => {}
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::Update(_, a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Deref(a)
+            | ExprKind::Field(a) => a.walk(f),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Subscript(a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Cond(a, b, c) => {
+                a.walk(f);
+                b.walk(f);
+                c.walk(f);
+            }
+            ExprKind::Call(callee, args) => {
+                callee.walk(f);
+                for a in args {
+                    a.walk(f);
+                }
+            }
+            ExprKind::Other(_, subs) => {
+                for s in subs {
+                    s.walk(f);
+                }
+            }
+        }
+    }
+}
+
+/// One declarator of a declaration: `A[N][M]`, `*p`, `x = 3`.
+#[derive(Clone, Debug)]
+pub struct Declarator {
+    pub name: String,
+    pub name_span: Range<usize>,
+    /// The declarator without its initialiser.
+    pub span: Range<usize>,
+    /// Array dimensions, outermost first: the size expression (if any) and
+    /// its text.
+    pub dims: Vec<(Option<Expr>, String)>,
+    /// Declared through a pointer (or as a function).
+    pub is_pointer: bool,
+    pub is_function: bool,
+    pub init: Option<Expr>,
+}
+
+/// A declaration: `static const int n = 3, m;`.
+#[derive(Clone, Debug)]
+pub struct Decl {
+    /// The type specifier text, e.g. `double`, `unsigned int`, `int64_t`.
+    pub type_text: String,
+    /// Type qualifiers and storage classes, e.g. `static`, `const`.
+    pub qualifiers: Vec<String>,
+    pub declarators: Vec<Declarator>,
+    pub span: Range<usize>,
+}
+
+impl Decl {
+    pub fn has_qualifier(&self, q: &str) -> bool {
+        self.qualifiers.iter().any(|x| x == q)
+    }
+
+    /// The element type as written: qualifiers (except storage classes)
+    /// followed by the type specifier.
+    pub fn elem_type_text(&self) -> String {
+        let mut parts: Vec<&str> = self
+            .qualifiers
+            .iter()
+            .map(String::as_str)
+            .filter(|q| !matches!(*q, "static" | "extern" | "auto" | "register"))
+            .collect();
+        parts.push(&self.type_text);
+        parts.join(" ")
+    }
+}
+
+/// The initialiser of a `for` loop.
+#[derive(Clone, Debug)]
+pub enum ForInit {
+    None,
+    Expr(Expr),
+    Decl(Decl),
+}
+
+/// A C statement with its byte range.
+#[derive(Clone, Debug)]
+pub enum CStmt {
+    For {
+        init: ForInit,
+        cond: Option<Expr>,
+        update: Option<Expr>,
+        body: Box<CStmt>,
+        span: Range<usize>,
+        /// From `for` to the closing parenthesis.
+        header_span: Range<usize>,
+    },
+    If {
+        cond: Expr,
+        then: Box<CStmt>,
+        els: Option<Box<CStmt>>,
+        span: Range<usize>,
+    },
+    Compound {
+        items: Vec<CStmt>,
+        span: Range<usize>,
+    },
+    /// An expression statement (span includes the `;`).
+    Expr {
+        expr: Expr,
+        span: Range<usize>,
+    },
+    Empty {
+        span: Range<usize>,
+    },
+    Decl {
+        decl: Decl,
+        span: Range<usize>,
+    },
+    /// A preprocessor line inside a function body (`#pragma ...`).
+    Preproc {
+        span: Range<usize>,
+    },
+    /// Any other statement (`while`, `do`, `switch`, `return`, labels, ...):
+    /// its node kind, the expressions it contains and its sub-statements.
+    Other {
+        kind: String,
+        exprs: Vec<Expr>,
+        children: Vec<CStmt>,
+        span: Range<usize>,
+    },
+}
+
+impl CStmt {
+    pub fn span(&self) -> Range<usize> {
+        match self {
+            CStmt::For { span, .. }
+            | CStmt::If { span, .. }
+            | CStmt::Compound { span, .. }
+            | CStmt::Expr { span, .. }
+            | CStmt::Empty { span }
+            | CStmt::Decl { span, .. }
+            | CStmt::Preproc { span }
+            | CStmt::Other { span, .. } => span.clone(),
+        }
+    }
+
+    /// Calls `f` on every expression of this statement and its
+    /// sub-statements, sub-expressions included, parents first.
+    pub fn walk_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        self.walk_root_exprs(&mut |e: &'a Expr| e.walk(f));
+    }
+
+    /// Calls `f` on the outermost expressions of this statement and its
+    /// sub-statements (declaration sizes and initialisers included), in
+    /// source order.
+    pub fn walk_root_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match self {
+            CStmt::For {
+                init,
+                cond,
+                update,
+                body,
+                ..
+            } => {
+                match init {
+                    ForInit::None => {}
+                    ForInit::Expr(e) => f(e),
+                    ForInit::Decl(d) => walk_decl_root_exprs(d, f),
+                }
+                if let Some(c) = cond {
+                    f(c);
+                }
+                if let Some(u) = update {
+                    f(u);
+                }
+                body.walk_root_exprs(f);
+            }
+            CStmt::If {
+                cond, then, els, ..
+            } => {
+                f(cond);
+                then.walk_root_exprs(f);
+                if let Some(e) = els {
+                    e.walk_root_exprs(f);
+                }
+            }
+            CStmt::Compound { items, .. } => {
+                for s in items {
+                    s.walk_root_exprs(f);
+                }
+            }
+            CStmt::Expr { expr, .. } => f(expr),
+            CStmt::Decl { decl, .. } => walk_decl_root_exprs(decl, f),
+            CStmt::Empty { .. } | CStmt::Preproc { .. } => {}
+            CStmt::Other {
+                exprs, children, ..
+            } => {
+                for e in exprs {
+                    f(e);
+                }
+                for c in children {
+                    c.walk_root_exprs(f);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` on the size expressions and initialisers of a declaration.
+pub fn walk_decl_root_exprs<'a>(d: &'a Decl, f: &mut impl FnMut(&'a Expr)) {
+    for dc in &d.declarators {
+        for (size, _) in &dc.dims {
+            if let Some(s) = size {
+                f(s);
+            }
+        }
+        if let Some(i) = &dc.init {
+            f(i);
+        }
+    }
+}
+
+/// A function definition.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<Decl>,
+    /// The body (a `Compound`).
+    pub body: CStmt,
+    pub span: Range<usize>,
+}
+
+/// A `#pragma` line.
+#[derive(Clone, Debug)]
+pub struct Pragma {
+    /// The text after `#pragma`, trimmed.
+    pub text: String,
+    pub span: Range<usize>,
+}
+
+/// A `#define` line.
+#[derive(Clone, Debug)]
+pub struct Define {
+    pub name: String,
+    /// `Some` for a function-like macro.
+    pub params: Option<Vec<String>>,
+    pub body: String,
+    pub span: Range<usize>,
+}
+
+/// The first syntax error of a file.
+#[derive(Clone, Debug)]
+pub struct SyntaxError {
+    pub span: Range<usize>,
+    /// `Some(token)` when tree-sitter inserted a missing token.
+    pub missing: Option<String>,
+}
+
+/// A parsed C file.
+#[derive(Clone, Debug, Default)]
+pub struct SyntaxFile {
+    pub functions: Vec<Function>,
+    /// File-scope declarations (in any preprocessor conditional too).
+    pub globals: Vec<Decl>,
+    pub defines: Vec<Define>,
+    pub pragmas: Vec<Pragma>,
+    pub first_error: Option<SyntaxError>,
+    /// Whether the file contains any loop statement (`for`, `while`, `do`).
+    pub has_loops: bool,
+}
+
+fn new_parser() -> Option<Parser> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+    Some(parser)
+}
+
+/// Parses a C file. Returns `None` only if tree-sitter itself fails (no
+/// language, or cancelled), which the caller reports as an internal error.
+pub fn parse_file(source: &str) -> Option<SyntaxFile> {
+    let mut parser = new_parser()?;
+    let tree: Tree = parser.parse(source, None)?;
+    let root = tree.root_node();
+    let mut file = SyntaxFile {
+        first_error: find_first_error(root, source),
+        ..SyntaxFile::default()
+    };
+    let mut lower = Lowerer {
+        src: source.as_bytes(),
+        has_loops: false,
+    };
+    lower.top_level(root, &mut file);
+    file.has_loops = lower.has_loops;
+    // Pragmas may sit anywhere in the tree (tree-sitter nests them where
+    // they happen to be); collect them all, in order.
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "preproc_call" {
+            if let Some(p) = lower.pragma(node) {
+                file.pragmas.push(p);
+            }
+            continue;
+        }
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Some(file)
+}
+
+/// Parses the body of a macro as one C expression. Spans of the result are
+/// meaningless (they index the wrapper text); callers replace them.
+pub fn parse_expression_text(text: &str) -> Option<Expr> {
+    let mut parser = new_parser()?;
+    let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
+    let tree = parser.parse(&wrapper, None)?;
+    let root = tree.root_node();
+    if root.has_error() {
+        return None;
+    }
+    let decl = root.named_child(0)?;
+    let init = decl.child_by_field_name("declarator")?;
+    let value = init.child_by_field_name("value")?;
+    let lower = Lowerer {
+        src: wrapper.as_bytes(),
+        has_loops: false,
+    };
+    Some(lower.expr(value))
+}
+
+fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut node = root;
+    'descend: loop {
+        if node.is_missing() {
+            return Some(SyntaxError {
+                span: node.start_byte()..node.start_byte(),
+                missing: Some(node.kind().to_string()),
+            });
+        }
+        if node.is_error() {
+            let r = node.byte_range();
+            // Point at the first token of the erroneous region.
+            let text = &source[r.clone()];
+            let len = text
+                .char_indices()
+                .find(|(_, c)| c.is_whitespace())
+                .map_or(text.len(), |(i, _)| i)
+                .max(usize::from(!text.is_empty()));
+            let end = (r.start + len).min(r.end);
+            let mut end = end;
+            while end < source.len() && !source.is_char_boundary(end) {
+                end += 1;
+            }
+            return Some(SyntaxError {
+                span: r.start..end,
+                missing: None,
+            });
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() || child.is_missing() || child.is_error() {
+                node = child;
+                continue 'descend;
+            }
+        }
+        // has_error without an erroneous child: report the node itself.
+        return Some(SyntaxError {
+            span: node.start_byte()..node.start_byte(),
+            missing: None,
+        });
+    }
+}
+
+struct Lowerer<'s> {
+    src: &'s [u8],
+    has_loops: bool,
+}
+
+impl<'s> Lowerer<'s> {
+    fn text(&self, n: Node) -> String {
+        String::from_utf8_lossy(&self.src[n.byte_range()]).into_owned()
+    }
+
+    fn top_level(&mut self, node: Node, file: &mut SyntaxFile) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "function_definition" => {
+                    if let Some(f) = self.function(child) {
+                        file.functions.push(f);
+                    }
+                }
+                "declaration" => file.globals.push(self.decl(child)),
+                "preproc_def" | "preproc_function_def" => {
+                    if let Some(d) = self.define(child) {
+                        file.defines.push(d);
+                    }
+                }
+                "preproc_if"
+                | "preproc_ifdef"
+                | "preproc_else"
+                | "preproc_elif"
+                | "preproc_elifdef"
+                | "linkage_specification"
+                | "declaration_list" => self.top_level(child, file),
+                _ => {
+                    // Statements at file scope only happen in erroneous input;
+                    // still look for pragmas and loops inside.
+                    self.scan_misc(child, file);
+                }
+            }
+        }
+    }
+
+    fn scan_misc(&mut self, node: Node, file: &mut SyntaxFile) {
+        if matches!(
+            node.kind(),
+            "for_statement" | "while_statement" | "do_statement"
+        ) {
+            self.has_loops = true;
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.scan_misc(child, file);
+        }
+    }
+
+    fn pragma(&self, node: Node) -> Option<Pragma> {
+        let directive = node.child_by_field_name("directive")?;
+        if self.text(directive).trim() != "#pragma" {
+            return None;
+        }
+        let text = node
+            .child_by_field_name("argument")
+            .map(|a| self.text(a).trim().to_string())
+            .unwrap_or_default();
+        let r = node.byte_range();
+        // The node includes the newline; keep the span on the line.
+        let mut end = r.end;
+        while end > r.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        Some(Pragma {
+            text,
+            span: r.start..end,
+        })
+    }
+
+    fn define(&self, node: Node) -> Option<Define> {
+        let name = self.text(node.child_by_field_name("name")?);
+        let body = node
+            .child_by_field_name("value")
+            .map(|v| self.text(v).trim().to_string())
+            .unwrap_or_default();
+        let params = if node.kind() == "preproc_function_def" {
+            let p = node.child_by_field_name("parameters")?;
+            let mut cursor = p.walk();
+            let names: Vec<String> = p
+                .named_children(&mut cursor)
+                .map(|c| self.text(c))
+                .collect();
+            Some(names)
+        } else {
+            None
+        };
+        let r = node.byte_range();
+        let mut end = r.end;
+        while end > r.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        Some(Define {
+            name,
+            params,
+            body,
+            span: r.start..end,
+        })
+    }
+
+    fn function(&mut self, node: Node) -> Option<Function> {
+        let body = node.child_by_field_name("body")?;
+        let mut decl = node.child_by_field_name("declarator")?;
+        // Unwrap pointer declarators of the return type (`double *f(...)`).
+        while decl.kind() != "function_declarator" {
+            decl = decl.child_by_field_name("declarator")?;
+        }
+        let name_node = decl.child_by_field_name("declarator")?;
+        let name = self.text(name_node);
+        let mut params = Vec::new();
+        if let Some(plist) = decl.child_by_field_name("parameters") {
+            let mut cursor = plist.walk();
+            for p in plist.named_children(&mut cursor) {
+                if p.kind() == "parameter_declaration" {
+                    params.push(self.decl(p));
+                }
+            }
+        }
+        Some(Function {
+            name,
+            params,
+            body: self.stmt(body),
+            span: node.byte_range(),
+        })
+    }
+
+    fn decl(&self, node: Node) -> Decl {
+        let mut qualifiers = Vec::new();
+        let mut declarators = Vec::new();
+        let type_text = node
+            .child_by_field_name("type")
+            .map(|t| self.text(t))
+            .unwrap_or_default();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "storage_class_specifier" | "type_qualifier" => qualifiers.push(self.text(child)),
+                _ => {}
+            }
+        }
+        let mut cursor = node.walk();
+        for d in node.children_by_field_name("declarator", &mut cursor) {
+            if let Some(dc) = self.declarator(d) {
+                declarators.push(dc);
+            }
+        }
+        Decl {
+            type_text,
+            qualifiers,
+            declarators,
+            span: node.byte_range(),
+        }
+    }
+
+    fn declarator(&self, node: Node) -> Option<Declarator> {
+        let (node, init) = if node.kind() == "init_declarator" {
+            let value = node.child_by_field_name("value");
+            (
+                node.child_by_field_name("declarator")?,
+                value.map(|v| self.expr(v)),
+            )
+        } else {
+            (node, None)
+        };
+        let span = node.byte_range();
+        let mut dims_rev = Vec::new();
+        let mut is_pointer = false;
+        let mut is_function = false;
+        let mut cur = node;
+        loop {
+            match cur.kind() {
+                "identifier" => break,
+                "array_declarator" => {
+                    let size = cur.child_by_field_name("size");
+                    dims_rev.push((
+                        size.filter(|s| s.kind() != "*").map(|s| self.expr(s)),
+                        size.map(|s| self.text(s)).unwrap_or_default(),
+                    ));
+                    cur = cur.child_by_field_name("declarator")?;
+                }
+                "pointer_declarator" => {
+                    is_pointer = true;
+                    cur = cur.child_by_field_name("declarator")?;
+                }
+                "function_declarator" => {
+                    is_function = true;
+                    cur = cur.child_by_field_name("declarator")?;
+                }
+                "parenthesized_declarator" | "attributed_declarator" => {
+                    // `(*p)[N]`: treat as a pointer, conservatively.
+                    is_pointer = true;
+                    cur = cur.named_child(0)?;
+                }
+                _ => return None,
+            }
+        }
+        dims_rev.reverse();
+        Some(Declarator {
+            name: self.text(cur),
+            name_span: cur.byte_range(),
+            span,
+            dims: dims_rev,
+            is_pointer,
+            is_function,
+            init,
+        })
+    }
+
+    fn stmt(&mut self, node: Node) -> CStmt {
+        let span = node.byte_range();
+        match node.kind() {
+            "for_statement" => {
+                self.has_loops = true;
+                let init = match node.child_by_field_name("initializer") {
+                    None => ForInit::None,
+                    Some(n) if n.kind() == "declaration" => ForInit::Decl(self.decl(n)),
+                    Some(n) => ForInit::Expr(self.expr(n)),
+                };
+                let cond = node.child_by_field_name("condition").map(|n| self.expr(n));
+                let update = node.child_by_field_name("update").map(|n| self.expr(n));
+                let body_node = node.child_by_field_name("body");
+                let header_end = body_node.map_or(span.end, |b| {
+                    // End of the `)` before the body.
+                    let mut end = b.start_byte();
+                    while end > span.start && (self.src[end - 1] as char).is_whitespace() {
+                        end -= 1;
+                    }
+                    end
+                });
+                let body = match body_node {
+                    Some(b) => self.stmt(b),
+                    None => CStmt::Empty {
+                        span: span.end..span.end,
+                    },
+                };
+                CStmt::For {
+                    init,
+                    cond,
+                    update,
+                    body: Box::new(body),
+                    header_span: span.start..header_end,
+                    span,
+                }
+            }
+            "if_statement" => {
+                let cond = match node.child_by_field_name("condition") {
+                    Some(c) => self.expr(c),
+                    None => Expr {
+                        kind: ExprKind::Other("missing".into(), vec![]),
+                        span: span.clone(),
+                        from_macro: false,
+                    },
+                };
+                let then = match node.child_by_field_name("consequence") {
+                    Some(c) => self.stmt(c),
+                    None => CStmt::Empty {
+                        span: span.end..span.end,
+                    },
+                };
+                let els = node.child_by_field_name("alternative").and_then(|alt| {
+                    let inner = if alt.kind() == "else_clause" {
+                        alt.named_child(0)?
+                    } else {
+                        alt
+                    };
+                    Some(Box::new(self.stmt(inner)))
+                });
+                CStmt::If {
+                    cond,
+                    then: Box::new(then),
+                    els,
+                    span,
+                }
+            }
+            "compound_statement" => {
+                let mut items = Vec::new();
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if child.kind() == "comment" {
+                        continue;
+                    }
+                    items.push(self.stmt(child));
+                }
+                CStmt::Compound { items, span }
+            }
+            "expression_statement" => match node.named_child(0) {
+                Some(e) => CStmt::Expr {
+                    expr: self.expr(e),
+                    span,
+                },
+                None => CStmt::Empty { span },
+            },
+            "declaration" => CStmt::Decl {
+                decl: self.decl(node),
+                span,
+            },
+            "preproc_call" | "preproc_def" | "preproc_function_def" => {
+                let mut end = span.end;
+                while end > span.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+                    end -= 1;
+                }
+                CStmt::Preproc {
+                    span: span.start..end,
+                }
+            }
+            kind => {
+                if matches!(kind, "while_statement" | "do_statement") {
+                    self.has_loops = true;
+                }
+                let mut exprs = Vec::new();
+                let mut children = Vec::new();
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    let k = child.kind();
+                    if k == "comment" {
+                        continue;
+                    }
+                    if k.ends_with("_statement")
+                        || k == "else_clause"
+                        || k == "case_statement"
+                        || k == "declaration"
+                    {
+                        if k == "else_clause" {
+                            if let Some(inner) = child.named_child(0) {
+                                children.push(self.stmt(inner));
+                            }
+                        } else {
+                            children.push(self.stmt(child));
+                        }
+                    } else if k == "parenthesized_expression" || is_expression_kind(k) {
+                        exprs.push(self.expr(child));
+                    }
+                }
+                CStmt::Other {
+                    kind: kind.to_string(),
+                    exprs,
+                    children,
+                    span,
+                }
+            }
+        }
+    }
+
+    fn mk(&self, kind: ExprKind, node: Node) -> Expr {
+        Expr {
+            kind,
+            span: node.byte_range(),
+            from_macro: false,
+        }
+    }
+
+    fn field_expr(&self, node: Node, field: &str) -> Box<Expr> {
+        Box::new(match node.child_by_field_name(field) {
+            Some(n) => self.expr(n),
+            None => self.mk(ExprKind::Other("missing".into(), vec![]), node),
+        })
+    }
+
+    fn expr(&self, node: Node) -> Expr {
+        let kind = match node.kind() {
+            "identifier" => ExprKind::Ident(self.text(node)),
+            "number_literal" => {
+                parse_int_literal(&self.text(node)).map_or(ExprKind::OtherLiteral, ExprKind::Int)
+            }
+            "true" => ExprKind::Int(1),
+            "false" => ExprKind::Int(0),
+            "char_literal" | "string_literal" | "concatenated_string" | "null" => {
+                ExprKind::OtherLiteral
+            }
+            "parenthesized_expression" => {
+                return match node.named_child(0) {
+                    Some(inner) if inner.kind() != "comment" => {
+                        let mut e = self.expr(inner);
+                        e.span = node.byte_range();
+                        e
+                    }
+                    _ => self.mk(ExprKind::Other("missing".into(), vec![]), node),
+                };
+            }
+            "unary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                let arg = self.field_expr(node, "argument");
+                match op.as_str() {
+                    "-" => ExprKind::Unary(UnOp::Neg, arg),
+                    "+" => ExprKind::Unary(UnOp::Plus, arg),
+                    "!" => ExprKind::Unary(UnOp::Not, arg),
+                    "~" => ExprKind::Unary(UnOp::BitNot, arg),
+                    _ => ExprKind::Other("unary_expression".into(), vec![*arg]),
+                }
+            }
+            "binary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                let l = self.field_expr(node, "left");
+                let r = self.field_expr(node, "right");
+                match BinOp::from_text(&op) {
+                    Some(op) => ExprKind::Binary(op, l, r),
+                    None => ExprKind::Other("binary_expression".into(), vec![*l, *r]),
+                }
+            }
+            "conditional_expression" => ExprKind::Cond(
+                self.field_expr(node, "condition"),
+                self.field_expr(node, "consequence"),
+                self.field_expr(node, "alternative"),
+            ),
+            "subscript_expression" => ExprKind::Subscript(
+                self.field_expr(node, "argument"),
+                self.field_expr(node, "index"),
+            ),
+            "call_expression" => {
+                let callee = self.field_expr(node, "function");
+                let mut args = Vec::new();
+                if let Some(list) = node.child_by_field_name("arguments") {
+                    let mut cursor = list.walk();
+                    for a in list.named_children(&mut cursor) {
+                        if a.kind() != "comment" {
+                            args.push(self.expr(a));
+                        }
+                    }
+                }
+                ExprKind::Call(callee, args)
+            }
+            "cast_expression" => ExprKind::Cast(
+                node.child_by_field_name("type")
+                    .map(|t| self.text(t))
+                    .unwrap_or_default(),
+                self.field_expr(node, "value"),
+            ),
+            "assignment_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                let l = self.field_expr(node, "left");
+                let r = self.field_expr(node, "right");
+                if op == "=" {
+                    ExprKind::Assign(None, l, r)
+                } else {
+                    match BinOp::from_text(op.trim_end_matches('=')) {
+                        Some(b) => ExprKind::Assign(Some(b), l, r),
+                        None => ExprKind::Other("assignment_expression".into(), vec![*l, *r]),
+                    }
+                }
+            }
+            "update_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                ExprKind::Update(op == "++", self.field_expr(node, "argument"))
+            }
+            "pointer_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                let arg = self.field_expr(node, "argument");
+                if op == "&" {
+                    ExprKind::AddrOf(arg)
+                } else {
+                    ExprKind::Deref(arg)
+                }
+            }
+            "field_expression" => ExprKind::Field(self.field_expr(node, "argument")),
+            "comma_expression" => ExprKind::Comma(
+                self.field_expr(node, "left"),
+                self.field_expr(node, "right"),
+            ),
+            kind => {
+                let mut subs = Vec::new();
+                let mut cursor = node.walk();
+                for c in node.named_children(&mut cursor) {
+                    if is_expression_kind(c.kind()) {
+                        subs.push(self.expr(c));
+                    }
+                }
+                ExprKind::Other(kind.to_string(), subs)
+            }
+        };
+        self.mk(kind, node)
+    }
+}
+
+fn is_expression_kind(k: &str) -> bool {
+    k.ends_with("_expression")
+        || matches!(
+            k,
+            "identifier" | "number_literal" | "char_literal" | "string_literal" | "true" | "false"
+        )
+}
+
+/// Parses a C integer literal (decimal, hex, octal, binary, with `l`/`L`
+/// suffixes). Unsigned literals (`u` suffix) and values beyond `i64` give
+/// `None`: their arithmetic is not the integer arithmetic we model.
+pub fn parse_int_literal(text: &str) -> Option<i64> {
+    let t: String = text.chars().filter(|c| *c != '\'').collect();
+    let lower = t.to_ascii_lowercase();
+    let digits = lower.trim_end_matches('l');
+    if digits.ends_with('u') || digits.contains('u') {
+        return None;
+    }
+    let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
+        (16, h)
+    } else if let Some(b) = digits.strip_prefix("0b") {
+        (2, b)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (8, &digits[1..])
+    } else {
+        (10, digits)
+    };
+    if body.is_empty() {
+        return None;
+    }
+    i64::from_str_radix(body, radix).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals() {
+        assert_eq!(parse_int_literal("42"), Some(42));
+        assert_eq!(parse_int_literal("0x1F"), Some(31));
+        assert_eq!(parse_int_literal("017"), Some(15));
+        assert_eq!(parse_int_literal("10L"), Some(10));
+        assert_eq!(parse_int_literal("10u"), None);
+        assert_eq!(parse_int_literal("1.5"), None);
+        assert_eq!(parse_int_literal("0"), Some(0));
+    }
+
+    #[test]
+    fn parses_a_loop_nest() {
+        let src = "void f(int n, double A[n]) {\n  for (int i = 0; i < n; i++) A[i] = 0;\n}\n";
+        let file = parse_file(src).expect("parser");
+        assert!(file.first_error.is_none());
+        assert_eq!(file.functions.len(), 1);
+        assert_eq!(file.functions[0].params.len(), 2);
+        let CStmt::Compound { items, .. } = &file.functions[0].body else {
+            panic!("body is a compound statement");
+        };
+        assert!(matches!(items[0], CStmt::For { .. }));
+        assert!(file.has_loops);
+    }
+
+    #[test]
+    fn reports_missing_token() {
+        let src = "void f() { int x = 1 }\n";
+        let file = parse_file(src).expect("parser");
+        let err = file.first_error.expect("an error");
+        assert!(err.missing.is_some() || err.span.start > 0);
+    }
+}

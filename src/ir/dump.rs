@@ -1,0 +1,177 @@
+//! The `--emit scop` text form of the IR.
+//!
+//! Every set and relation is printed in isl notation on one line after a
+//! `key: ` prefix, so that it can be pasted into islpy or iscc; everything
+//! else is a `#` comment or a plain `key: value` line. The output is
+//! deterministic: it depends only on the IR.
+
+use std::fmt::Write;
+
+use super::{Access, ParamOrigin, Program, SchedEntry, Scop, ScopKind, Stmt, Storage};
+
+/// The dump of every SCoP of a program, preceded by a `# file:` line.
+pub fn emit_program(p: &Program) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# file: {} ({} SCoP{})",
+        p.path,
+        p.scops.len(),
+        if p.scops.len() == 1 { "" } else { "s" }
+    );
+    for s in &p.scops {
+        out.push_str(&emit_scop(s, &p.source));
+    }
+    out
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source.as_bytes()[..offset.min(source.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+fn params_prefix(names: &[String]) -> String {
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", names.join(", "))
+    }
+}
+
+fn origin_text(o: ParamOrigin) -> &'static str {
+    match o {
+        ParamOrigin::Define => "#define",
+        ParamOrigin::CommandLine => "-D",
+        ParamOrigin::FunctionParam => "function parameter",
+        ParamOrigin::ConstGlobal => "const global",
+        ParamOrigin::Variable => "variable not written in the SCoP",
+    }
+}
+
+/// The dump of one SCoP.
+pub fn emit_scop(scop: &Scop, source: &str) -> String {
+    let mut out = String::new();
+    let names = scop.param_names();
+    let pre = params_prefix(&names);
+    let _ = writeln!(
+        out,
+        "scop {} in function {}, lines {}-{} ({})",
+        scop.id.0,
+        scop.function,
+        line_of(source, scop.span.start),
+        line_of(source, scop.span.end.saturating_sub(1)),
+        match scop.kind {
+            ScopKind::Pragma => "#pragma scop",
+            ScopKind::Inferred => "inferred",
+        }
+    );
+    let _ = writeln!(out, "  params: [{}]", names.join(", "));
+    if !scop.params.is_empty() {
+        let parts: Vec<String> = scop
+            .params
+            .iter()
+            .map(|p| match p.value {
+                Some(v) => format!("{} = {v} ({})", p.name, origin_text(p.origin)),
+                None => format!("{} ({})", p.name, origin_text(p.origin)),
+            })
+            .collect();
+        let _ = writeln!(out, "  # {}", parts.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "  context: {pre}{{ : {} }}",
+        scop.context.constraints_to_isl()
+    );
+    for a in &scop.arrays {
+        let dims: String = a
+            .extents
+            .iter()
+            .map(|e| match &e.aff {
+                Some(aff) => format!("[{}]", aff.to_isl(&names)),
+                None => format!("[{}]", e.text),
+            })
+            .collect();
+        let f = &a.facts;
+        let storage = match f.storage {
+            Storage::Local => "local",
+            Storage::Static => "static",
+            Storage::Global => "global",
+            Storage::FunctionParam => "function parameter",
+        };
+        let mut facts = vec![storage.to_string()];
+        if f.address_taken {
+            facts.push("address taken".into());
+        }
+        if f.used_outside_scop {
+            facts.push("used outside the SCoP".into());
+        }
+        if !f.declared_in_function {
+            facts.push("declared outside the function".into());
+        }
+        let _ = writeln!(
+            out,
+            "  array {}: {}{dims} ({})",
+            a.name,
+            a.elem_type,
+            facts.join(", ")
+        );
+    }
+    for s in &scop.stmts {
+        emit_stmt(&mut out, scop, s, &names);
+    }
+    out
+}
+
+fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String]) {
+    let pre = params_prefix(params);
+    let body: Vec<&str> = s.body_text.split_whitespace().collect();
+    let _ = writeln!(out, "  {}: {}", s.name, body.join(" "));
+    let _ = writeln!(out, "    domain: {}", s.domain);
+    let tuple = format!("{}[{}]", s.name, s.iterators.join(", "));
+    let sched: Vec<String> = s
+        .schedule
+        .iter()
+        .map(|e| match e {
+            SchedEntry::Const(c) => c.to_string(),
+            SchedEntry::Iter { index, sign } => {
+                let it = &s.iterators[*index];
+                if *sign < 0 {
+                    format!("-{it}")
+                } else {
+                    it.clone()
+                }
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "    schedule: {{ {tuple} -> [{}] }}", sched.join(", "));
+    let mut vars: Vec<String> = params.to_vec();
+    vars.extend(s.iterators.iter().cloned());
+    let access = |a: &Access| -> String {
+        let subs: Vec<String> = a.subscripts.iter().map(|x| x.to_isl(&vars)).collect();
+        format!(
+            "{pre}{{ {tuple} -> {}[{}] }}",
+            scop.arrays[a.array.0 as usize].name,
+            subs.join(", ")
+        )
+    };
+    let _ = writeln!(out, "    write: {}", access(&s.write));
+    for r in &s.reads {
+        let _ = writeln!(out, "    read: {}", access(r));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::poly::isl_print::format_affine;
+
+    #[test]
+    fn formats_a_schedule_sign() {
+        assert_eq!(
+            format_affine(&[1, -2], 3, &["N".into(), "i".into()]),
+            "N - 2i + 3"
+        );
+    }
+}

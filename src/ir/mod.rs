@@ -1,0 +1,328 @@
+//! The polyhedral intermediate representation of static control parts.
+//!
+//! This module is plain data: parameters and their context, arrays with the
+//! facts the liveness classifier needs, statements with iteration domains,
+//! access relations and 2d+1 schedules, and the source spans of everything
+//! that code generation may later edit. Everything prints deterministically
+//! (see [`dump`]).
+//!
+//! What it does NOT do: it does not parse C (that is `frontend`, the only
+//! module that names `tree_sitter`), it does not decide liveness (the
+//! [`Liveness`] field is a placeholder filled by a later analysis), and it
+//! does not simplify sets (domains are stored as the front end built them).
+
+pub mod dump;
+pub mod verify;
+
+use std::ops::Range;
+
+use crate::diag::Diagnostic;
+use crate::poly::{BasicSet, Set};
+
+pub use dump::{emit_program, emit_scop};
+pub use verify::verify;
+
+/// Index of a statement inside its [`Scop`] (`stmts[id.0]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub u32);
+
+/// Index of an array inside its [`Scop`] (`arrays[id.0]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArrayId(pub u32);
+
+/// Index of a parameter inside its [`Scop`] (`params[id.0]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ParamId(pub u32);
+
+/// Index of a SCoP inside its [`Program`] (`scops[id.0]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopId(pub u32);
+
+/// Everything the front end learned about one C file.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The path as given on the command line (used in diagnostics).
+    pub path: String,
+    /// The whole source text; every span in the IR indexes into it.
+    pub source: String,
+    /// The static control parts, in source order.
+    pub scops: Vec<Scop>,
+    /// The macros of the file, with command-line overrides applied.
+    pub macros: MacroTable,
+    /// What was rejected or noticed, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Program {
+    /// Whether any diagnostic is an error (the input could not be parsed).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == crate::diag::Severity::Error)
+    }
+}
+
+/// The `#define`s of a file (and the `-D` values given on the command line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MacroTable {
+    /// Object-like macros, in definition order.
+    pub objects: Vec<ObjectMacro>,
+    /// Function-like macros, in definition order.
+    pub functions: Vec<FunctionMacro>,
+}
+
+impl MacroTable {
+    /// The object-like macro called `name` (the last definition wins).
+    pub fn object(&self, name: &str) -> Option<&ObjectMacro> {
+        self.objects.iter().rev().find(|m| m.name == name)
+    }
+
+    /// The function-like macro called `name` (the last definition wins).
+    pub fn function(&self, name: &str) -> Option<&FunctionMacro> {
+        self.functions.iter().rev().find(|m| m.name == name)
+    }
+}
+
+/// `#define NAME BODY`, or a `-D NAME=VALUE` from the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectMacro {
+    pub name: String,
+    /// The body text, trimmed (for `-D`, the value as given).
+    pub body: String,
+    /// The integer value of the body when it is an integer constant
+    /// expression (possibly using other macros), after `-D` overrides.
+    pub value: Option<i64>,
+    /// Where the value comes from.
+    pub origin: ParamOrigin,
+    /// The span of the `#define` line (`None` for a `-D` macro).
+    pub span: Option<Range<usize>>,
+}
+
+/// `#define NAME(a, b) BODY`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionMacro {
+    pub name: String,
+    pub params: Vec<String>,
+    pub body: String,
+    pub span: Range<usize>,
+}
+
+/// Whether a SCoP was delimited by pragmas or found by the front end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopKind {
+    /// Between `#pragma scop` and `#pragma endscop`.
+    Pragma,
+    /// A maximal run of affine statements of a function.
+    Inferred,
+}
+
+/// One static control part.
+#[derive(Clone, Debug)]
+pub struct Scop {
+    pub id: ScopId,
+    /// The function containing the SCoP.
+    pub function: String,
+    /// Byte range of the region: from the first statement to the end of the
+    /// last one.
+    pub span: Range<usize>,
+    pub kind: ScopKind,
+    /// Parameters in order of first use; columns of every set start with them.
+    pub params: Vec<Param>,
+    /// What is known of the parameters, a set over the parameters only (a
+    /// space with an anonymous zero-dimensional tuple). Known values are NOT
+    /// in the context: parameters stay symbolic.
+    pub context: BasicSet,
+    pub arrays: Vec<Array>,
+    pub stmts: Vec<Stmt>,
+}
+
+impl Scop {
+    /// Parameter names in column order.
+    pub fn param_names(&self) -> Vec<String> {
+        self.params.iter().map(|p| p.name.clone()).collect()
+    }
+
+    pub fn array(&self, id: ArrayId) -> &Array {
+        &self.arrays[id.0 as usize]
+    }
+
+    pub fn stmt(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id.0 as usize]
+    }
+}
+
+/// Where a parameter comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamOrigin {
+    /// An object-like `#define` with an integer constant body.
+    Define,
+    /// A `-D NAME=VALUE` on the command line (it overrides a `#define`).
+    CommandLine,
+    /// An integer parameter of the enclosing function.
+    FunctionParam,
+    /// A `const` integer global.
+    ConstGlobal,
+    /// An integer local variable (or the iterator of an enclosing loop that
+    /// is not part of the SCoP) that the SCoP reads but never writes.
+    Variable,
+}
+
+/// A symbolic constant of a SCoP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    /// The known value (from `#define` or `-D`), kept out of every set.
+    pub value: Option<i64>,
+    pub origin: ParamOrigin,
+}
+
+/// An affine expression `Σ coeffs[k]·x_k + constant` over some list of
+/// variables (the parameters of the SCoP, or the parameters followed by the
+/// iterators of a statement; the owner says which).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AffExpr {
+    pub coeffs: Vec<i64>,
+    pub constant: i64,
+}
+
+impl AffExpr {
+    pub fn constant(n_vars: usize, constant: i64) -> AffExpr {
+        AffExpr {
+            coeffs: vec![0; n_vars],
+            constant,
+        }
+    }
+
+    /// Isl text of the expression with the given variable names.
+    pub fn to_isl(&self, names: &[String]) -> String {
+        crate::poly::isl_print::format_affine(&self.coeffs, self.constant, names)
+    }
+}
+
+/// One declared dimension size of an array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// The size as an affine expression over the SCoP's parameters, when it
+    /// is one (`None` for `[]`, or a size that is not affine).
+    pub aff: Option<AffExpr>,
+    /// The source text between the brackets.
+    pub text: String,
+}
+
+/// The storage class of an array or scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// An automatic variable of the enclosing function.
+    Local,
+    /// A `static` variable (local or global).
+    Static,
+    /// A non-static variable at file scope (or `extern`).
+    Global,
+    /// A parameter of the enclosing function.
+    FunctionParam,
+}
+
+/// Facts about an array that decide whether it is external or temporary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayFacts {
+    pub storage: Storage,
+    /// `&A`, `&A[..]`, or the array used as a pointer value (passed to a
+    /// call, assigned) anywhere in the file.
+    pub address_taken: bool,
+    /// The name is referenced (with this declaration) outside the SCoP.
+    pub used_outside_scop: bool,
+    /// Declared in the function that contains the SCoP.
+    pub declared_in_function: bool,
+    /// A scalar: a zero-dimensional array.
+    pub is_scalar: bool,
+}
+
+/// The liveness class of an array; the classifier of a later stage fills it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liveness {
+    Unclassified,
+    External,
+    Temporary,
+}
+
+/// An array or scalar accessed in the SCoP.
+#[derive(Clone, Debug)]
+pub struct Array {
+    pub id: ArrayId,
+    pub name: String,
+    /// The text of the element type, e.g. `double` or `const int`.
+    pub elem_type: String,
+    /// One entry per dimension (empty for a scalar).
+    pub extents: Vec<Extent>,
+    /// The whole declaration (`double A[N][N];`), when found.
+    pub decl_span: Option<Range<usize>>,
+    /// The declarator (`A[N][N]`), when found.
+    pub declarator_span: Option<Range<usize>>,
+    pub facts: ArrayFacts,
+    pub liveness: Liveness,
+}
+
+/// One entry of a 2d+1 schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedEntry {
+    /// A textual position among siblings.
+    Const(i64),
+    /// The iterator at `index`, times `sign` (-1 for a decreasing loop, so
+    /// that the lexicographic order of schedules is the execution order).
+    Iter { index: usize, sign: i64 },
+}
+
+/// Whether an access reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+}
+
+/// One array reference of a statement.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub array: ArrayId,
+    pub kind: AccessKind,
+    /// One affine expression per array dimension, over
+    /// `[params | iterators of the statement]`.
+    pub subscripts: Vec<AffExpr>,
+    /// `S[i, j] -> A[o0, o1]` with one equality per subscript (not
+    /// restricted to the domain).
+    pub relation: Set,
+    /// The whole reference, e.g. `A[i][j + 1]` (for a scalar: the name).
+    pub span: Range<usize>,
+    /// Each index expression, without the brackets.
+    pub subscript_spans: Vec<Range<usize>>,
+    /// The array name.
+    pub name_span: Range<usize>,
+}
+
+/// One statement (an assignment) of a SCoP.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub id: StmtId,
+    /// `S0`, `S1`, ... in textual order.
+    pub name: String,
+    /// Names of the enclosing loop iterators, outermost first.
+    pub iterators: Vec<String>,
+    /// The iteration domain over `params` and tuple `name[iterators]`; a
+    /// union when conditions are disjunctive; strides use existentials.
+    pub domain: Set,
+    /// 2d+1 schedule: `2 * iterators.len() + 1` entries.
+    pub schedule: Vec<SchedEntry>,
+    pub write: Access,
+    /// Reads in evaluation order; they all happen before the write.
+    pub reads: Vec<Access>,
+    /// The whole expression statement, including the `;`.
+    pub span: Range<usize>,
+    /// The source text of the statement.
+    pub body_text: String,
+}
+
+impl Stmt {
+    /// The write first, then the reads.
+    pub fn accesses(&self) -> impl Iterator<Item = &Access> {
+        std::iter::once(&self.write).chain(self.reads.iter())
+    }
+}
