@@ -140,6 +140,10 @@ pub struct RandomShape {
     pub exist_half_box: i64,
     /// One row in `eq_one_in` is an equality.
     pub eq_one_in: u64,
+    /// When true, every random row holds at one random point of the box
+    /// (the constant is chosen so), which keeps the polyhedron non-empty;
+    /// the slack of inequalities is drawn from `0..=max_const`.
+    pub anchored: bool,
 }
 
 /// A random polyhedron over `space` with `n_exist` existentials, boxed as
@@ -171,6 +175,16 @@ pub fn random_basic(
         hi[w - 1] = half;
         b.ineqs.push(hi);
     }
+    let anchor: Vec<i64> = (0..w - 1)
+        .map(|c| {
+            let half = if c < n_var {
+                shape.half_box
+            } else {
+                shape.exist_half_box
+            };
+            rng.range(-half, half)
+        })
+        .collect();
     for _ in 0..shape.n_rows {
         let mut row = vec![0i64; w];
         for x in row.iter_mut().take(w - 1) {
@@ -178,8 +192,19 @@ pub fn random_basic(
                 *x = rng.range(-shape.max_coeff, shape.max_coeff);
             }
         }
-        row[w - 1] = rng.range(-shape.max_const, shape.max_const);
-        if shape.eq_one_in > 0 && rng.chance(1, shape.eq_one_in) {
+        let is_eq = shape.eq_one_in > 0 && rng.chance(1, shape.eq_one_in);
+        if shape.anchored {
+            let at: i64 = row.iter().zip(&anchor).map(|(a, z)| a * z).sum();
+            let slack = if is_eq {
+                0
+            } else {
+                rng.range(0, shape.max_const)
+            };
+            row[w - 1] = slack - at;
+        } else {
+            row[w - 1] = rng.range(-shape.max_const, shape.max_const);
+        }
+        if is_eq {
             b.eqs.push(row);
         } else {
             b.ineqs.push(row);

@@ -541,6 +541,7 @@ mod tests {
             half_box: 3,
             exist_half_box: 3,
             eq_one_in: 3,
+            anchored: false,
         };
         let bx = BruteBox::new(-3, 3, -3, 3);
         for case in 0..proptest_cases(1500) {

@@ -202,11 +202,9 @@ pub fn least_upper_bound(domain: &BasicSet, form: &[i64]) -> PolyResult<Option<P
     // Exact check: f - u·p - w - 1 >= 0 has no integer point in the domain.
     let mut violation = domain.clone();
     let mut row = vec![0i64; w];
-    for j in 0..n_var {
-        row[j] = form[j];
-    }
-    for k in 0..np {
-        row[k] = sub(row[k], bound.u[k])?;
+    row[..n_var].copy_from_slice(&form[..n_var]);
+    for (r, u) in row.iter_mut().zip(&bound.u) {
+        *r = sub(*r, *u)?;
     }
     row[w - 1] = sub(sub(form[n_var], bound.w)?, 1)?;
     violation.ineqs.push(row);
@@ -216,4 +214,191 @@ pub fn least_upper_bound(domain: &BasicSet, form: &[i64]) -> PolyResult<Option<P
         ));
     }
     Ok(Some(bound))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::brute::{BruteBox, basic_contains, for_each_point, proptest_cases};
+    use crate::util::rng::Rng;
+
+    /// Brute-force maximum of `form` over the points of `domain` with the
+    /// parameters fixed to `params` and the dimensions in `[lo, hi]`.
+    fn brute_max(domain: &BasicSet, form: &[i64], params: &[i64], lo: i64, hi: i64) -> Option<i64> {
+        let np = params.len();
+        let n_dim = domain.space.n_var() - np;
+        let bx = BruteBox::new(lo, hi, lo, hi);
+        let mut best = None;
+        for_each_point(n_dim, lo, hi, |x| {
+            let p: Vec<i64> = params.iter().chain(x).copied().collect();
+            if basic_contains(domain, &p, &bx) {
+                let v = crate::poly::basic::eval_row(form, &p).unwrap();
+                if best.is_none_or(|b| v > b) {
+                    best = Some(v);
+                }
+            }
+            true
+        });
+        best
+    }
+
+    /// The 1-d stencil's conflict polyhedra of seed 000 Fig. 2(c)/(d),
+    /// over `[N | t, i, t', i']` with `1 <= t, t' <= N`, `1 <= i, i' <= N`.
+    fn stencil_conflicts(intra: bool) -> BasicSet {
+        let space = Space::set(vec!["N".into()], Tuple::new(None, &["t", "i", "t2", "i2"]));
+        let mut b = BasicSet::universe(space);
+        for c in 1..=4 {
+            let mut lo = vec![0i64; 6];
+            lo[c] = 1;
+            lo[5] = -1;
+            b.add_ineq(lo);
+            let mut hi = vec![0i64; 6];
+            hi[0] = 1;
+            hi[c] = -1;
+            b.add_ineq(hi);
+        }
+        if intra {
+            // CS_0: t = t' and i < i'.
+            b.add_eq(vec![0, 1, 0, -1, 0, 0]);
+            b.add_ineq(vec![0, 0, -1, 0, 1, -1]);
+        } else {
+            // CS_{1,0}: t + 1 = t' and i >= i'.
+            b.add_eq(vec![0, 1, 0, -1, 0, 1]);
+            b.add_ineq(vec![0, 0, 1, 0, -1, 0]);
+        }
+        b
+    }
+
+    #[test]
+    fn seed_000_stencil_bounds_are_valid_and_tight() {
+        // (form over [N, t, i, t', i', 1], expected u, expected w)
+        let cases: Vec<(bool, Vec<i64>, i64, i64)> = vec![
+            // Γ = (0, 1) on CS_0: i' - i <= N - 1 and i - i' <= -1.
+            (true, vec![0, 0, -1, 0, 1, 0], 1, -1),
+            (true, vec![0, 0, 1, 0, -1, 0], 0, -1),
+            // Γ = (1, 0) on CS_0: t - t' = 0.
+            (true, vec![0, 1, 0, -1, 0, 0], 0, 0),
+            // Γ = (-1, 1) (the mapping i - t of seed 000 §3) on CS_{1,0}:
+            // (i - t) - (i' - t') = i - i' + 1 <= N, and its negation <= -1.
+            (false, vec![0, -1, 1, 1, -1, 0], 1, 0),
+            (false, vec![0, 1, -1, -1, 1, 0], 0, -1),
+        ];
+        for (intra, form, u, w) in cases {
+            let dom = stencil_conflicts(intra);
+            let bound = least_upper_bound(&dom, &form)
+                .unwrap()
+                .expect("a bound exists");
+            assert_eq!(bound, ParamBound { u: vec![u], w }, "form {form:?}");
+            for n in 2..=6 {
+                let max = brute_max(&dom, &form, &[n], -1, 7).expect("non-empty for N >= 2");
+                assert_eq!(max, bound.eval(&[n]).unwrap(), "tight at N = {n}, {form:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn doubly_bounded_parameter_has_no_least_bound() {
+        // { [N] -> [x] : 0 <= x <= N <= 5 }: x <= u N + w holds for every u
+        // with w large enough, so the lexicographic minimum is unbounded.
+        let space = Space::set(vec!["N".into()], Tuple::new(None, &["x"]));
+        let mut b = BasicSet::universe(space);
+        b.add_ineq(vec![0, 1, 0]);
+        b.add_ineq(vec![1, -1, 0]);
+        b.add_ineq(vec![-1, 0, 5]);
+        assert_eq!(least_upper_bound(&b, &[0, 1, 0]).unwrap(), None);
+        // Without parameters the bound is the rational maximum.
+        let space = Space::set(vec![], Tuple::new(None, &["x", "y"]));
+        let mut b = BasicSet::universe(space);
+        b.add_ineq(vec![1, 0, 0]);
+        b.add_ineq(vec![0, 1, 0]);
+        b.add_ineq(vec![-2, -3, 12]); // 2x + 3y <= 12
+        // max of x + y over the rational triangle is 6 (at (6, 0)).
+        let bound = least_upper_bound(&b, &[1, 1, 0]).unwrap().unwrap();
+        assert_eq!(bound, ParamBound { u: vec![], w: 6 });
+    }
+
+    #[test]
+    fn farkas_system_certifies_non_negativity() {
+        // f(x) = a·x + c >= 0 on [0, 4] with unknowns (a, c): the system must
+        // accept (1, 0) and (-1, 4) and reject (1, -1).
+        let space = Space::set(vec![], Tuple::new(None, &["x"]));
+        let mut b = BasicSet::universe(space);
+        b.add_ineq(vec![1, 0]);
+        b.add_ineq(vec![-1, 4]);
+        let form = vec![vec![1, 0, 0], vec![0, 1, 0]];
+        let sys = farkas_nonnegative(&b, &form, &["a".into(), "c".into()]).unwrap();
+        assert_eq!(
+            sys.var_names,
+            vec!["a", "c", "lambda0", "lambda1", "lambda2"]
+        );
+        let accepts = |a: i64, c: i64| {
+            let mut s = sys.to_basic_set();
+            let w = s.width();
+            let mut r = vec![0i64; w];
+            r[0] = 1;
+            r[w - 1] = -a;
+            s.eqs.push(r);
+            let mut r = vec![0i64; w];
+            r[1] = 1;
+            r[w - 1] = -c;
+            s.eqs.push(r);
+            !rational_is_empty(&s).unwrap()
+        };
+        assert!(accepts(1, 0));
+        assert!(accepts(-1, 4));
+        assert!(accepts(0, 0));
+        assert!(!accepts(1, -1));
+        assert!(!accepts(-1, 3));
+    }
+
+    /// Property: on random polyhedra with one parameter `p >= 0` and the
+    /// dimensions in `[-2, p + 2]`, the least bound of a random form is valid
+    /// for every `p` in `0..=6` (brute force). Cases scale with
+    /// `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn random_bounds_are_valid() {
+        let mut rng = Rng::new(0xFA4_0001);
+        let cases = proptest_cases(2000);
+        let mut n_found = 0;
+        for _ in 0..cases {
+            let n_dim = 1 + rng.below(2);
+            let dims: Vec<String> = (0..n_dim).map(|i| format!("x{i}")).collect();
+            let space = Space::set(vec!["p".into()], Tuple::anonymous(dims));
+            let mut b = BasicSet::universe(space);
+            let w = b.width();
+            let mut row = vec![0i64; w];
+            row[0] = 1;
+            b.add_ineq(row);
+            for d in 1..=n_dim {
+                let mut lo = vec![0i64; w];
+                lo[d] = 1;
+                lo[w - 1] = 2;
+                b.add_ineq(lo);
+                let mut hi = vec![0i64; w];
+                hi[0] = 1;
+                hi[d] = -1;
+                hi[w - 1] = 2;
+                b.add_ineq(hi);
+            }
+            for _ in 0..rng.below(3) {
+                let mut r: Vec<i64> = (0..w - 1).map(|_| rng.range(-2, 2)).collect();
+                r.push(rng.range(0, 6));
+                b.add_ineq(r);
+            }
+            let form: Vec<i64> = (0..w).map(|_| rng.range(-3, 3)).collect();
+            let Some(bound) = least_upper_bound(&b, &form).unwrap() else {
+                continue;
+            };
+            n_found += 1;
+            for p in 0..=6 {
+                if let Some(max) = brute_max(&b, &form, &[p], -2, 8) {
+                    assert!(
+                        max <= bound.eval(&[p]).unwrap(),
+                        "{b}, {form:?}: {bound:?} at p = {p}"
+                    );
+                }
+            }
+        }
+        assert!(n_found > cases / 2, "{n_found} bounds found");
+    }
 }

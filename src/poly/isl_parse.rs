@@ -937,7 +937,7 @@ mod tests {
     /// `POLYFOLD_PROPTEST_CASES`.
     #[test]
     fn print_then_parse_is_identity_on_points() {
-        let mut rng = Rng::new(0x15_1A_0001);
+        let mut rng = Rng::new(0x151A_0001);
         let names = ["i", "j", "k", "l"];
         for _ in 0..proptest_cases(1500) {
             let n_param = rng.below(2);
@@ -961,6 +961,7 @@ mod tests {
                 half_box: 3,
                 exist_half_box: 3,
                 eq_one_in: 4,
+                anchored: false,
             };
             let mut s = Set::empty(space.clone());
             for _ in 0..rng.below(3) {

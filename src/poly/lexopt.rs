@@ -207,8 +207,8 @@ pub fn lexmin(rel: &BasicSet) -> PolyResult<LexOpt> {
     let no = rel.space.n_out();
     let mut negated = rel.clone();
     for row in negated.eqs.iter_mut().chain(negated.ineqs.iter_mut()) {
-        for c in np + ni..np + ni + no {
-            row[c] = neg(row[c])?;
+        for v in &mut row[np + ni..np + ni + no] {
+            *v = neg(*v)?;
         }
     }
     let mut out = lexmax(&negated)?;
@@ -464,4 +464,167 @@ fn emit_piece(ctx: &mut Ctx, work: &Work, values: Vec<(Vec<i64>, i64)>) -> PolyR
         values: qvalues,
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::brute::{
+        BruteBox, RandomShape, basic_contains, for_each_point, proptest_cases, random_basic,
+        set_contains,
+    };
+    use crate::util::rng::Rng;
+
+    /// Brute-force lexicographic maximum (or minimum) of the range at a
+    /// parameter/domain point.
+    fn brute_opt(rel: &BasicSet, ctx: &[i64], half: i64, max: bool) -> Option<Vec<i64>> {
+        let bx = BruteBox::new(-half, half, -half, half);
+        let mut best: Option<Vec<i64>> = None;
+        for_each_point(rel.space.n_out(), -half, half, |r| {
+            let full: Vec<i64> = ctx.iter().chain(r).copied().collect();
+            if basic_contains(rel, &full, &bx) {
+                // Points come in increasing lexicographic order.
+                if max || best.is_none() {
+                    best = Some(r.to_vec());
+                }
+            }
+            true
+        });
+        best
+    }
+
+    #[test]
+    fn last_writer_of_a_running_sum_by_hand() {
+        // Writes W[i'] to cell i' before the read R[i] of cell i - 1 with
+        // i' < i and 0 <= i' <= N: lexmax of i' such that i' = i - 1.
+        // { [i] -> [w] : 0 <= w <= N and w <= i - 1 } with N a parameter:
+        // lexmax w = min(N, i - 1), where i >= 1.
+        let space = Space::relation(
+            vec!["N".into()],
+            Tuple::new(Some("R"), &["i"]),
+            Tuple::new(Some("W"), &["w"]),
+        );
+        let mut b = BasicSet::universe(space);
+        b.add_ineq(vec![0, 0, 1, 0]); // w >= 0
+        b.add_ineq(vec![1, 0, -1, 0]); // w <= N
+        b.add_ineq(vec![0, 1, -1, -1]); // w <= i - 1
+        let opt = lexmax(&b).unwrap();
+        assert!(opt.exact);
+        assert_eq!(opt.pieces.len(), 2);
+        for n in -3..=4 {
+            for i in -3..=6 {
+                let want = if n >= 0 && i >= 1 {
+                    Some(vec![n.min(i - 1)])
+                } else {
+                    None
+                };
+                assert_eq!(opt.value_at(&[n, i], 0).unwrap(), want, "N = {n}, i = {i}");
+                let bx = BruteBox::new(0, 0, 0, 0);
+                assert_eq!(set_contains(&opt.empty, &[n, i], &bx), want.is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn non_unit_last_bound_gives_a_floor() {
+        // { [n] -> [x] : 0 <= 3x <= n }: lexmax x = floor(n / 3) for n >= 0.
+        let space = Space::relation(vec![], Tuple::new(None, &["n"]), Tuple::new(None, &["x"]));
+        let mut b = BasicSet::universe(space);
+        b.add_ineq(vec![0, 3, 0]);
+        b.add_ineq(vec![1, -3, 0]);
+        let opt = lexmax(&b).unwrap();
+        assert!(opt.exact);
+        for n in -5..=10 {
+            let want = if n >= 0 { Some(vec![n / 3]) } else { None };
+            assert_eq!(opt.value_at(&[n], 10).unwrap(), want, "n = {n}");
+        }
+        let opt = lexmin(&b).unwrap();
+        for n in -5..=10 {
+            let want = if n >= 0 { Some(vec![0]) } else { None };
+            assert_eq!(opt.value_at(&[n], 10).unwrap(), want, "n = {n}");
+        }
+    }
+
+    /// Property: for random boxed relations (one parameter at most, one or
+    /// two domain and range dimensions), at every parameter/domain point of
+    /// the box exactly one piece applies where the range is non-empty, and
+    /// it gives the brute-force lexmax (and lexmin); `empty` holds exactly
+    /// where the range is empty — whenever the result is flagged exact.
+    /// Cases scale with `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn lexopt_matches_brute_force() {
+        let mut rng = Rng::new(0x1E_0001);
+        let cases = proptest_cases(2500);
+        let mut n_exact = 0;
+        let mut n_nonempty_points = 0usize;
+        let mut n_multi_piece = 0usize;
+        for case in 0..cases {
+            let n_param = rng.below(2);
+            let n_in = 1 + rng.below(2);
+            let n_out = 1 + rng.below(2);
+            let half = 2 + (n_param + n_in + n_out <= 3) as i64;
+            let params: Vec<String> = (0..n_param).map(|i| format!("p{i}")).collect();
+            let space = Space::relation(
+                params,
+                Tuple::anonymous((0..n_in).map(|i| format!("i{i}")).collect()),
+                Tuple::anonymous((0..n_out).map(|i| format!("o{i}")).collect()),
+            );
+            let shape = RandomShape {
+                n_rows: 2 + rng.below(3),
+                max_coeff: if rng.chance(1, 2) { 1 } else { 3 },
+                max_const: 2,
+                half_box: half,
+                exist_half_box: half,
+                eq_one_in: 6,
+                anchored: rng.chance(3, 4),
+            };
+            let b = random_basic(&mut rng, &space, 0, &shape);
+            let max = case % 2 == 0;
+            let opt = if max { lexmax(&b) } else { lexmin(&b) }.unwrap();
+            if !opt.exact {
+                continue;
+            }
+            n_exact += 1;
+            n_multi_piece += (opt.pieces.len() >= 2) as usize;
+            let bx = BruteBox::new(-half, half, -half, half);
+            for_each_point(n_param + n_in, -half, half, |ctx| {
+                let want = brute_opt(&b, ctx, half, max);
+                let containing: Vec<&LexPiece> = opt
+                    .pieces
+                    .iter()
+                    .filter(|p| basic_contains(&p.domain, ctx, &bx))
+                    .collect();
+                match &want {
+                    None => assert!(containing.is_empty(), "{b} at {ctx:?}: piece for empty"),
+                    Some(w) => {
+                        n_nonempty_points += 1;
+                        assert_eq!(containing.len(), 1, "{b} at {ctx:?} (max {max})");
+                        let got: Vec<i64> = containing[0]
+                            .values
+                            .iter()
+                            .map(|q| q.eval(ctx).unwrap())
+                            .collect();
+                        assert_eq!(&got, w, "{b} at {ctx:?} (max {max})");
+                    }
+                }
+                assert_eq!(
+                    set_contains(&opt.empty, ctx, &bx),
+                    want.is_none(),
+                    "{b} empty"
+                );
+                true
+            });
+        }
+        // The cases must exercise exact results, non-empty ranges and
+        // several pieces.
+        assert!(n_exact > cases / 2, "only {n_exact} of {cases} exact");
+        assert!(
+            n_nonempty_points > cases,
+            "{n_nonempty_points} non-empty points"
+        );
+        assert!(
+            n_multi_piece > cases / 10,
+            "{n_multi_piece} multi-piece results"
+        );
+    }
 }

@@ -585,3 +585,240 @@ pub fn lex_gt(a: Tuple, b: Tuple, params: Vec<String>) -> PolyResult<Set> {
 pub fn lex_ge(a: Tuple, b: Tuple, params: Vec<String>) -> PolyResult<Set> {
     lex_le(b, a, params)?.reverse()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::brute::{
+        BruteBox, RandomShape, for_each_point, proptest_cases, random_basic, set_contains,
+    };
+    use crate::util::rng::Rng;
+
+    fn count(s: &Set, bx: &BruteBox) -> usize {
+        let mut n = 0;
+        for_each_point(s.space.n_var(), bx.lo, bx.hi, |p| {
+            if set_contains(s, p, bx) {
+                n += 1;
+            }
+            true
+        });
+        n
+    }
+
+    #[test]
+    fn lexicographic_orders_count_pairs_by_hand() {
+        // 9 points in [0, 2]^2: 9 * 8 / 2 = 36 strictly ordered pairs.
+        let a = Tuple::new(Some("A"), &["a0", "a1"]);
+        let b = Tuple::new(Some("B"), &["b0", "b1"]);
+        let bx = BruteBox::new(0, 2, 0, 0);
+        let lt = lex_lt(a.clone(), b.clone(), vec![]).unwrap();
+        assert_eq!(lt.pieces.len(), 2);
+        assert_eq!(count(&lt, &bx), 36);
+        assert_eq!(
+            count(&lex_le(a.clone(), b.clone(), vec![]).unwrap(), &bx),
+            45
+        );
+        assert_eq!(
+            count(&lex_gt(a.clone(), b.clone(), vec![]).unwrap(), &bx),
+            36
+        );
+        assert_eq!(
+            count(&lex_ge(a.clone(), b.clone(), vec![]).unwrap(), &bx),
+            45
+        );
+        // (0, 2) < (1, 0) but not (1, 0) < (0, 2).
+        assert!(set_contains(&lt, &[0, 2, 1, 0], &bx));
+        assert!(!set_contains(&lt, &[1, 0, 0, 2], &bx));
+    }
+
+    #[test]
+    fn parameters_are_aligned_by_name() {
+        let tuple = Tuple::new(None, &["i"]);
+        let mut a = BasicSet::universe(Space::set(vec!["N".into()], tuple.clone()));
+        a.add_ineq(vec![1, -1, 0]); // i <= N
+        let mut b = BasicSet::universe(Space::set(vec!["M".into(), "N".into()], tuple));
+        b.add_ineq(vec![-1, 0, 1, 0]); // i >= M
+        let c = Set::from_basic(a).intersect(&Set::from_basic(b)).unwrap();
+        assert_eq!(c.space.params, vec!["N", "M"]);
+        // Columns [N, M, i]: M <= i <= N.
+        let bx = BruteBox::new(-2, 2, 0, 0);
+        assert!(set_contains(&c, &[2, -1, 0], &bx));
+        assert!(!set_contains(&c, &[0, 1, 2], &bx));
+        let fixed = c.fix_param("M", 1).unwrap();
+        assert!(!set_contains(&fixed, &[2, -1, 0], &bx));
+        assert!(set_contains(&fixed, &[2, 1, 2], &bx));
+    }
+
+    fn shape(half: i64, n_rows: usize, anchored: bool) -> RandomShape {
+        RandomShape {
+            n_rows,
+            max_coeff: 4,
+            max_const: 8,
+            half_box: half,
+            exist_half_box: half,
+            eq_one_in: 6,
+            anchored,
+        }
+    }
+
+    fn random_set(rng: &mut Rng, space: &Space, half: i64, exists: bool) -> Set {
+        let mut s = Set::empty(space.clone());
+        for _ in 0..1 + rng.below(2) {
+            let n_exist = if exists && rng.chance(1, 4) { 1 } else { 0 };
+            let n_rows = 1 + rng.below(3);
+            let anchored = rng.chance(1, 2);
+            s.pieces.push(random_basic(
+                rng,
+                space,
+                n_exist,
+                &shape(half, n_rows, anchored),
+            ));
+        }
+        s
+    }
+
+    /// Property: intersection, union, difference, subset and emptiness agree
+    /// with brute force on random boxed unions (up to 3 dimensions plus one
+    /// parameter). Cases scale with `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn boolean_operations_match_brute_force() {
+        let mut rng = Rng::new(0x0B5_0001);
+        let mut n_subset = 0;
+        for _ in 0..proptest_cases(800) {
+            let n_param = rng.below(2);
+            let n_dim = 1 + rng.below(3);
+            let half = if n_param + n_dim <= 2 { 4 } else { 2 };
+            let params: Vec<String> = (0..n_param).map(|i| format!("p{i}")).collect();
+            let dims: Vec<String> = (0..n_dim).map(|i| format!("x{i}")).collect();
+            let space = Space::set(params, Tuple::anonymous(dims));
+            let a = random_set(&mut rng, &space, half, true);
+            let b = random_set(&mut rng, &space, half, false);
+            let bx = BruteBox::new(-half, half, -half, half);
+            let inter = a.intersect(&b).unwrap();
+            let uni = a.union(&b).unwrap();
+            let diff = a.subtract(&b).unwrap().expect("b has no existentials");
+            let mut any_a = false;
+            let mut a_in_b = true;
+            for_each_point(space.n_var(), -half, half, |p| {
+                let in_a = set_contains(&a, p, &bx);
+                let in_b = set_contains(&b, p, &bx);
+                any_a |= in_a;
+                a_in_b &= !in_a || in_b;
+                assert_eq!(
+                    set_contains(&inter, p, &bx),
+                    in_a && in_b,
+                    "{a} ∩ {b} at {p:?}"
+                );
+                assert_eq!(
+                    set_contains(&uni, p, &bx),
+                    in_a || in_b,
+                    "{a} ∪ {b} at {p:?}"
+                );
+                assert_eq!(
+                    set_contains(&diff, p, &bx),
+                    in_a && !in_b,
+                    "{a} \\ {b} at {p:?}"
+                );
+                true
+            });
+            assert_eq!(a.is_empty().unwrap(), !any_a, "{a}");
+            // Subset needs the subtrahend without existentials: test b ⊆ a
+            // only when a has none, and a ⊆ b always.
+            assert_eq!(a.is_subset(&b).unwrap(), Some(a_in_b), "{a} ⊆ {b}");
+            if a_in_b {
+                n_subset += 1;
+            }
+        }
+        assert!(n_subset > 0);
+    }
+
+    /// Property: apply, reverse, domain, range, product and composition
+    /// agree with brute force on random boxed relations. Cases scale with
+    /// `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn relation_operations_match_brute_force() {
+        let mut rng = Rng::new(0x0B5_0002);
+        for _ in 0..proptest_cases(500) {
+            let n_param = rng.below(2);
+            let nx = 1 + rng.below(2);
+            let ny = 1 + rng.below(2);
+            let half = 2;
+            let params: Vec<String> = (0..n_param).map(|i| format!("p{i}")).collect();
+            let tx = Tuple::anonymous((0..nx).map(|i| format!("x{i}")).collect());
+            let ty = Tuple::anonymous((0..ny).map(|i| format!("y{i}")).collect());
+            let sx = Space::set(params.clone(), tx.clone());
+            let rxy = Space::relation(params.clone(), tx.clone(), ty.clone());
+            let ryx = Space::relation(params.clone(), ty.clone(), tx.clone());
+            let s = random_set(&mut rng, &sx, half, true);
+            let r = random_set(&mut rng, &rxy, half, true);
+            let r2 = random_set(&mut rng, &ryx, half, false);
+            let bx = BruteBox::new(-half, half, -half, half);
+            let image = s.apply(&r).unwrap();
+            let rev = r.reverse().unwrap();
+            let dom = r.domain().unwrap();
+            let ran = r.range().unwrap();
+            let comp = r.apply_range(&r2).unwrap(); // x -> x'
+            let prod = s.product(&dom).unwrap(); // x -> x'
+            let np = n_param;
+            // Check image, range: over [params | y].
+            for_each_point(np + ny, -half, half, |py| {
+                let (p, y) = py.split_at(np);
+                let mut in_image = false;
+                let mut in_range = false;
+                for_each_point(nx, -half, half, |x| {
+                    let px: Vec<i64> = p.iter().chain(x).copied().collect();
+                    let pxy: Vec<i64> = px.iter().chain(y).copied().collect();
+                    if set_contains(&r, &pxy, &bx) {
+                        in_range = true;
+                        if set_contains(&s, &px, &bx) {
+                            in_image = true;
+                        }
+                    }
+                    true
+                });
+                assert_eq!(set_contains(&image, py, &bx), in_image, "apply {s} {r}");
+                assert_eq!(set_contains(&ran, py, &bx), in_range, "range {r}");
+                true
+            });
+            // Reverse, domain, product and composition over [params | x | ?].
+            for_each_point(np + nx + ny, -half, half, |pxy| {
+                let (p, rest) = pxy.split_at(np);
+                let (x, y) = rest.split_at(nx);
+                let pyx: Vec<i64> = p.iter().chain(y).chain(x).copied().collect();
+                assert_eq!(
+                    set_contains(&rev, &pyx, &bx),
+                    set_contains(&r, pxy, &bx),
+                    "reverse {r}"
+                );
+                true
+            });
+            for_each_point(np + 2 * nx, -half, half, |pxz| {
+                let (p, rest) = pxz.split_at(np);
+                let (x, z) = rest.split_at(nx);
+                let px: Vec<i64> = p.iter().chain(x).copied().collect();
+                let pz: Vec<i64> = p.iter().chain(z).copied().collect();
+                let mut in_dom_x = false;
+                let mut in_dom_z = false;
+                let mut in_comp = false;
+                for_each_point(ny, -half, half, |y| {
+                    let pxy: Vec<i64> = px.iter().chain(y).copied().collect();
+                    let pzy: Vec<i64> = pz.iter().chain(y).copied().collect();
+                    let pyz: Vec<i64> = p.iter().chain(y).chain(z).copied().collect();
+                    let xy = set_contains(&r, &pxy, &bx);
+                    in_dom_x |= xy;
+                    in_dom_z |= set_contains(&r, &pzy, &bx);
+                    in_comp |= xy && set_contains(&r2, &pyz, &bx);
+                    true
+                });
+                assert_eq!(set_contains(&dom, &px, &bx), in_dom_x, "domain {r}");
+                assert_eq!(
+                    set_contains(&prod, pxz, &bx),
+                    set_contains(&s, &px, &bx) && in_dom_z,
+                    "product"
+                );
+                assert_eq!(set_contains(&comp, pxz, &bx), in_comp, "compose {r} {r2}");
+                true
+            });
+        }
+    }
+}

@@ -493,6 +493,7 @@ mod tests {
                 half_box: half,
                 exist_half_box: half,
                 eq_one_in: 5,
+                anchored: rng.chance(1, 2),
             };
             let params: Vec<String> = (0..n_param).map(|i| format!("p{i}")).collect();
             let dims: Vec<String> = (0..n_dim).map(|i| format!("x{i}")).collect();
