@@ -11,11 +11,19 @@
 //! `a` stands for `a·x + c >= 0` (inequality) or `a·x + c = 0` (equality).
 
 pub mod basic;
+pub mod brute;
 pub mod budget;
+pub mod constraints;
 pub mod error;
+pub mod farkas;
+pub mod hull;
 pub mod ilp;
+pub mod isl_parse;
 pub mod isl_print;
+pub mod lexopt;
 pub mod matrix;
+pub mod ops;
+pub mod project;
 pub mod rational;
 pub mod set;
 pub mod simplex;
