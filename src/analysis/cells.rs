@@ -244,7 +244,7 @@ fn constant_value(row: Option<&Vec<i64>>) -> Option<i64> {
 
 /// The levels at which `w`'s schedule can first fall strictly before `a`'s,
 /// dropping the levels that constant schedule entries rule out.
-fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
+pub fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
     let depth = w.schedule.len().max(a.schedule.len());
     let mut levels = Vec::new();
     for level in 0..depth {

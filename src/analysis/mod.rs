@@ -7,7 +7,10 @@
 //! of the truth (over-approximating a conflict is safe, missing one is a
 //! miscompile), and it says which.
 
+pub mod build;
 pub mod cells;
+pub mod livein;
+pub mod liveness;
 pub mod model;
 
 pub use cells::{CellConflicts, ConflictPiece};

@@ -1,0 +1,86 @@
+//! From the IR to the analysis and verification models: access events of
+//! one array, and the whole SCoP as a trace program.
+
+use crate::ir::{AccessKind as IrKind, AffExpr, ArrayId, SchedEntry, Scop, Stmt};
+use crate::verify::trace::{TraceAccess, TraceArray, TraceProgram, TraceStatement};
+
+use super::model::{AccessEvent, AccessKind, ArrayModel};
+
+/// A row of `width` columns over `[params | iterators | existentials |
+/// constant]` from an affine expression over `[params | iterators]`.
+pub fn aff_row(expr: &AffExpr, width: usize) -> Vec<i64> {
+    let mut row = vec![0; width];
+    row[..expr.coeffs.len()].copy_from_slice(&expr.coeffs);
+    row[width - 1] = expr.constant;
+    row
+}
+
+/// The 2d+1 schedule of `stmt` as rows of `width` columns.
+pub fn schedule_rows(stmt: &Stmt, n_param: usize, width: usize) -> Vec<Vec<i64>> {
+    stmt.schedule
+        .iter()
+        .map(|entry| {
+            let mut row = vec![0; width];
+            match *entry {
+                SchedEntry::Const(c) => row[width - 1] = c,
+                SchedEntry::Iter { index, sign } => row[n_param + index] = sign,
+            }
+            row
+        })
+        .collect()
+}
+
+/// Every access of `scop` to `array`, one event per domain piece.
+pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
+    let n_param = scop.params.len();
+    let mut events = Vec::new();
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        for access in stmt.reads.iter().chain(std::iter::once(&stmt.write)) {
+            if access.array != array {
+                continue;
+            }
+            for piece in &stmt.domain.pieces {
+                let width = piece.width();
+                events.push(AccessEvent {
+                    statement: si,
+                    kind: match access.kind {
+                        IrKind::Read => AccessKind::Read,
+                        IrKind::Write => AccessKind::Write,
+                    },
+                    domain: piece.clone(),
+                    schedule: schedule_rows(stmt, n_param, width),
+                    subscripts: access.subscripts.iter().map(|s| aff_row(s, width)).collect(),
+                });
+            }
+        }
+    }
+    let a = scop.array(array);
+    ArrayModel { name: a.name.clone(), params: scop.param_names(), rank: a.extents.len(), events }
+}
+
+/// The whole SCoP as a trace program (every array in its original layout;
+/// the caller sets mappings).
+pub fn trace_program(scop: &Scop) -> TraceProgram {
+    let n_param = scop.params.len();
+    let statements = scop
+        .stmts
+        .iter()
+        .map(|stmt| {
+            let n_iter = stmt.iterators.len();
+            let width = n_param + n_iter + 1;
+            let access = |a: &crate::ir::Access| TraceAccess {
+                array: a.array.0 as usize,
+                subscripts: a.subscripts.iter().map(|s| aff_row(s, width)).collect(),
+            };
+            TraceStatement {
+                name: stmt.name.clone(),
+                domain: stmt.domain.pieces.clone(),
+                schedule: schedule_rows(stmt, n_param, width),
+                reads: stmt.reads.iter().map(access).collect(),
+                write: access(&stmt.write),
+            }
+        })
+        .collect();
+    let arrays = scop.arrays.iter().map(|a| TraceArray { name: a.name.clone(), mapping: None }).collect();
+    TraceProgram { arrays, statements }
+}

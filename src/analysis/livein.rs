@@ -1,0 +1,141 @@
+//! Live-in cells: cells that some read finds before any write of the SCoP.
+//!
+//! For a read event, its *exposed* iterations are the domain minus the
+//! iterations that some earlier write to the same cell precedes. The set of
+//! covered iterations is built with the writes' iteration vectors as
+//! existentials; when they can all be eliminated exactly, the exposed
+//! iterations are an exact integer set difference. Otherwise the whole read
+//! is taken as exposed — a superset of the live-in cells, which only adds
+//! conflicts (safe).
+
+use crate::poly::simplex::integer_point;
+use crate::poly::{BasicSet, Budget, PolyError, PolyResult, Set};
+
+use super::cells::feasible_levels;
+use super::model::{AccessEvent, AccessKind, ArrayModel};
+
+/// The live-in cells of an array, as sets over `params + A[c]` (with
+/// existentials).
+#[derive(Clone, Debug)]
+pub struct LiveIn {
+    pub pieces: Vec<BasicSet>,
+    /// False when some read had to be taken as wholly exposed.
+    pub exact: bool,
+}
+
+/// Appends `row` (over `[params | locals | constant]` of an event domain)
+/// to `out`, with the locals at column `block`.
+fn embed(row: &[i64], n_param: usize, block: usize, sign: i64, out: &mut [i64]) {
+    let n_local = row.len() - 1 - n_param;
+    for p in 0..n_param {
+        out[p] += sign * row[p];
+    }
+    for l in 0..n_local {
+        out[block + l] += sign * row[n_param + l];
+    }
+    let last = out.len() - 1;
+    out[last] += sign * row[row.len() - 1];
+}
+
+fn add_rows(set: &mut BasicSet, src: &BasicSet, n_param: usize, block: usize) {
+    for (rows, is_eq) in [(&src.eqs, true), (&src.ineqs, false)] {
+        for row in rows {
+            let mut r = set.zero_row();
+            embed(row, n_param, block, 1, &mut r);
+            if is_eq {
+                set.add_eq(r);
+            } else {
+                set.add_ineq(r);
+            }
+        }
+    }
+}
+
+/// Iterations of `read` (a set over its domain space) that write `write`
+/// precedes at schedule level `level` on the same cell.
+fn covered(read: &AccessEvent, write: &AccessEvent, level: usize) -> BasicSet {
+    let n_param = read.domain.space.n_param();
+    // Layout: [params | read iterators | read existentials | write locals | constant].
+    let mut set = read.domain.clone();
+    let write_block = set.width() - 1;
+    for _ in 0..write.n_local() {
+        set.add_exist();
+    }
+    add_rows(&mut set, &write.domain, n_param, write_block);
+    for (sw, sr) in write.subscripts.iter().zip(&read.subscripts) {
+        let mut r = set.zero_row();
+        embed(sr, n_param, n_param, 1, &mut r);
+        embed(sw, n_param, write_block, -1, &mut r);
+        set.add_eq(r);
+    }
+    for j in 0..=level {
+        let mut r = set.zero_row();
+        if let Some(row) = read.schedule.get(j) {
+            embed(row, n_param, n_param, 1, &mut r);
+        }
+        if let Some(row) = write.schedule.get(j) {
+            embed(row, n_param, write_block, -1, &mut r);
+        }
+        if j < level {
+            set.add_eq(r);
+        } else {
+            let last = r.len() - 1;
+            r[last] -= 1;
+            set.add_ineq(r);
+        }
+    }
+    set
+}
+
+/// The cells `read` accesses on the iterations of `piece` (a subset of its
+/// domain): `{ A[c] : ∃ y ∈ piece, c = subscripts(y) }`.
+fn image(read: &AccessEvent, piece: &BasicSet, array: &ArrayModel) -> BasicSet {
+    let n_param = array.params.len();
+    let space = crate::poly::Space::set(
+        array.params.clone(),
+        crate::poly::Tuple::anonymous((0..array.rank).map(|p| format!("c{p}")).collect()),
+    );
+    let mut set = BasicSet::universe(space);
+    let block = set.width() - 1;
+    for _ in 0..(piece.width() - 1 - n_param) {
+        set.add_exist();
+    }
+    add_rows(&mut set, piece, n_param, block);
+    for (p, sub) in read.subscripts.iter().enumerate() {
+        let mut r = set.zero_row();
+        embed(sub, n_param, block, -1, &mut r);
+        r[n_param + p] += 1;
+        set.add_eq(r);
+    }
+    set
+}
+
+/// Computes the live-in cells of `array`.
+pub fn live_in_cells(array: &ArrayModel, budget: &mut Budget) -> PolyResult<LiveIn> {
+    let mut pieces = Vec::new();
+    let mut exact = true;
+    for read in array.events.iter().filter(|e| e.kind == AccessKind::Read) {
+        let mut cover = Set::empty(read.domain.space.clone());
+        for write in array.events.iter().filter(|e| e.kind == AccessKind::Write) {
+            for level in feasible_levels(write, read) {
+                cover.push(covered(read, write, level));
+            }
+        }
+        let domain = Set::from_basic(read.domain.clone());
+        let exposed = match domain.subtract(&cover)? {
+            Some(diff) => diff.pieces,
+            None => {
+                exact = false;
+                vec![read.domain.clone()]
+            }
+        };
+        for piece in exposed {
+            match integer_point(&piece, budget) {
+                Ok(None) => {}
+                Ok(Some(_)) | Err(PolyError::Budget) => pieces.push(image(read, &piece, array)),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(LiveIn { pieces, exact })
+}

@@ -1,0 +1,88 @@
+//! Liveness classes (DESIGN.md): which arrays are temporaries that may be
+//! remapped, and which are external and keep their layout.
+//!
+//! An array is external when it is referenced outside the SCoP, is a
+//! global, a function parameter or `static`, or has its address taken.
+//! Everything else is a temporary. `--temp NAME`, `#pragma polyfold
+//! temp(NAME)` and `--live-out NAME` override the inference.
+
+use crate::ir::{Array, Liveness, Storage};
+
+/// User overrides of the inferred classes.
+#[derive(Clone, Debug, Default)]
+pub struct LivenessOverrides {
+    /// Names forced to be temporaries (`--temp`, `#pragma polyfold temp`).
+    pub temp: Vec<String>,
+    /// Names forced to be external (`--live-out`).
+    pub live_out: Vec<String>,
+}
+
+/// The class of an array and a sentence saying why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Classification {
+    pub liveness: Liveness,
+    pub reason: String,
+}
+
+/// The names listed in `#pragma polyfold temp(a, b)` lines of `source`.
+pub fn pragma_temps(source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in source.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("pragma") else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("polyfold") else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("temp") else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix('(') else { continue };
+        let Some(end) = rest.find(')') else { continue };
+        names.extend(rest[..end].split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()));
+    }
+    names
+}
+
+/// Classifies one array.
+pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification {
+    let named = |list: &[String]| list.iter().any(|n| *n == array.name);
+    if named(&overrides.live_out) {
+        return Classification { liveness: Liveness::External, reason: "marked live-out by --live-out".into() };
+    }
+    if named(&overrides.temp) {
+        return Classification { liveness: Liveness::Temporary, reason: "marked temporary by the user".into() };
+    }
+    let f = &array.facts;
+    let external = |why: &str| Classification { liveness: Liveness::External, reason: why.to_string() };
+    match f.storage {
+        Storage::Global => return external("global: other code may read or write it"),
+        Storage::Static => return external("static: its values outlive the function"),
+        Storage::FunctionParam => return external("function parameter: the caller owns it"),
+        Storage::Local => {}
+    }
+    if f.address_taken {
+        return external("its address is taken");
+    }
+    if f.used_outside_scop {
+        return external("referenced outside the SCoP");
+    }
+    if !f.declared_in_function {
+        return external("not declared in the function of the SCoP");
+    }
+    Classification {
+        liveness: Liveness::Temporary,
+        reason: "local to the function and used only inside the SCoP".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pragma_names_are_collected() {
+        let src = "int x;\n  #pragma polyfold temp(a, b2)\n#pragma scop\n# pragma polyfold temp( c )\n";
+        assert_eq!(pragma_temps(src), vec!["a", "b2", "c"]);
+    }
+}

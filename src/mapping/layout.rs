@@ -1,0 +1,156 @@
+//! From a certified axis mapping to the layout that code generation
+//! emits: which dimensions are dropped, which keep their extent without a
+//! modulo, which get `% b` — each decision backed by an exact proof over
+//! every access's iteration domain.
+//!
+//! C's `%` truncates toward zero, so `e % b` is emitted only when `e >= 0`
+//! is proven on every iteration that evaluates it. A modulo is dropped when
+//! `0 <= e < b` is proven for every access (it cannot wrap). The proofs use
+//! the same parameter values as the mapping's certificate: all values of the
+//! context, or the known values only.
+
+use crate::analysis::model::ArrayModel;
+use crate::poly::simplex::integer_point;
+use crate::poly::{BasicSet, Budget, PolyError};
+
+use super::certify::{fix_params, Certificate};
+use super::modular::{ModularMapping, ParamAffine};
+
+/// What one dimension of the array becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DimLayout {
+    /// The modulus is 1: the dimension disappears.
+    Dropped,
+    /// The subscript stays as it is; the extent may shrink to `extent`
+    /// (`None`: keep the declared extent).
+    Plain { extent: Option<ParamAffine> },
+    /// The subscript becomes `e % modulus`; the extent becomes `modulus`.
+    Modulo { modulus: ParamAffine },
+}
+
+/// The layout of one remapped array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayLayout {
+    pub dims: Vec<DimLayout>,
+}
+
+impl ArrayLayout {
+    /// Whether the array becomes a scalar.
+    pub fn is_scalar(&self) -> bool {
+        self.dims.iter().all(|d| *d == DimLayout::Dropped)
+    }
+}
+
+/// Why no layout could be proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutFailure(pub String);
+
+/// Whether `{ x ∈ piece (∧ context) : row(x) >= 0 }` is empty, for the
+/// parameter values of `certificate`.
+fn proves_empty(
+    piece: &BasicSet,
+    row: Vec<i64>,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<bool, PolyError> {
+    let mut q = piece.clone();
+    q.add_ineq(row);
+    match certificate {
+        Certificate::ForValues(values) => fix_params(&mut q, values),
+        Certificate::ForAllParameters => {
+            let n_param = q.space.n_param();
+            for (rows, is_eq) in [(&context.eqs, true), (&context.ineqs, false)] {
+                for r in rows {
+                    if context.n_exist > 0 {
+                        continue; // Dropping context constraints only weakens the proof.
+                    }
+                    let mut full = q.zero_row();
+                    full[..n_param].copy_from_slice(&r[..n_param]);
+                    let last = full.len() - 1;
+                    full[last] = r[r.len() - 1];
+                    if is_eq {
+                        q.add_eq(full);
+                    } else {
+                        q.add_ineq(full);
+                    }
+                }
+            }
+        }
+    }
+    match integer_point(&q, budget) {
+        Ok(p) => Ok(p.is_none()),
+        Err(PolyError::Budget) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// A row over a piece's columns for `sign·(subscript - modulus) + offset`.
+fn subscript_minus(sub: &[i64], modulus: &ParamAffine, sign: i64, offset: i64) -> Vec<i64> {
+    let mut row: Vec<i64> = sub.iter().map(|v| sign * v).collect();
+    for (q, c) in modulus.coeffs.iter().enumerate() {
+        row[q] -= sign * c;
+    }
+    let last = row.len() - 1;
+    row[last] += -sign * modulus.constant + offset;
+    row
+}
+
+/// Decides the layout of an axis `mapping` of `model`'s array, whose
+/// declared extents are `extents` (affine in the parameters, when known).
+pub fn axis_layout(
+    model: &ArrayModel,
+    mapping: &ModularMapping,
+    extents: &[Option<ParamAffine>],
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<ArrayLayout, LayoutFailure> {
+    let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    let mut dims = Vec::new();
+    for (p, dim) in mapping.dims.iter().enumerate() {
+        let b = &dim.modulus;
+        if b.is_constant() && b.constant == 1 {
+            dims.push(DimLayout::Dropped);
+            continue;
+        }
+        let mut non_negative = true;
+        let mut below_modulus = true;
+        for event in &model.events {
+            let sub = &event.subscripts[p];
+            // e <= -1 must be empty.
+            let mut neg = sub.iter().map(|v| -v).collect::<Vec<_>>();
+            let last = neg.len() - 1;
+            neg[last] -= 1;
+            if !proves_empty(&event.domain, neg, certificate, context, budget).map_err(err)? {
+                non_negative = false;
+            }
+            // e - b >= 0 must be empty.
+            if below_modulus
+                && !proves_empty(&event.domain, subscript_minus(sub, b, 1, 0), certificate, context, budget)
+                    .map_err(err)?
+            {
+                below_modulus = false;
+            }
+        }
+        if !non_negative {
+            return Err(LayoutFailure(format!(
+                "cannot prove that subscript {p} is never negative, so `%` would be wrong"
+            )));
+        }
+        if below_modulus {
+            // No wrap: keep the extent when it is already no larger.
+            let keep = match (&extents[p], certificate) {
+                (Some(ext), Certificate::ForValues(values)) => {
+                    matches!((ext.eval(values), b.eval(values)), (Ok(e), Ok(m)) if e <= m)
+                }
+                (Some(ext), Certificate::ForAllParameters) => ext == b,
+                (None, _) => false,
+            };
+            dims.push(DimLayout::Plain { extent: if keep { None } else { Some(b.clone()) } });
+        } else {
+            dims.push(DimLayout::Modulo { modulus: b.clone() });
+        }
+    }
+    Ok(ArrayLayout { dims })
+}
