@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// The corpus folder of this crate.
 fn corpus_dir() -> PathBuf {
@@ -150,36 +150,30 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
     );
 
     let scratch = ScratchDir::create();
-    let jobs: Arc<Vec<(PathBuf, PathBuf)>> = Arc::new(
-        sources
-            .iter()
-            .map(|source| {
-                (
-                    source.clone(),
-                    dir.join(format!("{}.stdout", stem_of(source))),
-                )
-            })
-            .collect(),
-    );
-    let next_job = Arc::new(AtomicUsize::new(0));
-    let failures = Arc::new(Mutex::new(Vec::new()));
+    let jobs: Vec<(PathBuf, PathBuf)> = sources
+        .iter()
+        .map(|source| {
+            (
+                source.clone(),
+                dir.join(format!("{}.stdout", stem_of(source))),
+            )
+        })
+        .collect();
+    let next_job = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
     let n_threads = std::thread::available_parallelism()
         .map(|count| count.get())
         .unwrap_or(2)
         .clamp(2, 4);
     std::thread::scope(|scope| {
         for _ in 0..n_threads {
-            let jobs = Arc::clone(&jobs);
-            let next_job = Arc::clone(&next_job);
-            let failures = Arc::clone(&failures);
-            let scratch_path = scratch.path.clone();
-            scope.spawn(move || {
+            scope.spawn(|| {
                 loop {
                     let index = next_job.fetch_add(1, Ordering::SeqCst);
                     let Some((source, expected)) = jobs.get(index) else {
                         break;
                     };
-                    if let Err(message) = check_program(source, expected, &scratch_path) {
+                    if let Err(message) = check_program(source, expected, &scratch.path) {
                         failures
                             .lock()
                             .expect("a checking thread panicked")
@@ -197,4 +191,44 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
         jobs.len(),
         failures.join("\n")
     );
+}
+
+/// Every corpus program marks its kernel with exactly one
+/// `#pragma scop` ... `#pragma endscop` pair, in that order, and starts with
+/// a header comment (origin, temporaries, targets, fixes).
+#[test]
+fn every_corpus_program_has_one_marked_scop_and_a_header_comment() {
+    let dir = corpus_dir();
+    let sources = files_with_extension(&dir, "c");
+    assert!(
+        !sources.is_empty(),
+        "no C programs found in {}",
+        dir.display()
+    );
+    for source in &sources {
+        let name = stem_of(source);
+        let text = std::fs::read_to_string(source)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", source.display()));
+        assert!(
+            text.starts_with(&format!("/* {name}.c")),
+            "{name}.c must start with a header comment naming the file"
+        );
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let begins: Vec<usize> = (0..lines.len())
+            .filter(|&index| lines[index] == "#pragma scop")
+            .collect();
+        let ends: Vec<usize> = (0..lines.len())
+            .filter(|&index| lines[index] == "#pragma endscop")
+            .collect();
+        assert_eq!(begins.len(), 1, "{name}.c needs exactly one `#pragma scop`");
+        assert_eq!(
+            ends.len(),
+            1,
+            "{name}.c needs exactly one `#pragma endscop`"
+        );
+        assert!(
+            begins[0] < ends[0],
+            "{name}.c: `#pragma scop` must come before `#pragma endscop`"
+        );
+    }
 }
