@@ -22,6 +22,7 @@ pub mod driver;
 pub mod frontend;
 pub mod ir;
 pub mod mapping;
+pub mod pipeline;
 pub mod poly;
 pub mod util;
 pub mod verify;

@@ -49,13 +49,22 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
                     },
                     domain: piece.clone(),
                     schedule: schedule_rows(stmt, n_param, width),
-                    subscripts: access.subscripts.iter().map(|s| aff_row(s, width)).collect(),
+                    subscripts: access
+                        .subscripts
+                        .iter()
+                        .map(|s| aff_row(s, width))
+                        .collect(),
                 });
             }
         }
     }
     let a = scop.array(array);
-    ArrayModel { name: a.name.clone(), params: scop.param_names(), rank: a.extents.len(), events }
+    ArrayModel {
+        name: a.name.clone(),
+        params: scop.param_names(),
+        rank: a.extents.len(),
+        events,
+    }
 }
 
 /// The whole SCoP as a trace program (every array in its original layout;
@@ -81,6 +90,13 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
             }
         })
         .collect();
-    let arrays = scop.arrays.iter().map(|a| TraceArray { name: a.name.clone(), mapping: None }).collect();
+    let arrays = scop
+        .arrays
+        .iter()
+        .map(|a| TraceArray {
+            name: a.name.clone(),
+            mapping: None,
+        })
+        .collect();
     TraceProgram { arrays, statements }
 }

@@ -29,17 +29,32 @@ pub fn pragma_temps(source: &str) -> Vec<String> {
     let mut names = Vec::new();
     for line in source.lines() {
         let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("pragma") else { continue };
+        let Some(rest) = rest.strip_prefix("pragma") else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("polyfold") else { continue };
+        let Some(rest) = rest.strip_prefix("polyfold") else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("temp") else { continue };
+        let Some(rest) = rest.strip_prefix("temp") else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix('(') else { continue };
+        let Some(rest) = rest.strip_prefix('(') else {
+            continue;
+        };
         let Some(end) = rest.find(')') else { continue };
-        names.extend(rest[..end].split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()));
+        names.extend(
+            rest[..end]
+                .split(',')
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty()),
+        );
     }
     names
 }
@@ -48,13 +63,22 @@ pub fn pragma_temps(source: &str) -> Vec<String> {
 pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification {
     let named = |list: &[String]| list.iter().any(|n| *n == array.name);
     if named(&overrides.live_out) {
-        return Classification { liveness: Liveness::External, reason: "marked live-out by --live-out".into() };
+        return Classification {
+            liveness: Liveness::External,
+            reason: "marked live-out by --live-out".into(),
+        };
     }
     if named(&overrides.temp) {
-        return Classification { liveness: Liveness::Temporary, reason: "marked temporary by the user".into() };
+        return Classification {
+            liveness: Liveness::Temporary,
+            reason: "marked temporary by the user".into(),
+        };
     }
     let f = &array.facts;
-    let external = |why: &str| Classification { liveness: Liveness::External, reason: why.to_string() };
+    let external = |why: &str| Classification {
+        liveness: Liveness::External,
+        reason: why.to_string(),
+    };
     match f.storage {
         Storage::Global => return external("global: other code may read or write it"),
         Storage::Static => return external("static: its values outlive the function"),
@@ -82,7 +106,8 @@ mod tests {
 
     #[test]
     fn pragma_names_are_collected() {
-        let src = "int x;\n  #pragma polyfold temp(a, b2)\n#pragma scop\n# pragma polyfold temp( c )\n";
+        let src =
+            "int x;\n  #pragma polyfold temp(a, b2)\n#pragma scop\n# pragma polyfold temp( c )\n";
         assert_eq!(pragma_temps(src), vec!["a", "b2", "c"]);
     }
 }

@@ -5,5 +5,6 @@
 //! returns edits, it never prints an AST.
 
 pub mod edits;
+pub mod plan;
 
 pub use edits::{Edit, EditError, apply_edits};

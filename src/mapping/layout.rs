@@ -13,7 +13,7 @@ use crate::analysis::model::ArrayModel;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::certify::{fix_params, Certificate};
+use super::certify::{Certificate, fix_params};
 use super::modular::{ModularMapping, ParamAffine};
 
 /// What one dimension of the array becomes.
@@ -127,8 +127,14 @@ pub fn axis_layout(
             }
             // e - b >= 0 must be empty.
             if below_modulus
-                && !proves_empty(&event.domain, subscript_minus(sub, b, 1, 0), certificate, context, budget)
-                    .map_err(err)?
+                && !proves_empty(
+                    &event.domain,
+                    subscript_minus(sub, b, 1, 0),
+                    certificate,
+                    context,
+                    budget,
+                )
+                .map_err(err)?
             {
                 below_modulus = false;
             }
@@ -147,7 +153,9 @@ pub fn axis_layout(
                 (Some(ext), Certificate::ForAllParameters) => ext == b,
                 (None, _) => false,
             };
-            dims.push(DimLayout::Plain { extent: if keep { None } else { Some(b.clone()) } });
+            dims.push(DimLayout::Plain {
+                extent: if keep { None } else { Some(b.clone()) },
+            });
         } else {
             dims.push(DimLayout::Modulo { modulus: b.clone() });
         }

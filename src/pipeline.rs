@@ -1,0 +1,269 @@
+//! The contraction pipeline for one parsed file, one screen long:
+//! `classify_liveness → compute_conflicts → choose_mappings → certify →
+//! plan_edits`. Each array that is not provably improved keeps its layout,
+//! and its decision says why.
+
+use std::time::{Duration, Instant};
+
+use crate::analysis::build::array_model;
+use crate::analysis::cells::compute_cell_conflicts;
+use crate::analysis::livein::live_in_cells;
+use crate::analysis::liveness::{Classification, LivenessOverrides, classify};
+use crate::analysis::model::{AccessKind, ArrayModel};
+use crate::codegen::plan::plan_array_edits;
+use crate::codegen::{Edit, apply_edits};
+use crate::ir::{ArrayId, Liveness, Program, Scop};
+use crate::mapping::certify::{Certificate, CertifyMode, certify_modular};
+use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout};
+use crate::mapping::modular::{ModularMapping, ParamAffine};
+use crate::mapping::successive::successive_modulo;
+use crate::poly::{BasicSet, Budget};
+
+/// Options of the contraction.
+#[derive(Clone, Debug)]
+pub struct ContractOptions {
+    pub overrides: LivenessOverrides,
+    /// Solver budget per array.
+    pub steps_per_array: u64,
+    pub time_per_array: Duration,
+}
+
+impl Default for ContractOptions {
+    fn default() -> ContractOptions {
+        ContractOptions {
+            overrides: LivenessOverrides::default(),
+            steps_per_array: 20_000_000,
+            time_per_array: Duration::from_secs(20),
+        }
+    }
+}
+
+/// What happened to one array.
+#[derive(Clone, Debug)]
+pub enum ArrayOutcome {
+    /// External: never considered for remapping.
+    External,
+    /// A temporary that keeps its layout, and why.
+    Kept { why: String },
+    /// A temporary with a new, certified layout.
+    Remapped {
+        mapping: ModularMapping,
+        certificate: Certificate,
+        layout: ArrayLayout,
+        new_cells: Option<i64>,
+    },
+}
+
+/// The decision for one array of one SCoP.
+#[derive(Clone, Debug)]
+pub struct ArrayDecision {
+    pub scop: usize,
+    pub array: ArrayId,
+    pub name: String,
+    pub classification: Classification,
+    pub original_cells: Option<i64>,
+    pub outcome: ArrayOutcome,
+    pub method: &'static str,
+    pub time: Duration,
+}
+
+impl ArrayDecision {
+    pub fn new_cells(&self) -> Option<i64> {
+        match &self.outcome {
+            ArrayOutcome::Remapped { new_cells, .. } => *new_cells,
+            _ => self.original_cells,
+        }
+    }
+}
+
+/// The result of contracting one file.
+#[derive(Clone, Debug)]
+pub struct FileContraction {
+    pub decisions: Vec<ArrayDecision>,
+    pub edits: Vec<Edit>,
+    /// The transformed source text.
+    pub output: String,
+}
+
+/// Known values of every parameter of `scop`, or the name of one without.
+pub fn param_values(scop: &Scop) -> Result<Vec<i64>, String> {
+    scop.params
+        .iter()
+        .map(|p| p.value.ok_or_else(|| p.name.clone()))
+        .collect()
+}
+
+fn eval_extent(aff: &Option<crate::ir::AffExpr>, values: &[i64]) -> Option<i64> {
+    let aff = aff.as_ref()?;
+    ParamAffine {
+        coeffs: aff.coeffs.clone(),
+        constant: aff.constant,
+    }
+    .eval(values)
+    .ok()
+}
+
+/// Cells of the array after remapping with `layout`.
+fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -> Option<i64> {
+    let mut cells: i64 = 1;
+    for (dim, extent) in layout.dims.iter().zip(extents) {
+        let size = match dim {
+            DimLayout::Dropped => 1,
+            DimLayout::Plain { extent: None } => (*extent)?,
+            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b } => {
+                b.eval(values).ok()?
+            }
+        };
+        cells = cells.checked_mul(size)?;
+    }
+    Some(cells)
+}
+
+/// Runs the whole contraction on `program`.
+pub fn contract_program(
+    program: &Program,
+    options: &ContractOptions,
+) -> Result<FileContraction, String> {
+    let mut overrides = options.overrides.clone();
+    overrides
+        .temp
+        .extend(crate::analysis::liveness::pragma_temps(&program.source));
+    let mut decisions = Vec::new();
+    let mut edits = Vec::new();
+    for (si, scop) in program.scops.iter().enumerate() {
+        for array in &scop.arrays {
+            let start = Instant::now();
+            let classification = classify(array, &overrides);
+            let values = param_values(scop).ok();
+            let extents: Vec<Option<i64>> = array
+                .extents
+                .iter()
+                .map(|e| values.as_ref().and_then(|v| eval_extent(&e.aff, v)))
+                .collect();
+            let original_cells = extents
+                .iter()
+                .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
+            let (outcome, method) = if classification.liveness == Liveness::External {
+                (ArrayOutcome::External, "-")
+            } else {
+                let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
+                match contract_array(scop, array.id, &extents, original_cells, &mut budget) {
+                    Ok(o) => (o, "successive modulo"),
+                    Err(why) => (ArrayOutcome::Kept { why }, "-"),
+                }
+            };
+            if let ArrayOutcome::Remapped { layout, .. } = &outcome {
+                let planned = plan_array_edits(&program.source, scop, array.id, layout)
+                    .ok_or_else(|| format!("internal error: no declarator for `{}`", array.name))?;
+                edits.extend(planned);
+            }
+            decisions.push(ArrayDecision {
+                scop: si,
+                array: array.id,
+                name: array.name.clone(),
+                classification,
+                original_cells,
+                outcome,
+                method,
+                time: start.elapsed(),
+            });
+        }
+    }
+    let output = apply_edits(&program.source, &edits).map_err(|e| e.to_string())?;
+    Ok(FileContraction {
+        decisions,
+        edits,
+        output,
+    })
+}
+
+/// Finds, certifies and lays out a mapping for one temporary array.
+fn contract_array(
+    scop: &Scop,
+    array: ArrayId,
+    extents: &[Option<i64>],
+    original_cells: Option<i64>,
+    budget: &mut Budget,
+) -> Result<ArrayOutcome, String> {
+    let decl = scop.array(array);
+    let model: ArrayModel = array_model(scop, array);
+    if decl.declarator_span.is_none() {
+        return Err("its declaration was not found".into());
+    }
+    if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
+        return Err("it is never written in the SCoP".into());
+    }
+    let values = param_values(scop)
+        .map_err(|name| format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"))?;
+    let solver = |e: crate::poly::PolyError| format!("analysis gave up: {e}");
+    let live_in = live_in_cells(&model, budget).map_err(solver)?;
+    if !live_in.pieces.is_empty() {
+        return Err("some cells are read before they are written (live-in)".into());
+    }
+    let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
+    let ds: Vec<BasicSet> = conflicts.difference_set();
+    let found = successive_modulo(&ds, model.rank, &values, budget).map_err(solver)?;
+    let extent_affs: Vec<Option<ParamAffine>> = decl
+        .extents
+        .iter()
+        .map(|e| {
+            e.aff.as_ref().map(|a| ParamAffine {
+                coeffs: a.coeffs.clone(),
+                constant: a.constant,
+            })
+        })
+        .collect();
+    // Symbolic first: valid for every parameter value of the context.
+    let mut attempts: Vec<(ModularMapping, CertifyMode<'_>)> = Vec::new();
+    if let Some(m) = found.symbolic_mapping(&decl.name, &model.params) {
+        attempts.push((
+            m,
+            CertifyMode::Symbolic {
+                context: &scop.context,
+            },
+        ));
+    }
+    attempts.push((
+        found.numeric_mapping(&decl.name, &model.params),
+        CertifyMode::Fixed(&values),
+    ));
+    let mut last_failure = String::from("no mapping found");
+    for (mapping, mode) in attempts {
+        let certificate = match certify_modular(&ds, &mapping, mode, budget) {
+            Ok(c) => c,
+            Err(f) => {
+                last_failure = f.to_string();
+                continue;
+            }
+        };
+        let layout = match axis_layout(
+            &model,
+            &mapping,
+            &extent_affs,
+            &certificate,
+            &scop.context,
+            budget,
+        ) {
+            Ok(l) => l,
+            Err(f) => {
+                last_failure = f.0;
+                continue;
+            }
+        };
+        let new_cells = layout_cells(&layout, extents, &values);
+        if let (Some(new), Some(old)) = (new_cells, original_cells) {
+            if new >= old {
+                return Err(format!(
+                    "no smaller mapping: successive modulo needs all {old} cells"
+                ));
+            }
+        }
+        return Ok(ArrayOutcome::Remapped {
+            mapping,
+            certificate,
+            layout,
+            new_cells,
+        });
+    }
+    Err(last_failure)
+}
