@@ -13,10 +13,11 @@ use crate::analysis::model::{AccessKind, ArrayModel};
 use crate::codegen::plan::plan_array_edits;
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{ArrayId, Liveness, Program, Scop};
-use crate::mapping::certify::{Certificate, CertifyMode, certify_modular};
+use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, fix_params};
 use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::successive_modulo;
+use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 
 /// Options of the contraction.
@@ -196,9 +197,16 @@ fn contract_array(
     let values = param_values(scop)
         .map_err(|name| format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"))?;
     let solver = |e: crate::poly::PolyError| format!("analysis gave up: {e}");
-    let live_in = live_in_cells(&model, budget).map_err(solver)?;
-    if !live_in.pieces.is_empty() {
-        return Err("some cells are read before they are written (live-in)".into());
+    let live_in = live_in_cells(&model, &scop.context, budget).map_err(solver)?;
+    // Live-in cells for some parameter values of the context: the mapping
+    // can only be certified for the known values, where there are none.
+    let allow_symbolic = live_in.pieces.is_empty();
+    for piece in &live_in.pieces {
+        let mut q = piece.clone();
+        fix_params(&mut q, &values);
+        if !matches!(integer_point(&q, budget), Ok(None)) {
+            return Err("some cells are read before they are written (live-in)".into());
+        }
     }
     let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
     let ds: Vec<BasicSet> = conflicts.difference_set();
@@ -215,7 +223,10 @@ fn contract_array(
         .collect();
     // Symbolic first: valid for every parameter value of the context.
     let mut attempts: Vec<(ModularMapping, CertifyMode<'_>)> = Vec::new();
-    if let Some(m) = found.symbolic_mapping(&decl.name, &model.params) {
+    if let Some(m) = found
+        .symbolic_mapping(&decl.name, &model.params)
+        .filter(|_| allow_symbolic)
+    {
         attempts.push((
             m,
             CertifyMode::Symbolic {

@@ -73,3 +73,17 @@ fn durbin_output_changes_only_declarations_and_subscripts() {
         r.output
     );
 }
+
+#[test]
+fn zz_print_all() {
+    for f in std::fs::read_dir(format!("{}/corpus", env!("CARGO_MANIFEST_DIR"))).unwrap() {
+        let p = f.unwrap().path();
+        if p.extension().map_or(true, |e| e != "c") {
+            continue;
+        }
+        let t = std::time::Instant::now();
+        let r = contract(p.file_name().unwrap().to_str().unwrap());
+        println!("== {} {:?}\n{}", p.display(), t.elapsed(), describe(&r));
+    }
+}
+

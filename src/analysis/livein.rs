@@ -110,8 +110,13 @@ fn image(read: &AccessEvent, piece: &BasicSet, array: &ArrayModel) -> BasicSet {
     set
 }
 
-/// Computes the live-in cells of `array`.
-pub fn live_in_cells(array: &ArrayModel, budget: &mut Budget) -> PolyResult<LiveIn> {
+/// Computes the live-in cells of `array` for the parameter values of
+/// `context` (a set over the parameters).
+pub fn live_in_cells(
+    array: &ArrayModel,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> PolyResult<LiveIn> {
     let mut pieces = Vec::new();
     let mut exact = true;
     for read in array.events.iter().filter(|e| e.kind == AccessKind::Read) {
@@ -121,7 +126,9 @@ pub fn live_in_cells(array: &ArrayModel, budget: &mut Budget) -> PolyResult<Live
                 cover.push(covered(read, write, level));
             }
         }
-        let domain = Set::from_basic(read.domain.clone());
+        let mut domain = read.domain.clone();
+        domain.add_param_constraints(context);
+        let domain = Set::from_basic(domain);
         let exposed = match domain.subtract(&cover)? {
             Some(diff) => diff.pieces,
             None => {

@@ -65,16 +65,6 @@ impl std::fmt::Display for CertifyFailure {
     }
 }
 
-/// Adds `row` (over `[params | d | existentials | constant]` of `piece`) as an
-/// equality or inequality.
-fn push(piece: &mut BasicSet, row: Vec<i64>, is_eq: bool) {
-    if is_eq {
-        piece.add_eq(row);
-    } else {
-        piece.add_ineq(row);
-    }
-}
-
 /// Fixes every parameter of `piece` to `values`.
 pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
     for (q, v) in values.iter().enumerate() {
@@ -83,28 +73,6 @@ pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
         let last = row.len() - 1;
         row[last] = -v;
         piece.add_eq(row);
-    }
-}
-
-/// Intersects `piece` with a parameter-only `context` (no existentials in
-/// the context are supported beyond its own, which are appended).
-fn add_context(piece: &mut BasicSet, context: &BasicSet) {
-    let n_param = piece.space.n_param();
-    let first_exist = piece.width() - 1;
-    for _ in 0..context.n_exist {
-        piece.add_exist();
-    }
-    let width = piece.width();
-    for (rows, is_eq) in [(&context.eqs, true), (&context.ineqs, false)] {
-        for row in rows {
-            let mut r = vec![0; width];
-            r[..n_param].copy_from_slice(&row[..n_param]);
-            for e in 0..context.n_exist {
-                r[first_exist + e] = row[n_param + e];
-            }
-            r[width - 1] = row[row.len() - 1];
-            push(piece, r, is_eq);
-        }
     }
 }
 
@@ -167,7 +135,7 @@ pub fn certify_modular(
             }
             CertifyMode::Symbolic { context } => {
                 let mut base = piece.clone();
-                add_context(&mut base, context);
+                base.add_param_constraints(context);
                 // d != 0 and M·d = 0.
                 for p0 in 0..rank {
                     for sign in [1, -1] {

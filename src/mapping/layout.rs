@@ -58,25 +58,7 @@ fn proves_empty(
     q.add_ineq(row);
     match certificate {
         Certificate::ForValues(values) => fix_params(&mut q, values),
-        Certificate::ForAllParameters => {
-            let n_param = q.space.n_param();
-            for (rows, is_eq) in [(&context.eqs, true), (&context.ineqs, false)] {
-                for r in rows {
-                    if context.n_exist > 0 {
-                        continue; // Dropping context constraints only weakens the proof.
-                    }
-                    let mut full = q.zero_row();
-                    full[..n_param].copy_from_slice(&r[..n_param]);
-                    let last = full.len() - 1;
-                    full[last] = r[r.len() - 1];
-                    if is_eq {
-                        q.add_eq(full);
-                    } else {
-                        q.add_ineq(full);
-                    }
-                }
-            }
-        }
+        Certificate::ForAllParameters => q.add_param_constraints(context),
     }
     match integer_point(&q, budget) {
         Ok(p) => Ok(p.is_none()),

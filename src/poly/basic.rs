@@ -83,6 +83,33 @@ impl BasicSet {
         col
     }
 
+    /// Adds the constraints of `context`, a set over the same parameters and
+    /// no set dimensions (its existentials become new existentials here).
+    pub fn add_param_constraints(&mut self, context: &BasicSet) {
+        let n_param = self.space.n_param();
+        debug_assert_eq!(context.space.n_param(), n_param);
+        let first_exist = self.width() - 1;
+        for _ in 0..context.n_exist {
+            self.add_exist();
+        }
+        let width = self.width();
+        for (rows, is_eq) in [(&context.eqs, true), (&context.ineqs, false)] {
+            for row in rows {
+                let mut r = vec![0; width];
+                r[..n_param].copy_from_slice(&row[..n_param]);
+                for e in 0..context.n_exist {
+                    r[first_exist + e] = row[context.space.n_var() + e];
+                }
+                r[width - 1] = row[row.len() - 1];
+                if is_eq {
+                    self.eqs.push(r);
+                } else {
+                    self.ineqs.push(r);
+                }
+            }
+        }
+    }
+
     /// Whether `point` (values of params, domain and range, in column order)
     /// satisfies every constraint, for a polyhedron without existentials.
     ///
