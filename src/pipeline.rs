@@ -278,3 +278,29 @@ fn contract_array(
     }
     Err(last_failure)
 }
+
+/// Runs the trace verifier on every SCoP of `program` with the mappings of
+/// `contraction`, for the known parameter values (each SCoP whose
+/// parameters all have values). Returns one report per verified SCoP.
+pub fn verify_contraction(
+    program: &Program,
+    contraction: &FileContraction,
+    budget: &mut Budget,
+) -> Result<Vec<(usize, crate::verify::TraceReport)>, String> {
+    let mut reports = Vec::new();
+    for (si, scop) in program.scops.iter().enumerate() {
+        let Ok(values) = param_values(scop) else {
+            continue;
+        };
+        let mut trace = crate::analysis::build::trace_program(scop);
+        for d in contraction.decisions.iter().filter(|d| d.scop == si) {
+            if let ArrayOutcome::Remapped { mapping, .. } = &d.outcome {
+                trace.arrays[d.array.0 as usize].mapping = Some(mapping.clone());
+            }
+        }
+        let report = crate::verify::run_trace(&trace, &values, budget)
+            .map_err(|e| format!("trace of SCoP {si} failed: {e}"))?;
+        reports.push((si, report));
+    }
+    Ok(reports)
+}

@@ -8,6 +8,12 @@
 //! that each still compiles warning-free, runs, exits with status 0 and
 //! prints what was committed.
 //!
+//! The same comparison runs on polyfold's output for every corpus program
+//! (the differential test of DESIGN.md): the contracted program must compile
+//! with the same flags and print exactly what the original prints. The
+//! output must also parse with lang-c, and the trace verifier must find
+//! every read of every SCoP seeing the value it sees in the original.
+//!
 //! Nothing is skipped: a missing `cc` is a test failure with a clear
 //! message, and so is a `.c` file without its `.stdout` (or the reverse).
 //! The programs are compiled and run on a few threads in parallel; the
@@ -92,7 +98,11 @@ fn require_cc() {
 /// Compiles one corpus program, runs it and compares its output with the
 /// expected text. Returns a description of the first problem found.
 fn check_program(source: &Path, expected_stdout: &Path, scratch: &Path) -> Result<(), String> {
-    let name = stem_of(source);
+    let name = source
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("file names are UTF-8")
+        .replace(".c", "");
     let executable = scratch.join(format!("{name}.exe"));
     let compile = Command::new("cc")
         .args(["-std=c11", "-O2", "-Wall", "-Werror", "-o"])
@@ -150,7 +160,7 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
     );
 
     let scratch = ScratchDir::create();
-    let jobs: Vec<(PathBuf, PathBuf)> = sources
+    let mut jobs: Vec<(PathBuf, PathBuf)> = sources
         .iter()
         .map(|source| {
             (
@@ -159,6 +169,20 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
             )
         })
         .collect();
+    let mut problems = Vec::new();
+    for source in &sources {
+        match contract_and_check(source, &scratch.path) {
+            Ok(transformed) => {
+                jobs.push((transformed, dir.join(format!("{}.stdout", stem_of(source)))))
+            }
+            Err(message) => problems.push(message),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "polyfold failed on the corpus:\n{}",
+        problems.join("\n")
+    );
     let next_job = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     let n_threads = std::thread::available_parallelism()
@@ -191,6 +215,35 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
         jobs.len(),
         failures.join("\n")
     );
+}
+
+/// Runs polyfold on `source`, verifies the mappings with the trace
+/// interpreter, parses the output with lang-c, and writes it to
+/// `scratch/NAME.polyfold.c` (returned).
+fn contract_and_check(source: &Path, scratch: &Path) -> Result<PathBuf, String> {
+    let name = stem_of(source);
+    let text = std::fs::read_to_string(source).map_err(|e| format!("{name}: {e}"))?;
+    let program =
+        polyfold::frontend::extract(&name, &text, &polyfold::frontend::Options::default());
+    let options = polyfold::pipeline::ContractOptions::default();
+    let contraction = polyfold::pipeline::contract_program(&program, &options)
+        .map_err(|e| format!("{name}: contraction failed: {e}"))?;
+    let mut budget = polyfold::poly::Budget::new(u64::MAX, None);
+    let reports = polyfold::pipeline::verify_contraction(&program, &contraction, &mut budget)
+        .map_err(|e| format!("{name}: {e}"))?;
+    for (scop, report) in &reports {
+        if let Some(m) = &report.first_mismatch {
+            return Err(format!(
+                "{name}: SCoP {scop}: the verifier found a wrong read: {m:?}"
+            ));
+        }
+    }
+    let out = scratch.join(format!("{name}.polyfold.c"));
+    std::fs::write(&out, &contraction.output).map_err(|e| format!("{name}: {e}"))?;
+    let config = lang_c::driver::Config::default();
+    lang_c::driver::parse(&config, &out)
+        .map_err(|e| format!("{name}: lang-c rejects polyfold's output: {e}"))?;
+    Ok(out)
 }
 
 /// Every corpus program marks its kernel with exactly one

@@ -14,4 +14,6 @@
 pub mod enumerate;
 pub mod trace;
 
-pub use trace::{TraceAccess, TraceProgram, TraceReport, TraceStatement, run_trace};
+pub use trace::{
+    Mismatch, TraceAccess, TraceArray, TraceProgram, TraceReport, TraceStatement, run_trace,
+};
