@@ -16,7 +16,7 @@ use crate::ir::{ArrayId, Liveness, Program, Scop};
 use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, fix_params};
 use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
-use crate::mapping::successive::successive_modulo;
+use crate::mapping::successive::{fit_moduli, moduli_for_values};
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 
@@ -210,7 +210,19 @@ fn contract_array(
     }
     let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
     let ds: Vec<BasicSet> = conflicts.difference_set();
-    let found = successive_modulo(&ds, model.rank, &values, budget).map_err(solver)?;
+    let numeric = moduli_for_values(&ds, model.rank, &values, budget).map_err(solver)?;
+    // Give up early when even the numeric moduli cannot beat the declaration.
+    let estimate = numeric.iter().zip(extents).try_fold(1i64, |acc, (b, e)| {
+        acc.checked_mul((*b).min(e.unwrap_or(*b)))
+    });
+    if let (Some(new), Some(old)) = (estimate, original_cells) {
+        if new >= old {
+            return Err(format!(
+                "no smaller mapping: successive modulo needs all {old} cells"
+            ));
+        }
+    }
+    let found = fit_moduli(&ds, model.rank, &values, numeric, budget).map_err(solver)?;
     let extent_affs: Vec<Option<ParamAffine>> = decl
         .extents
         .iter()

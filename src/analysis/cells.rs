@@ -378,38 +378,75 @@ pub fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
     ds
 }
 
+/// Swaps the two cells of a relation over the conflict space.
+fn swap_cells(set: &BasicSet) -> crate::poly::PolyResult<BasicSet> {
+    let reversed = crate::poly::Set::from_basic(set.clone()).reverse()?;
+    let mut piece = reversed
+        .pieces
+        .into_iter()
+        .next()
+        .expect("one piece in, one piece out");
+    piece.space = set.space.clone();
+    Ok(piece)
+}
+
 /// Every conflict polyhedron of `model` (live-in cells given by the pieces
-/// of `live_in`, sets over the array's cells), with the precedences that are
-/// integer-empty dropped first. `budget` bounds every emptiness test; a test
-/// that runs out keeps its piece (over-approximation is safe).
+/// of `live_in`, sets over the array's cells).
+///
+/// Each precedence polyhedron is tested for emptiness and simplified (only
+/// exact eliminations of existentials) before the pairs are formed; a
+/// conflict pair and its mirror image have mirrored polyhedra, so only one
+/// of the two is built and tested and the other is its reverse. `budget`
+/// bounds every emptiness test; a test that runs out keeps its piece
+/// (over-approximation is safe).
 pub fn compute_cell_conflicts(
     model: &ArrayModel,
     live_in: &[BasicSet],
     budget: &mut crate::poly::Budget,
 ) -> crate::poly::PolyResult<CellConflicts> {
+    use crate::poly::project::eliminate_exists_where_exact;
     use crate::poly::simplex::integer_point;
-    let mut live_precedences = Vec::new();
+    let non_empty =
+        |set: &BasicSet, budget: &mut crate::poly::Budget| match integer_point(set, budget) {
+            Ok(None) => Ok(false),
+            Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => Ok(true),
+            Err(e) => Err(e),
+        };
+    let mut live_precedences: Vec<(Precedence, BasicSet)> = Vec::new();
     for p in precedences(model, live_in.len()) {
-        let set = precedence_set(model, live_in, p);
-        match integer_point(&set, budget) {
-            Ok(None) => {}
-            Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => live_precedences.push(p),
-            Err(e) => return Err(e),
+        let set = eliminate_exists_where_exact(&precedence_set(model, live_in, p))?;
+        if set.is_obviously_empty() || !non_empty(&set, budget)? {
+            continue;
         }
+        if live_precedences.iter().any(|(_, known)| *known == set) {
+            continue;
+        }
+        live_precedences.push((p, set));
     }
+    let mirrored: Vec<BasicSet> = live_precedences
+        .iter()
+        .map(|(_, s)| swap_cells(s))
+        .collect::<Result<_, _>>()?;
     let mut pieces = Vec::new();
-    for &forward in &live_precedences {
-        for &backward in &live_precedences {
-            let set = conflict_set(model, live_in, forward, backward);
-            match integer_point(&set, budget) {
-                Ok(None) => {}
-                Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => pieces.push(ConflictPiece {
-                    forward,
-                    backward,
-                    set,
-                }),
-                Err(e) => return Err(e),
+    for (a, (forward, forward_set)) in live_precedences.iter().enumerate() {
+        for (b, (backward, _)) in live_precedences.iter().enumerate().skip(a) {
+            let set = eliminate_exists_where_exact(&forward_set.intersect(&mirrored[b])?)?;
+            if set.is_obviously_empty() || !non_empty(&set, budget)? {
+                continue;
             }
+            if a != b {
+                let mirror = swap_cells(&set)?;
+                pieces.push(ConflictPiece {
+                    forward: *backward,
+                    backward: *forward,
+                    set: mirror,
+                });
+            }
+            pieces.push(ConflictPiece {
+                forward: *forward,
+                backward: *backward,
+                set,
+            });
         }
     }
     Ok(CellConflicts {

@@ -85,6 +85,18 @@ pub fn successive_modulo(
     budget: &mut Budget,
 ) -> PolyResult<SuccessiveResult> {
     let numeric = moduli_for_values(ds, rank, values, budget)?;
+    fit_moduli(ds, rank, values, numeric, budget)
+}
+
+/// The affine fit of moduli already computed for `values` (see
+/// [`successive_modulo`]).
+pub fn fit_moduli(
+    ds: &[BasicSet],
+    rank: usize,
+    values: &[i64],
+    numeric: Vec<i64>,
+    budget: &mut Budget,
+) -> PolyResult<SuccessiveResult> {
     let n_param = values.len();
     let mut slopes = vec![vec![0i64; n_param]; rank];
     for q in 0..n_param {
