@@ -15,6 +15,7 @@
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
 
 pub mod analysis;
+pub mod bench;
 pub mod cli;
 pub mod codegen;
 pub mod diag;
@@ -24,5 +25,6 @@ pub mod ir;
 pub mod mapping;
 pub mod pipeline;
 pub mod poly;
+pub mod report;
 pub mod util;
 pub mod verify;

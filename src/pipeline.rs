@@ -111,7 +111,7 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
         let size = match dim {
             DimLayout::Dropped => 1,
             DimLayout::Plain { extent: None } => (*extent)?,
-            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b } => {
+            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
                 b.eval(values).ok()?
             }
         };
@@ -148,7 +148,14 @@ pub fn contract_program(
                 (ArrayOutcome::External, "-")
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
-                match contract_array(scop, array.id, &extents, original_cells, &mut budget) {
+                match contract_array(
+                    scop,
+                    params_are_macros(program, scop),
+                    array.id,
+                    &extents,
+                    original_cells,
+                    &mut budget,
+                ) {
                     Ok(o) => (o, "successive modulo"),
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
                 }
@@ -170,6 +177,7 @@ pub fn contract_program(
             });
         }
     }
+    edits.extend(static_assertions(program, &decisions));
     let output = apply_edits(&program.source, &edits).map_err(|e| e.to_string())?;
     Ok(FileContraction {
         decisions,
@@ -178,9 +186,69 @@ pub fn contract_program(
     })
 }
 
+/// Whether every parameter of `scop` is an object-like `#define` of the
+/// file, so that a `_Static_assert` can pin its value.
+fn params_are_macros(program: &Program, scop: &Scop) -> bool {
+    scop.params.iter().all(|p| {
+        program
+            .macros
+            .objects
+            .iter()
+            .any(|o| o.name == p.name && o.span.is_some())
+    })
+}
+
+/// A mapping certified only for the known parameter values must not
+/// silently survive a change of those values: after the declaration of each
+/// such array, a `_Static_assert` pins the values (C11), so that a rebuild
+/// with other values fails to compile instead of computing garbage.
+fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit> {
+    let mut by_decl: Vec<(usize, Vec<String>, String)> = Vec::new();
+    for d in decisions {
+        let ArrayOutcome::Remapped {
+            certificate: Certificate::ForValues(values),
+            ..
+        } = &d.outcome
+        else {
+            continue;
+        };
+        let scop = &program.scops[d.scop];
+        let Some(decl) = scop.array(d.array).decl_span.clone() else {
+            continue;
+        };
+        let condition = scop
+            .params
+            .iter()
+            .zip(values)
+            .map(|(p, v)| format!("{} == {v}", p.name))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        match by_decl.iter_mut().find(|(end, _, _)| *end == decl.end) {
+            Some((_, names, _)) => names.push(d.name.clone()),
+            None => by_decl.push((decl.end, vec![d.name.clone()], condition)),
+        }
+    }
+    by_decl
+        .into_iter()
+        .map(|(end, names, condition)| {
+            let line_start = program.source[..end].rfind('\n').map_or(0, |i| i + 1);
+            let indent: String =
+                program.source[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            Edit::insert(
+                end,
+                format!(
+                    "\n{indent}_Static_assert({condition}, \"polyfold: the storage of {} is certified for these parameter values only\");",
+                    names.join(", ")
+                ),
+            )
+        })
+        .collect()
+}
+
 /// Finds, certifies and lays out a mapping for one temporary array.
 fn contract_array(
     scop: &Scop,
+    macros_pinnable: bool,
     array: ArrayId,
     extents: &[Option<i64>],
     original_cells: Option<i64>,
@@ -246,11 +314,15 @@ fn contract_array(
             },
         ));
     }
-    attempts.push((
-        found.numeric_mapping(&decl.name, &model.params),
-        CertifyMode::Fixed(&values),
-    ));
-    let mut last_failure = String::from("no mapping found");
+    if macros_pinnable {
+        attempts.push((
+            found.numeric_mapping(&decl.name, &model.params),
+            CertifyMode::Fixed(&values),
+        ));
+    }
+    let mut last_failure = String::from(
+        "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
+    );
     for (mapping, mode) in attempts {
         let certificate = match certify_modular(&ds, &mapping, mode, budget) {
             Ok(c) => c,

@@ -35,7 +35,10 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
     let n_param = scop.params.len();
     let mut events = Vec::new();
     for (si, stmt) in scop.stmts.iter().enumerate() {
-        for access in stmt.reads.iter().chain(std::iter::once(&stmt.write)) {
+        let accesses = std::iter::once(&stmt.write)
+            .chain(stmt.reads.iter())
+            .enumerate();
+        for (position, access) in accesses {
             if access.array != array {
                 continue;
             }
@@ -43,6 +46,7 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
                 let width = piece.width();
                 events.push(AccessEvent {
                     statement: si,
+                    position,
                     kind: match access.kind {
                         IrKind::Read => AccessKind::Read,
                         IrKind::Write => AccessKind::Write,

@@ -497,6 +497,7 @@ mod tests {
         }
         AccessEvent {
             statement,
+            position: 0,
             kind,
             domain,
             schedule: schedule.iter().map(|r| r.to_vec()).collect(),

@@ -23,6 +23,9 @@ pub enum AccessKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccessEvent {
     pub statement: usize,
+    /// Which access of the statement this is: 0 for the write, `k + 1` for
+    /// its `k`-th read.
+    pub position: usize,
     pub kind: AccessKind,
     pub domain: BasicSet,
     pub schedule: Vec<Vec<i64>>,

@@ -37,14 +37,14 @@ pub fn plan_array_edits(
         match dim {
             DimLayout::Dropped => {}
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
-            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b } => {
+            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
                 text.push_str(&format!("[{}]", b.to_text(&params)))
             }
         }
     }
     edits.push(Edit::replace(declarator, text));
-    for stmt in &scop.stmts {
-        for access in stmt.accesses() {
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        for (position, access) in stmt.accesses().enumerate() {
             if access.array != array {
                 continue;
             }
@@ -54,7 +54,10 @@ pub fn plan_array_edits(
                 match dim {
                     DimLayout::Dropped => {}
                     DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
-                    DimLayout::Modulo { modulus } => {
+                    DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
+                        text.push_str(&format!("[{sub}]"))
+                    }
+                    DimLayout::Modulo { modulus, .. } => {
                         // A literal subscript folds: `0 % 2` is `0`.
                         let literal = sub.parse::<i64>().ok().filter(|v| *v >= 0);
                         if let (Some(v), true) =

@@ -25,7 +25,12 @@ pub enum DimLayout {
     /// (`None`: keep the declared extent).
     Plain { extent: Option<ParamAffine> },
     /// The subscript becomes `e % modulus`; the extent becomes `modulus`.
-    Modulo { modulus: ParamAffine },
+    /// The accesses listed in `exempt` (statement, position) are proven
+    /// never to wrap (`0 <= e < modulus`) and keep their plain subscript.
+    Modulo {
+        modulus: ParamAffine,
+        exempt: Vec<(usize, usize)>,
+    },
 }
 
 /// The layout of one remapped array.
@@ -96,8 +101,25 @@ pub fn axis_layout(
             dims.push(DimLayout::Dropped);
             continue;
         }
+        // The modulus must be positive wherever the array is accessed (it
+        // becomes a divisor and an extent).
+        for event in &model.events {
+            let mut row = vec![0i64; event.domain.width()];
+            for (q, c) in b.coeffs.iter().enumerate() {
+                row[q] = -c;
+            }
+            let last = row.len() - 1;
+            row[last] = -b.constant; // -b >= 0, i.e. b <= 0
+            if !proves_empty(&event.domain, row, certificate, context, budget).map_err(err)? {
+                return Err(LayoutFailure(format!(
+                    "cannot prove that the modulus of dimension {p} is positive"
+                )));
+            }
+        }
         let mut non_negative = true;
         let mut below_modulus = true;
+        // Per access: does it stay below the modulus on all its pieces?
+        let mut wraps: Vec<((usize, usize), bool)> = Vec::new();
         for event in &model.events {
             let sub = &event.subscripts[p];
             // e <= -1 must be empty.
@@ -108,17 +130,19 @@ pub fn axis_layout(
                 non_negative = false;
             }
             // e - b >= 0 must be empty.
-            if below_modulus
-                && !proves_empty(
-                    &event.domain,
-                    subscript_minus(sub, b, 1, 0),
-                    certificate,
-                    context,
-                    budget,
-                )
-                .map_err(err)?
-            {
-                below_modulus = false;
+            let key = (event.statement, event.position);
+            let this_wraps = !proves_empty(
+                &event.domain,
+                subscript_minus(sub, b, 1, 0),
+                certificate,
+                context,
+                budget,
+            )
+            .map_err(err)?;
+            below_modulus &= !this_wraps;
+            match wraps.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, w)) => *w |= this_wraps,
+                None => wraps.push((key, this_wraps)),
             }
         }
         if !non_negative {
@@ -139,7 +163,11 @@ pub fn axis_layout(
                 extent: if keep { None } else { Some(b.clone()) },
             });
         } else {
-            dims.push(DimLayout::Modulo { modulus: b.clone() });
+            let exempt = wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect();
+            dims.push(DimLayout::Modulo {
+                modulus: b.clone(),
+                exempt,
+            });
         }
     }
     Ok(ArrayLayout { dims })

@@ -1,0 +1,236 @@
+//! `polyfold bench DIR`: the corpus regression table.
+//!
+//! For every `DIR/*.c` the whole pipeline runs several times (the median
+//! time is reported), the trace verifier measures the max-live lower bound,
+//! and the result is compared with the committed expectations:
+//! `DIR/expected/NAME.sizes` (one `array cells` line per array) and
+//! `DIR/expected/NAME.c` (the golden transformed program). A larger size or
+//! a different output is a regression; `--bless` rewrites the expectations.
+//! `DIR/published.txt` (lines `kernel array text`) supplies the published
+//! figure column.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::frontend;
+use crate::pipeline::{ContractOptions, contract_program, verify_contraction};
+use crate::poly::Budget;
+
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub repeats: usize,
+    pub bless: bool,
+    pub contract: ContractOptions,
+}
+
+impl Default for BenchOptions {
+    fn default() -> BenchOptions {
+        BenchOptions {
+            repeats: 5,
+            bless: false,
+            contract: ContractOptions::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BenchResult {
+    pub table: String,
+    /// One line per regression; empty when everything meets expectations.
+    pub regressions: Vec<String>,
+    /// Notes: improvements, blessed files.
+    pub notes: Vec<String>,
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn read_sizes(path: &Path) -> Vec<(String, i64)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?.to_string(), it.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+fn published(dir: &Path) -> Vec<(String, String, String)> {
+    let Ok(text) = std::fs::read_to_string(dir.join("published.txt")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let mut it = l.splitn(3, char::is_whitespace);
+            Some((
+                it.next()?.to_string(),
+                it.next()?.to_string(),
+                it.next()?.trim().to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The corpus programs of `dir`, sorted.
+pub fn corpus_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Runs the bench over `dir`.
+pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchResult> {
+    let mut result = BenchResult::default();
+    let published = published(dir);
+    let expected_dir = dir.join("expected");
+    if options.bless {
+        std::fs::create_dir_all(&expected_dir)?;
+    }
+    let mut table = String::new();
+    let _ = writeln!(
+        table,
+        "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9}",
+        "kernel", "array", "original", "new", "bound", "published", "method", "time ms"
+    );
+    for file in corpus_files(dir)? {
+        let kernel = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_string();
+        let source = std::fs::read_to_string(&file)?;
+        let mut times = Vec::new();
+        let mut array_times: Vec<Vec<Duration>> = Vec::new();
+        let mut last = None;
+        for _ in 0..options.repeats.max(1) {
+            let start = std::time::Instant::now();
+            let program = frontend::extract(&kernel, &source, &frontend::Options::default());
+            let contraction = contract_program(&program, &options.contract);
+            times.push(start.elapsed());
+            if let Ok(c) = &contraction {
+                array_times.resize(c.decisions.len(), Vec::new());
+                for (i, d) in c.decisions.iter().enumerate() {
+                    array_times[i].push(d.time);
+                }
+            }
+            last = Some((program, contraction));
+        }
+        let Some((program, contraction)) = last else {
+            continue;
+        };
+        let contraction = match contraction {
+            Ok(c) => c,
+            Err(e) => {
+                result
+                    .regressions
+                    .push(format!("{kernel}: polyfold failed: {e}"));
+                continue;
+            }
+        };
+        let mut budget = Budget::new(u64::MAX, None);
+        let reports = verify_contraction(&program, &contraction, &mut budget).unwrap_or_default();
+        for (scop, report) in &reports {
+            if let Some(m) = &report.first_mismatch {
+                result.regressions.push(format!(
+                    "{kernel}: SCoP {scop}: the verifier found a wrong read: {m:?}"
+                ));
+            }
+        }
+        let expected = read_sizes(&expected_dir.join(format!("{kernel}.sizes")));
+        let mut sizes_text = String::from(
+            "# array cells: expected sizes after contraction (polyfold bench --bless)\n",
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, d) in contraction.decisions.iter().enumerate() {
+            if matches!(d.outcome, crate::pipeline::ArrayOutcome::External) {
+                continue;
+            }
+            let key = format!("{}.{}", program.scops[d.scop].function, d.name);
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let bound = reports
+                .iter()
+                .find(|(s, _)| *s == d.scop)
+                .and_then(|(_, r)| r.max_live.get(d.array.0 as usize))
+                .map_or("?".into(), |b| b.to_string());
+            let new = d.new_cells();
+            let publ = published
+                .iter()
+                .find(|(k, a, _)| *k == kernel && *a == d.name)
+                .map_or("-".to_string(), |(_, _, t)| t.clone());
+            let time = array_times
+                .get(i)
+                .map(|v| median(v.clone()))
+                .unwrap_or_default();
+            let _ = writeln!(
+                table,
+                "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
+                kernel,
+                d.name,
+                d.original_cells.map_or("?".into(), |v| v.to_string()),
+                new.map_or("?".into(), |v| v.to_string()),
+                bound,
+                publ,
+                d.method,
+                time.as_secs_f64() * 1e3
+            );
+            if let Some(n) = new {
+                let _ = writeln!(sizes_text, "{key} {n}");
+                match expected.iter().find(|(a, _)| *a == key) {
+                    Some((_, e)) if n > *e => result.regressions.push(format!(
+                        "{kernel}: {key} needs {n} cells, expected at most {e}"
+                    )),
+                    Some((_, e)) if n < *e => result.notes.push(format!(
+                        "{kernel}: {key} improved from {e} to {n} cells (run --bless)"
+                    )),
+                    None if !options.bless => result.regressions.push(format!(
+                        "{kernel}: no expected size for {key} (run --bless)"
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        let _ = writeln!(
+            table,
+            "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
+            kernel,
+            "(all)",
+            "",
+            "",
+            "",
+            "",
+            "pipeline median",
+            median(times).as_secs_f64() * 1e3
+        );
+        let golden = expected_dir.join(format!("{kernel}.c"));
+        if options.bless {
+            std::fs::write(expected_dir.join(format!("{kernel}.sizes")), &sizes_text)?;
+            std::fs::write(&golden, &contraction.output)?;
+            result.notes.push(format!("{kernel}: blessed"));
+        } else {
+            match std::fs::read_to_string(&golden) {
+                Ok(g) if g == contraction.output => {}
+                Ok(_) => result.regressions.push(format!(
+                    "{kernel}: output differs from {} (review the diff, then --bless)",
+                    golden.display()
+                )),
+                Err(_) => result
+                    .regressions
+                    .push(format!("{kernel}: no golden output {}", golden.display())),
+            }
+        }
+    }
+    result.table = table;
+    Ok(result)
+}

@@ -1,0 +1,109 @@
+//! Human and JSON reports of a contraction: one row per array with its
+//! class, sizes, mapping, method, lower bound, time and the reason for
+//! whatever was decided.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use crate::ir::Program;
+use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction};
+
+/// Per-array lower bounds (max-live counts) from the trace verifier, by
+/// `(scop, array index)`.
+pub type LowerBounds = Vec<((usize, usize), usize)>;
+
+fn lower_bound(bounds: &LowerBounds, d: &ArrayDecision) -> Option<usize> {
+    bounds
+        .iter()
+        .find(|(k, _)| *k == (d.scop, d.array.0 as usize))
+        .map(|(_, v)| *v)
+}
+
+fn mapping_text(d: &ArrayDecision) -> String {
+    match &d.outcome {
+        ArrayOutcome::Remapped { mapping, .. } => mapping.to_string(),
+        _ => "-".into(),
+    }
+}
+
+fn note(d: &ArrayDecision) -> String {
+    match &d.outcome {
+        ArrayOutcome::External => format!("external: {}", d.classification.reason),
+        ArrayOutcome::Kept { why } => format!("kept: {why}"),
+        ArrayOutcome::Remapped { certificate, .. } => match certificate {
+            crate::mapping::Certificate::ForAllParameters => {
+                "certified for every parameter value".into()
+            }
+            crate::mapping::Certificate::ForValues(v) => {
+                format!("certified for the known parameter values {v:?} only")
+            }
+        },
+    }
+}
+
+fn opt(v: Option<i64>) -> String {
+    v.map_or("?".into(), |x| x.to_string())
+}
+
+/// The text report of one file.
+pub fn text_report(
+    path: &str,
+    program: &Program,
+    c: &FileContraction,
+    bounds: &LowerBounds,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{path}:");
+    if c.decisions.is_empty() {
+        let _ = writeln!(out, "  no arrays in any SCoP");
+    }
+    for d in &c.decisions {
+        let scop = &program.scops[d.scop];
+        let _ = writeln!(
+            out,
+            "  {}.{}: {} -> {} cells, lower bound {}, {} ({:.1} ms)\n    mapping: {}\n    {}",
+            scop.function,
+            d.name,
+            opt(d.original_cells),
+            opt(d.new_cells()),
+            lower_bound(bounds, d).map_or("?".into(), |b| b.to_string()),
+            d.method,
+            d.time.as_secs_f64() * 1e3,
+            mapping_text(d),
+            note(d),
+        );
+    }
+    out
+}
+
+/// The JSON report of one file.
+pub fn json_report(
+    path: &str,
+    program: &Program,
+    c: &FileContraction,
+    bounds: &LowerBounds,
+) -> Value {
+    let arrays: Vec<Value> = c
+        .decisions
+        .iter()
+        .map(|d| {
+            let scop = &program.scops[d.scop];
+            json!({
+                "scop": d.scop,
+                "function": scop.function,
+                "array": d.name,
+                "class": match d.outcome { ArrayOutcome::External => "external", _ => "temporary" },
+                "reason": d.classification.reason,
+                "original_cells": d.original_cells,
+                "new_cells": d.new_cells(),
+                "mapping": match &d.outcome { ArrayOutcome::Remapped { mapping, .. } => Value::from(mapping.to_string()), _ => Value::Null },
+                "method": d.method,
+                "lower_bound": lower_bound(bounds, d),
+                "analysis_ms": d.time.as_secs_f64() * 1e3,
+                "note": note(d),
+            })
+        })
+        .collect();
+    json!({ "file": path, "arrays": arrays })
+}

@@ -1,0 +1,30 @@
+//! The corpus regression check of `polyfold bench corpus/`: every kernel's
+//! per-array sizes are no larger than `corpus/expected/NAME.sizes`, its
+//! transformed output equals the reviewed golden `corpus/expected/NAME.c`,
+//! and the trace verifier accepts every mapping. `POLYFOLD_BLESS=1`
+//! rewrites the expectations after a deliberate change (review the diff!).
+
+use std::path::Path;
+
+use polyfold::bench::{BenchOptions, run_bench};
+
+#[test]
+fn corpus_meets_its_expected_sizes_and_golden_outputs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let bless = std::env::var_os("POLYFOLD_BLESS").is_some_and(|v| v == "1");
+    let options = BenchOptions {
+        repeats: 1,
+        bless,
+        ..BenchOptions::default()
+    };
+    let result = run_bench(&dir, &options).expect("the corpus folder is readable");
+    println!("{}", result.table);
+    for n in &result.notes {
+        println!("note: {n}");
+    }
+    assert!(
+        result.regressions.is_empty(),
+        "regressions:\n{}",
+        result.regressions.join("\n")
+    );
+}
