@@ -1044,6 +1044,41 @@ fn search(
     best: &mut Option<(i64, Vec<i64>)>,
     budget: &mut Budget,
 ) -> PolyResult<Search> {
+    // Fast path: the relaxation is empty, or its optimum (any point in
+    // feasibility mode) is already integral.
+    {
+        let objective = if optimize { sys.obj.as_deref() } else { None };
+        let rows = sys.ineqs.iter().map(Vec::as_slice);
+        match lp_rows(sys.n, std::iter::empty(), rows, objective, budget)? {
+            LpResult::Infeasible => return Ok(Search::Exhausted),
+            LpResult::Unbounded => {
+                return Err(PolyError::Solver(
+                    "internal: integer search on an unbounded relaxation".into(),
+                ));
+            }
+            LpResult::Optimal { value, point } => {
+                if optimize
+                    && let Some((bv, _)) = best
+                    && value.floor()? <= *bv
+                {
+                    return Ok(Search::Exhausted);
+                }
+                if point.iter().all(Rat::is_integer) {
+                    let z: Vec<i64> = point.iter().map(Rat::floor).collect::<PolyResult<_>>()?;
+                    let x = map_back(sys, &z)?;
+                    if !optimize {
+                        *best = Some((0, x));
+                        return Ok(Search::Found);
+                    }
+                    let v = value.floor()?;
+                    if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
+                        *best = Some((v, x));
+                    }
+                    return Ok(Search::Exhausted);
+                }
+            }
+        }
+    }
     let mut work = sys.clone();
     let dec = decompose(&mut work, budget)?;
     let n = work.n;
@@ -1532,6 +1567,46 @@ mod tests {
                 value: 0,
                 point: vec![0]
             })
+        );
+    }
+
+    #[test]
+    fn zero_dimensional_sets_and_budget_exhaustion() {
+        let yes = set(0, &[], &[&[3]]);
+        let no = set(0, &[&[0]], &[&[-1]]);
+        assert_eq!(rational_is_empty(&yes), Ok(false));
+        assert_eq!(rational_is_empty(&no), Ok(true));
+        assert_eq!(integer_point(&yes, &mut budget()), Ok(Some(vec![])));
+        assert_eq!(integer_point(&no, &mut budget()), Ok(None));
+        assert_eq!(
+            lp_max(&yes, &[5]),
+            Ok(LpResult::Optimal {
+                value: Rat::from_int(5),
+                point: vec![]
+            })
+        );
+        assert_eq!(
+            integer_min(&yes, &[-2], &mut budget()),
+            Ok(IntResult::Optimal {
+                value: -2,
+                point: vec![]
+            })
+        );
+        // A budget of a few steps cannot decide a set that needs branching:
+        // the answer is Err(Budget), never a guess.
+        let thin = set(
+            2,
+            &[],
+            &[&[3, -5, -1], &[-3, 5, 2], &[1, 0, 0], &[-1, 0, 40]],
+        );
+        assert_eq!(
+            integer_point(&thin, &mut Budget::steps(3)),
+            Err(PolyError::Budget)
+        );
+        assert!(
+            integer_point(&thin, &mut budget())
+                .expect("decided")
+                .is_some()
         );
     }
 
