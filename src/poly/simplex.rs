@@ -984,35 +984,123 @@ fn decompose(sys: &mut IntSystem, budget: &mut Budget) -> PolyResult<Decomp> {
     Ok(Decomp { k, ray, lambda })
 }
 
-/// Branch and bound on the bounded coordinates. Without an objective it
-/// returns the first integer point found (in current coordinates); with one
-/// it returns the best point whose value exceeds `floor` (or `None`).
-fn branch_and_bound(
+/// What [`search`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    /// Feasibility mode: a point was found (it is in `best`).
+    Found,
+    /// The whole tree was explored (`best` holds the best point, if any).
+    Exhausted,
+    /// Optimisation mode: the objective is not constant along the recession
+    /// cone, so the caller must first bound it from below.
+    ObjectiveAlongRay,
+}
+
+/// The thinnest direction given by two opposite rows `d·z >= lo` and
+/// `d·z <= hi` among `rows` (coefficient parts exactly opposite), as
+/// `(d, lo, hi)`.
+fn thinnest_pair<'a>(
+    rows: impl Iterator<Item = &'a [i64]> + Clone,
+    n: usize,
+) -> Option<(Vec<i64>, i64, i64)> {
+    let mut best: Option<(&[i64], i64, i64)> = None;
+    for (i, r) in rows.clone().enumerate() {
+        for s in rows.clone().skip(i + 1) {
+            if r[..n]
+                .iter()
+                .zip(&s[..n])
+                .all(|(a, b)| a.checked_neg() == Some(*b))
+            {
+                // r: d·z + r[n] >= 0 ; s: -d·z + s[n] >= 0.
+                let (Some(lo), hi) = (r[n].checked_neg(), s[n]) else {
+                    continue;
+                };
+                let width = (hi as i128) - (lo as i128);
+                if best.is_none_or(|(_, blo, bhi)| width < (bhi as i128) - (blo as i128)) {
+                    best = Some((r, lo, hi));
+                }
+            }
+        }
+    }
+    best.map(|(r, lo, hi)| (r[..n].to_vec(), lo, hi))
+}
+
+/// Directions whose range has at most this many integer values are split
+/// into one equality per value (which removes a dimension) instead of
+/// branching on a coordinate.
+const THIN_DIRECTION_VALUES: i128 = 3;
+
+/// Searches the integer points of an equality-free, normalised system.
+///
+/// Feasibility mode (`optimize == false`) stops at the first point. In
+/// optimisation mode `best` keeps the best `(objective value, original
+/// point)` and only strictly better points replace it. Nodes branch on a
+/// fractional bounded coordinate, or split a thin direction into
+/// equalities and recurse with one dimension less; both terminate because
+/// the bounded coordinates are bounded.
+fn search(
     sys: &IntSystem,
-    dec: &Decomp,
     optimize: bool,
-    floor: Option<i64>,
+    best: &mut Option<(i64, Vec<i64>)>,
     budget: &mut Budget,
-) -> PolyResult<Option<(i64, Vec<i64>)>> {
-    let n = sys.n;
+) -> PolyResult<Search> {
+    // Fast path: the relaxation is empty, or its optimum (any point in
+    // feasibility mode) is already integral.
+    {
+        let objective = if optimize { sys.obj.as_deref() } else { None };
+        let rows = sys.ineqs.iter().map(Vec::as_slice);
+        match lp_rows(sys.n, std::iter::empty(), rows, objective, budget)? {
+            LpResult::Infeasible => return Ok(Search::Exhausted),
+            LpResult::Unbounded => {
+                return Err(PolyError::Solver(
+                    "internal: integer search on an unbounded relaxation".into(),
+                ));
+            }
+            LpResult::Optimal { value, point } => {
+                if optimize
+                    && let Some((bv, _)) = best
+                    && value.floor()? <= *bv
+                {
+                    return Ok(Search::Exhausted);
+                }
+                if point.iter().all(Rat::is_integer) {
+                    let z: Vec<i64> = point.iter().map(Rat::floor).collect::<PolyResult<_>>()?;
+                    let x = map_back(sys, &z)?;
+                    if !optimize {
+                        *best = Some((0, x));
+                        return Ok(Search::Found);
+                    }
+                    let v = value.floor()?;
+                    if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
+                        *best = Some((v, x));
+                    }
+                    return Ok(Search::Exhausted);
+                }
+            }
+        }
+    }
+    let mut work = sys.clone();
+    let dec = decompose(&mut work, budget)?;
+    let n = work.n;
     let k = dec.k;
-    let objective = if optimize { sys.obj.as_deref() } else { None };
-    let mut best: Option<(i64, Vec<i64>)> = None;
-    let mut best_value = floor;
-    // A node is a list of extra bound rows.
+    let objective = if optimize { work.obj.clone() } else { None };
+    if objective
+        .as_ref()
+        .is_some_and(|o| o[k..n].iter().any(|v| *v != 0))
+    {
+        return Ok(Search::ObjectiveAlongRay);
+    }
+    // A node is a list of extra bound rows on the bounded coordinates.
     let mut stack: Vec<Vec<Vec<i64>>> = vec![Vec::new()];
     while let Some(bounds) = stack.pop() {
         budget.tick()?;
-        let res = lp_rows(
-            n,
-            std::iter::empty(),
-            sys.ineqs
+        let rows = || {
+            work.ineqs
                 .iter()
                 .map(Vec::as_slice)
-                .chain(bounds.iter().map(Vec::as_slice)),
-            objective,
-            budget,
-        )?;
+                .chain(bounds.iter().map(Vec::as_slice))
+        };
+        let res = lp_rows(n, std::iter::empty(), rows(), objective.as_deref(), budget)?;
         let (value, point) = match res {
             LpResult::Infeasible => continue,
             LpResult::Unbounded => {
@@ -1022,18 +1110,48 @@ fn branch_and_bound(
             }
             LpResult::Optimal { value, point } => (value, point),
         };
-        if let Some(bv) = best_value
-            && value.floor()? <= bv
+        if optimize
+            && let Some((bv, _)) = best
+            && value.floor()? <= *bv
         {
             continue;
         }
         if let Some(j) = (0..k).find(|&j| !point[j].is_integer()) {
+            if let Some((dir, lo, hi)) = thinnest_pair(rows(), n)
+                && (hi as i128) - (lo as i128) < THIN_DIRECTION_VALUES
+            {
+                for v in lo..=hi {
+                    budget.tick()?;
+                    let mut eq = dir.clone();
+                    eq.push(v.checked_neg().ok_or(PolyError::Overflow)?);
+                    let mut child = IntSystem {
+                        n,
+                        eqs: vec![eq],
+                        ineqs: rows().map(<[i64]>::to_vec).collect(),
+                        back: work.back.clone(),
+                        obj: work.obj.clone(),
+                    };
+                    if !child.eliminate_equalities(budget)? || !child.normalize_ineqs() {
+                        continue;
+                    }
+                    match search(&child, optimize, best, budget)? {
+                        Search::Found => return Ok(Search::Found),
+                        Search::Exhausted => {}
+                        Search::ObjectiveAlongRay => {
+                            return Err(PolyError::Solver(
+                                "internal: objective along a ray in a subproblem".into(),
+                            ));
+                        }
+                    }
+                }
+                continue;
+            }
             let f = point[j].floor()?;
             let mut lower = bounds.clone();
             let mut row = vec![0i64; n + 1];
             row[j] = -1;
             row[n] = f;
-            lower.push(row); // x_j <= f
+            lower.push(row); // z_j <= f
             let mut upper = bounds;
             let mut row = vec![0i64; n + 1];
             row[j] = 1;
@@ -1041,7 +1159,7 @@ fn branch_and_bound(
                 .checked_add(1)
                 .and_then(i64::checked_neg)
                 .ok_or(PolyError::Overflow)?;
-            upper.push(row); // x_j >= f + 1
+            upper.push(row); // z_j >= f + 1
             stack.push(upper);
             stack.push(lower);
             continue;
@@ -1057,26 +1175,27 @@ fn branch_and_bound(
                 z.push(to_i64(shifted)?);
             }
         }
-        for row in &sys.ineqs {
+        for row in rows() {
             if IntSystem::eval(row, &z)? < 0 {
                 return Err(PolyError::Solver(
                     "internal: rounded point violates a constraint".into(),
                 ));
             }
         }
-        let v = match objective {
+        let x = map_back(&work, &z)?;
+        if !optimize {
+            *best = Some((0, x));
+            return Ok(Search::Found);
+        }
+        let v = match &objective {
             Some(o) => to_i64(IntSystem::eval(o, &z)?)?,
             None => 0,
         };
-        if !optimize {
-            return Ok(Some((v, z)));
-        }
-        if best_value.is_none_or(|bv| v > bv) {
-            best_value = Some(v);
-            best = Some((v, z));
+        if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
+            *best = Some((v, x));
         }
     }
-    Ok(best)
+    Ok(Search::Exhausted)
 }
 
 /// Maps a point in current coordinates back to the original variables.
@@ -1102,11 +1221,12 @@ fn verify(b: &BasicSet, x: &[i64]) -> PolyResult<()> {
     Ok(())
 }
 
-/// Finds an integer point of the (equality-free, normalised) system; the
-/// system's coordinates may be changed.
-fn feasible_point(sys: &mut IntSystem, budget: &mut Budget) -> PolyResult<Option<Vec<i64>>> {
-    let dec = decompose(sys, budget)?;
-    Ok(branch_and_bound(sys, &dec, false, None, budget)?.map(|(_, z)| z))
+/// Some integer point (original coordinates) of an equality-free,
+/// normalised system.
+fn feasible_point(sys: &IntSystem, budget: &mut Budget) -> PolyResult<Option<Vec<i64>>> {
+    let mut best = None;
+    search(sys, false, &mut best, budget)?;
+    Ok(best.map(|(_, x)| x))
 }
 
 /// Shared driver: feasibility (`objective == None`) or maximisation.
@@ -1119,11 +1239,10 @@ fn integer_solve(
     if !sys.eliminate_equalities(budget)? || !sys.normalize_ineqs() {
         return Ok(IntResult::Infeasible);
     }
-    let Some(_) = objective else {
-        let Some(z) = feasible_point(&mut sys, budget)? else {
+    let Some(original_objective) = objective else {
+        let Some(x) = feasible_point(&sys, budget)? else {
             return Ok(IntResult::Infeasible);
         };
-        let x = map_back(&sys, &z)?;
         verify(b, &x)?;
         return Ok(IntResult::Optimal { value: 0, point: x });
     };
@@ -1140,9 +1259,9 @@ fn integer_solve(
         LpResult::Infeasible => return Ok(IntResult::Infeasible),
         LpResult::Unbounded => {
             // Integer hull and polyhedron share their recession cone.
-            return Ok(match feasible_point(&mut sys, budget)? {
-                Some(z) => {
-                    verify(b, &map_back(&sys, &z)?)?;
+            return Ok(match feasible_point(&sys, budget)? {
+                Some(x) => {
+                    verify(b, &x)?;
                     IntResult::Unbounded
                 }
                 None => IntResult::Infeasible,
@@ -1150,49 +1269,31 @@ fn integer_solve(
         }
         LpResult::Optimal { value, .. } => value.floor()?,
     };
-    let mut work = sys.clone();
-    let dec = decompose(&mut work, budget)?;
-    let obj_depends_on_rays = work
-        .obj
-        .as_ref()
-        .is_some_and(|o| o[dec.k..n].iter().any(|v| *v != 0));
-    let (value, x) = if !obj_depends_on_rays {
-        match branch_and_bound(&work, &dec, true, None, budget)? {
-            None => return Ok(IntResult::Infeasible),
-            Some((v, z)) => (v, map_back(&work, &z)?),
-        }
-    } else {
+    let mut best = None;
+    if search(&sys, true, &mut best, budget)? == Search::ObjectiveAlongRay {
         // Find some point, then bound the objective from below too, so that
         // it becomes constant along the recession cone.
-        let Some((_, z0)) = branch_and_bound(&work, &dec, false, None, budget)? else {
+        let Some(x0) = feasible_point(&sys, budget)? else {
             return Ok(IntResult::Infeasible);
         };
-        let lo = to_i64(IntSystem::eval(work.obj.as_ref().expect("objective"), &z0)?)?;
-        let x0 = map_back(&work, &z0)?;
-        if lo >= upper {
-            (lo, x0)
-        } else {
+        let lo = to_i64(IntSystem::eval(original_objective, &x0)?)?;
+        best = Some((lo, x0));
+        if lo < upper {
             let mut cut = obj.clone();
             cut[n] = cut[n].checked_sub(lo).ok_or(PolyError::Overflow)?;
             sys.ineqs.push(cut);
-            let dec = decompose(&mut sys, budget)?;
-            if sys
-                .obj
-                .as_ref()
-                .is_some_and(|o| o[dec.k..sys.n].iter().any(|v| *v != 0))
-            {
+            if search(&sys, true, &mut best, budget)? == Search::ObjectiveAlongRay {
                 return Err(PolyError::Solver(
                     "internal: bounded objective depends on an unbounded direction".into(),
                 ));
             }
-            match branch_and_bound(&sys, &dec, true, Some(lo), budget)? {
-                None => (lo, x0),
-                Some((v, z)) => (v, map_back(&sys, &z)?),
-            }
         }
+    }
+    let Some((value, x)) = best else {
+        return Ok(IntResult::Infeasible);
     };
     verify(b, &x)?;
-    let check = to_i64(IntSystem::eval(objective.expect("objective"), &x)?)?;
+    let check = to_i64(IntSystem::eval(original_objective, &x)?)?;
     if check != value {
         return Err(PolyError::Solver(
             "internal: objective value differs on re-verification".into(),
@@ -1469,6 +1570,46 @@ mod tests {
         );
     }
 
+    #[test]
+    fn zero_dimensional_sets_and_budget_exhaustion() {
+        let yes = set(0, &[], &[&[3]]);
+        let no = set(0, &[&[0]], &[&[-1]]);
+        assert_eq!(rational_is_empty(&yes), Ok(false));
+        assert_eq!(rational_is_empty(&no), Ok(true));
+        assert_eq!(integer_point(&yes, &mut budget()), Ok(Some(vec![])));
+        assert_eq!(integer_point(&no, &mut budget()), Ok(None));
+        assert_eq!(
+            lp_max(&yes, &[5]),
+            Ok(LpResult::Optimal {
+                value: Rat::from_int(5),
+                point: vec![]
+            })
+        );
+        assert_eq!(
+            integer_min(&yes, &[-2], &mut budget()),
+            Ok(IntResult::Optimal {
+                value: -2,
+                point: vec![]
+            })
+        );
+        // A budget of a few steps cannot decide a set that needs branching:
+        // the answer is Err(Budget), never a guess.
+        let thin = set(
+            2,
+            &[],
+            &[&[3, -5, -1], &[-3, 5, 2], &[1, 0, 0], &[-1, 0, 40]],
+        );
+        assert_eq!(
+            integer_point(&thin, &mut Budget::steps(3)),
+            Err(PolyError::Budget)
+        );
+        assert!(
+            integer_point(&thin, &mut budget())
+                .expect("decided")
+                .is_some()
+        );
+    }
+
     /// A random system over `n` variables, each boxed in `[-8, 8]`, with
     /// coefficients in `[-4, 4]`.
     fn random_boxed(rng: &mut Rng, n: usize) -> BasicSet {
@@ -1489,6 +1630,18 @@ mod tests {
             let mut r: Vec<i64> = (0..n).map(|_| rng.range(-4, 4)).collect();
             r.push(rng.range(-12, 12));
             b.add_ineq(r);
+        }
+        if rng.chance(1, 3) {
+            // A thin strip lo <= a·x <= lo + w with w in [0, 2].
+            let a: Vec<i64> = (0..n).map(|_| rng.range(-4, 4)).collect();
+            let lo = rng.range(-6, 6);
+            let w = rng.range(0, 2);
+            let mut r1 = a.clone();
+            r1.push(-lo);
+            let mut r2: Vec<i64> = a.iter().map(|v| -v).collect();
+            r2.push(lo + w);
+            b.add_ineq(r1);
+            b.add_ineq(r2);
         }
         let n_eq = if rng.chance(1, 3) { rng.range(1, 2) } else { 0 };
         for _ in 0..n_eq {
