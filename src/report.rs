@@ -107,3 +107,72 @@ pub fn json_report(
         .collect();
     json!({ "file": path, "arrays": arrays })
 }
+
+/// The text of `polyfold verify`: per SCoP, the number of operations and
+/// reads checked, the first wrong read (if any), and the max-live lower
+/// bound per array and in total.
+pub fn verification_report(
+    path: &str,
+    program: &Program,
+    c: &FileContraction,
+    reports: &[(usize, crate::verify::TraceReport)],
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{path}:");
+    if reports.is_empty() {
+        let _ = writeln!(out, "  nothing to verify: no SCoP with known parameter values");
+    }
+    for (si, r) in reports {
+        let scop = &program.scops[*si];
+        let values: Vec<String> = scop
+            .params
+            .iter()
+            .map(|p| format!("{} = {}", p.name, p.value.map_or("?".into(), |v| v.to_string())))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  SCoP {si} in {} ({}): {} operations, {} reads checked",
+            scop.function,
+            values.join(", "),
+            r.operations,
+            r.reads_checked
+        );
+        match &r.first_mismatch {
+            None => {
+                let _ = writeln!(out, "    every read sees the value it sees in the original program");
+            }
+            Some(m) => {
+                let writer = |w: &Option<(String, Vec<i64>)>| {
+                    w.as_ref().map_or("the initial value".to_string(), |(s, it)| format!("{s}{it:?}"))
+                };
+                let _ = writeln!(
+                    out,
+                    "    WRONG: {}{:?} reads {}{:?} (location {:?}) and would see the value of {} instead of {}",
+                    m.statement,
+                    m.iteration,
+                    m.array,
+                    m.cell,
+                    m.location,
+                    writer(&m.found_writer),
+                    writer(&m.expected_writer)
+                );
+            }
+        }
+        for (ai, array) in scop.arrays.iter().enumerate() {
+            let new = c
+                .decisions
+                .iter()
+                .find(|d| d.scop == *si && d.array.0 as usize == ai)
+                .and_then(|d| d.new_cells());
+            let _ = writeln!(
+                out,
+                "    {:<12} max live {:>8}   cells used {:>8}",
+                array.name,
+                r.max_live.get(ai).copied().unwrap_or(0),
+                new.map_or("?".into(), |v| v.to_string())
+            );
+        }
+        let _ = writeln!(out, "    {:<12} max live {:>8}", "(all)", r.max_live_total);
+    }
+    out
+}
