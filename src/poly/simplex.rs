@@ -1647,7 +1647,7 @@ mod tests {
     fn random_wild_systems_never_lie() {
         let cases = proptest_cases(1500);
         let mut rng = Rng::new(0xF022);
-        let mut coefficient = |rng: &mut Rng| -> i64 {
+        let coefficient = |rng: &mut Rng| -> i64 {
             match rng.below(24) {
                 0 => *rng.pick(&[i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1]),
                 1 => rng.range(-(1 << 40), 1 << 40),
@@ -1936,10 +1936,10 @@ mod tests {
                 LpResult::Infeasible => assert!(best.is_none(), "{ctx}"),
                 LpResult::Unbounded => panic!("bounded set reported unbounded: {ctx}"),
             }
-            if let LpResult::Optimal { value, .. } = lp_min(&b, &obj).expect(&ctx) {
-                if let Some(worst) = worst {
-                    assert!(value <= Rat::from_int(worst), "{ctx}");
-                }
+            if let LpResult::Optimal { value, .. } = lp_min(&b, &obj).expect(&ctx)
+                && let Some(worst) = worst
+            {
+                assert!(value <= Rat::from_int(worst), "{ctx}");
             }
             if range.is_some() {
                 nonempty += 1;
