@@ -24,16 +24,24 @@
 //!    `u` is bounded, and for every fixed `u` the slice in `w` has a
 //!    full-dimensional recession cone, so a rational point of a slice can be
 //!    rounded to an integer point by moving far enough along an interior ray;
-//! 4. branch and bound branches on `u` only, so it terminates; every node and
-//!    every pivot consumes one step of the [`Budget`].
+//! 4. branch and bound branches on `u` only, so it terminates; a direction
+//!    that two opposite rows confine to at most 3 integer values is split
+//!    into one equality per value instead (eliminated exactly, which removes
+//!    a dimension); every node and every pivot consumes one step of the
+//!    [`Budget`]. Optimisation with an objective that grows along the
+//!    recession cone first finds a point, then bounds the objective from
+//!    below by its value.
 //!
 //! Every integer point returned is re-checked against every constraint of
 //! the input with checked arithmetic before it is returned.
 //!
 //! What it does NOT do: arbitrary-precision arithmetic (values beyond `i128`
 //! in the tableau, or beyond `i64` in an integer answer, give
-//! [`PolyError::Overflow`]), warm starts between branch-and-bound nodes, or
-//! parametric optimisation (fix parameters with [`integer_max_fixed`]).
+//! [`PolyError::Overflow`]), warm starts between branch-and-bound nodes,
+//! lattice basis reduction (so branch and bound can need many nodes on
+//! thin sets with huge coordinates; it then stops with
+//! [`PolyError::Budget`]), or parametric optimisation (fix parameters with
+//! [`integer_max_fixed`]).
 
 use std::cmp::Ordering;
 
@@ -837,16 +845,35 @@ fn decompose(sys: &mut IntSystem, budget: &mut Budget) -> PolyResult<Decomp> {
                 c
             })
             .collect();
+        // Rows proven to be implicit equalities one by one (only used when
+        // the sum of the undecided rows does not fit `i64`).
+        let mut confirmed = vec![false; m];
         loop {
-            // Sum of the rows not yet known to be strict somewhere on the cone.
-            let mut s = vec![0i64; n + 1];
-            for (i, row) in cone.iter().enumerate() {
-                if implicit[i] {
-                    for (a, b) in s.iter_mut().zip(row) {
-                        *a = a.checked_add(*b).ok_or(PolyError::Overflow)?;
-                    }
+            // Sum of the rows not yet known to be strict somewhere on the
+            // cone (divided by its gcd); when it does not fit `i64`, the
+            // first undecided row alone.
+            let undecided: Vec<usize> = (0..m).filter(|&i| implicit[i] && !confirmed[i]).collect();
+            let Some(&first) = undecided.first() else {
+                break;
+            };
+            let mut wide = vec![0i128; n + 1];
+            for &i in &undecided {
+                for (a, b) in wide.iter_mut().zip(&cone[i]) {
+                    *a = a128(*a, *b as i128)?;
                 }
             }
+            let g = wide
+                .iter()
+                .fold(0u128, |g, v| gcd_u128(g, v.unsigned_abs()));
+            let summed: Option<Vec<i64>> = if g == 0 {
+                Some(vec![0; n + 1])
+            } else {
+                wide.iter()
+                    .map(|v| i64::try_from(v / g as i128).ok())
+                    .collect()
+            };
+            let single = summed.is_none();
+            let s = summed.unwrap_or_else(|| cone[first].clone());
             if s[..n].iter().all(|v| *v == 0) {
                 break;
             }
@@ -865,6 +892,10 @@ fn decompose(sys: &mut IntSystem, budget: &mut Budget) -> PolyResult<Decomp> {
                 return Err(PolyError::Solver("recession cone LP failed".into()));
             };
             if value.is_zero() {
+                if single {
+                    confirmed[first] = true;
+                    continue;
+                }
                 break;
             }
             let mut scale = 1i128;
