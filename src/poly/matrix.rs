@@ -902,9 +902,9 @@ mod tests {
                     for r in 0..n {
                         for c in 0..n {
                             let mut acc = Rat::zero();
-                            for k in 0..n {
+                            for (k, inv_row) in inv.iter().enumerate() {
                                 let t = Rat::from_int(sq.get(r, k))
-                                    .checked_mul(inv[k][c])
+                                    .checked_mul(inv_row[c])
                                     .expect("small");
                                 acc = acc.checked_add(t).expect("small");
                             }
