@@ -441,11 +441,20 @@ impl<'a> Analyzer<'a> {
         // The iterator must not be written in the body.
         let body_writes = written_names(body);
         if body_writes.contains(&iter_name) {
+            let mut at: Option<Range<usize>> = None;
+            body.walk_exprs(&mut |e: &Expr| match &e.kind {
+                ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
+                    if root_name(lhs) == Some(iter_name.as_str()) && at.is_none() =>
+                {
+                    at = Some(e.span.clone());
+                }
+                _ => {}
+            });
             let d = self.warn(
                 "PF014",
                 format!("loop iterator `{iter_name}` is written in the loop body"),
-                body.span(),
-                "this body assigns the iterator",
+                at.unwrap_or_else(|| body.span()),
+                "the iterator is assigned here",
             );
             return self.reject(d);
         }
@@ -521,7 +530,7 @@ impl<'a> Analyzer<'a> {
             let d = bad_form(
                 self,
                 cond.span.clone(),
-                "the loop condition must be a conjunction of bounds on the iterator (use `&&`, not `||`)",
+                "the loop condition must be a conjunction of `<`, `<=`, `>`, `>=` bounds (no `||`, no `!=`)",
             );
             return self.reject(d);
         };
@@ -579,12 +588,13 @@ impl<'a> Analyzer<'a> {
         )
     }
 
-    /// The value of an expression that must be an integer constant (a
-    /// literal, possibly negated or parenthesised; macros do not count, they
-    /// are symbolic).
+    /// The value of a loop step: an integer literal, possibly negated, or an
+    /// object-like macro with a known value (a step must be a number, so the
+    /// macro's value is used here; `-D` changes it).
     fn constant_of(&self, e: &Expr) -> Option<i64> {
         match &e.kind {
             ExprKind::Int(v) => Some(*v),
+            ExprKind::Ident(n) => self.macros.object(n).and_then(|m| m.value),
             ExprKind::Unary(super::syntax::UnOp::Neg, a) => self.constant_of(a)?.checked_neg(),
             _ => None,
         }
@@ -824,7 +834,11 @@ impl<'a> Analyzer<'a> {
                     v.dc.dims.len()
                 ),
                 e.span.clone(),
-                format!("{} subscripts given", idx.len()),
+                format!(
+                    "{} subscript{} given",
+                    idx.len(),
+                    if idx.len() == 1 { "" } else { "s" }
+                ),
             );
             self.diags.push(d);
             return Err(());
@@ -835,7 +849,10 @@ impl<'a> Analyzer<'a> {
             match to_lin(i, Place::Subscript, self) {
                 Ok(l) => subs.push(l),
                 Err(d) => {
-                    let d = d.with_label(e.span.clone(), "in this access");
+                    let mut d = d.with_label(e.span.clone(), "in this access");
+                    if d.code == "PF010" {
+                        d.message = format!("{} in `{}`", d.message, self.text(&e.span));
+                    }
                     self.diags.push(d);
                     return Err(());
                 }
@@ -1040,9 +1057,14 @@ impl Resolver for Analyzer<'_> {
                 "the address of this variable is taken, so it may change",
             ));
         }
+        let value = if origin == ParamOrigin::ConstGlobal {
+            v.dc.init.as_ref().and_then(|i| self.macros.eval_expr(i))
+        } else {
+            None
+        };
         self.params
             .entry(name.to_string())
-            .or_insert((origin, None));
+            .or_insert((origin, value));
         Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
     }
 

@@ -278,7 +278,12 @@ impl Resolver for ExtentResolver<'_, '_> {
                     _ if v.is_const() => ParamOrigin::ConstGlobal,
                     _ => ParamOrigin::Variable,
                 };
-                self.params.insert(name.to_string(), (origin, None));
+                let value = if origin == ParamOrigin::ConstGlobal {
+                    v.dc.init.as_ref().and_then(|i| self.cx.macros.eval_expr(i))
+                } else {
+                    None
+                };
+                self.params.insert(name.to_string(), (origin, value));
                 Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
             }
             _ => Err(not_affine(self, place, &expr.span, "not a parameter")),

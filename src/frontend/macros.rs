@@ -120,6 +120,12 @@ impl Macros {
         Some(substitute(body, &[], &[], &at.span))
     }
 
+    /// Evaluates an integer constant expression (macros allowed), e.g. the
+    /// initialiser of a `const int` global.
+    pub fn eval_expr(&self, e: &Expr) -> Option<i64> {
+        self.eval(e, 0)
+    }
+
     fn eval_name(&self, name: &str, depth: usize) -> Option<i64> {
         if depth > MAX_EVAL_DEPTH {
             return None;

@@ -99,7 +99,8 @@ impl<'a> Scopes<'a> {
                         decl: p,
                         dc,
                         storage: Storage::FunctionParam,
-                        scope: body_span.clone(),
+                        // The parameter list is in scope too (VLA extents).
+                        scope: f.span.start..body_span.end,
                         in_function: true,
                     });
                 }
