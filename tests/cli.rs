@@ -117,7 +117,10 @@ fn define_overrides_a_parameter_value() {
     let over = text(&out.stdout);
     assert!(over.contains("# N = 10 (-D)"), "{over}");
     // The value never enters the sets: parameters stay symbolic.
-    assert!(over.contains("[N] -> { S0[i] : i >= 1 and N >= i + 1 }"), "{over}");
+    assert!(
+        over.contains("[N] -> { S0[i] : i >= 1 and N >= i + 1 }"),
+        "{over}"
+    );
     // The last -D wins.
     let out = polyfold(&["--emit", "scop", "-D", "N=10", "-D", "N=7", p]);
     assert!(text(&out.stdout).contains("# N = 7 (-D)"));
@@ -139,7 +142,10 @@ fn several_files_exit_with_the_worst_code() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("good.c (1 SCoP)"));
     let missing = dir.join("missing.c");
-    let out = polyfold(&[good.to_str().expect("utf-8"), missing.to_str().expect("utf-8")]);
+    let out = polyfold(&[
+        good.to_str().expect("utf-8"),
+        missing.to_str().expect("utf-8"),
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -157,7 +163,10 @@ fn default_action_prints_a_summary() {
 fn version_and_help() {
     let out = polyfold(&["--version"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(text(&out.stdout).trim(), format!("polyfold {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("polyfold {}", env!("CARGO_PKG_VERSION"))
+    );
     let out = polyfold(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     let help = text(&out.stdout);

@@ -580,6 +580,19 @@ fn le(lhs: &Val, rhs: &Val, strict: bool) -> Option<Dnf> {
 /// Converts a condition (`&&`, `||`, `!`, comparisons, or an affine value
 /// meaning `!= 0`) to DNF.
 pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, Diagnostic> {
+    to_dnf_depth(e, place, res, 0)
+}
+
+fn to_dnf_depth<R: Resolver>(
+    e: &Expr,
+    place: Place,
+    res: &mut R,
+    depth: usize,
+) -> Result<Dnf, Diagnostic> {
+    if depth > MAX_MACRO_DEPTH {
+        return Err(not_affine(res, place, &e.span, "macro expansion too deep"));
+    }
+    let to_dnf = |x: &Expr, place: Place, res: &mut R| to_dnf_depth(x, place, res, depth);
     let too_complex = |res: &R| {
         Diagnostic::new(
             "PF029",
@@ -590,6 +603,16 @@ pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, D
         )
     };
     match &e.kind {
+        ExprKind::Call(callee, args) => {
+            let expanded = match &callee.kind {
+                ExprKind::Ident(name) => res.expand_call(name, e, args),
+                _ => None,
+            };
+            match expanded {
+                Some(x) => to_dnf_depth(&x, place, res, depth + 1),
+                None => Err(not_affine(res, place, &e.span, "function call")),
+            }
+        }
         ExprKind::Binary(BinOp::And, a, b) => {
             let da = to_dnf(a, place, res)?;
             let db = to_dnf(b, place, res)?;

@@ -9,7 +9,9 @@
 
 use std::collections::HashMap;
 
-use super::syntax::{BinOp, Define, Expr, ExprKind, UnOp, parse_expression_text};
+use super::syntax::{
+    BinOp, Define, Expr, ExprKind, UnOp, parse_expression_text, parse_expression_text_with,
+};
 use crate::ir::{FunctionMacro, MacroTable, ObjectMacro, ParamOrigin};
 
 /// The macro table plus parsed bodies.
@@ -46,7 +48,7 @@ impl Macros {
                 Some(params) => {
                     m.function_bodies.insert(
                         d.name.clone(),
-                        (params.clone(), parse_expression_text(&d.body)),
+                        (params.clone(), parse_expression_text_with(&d.body, params)),
                     );
                     m.table.functions.push(FunctionMacro {
                         name: d.name.clone(),

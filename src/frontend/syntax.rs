@@ -8,6 +8,9 @@
 
 use std::ops::Range;
 
+use std::cell::RefCell;
+use std::collections::HashSet;
+
 use tree_sitter::{Node, Parser, Tree};
 
 /// A binary operator of C.
@@ -405,6 +408,8 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
     let mut lower = Lowerer {
         src: source.as_bytes(),
         has_loops: false,
+        value_names: identifier_names(root, source.as_bytes()),
+        fake: RefCell::new(HashSet::new()),
     };
     lower.top_level(root, &mut file);
     file.has_loops = lower.has_loops;
@@ -428,6 +433,12 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
 /// Parses the body of a macro as one C expression. Spans of the result are
 /// meaningless (they index the wrapper text); callers replace them.
 pub fn parse_expression_text(text: &str) -> Option<Expr> {
+    parse_expression_text_with(text, &[])
+}
+
+/// Like [`parse_expression_text`], with extra names known to be values
+/// (the parameters of a function-like macro).
+pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
     let mut parser = new_parser()?;
     let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
     let tree = parser.parse(&wrapper, None)?;
@@ -438,9 +449,13 @@ pub fn parse_expression_text(text: &str) -> Option<Expr> {
     let decl = root.named_child(0)?;
     let init = decl.child_by_field_name("declarator")?;
     let value = init.child_by_field_name("value")?;
+    let mut value_names = identifier_names(root, wrapper.as_bytes());
+    value_names.extend(values.iter().cloned());
     let lower = Lowerer {
         src: wrapper.as_bytes(),
         has_loops: false,
+        value_names,
+        fake: RefCell::new(HashSet::new()),
     };
     Some(lower.expr(value))
 }
@@ -494,6 +509,44 @@ fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
 struct Lowerer<'s> {
     src: &'s [u8],
     has_loops: bool,
+    /// Names that denote values (variables, parameters, macro parameters),
+    /// used to undo C's cast ambiguity: `(a) - b` is parsed by tree-sitter
+    /// as a cast of `-b` to type `a`.
+    value_names: HashSet<String>,
+    /// Spans of binary nodes rebuilt from such a misparsed cast, while they
+    /// are on the left spine of their parent (see `fix_fake_cast`).
+    fake: RefCell<HashSet<(usize, usize)>>,
+}
+
+/// Names of all `identifier` nodes (not `type_identifier`) of a tree.
+fn identifier_names(root: Node, src: &[u8]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "identifier" {
+            out.insert(String::from_utf8_lossy(&src[node.byte_range()]).into_owned());
+        }
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        stack.extend(children);
+    }
+    out
+}
+
+/// Binding strength of a binary operator (higher binds tighter).
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 10,
+        BinOp::Add | BinOp::Sub => 9,
+        BinOp::Shl | BinOp::Shr => 8,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 7,
+        BinOp::Eq | BinOp::Ne => 6,
+        BinOp::BitAnd => 5,
+        BinOp::BitXor => 4,
+        BinOp::BitOr => 3,
+        BinOp::And => 2,
+        BinOp::Or => 1,
+    }
 }
 
 impl<'s> Lowerer<'s> {
@@ -839,6 +892,134 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    fn is_fake(&self, e: &Expr) -> bool {
+        self.fake.borrow().contains(&(e.span.start, e.span.end))
+    }
+
+    fn mark_fake(&self, e: &Expr) {
+        self.fake.borrow_mut().insert((e.span.start, e.span.end));
+    }
+
+    /// `(a) - b` parsed as a cast of `-b` to a type `a` that is in fact a
+    /// value: rebuild `a - b` (and `(a) + b`, `(a) * b`, `(a) & b`,
+    /// `(a) && b`). The result is marked so that an enclosing operator of
+    /// higher precedence re-associates it (`(a) - b * c` is `a - (b * c)`).
+    fn fix_fake_cast(&self, node: Node) -> Option<Expr> {
+        let ty = node.child_by_field_name("type")?;
+        let name = self.text(ty).trim().to_string();
+        let is_ident = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !is_ident || !self.value_names.contains(&name) {
+            return None;
+        }
+        let value = node.child_by_field_name("value")?;
+        let op_text = value
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        let arg = value.child_by_field_name("argument")?;
+        let (op, rhs) = match (value.kind(), op_text.as_str()) {
+            ("unary_expression", "-") => (BinOp::Sub, self.expr(arg)),
+            ("unary_expression", "+") => (BinOp::Add, self.expr(arg)),
+            ("pointer_expression", "*") => (BinOp::Mul, self.expr(arg)),
+            ("pointer_expression", "&") => {
+                let inner_op = arg
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                if arg.kind() == "pointer_expression" && inner_op == "&" {
+                    (BinOp::And, self.expr(arg.child_by_field_name("argument")?))
+                } else {
+                    (BinOp::BitAnd, self.expr(arg))
+                }
+            }
+            _ => return None,
+        };
+        let lhs = Expr {
+            kind: ExprKind::Ident(name),
+            span: ty.byte_range(),
+            from_macro: false,
+        };
+        let e = Expr {
+            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            span: node.byte_range(),
+            from_macro: false,
+        };
+        self.mark_fake(&e);
+        Some(e)
+    }
+
+    /// Builds `l op r`, re-associating a rebuilt cast on the left:
+    /// `(a - b) op c` with `op` binding tighter than `-` is `a - (b op c)`.
+    fn binary(&self, op: BinOp, l: Expr, r: Expr, span: Range<usize>) -> Expr {
+        if self.is_fake(&l)
+            && let ExprKind::Binary(lop, a, b) = &l.kind
+            && precedence(*lop) < precedence(op)
+        {
+            let inner_span = b.span.start..r.span.end;
+            let inner = self.binary(op, (**b).clone(), r, inner_span);
+            let e = Expr {
+                kind: ExprKind::Binary(*lop, a.clone(), Box::new(inner)),
+                span,
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return e;
+        }
+        // `x op (a) && b`: the rebuilt `a && b` is the right operand, but
+        // `a` belongs to `op`: `(x op a) && b`.
+        if self.is_fake(&r)
+            && let ExprKind::Binary(rop, a, b) = &r.kind
+            && precedence(*rop) < precedence(op)
+        {
+            let inner_span = l.span.start..a.span.end;
+            let inner = self.binary(op, l, (**a).clone(), inner_span);
+            let e = Expr {
+                kind: ExprKind::Binary(*rop, Box::new(inner), b.clone()),
+                span,
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return e;
+        }
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            span,
+            from_macro: false,
+        }
+    }
+
+    /// `-(a) - b` parsed as `-((a)(-b))`: the unary operator applies to `a`.
+    fn rotate_unary(&self, op: &str, arg: &Expr, node: Node) -> Option<Expr> {
+        if !self.is_fake(arg) {
+            return None;
+        }
+        let ExprKind::Binary(lop, a, b) = &arg.kind else {
+            return None;
+        };
+        let un = match op {
+            "-" => UnOp::Neg,
+            "+" => UnOp::Plus,
+            "!" => UnOp::Not,
+            "~" => UnOp::BitNot,
+            _ => return None,
+        };
+        let start = node.start_byte();
+        let left = Expr {
+            kind: ExprKind::Unary(un, a.clone()),
+            span: start..a.span.end,
+            from_macro: false,
+        };
+        let e = Expr {
+            kind: ExprKind::Binary(*lop, Box::new(left), b.clone()),
+            span: node.byte_range(),
+            from_macro: false,
+        };
+        self.mark_fake(&e);
+        Some(e)
+    }
+
     fn mk(&self, kind: ExprKind, node: Node) -> Expr {
         Expr {
             kind,
@@ -881,6 +1062,9 @@ impl<'s> Lowerer<'s> {
                     .map(|o| self.text(o))
                     .unwrap_or_default();
                 let arg = self.field_expr(node, "argument");
+                if let Some(fixed) = self.rotate_unary(&op, &arg, node) {
+                    return fixed;
+                }
                 match op.as_str() {
                     "-" => ExprKind::Unary(UnOp::Neg, arg),
                     "+" => ExprKind::Unary(UnOp::Plus, arg),
@@ -897,7 +1081,7 @@ impl<'s> Lowerer<'s> {
                 let l = self.field_expr(node, "left");
                 let r = self.field_expr(node, "right");
                 match BinOp::from_text(&op) {
-                    Some(op) => ExprKind::Binary(op, l, r),
+                    Some(op) => return self.binary(op, *l, *r, node.byte_range()),
                     None => ExprKind::Other("binary_expression".into(), vec![*l, *r]),
                 }
             }
@@ -923,12 +1107,17 @@ impl<'s> Lowerer<'s> {
                 }
                 ExprKind::Call(callee, args)
             }
-            "cast_expression" => ExprKind::Cast(
-                node.child_by_field_name("type")
-                    .map(|t| self.text(t))
-                    .unwrap_or_default(),
-                self.field_expr(node, "value"),
-            ),
+            "cast_expression" => {
+                if let Some(fixed) = self.fix_fake_cast(node) {
+                    return fixed;
+                }
+                ExprKind::Cast(
+                    node.child_by_field_name("type")
+                        .map(|t| self.text(t))
+                        .unwrap_or_default(),
+                    self.field_expr(node, "value"),
+                )
+            }
             "assignment_expression" => {
                 let op = node
                     .child_by_field_name("operator")
@@ -1052,5 +1241,62 @@ mod tests {
         let file = parse_file(src).expect("parser");
         let err = file.first_error.expect("an error");
         assert!(err.missing.is_some() || err.span.start > 0);
+    }
+}
+#[cfg(test)]
+mod cast_ambiguity_tests {
+    use super::*;
+
+    fn sexp(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Ident(n) => n.clone(),
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Unary(op, a) => format!("({op:?} {})", sexp(a)),
+            ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sexp(a), sexp(b)),
+            ExprKind::Cast(t, a) => format!("(cast {t} {})", sexp(a)),
+            ExprKind::Cond(a, b, c) => format!("(? {} {} {})", sexp(a), sexp(b), sexp(c)),
+            ExprKind::Deref(a) => format!("(deref {})", sexp(a)),
+            ExprKind::AddrOf(a) => format!("(addr {})", sexp(a)),
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn parse(text: &str, values: &[&str]) -> String {
+        let values: Vec<String> = values.iter().map(|s| s.to_string()).collect();
+        sexp(&parse_expression_text_with(text, &values).expect("parses"))
+    }
+
+    #[test]
+    fn parenthesised_values_are_not_casts() {
+        assert_eq!(parse("(a) - b", &["a"]), "(Sub a b)");
+        assert_eq!(parse("(a) + 1", &["a"]), "(Add a 1)");
+        assert_eq!(parse("(a) - b * c", &["a"]), "(Sub a (Mul b c))");
+        assert_eq!(
+            parse("(a) - b * c * d", &["a"]),
+            "(Sub a (Mul (Mul b c) d))"
+        );
+        assert_eq!(parse("(a) - b < c", &["a"]), "(Lt (Sub a b) c)");
+        assert_eq!(parse("-(a) - b", &["a"]), "(Sub (Neg a) b)");
+        assert_eq!(parse("(i) * N + (j)", &["i", "j"]), "(Add (Mul i N) j)");
+        assert_eq!(
+            parse("((x) >= (lo) && (x) <= (hi))", &["x", "lo", "hi"]),
+            "(And (Ge x lo) (Le x hi))"
+        );
+        assert_eq!(parse("(a) & b", &["a"]), "(BitAnd a b)");
+        assert_eq!(parse("!(a) && b", &["a"]), "(And (Not a) b)");
+        assert_eq!(parse("x < (b) - c * d", &["b"]), "(Lt x (Sub b (Mul c d)))");
+        assert_eq!(
+            parse("(i) >= (lo) && (i) - 1 <= (hi) * 2", &["i", "lo", "hi"]),
+            "(And (Ge i lo) (Le (Sub i 1) (Mul hi 2)))"
+        );
+    }
+
+    #[test]
+    fn real_casts_stay_casts() {
+        assert_eq!(parse("(double) -x", &["x"]), "(cast double (Neg x))");
+        assert_eq!(
+            parse("(int)(i - 1) * -1", &["i"]),
+            "(Mul (cast int (Sub i 1)) -1)"
+        );
     }
 }
