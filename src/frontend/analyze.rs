@@ -69,6 +69,10 @@ pub struct Analyzed {
     /// Parameters used in affine positions, with their origin and value.
     pub params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
     pub has_loop: bool,
+    /// Iterators of the loops of the statement.
+    pub iterators: BTreeSet<String>,
+    /// Scalars read on right-hand sides.
+    pub scalar_reads: BTreeSet<String>,
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -84,6 +88,41 @@ pub fn written_names(stmt: &CStmt) -> BTreeSet<String> {
         _ => {}
     });
     collect_decl_names(stmt, &mut out);
+    out
+}
+
+/// Names assigned by the initialisation of some `for` loop of a statement.
+pub fn loop_iterator_names(stmt: &CStmt) -> BTreeSet<String> {
+    fn walk(s: &CStmt, out: &mut BTreeSet<String>) {
+        match s {
+            CStmt::For { init, body, .. } => {
+                match init {
+                    ForInit::Expr(Expr {
+                        kind: ExprKind::Assign(None, lhs, _),
+                        ..
+                    }) => {
+                        if let Some(n) = root_name(lhs) {
+                            out.insert(n.to_string());
+                        }
+                    }
+                    ForInit::Decl(d) => out.extend(d.declarators.iter().map(|d| d.name.clone())),
+                    _ => {}
+                }
+                walk(body, out);
+            }
+            CStmt::If { then, els, .. } => {
+                walk(then, out);
+                if let Some(e) = els {
+                    walk(e, out);
+                }
+            }
+            CStmt::Compound { items, .. } => items.iter().for_each(|i| walk(i, out)),
+            CStmt::Other { children, .. } => children.iter().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(stmt, &mut out);
     out
 }
 
@@ -150,6 +189,9 @@ pub struct Analyzer<'a> {
     params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
     pub diags: Vec<Diagnostic>,
     has_loop: bool,
+    /// Iterators of all loops of the statement being analysed.
+    iterators: BTreeSet<String>,
+    scalar_reads: BTreeSet<String>,
 }
 
 type Res<T> = Result<T, ()>;
@@ -166,6 +208,8 @@ impl<'a> Analyzer<'a> {
             params: BTreeMap::new(),
             diags: Vec::new(),
             has_loop: false,
+            iterators: BTreeSet::new(),
+            scalar_reads: BTreeSet::new(),
         }
     }
 
@@ -173,6 +217,8 @@ impl<'a> Analyzer<'a> {
     /// `self.diags`.
     pub fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
         self.written = written_names(stmt);
+        self.iterators = loop_iterator_names(stmt);
+        self.scalar_reads.clear();
         self.loops.clear();
         self.conds.clear();
         self.params.clear();
@@ -185,6 +231,8 @@ impl<'a> Analyzer<'a> {
             writes: self.written.clone(),
             params: std::mem::take(&mut self.params),
             has_loop: self.has_loop,
+            iterators: self.iterators.clone(),
+            scalar_reads: std::mem::take(&mut self.scalar_reads),
         })
     }
 
@@ -876,6 +924,18 @@ impl<'a> Analyzer<'a> {
                 if self.loops.contains(name) {
                     return Ok(());
                 }
+                if self.iterators.contains(name) {
+                    let d = self
+                        .warn(
+                            "PF031",
+                            format!("value of loop iterator `{name}` read outside its loop"),
+                            e.span.clone(),
+                            "the iterator of another loop of this nest",
+                        )
+                        .with_note("the final value of a loop iterator is not modelled");
+                    self.diags.push(d);
+                    return Err(());
+                }
                 let Some(var) = self.scopes.lookup(name, e.span.start) else {
                     return Ok(()); // a macro, an enum constant or a function
                 };
@@ -884,6 +944,7 @@ impl<'a> Analyzer<'a> {
                 }
                 let _ = var;
                 let a = self.scalar_access(name, e, AccessKind::Read)?;
+                self.scalar_reads.insert(name.clone());
                 reads.push(a);
                 Ok(())
             }
