@@ -389,44 +389,49 @@ pub struct SyntaxFile {
     pub has_loops: bool,
 }
 
-fn new_parser() -> Option<Parser> {
-    let mut parser = Parser::new();
-    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
-    Some(parser)
+thread_local! {
+    /// One parser per thread, reused for every file and macro body.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `text` with the thread's C parser.
+fn parse_text(text: &str) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, None)
+    })
 }
 
 /// Parses a C file. Returns `None` only if tree-sitter itself fails (no
 /// language, or cancelled), which the caller reports as an internal error.
 pub fn parse_file(source: &str) -> Option<SyntaxFile> {
-    let mut parser = new_parser()?;
-    let tree: Tree = parser.parse(source, None)?;
+    let tree: Tree = parse_text(source)?;
     let root = tree.root_node();
     let mut file = SyntaxFile {
         first_error: find_first_error(root, source),
         ..SyntaxFile::default()
     };
+    let (value_names, pragma_nodes) = prepass(root, source.as_bytes());
     let mut lower = Lowerer {
         src: source.as_bytes(),
         has_loops: false,
-        value_names: identifier_names(root, source.as_bytes()),
+        value_names,
         fake: RefCell::new(HashSet::new()),
     };
+    let pragmas: Vec<Pragma> = pragma_nodes
+        .into_iter()
+        .filter_map(|n| lower.pragma(n))
+        .collect();
     lower.top_level(root, &mut file);
     file.has_loops = lower.has_loops;
     // Pragmas may sit anywhere in the tree (tree-sitter nests them where
-    // they happen to be); collect them all, in order.
-    let mut cursor = root.walk();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "preproc_call" {
-            if let Some(p) = lower.pragma(node) {
-                file.pragmas.push(p);
-            }
-            continue;
-        }
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
+    // they happen to be); the pre-pass collected them all, in order.
+    file.pragmas = pragmas;
     Some(file)
 }
 
@@ -439,9 +444,8 @@ pub fn parse_expression_text(text: &str) -> Option<Expr> {
 /// Like [`parse_expression_text`], with extra names known to be values
 /// (the parameters of a function-like macro).
 pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
-    let mut parser = new_parser()?;
     let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
-    let tree = parser.parse(&wrapper, None)?;
+    let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
     if root.has_error() {
         return None;
@@ -449,7 +453,7 @@ pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr>
     let decl = root.named_child(0)?;
     let init = decl.child_by_field_name("declarator")?;
     let value = init.child_by_field_name("value")?;
-    let mut value_names = identifier_names(root, wrapper.as_bytes());
+    let (mut value_names, _) = prepass(root, wrapper.as_bytes());
     value_names.extend(values.iter().cloned());
     let lower = Lowerer {
         src: wrapper.as_bytes(),
@@ -518,19 +522,36 @@ struct Lowerer<'s> {
     fake: RefCell<HashSet<(usize, usize)>>,
 }
 
-/// Names of all `identifier` nodes (not `type_identifier`) of a tree.
-fn identifier_names(root: Node, src: &[u8]) -> HashSet<String> {
-    let mut out = HashSet::new();
+/// One walk over the whole tree: the names of all `identifier` nodes (not
+/// `type_identifier`) and all `preproc_call` nodes in document order.
+fn prepass<'t>(root: Node<'t>, src: &[u8]) -> (HashSet<String>, Vec<Node<'t>>) {
+    let mut names = HashSet::new();
+    let mut calls = Vec::new();
     let mut cursor = root.walk();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "identifier" {
-            out.insert(String::from_utf8_lossy(&src[node.byte_range()]).into_owned());
+    'walk: loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        let mut descend = true;
+        if kind == "identifier" {
+            names.insert(String::from_utf8_lossy(&src[node.byte_range()]).into_owned());
+            descend = false;
+        } else if kind == "preproc_call" {
+            calls.push(node);
+            descend = false;
         }
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        stack.extend(children);
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
     }
-    out
+    (names, calls)
 }
 
 /// Binding strength of a binary operator (higher binds tighter).
