@@ -18,3 +18,13 @@ void f(double P[N])
   use(E);
   L[0] = 0;
 }
+
+/* A file-scope initialiser takes the address of G2. */
+double G2[N];
+double *alias = G2;
+
+void h(void)
+{
+  for (int i = 0; i < N; i++)
+    G2[i] = i;
+}

@@ -110,6 +110,16 @@ impl<'a> Scopes<'a> {
         for f in &file.functions {
             s.collect_uses(f);
         }
+        // Initialisers at file scope (`double *p = A;`) use globals too.
+        let mut found: Vec<(&'a str, usize, Role)> = Vec::new();
+        for g in &file.globals {
+            super::syntax::walk_decl_root_exprs(g, &mut |e| scan_roots(e, &mut found));
+        }
+        for (name, at, role) in found {
+            if let Some(i) = s.lookup(name, at) {
+                s.uses.entry(i).or_default().push((at, role));
+            }
+        }
         s
     }
 
