@@ -193,7 +193,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
 }
 
 fn is_param_read(a: &RawAccess, params: &[String]) -> bool {
-    a.kind == AccessKind::Read && a.subs.is_empty() && params.iter().any(|p| *p == a.name)
+    a.kind == AccessKind::Read && a.subs.is_empty() && params.contains(&a.name)
 }
 
 fn collect_params<'n>(nodes: &[&'n Node], f: &mut impl FnMut(&Lin), stmts: &mut Vec<&'n StmtNode>) {

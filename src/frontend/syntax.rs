@@ -600,13 +600,13 @@ impl<'s> Lowerer<'s> {
                 _ => {
                     // Statements at file scope only happen in erroneous input;
                     // still look for pragmas and loops inside.
-                    self.scan_misc(child, file);
+                    self.scan_misc(child);
                 }
             }
         }
     }
 
-    fn scan_misc(&mut self, node: Node, file: &mut SyntaxFile) {
+    fn scan_misc(&mut self, node: Node) {
         if matches!(
             node.kind(),
             "for_statement" | "while_statement" | "do_statement"
@@ -615,7 +615,7 @@ impl<'s> Lowerer<'s> {
         }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            self.scan_misc(child, file);
+            self.scan_misc(child);
         }
     }
 
@@ -926,7 +926,9 @@ impl<'s> Lowerer<'s> {
     /// `(a) && b`). The result is marked so that an enclosing operator of
     /// higher precedence re-associates it (`(a) - b * c` is `a - (b * c)`).
     fn fix_fake_cast(&self, node: Node) -> Option<Expr> {
-        let ty = node.child_by_field_name("type")?;
+        let descriptor = node.child_by_field_name("type")?;
+        // The identifier itself (the descriptor may include the parentheses).
+        let ty = descriptor.child_by_field_name("type").unwrap_or(descriptor);
         let name = self.text(ty).trim().to_string();
         let is_ident = !name.is_empty()
             && !name.starts_with(|c: char| c.is_ascii_digit())
@@ -935,6 +937,35 @@ impl<'s> Lowerer<'s> {
             return None;
         }
         let value = node.child_by_field_name("value")?;
+        if value.kind() == "number_literal" {
+            // `(a) -1`: the sign was lexed into the literal.
+            let text = self.text(value);
+            let (op, digits) = if let Some(d) = text.strip_prefix('-') {
+                (BinOp::Sub, d)
+            } else if let Some(d) = text.strip_prefix('+') {
+                (BinOp::Add, d)
+            } else {
+                return None;
+            };
+            let lit = Expr {
+                kind: parse_int_literal(digits.trim_start())
+                    .map_or(ExprKind::OtherLiteral, ExprKind::Int),
+                span: value.start_byte() + 1..value.end_byte(),
+                from_macro: false,
+            };
+            let lhs = Expr {
+                kind: ExprKind::Ident(name),
+                span: ty.byte_range(),
+                from_macro: false,
+            };
+            let e = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(lit)),
+                span: node.byte_range(),
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return Some(e);
+        }
         let op_text = value
             .child_by_field_name("operator")
             .map(|o| self.text(o))
@@ -1071,7 +1102,12 @@ impl<'s> Lowerer<'s> {
                 return match node.named_child(0) {
                     Some(inner) if inner.kind() != "comment" => {
                         let mut e = self.expr(inner);
-                        e.span = node.byte_range();
+                        // Names and array elements keep their own tight
+                        // spans (code generation edits them); other
+                        // expressions take the parentheses along.
+                        if !matches!(e.kind, ExprKind::Ident(_) | ExprKind::Subscript(..)) {
+                            e.span = node.byte_range();
+                        }
                         e
                     }
                     _ => self.mk(ExprKind::Other("missing".into(), vec![]), node),
@@ -1277,6 +1313,7 @@ mod cast_ambiguity_tests {
             ExprKind::Cast(t, a) => format!("(cast {t} {})", sexp(a)),
             ExprKind::Cond(a, b, c) => format!("(? {} {} {})", sexp(a), sexp(b), sexp(c)),
             ExprKind::Deref(a) => format!("(deref {})", sexp(a)),
+            ExprKind::Assign(None, a, b) => format!("(= {} {})", sexp(a), sexp(b)),
             ExprKind::AddrOf(a) => format!("(addr {})", sexp(a)),
             other => format!("{other:?}"),
         }
@@ -1291,6 +1328,9 @@ mod cast_ambiguity_tests {
     fn parenthesised_values_are_not_casts() {
         assert_eq!(parse("(a) - b", &["a"]), "(Sub a b)");
         assert_eq!(parse("(a) + 1", &["a"]), "(Add a 1)");
+        assert_eq!(parse("(a) -1", &["a"]), "(Sub a 1)");
+        assert_eq!(parse("(a)-1*2", &["a"]), "(Sub a (Mul 1 2))");
+        assert_eq!(parse("x = (a) -1", &["a", "x"]), "(= x (Sub a 1))");
         assert_eq!(parse("(a) - b * c", &["a"]), "(Sub a (Mul b c))");
         assert_eq!(
             parse("(a) - b * c * d", &["a"]),
@@ -1310,6 +1350,16 @@ mod cast_ambiguity_tests {
             parse("(i) >= (lo) && (i) - 1 <= (hi) * 2", &["i", "lo", "hi"]),
             "(And (Ge i lo) (Le (Sub i 1) (Mul hi 2)))"
         );
+    }
+
+    #[test]
+    fn rebuilt_names_have_tight_spans() {
+        let e = parse_expression_text_with("(a) - b", &["a".to_string()]).expect("parses");
+        let ExprKind::Binary(_, a, _) = &e.kind else {
+            panic!("a binary expression: {e:?}")
+        };
+        // `a` is one byte long wherever the wrapper put it.
+        assert_eq!(a.span.end - a.span.start, 1);
     }
 
     #[test]
