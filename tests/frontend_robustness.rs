@@ -133,3 +133,37 @@ fn mutated_inputs_never_break_the_front_end() {
         "only {n_scops} SCoPs in {n_runs} runs"
     );
 }
+
+#[test]
+fn deeply_nested_input_is_refused_without_crashing() {
+    let deep_parens = format!(
+        "void f(double A[10]) {{\n  for (int i = 0; i < 10; i++)\n    A[i] = {}1{};\n}}\n",
+        "(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    let long_sum = format!(
+        "void f(double A[10]) {{\n  for (int i = 0; i < 10; i++)\n    A[i] = 1{};\n}}\n",
+        " + 1".repeat(50_000)
+    );
+    let deep_blocks = format!(
+        "void f(double A[10]) {{\n  for (int i = 0; i < 10; i++) {}A[i] = 1;{}\n}}\n",
+        "{".repeat(5_000),
+        "}".repeat(5_000)
+    );
+    for source in [deep_parens, long_sum, deep_blocks] {
+        let p = extract("deep.c", &source, &Options::default());
+        assert!(p.scops.is_empty());
+        assert!(
+            p.diagnostics.iter().any(|d| d.code == "PF005"),
+            "{:?}",
+            p.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+        );
+    }
+    // Moderate nesting is still analysed.
+    let ok = format!(
+        "void f(double A[10]) {{\n  for (int i = 0; i < 10; i++)\n    A[i] = {}1{};\n}}\n",
+        "(".repeat(50),
+        ")".repeat(50)
+    );
+    assert_eq!(extract("ok.c", &ok, &Options::default()).scops.len(), 1);
+}

@@ -84,6 +84,20 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         );
         return program;
     }
+    if let Some(span) = &file.too_deep {
+        let start = span.start;
+        program.diagnostics.push(
+            Diagnostic::new(
+                "PF005",
+                Severity::Warning,
+                "the file is nested too deeply to analyse",
+                start..(start + 1).min(source.len()),
+                "nesting beyond this point is not lowered",
+            )
+            .with_note("no SCoP is extracted from this file"),
+        );
+        return program;
+    }
     let macros = Macros::build(&file.defines, &options.defines);
     let scopes = Scopes::build(&file);
     let mut ex = Extractor {

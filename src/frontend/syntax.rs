@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use tree_sitter::{Node, Parser, Tree};
@@ -387,6 +387,9 @@ pub struct SyntaxFile {
     pub first_error: Option<SyntaxError>,
     /// Whether the file contains any loop statement (`for`, `while`, `do`).
     pub has_loops: bool,
+    /// Where the syntax is nested deeper than polyfold lowers it, if
+    /// anywhere (the front end then gives up on the whole file).
+    pub too_deep: Option<Range<usize>>,
 }
 
 thread_local! {
@@ -422,6 +425,8 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
         has_loops: false,
         value_names,
         fake: RefCell::new(HashSet::new()),
+        depth: Cell::new(0),
+        too_deep: RefCell::new(None),
     };
     let pragmas: Vec<Pragma> = pragma_nodes
         .into_iter()
@@ -432,6 +437,7 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
     // Pragmas may sit anywhere in the tree (tree-sitter nests them where
     // they happen to be); the pre-pass collected them all, in order.
     file.pragmas = pragmas;
+    file.too_deep = lower.too_deep.borrow().clone();
     Some(file)
 }
 
@@ -460,8 +466,12 @@ pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr>
         has_loops: false,
         value_names,
         fake: RefCell::new(HashSet::new()),
+        depth: Cell::new(0),
+        too_deep: RefCell::new(None),
     };
-    Some(lower.expr(value))
+    let e = lower.expr(value);
+    // A body nested too deeply to lower is treated as unparseable.
+    lower.too_deep.borrow().is_none().then_some(e)
 }
 
 fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
@@ -520,7 +530,15 @@ struct Lowerer<'s> {
     /// Spans of binary nodes rebuilt from such a misparsed cast, while they
     /// are on the left spine of their parent (see `fix_fake_cast`).
     fake: RefCell<HashSet<(usize, usize)>>,
+    /// Current recursion depth (statements plus expressions).
+    depth: Cell<usize>,
+    /// The first node that was too deep to lower.
+    too_deep: RefCell<Option<Range<usize>>>,
 }
+
+/// Deeper syntax is not lowered (it becomes an opaque node that every
+/// later stage rejects), so that no recursion can exhaust the stack.
+const MAX_NESTING: usize = 400;
 
 /// One walk over the whole tree: the names of all `identifier` nodes (not
 /// `type_identifier`) and all `preproc_call` nodes in document order.
@@ -780,6 +798,22 @@ impl<'s> Lowerer<'s> {
 
     fn stmt(&mut self, node: Node) -> CStmt {
         let span = node.byte_range();
+        if self.depth.get() > MAX_NESTING {
+            self.too_deep.borrow_mut().get_or_insert(span.clone());
+            return CStmt::Other {
+                kind: "too_deeply_nested_statement".into(),
+                exprs: Vec::new(),
+                children: Vec::new(),
+                span,
+            };
+        }
+        self.depth.set(self.depth.get() + 1);
+        let out = self.stmt_inner(node, span);
+        self.depth.set(self.depth.get() - 1);
+        out
+    }
+
+    fn stmt_inner(&mut self, node: Node, span: Range<usize>) -> CStmt {
         match node.kind() {
             "for_statement" => {
                 self.has_loops = true;
@@ -1088,6 +1122,20 @@ impl<'s> Lowerer<'s> {
     }
 
     fn expr(&self, node: Node) -> Expr {
+        if self.depth.get() > MAX_NESTING {
+            self.too_deep.borrow_mut().get_or_insert(node.byte_range());
+            return self.mk(
+                ExprKind::Other("too_deeply_nested".into(), Vec::new()),
+                node,
+            );
+        }
+        self.depth.set(self.depth.get() + 1);
+        let out = self.expr_inner(node);
+        self.depth.set(self.depth.get() - 1);
+        out
+    }
+
+    fn expr_inner(&self, node: Node) -> Expr {
         let kind = match node.kind() {
             "identifier" => ExprKind::Ident(self.text(node)),
             "number_literal" => {

@@ -209,7 +209,11 @@ mod tests {
 
         let mut s = scop();
         s.stmts[0].reads[0].span = 0..3;
-        assert!(verify(&s, SRC).unwrap_err().contains("outside the statement"));
+        assert!(
+            verify(&s, SRC)
+                .unwrap_err()
+                .contains("outside the statement")
+        );
 
         let mut s = scop();
         s.arrays.swap(0, 1);
