@@ -192,7 +192,13 @@ pub struct Analyzer<'a> {
     /// Iterators of all loops of the statement being analysed.
     iterators: BTreeSet<String>,
     scalar_reads: BTreeSet<String>,
+    /// How many macro expansions are in progress (bounded, so that
+    /// self-referential macros cannot recurse forever).
+    macro_depth: usize,
 }
+
+/// The most nested macro expansions the analysis follows.
+const MAX_MACRO_DEPTH: usize = 16;
 
 type Res<T> = Result<T, ()>;
 
@@ -210,6 +216,7 @@ impl<'a> Analyzer<'a> {
             has_loop: false,
             iterators: BTreeSet::new(),
             scalar_reads: BTreeSet::new(),
+            macro_depth: 0,
         }
     }
 
@@ -956,7 +963,20 @@ impl<'a> Analyzer<'a> {
             ExprKind::Call(callee, args) => {
                 if let ExprKind::Ident(name) = &callee.kind {
                     if let Some(x) = self.macros.expand_call(name, e, args) {
-                        return self.collect_reads(&x, reads);
+                        if self.macro_depth >= MAX_MACRO_DEPTH {
+                            let d = self.warn(
+                                "PF027",
+                                format!("macro expansion of `{name}` too deep"),
+                                e.span.clone(),
+                                "this macro expands into itself",
+                            );
+                            self.diags.push(d);
+                            return Err(());
+                        }
+                        self.macro_depth += 1;
+                        let r = self.collect_reads(&x, reads);
+                        self.macro_depth -= 1;
+                        return r;
                     }
                 } else {
                     self.collect_reads(callee, reads)?;
@@ -1061,8 +1081,19 @@ impl Resolver for Analyzer<'_> {
                     .or_insert((m.origin, Some(v)));
                 return Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))));
             }
+            if self.macro_depth >= MAX_MACRO_DEPTH {
+                return Err(not_affine(
+                    self,
+                    place,
+                    &expr.span,
+                    "macro expansion too deep",
+                ));
+            }
             if let Some(x) = self.macros.expand_object(name, expr) {
-                return to_val(&x, place, self);
+                self.macro_depth += 1;
+                let r = to_val(&x, place, self);
+                self.macro_depth -= 1;
+                return r;
             }
             return Err(not_affine(
                 self,
@@ -1130,6 +1161,9 @@ impl Resolver for Analyzer<'_> {
     }
 
     fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
+        if self.macro_depth >= MAX_MACRO_DEPTH {
+            return None;
+        }
         self.macros.expand_call(name, call, args)
     }
 
