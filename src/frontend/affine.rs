@@ -466,6 +466,9 @@ fn combine_minmax(is_min: bool, a: Val, b: Val) -> Option<Val> {
         }
     }
     all.dedup();
+    if all.len() > MAX_DISJUNCTS {
+        return None;
+    }
     Some(if is_min { Val::Min(all) } else { Val::Max(all) })
 }
 
@@ -476,6 +479,14 @@ fn add_vals<R: Resolver>(
     place: Place,
     res: &mut R,
 ) -> Result<Val, Diagnostic> {
+    if a.pieces().len().saturating_mul(b.pieces().len()) > MAX_DISJUNCTS {
+        return Err(not_affine(
+            res,
+            place,
+            &e.span,
+            "too many minimum/maximum pieces",
+        ));
+    }
     let sum_all = |xs: &[Lin], ys: &[Lin]| -> Option<Vec<Lin>> {
         let mut out = Vec::new();
         for x in xs {
