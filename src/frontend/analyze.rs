@@ -1167,6 +1167,10 @@ impl Resolver for Analyzer<'_> {
         self.macros.expand_call(name, call, args)
     }
 
+    fn param_value(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(|(_, v)| *v)
+    }
+
     fn text(&self, span: &Range<usize>) -> String {
         let s = self.source.get(span.clone()).unwrap_or("");
         s.split_whitespace().collect::<Vec<_>>().join(" ")

@@ -297,6 +297,10 @@ impl Resolver for ExtentResolver<'_, '_> {
     fn text(&self, span: &Range<usize>) -> String {
         self.cx.source.get(span.clone()).unwrap_or("").to_string()
     }
+
+    fn param_value(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(|(_, v)| *v)
+    }
 }
 
 /// A row `[params | iters | exists | constant]` for a linear form.
