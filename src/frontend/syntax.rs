@@ -538,7 +538,7 @@ struct Lowerer<'s> {
 
 /// Deeper syntax is not lowered (it becomes an opaque node that every
 /// later stage rejects), so that no recursion can exhaust the stack.
-const MAX_NESTING: usize = 400;
+const MAX_NESTING: usize = 200;
 
 /// One walk over the whole tree: the names of all `identifier` nodes (not
 /// `type_identifier`) and all `preproc_call` nodes in document order.
