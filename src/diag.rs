@@ -90,7 +90,13 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
             let end = floor_char_boundary(source, r.end.min(source.len()).max(start));
             start..end
         };
-        let mut labels = vec![CsLabel::primary((), clamp(&d.span)).with_message(d.label.clone())];
+        // A whole-file note (empty span, no label) is rendered without a
+        // source snippet.
+        let mut labels = if d.label.is_empty() && d.span.is_empty() {
+            Vec::new()
+        } else {
+            vec![CsLabel::primary((), clamp(&d.span)).with_message(d.label.clone())]
+        };
         for l in &d.labels {
             labels.push(CsLabel::secondary((), clamp(&l.span)).with_message(l.message.clone()));
         }

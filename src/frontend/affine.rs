@@ -261,6 +261,21 @@ pub trait Resolver {
     fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr>;
     /// The source text of a span (for messages).
     fn text(&self, span: &Range<usize>) -> String;
+    /// The known value of a parameter (from `#define`, `-D` or a `const`
+    /// global), if any.
+    fn param_value(&self, name: &str) -> Option<i64>;
+}
+
+/// The value of an affine form whose only variables are parameters with
+/// known values.
+fn known_value<R: Resolver + ?Sized>(v: &Val, res: &R) -> Option<i64> {
+    let Val::Aff(l) = v else { return None };
+    let mut acc = l.constant;
+    for (s, c) in &l.terms {
+        let Sym::Param(p) = s else { return None };
+        acc = acc.checked_add(c.checked_mul(res.param_value(p)?)?)?;
+    }
+    Some(acc)
 }
 
 /// Builds the usual rejection of a non-affine piece `bad` inside `whole`.
@@ -360,6 +375,23 @@ fn to_val_depth<R: Resolver>(
                 Val::Aff(l) => l.as_constant(),
                 _ => None,
             };
+            // A product of a parameter expression with known value and
+            // an iterator (`(N + 1) * j`) uses the value, so that the
+            // access stays affine; the value is exact.
+            let k_a = k_a.or_else(|| {
+                if k_b.is_none() {
+                    known_value(&va, res)
+                } else {
+                    None
+                }
+            });
+            let k_b = k_b.or_else(|| {
+                if k_a.is_none() {
+                    known_value(&vb, res)
+                } else {
+                    None
+                }
+            });
             let (k, v) = match (k_a, k_b) {
                 (Some(k), _) => (k, vb),
                 (_, Some(k)) => (k, va),
@@ -373,6 +405,20 @@ fn to_val_depth<R: Resolver>(
                 }
             };
             v.scale(k).ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
+            if let (Ok(va), Ok(vb)) = (recur(a, res), recur(b, res))
+                && let (Some(x), Some(y)) = (known_value(&va, res), known_value(&vb, res))
+                && y != 0 =>
+        {
+            // Both sides are known numbers: C's truncating `/` and `%`.
+            let r = if *op == BinOp::Div {
+                x.checked_div(y)
+            } else {
+                x.checked_rem(y)
+            };
+            r.map(|v| Val::Aff(Lin::constant(v)))
+                .ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(
             "PF016",
@@ -466,6 +512,9 @@ fn combine_minmax(is_min: bool, a: Val, b: Val) -> Option<Val> {
         }
     }
     all.dedup();
+    if all.len() > MAX_DISJUNCTS {
+        return None;
+    }
     Some(if is_min { Val::Min(all) } else { Val::Max(all) })
 }
 
@@ -476,6 +525,14 @@ fn add_vals<R: Resolver>(
     place: Place,
     res: &mut R,
 ) -> Result<Val, Diagnostic> {
+    if a.pieces().len().saturating_mul(b.pieces().len()) > MAX_DISJUNCTS {
+        return Err(not_affine(
+            res,
+            place,
+            &e.span,
+            "too many minimum/maximum pieces",
+        ));
+    }
     let sum_all = |xs: &[Lin], ys: &[Lin]| -> Option<Vec<Lin>> {
         let mut out = Vec::new();
         for x in xs {
@@ -580,6 +637,19 @@ fn le(lhs: &Val, rhs: &Val, strict: bool) -> Option<Dnf> {
 /// Converts a condition (`&&`, `||`, `!`, comparisons, or an affine value
 /// meaning `!= 0`) to DNF.
 pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, Diagnostic> {
+    to_dnf_depth(e, place, res, 0)
+}
+
+fn to_dnf_depth<R: Resolver>(
+    e: &Expr,
+    place: Place,
+    res: &mut R,
+    depth: usize,
+) -> Result<Dnf, Diagnostic> {
+    if depth > MAX_MACRO_DEPTH {
+        return Err(not_affine(res, place, &e.span, "macro expansion too deep"));
+    }
+    let to_dnf = |x: &Expr, place: Place, res: &mut R| to_dnf_depth(x, place, res, depth);
     let too_complex = |res: &R| {
         Diagnostic::new(
             "PF029",
@@ -590,6 +660,16 @@ pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, D
         )
     };
     match &e.kind {
+        ExprKind::Call(callee, args) => {
+            let expanded = match &callee.kind {
+                ExprKind::Ident(name) => res.expand_call(name, e, args),
+                _ => None,
+            };
+            match expanded {
+                Some(x) => to_dnf_depth(&x, place, res, depth + 1),
+                None => Err(not_affine(res, place, &e.span, "function call")),
+            }
+        }
         ExprKind::Binary(BinOp::And, a, b) => {
             let da = to_dnf(a, place, res)?;
             let db = to_dnf(b, place, res)?;

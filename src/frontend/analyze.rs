@@ -69,6 +69,10 @@ pub struct Analyzed {
     /// Parameters used in affine positions, with their origin and value.
     pub params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
     pub has_loop: bool,
+    /// Iterators of the loops of the statement.
+    pub iterators: BTreeSet<String>,
+    /// Scalars read on right-hand sides.
+    pub scalar_reads: BTreeSet<String>,
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -84,6 +88,41 @@ pub fn written_names(stmt: &CStmt) -> BTreeSet<String> {
         _ => {}
     });
     collect_decl_names(stmt, &mut out);
+    out
+}
+
+/// Names assigned by the initialisation of some `for` loop of a statement.
+pub fn loop_iterator_names(stmt: &CStmt) -> BTreeSet<String> {
+    fn walk(s: &CStmt, out: &mut BTreeSet<String>) {
+        match s {
+            CStmt::For { init, body, .. } => {
+                match init {
+                    ForInit::Expr(Expr {
+                        kind: ExprKind::Assign(None, lhs, _),
+                        ..
+                    }) => {
+                        if let Some(n) = root_name(lhs) {
+                            out.insert(n.to_string());
+                        }
+                    }
+                    ForInit::Decl(d) => out.extend(d.declarators.iter().map(|d| d.name.clone())),
+                    _ => {}
+                }
+                walk(body, out);
+            }
+            CStmt::If { then, els, .. } => {
+                walk(then, out);
+                if let Some(e) = els {
+                    walk(e, out);
+                }
+            }
+            CStmt::Compound { items, .. } => items.iter().for_each(|i| walk(i, out)),
+            CStmt::Other { children, .. } => children.iter().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(stmt, &mut out);
     out
 }
 
@@ -150,7 +189,16 @@ pub struct Analyzer<'a> {
     params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
     pub diags: Vec<Diagnostic>,
     has_loop: bool,
+    /// Iterators of all loops of the statement being analysed.
+    iterators: BTreeSet<String>,
+    scalar_reads: BTreeSet<String>,
+    /// How many macro expansions are in progress (bounded, so that
+    /// self-referential macros cannot recurse forever).
+    macro_depth: usize,
 }
+
+/// The most nested macro expansions the analysis follows.
+const MAX_MACRO_DEPTH: usize = 16;
 
 type Res<T> = Result<T, ()>;
 
@@ -166,6 +214,9 @@ impl<'a> Analyzer<'a> {
             params: BTreeMap::new(),
             diags: Vec::new(),
             has_loop: false,
+            iterators: BTreeSet::new(),
+            scalar_reads: BTreeSet::new(),
+            macro_depth: 0,
         }
     }
 
@@ -173,6 +224,8 @@ impl<'a> Analyzer<'a> {
     /// `self.diags`.
     pub fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
         self.written = written_names(stmt);
+        self.iterators = loop_iterator_names(stmt);
+        self.scalar_reads.clear();
         self.loops.clear();
         self.conds.clear();
         self.params.clear();
@@ -185,6 +238,8 @@ impl<'a> Analyzer<'a> {
             writes: self.written.clone(),
             params: std::mem::take(&mut self.params),
             has_loop: self.has_loop,
+            iterators: self.iterators.clone(),
+            scalar_reads: std::mem::take(&mut self.scalar_reads),
         })
     }
 
@@ -441,11 +496,20 @@ impl<'a> Analyzer<'a> {
         // The iterator must not be written in the body.
         let body_writes = written_names(body);
         if body_writes.contains(&iter_name) {
+            let mut at: Option<Range<usize>> = None;
+            body.walk_exprs(&mut |e: &Expr| match &e.kind {
+                ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
+                    if root_name(lhs) == Some(iter_name.as_str()) && at.is_none() =>
+                {
+                    at = Some(e.span.clone());
+                }
+                _ => {}
+            });
             let d = self.warn(
                 "PF014",
                 format!("loop iterator `{iter_name}` is written in the loop body"),
-                body.span(),
-                "this body assigns the iterator",
+                at.unwrap_or_else(|| body.span()),
+                "the iterator is assigned here",
             );
             return self.reject(d);
         }
@@ -521,7 +585,7 @@ impl<'a> Analyzer<'a> {
             let d = bad_form(
                 self,
                 cond.span.clone(),
-                "the loop condition must be a conjunction of bounds on the iterator (use `&&`, not `||`)",
+                "the loop condition must be a conjunction of `<`, `<=`, `>`, `>=` bounds (no `||`, no `!=`)",
             );
             return self.reject(d);
         };
@@ -579,12 +643,13 @@ impl<'a> Analyzer<'a> {
         )
     }
 
-    /// The value of an expression that must be an integer constant (a
-    /// literal, possibly negated or parenthesised; macros do not count, they
-    /// are symbolic).
+    /// The value of a loop step: an integer literal, possibly negated, or an
+    /// object-like macro with a known value (a step must be a number, so the
+    /// macro's value is used here; `-D` changes it).
     fn constant_of(&self, e: &Expr) -> Option<i64> {
         match &e.kind {
             ExprKind::Int(v) => Some(*v),
+            ExprKind::Ident(n) => self.macros.object(n).and_then(|m| m.value),
             ExprKind::Unary(super::syntax::UnOp::Neg, a) => self.constant_of(a)?.checked_neg(),
             _ => None,
         }
@@ -824,7 +889,11 @@ impl<'a> Analyzer<'a> {
                     v.dc.dims.len()
                 ),
                 e.span.clone(),
-                format!("{} subscripts given", idx.len()),
+                format!(
+                    "{} subscript{} given",
+                    idx.len(),
+                    if idx.len() == 1 { "" } else { "s" }
+                ),
             );
             self.diags.push(d);
             return Err(());
@@ -835,7 +904,10 @@ impl<'a> Analyzer<'a> {
             match to_lin(i, Place::Subscript, self) {
                 Ok(l) => subs.push(l),
                 Err(d) => {
-                    let d = d.with_label(e.span.clone(), "in this access");
+                    let mut d = d.with_label(e.span.clone(), "in this access");
+                    if d.code == "PF010" {
+                        d.message = format!("{} in `{}`", d.message, self.text(&e.span));
+                    }
                     self.diags.push(d);
                     return Err(());
                 }
@@ -859,6 +931,18 @@ impl<'a> Analyzer<'a> {
                 if self.loops.contains(name) {
                     return Ok(());
                 }
+                if self.iterators.contains(name) {
+                    let d = self
+                        .warn(
+                            "PF031",
+                            format!("value of loop iterator `{name}` read outside its loop"),
+                            e.span.clone(),
+                            "the iterator of another loop of this nest",
+                        )
+                        .with_note("the final value of a loop iterator is not modelled");
+                    self.diags.push(d);
+                    return Err(());
+                }
                 let Some(var) = self.scopes.lookup(name, e.span.start) else {
                     return Ok(()); // a macro, an enum constant or a function
                 };
@@ -867,6 +951,7 @@ impl<'a> Analyzer<'a> {
                 }
                 let _ = var;
                 let a = self.scalar_access(name, e, AccessKind::Read)?;
+                self.scalar_reads.insert(name.clone());
                 reads.push(a);
                 Ok(())
             }
@@ -878,7 +963,20 @@ impl<'a> Analyzer<'a> {
             ExprKind::Call(callee, args) => {
                 if let ExprKind::Ident(name) = &callee.kind {
                     if let Some(x) = self.macros.expand_call(name, e, args) {
-                        return self.collect_reads(&x, reads);
+                        if self.macro_depth >= MAX_MACRO_DEPTH {
+                            let d = self.warn(
+                                "PF027",
+                                format!("macro expansion of `{name}` too deep"),
+                                e.span.clone(),
+                                "this macro expands into itself",
+                            );
+                            self.diags.push(d);
+                            return Err(());
+                        }
+                        self.macro_depth += 1;
+                        let r = self.collect_reads(&x, reads);
+                        self.macro_depth -= 1;
+                        return r;
                     }
                 } else {
                     self.collect_reads(callee, reads)?;
@@ -983,8 +1081,19 @@ impl Resolver for Analyzer<'_> {
                     .or_insert((m.origin, Some(v)));
                 return Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))));
             }
+            if self.macro_depth >= MAX_MACRO_DEPTH {
+                return Err(not_affine(
+                    self,
+                    place,
+                    &expr.span,
+                    "macro expansion too deep",
+                ));
+            }
             if let Some(x) = self.macros.expand_object(name, expr) {
-                return to_val(&x, place, self);
+                self.macro_depth += 1;
+                let r = to_val(&x, place, self);
+                self.macro_depth -= 1;
+                return r;
             }
             return Err(not_affine(
                 self,
@@ -1040,14 +1149,26 @@ impl Resolver for Analyzer<'_> {
                 "the address of this variable is taken, so it may change",
             ));
         }
+        let value = if origin == ParamOrigin::ConstGlobal {
+            v.dc.init.as_ref().and_then(|i| self.macros.eval_expr(i))
+        } else {
+            None
+        };
         self.params
             .entry(name.to_string())
-            .or_insert((origin, None));
+            .or_insert((origin, value));
         Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
     }
 
     fn expand_call(&mut self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
+        if self.macro_depth >= MAX_MACRO_DEPTH {
+            return None;
+        }
         self.macros.expand_call(name, call, args)
+    }
+
+    fn param_value(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(|(_, v)| *v)
     }
 
     fn text(&self, span: &Range<usize>) -> String {

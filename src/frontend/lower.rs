@@ -193,7 +193,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
 }
 
 fn is_param_read(a: &RawAccess, params: &[String]) -> bool {
-    a.kind == AccessKind::Read && a.subs.is_empty() && params.iter().any(|p| *p == a.name)
+    a.kind == AccessKind::Read && a.subs.is_empty() && params.contains(&a.name)
 }
 
 fn collect_params<'n>(nodes: &[&'n Node], f: &mut impl FnMut(&Lin), stmts: &mut Vec<&'n StmtNode>) {
@@ -278,7 +278,12 @@ impl Resolver for ExtentResolver<'_, '_> {
                     _ if v.is_const() => ParamOrigin::ConstGlobal,
                     _ => ParamOrigin::Variable,
                 };
-                self.params.insert(name.to_string(), (origin, None));
+                let value = if origin == ParamOrigin::ConstGlobal {
+                    v.dc.init.as_ref().and_then(|i| self.cx.macros.eval_expr(i))
+                } else {
+                    None
+                };
+                self.params.insert(name.to_string(), (origin, value));
                 Ok(Val::Aff(Lin::sym(Sym::Param(name.to_string()))))
             }
             _ => Err(not_affine(self, place, &expr.span, "not a parameter")),
@@ -291,6 +296,10 @@ impl Resolver for ExtentResolver<'_, '_> {
 
     fn text(&self, span: &Range<usize>) -> String {
         self.cx.source.get(span.clone()).unwrap_or("").to_string()
+    }
+
+    fn param_value(&self, name: &str) -> Option<i64> {
+        self.params.get(name).and_then(|(_, v)| *v)
     }
 }
 

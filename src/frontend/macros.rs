@@ -9,7 +9,9 @@
 
 use std::collections::HashMap;
 
-use super::syntax::{BinOp, Define, Expr, ExprKind, UnOp, parse_expression_text};
+use super::syntax::{
+    BinOp, Define, Expr, ExprKind, UnOp, parse_expression_text, parse_expression_text_with,
+};
 use crate::ir::{FunctionMacro, MacroTable, ObjectMacro, ParamOrigin};
 
 /// The macro table plus parsed bodies.
@@ -21,9 +23,13 @@ pub struct Macros {
     object_bodies: HashMap<String, Option<Expr>>,
     /// Parameters and parsed body of each function-like macro.
     function_bodies: HashMap<String, (Vec<String>, Option<Expr>)>,
+    /// The value of every object-like macro (final definitions).
+    values: HashMap<String, Option<i64>>,
 }
 
-const MAX_EVAL_DEPTH: usize = 32;
+/// The longest chain of macros whose value is computed (`A` uses `B` uses
+/// `C` ...); longer chains (and cycles) have no value.
+const MAX_EVAL_DEPTH: usize = 64;
 
 impl Macros {
     /// Builds the table from the file's `#define`s and the command line's
@@ -46,7 +52,7 @@ impl Macros {
                 Some(params) => {
                     m.function_bodies.insert(
                         d.name.clone(),
-                        (params.clone(), parse_expression_text(&d.body)),
+                        (params.clone(), parse_expression_text_with(&d.body, params)),
                     );
                     m.table.functions.push(FunctionMacro {
                         name: d.name.clone(),
@@ -74,16 +80,18 @@ impl Macros {
                 span: None,
             });
         }
-        // Values: evaluate every object-like macro with the final bodies.
-        let values: Vec<Option<i64>> = m
-            .table
-            .objects
-            .iter()
-            .map(|o| m.eval_name(&o.name, 0))
-            .collect();
-        for (o, v) in m.table.objects.iter_mut().zip(values) {
-            o.value = v;
+        // Values: evaluate every object-like macro with the final bodies,
+        // each once (memoised, so that chains of macros stay linear).
+        let mut memo: HashMap<String, Option<i64>> = HashMap::new();
+        let mut visiting: Vec<String> = Vec::new();
+        let names: Vec<String> = m.table.objects.iter().map(|o| o.name.clone()).collect();
+        for name in &names {
+            m.value_of(name, &mut memo, &mut visiting);
         }
+        for o in m.table.objects.iter_mut() {
+            o.value = memo.get(&o.name).copied().flatten();
+        }
+        m.values = memo;
         m
     }
 
@@ -120,43 +128,59 @@ impl Macros {
         Some(substitute(body, &[], &[], &at.span))
     }
 
-    fn eval_name(&self, name: &str, depth: usize) -> Option<i64> {
-        if depth > MAX_EVAL_DEPTH {
+    /// Evaluates an integer constant expression (macros allowed), e.g. the
+    /// initialiser of a `const int` global.
+    pub fn eval_expr(&self, e: &Expr) -> Option<i64> {
+        eval_with(e, &mut |n| self.values.get(n).copied().flatten())
+    }
+
+    fn value_of(
+        &self,
+        name: &str,
+        memo: &mut HashMap<String, Option<i64>>,
+        visiting: &mut Vec<String>,
+    ) -> Option<i64> {
+        if let Some(v) = memo.get(name) {
+            return *v;
+        }
+        if visiting.len() >= MAX_EVAL_DEPTH || visiting.iter().any(|v| v == name) {
             return None;
         }
         let body = self.object_body(name)?;
-        self.eval(body, depth + 1)
+        visiting.push(name.to_string());
+        let v = eval_with(body, &mut |n| self.value_of(n, memo, visiting));
+        visiting.pop();
+        memo.insert(name.to_string(), v);
+        v
     }
+}
 
-    /// Evaluates an integer constant expression with C semantics (checked;
-    /// division truncates toward zero; division by zero has no value).
-    fn eval(&self, e: &Expr, depth: usize) -> Option<i64> {
-        match &e.kind {
-            ExprKind::Int(v) => Some(*v),
-            ExprKind::Ident(n) => self.eval_name(n, depth),
-            ExprKind::Unary(UnOp::Neg, a) => self.eval(a, depth)?.checked_neg(),
-            ExprKind::Unary(UnOp::Plus, a) => self.eval(a, depth),
-            ExprKind::Cast(ty, a) if super::affine::is_signed_integer_type_text(ty) => {
-                self.eval(a, depth)
-            }
-            ExprKind::Binary(op, a, b) => {
-                let x = self.eval(a, depth)?;
-                let y = self.eval(b, depth)?;
-                match op {
-                    BinOp::Add => x.checked_add(y),
-                    BinOp::Sub => x.checked_sub(y),
-                    BinOp::Mul => x.checked_mul(y),
-                    BinOp::Div => x.checked_div(y),
-                    BinOp::Mod => x.checked_rem(y),
-                    BinOp::Shl if (0..63).contains(&y) => {
-                        let r = x.checked_mul(1i64 << y)?;
-                        Some(r)
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
+/// Evaluates an integer constant expression with C semantics (checked;
+/// division truncates toward zero; division by zero has no value), asking
+/// `names` for the value of identifiers.
+fn eval_with(e: &Expr, names: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Ident(n) => names(n),
+        ExprKind::Unary(UnOp::Neg, a) => eval_with(a, names)?.checked_neg(),
+        ExprKind::Unary(UnOp::Plus, a) => eval_with(a, names),
+        ExprKind::Cast(ty, a) if super::affine::is_signed_integer_type_text(ty) => {
+            eval_with(a, names)
         }
+        ExprKind::Binary(op, a, b) => {
+            let x = eval_with(a, names)?;
+            let y = eval_with(b, names)?;
+            match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Div => x.checked_div(y),
+                BinOp::Mod => x.checked_rem(y),
+                BinOp::Shl if (0..63).contains(&y) => x.checked_mul(1i64 << y),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -235,6 +259,25 @@ mod tests {
             Some(ParamOrigin::CommandLine)
         );
         assert_eq!(m.object("M").and_then(|o| o.value), Some(22));
+    }
+
+    #[test]
+    fn long_macro_chains_are_evaluated_once() {
+        // A_k = (A_{k+1} + A_{k+1}): naive evaluation would take 2^40 steps.
+        let mut defs: Vec<Define> = (0..40)
+            .map(|k| {
+                def(
+                    &format!("A{k}"),
+                    None,
+                    &format!("(A{} + A{})", k + 1, k + 1),
+                )
+            })
+            .collect();
+        defs.push(def("A40", None, "1"));
+        let m = Macros::build(&defs, &[]);
+        assert_eq!(m.object("A39").and_then(|o| o.value), Some(2));
+        // The chain from A0 is 41 long: within the limit, and 2^40 fits.
+        assert_eq!(m.object("A0").and_then(|o| o.value), Some(1i64 << 40));
     }
 
     #[test]

@@ -12,6 +12,10 @@
 //! (`detect_function`) → [`analyze::Analyzer`] per top-level statement →
 //! [`lower::lower_run`] per run → `ir::verify` (debug builds).
 
+// Rejections travel as `Result<_, Diagnostic>`; they are rare and cold, so
+// the size of the error variant does not matter.
+#![allow(clippy::result_large_err)]
+
 pub mod affine;
 pub mod analyze;
 pub mod lower;
@@ -77,6 +81,20 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         program.diagnostics.push(
             Diagnostic::new("PF001", Severity::Error, message, err.span.clone(), label)
                 .with_note("polyfold only transforms files that parse; nothing was written"),
+        );
+        return program;
+    }
+    if let Some(span) = &file.too_deep {
+        let start = span.start;
+        program.diagnostics.push(
+            Diagnostic::new(
+                "PF005",
+                Severity::Warning,
+                "the file is nested too deeply to analyse",
+                start..(start + 1).min(source.len()),
+                "nesting beyond this point is not lowered",
+            )
+            .with_note("no SCoP is extracted from this file"),
         );
         return program;
     }
@@ -202,6 +220,8 @@ impl<'a> Extractor<'a> {
         let mut run: Vec<Analyzed> = Vec::new();
         let mut run_writes: BTreeSet<String> = BTreeSet::new();
         let mut run_params: BTreeSet<String> = BTreeSet::new();
+        let mut run_iterators: BTreeSet<String> = BTreeSet::new();
+        let mut run_scalar_reads: BTreeSet<String> = BTreeSet::new();
         for item in items {
             let mut an = Analyzer::new(self.source, self.macros, self.scopes);
             match an.analyze_top(item) {
@@ -215,7 +235,28 @@ impl<'a> Extractor<'a> {
                         .keys()
                         .filter(|p| run_writes.contains(*p))
                         .collect();
-                    if !clash_w.is_empty() || !clash_p.is_empty() {
+                    let mut clash_i: Vec<&String> =
+                        a.scalar_reads.intersection(&run_iterators).collect();
+                    clash_i.extend(a.iterators.intersection(&run_scalar_reads));
+                    if let Some(name) = clash_i.first() {
+                        if mode == Mode::Pragma {
+                            self.sink.push(
+                                Diagnostic::new(
+                                    "PF031",
+                                    Severity::Warning,
+                                    format!("loop iterator `{name}` is also read as a value in this SCoP region"),
+                                    keyword_span(self.source, &a.span),
+                                    "the region is split before this statement",
+                                )
+                                .with_note("the final value of a loop iterator is not modelled"),
+                            );
+                        }
+                        self.flush(&mut run, mode, f);
+                        run_writes.clear();
+                        run_params.clear();
+                        run_iterators.clear();
+                        run_scalar_reads.clear();
+                    } else if !clash_w.is_empty() || !clash_p.is_empty() {
                         if mode == Mode::Pragma {
                             let name = clash_w
                                 .first()
@@ -235,9 +276,13 @@ impl<'a> Extractor<'a> {
                         self.flush(&mut run, mode, f);
                         run_writes.clear();
                         run_params.clear();
+                        run_iterators.clear();
+                        run_scalar_reads.clear();
                     }
                     run_writes.extend(a.writes.iter().cloned());
                     run_params.extend(a.params.keys().cloned());
+                    run_iterators.extend(a.iterators.iter().cloned());
+                    run_scalar_reads.extend(a.scalar_reads.iter().cloned());
                     run.push(a);
                 }
                 None => {
@@ -249,6 +294,8 @@ impl<'a> Extractor<'a> {
                     self.flush(&mut run, mode, f);
                     run_writes.clear();
                     run_params.clear();
+                    run_iterators.clear();
+                    run_scalar_reads.clear();
                     for child in child_lists(item) {
                         self.process_list(&child, mode, f);
                     }

@@ -99,7 +99,8 @@ impl<'a> Scopes<'a> {
                         decl: p,
                         dc,
                         storage: Storage::FunctionParam,
-                        scope: body_span.clone(),
+                        // The parameter list is in scope too (VLA extents).
+                        scope: f.span.start..body_span.end,
                         in_function: true,
                     });
                 }
@@ -108,6 +109,16 @@ impl<'a> Scopes<'a> {
         }
         for f in &file.functions {
             s.collect_uses(f);
+        }
+        // Initialisers at file scope (`double *p = A;`) use globals too.
+        let mut found: Vec<(&'a str, usize, Role)> = Vec::new();
+        for g in &file.globals {
+            super::syntax::walk_decl_root_exprs(g, &mut |e| scan_roots(e, &mut found));
+        }
+        for (name, at, role) in found {
+            if let Some(i) = s.lookup(name, at) {
+                s.uses.entry(i).or_default().push((at, role));
+            }
         }
         s
     }

@@ -8,6 +8,9 @@
 
 use std::ops::Range;
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
 use tree_sitter::{Node, Parser, Tree};
 
 /// A binary operator of C.
@@ -384,53 +387,71 @@ pub struct SyntaxFile {
     pub first_error: Option<SyntaxError>,
     /// Whether the file contains any loop statement (`for`, `while`, `do`).
     pub has_loops: bool,
+    /// Where the syntax is nested deeper than polyfold lowers it, if
+    /// anywhere (the front end then gives up on the whole file).
+    pub too_deep: Option<Range<usize>>,
 }
 
-fn new_parser() -> Option<Parser> {
-    let mut parser = Parser::new();
-    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
-    Some(parser)
+thread_local! {
+    /// One parser per thread, reused for every file and macro body.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `text` with the thread's C parser.
+fn parse_text(text: &str) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, None)
+    })
 }
 
 /// Parses a C file. Returns `None` only if tree-sitter itself fails (no
 /// language, or cancelled), which the caller reports as an internal error.
 pub fn parse_file(source: &str) -> Option<SyntaxFile> {
-    let mut parser = new_parser()?;
-    let tree: Tree = parser.parse(source, None)?;
+    let tree: Tree = parse_text(source)?;
     let root = tree.root_node();
     let mut file = SyntaxFile {
         first_error: find_first_error(root, source),
         ..SyntaxFile::default()
     };
+    let (value_names, pragma_nodes) = prepass(root, source.as_bytes());
     let mut lower = Lowerer {
         src: source.as_bytes(),
         has_loops: false,
+        value_names,
+        fake: RefCell::new(HashSet::new()),
+        depth: Cell::new(0),
+        too_deep: RefCell::new(None),
     };
+    let pragmas: Vec<Pragma> = pragma_nodes
+        .into_iter()
+        .filter_map(|n| lower.pragma(n))
+        .collect();
     lower.top_level(root, &mut file);
     file.has_loops = lower.has_loops;
     // Pragmas may sit anywhere in the tree (tree-sitter nests them where
-    // they happen to be); collect them all, in order.
-    let mut cursor = root.walk();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "preproc_call" {
-            if let Some(p) = lower.pragma(node) {
-                file.pragmas.push(p);
-            }
-            continue;
-        }
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
+    // they happen to be); the pre-pass collected them all, in order.
+    file.pragmas = pragmas;
+    file.too_deep = lower.too_deep.borrow().clone();
     Some(file)
 }
 
 /// Parses the body of a macro as one C expression. Spans of the result are
 /// meaningless (they index the wrapper text); callers replace them.
 pub fn parse_expression_text(text: &str) -> Option<Expr> {
-    let mut parser = new_parser()?;
+    parse_expression_text_with(text, &[])
+}
+
+/// Like [`parse_expression_text`], with extra names known to be values
+/// (the parameters of a function-like macro).
+pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
     let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
-    let tree = parser.parse(&wrapper, None)?;
+    let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
     if root.has_error() {
         return None;
@@ -438,11 +459,19 @@ pub fn parse_expression_text(text: &str) -> Option<Expr> {
     let decl = root.named_child(0)?;
     let init = decl.child_by_field_name("declarator")?;
     let value = init.child_by_field_name("value")?;
+    let (mut value_names, _) = prepass(root, wrapper.as_bytes());
+    value_names.extend(values.iter().cloned());
     let lower = Lowerer {
         src: wrapper.as_bytes(),
         has_loops: false,
+        value_names,
+        fake: RefCell::new(HashSet::new()),
+        depth: Cell::new(0),
+        too_deep: RefCell::new(None),
     };
-    Some(lower.expr(value))
+    let e = lower.expr(value);
+    // A body nested too deeply to lower is treated as unparseable.
+    lower.too_deep.borrow().is_none().then_some(e)
 }
 
 fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
@@ -494,6 +523,69 @@ fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
 struct Lowerer<'s> {
     src: &'s [u8],
     has_loops: bool,
+    /// Names that denote values (variables, parameters, macro parameters),
+    /// used to undo C's cast ambiguity: `(a) - b` is parsed by tree-sitter
+    /// as a cast of `-b` to type `a`.
+    value_names: HashSet<String>,
+    /// Spans of binary nodes rebuilt from such a misparsed cast, while they
+    /// are on the left spine of their parent (see `fix_fake_cast`).
+    fake: RefCell<HashSet<(usize, usize)>>,
+    /// Current recursion depth (statements plus expressions).
+    depth: Cell<usize>,
+    /// The first node that was too deep to lower.
+    too_deep: RefCell<Option<Range<usize>>>,
+}
+
+/// Deeper syntax is not lowered (it becomes an opaque node that every
+/// later stage rejects), so that no recursion can exhaust the stack.
+const MAX_NESTING: usize = 200;
+
+/// One walk over the whole tree: the names of all `identifier` nodes (not
+/// `type_identifier`) and all `preproc_call` nodes in document order.
+fn prepass<'t>(root: Node<'t>, src: &[u8]) -> (HashSet<String>, Vec<Node<'t>>) {
+    let mut names = HashSet::new();
+    let mut calls = Vec::new();
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        let mut descend = true;
+        if kind == "identifier" {
+            names.insert(String::from_utf8_lossy(&src[node.byte_range()]).into_owned());
+            descend = false;
+        } else if kind == "preproc_call" {
+            calls.push(node);
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    (names, calls)
+}
+
+/// Binding strength of a binary operator (higher binds tighter).
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 10,
+        BinOp::Add | BinOp::Sub => 9,
+        BinOp::Shl | BinOp::Shr => 8,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 7,
+        BinOp::Eq | BinOp::Ne => 6,
+        BinOp::BitAnd => 5,
+        BinOp::BitXor => 4,
+        BinOp::BitOr => 3,
+        BinOp::And => 2,
+        BinOp::Or => 1,
+    }
 }
 
 impl<'s> Lowerer<'s> {
@@ -526,13 +618,13 @@ impl<'s> Lowerer<'s> {
                 _ => {
                     // Statements at file scope only happen in erroneous input;
                     // still look for pragmas and loops inside.
-                    self.scan_misc(child, file);
+                    self.scan_misc(child);
                 }
             }
         }
     }
 
-    fn scan_misc(&mut self, node: Node, file: &mut SyntaxFile) {
+    fn scan_misc(&mut self, node: Node) {
         if matches!(
             node.kind(),
             "for_statement" | "while_statement" | "do_statement"
@@ -541,7 +633,7 @@ impl<'s> Lowerer<'s> {
         }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            self.scan_misc(child, file);
+            self.scan_misc(child);
         }
     }
 
@@ -706,6 +798,22 @@ impl<'s> Lowerer<'s> {
 
     fn stmt(&mut self, node: Node) -> CStmt {
         let span = node.byte_range();
+        if self.depth.get() > MAX_NESTING {
+            self.too_deep.borrow_mut().get_or_insert(span.clone());
+            return CStmt::Other {
+                kind: "too_deeply_nested_statement".into(),
+                exprs: Vec::new(),
+                children: Vec::new(),
+                span,
+            };
+        }
+        self.depth.set(self.depth.get() + 1);
+        let out = self.stmt_inner(node, span);
+        self.depth.set(self.depth.get() - 1);
+        out
+    }
+
+    fn stmt_inner(&mut self, node: Node, span: Range<usize>) -> CStmt {
         match node.kind() {
             "for_statement" => {
                 self.has_loops = true;
@@ -839,6 +947,165 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    fn is_fake(&self, e: &Expr) -> bool {
+        self.fake.borrow().contains(&(e.span.start, e.span.end))
+    }
+
+    fn mark_fake(&self, e: &Expr) {
+        self.fake.borrow_mut().insert((e.span.start, e.span.end));
+    }
+
+    /// `(a) - b` parsed as a cast of `-b` to a type `a` that is in fact a
+    /// value: rebuild `a - b` (and `(a) + b`, `(a) * b`, `(a) & b`,
+    /// `(a) && b`). The result is marked so that an enclosing operator of
+    /// higher precedence re-associates it (`(a) - b * c` is `a - (b * c)`).
+    fn fix_fake_cast(&self, node: Node) -> Option<Expr> {
+        let descriptor = node.child_by_field_name("type")?;
+        // The identifier itself (the descriptor may include the parentheses).
+        let ty = descriptor.child_by_field_name("type").unwrap_or(descriptor);
+        let name = self.text(ty).trim().to_string();
+        let is_ident = !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !is_ident || !self.value_names.contains(&name) {
+            return None;
+        }
+        let value = node.child_by_field_name("value")?;
+        if value.kind() == "number_literal" {
+            // `(a) -1`: the sign was lexed into the literal.
+            let text = self.text(value);
+            let (op, digits) = if let Some(d) = text.strip_prefix('-') {
+                (BinOp::Sub, d)
+            } else if let Some(d) = text.strip_prefix('+') {
+                (BinOp::Add, d)
+            } else {
+                return None;
+            };
+            let lit = Expr {
+                kind: parse_int_literal(digits.trim_start())
+                    .map_or(ExprKind::OtherLiteral, ExprKind::Int),
+                span: value.start_byte() + 1..value.end_byte(),
+                from_macro: false,
+            };
+            let lhs = Expr {
+                kind: ExprKind::Ident(name),
+                span: ty.byte_range(),
+                from_macro: false,
+            };
+            let e = Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(lit)),
+                span: node.byte_range(),
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return Some(e);
+        }
+        let op_text = value
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        let arg = value.child_by_field_name("argument")?;
+        let (op, rhs) = match (value.kind(), op_text.as_str()) {
+            ("unary_expression", "-") => (BinOp::Sub, self.expr(arg)),
+            ("unary_expression", "+") => (BinOp::Add, self.expr(arg)),
+            ("pointer_expression", "*") => (BinOp::Mul, self.expr(arg)),
+            ("pointer_expression", "&") => {
+                let inner_op = arg
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o))
+                    .unwrap_or_default();
+                if arg.kind() == "pointer_expression" && inner_op == "&" {
+                    (BinOp::And, self.expr(arg.child_by_field_name("argument")?))
+                } else {
+                    (BinOp::BitAnd, self.expr(arg))
+                }
+            }
+            _ => return None,
+        };
+        let lhs = Expr {
+            kind: ExprKind::Ident(name),
+            span: ty.byte_range(),
+            from_macro: false,
+        };
+        let e = Expr {
+            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            span: node.byte_range(),
+            from_macro: false,
+        };
+        self.mark_fake(&e);
+        Some(e)
+    }
+
+    /// Builds `l op r`, re-associating a rebuilt cast on the left:
+    /// `(a - b) op c` with `op` binding tighter than `-` is `a - (b op c)`.
+    fn binary(&self, op: BinOp, l: Expr, r: Expr, span: Range<usize>) -> Expr {
+        if self.is_fake(&l)
+            && let ExprKind::Binary(lop, a, b) = &l.kind
+            && precedence(*lop) < precedence(op)
+        {
+            let inner_span = b.span.start..r.span.end;
+            let inner = self.binary(op, (**b).clone(), r, inner_span);
+            let e = Expr {
+                kind: ExprKind::Binary(*lop, a.clone(), Box::new(inner)),
+                span,
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return e;
+        }
+        // `x op (a) && b`: the rebuilt `a && b` is the right operand, but
+        // `a` belongs to `op`: `(x op a) && b`.
+        if self.is_fake(&r)
+            && let ExprKind::Binary(rop, a, b) = &r.kind
+            && precedence(*rop) < precedence(op)
+        {
+            let inner_span = l.span.start..a.span.end;
+            let inner = self.binary(op, l, (**a).clone(), inner_span);
+            let e = Expr {
+                kind: ExprKind::Binary(*rop, Box::new(inner), b.clone()),
+                span,
+                from_macro: false,
+            };
+            self.mark_fake(&e);
+            return e;
+        }
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            span,
+            from_macro: false,
+        }
+    }
+
+    /// `-(a) - b` parsed as `-((a)(-b))`: the unary operator applies to `a`.
+    fn rotate_unary(&self, op: &str, arg: &Expr, node: Node) -> Option<Expr> {
+        if !self.is_fake(arg) {
+            return None;
+        }
+        let ExprKind::Binary(lop, a, b) = &arg.kind else {
+            return None;
+        };
+        let un = match op {
+            "-" => UnOp::Neg,
+            "+" => UnOp::Plus,
+            "!" => UnOp::Not,
+            "~" => UnOp::BitNot,
+            _ => return None,
+        };
+        let start = node.start_byte();
+        let left = Expr {
+            kind: ExprKind::Unary(un, a.clone()),
+            span: start..a.span.end,
+            from_macro: false,
+        };
+        let e = Expr {
+            kind: ExprKind::Binary(*lop, Box::new(left), b.clone()),
+            span: node.byte_range(),
+            from_macro: false,
+        };
+        self.mark_fake(&e);
+        Some(e)
+    }
+
     fn mk(&self, kind: ExprKind, node: Node) -> Expr {
         Expr {
             kind,
@@ -855,6 +1122,20 @@ impl<'s> Lowerer<'s> {
     }
 
     fn expr(&self, node: Node) -> Expr {
+        if self.depth.get() > MAX_NESTING {
+            self.too_deep.borrow_mut().get_or_insert(node.byte_range());
+            return self.mk(
+                ExprKind::Other("too_deeply_nested".into(), Vec::new()),
+                node,
+            );
+        }
+        self.depth.set(self.depth.get() + 1);
+        let out = self.expr_inner(node);
+        self.depth.set(self.depth.get() - 1);
+        out
+    }
+
+    fn expr_inner(&self, node: Node) -> Expr {
         let kind = match node.kind() {
             "identifier" => ExprKind::Ident(self.text(node)),
             "number_literal" => {
@@ -869,7 +1150,12 @@ impl<'s> Lowerer<'s> {
                 return match node.named_child(0) {
                     Some(inner) if inner.kind() != "comment" => {
                         let mut e = self.expr(inner);
-                        e.span = node.byte_range();
+                        // Names and array elements keep their own tight
+                        // spans (code generation edits them); other
+                        // expressions take the parentheses along.
+                        if !matches!(e.kind, ExprKind::Ident(_) | ExprKind::Subscript(..)) {
+                            e.span = node.byte_range();
+                        }
                         e
                     }
                     _ => self.mk(ExprKind::Other("missing".into(), vec![]), node),
@@ -881,6 +1167,9 @@ impl<'s> Lowerer<'s> {
                     .map(|o| self.text(o))
                     .unwrap_or_default();
                 let arg = self.field_expr(node, "argument");
+                if let Some(fixed) = self.rotate_unary(&op, &arg, node) {
+                    return fixed;
+                }
                 match op.as_str() {
                     "-" => ExprKind::Unary(UnOp::Neg, arg),
                     "+" => ExprKind::Unary(UnOp::Plus, arg),
@@ -897,7 +1186,7 @@ impl<'s> Lowerer<'s> {
                 let l = self.field_expr(node, "left");
                 let r = self.field_expr(node, "right");
                 match BinOp::from_text(&op) {
-                    Some(op) => ExprKind::Binary(op, l, r),
+                    Some(op) => return self.binary(op, *l, *r, node.byte_range()),
                     None => ExprKind::Other("binary_expression".into(), vec![*l, *r]),
                 }
             }
@@ -923,12 +1212,17 @@ impl<'s> Lowerer<'s> {
                 }
                 ExprKind::Call(callee, args)
             }
-            "cast_expression" => ExprKind::Cast(
-                node.child_by_field_name("type")
-                    .map(|t| self.text(t))
-                    .unwrap_or_default(),
-                self.field_expr(node, "value"),
-            ),
+            "cast_expression" => {
+                if let Some(fixed) = self.fix_fake_cast(node) {
+                    return fixed;
+                }
+                ExprKind::Cast(
+                    node.child_by_field_name("type")
+                        .map(|t| self.text(t))
+                        .unwrap_or_default(),
+                    self.field_expr(node, "value"),
+                )
+            }
             "assignment_expression" => {
                 let op = node
                     .child_by_field_name("operator")
@@ -1052,5 +1346,76 @@ mod tests {
         let file = parse_file(src).expect("parser");
         let err = file.first_error.expect("an error");
         assert!(err.missing.is_some() || err.span.start > 0);
+    }
+}
+#[cfg(test)]
+mod cast_ambiguity_tests {
+    use super::*;
+
+    fn sexp(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Ident(n) => n.clone(),
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Unary(op, a) => format!("({op:?} {})", sexp(a)),
+            ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sexp(a), sexp(b)),
+            ExprKind::Cast(t, a) => format!("(cast {t} {})", sexp(a)),
+            ExprKind::Cond(a, b, c) => format!("(? {} {} {})", sexp(a), sexp(b), sexp(c)),
+            ExprKind::Deref(a) => format!("(deref {})", sexp(a)),
+            ExprKind::Assign(None, a, b) => format!("(= {} {})", sexp(a), sexp(b)),
+            ExprKind::AddrOf(a) => format!("(addr {})", sexp(a)),
+            other => format!("{other:?}"),
+        }
+    }
+
+    fn parse(text: &str, values: &[&str]) -> String {
+        let values: Vec<String> = values.iter().map(|s| s.to_string()).collect();
+        sexp(&parse_expression_text_with(text, &values).expect("parses"))
+    }
+
+    #[test]
+    fn parenthesised_values_are_not_casts() {
+        assert_eq!(parse("(a) - b", &["a"]), "(Sub a b)");
+        assert_eq!(parse("(a) + 1", &["a"]), "(Add a 1)");
+        assert_eq!(parse("(a) -1", &["a"]), "(Sub a 1)");
+        assert_eq!(parse("(a)-1*2", &["a"]), "(Sub a (Mul 1 2))");
+        assert_eq!(parse("x = (a) -1", &["a", "x"]), "(= x (Sub a 1))");
+        assert_eq!(parse("(a) - b * c", &["a"]), "(Sub a (Mul b c))");
+        assert_eq!(
+            parse("(a) - b * c * d", &["a"]),
+            "(Sub a (Mul (Mul b c) d))"
+        );
+        assert_eq!(parse("(a) - b < c", &["a"]), "(Lt (Sub a b) c)");
+        assert_eq!(parse("-(a) - b", &["a"]), "(Sub (Neg a) b)");
+        assert_eq!(parse("(i) * N + (j)", &["i", "j"]), "(Add (Mul i N) j)");
+        assert_eq!(
+            parse("((x) >= (lo) && (x) <= (hi))", &["x", "lo", "hi"]),
+            "(And (Ge x lo) (Le x hi))"
+        );
+        assert_eq!(parse("(a) & b", &["a"]), "(BitAnd a b)");
+        assert_eq!(parse("!(a) && b", &["a"]), "(And (Not a) b)");
+        assert_eq!(parse("x < (b) - c * d", &["b"]), "(Lt x (Sub b (Mul c d)))");
+        assert_eq!(
+            parse("(i) >= (lo) && (i) - 1 <= (hi) * 2", &["i", "lo", "hi"]),
+            "(And (Ge i lo) (Le (Sub i 1) (Mul hi 2)))"
+        );
+    }
+
+    #[test]
+    fn rebuilt_names_have_tight_spans() {
+        let e = parse_expression_text_with("(a) - b", &["a".to_string()]).expect("parses");
+        let ExprKind::Binary(_, a, _) = &e.kind else {
+            panic!("a binary expression: {e:?}")
+        };
+        // `a` is one byte long wherever the wrapper put it.
+        assert_eq!(a.span.end - a.span.start, 1);
+    }
+
+    #[test]
+    fn real_casts_stay_casts() {
+        assert_eq!(parse("(double) -x", &["x"]), "(cast double (Neg x))");
+        assert_eq!(
+            parse("(int)(i - 1) * -1", &["i"]),
+            "(Mul (cast int (Sub i 1)) -1)"
+        );
     }
 }

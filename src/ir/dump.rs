@@ -80,11 +80,12 @@ pub fn emit_scop(scop: &Scop, source: &str) -> String {
             .collect();
         let _ = writeln!(out, "  # {}", parts.join(", "));
     }
-    let _ = writeln!(
-        out,
-        "  context: {pre}{{ : {} }}",
-        scop.context.constraints_to_isl()
-    );
+    let context = scop.context.constraints_to_isl();
+    if context.is_empty() {
+        let _ = writeln!(out, "  context: {pre}{{ : }}");
+    } else {
+        let _ = writeln!(out, "  context: {pre}{{ : {context} }}");
+    }
     for a in &scop.arrays {
         let dims: String = a
             .extents
@@ -129,8 +130,13 @@ fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String]) {
     let pre = params_prefix(params);
     let body: Vec<&str> = s.body_text.split_whitespace().collect();
     let _ = writeln!(out, "  {}: {}", s.name, body.join(" "));
-    let _ = writeln!(out, "    domain: {}", s.domain);
     let tuple = format!("{}[{}]", s.name, s.iterators.join(", "));
+    if s.domain.pieces.is_empty() {
+        // isl cannot read `{  }` as a set; spell the empty set out.
+        let _ = writeln!(out, "    domain: {pre}{{ {tuple} : false }}");
+    } else {
+        let _ = writeln!(out, "    domain: {}", s.domain);
+    }
     let sched: Vec<String> = s
         .schedule
         .iter()

@@ -162,3 +162,65 @@ fn check_rows(b: &BasicSet, what: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{Options, extract};
+    use crate::ir::{ArrayId, SchedEntry};
+
+    const SRC: &str = "#define N 8\nvoid f(double A[N][N], double s) {\n  for (int i = 0; i < N; i++)\n    for (int j = 0; j < i; j++)\n      A[i][j] = s * A[j][i];\n}\n";
+
+    fn scop() -> Scop {
+        let p = extract("t.c", SRC, &Options::default());
+        p.scops.into_iter().next().expect("one SCoP")
+    }
+
+    #[test]
+    fn accepts_what_the_front_end_builds() {
+        assert_eq!(verify(&scop(), SRC), Ok(()));
+    }
+
+    #[test]
+    fn rejects_broken_invariants() {
+        let mut s = scop();
+        s.stmts[0].schedule.pop();
+        assert!(verify(&s, SRC).unwrap_err().contains("schedule"));
+
+        let mut s = scop();
+        s.stmts[0].schedule[1] = SchedEntry::Iter { index: 1, sign: 1 };
+        assert!(verify(&s, SRC).unwrap_err().contains("schedule entry"));
+
+        let mut s = scop();
+        s.stmts[0].write.array = ArrayId(7);
+        assert!(verify(&s, SRC).unwrap_err().contains("out of range"));
+
+        let mut s = scop();
+        s.stmts[0].reads[1].subscripts.pop();
+        assert!(verify(&s, SRC).unwrap_err().contains("subscripts"));
+
+        let mut s = scop();
+        s.stmts[0].span = 0..SRC.len() + 1;
+        assert!(verify(&s, SRC).is_err());
+
+        let mut s = scop();
+        s.stmts[0].domain.pieces[0].ineqs[0].push(0);
+        assert!(verify(&s, SRC).unwrap_err().contains("width"));
+
+        let mut s = scop();
+        s.stmts[0].reads[0].span = 0..3;
+        assert!(
+            verify(&s, SRC)
+                .unwrap_err()
+                .contains("outside the statement")
+        );
+
+        let mut s = scop();
+        s.arrays.swap(0, 1);
+        assert!(verify(&s, SRC).unwrap_err().contains("has id"));
+
+        let mut s = scop();
+        s.params.push(s.params[0].clone());
+        assert!(verify(&s, SRC).unwrap_err().contains("twice"));
+    }
+}

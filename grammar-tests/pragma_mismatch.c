@@ -1,0 +1,13 @@
+#define N 10
+
+void f(double A[N])
+{
+#pragma endscop
+#pragma scop
+  for (int i = 0; i < N; i++)
+    A[i] = 0;
+#pragma scop
+  for (int i = 0; i < N; i++)
+    A[i] = 1;
+#pragma endscop
+}

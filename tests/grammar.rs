@@ -1,0 +1,105 @@
+//! Data-driven front-end tests: every `grammar-tests/NAME.c` is run through
+//! the same driver as `polyfold --emit scop grammar-tests/NAME.c`, and what
+//! the CLI would print (rendered diagnostics from stderr, then the dump from
+//! stdout, then `exit: N` when the exit code is not 0) is compared with
+//! `grammar-tests/NAME.expected`.
+//!
+//! A first line `// polyfold-args: -D N=10 -D M=5` passes `-D` values.
+//! Set `POLYFOLD_BLESS=1` to rewrite the expectations after a deliberate
+//! change (then review the diff by hand). Every SCoP is also checked with
+//! `ir::verify`.
+
+use std::fs;
+use std::path::Path;
+
+use polyfold::cli::{Emit, parse_define};
+use polyfold::driver::{RunOptions, run_source};
+use polyfold::frontend;
+use polyfold::ir;
+
+fn options_for(source: &str) -> RunOptions {
+    let mut defines = Vec::new();
+    if let Some(first) = source.lines().next()
+        && let Some(args) = first.strip_prefix("// polyfold-args:")
+    {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let mut k = 0;
+        while k < words.len() {
+            if words[k] == "-D" && k + 1 < words.len() {
+                defines.push(parse_define(words[k + 1]).expect("valid -D in a test header"));
+                k += 2;
+            } else {
+                panic!("unknown test argument `{}`", words[k]);
+            }
+        }
+    }
+    RunOptions {
+        emit: Some(Emit::Scop),
+        defines,
+    }
+}
+
+#[test]
+fn grammar_cases() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("grammar-tests");
+    let bless = std::env::var("POLYFOLD_BLESS").is_ok_and(|v| v == "1");
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .expect("grammar-tests/ exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 40, "only {} grammar cases", names.len());
+    let mut failures = Vec::new();
+    for name in &names {
+        let path = dir.join(name);
+        let source = fs::read_to_string(&path).expect("readable UTF-8 case");
+        let shown = format!("grammar-tests/{name}");
+        let options = options_for(&source);
+        let out = run_source(&shown, &source, &options);
+        let mut actual = out.stderr.clone();
+        actual.push_str(&out.stdout);
+        if out.code != 0 {
+            actual.push_str(&format!("exit: {}\n", out.code));
+        }
+        // Every SCoP must satisfy the IR invariants.
+        let program = frontend::extract(
+            &shown,
+            &source,
+            &frontend::Options {
+                defines: options.defines.clone(),
+            },
+        );
+        for scop in &program.scops {
+            if let Err(e) = ir::verify(scop, &source) {
+                failures.push(format!("{name}: ir::verify: {e}"));
+            }
+        }
+        let expected_path = path.with_extension("expected");
+        if bless {
+            fs::write(&expected_path, &actual).expect("write expectation");
+            continue;
+        }
+        match fs::read_to_string(&expected_path) {
+            Ok(expected) if expected == actual => {}
+            Ok(expected) => {
+                let diff = similar::TextDiff::from_lines(&expected, &actual)
+                    .unified_diff()
+                    .header("expected", "actual")
+                    .to_string();
+                failures.push(format!("{name}: output differs\n{diff}"));
+            }
+            Err(_) => failures.push(format!(
+                "{name}: no {name}.expected (run with POLYFOLD_BLESS=1)"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} grammar cases failed:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
+}
