@@ -1,27 +1,31 @@
 //! The command line, declared with clap.
 //!
-//! `polyfold [OPTIONS] FILE...` runs the pipeline on each file. Later
-//! subcommands (`verify`, `bench`, `lattice`, `smo`) go into [`Command`];
-//! `args_conflicts_with_subcommands` keeps `polyfold FILE` and
-//! `polyfold verify FILE` both working. This module only declares; the
+//! `polyfold [OPTIONS] FILE...` runs the pipeline on each file and prints
+//! the transformed program (or writes it with `-i`, shows a diff with
+//! `--diff`, checks with `--check`, reports with `--report`, or prints an
+//! intermediate form with `--emit`). Subcommands: `verify`, `bench`,
+//! `lattice`, `smo`. `args_conflicts_with_subcommands` keeps `polyfold FILE`
+//! and `polyfold verify FILE` both working. This module only declares; the
 //! driver acts.
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Exit codes, shown at the end of `--help`.
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (rejected code is reported as warnings and still exits 0)
-  1  diagnostics with errors (e.g. a file that does not parse; nothing is written)
-  2  usage error, or a file that cannot be read or is not UTF-8";
+  0  success (rejected code and kept arrays are reported and still exit 0)
+  1  error diagnostics (e.g. a file that does not parse; nothing is written),
+     a file that would change (--check), a wrong read (verify), a regression (bench)
+  2  usage error, a file that cannot be read or written or is not UTF-8,
+     an unknown --temp/--live-out name, or an internal error";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "polyfold",
     version,
-    about = "Finds the affine loop nests (SCoPs) of C files and shrinks their temporary arrays.",
+    about = "Shrinks the temporary arrays of the affine loop nests (SCoPs) of C files with certified modulo mappings.",
     after_help = EXIT_CODES,
     args_conflicts_with_subcommands = true
 )]
@@ -32,12 +36,35 @@ pub struct Cli {
     pub run: RunArgs,
 }
 
-/// Subcommands (none yet; the pipeline runs without one).
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Check the mappings by trace interpretation for concrete parameter
+    /// values: every read must see the value it sees in the original program.
+    /// Also prints the max-live lower bound per array and in total.
+    Verify(VerifyArgs),
+    /// Run the corpus regression table: sizes, lower bounds, published
+    /// figures, methods and median times; exit 1 on a regression.
+    Bench(BenchArgs),
+}
+
+/// Options shared by the default action and `verify`.
+#[derive(Debug, Clone, Args)]
+pub struct AnalysisArgs {
+    /// Set or override a parameter value (repeatable), e.g. `-D N=100`.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    pub define: Vec<(String, i64)>,
+
+    /// Treat this array as a temporary even if it looks external (repeatable).
+    #[arg(long = "temp", value_name = "NAME")]
+    pub temp: Vec<String>,
+
+    /// Treat this array as live-out: it keeps its layout (repeatable).
+    #[arg(long = "live-out", value_name = "NAME")]
+    pub live_out: Vec<String>,
+}
 
 /// Options of the default action (running the pipeline on files).
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// C files to process.
     #[arg(required = true, value_name = "FILE")]
@@ -47,9 +74,50 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "WHAT")]
     pub emit: Option<Emit>,
 
-    /// Set or override a parameter value (repeatable), e.g. `-D N=100`.
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
-    pub define: Vec<(String, i64)>,
+    /// Rewrite each file in place (atomically: temporary file + rename).
+    #[arg(short = 'i', long = "in-place", conflicts_with_all = ["diff", "check", "emit"])]
+    pub in_place: bool,
+
+    /// Print a unified diff instead of the transformed program.
+    #[arg(long, conflicts_with_all = ["check", "emit"])]
+    pub diff: bool,
+
+    /// Print nothing; exit 1 when a file would change (for CI).
+    #[arg(long, conflicts_with = "emit")]
+    pub check: bool,
+
+    /// Print a per-array report (sizes, mapping, method, lower bound, time)
+    /// instead of the transformed program.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub report: Option<ReportFormat>,
+
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// C files to verify.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// The corpus folder (its `*.c` files, `expected/` and `published.txt`).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// Rewrite the expected sizes and golden outputs (review the diff!).
+    #[arg(long)]
+    pub bless: bool,
+
+    /// Runs per kernel; the median time is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: u32,
 }
 
 /// What `--emit` prints.
@@ -57,6 +125,17 @@ pub struct RunArgs {
 pub enum Emit {
     /// Every SCoP in isl notation: parameters, context, domains, accesses, schedules.
     Scop,
+    /// The cell conflict relation of every temporary array, in isl notation.
+    Conflicts,
+    /// The difference set DS of every temporary array, in isl notation.
+    Ds,
+}
+
+/// The format of `--report`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 /// Parses `NAME=VALUE` with a C identifier and an integer value.

@@ -1,23 +1,59 @@
-//! The driver: runs the pipeline on one file and decides what is printed
-//! and the exit code. Today the pipeline is `read → extract_scops → emit`;
-//! later stages (`classify_liveness → compute_conflicts → choose_mappings →
-//! certify → plan_edits`) slot in after extraction.
+//! The driver: runs the pipeline on one file and decides what is printed,
+//! what is written and the exit code:
+//! `read → extract_scops → (emit) → contract (classify_liveness →
+//! compute_conflicts → choose_mappings → certify → plan_edits) → output`.
 //!
 //! The driver never prints by itself: it returns the text for stdout and
-//! stderr, so that tests can compare exactly what the CLI would print.
+//! stderr (and the new file contents for `-i`), so that tests can compare
+//! exactly what the CLI would print. Nothing is written when anything
+//! fails.
 
 use std::path::Path;
 
-use crate::cli::{Emit, RunArgs};
-use crate::{diag, frontend, ir};
+use crate::analysis::liveness::LivenessOverrides;
+use crate::cli::{AnalysisArgs, Emit, ReportFormat, RunArgs};
+use crate::ir::{Liveness, Program};
+use crate::pipeline::{
+    ArrayOutcome, ContractOptions, FileContraction, contract_program, verify_contraction,
+};
+use crate::poly::{Budget, Set};
+use crate::{diag, frontend, ir, report};
 
 /// What processing one file produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
-    /// 0 ok, 1 error diagnostics, 2 I/O error.
+    /// 0 ok, 1 error diagnostics / would change / wrong read, 2 usage, I/O
+    /// or internal error.
     pub code: u8,
+    /// The new contents of the file, for `-i` (only when it changed).
+    pub rewrite: Option<String>,
+}
+
+impl Outcome {
+    fn fail(stderr: String, code: u8) -> Outcome {
+        Outcome {
+            stdout: String::new(),
+            stderr,
+            code,
+            rewrite: None,
+        }
+    }
+}
+
+/// What the default action does with the transformed program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputMode {
+    /// Print it on stdout.
+    #[default]
+    Print,
+    /// Rewrite the file in place.
+    InPlace,
+    /// Print a unified diff.
+    Diff,
+    /// Print nothing; exit 1 when the file would change.
+    Check,
 }
 
 /// Options of a run, independent of clap.
@@ -25,48 +61,78 @@ pub struct Outcome {
 pub struct RunOptions {
     pub emit: Option<Emit>,
     pub defines: Vec<(String, i64)>,
+    pub mode: OutputMode,
+    pub report: Option<ReportFormat>,
+    pub temp: Vec<String>,
+    pub live_out: Vec<String>,
 }
 
-impl From<&RunArgs> for RunOptions {
-    fn from(a: &RunArgs) -> RunOptions {
+impl RunOptions {
+    pub fn from_analysis(a: &AnalysisArgs) -> RunOptions {
         RunOptions {
-            emit: a.emit,
             defines: a.define.clone(),
+            temp: a.temp.clone(),
+            live_out: a.live_out.clone(),
+            ..RunOptions::default()
         }
     }
 }
 
-/// Reads and processes one file.
-pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
-    let shown = path.display().to_string();
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            return Outcome {
-                stdout: String::new(),
-                stderr: format!("polyfold: error: cannot read {shown}: {e}\n"),
-                code: 2,
-            };
+impl From<&RunArgs> for RunOptions {
+    fn from(a: &RunArgs) -> RunOptions {
+        let mode = if a.in_place {
+            OutputMode::InPlace
+        } else if a.diff {
+            OutputMode::Diff
+        } else if a.check {
+            OutputMode::Check
+        } else {
+            OutputMode::Print
+        };
+        RunOptions {
+            emit: a.emit,
+            mode,
+            report: a.report,
+            ..RunOptions::from_analysis(&a.analysis)
         }
-    };
-    let source = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            return Outcome {
-                stdout: String::new(),
-                stderr: format!(
-                    "polyfold: error: {shown} is not valid UTF-8 (invalid byte at offset {})\n",
-                    e.utf8_error().valid_up_to()
-                ),
-                code: 2,
-            };
-        }
-    };
-    run_source(&shown, &source, options)
+    }
 }
 
-/// Processes source text that has already been read.
-pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
+/// Reads a file as UTF-8, or a one-line error.
+pub fn read_source(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("polyfold: error: cannot read {shown}: {e}\n"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "polyfold: error: {shown} is not valid UTF-8 (invalid byte at offset {})\n",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads and processes one file; with `-i`, writes it atomically.
+pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::fail(e, 2),
+    };
+    let mut out = run_source(&path.display().to_string(), &source, options);
+    if let Some(new) = out.rewrite.take() {
+        if let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes()) {
+            out.stderr.push_str(&format!(
+                "polyfold: error: cannot write {}: {e}\n",
+                path.display()
+            ));
+            out.code = 2;
+        }
+    }
+    out
+}
+
+/// Extracts the SCoPs; the rendered diagnostics; an error outcome for
+/// unparseable input or unknown names.
+fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, String), Outcome> {
     let program = frontend::extract(
         path,
         source,
@@ -76,27 +142,249 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
     );
     let stderr = diag::render(path, source, &program.diagnostics);
     if program.has_errors() {
-        return Outcome {
-            stdout: String::new(),
-            stderr,
-            code: 1,
-        };
+        return Err(Outcome::fail(stderr, 1));
     }
-    let stdout = match options.emit {
-        Some(Emit::Scop) => ir::emit_program(&program),
-        None => {
-            let n_stmts: usize = program.scops.iter().map(|s| s.stmts.len()).sum();
-            format!(
-                "{path}: {} SCoP{}, {n_stmts} statement{}\n",
-                program.scops.len(),
-                if program.scops.len() == 1 { "" } else { "s" },
-                if n_stmts == 1 { "" } else { "s" }
-            )
+    for (flag, names) in [("--temp", &options.temp), ("--live-out", &options.live_out)] {
+        for name in names.iter() {
+            let known = program
+                .scops
+                .iter()
+                .any(|s| s.arrays.iter().any(|a| a.name == *name));
+            if !known {
+                return Err(Outcome::fail(
+                    format!(
+                        "{stderr}polyfold: error: {flag} {name}: no array or scalar named `{name}` in any SCoP of {path}\n"
+                    ),
+                    2,
+                ));
+            }
+        }
+    }
+    Ok((program, stderr))
+}
+
+fn contract_options(options: &RunOptions) -> ContractOptions {
+    ContractOptions {
+        overrides: LivenessOverrides {
+            temp: options.temp.clone(),
+            live_out: options.live_out.clone(),
+        },
+        ..ContractOptions::default()
+    }
+}
+
+/// Warnings for arrays kept because a parameter has no value.
+fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
+    let mut out = String::new();
+    for d in &c.decisions {
+        if let ArrayOutcome::Kept { why } = &d.outcome {
+            if why.contains("has no known value") {
+                let f = &program.scops[d.scop].function;
+                out.push_str(&format!(
+                    "polyfold: warning: {path}: `{}` in {f} keeps its layout: {why}\n",
+                    d.name
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The conflict relation or DS of every temporary array, in isl notation.
+fn emit_sets(program: &Program, options: &RunOptions, which: Emit) -> Result<String, String> {
+    let overrides = LivenessOverrides {
+        temp: options.temp.clone(),
+        live_out: options.live_out.clone(),
+    };
+    let mut out = String::new();
+    for (si, scop) in program.scops.iter().enumerate() {
+        for array in &scop.arrays {
+            let class = crate::analysis::liveness::classify(array, &overrides);
+            if class.liveness != Liveness::Temporary {
+                continue;
+            }
+            let model = crate::analysis::build::array_model(scop, array.id);
+            let mut budget = Budget::default();
+            let conflicts =
+                crate::analysis::cells::compute_cell_conflicts(&model, &[], &mut budget)
+                    .map_err(|e| format!("conflicts of `{}`: {e}", array.name))?;
+            let set = match which {
+                Emit::Conflicts => Set {
+                    space: crate::analysis::cells::conflict_space(&model),
+                    pieces: conflicts.pieces.iter().map(|p| p.set.clone()).collect(),
+                },
+                _ => {
+                    let pieces = conflicts.difference_set();
+                    let space = pieces.first().map(|p| p.space.clone()).unwrap_or_else(|| {
+                        crate::poly::Space::set(
+                            model.params.clone(),
+                            crate::poly::Tuple::anonymous(
+                                (0..model.rank).map(|p| format!("d{p}")).collect(),
+                            ),
+                        )
+                    });
+                    Set { space, pieces }
+                }
+            };
+            let what = if which == Emit::Conflicts {
+                "conflicts"
+            } else {
+                "ds"
+            };
+            out.push_str(&format!(
+                "# scop {si} ({}), array {}: {what}\n{set}\n",
+                scop.function, array.name
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Processes source text that has already been read.
+pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
+    let (program, mut stderr) = match extract(path, source, options) {
+        Ok(x) => x,
+        Err(o) => return o,
+    };
+    match options.emit {
+        Some(Emit::Scop) => {
+            return Outcome {
+                stdout: ir::emit_program(&program),
+                stderr,
+                code: 0,
+                rewrite: None,
+            };
+        }
+        Some(which) => {
+            return match emit_sets(&program, options, which) {
+                Ok(stdout) => Outcome {
+                    stdout,
+                    stderr,
+                    code: 0,
+                    rewrite: None,
+                },
+                Err(e) => Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2),
+            };
+        }
+        None => {}
+    }
+    let contraction = match contract_program(&program, &contract_options(options)) {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::fail(
+                format!("{stderr}polyfold: internal error: {path}: {e}\n"),
+                2,
+            );
         }
     };
+    stderr.push_str(&kept_warnings(path, &program, &contraction));
+    if program.scops.is_empty() && !stderr.contains("note") {
+        stderr.push_str(&format!(
+            "polyfold: note: {path}: no SCoP found; nothing to do\n"
+        ));
+    }
+    let changed = contraction.output != source;
+    let mut stdout = String::new();
+    let mut code = 0;
+    let mut rewrite = None;
+    match options.mode {
+        OutputMode::Print if options.report.is_none() => stdout.push_str(&contraction.output),
+        OutputMode::Print => {}
+        OutputMode::InPlace => rewrite = changed.then(|| contraction.output.clone()),
+        OutputMode::Diff => stdout.push_str(&unified_diff(path, source, &contraction.output)),
+        OutputMode::Check => {
+            if changed {
+                stderr.push_str(&format!("polyfold: {path} would change\n"));
+                code = 1;
+            }
+        }
+    }
+    if let Some(format) = options.report {
+        let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
+        let bounds: report::LowerBounds = verify_contraction(&program, &contraction, &mut budget)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|(si, r)| {
+                r.max_live
+                    .iter()
+                    .enumerate()
+                    .map(move |(ai, b)| ((*si, ai), *b))
+            })
+            .collect();
+        match format {
+            ReportFormat::Text => {
+                stdout.push_str(&report::text_report(path, &program, &contraction, &bounds))
+            }
+            ReportFormat::Json => {
+                stdout.push_str(
+                    &report::json_report(path, &program, &contraction, &bounds).to_string(),
+                );
+                stdout.push('\n');
+            }
+        }
+    }
     Outcome {
         stdout,
         stderr,
-        code: 0,
+        code,
+        rewrite,
+    }
+}
+
+/// A unified diff of `old` and `new` with `a/` and `b/` headers.
+pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
+/// `polyfold verify`: contraction plus trace verification of one file.
+pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::fail(e, 2),
+    };
+    let shown = path.display().to_string();
+    let (program, mut stderr) = match extract(&shown, &source, options) {
+        Ok(x) => x,
+        Err(o) => return o,
+    };
+    for scop in &program.scops {
+        if let Some(p) = scop.params.iter().find(|p| p.value.is_none()) {
+            return Outcome::fail(
+                format!(
+                    "{stderr}polyfold: error: {shown}: verification needs a value for parameter `{}` (pass -D {}=VALUE)\n",
+                    p.name, p.name
+                ),
+                2,
+            );
+        }
+    }
+    let contraction = match contract_program(&program, &contract_options(options)) {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::fail(
+                format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                2,
+            );
+        }
+    };
+    stderr.push_str(&kept_warnings(&shown, &program, &contraction));
+    let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+    let reports = match verify_contraction(&program, &contraction, &mut budget) {
+        Ok(r) => r,
+        Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
+    };
+    let wrong = reports.iter().any(|(_, r)| r.first_mismatch.is_some());
+    Outcome {
+        stdout: report::verification_report(&shown, &program, &contraction, &reports),
+        stderr,
+        code: u8::from(wrong),
+        rewrite: None,
     }
 }

@@ -1,27 +1,66 @@
 //! The `polyfold` binary: parses the command line and hands each file to
-//! the driver. Exit codes: 0 ok, 1 error diagnostics, 2 usage or I/O error.
+//! the driver. Exit codes: see `polyfold --help` (0 ok; 1 error
+//! diagnostics, a file that would change, a wrong read or a regression;
+//! 2 usage, I/O or internal error).
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use polyfold::cli::Cli;
-use polyfold::driver::{RunOptions, run_file};
+use polyfold::bench::{BenchOptions, run_bench};
+use polyfold::cli::{Cli, Command};
+use polyfold::driver::{Outcome, RunOptions, run_file, verify_file};
+
+fn emit(out: &Outcome) {
+    let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
+    let _ = std::io::stdout().lock().write_all(out.stdout.as_bytes());
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(command) = cli.command {
-        match command {}
-    }
-    let options = RunOptions::from(&cli.run);
     let mut code = 0u8;
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    for file in &cli.run.files {
-        let out = run_file(file, &options);
-        let _ = stderr.lock().write_all(out.stderr.as_bytes());
-        let _ = stdout.lock().write_all(out.stdout.as_bytes());
-        code = code.max(out.code);
+    match cli.command {
+        Some(Command::Verify(args)) => {
+            let options = RunOptions::from_analysis(&args.analysis);
+            for file in &args.files {
+                let out = verify_file(file, &options);
+                emit(&out);
+                code = code.max(out.code);
+            }
+        }
+        Some(Command::Bench(args)) => {
+            let options = BenchOptions {
+                repeats: args.repeats as usize,
+                bless: args.bless,
+                ..BenchOptions::default()
+            };
+            match run_bench(&args.dir, &options) {
+                Ok(result) => {
+                    print!("{}", result.table);
+                    for n in &result.notes {
+                        println!("note: {n}");
+                    }
+                    for r in &result.regressions {
+                        println!("REGRESSION: {r}");
+                    }
+                    if !result.regressions.is_empty() {
+                        code = 1;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+                    code = 2;
+                }
+            }
+        }
+        None => {
+            let options = RunOptions::from(&cli.run);
+            for file in &cli.run.files {
+                let out = run_file(file, &options);
+                emit(&out);
+                code = code.max(out.code);
+            }
+        }
     }
     ExitCode::from(code)
 }

@@ -16,7 +16,7 @@ use crate::ir::{ArrayId, Liveness, Program, Scop};
 use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, fix_params};
 use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
-use crate::mapping::successive::{fit_moduli, moduli_for_values};
+use crate::mapping::successive::{SuccessiveResult, fit_moduli, moduli_for_values};
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 
@@ -132,6 +132,7 @@ pub fn contract_program(
     let mut decisions = Vec::new();
     let mut edits = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
+        let mut trace = None;
         for array in &scop.arrays {
             let start = Instant::now();
             let classification = classify(array, &overrides);
@@ -150,6 +151,7 @@ pub fn contract_program(
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
                 match contract_array(
                     scop,
+                    &mut trace,
                     params_are_macros(program, scop),
                     array.id,
                     &extents,
@@ -248,6 +250,7 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
 /// Finds, certifies and lays out a mapping for one temporary array.
 fn contract_array(
     scop: &Scop,
+    trace: &mut Option<crate::verify::TraceReport>,
     macros_pinnable: bool,
     array: ArrayId,
     extents: &[Option<i64>],
@@ -269,7 +272,19 @@ fn contract_array(
     // Live-in cells for some parameter values of the context: the mapping
     // can only be certified for the known values, where there are none.
     let allow_symbolic = live_in.pieces.is_empty();
-    for piece in &live_in.pieces {
+    if !live_in.exact {
+        // The symbolic answer is a superset; the trace of the original
+        // program decides exactly for the known values (one trace per SCoP).
+        if trace.is_none() {
+            let program = crate::analysis::build::trace_program(scop);
+            *trace = Some(crate::verify::run_trace(&program, &values, budget).map_err(solver)?);
+        }
+        let report = trace.as_ref().expect("just computed");
+        if report.initial_reads[array.0 as usize] > 0 {
+            return Err("some cells are read before they are written (live-in)".into());
+        }
+    }
+    for piece in live_in.pieces.iter().filter(|_| live_in.exact) {
         let mut q = piece.clone();
         fix_params(&mut q, &values);
         if !matches!(integer_point(&q, budget), Ok(None)) {
@@ -290,7 +305,14 @@ fn contract_array(
             ));
         }
     }
-    let found = fit_moduli(&ds, model.rank, &values, numeric, budget).map_err(solver)?;
+    let found = if allow_symbolic {
+        fit_moduli(&ds, model.rank, &values, numeric, budget).map_err(solver)?
+    } else {
+        SuccessiveResult {
+            numeric,
+            symbolic: None,
+        }
+    };
     let extent_affs: Vec<Option<ParamAffine>> = decl
         .extents
         .iter()

@@ -120,14 +120,23 @@ pub fn verification_report(
     let mut out = String::new();
     let _ = writeln!(out, "{path}:");
     if reports.is_empty() {
-        let _ = writeln!(out, "  nothing to verify: no SCoP with known parameter values");
+        let _ = writeln!(
+            out,
+            "  nothing to verify: no SCoP with known parameter values"
+        );
     }
     for (si, r) in reports {
         let scop = &program.scops[*si];
         let values: Vec<String> = scop
             .params
             .iter()
-            .map(|p| format!("{} = {}", p.name, p.value.map_or("?".into(), |v| v.to_string())))
+            .map(|p| {
+                format!(
+                    "{} = {}",
+                    p.name,
+                    p.value.map_or("?".into(), |v| v.to_string())
+                )
+            })
             .collect();
         let _ = writeln!(
             out,
@@ -139,11 +148,17 @@ pub fn verification_report(
         );
         match &r.first_mismatch {
             None => {
-                let _ = writeln!(out, "    every read sees the value it sees in the original program");
+                let _ = writeln!(
+                    out,
+                    "    every read sees the value it sees in the original program"
+                );
             }
             Some(m) => {
                 let writer = |w: &Option<(String, Vec<i64>)>| {
-                    w.as_ref().map_or("the initial value".to_string(), |(s, it)| format!("{s}{it:?}"))
+                    w.as_ref()
+                        .map_or("the initial value".to_string(), |(s, it)| {
+                            format!("{s}{it:?}")
+                        })
                 };
                 let _ = writeln!(
                     out,

@@ -149,14 +149,142 @@ fn several_files_exit_with_the_worst_code() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A kernel with a temporary that folds: `t[i]` is dead one iteration after
+/// it is written, so `t` becomes a scalar.
+const FOLDS: &str = "#define N 16\nvoid f(double A[N], double B[N]) {\n  double t[N];\n#pragma scop\n  for (int i = 0; i < N; i++) {\n    t[i] = A[i] * 2.0;\n    B[i] = t[i] + 1.0;\n  }\n#pragma endscop\n}\n";
+
 #[test]
-fn default_action_prints_a_summary() {
-    let dir = scratch("summary");
+fn default_action_prints_the_transformed_program() {
+    let dir = scratch("default");
     let path = dir.join("k.c");
-    fs::write(&path, KERNEL).expect("write");
+    fs::write(&path, FOLDS).expect("write");
     let out = polyfold(&[path.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert_eq!(
+        printed,
+        FOLDS
+            .replace("double t[N];", "double t;")
+            .replace("t[i]", "t")
+    );
+    assert_eq!(
+        fs::read_to_string(&path).expect("read"),
+        FOLDS,
+        "the input is untouched"
+    );
+}
+
+#[test]
+fn in_place_diff_and_check() {
+    let dir = scratch("modes");
+    let path = dir.join("k.c");
+    let p = path.to_str().expect("utf-8");
+    fs::write(&path, FOLDS).expect("write");
+    let diff = polyfold(&["--diff", p]);
+    assert_eq!(diff.status.code(), Some(0));
+    let d = text(&diff.stdout);
+    assert!(d.contains("-  double t[N];\n+  double t;\n"), "{d}");
+    assert!(d.starts_with(&format!("--- a/{p}\n+++ b/{p}\n")), "{d}");
+    let check = polyfold(&["--check", p]);
+    assert_eq!(
+        check.status.code(),
+        Some(1),
+        "a file that would change fails --check"
+    );
+    assert!(check.stdout.is_empty());
+    let inplace = polyfold(&["-i", p]);
+    assert_eq!(inplace.status.code(), Some(0), "{}", text(&inplace.stderr));
+    assert!(inplace.stdout.is_empty());
+    let rewritten = fs::read_to_string(&path).expect("read");
+    assert!(rewritten.contains("double t;"), "{rewritten}");
+    let again = polyfold(&["--check", p]);
+    assert_eq!(again.status.code(), Some(0), "a contracted file is stable");
+    let leftovers = fs::read_dir(&dir).expect("dir").count();
+    assert_eq!(leftovers, 1, "no temporary file is left behind");
+}
+
+#[test]
+fn in_place_on_a_read_only_file_fails_and_leaves_it_alone() {
+    let dir = scratch("readonly");
+    let path = dir.join("k.c");
+    fs::write(&path, FOLDS).expect("write");
+    let mut perms = fs::metadata(&path).expect("meta").permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&path, perms).expect("chmod");
+    let out = polyfold(&["-i", path.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("polyfold: error: cannot write"), "{err}");
+    assert_eq!(fs::read_to_string(&path).expect("read"), FOLDS);
+    let mut perms = fs::metadata(&path).expect("meta").permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    fs::set_permissions(&path, perms).expect("chmod back");
+}
+
+#[test]
+fn unknown_temp_name_is_a_usage_error() {
+    let dir = scratch("unknown-temp");
+    let path = dir.join("k.c");
+    fs::write(&path, FOLDS).expect("write");
+    let out = polyfold(&["--temp", "nosuch", "-i", path.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--temp nosuch: no array or scalar named `nosuch`"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(&path).expect("read"),
+        FOLDS,
+        "nothing written"
+    );
+}
+
+#[test]
+fn parameter_without_a_value_keeps_the_array_and_says_why() {
+    let dir = scratch("no-value");
+    let path = dir.join("k.c");
+    let src = "void f(int n, double A[n], double B[n]) {\n  double t[n];\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    t[i] = A[i];\n    B[i] = t[i];\n  }\n#pragma endscop\n}\n";
+    fs::write(&path, src).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let out = polyfold(&[p]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).ends_with("k.c: 1 SCoP, 1 statement\n"));
+    assert_eq!(text(&out.stdout), src, "nothing changes without a value");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("parameter `n` has no known value (pass -D n=VALUE)"),
+        "{err}"
+    );
+    let verify = polyfold(&["verify", p]);
+    assert_eq!(verify.status.code(), Some(2));
+    assert!(text(&verify.stderr).contains("verification needs a value for parameter `n`"));
+}
+
+#[test]
+fn report_json_and_verify() {
+    let dir = scratch("report");
+    let path = dir.join("k.c");
+    fs::write(&path, FOLDS).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let out = polyfold(&["--report", "json", p]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let t = v["arrays"]
+        .as_array()
+        .expect("arrays")
+        .iter()
+        .find(|a| a["array"] == "t")
+        .expect("t");
+    assert_eq!(t["original_cells"], 16);
+    assert_eq!(t["new_cells"], 1);
+    assert_eq!(t["lower_bound"], 1);
+    assert_eq!(t["class"], "temporary");
+    let verify = polyfold(&["verify", p]);
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify.stderr));
+    assert!(
+        text(&verify.stdout).contains("every read sees the value it sees in the original program")
+    );
 }
 
 #[test]

@@ -110,6 +110,11 @@ pub fn certify_modular(
                 }
                 let mut base = piece.clone();
                 fix_params(&mut base, values);
+                let mut base = crate::poly::project::eliminate_exists_where_exact(&base)
+                    .map_err(CertifyFailure::Undecided)?;
+                if base.is_obviously_empty() {
+                    continue;
+                }
                 for (dim, b) in mapping.dims.iter().zip(&moduli) {
                     let k = base.add_exist();
                     let mut row = image_row(&base, &dim.coeffs);

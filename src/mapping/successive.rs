@@ -14,6 +14,7 @@ use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 
 use super::certify::fix_params;
 use super::modular::{ModularMapping, ParamAffine};
+use crate::poly::project::eliminate_exists_where_exact;
 
 /// The moduli found, numeric and (when the fit worked) symbolic.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,22 @@ impl SuccessiveResult {
     }
 }
 
+/// The pieces of `ds` with the parameters fixed to `values`, simplified by
+/// exact elimination of existentials, without obviously empty pieces and
+/// duplicates. The integer points are exactly those of `ds` at `values`.
+pub fn fix_and_simplify(ds: &[BasicSet], values: &[i64]) -> PolyResult<Vec<BasicSet>> {
+    let mut out: Vec<BasicSet> = Vec::with_capacity(ds.len());
+    for piece in ds {
+        let mut q = piece.clone();
+        fix_params(&mut q, values);
+        let q = eliminate_exists_where_exact(&q)?;
+        if !q.is_obviously_empty() && !out.contains(&q) {
+            out.push(q);
+        }
+    }
+    Ok(out)
+}
+
 /// Exact moduli for fixed parameter values.
 pub fn moduli_for_values(
     ds: &[BasicSet],
@@ -49,13 +66,14 @@ pub fn moduli_for_values(
     values: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<Vec<i64>> {
+    let mut alive = fix_and_simplify(ds, values)?;
     let mut moduli = Vec::with_capacity(rank);
     for p in 0..rank {
         let mut best: i64 = 0;
-        for piece in ds {
+        let mut next_alive = Vec::with_capacity(alive.len());
+        for piece in &alive {
             let n_param = piece.space.n_param();
             let mut q = piece.clone();
-            fix_params(&mut q, values);
             for j in 0..p {
                 let mut row = q.zero_row();
                 row[n_param + j] = 1;
@@ -64,13 +82,16 @@ pub fn moduli_for_values(
             let mut objective = q.zero_row();
             objective[n_param + p] = 1;
             match integer_max(&q, &objective, budget)? {
-                IntResult::Infeasible => {}
+                // Empty with d_0..d_{p-1} = 0: also empty for every later axis.
+                IntResult::Infeasible => continue,
                 IntResult::Unbounded => {
                     return Err(PolyError::Solver("the difference set is unbounded".into()));
                 }
                 IntResult::Optimal { value, .. } => best = best.max(value),
             }
+            next_alive.push(piece.clone());
         }
+        alive = next_alive;
         moduli.push(best.checked_add(1).ok_or(PolyError::Overflow)?);
     }
     Ok(moduli)

@@ -104,7 +104,38 @@ fn enumerate_from(
     emit: &mut dyn FnMut(&[i64]),
 ) -> PolyResult<()> {
     let n_cols = point.len();
-    for v in lo[col]..=hi[col] {
+    // Tighten the box with the constraints whose last column is `col`:
+    // with the earlier columns fixed, each gives a bound on `col`.
+    let (mut from, mut to) = (lo[col] as i128, hi[col] as i128);
+    for (row, is_eq) in &by_last[col] {
+        let a = row[col] as i128;
+        if a == 0 {
+            continue;
+        }
+        let mut rest: i128 = row[row.len() - 1] as i128;
+        for c in 0..col {
+            rest += row[c] as i128 * point[c] as i128;
+        }
+        // a·x + rest >= 0 (or = 0).
+        let lower = (-rest).div_euclid(a) + i128::from((-rest).rem_euclid(a) != 0);
+        let upper = (-rest).div_euclid(a);
+        if *is_eq {
+            if (-rest).rem_euclid(a) != 0 {
+                return Ok(());
+            }
+            from = from.max(upper);
+            to = to.min(upper);
+        } else if a > 0 {
+            from = from.max(lower);
+        } else {
+            // a < 0: x <= rest / -a, i.e. x <= floor(rest / -a).
+            to = to.min(rest.div_euclid(-a));
+        }
+    }
+    if from > to {
+        return Ok(());
+    }
+    for v in from as i64..=to as i64 {
         *visited += 1;
         if *visited > MAX_VISITED {
             return Err(PolyError::Budget);

@@ -67,6 +67,9 @@ pub struct TraceReport {
     pub max_live: Vec<usize>,
     /// The largest number of values of all arrays live at once.
     pub max_live_total: usize,
+    /// Per array, how many reads found a value from before the SCoP (of a
+    /// cell that the SCoP had not written yet).
+    pub initial_reads: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -144,6 +147,7 @@ pub fn run_trace(
         first_mismatch: None,
         max_live: vec![0; n_arrays],
         max_live_total: 0,
+        initial_reads: vec![0; n_arrays],
     };
     let describe = |v: Value| -> Option<(String, Vec<i64>)> {
         match v {
@@ -175,6 +179,9 @@ pub fn run_trace(
                     Value::Initial(id)
                 }
             };
+            if matches!(expected, Value::Initial(_)) {
+                report.initial_reads[access.array] += 1;
+            }
             let found = mapped.get(&(access.array, location.clone())).copied();
             report.reads_checked += 1;
             let ok = match (expected, found) {
