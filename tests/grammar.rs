@@ -36,6 +36,7 @@ fn options_for(source: &str) -> RunOptions {
     RunOptions {
         emit: Some(Emit::Scop),
         defines,
+        ..RunOptions::default()
     }
 }
 
