@@ -267,7 +267,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
                     continue;
                 }
                 let is_exist = col >= n_var;
-                let score = match (a.abs() == 1, is_exist) {
+                let score = match (a.unsigned_abs() == 1, is_exist) {
                     (true, true) => 3,
                     (true, false) => 2,
                     (false, true) => 1,
@@ -290,7 +290,12 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
                 return Ok(row.clone());
             }
             // |a|·row - sign(a)·r·pivot has a zero in `col`.
-            combine(a.abs(), row, neg(mul(a.signum(), r)?)?, &pivot)
+            combine(
+                a.checked_abs().ok_or(PolyError::Overflow)?,
+                row,
+                neg(mul(a.signum(), r)?)?,
+                &pivot,
+            )
         };
         let mut next_pending = Vec::with_capacity(pending.len());
         for row in &pending {
@@ -319,7 +324,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
             }
         }
         pivots = next_pivots;
-        if col >= n_var && a.abs() == 1 {
+        if col >= n_var && a.unsigned_abs() == 1 {
             // The existential is determined by the others: substitute it out
             // and drop the equality and the column.
             remove_column(&mut pending, col);

@@ -26,7 +26,7 @@ use super::constraints::{
     RowStatus, combine, drop_box_implied_rows, normalize_eq, normalize_ineq, remove_column,
     simplify,
 };
-use super::error::{PolyResult, neg};
+use super::error::{PolyError, PolyResult, mul, neg};
 use super::set::Set;
 use super::space::{Space, Tuple};
 
@@ -104,7 +104,7 @@ fn elimination_cost<'a>(
         .filter(|a| *a != 0)
         .min_by_key(|a| a.unsigned_abs())
     {
-        return (a.abs() != 1, -1);
+        return (a.unsigned_abs() != 1, -1);
     }
     let mut n_lower = 0i64;
     let mut n_upper = 0i64;
@@ -284,7 +284,12 @@ impl FmSystem {
                 if r == 0 {
                     return Ok(row.clone());
                 }
-                combine(a.abs(), row, neg(a.signum() * r)?, &pivot)
+                combine(
+                    a.checked_abs().ok_or(PolyError::Overflow)?,
+                    row,
+                    neg(mul(a.signum(), r)?)?,
+                    &pivot,
+                )
             };
             for row in self.eqs.iter_mut() {
                 *row = eliminate(row)?;
@@ -293,7 +298,7 @@ impl FmSystem {
                 hr.row = eliminate(&hr.row)?;
             }
             self.reset_histories();
-            return Ok(a.abs() == 1);
+            return Ok(a.unsigned_abs() == 1);
         }
         // Fourier–Motzkin.
         let mut lower = Vec::new();
@@ -318,7 +323,7 @@ impl FmSystem {
                 // l: a x + f >= 0 (a > 0); u: -b x + g >= 0 (b > 0).
                 // b·l + a·u eliminates x.
                 rest.push(HistoryRow {
-                    row: combine(-u.row[col], &l.row, l.row[col], &u.row)?,
+                    row: combine(neg(u.row[col])?, &l.row, l.row[col], &u.row)?,
                     history: history_union(&l.history, &u.history),
                     pure: l.pure && u.pure,
                 });
