@@ -1,0 +1,887 @@
+//! A small (mixed) integer linear programming front end over good_lp with
+//! the pure-Rust microlp backend, used to *search* (successive minima,
+//! optimal mappings, SMO multipliers).
+//!
+//! What it does:
+//! - [`IlpModel`]: integer and continuous variables with optional bounds,
+//!   linear constraints with `i64` coefficients, and one or more objectives
+//!   solved lexicographically (each objective is fixed at its optimum before
+//!   the next one is optimised);
+//! - a time budget over all stages ([`IlpOptions`]);
+//! - exact re-verification: the integer values returned by the
+//!   floating-point solver are rounded, checked to be integral, then fixed,
+//!   and the remaining continuous problem is solved again with the exact
+//!   simplex of [`super::simplex`]; the returned [`Solution`] has exact
+//!   rational values and objective values. A solution that fails this check
+//!   is reported as [`SolveStatus::Error`], never returned;
+//! - no panics: good_lp/microlp run under `catch_unwind`, and a panic
+//!   becomes [`SolveStatus::Error`].
+//!
+//! What it does NOT do: prove infeasibility, unboundedness or optimality —
+//! [`SolveStatus::Infeasible`], [`SolveStatus::Unbounded`] and the
+//! optimality claim of [`SolveStatus::Optimal`] are the floating-point
+//! solver's word (an exactly verified *point* is the only certified part).
+//! Callers that need a proof use the exact solver in [`super::simplex`].
+//! microlp only supports integer variable bounds within the `i32` range;
+//! wider bounds give [`SolveStatus::Error`].
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use good_lp::{
+    Expression, ProblemVariables, ResolutionError, Solution as _, SolutionStatus, SolverModel,
+    WithTimeLimit, microlp, variable,
+};
+
+use super::basic::BasicSet;
+use super::budget::Budget;
+use super::error::{PolyError, PolyResult};
+use super::rational::Rat;
+use super::simplex::{LpResult, lp_max_with_budget, lp_min_with_budget};
+use super::space::{Space, Tuple};
+
+/// A variable of an [`IlpModel`] (its index in creation order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IlpVar(pub usize);
+
+/// Whether a variable must take integer values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Integer,
+    Continuous,
+}
+
+/// One variable: name (for diagnostics), kind, optional bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDef {
+    pub name: String,
+    pub kind: VarKind,
+    pub lower: Option<i64>,
+    pub upper: Option<i64>,
+}
+
+/// Comparison of a linear constraint `Σ coeff·var  cmp  rhs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Le,
+    Ge,
+    Eq,
+}
+
+/// A linear constraint `Σ coeff·var  cmp  rhs`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IlpConstraint {
+    pub terms: Vec<(IlpVar, i64)>,
+    pub cmp: Cmp,
+    pub rhs: i64,
+}
+
+/// Direction of an objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    Minimize,
+    Maximize,
+}
+
+/// An objective `Σ coeff·var + constant` with a direction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Objective {
+    pub sense: Sense,
+    pub terms: Vec<(IlpVar, i64)>,
+    pub constant: i64,
+}
+
+/// A (mixed) integer linear program with lexicographic objectives.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IlpModel {
+    pub vars: Vec<VarDef>,
+    pub constraints: Vec<IlpConstraint>,
+    /// Objectives in priority order; none means a feasibility problem.
+    pub objectives: Vec<Objective>,
+}
+
+/// Solver options.
+#[derive(Clone, Debug, Default)]
+pub struct IlpOptions {
+    /// Wall-clock budget for all lexicographic stages together.
+    pub time_limit: Option<Duration>,
+}
+
+/// An exactly verified solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// One exact value per model variable (integral for integer variables).
+    pub values: Vec<Rat>,
+    /// The exact value of each objective that was optimised, in order.
+    pub objective_values: Vec<Rat>,
+    /// Model size: number of variables.
+    pub n_vars: usize,
+    /// Model size: number of constraints (without the lexicographic fixings).
+    pub n_constraints: usize,
+}
+
+impl Solution {
+    /// The exact value of `v` (`None` for a variable of another model).
+    pub fn value(&self, v: IlpVar) -> Option<Rat> {
+        self.values.get(v.0).copied()
+    }
+
+    /// The value of `v` as an integer, when it is one.
+    pub fn int_value(&self, v: IlpVar) -> Option<i64> {
+        self.values.get(v.0).and_then(Rat::to_i64)
+    }
+}
+
+/// Outcome of [`IlpModel::solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveStatus {
+    /// Verified solution; the solver reported every stage optimal.
+    Optimal(Solution),
+    /// Verified solution without an optimality claim (time limit hit).
+    Feasible(Solution),
+    /// The solver reported no solution (not a proof).
+    Infeasible,
+    /// The solver (or the exact continuous re-solve) found the objective
+    /// unbounded.
+    Unbounded,
+    /// The time limit was reached before any solution was found.
+    TimeLimit,
+    /// Anything else, including solver panics and failed verification.
+    Error(String),
+}
+
+impl IlpModel {
+    pub fn new() -> IlpModel {
+        IlpModel::default()
+    }
+
+    /// Adds an integer variable with optional bounds.
+    pub fn add_integer(&mut self, name: &str, lower: Option<i64>, upper: Option<i64>) -> IlpVar {
+        self.add_var(name, VarKind::Integer, lower, upper)
+    }
+
+    /// Adds a continuous variable with optional bounds.
+    pub fn add_continuous(&mut self, name: &str, lower: Option<i64>, upper: Option<i64>) -> IlpVar {
+        self.add_var(name, VarKind::Continuous, lower, upper)
+    }
+
+    fn add_var(
+        &mut self,
+        name: &str,
+        kind: VarKind,
+        lower: Option<i64>,
+        upper: Option<i64>,
+    ) -> IlpVar {
+        self.vars.push(VarDef {
+            name: name.to_string(),
+            kind,
+            lower,
+            upper,
+        });
+        IlpVar(self.vars.len() - 1)
+    }
+
+    /// Adds `Σ coeff·var  cmp  rhs`.
+    pub fn add_constraint(&mut self, terms: Vec<(IlpVar, i64)>, cmp: Cmp, rhs: i64) {
+        self.constraints.push(IlpConstraint { terms, cmp, rhs });
+    }
+
+    /// Appends an objective (lower priority than those already added).
+    pub fn add_objective(&mut self, sense: Sense, terms: Vec<(IlpVar, i64)>, constant: i64) {
+        self.objectives.push(Objective {
+            sense,
+            terms,
+            constant,
+        });
+    }
+
+    pub fn n_vars(&self) -> usize {
+        self.vars.len()
+    }
+
+    pub fn n_constraints(&self) -> usize {
+        self.constraints.len()
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let n = self.vars.len();
+        let bad = |terms: &[(IlpVar, i64)]| terms.iter().any(|(v, _)| v.0 >= n);
+        if self.constraints.iter().any(|c| bad(&c.terms))
+            || self.objectives.iter().any(|o| bad(&o.terms))
+        {
+            return Err("a constraint or objective names an unknown variable".into());
+        }
+        if let Some(v) = self
+            .vars
+            .iter()
+            .find(|v| matches!((v.lower, v.upper), (Some(l), Some(u)) if l > u))
+        {
+            return Err(format!(
+                "variable {} has lower bound above upper bound",
+                v.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// Solves the model: lexicographic objectives by successive solves, each
+    /// stage's integer solution exactly re-verified (see the module docs).
+    pub fn solve(&self, options: &IlpOptions) -> SolveStatus {
+        if let Err(e) = self.check() {
+            return SolveStatus::Error(e);
+        }
+        let deadline = options.time_limit.map(|t| Instant::now() + t);
+        let mut fixings: Vec<IlpConstraint> = Vec::new();
+        let mut best: Option<Solution> = None;
+        let stages: Vec<Option<&Objective>> = if self.objectives.is_empty() {
+            vec![None]
+        } else {
+            self.objectives.iter().map(Some).collect()
+        };
+        for (stage, objective) in stages.iter().enumerate() {
+            let remaining = match deadline {
+                None => None,
+                Some(d) => {
+                    let r = d.saturating_duration_since(Instant::now());
+                    if r.is_zero() {
+                        return match best {
+                            Some(s) => SolveStatus::Feasible(s),
+                            None => SolveStatus::TimeLimit,
+                        };
+                    }
+                    Some(r)
+                }
+            };
+            let raw = match run_microlp(self, &fixings, *objective, remaining) {
+                Ok(raw) => raw,
+                Err(RawFailure::Infeasible) if stage == 0 => return SolveStatus::Infeasible,
+                Err(RawFailure::Unbounded) => return SolveStatus::Unbounded,
+                Err(RawFailure::TimeLimit) => {
+                    return match best {
+                        Some(s) => SolveStatus::Feasible(s),
+                        None => SolveStatus::TimeLimit,
+                    };
+                }
+                Err(RawFailure::Infeasible) => {
+                    return SolveStatus::Error(format!(
+                        "lexicographic stage {stage} infeasible after fixing earlier objectives \
+                         (numerical trouble in the solver)"
+                    ));
+                }
+                Err(RawFailure::Error(e)) => return SolveStatus::Error(e),
+            };
+            let verified = match verify_exactly(self, &fixings, *objective, &raw.values) {
+                Ok(Verified::Solution(values, value)) => (values, value),
+                Ok(Verified::Unbounded) => return SolveStatus::Unbounded,
+                Ok(Verified::Rejected(why)) => {
+                    return SolveStatus::Error(format!(
+                        "solver solution rejected by exact verification: {why}"
+                    ));
+                }
+                Err(e) => return SolveStatus::Error(format!("exact verification failed: {e}")),
+            };
+            let (values, value) = verified;
+            let mut objective_values = best
+                .as_ref()
+                .map(|s| s.objective_values.clone())
+                .unwrap_or_default();
+            if let (Some(obj), Some(value)) = (objective, value) {
+                objective_values.push(value);
+                match fixing_constraint(obj, value) {
+                    Ok(c) => fixings.push(c),
+                    Err(e) => return SolveStatus::Error(format!("cannot fix objective: {e}")),
+                }
+            }
+            best = Some(Solution {
+                values,
+                objective_values,
+                n_vars: self.n_vars(),
+                n_constraints: self.n_constraints(),
+            });
+            if !raw.proven_optimal {
+                return match best {
+                    Some(s) => SolveStatus::Feasible(s),
+                    None => SolveStatus::TimeLimit,
+                };
+            }
+        }
+        match best {
+            Some(s) => SolveStatus::Optimal(s),
+            None => SolveStatus::Error("no stage was solved".into()),
+        }
+    }
+}
+
+/// The floating-point answer of one stage.
+struct RawSolution {
+    values: Vec<f64>,
+    proven_optimal: bool,
+}
+
+enum RawFailure {
+    Infeasible,
+    Unbounded,
+    TimeLimit,
+    Error(String),
+}
+
+fn expression(terms: &[(IlpVar, i64)], constant: i64, vars: &[good_lp::Variable]) -> Expression {
+    let mut e = Expression::from_other_affine(constant as f64);
+    for (v, c) in terms {
+        e.add_mul(*c as f64, vars[v.0]);
+    }
+    e
+}
+
+/// Runs microlp on the model plus `fixings` with one objective, under
+/// `catch_unwind`.
+fn run_microlp(
+    model: &IlpModel,
+    fixings: &[IlpConstraint],
+    objective: Option<&Objective>,
+    time_limit: Option<Duration>,
+) -> Result<RawSolution, RawFailure> {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut pv = ProblemVariables::new();
+        let vars: Vec<good_lp::Variable> = model
+            .vars
+            .iter()
+            .map(|d| {
+                let mut def = variable();
+                if d.kind == VarKind::Integer {
+                    def = def.integer();
+                }
+                if let Some(l) = d.lower {
+                    def = def.min(l as f64);
+                }
+                if let Some(u) = d.upper {
+                    def = def.max(u as f64);
+                }
+                pv.add(def)
+            })
+            .collect();
+        let unsolved = match objective {
+            None => pv.minimise(Expression::from_other_affine(0.0)),
+            Some(o) => {
+                let e = expression(&o.terms, o.constant, &vars);
+                match o.sense {
+                    Sense::Minimize => pv.minimise(e),
+                    Sense::Maximize => pv.maximise(e),
+                }
+            }
+        };
+        let mut problem = unsolved.using(microlp);
+        if let Some(t) = time_limit {
+            problem = problem.with_time_limit(t.as_secs_f64());
+        }
+        for c in model.constraints.iter().chain(fixings) {
+            let lhs = expression(&c.terms, 0, &vars);
+            let rhs = c.rhs as f64;
+            let con = match c.cmp {
+                Cmp::Le => lhs.leq(rhs),
+                Cmp::Ge => lhs.geq(rhs),
+                Cmp::Eq => lhs.eq(rhs),
+            };
+            problem = problem.with(con);
+        }
+        match problem.solve() {
+            Ok(sol) => {
+                let values: Vec<f64> = vars.iter().map(|v| sol.value(*v)).collect();
+                let proven_optimal = matches!(sol.status(), SolutionStatus::Optimal);
+                Ok(RawSolution {
+                    values,
+                    proven_optimal,
+                })
+            }
+            Err(ResolutionError::Infeasible) => Err(RawFailure::Infeasible),
+            Err(ResolutionError::Unbounded) => Err(RawFailure::Unbounded),
+            Err(ResolutionError::Other(s)) if s.contains("Time limit") => {
+                Err(RawFailure::TimeLimit)
+            }
+            Err(e) => Err(RawFailure::Error(e.to_string())),
+        }
+    }));
+    match result {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(RawFailure::Error(format!("solver panicked: {msg}")))
+        }
+    }
+}
+
+enum Verified {
+    /// Exact values of all variables and the exact objective value.
+    Solution(Vec<Rat>, Option<Rat>),
+    /// With the integer values fixed, the continuous part is unbounded.
+    Unbounded,
+    /// The floating-point answer does not survive the exact check.
+    Rejected(String),
+}
+
+/// Tolerance for accepting a floating-point value as an integer.
+const INTEGRALITY_TOLERANCE: f64 = 1e-6;
+
+/// Rounds the integer variables, fixes them, and solves the continuous part
+/// exactly (optimising `objective` over it).
+fn verify_exactly(
+    model: &IlpModel,
+    fixings: &[IlpConstraint],
+    objective: Option<&Objective>,
+    raw: &[f64],
+) -> PolyResult<Verified> {
+    let n = model.vars.len();
+    // Integer values, and the position of each continuous variable.
+    let mut int_val: Vec<Option<i64>> = vec![None; n];
+    let mut cont_index: Vec<Option<usize>> = vec![None; n];
+    let mut n_cont = 0;
+    for (j, d) in model.vars.iter().enumerate() {
+        match d.kind {
+            VarKind::Integer => {
+                let x = raw[j];
+                let r = x.round();
+                if !x.is_finite() || (x - r).abs() > INTEGRALITY_TOLERANCE || r.abs() > 9.0e15 {
+                    return Ok(Verified::Rejected(format!(
+                        "variable {} = {x} is not an integer",
+                        d.name
+                    )));
+                }
+                let r = r as i64;
+                if d.lower.is_some_and(|l| r < l) || d.upper.is_some_and(|u| r > u) {
+                    return Ok(Verified::Rejected(format!(
+                        "variable {} = {r} is out of its bounds",
+                        d.name
+                    )));
+                }
+                int_val[j] = Some(r);
+            }
+            VarKind::Continuous => {
+                cont_index[j] = Some(n_cont);
+                n_cont += 1;
+            }
+        }
+    }
+    // Rows over the continuous variables: [cont coeffs | constant].
+    let affine = |terms: &[(IlpVar, i64)], constant: i64| -> PolyResult<Vec<i64>> {
+        let mut row = vec![0i64; n_cont + 1];
+        let mut c = constant as i128;
+        for (v, a) in terms {
+            match (int_val[v.0], cont_index[v.0]) {
+                (Some(x), _) => {
+                    c = c
+                        .checked_add(*a as i128 * x as i128)
+                        .ok_or(PolyError::Overflow)?;
+                }
+                (None, Some(k)) => {
+                    row[k] = row[k].checked_add(*a).ok_or(PolyError::Overflow)?;
+                }
+                (None, None) => unreachable!("every variable is integer or continuous"),
+            }
+        }
+        row[n_cont] = i64::try_from(c).map_err(|_| PolyError::Overflow)?;
+        Ok(row)
+    };
+    let names: Vec<String> = (0..n_cont).map(|k| format!("c{k}")).collect();
+    let mut b = BasicSet::universe(Space::set(Vec::new(), Tuple::anonymous(names)));
+    for c in model.constraints.iter().chain(fixings) {
+        let row = affine(&c.terms, 0)?;
+        let rhs = c.rhs;
+        // row = Σ a·x (constant part included); constraint row cmp rhs.
+        let mut diff = row.clone();
+        diff[n_cont] = diff[n_cont].checked_sub(rhs).ok_or(PolyError::Overflow)?;
+        match c.cmp {
+            Cmp::Eq => b.add_eq(diff),
+            Cmp::Ge => b.add_ineq(diff),
+            Cmp::Le => b.add_ineq(
+                diff.iter()
+                    .map(|v| v.checked_neg().ok_or(PolyError::Overflow))
+                    .collect::<PolyResult<_>>()?,
+            ),
+        }
+    }
+    for (j, d) in model.vars.iter().enumerate() {
+        if let Some(k) = cont_index[j] {
+            if let Some(l) = d.lower {
+                let mut row = vec![0i64; n_cont + 1];
+                row[k] = 1;
+                row[n_cont] = l.checked_neg().ok_or(PolyError::Overflow)?;
+                b.add_ineq(row);
+            }
+            if let Some(u) = d.upper {
+                let mut row = vec![0i64; n_cont + 1];
+                row[k] = -1;
+                row[n_cont] = u;
+                b.add_ineq(row);
+            }
+        }
+    }
+    let obj_row = match objective {
+        Some(o) => affine(&o.terms, o.constant)?,
+        None => vec![0i64; n_cont + 1],
+    };
+    let mut budget = Budget::default();
+    let res = match objective.map(|o| o.sense) {
+        Some(Sense::Minimize) => lp_min_with_budget(&b, &obj_row, &mut budget)?,
+        _ => lp_max_with_budget(&b, &obj_row, &mut budget)?,
+    };
+    let (value, point) = match res {
+        LpResult::Infeasible => {
+            return Ok(Verified::Rejected(
+                "constraints fail with the integer values fixed".into(),
+            ));
+        }
+        LpResult::Unbounded => return Ok(Verified::Unbounded),
+        LpResult::Optimal { value, point } => (value, point),
+    };
+    let values: Vec<Rat> = (0..n)
+        .map(|j| match (int_val[j], cont_index[j]) {
+            (Some(x), _) => Rat::from_int(x),
+            (None, Some(k)) => point[k],
+            (None, None) => unreachable!("every variable is integer or continuous"),
+        })
+        .collect();
+    // Independent final check of every constraint with the exact values.
+    for c in model.constraints.iter().chain(fixings) {
+        let mut acc = Rat::zero();
+        for (v, a) in &c.terms {
+            acc = acc.checked_add(Rat::from_int(*a).checked_mul(values[v.0])?)?;
+        }
+        let rhs = Rat::from_int(c.rhs);
+        let ok = match c.cmp {
+            Cmp::Le => acc <= rhs,
+            Cmp::Ge => acc >= rhs,
+            Cmp::Eq => acc == rhs,
+        };
+        if !ok {
+            return Ok(Verified::Rejected("a constraint fails exactly".into()));
+        }
+    }
+    Ok(Verified::Solution(values, objective.map(|_| value)))
+}
+
+/// The constraint that keeps objective `o` at least as good as `value`.
+fn fixing_constraint(o: &Objective, value: Rat) -> PolyResult<IlpConstraint> {
+    // Σ a·x + c  (<= or >=)  p/q   <=>   Σ (q·a)·x  (<= or >=)  p - q·c.
+    let q = i64::try_from(value.den()).map_err(|_| PolyError::Overflow)?;
+    let p = i64::try_from(value.num()).map_err(|_| PolyError::Overflow)?;
+    let terms = o
+        .terms
+        .iter()
+        .map(|(v, a)| Ok((*v, a.checked_mul(q).ok_or(PolyError::Overflow)?)))
+        .collect::<PolyResult<_>>()?;
+    let rhs = p
+        .checked_sub(q.checked_mul(o.constant).ok_or(PolyError::Overflow)?)
+        .ok_or(PolyError::Overflow)?;
+    Ok(IlpConstraint {
+        terms,
+        cmp: match o.sense {
+            Sense::Minimize => Cmp::Le,
+            Sense::Maximize => Cmp::Ge,
+        },
+        rhs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::matrix::complete_to_unimodular;
+    use crate::poly::simplex::proptest_cases;
+    use crate::util::rng::Rng;
+
+    /// K of seed 001 §4.1.1 for N = 100 as rows `a·x <= c`:
+    /// `-(N-1) <= i1 + 2 i2 <= N-1`, `-(N-1) <= i1 - i2 <= N-1`,
+    /// `-1 <= i2 <= 1`.
+    fn durbin_k() -> Vec<([i64; 2], i64)> {
+        vec![
+            ([1, 2], 99),
+            ([-1, -2], 99),
+            ([1, -1], 99),
+            ([-1, 1], 99),
+            ([0, 1], 1),
+            ([0, -1], 1),
+        ]
+    }
+
+    /// Gauge of K at `x`: the smallest `λ >= 0` with `A·x <= λ·c`, exactly.
+    fn gauge(x: [i64; 2]) -> Rat {
+        durbin_k()
+            .iter()
+            .map(|(a, c)| Rat::new((a[0] * x[0] + a[1] * x[1]) as i128, *c as i128).expect("c > 0"))
+            .fold(Rat::zero(), |m, v| m.max(v))
+    }
+
+    /// The MILP of seed 001 §4.1.1 in coordinates `x = Q·y`: minimise λ
+    /// subject to `A·Q·y <= λ·c` and `y_j >= 1`, then (second objective)
+    /// the sum of `|x_i|`, which makes the minimum vector simplest.
+    fn successive_min_milp(q: &[[i64; 2]; 2], j: usize) -> (Rat, [i64; 2]) {
+        let mut m = IlpModel::new();
+        let y = [
+            m.add_integer("y1", Some(-1000), Some(1000)),
+            m.add_integer("y2", Some(-1000), Some(1000)),
+        ];
+        let lambda = m.add_continuous("lambda", Some(0), None);
+        // x_i = Σ_k q[i][k]·y_k, and |x_i| <= t_i.
+        let t = [
+            m.add_integer("t1", Some(0), None),
+            m.add_integer("t2", Some(0), None),
+        ];
+        for i in 0..2 {
+            m.add_constraint(
+                vec![(y[0], q[i][0]), (y[1], q[i][1]), (t[i], -1)],
+                Cmp::Le,
+                0,
+            );
+            m.add_constraint(
+                vec![(y[0], -q[i][0]), (y[1], -q[i][1]), (t[i], -1)],
+                Cmp::Le,
+                0,
+            );
+        }
+        for (a, c) in durbin_k() {
+            // a·Q·y - c·λ <= 0
+            let aq0 = a[0] * q[0][0] + a[1] * q[1][0];
+            let aq1 = a[0] * q[0][1] + a[1] * q[1][1];
+            m.add_constraint(vec![(y[0], aq0), (y[1], aq1), (lambda, -c)], Cmp::Le, 0);
+        }
+        m.add_constraint(vec![(y[j], 1)], Cmp::Ge, 1);
+        m.add_objective(Sense::Minimize, vec![(lambda, 1)], 0);
+        m.add_objective(Sense::Minimize, vec![(t[0], 1), (t[1], 1)], 0);
+        let sol = match m.solve(&IlpOptions {
+            time_limit: Some(Duration::from_secs(20)),
+        }) {
+            SolveStatus::Optimal(s) => s,
+            other => panic!("successive minimum MILP: {other:?}"),
+        };
+        assert_eq!(sol.n_vars, 5);
+        assert_eq!(sol.n_constraints, 11);
+        let yv = [
+            sol.int_value(y[0]).expect("integer"),
+            sol.int_value(y[1]).expect("integer"),
+        ];
+        let x = [
+            q[0][0] * yv[0] + q[0][1] * yv[1],
+            q[1][0] * yv[0] + q[1][1] * yv[1],
+        ];
+        (sol.objective_values[0], x)
+    }
+
+    /// Seed 001 §4.1.2 with N = 100: λ1 = 1/99 at x = (1, 0) and λ2 = 1 at
+    /// (0, 1). The λ are recomputed exactly from the vectors (gauge), and
+    /// checked against brute-force minima of the gauge over a box.
+    #[test]
+    fn durbin_successive_minima() {
+        let id = [[1, 0], [0, 1]];
+        // λ1: minimum over j of the MILP with x_j >= 1 (K is 0-symmetric).
+        let (l1a, x1a) = successive_min_milp(&id, 0);
+        let (l1b, x1b) = successive_min_milp(&id, 1);
+        let (lambda1, x1) = if l1a <= l1b { (l1a, x1a) } else { (l1b, x1b) };
+        assert_eq!(lambda1, Rat::new(1, 99).expect("valid"));
+        assert_eq!(x1, [1, 0]);
+        assert_eq!(gauge(x1), lambda1);
+        // λ2: complete x1 to a unimodular Q and ask for y_2 >= 1.
+        let q = complete_to_unimodular(&[x1.to_vec()])
+            .expect("small")
+            .expect("primitive");
+        let q = [[q.get(0, 0), q.get(0, 1)], [q.get(1, 0), q.get(1, 1)]];
+        let (lambda2, x2) = successive_min_milp(&q, 1);
+        assert_eq!(lambda2, Rat::one());
+        assert_eq!(gauge(x2), lambda2);
+        assert_eq!(x2, [0, 1], "simplest second minimum vector");
+        // Brute force over a box that contains every point of 2K.
+        let mut min_all = None::<Rat>;
+        let mut min_indep = None::<Rat>;
+        for a in -300i64..=300 {
+            for b in -2i64..=2 {
+                if (a, b) == (0, 0) {
+                    continue;
+                }
+                let g = gauge([a, b]);
+                min_all = Some(min_all.map_or(g, |m| m.min(g)));
+                if b != 0 {
+                    // independent of (1, 0)
+                    min_indep = Some(min_indep.map_or(g, |m| m.min(g)));
+                }
+            }
+        }
+        assert_eq!(min_all, Some(lambda1));
+        assert_eq!(min_indep, Some(lambda2));
+    }
+
+    #[test]
+    fn knapsack_matches_brute_force_and_lexicographic_order() {
+        let mut m = IlpModel::new();
+        let v: Vec<IlpVar> = (0..3)
+            .map(|i| m.add_integer(&format!("v{i}"), Some(0), Some(5)))
+            .collect();
+        let rows = [([2, 3, 1], 5), ([4, 1, 2], 11), ([3, 4, 2], 8)];
+        for (a, c) in rows {
+            m.add_constraint((0..3).map(|i| (v[i], a[i])).collect(), Cmp::Le, c);
+        }
+        let w = [5, 4, 3];
+        m.add_objective(Sense::Maximize, (0..3).map(|i| (v[i], w[i])).collect(), 0);
+        // Tie-break: smallest v0.
+        m.add_objective(Sense::Minimize, vec![(v[0], 1)], 0);
+        let mut best = (i64::MIN, i64::MAX);
+        for a in 0..=5i64 {
+            for b in 0..=5i64 {
+                for c in 0..=5i64 {
+                    let x = [a, b, c];
+                    if rows
+                        .iter()
+                        .all(|(r, cap)| (0..3).map(|i| r[i] * x[i]).sum::<i64>() <= *cap)
+                    {
+                        let val: i64 = (0..3).map(|i| w[i] * x[i]).sum();
+                        if val > best.0 || (val == best.0 && a < best.1) {
+                            best = (val, a);
+                        }
+                    }
+                }
+            }
+        }
+        match m.solve(&IlpOptions::default()) {
+            SolveStatus::Optimal(s) => {
+                assert_eq!(s.objective_values[0], Rat::from_int(best.0));
+                assert_eq!(s.objective_values[1], Rat::from_int(best.1));
+                assert_eq!(s.int_value(v[0]), Some(best.1));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn infeasible_unbounded_and_bad_models() {
+        let mut m = IlpModel::new();
+        let x = m.add_integer("x", Some(0), Some(10));
+        m.add_constraint(vec![(x, 2)], Cmp::Eq, 1);
+        assert_eq!(m.solve(&IlpOptions::default()), SolveStatus::Infeasible);
+
+        let mut m = IlpModel::new();
+        let x = m.add_continuous("x", Some(0), None);
+        m.add_objective(Sense::Maximize, vec![(x, 1)], 0);
+        assert_eq!(m.solve(&IlpOptions::default()), SolveStatus::Unbounded);
+
+        let mut m = IlpModel::new();
+        m.add_integer("x", Some(3), Some(2));
+        assert!(matches!(
+            m.solve(&IlpOptions::default()),
+            SolveStatus::Error(_)
+        ));
+
+        let mut m = IlpModel::new();
+        m.add_constraint(vec![(IlpVar(7), 1)], Cmp::Le, 0);
+        assert!(matches!(
+            m.solve(&IlpOptions::default()),
+            SolveStatus::Error(_)
+        ));
+
+        // Integer bounds beyond what microlp supports are an error, not a panic.
+        let mut m = IlpModel::new();
+        let x = m.add_integer("x", Some(0), Some(i64::MAX));
+        m.add_objective(Sense::Minimize, vec![(x, 1)], 0);
+        assert!(matches!(
+            m.solve(&IlpOptions::default()),
+            SolveStatus::Error(_)
+        ));
+
+        // Feasibility only: a point is returned and verified.
+        let mut m = IlpModel::new();
+        let x = m.add_integer("x", Some(-5), Some(5));
+        let y = m.add_integer("y", Some(-5), Some(5));
+        m.add_constraint(vec![(x, 3), (y, 5)], Cmp::Eq, 1);
+        match m.solve(&IlpOptions::default()) {
+            SolveStatus::Optimal(s) => {
+                let (a, b) = (s.int_value(x).expect("int"), s.int_value(y).expect("int"));
+                assert_eq!(3 * a + 5 * b, 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn exact_verification_rejects_bad_floating_point_answers() {
+        let mut m = IlpModel::new();
+        let x = m.add_integer("x", Some(0), Some(10));
+        let y = m.add_continuous("y", Some(0), Some(10));
+        m.add_constraint(vec![(x, 1), (y, 1)], Cmp::Le, 4);
+        m.add_objective(Sense::Maximize, vec![(x, 3), (y, 2)], 0);
+        let obj = m.objectives[0].clone();
+        // Not integral.
+        assert!(matches!(
+            verify_exactly(&m, &[], Some(&obj), &[2.5, 0.0]),
+            Ok(Verified::Rejected(_))
+        ));
+        // Integral but infeasible once fixed.
+        assert!(matches!(
+            verify_exactly(&m, &[], Some(&obj), &[5.0, 0.0]),
+            Ok(Verified::Rejected(_))
+        ));
+        // Slightly off integer: accepted, continuous part re-solved exactly.
+        match verify_exactly(&m, &[], Some(&obj), &[3.0000000001, 0.9999]) {
+            Ok(Verified::Solution(values, Some(v))) => {
+                assert_eq!(values, vec![Rat::from_int(3), Rat::from_int(1)]);
+                assert_eq!(v, Rat::from_int(11));
+            }
+            _ => panic!("expected an exact solution"),
+        }
+    }
+
+    /// Random pure-integer models (150 cases by default, times
+    /// `POLYFOLD_PROPTEST_CASES`): the verified optimum equals brute force
+    /// over the box `[-3, 3]^n`.
+    #[test]
+    fn random_models_match_brute_force() {
+        let cases = proptest_cases(150);
+        let mut rng = Rng::new(0x11F);
+        for case in 0..cases {
+            let n = rng.range(1, 3) as usize;
+            let mut m = IlpModel::new();
+            let v: Vec<IlpVar> = (0..n)
+                .map(|i| m.add_integer(&format!("x{i}"), Some(-3), Some(3)))
+                .collect();
+            let mut rows = Vec::new();
+            for _ in 0..rng.range(1, 3) {
+                let a: Vec<i64> = (0..n).map(|_| rng.range(-4, 4)).collect();
+                let c = rng.range(-4, 6);
+                m.add_constraint((0..n).map(|i| (v[i], a[i])).collect(), Cmp::Le, c);
+                rows.push((a, c));
+            }
+            let w: Vec<i64> = (0..n).map(|_| rng.range(-4, 4)).collect();
+            m.add_objective(Sense::Maximize, (0..n).map(|i| (v[i], w[i])).collect(), 0);
+            let mut best: Option<i64> = None;
+            let total = 7usize.pow(n as u32);
+            for mut code in 0..total {
+                let x: Vec<i64> = (0..n)
+                    .map(|_| {
+                        let d = (code % 7) as i64 - 3;
+                        code /= 7;
+                        d
+                    })
+                    .collect();
+                if rows
+                    .iter()
+                    .all(|(a, c)| (0..n).map(|i| a[i] * x[i]).sum::<i64>() <= *c)
+                {
+                    let val: i64 = (0..n).map(|i| w[i] * x[i]).sum();
+                    best = Some(best.map_or(val, |b| b.max(val)));
+                }
+            }
+            let got = m.solve(&IlpOptions::default());
+            match (best, &got) {
+                (None, SolveStatus::Infeasible) => {}
+                (Some(b), SolveStatus::Optimal(s)) => {
+                    assert_eq!(
+                        s.objective_values[0],
+                        Rat::from_int(b),
+                        "case {case}: {m:?}"
+                    );
+                }
+                _ => panic!("case {case}: {m:?}: brute force {best:?}, solver {got:?}"),
+            }
+        }
+    }
+}
