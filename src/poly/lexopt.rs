@@ -710,6 +710,35 @@ mod tests {
         }
     }
 
+    #[test]
+    fn existentials_in_the_relation() {
+        // { [n] -> [x] : exists e : 0 <= e <= n and x = e + 1 }: the unit
+        // equality removes e exactly; lexmax x = n + 1 for n >= 0.
+        let space = Space::relation(vec![], Tuple::new(None, &["n"]), Tuple::new(None, &["x"]));
+        let mut b = BasicSet::universe(space.clone());
+        b.add_exist();
+        b.add_ineq(vec![0, 0, 1, 0]);
+        b.add_ineq(vec![1, 0, -1, 0]);
+        b.add_eq(vec![0, 1, -1, -1]);
+        let opt = lexmax(&b).unwrap();
+        assert!(opt.exact);
+        for n in -3..=5 {
+            let want = if n >= 0 { Some(vec![n + 1]) } else { None };
+            assert_eq!(opt.value_at(&[n]).unwrap(), want, "n = {n}");
+        }
+        // { [n] -> [x] : exists e : x = 2e and 0 <= x <= n }: the answer
+        // 2 floor(n / 2) needs a lattice that the projection of e loses, so
+        // the result is flagged inexact (callers must fall back).
+        // FIXME: a Hermite-based treatment of such existentials would make
+        // this exact.
+        let mut b = BasicSet::universe(space);
+        b.add_exist();
+        b.add_eq(vec![0, 1, -2, 0]);
+        b.add_ineq(vec![0, 1, 0, 0]);
+        b.add_ineq(vec![1, -1, 0, 0]);
+        assert!(!lexmax(&b).unwrap().exact);
+    }
+
     /// Property: for random boxed relations (one parameter at most, one or
     /// two domain and range dimensions), at every parameter/domain point of
     /// the box exactly one piece applies where the range is non-empty, and
