@@ -17,6 +17,10 @@
 //! that is always exact. [`eliminate_exists_where_exact`] removes only the
 //! existentials whose elimination is exact.
 //!
+//! Fourier–Motzkin can grow the system exponentially: past
+//! [`MAX_FM_ROWS`] inequalities the elimination stops with
+//! [`PolyError::Budget`] (callers fall back as for any exhausted budget).
+//!
 //! What this module does NOT do: it does not compute exact integer
 //! projections in the non-unit case (no Omega "dark shadow" or splintering);
 //! callers keep an existential instead when they need exactness.
@@ -123,6 +127,10 @@ fn elimination_cost<'a>(
     let exact = lower_unit || upper_unit || n_lower == 0 || n_upper == 0;
     (!exact, n_lower * n_upper - n_lower - n_upper)
 }
+
+/// Largest number of inequalities a Fourier–Motzkin elimination may
+/// produce before it gives up with [`PolyError::Budget`].
+pub const MAX_FM_ROWS: usize = 5000;
 
 /// An inequality with its Fourier–Motzkin history: the set of rows of the
 /// starting system it is a combination of, and whether it is *pure* (a
@@ -314,6 +322,9 @@ impl FmSystem {
                 rest.push(hr);
             }
         }
+        if lower.len().saturating_mul(upper.len()) > 4 * MAX_FM_ROWS {
+            return Err(PolyError::Budget);
+        }
         let exact = lower.iter().all(|r| r.row[col] == 1)
             || upper.iter().all(|r| r.row[col] == -1)
             || lower.is_empty()
@@ -403,6 +414,10 @@ pub fn eliminate_columns(
         exact &= sys.eliminate(col)?;
         nonempty = sys.tidy(&todo)?;
         sys.drop_by_history();
+        if sys.ineqs.len() > MAX_FM_ROWS {
+            // Runaway growth: report it instead of computing for ever.
+            return Err(PolyError::Budget);
+        }
     }
     if !nonempty {
         return Ok(Projection {
@@ -722,5 +737,28 @@ mod tests {
             });
         }
         assert!(n_exact > cases / 10, "{n_exact} exact");
+    }
+
+    #[test]
+    fn runaway_elimination_stops_with_a_budget_error() {
+        // Dense random rows over 12 variables: eliminating 8 of them makes
+        // Fourier–Motzkin explode; the result is either a valid system
+        // within the row cap or a budget error, and it comes back quickly.
+        let n = 12;
+        let names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let space = Space::set(vec![], Tuple::anonymous(names));
+        let mut b = BasicSet::universe(space);
+        let mut rng = Rng::new(99);
+        for _ in 0..40 {
+            let mut r: Vec<i64> = (0..n).map(|_| rng.range(-3, 3)).collect();
+            r.push(rng.range(0, 30));
+            b.add_ineq(r);
+        }
+        let start = std::time::Instant::now();
+        match project_out(&b, DimType::In, 0, 8) {
+            Ok(p) => assert!(p.set.ineqs.len() <= MAX_FM_ROWS),
+            Err(e) => assert_eq!(e, PolyError::Budget),
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 }
