@@ -19,7 +19,7 @@
 
 use super::basic::BasicSet;
 use super::constraints::{complement_ineq, simplify};
-use super::error::{PolyError, PolyResult, neg, sub};
+use super::error::{PolyError, PolyResult, neg};
 use super::project::{DimType, eliminate_exists_where_exact, project_out_keep_exists};
 use super::set::Set;
 use super::space::{Space, Tuple};
@@ -565,7 +565,7 @@ pub fn align_params(a: &Set, b: &Set) -> PolyResult<(Set, Set)> {
 
 /// Builds one piece of a lexicographic order relation between tuples `a`
 /// (domain) and `b` (range): the first `k` dimensions equal, and then
-/// `b_k - a_k + offset >= 0` when `strict_at` is `Some(offset)`.
+/// `b_k - a_k + offset >= 0` when `last` is `Some(offset)`.
 fn lex_piece(space: &Space, k: usize, last: Option<i64>) -> PolyResult<BasicSet> {
     let mut p = BasicSet::universe(space.clone());
     for j in 0..k {
@@ -593,7 +593,7 @@ pub fn lex_lt(a: Tuple, b: Tuple, params: Vec<String>) -> PolyResult<Set> {
     let space = Space::relation(params, a, b);
     let mut out = Set::empty(space.clone());
     for k in 0..n {
-        out.pieces.push(lex_piece(&space, k, Some(sub(0, 1)?))?);
+        out.pieces.push(lex_piece(&space, k, Some(-1))?);
     }
     Ok(out)
 }

@@ -32,7 +32,7 @@ use super::constraints::{
 };
 use super::error::{PolyError, PolyResult, mul, neg};
 use super::set::Set;
-use super::space::{Space, Tuple};
+use super::space::Space;
 
 /// The kinds of named dimensions of a space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -553,12 +553,6 @@ pub fn project_set_out_exact(s: &Set, ty: DimType, first: usize, n: usize) -> Po
     Ok(out)
 }
 
-/// A set space over the given tuple (helper for callers that turn the
-/// domain or range of a relation into a set).
-pub fn set_space(params: Vec<String>, tuple: Tuple) -> Space {
-    Space::set(params, tuple)
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -567,6 +561,7 @@ mod tests {
     use crate::poly::brute::{
         BruteBox, RandomShape, basic_contains, for_each_point, proptest_cases, random_basic,
     };
+    use crate::poly::space::Tuple;
     use crate::util::rng::Rng;
 
     #[test]
