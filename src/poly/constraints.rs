@@ -267,7 +267,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
                     continue;
                 }
                 let is_exist = col >= n_var;
-                let score = match (a.abs() == 1, is_exist) {
+                let score = match (a.unsigned_abs() == 1, is_exist) {
                     (true, true) => 3,
                     (true, false) => 2,
                     (false, true) => 1,
@@ -290,7 +290,12 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
                 return Ok(row.clone());
             }
             // |a|·row - sign(a)·r·pivot has a zero in `col`.
-            combine(a.abs(), row, neg(mul(a.signum(), r)?)?, &pivot)
+            combine(
+                a.checked_abs().ok_or(PolyError::Overflow)?,
+                row,
+                neg(mul(a.signum(), r)?)?,
+                &pivot,
+            )
         };
         let mut next_pending = Vec::with_capacity(pending.len());
         for row in &pending {
@@ -319,7 +324,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
             }
         }
         pivots = next_pivots;
-        if col >= n_var && a.abs() == 1 {
+        if col >= n_var && a.unsigned_abs() == 1 {
             // The existential is determined by the others: substitute it out
             // and drop the equality and the column.
             remove_column(&mut pending, col);
@@ -411,6 +416,73 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
     )))
 }
 
+/// Removes inequalities implied by the single-variable bounds of the system
+/// (interval arithmetic): with `lo_j <= x_j <= hi_j` read off the rows that
+/// involve one variable only, a row whose minimum over that box is `>= 0`
+/// is implied. Rows with one variable are kept (they define the box).
+/// Cheap and exact (it only drops implied rows); returns how many it dropped.
+pub fn drop_box_implied_rows(ineqs: &mut Vec<Vec<i64>>) -> PolyResult<usize> {
+    let Some(first) = ineqs.first() else {
+        return Ok(0);
+    };
+    let n = first.len() - 1;
+    let mut lo: Vec<Option<i128>> = vec![None; n];
+    let mut hi: Vec<Option<i128>> = vec![None; n];
+    let single = |row: &Vec<i64>| -> Option<usize> {
+        let mut col = None;
+        for (j, a) in row[..n].iter().enumerate() {
+            if *a != 0 {
+                if col.is_some() {
+                    return None;
+                }
+                col = Some(j);
+            }
+        }
+        col
+    };
+    for row in ineqs.iter() {
+        if let Some(j) = single(row) {
+            let a = row[j] as i128;
+            let c = row[n] as i128;
+            if a > 0 {
+                // x >= ceil(-c / a)
+                let b = (-c).div_euclid(a) + i128::from((-c).rem_euclid(a) != 0);
+                lo[j] = Some(lo[j].map_or(b, |v| v.max(b)));
+            } else {
+                // x <= floor(c / -a)
+                let b = c.div_euclid(-a);
+                hi[j] = Some(hi[j].map_or(b, |v| v.min(b)));
+            }
+        }
+    }
+    let before = ineqs.len();
+    ineqs.retain(|row| {
+        if single(row).is_some() {
+            return true;
+        }
+        let mut min = row[n] as i128;
+        for (j, a) in row[..n].iter().enumerate() {
+            let a = *a as i128;
+            let bound = if a > 0 {
+                lo[j]
+            } else if a < 0 {
+                hi[j]
+            } else {
+                continue;
+            };
+            let Some(v) = bound else {
+                return true;
+            };
+            match a.checked_mul(v).and_then(|t| t.checked_add(min)) {
+                Some(m) => min = m,
+                None => return true,
+            }
+        }
+        min < 0
+    });
+    Ok(before - ineqs.len())
+}
+
 /// Simplifies `b` (see [`simplify`]) and then removes every inequality that
 /// the remaining constraints imply over the integers, decided by exact
 /// rational LP: the inequality `r >= 0` is dropped when the rational minimum
@@ -429,6 +501,7 @@ pub fn remove_redundant(b: &BasicSet) -> PolyResult<BasicSet> {
         return Ok(s.empty_like());
     }
     let mut kept: Vec<Vec<i64>> = s.ineqs.clone();
+    drop_box_implied_rows(&mut kept)?;
     let minus_one = Rat::from_int(-1);
     let mut i = 0;
     while i < kept.len() {

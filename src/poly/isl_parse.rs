@@ -211,9 +211,14 @@ struct Parser {
     n_exist: usize,
     /// Equalities from tuple entries that were expressions.
     tuple_eqs: Vec<Cons>,
+    /// Current nesting depth (parentheses, `exists`, unary minus).
+    depth: usize,
 }
 
 const KEYWORDS: &[&str] = &["and", "or", "exists", "true", "false", "not"];
+
+/// Deepest nesting of parentheses and `exists` accepted.
+const MAX_DEPTH: usize = 256;
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -251,6 +256,52 @@ impl Parser {
 
     fn is_keyword(&self, word: &str) -> bool {
         matches!(self.peek(), Tok::Ident(s) if s == word)
+    }
+
+    /// Whether the '(' at the current position opens an expression (the
+    /// token after its matching ')' is an arithmetic or comparison operator)
+    /// rather than a parenthesised formula.
+    fn paren_starts_expression(&self) -> bool {
+        let mut depth = 0usize;
+        let mut i = self.pos;
+        while i < self.toks.len() {
+            match self.toks[i].0 {
+                Tok::LParen => depth += 1,
+                Tok::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let next = self.toks.get(i + 1).map(|t| &t.0);
+                        return matches!(
+                            next,
+                            Some(
+                                Tok::Lt
+                                    | Tok::Le
+                                    | Tok::Gt
+                                    | Tok::Ge
+                                    | Tok::Eq
+                                    | Tok::Plus
+                                    | Tok::Minus
+                                    | Tok::Star
+                            )
+                        );
+                    }
+                }
+                Tok::End => return false,
+                _ => {}
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Enters one level of nesting; deeply nested text is rejected rather
+    /// than risking the stack.
+    fn enter(&mut self, offset: usize) -> PolyResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(parse_error(offset, "nesting too deep"));
+        }
+        Ok(())
     }
 
     fn resolve(&mut self, name: &str) -> Var {
@@ -309,8 +360,11 @@ impl Parser {
         let off = self.offset();
         match self.peek().clone() {
             Tok::Minus => {
+                self.enter(off)?;
                 self.bump();
-                self.parse_factor()?.scale(-1)
+                let f = self.parse_factor()?.scale(-1);
+                self.depth -= 1;
+                f
             }
             Tok::Int(v) => {
                 self.bump();
@@ -322,9 +376,11 @@ impl Parser {
                         Lin::var(var).scale(v)
                     }
                     Tok::LParen => {
+                        self.enter(off)?;
                         self.bump();
                         let e = self.parse_expr()?;
                         self.expect(Tok::RParen, "')'")?;
+                        self.depth -= 1;
                         e.scale(v)
                     }
                     _ => Ok(Lin::constant(v)),
@@ -441,6 +497,7 @@ impl Parser {
             return Err(parse_error(off, "`not` is not supported"));
         }
         if self.is_keyword("exists") {
+            self.enter(off)?;
             self.bump();
             self.expect(Tok::LParen, "'(' after exists")?;
             let mut names = Vec::new();
@@ -476,31 +533,16 @@ impl Parser {
             let f = self.parse_formula()?;
             self.exists.truncate(depth);
             self.expect(Tok::RParen, "')' closing exists")?;
+            self.depth -= 1;
             return Ok(f);
         }
-        if *self.peek() == Tok::LParen {
-            // Either a parenthesised formula or a comparison whose first
-            // expression starts with '('. Try the comparison first.
-            let save = self.pos;
-            let save_params = self.params.len();
-            match self.parse_chain() {
-                Ok(c) => return Ok(vec![c]),
-                Err(chain_err) => {
-                    self.pos = save;
-                    self.params.truncate(save_params);
-                    self.bump();
-                    let f = match self.parse_formula() {
-                        Ok(f) => f,
-                        Err(formula_err) => {
-                            return Err(furthest(chain_err, formula_err));
-                        }
-                    };
-                    if let Err(e) = self.expect(Tok::RParen, "')'") {
-                        return Err(furthest(chain_err, e));
-                    }
-                    return Ok(f);
-                }
-            }
+        if *self.peek() == Tok::LParen && !self.paren_starts_expression() {
+            self.enter(off)?;
+            self.bump();
+            let f = self.parse_formula()?;
+            self.expect(Tok::RParen, "')'")?;
+            self.depth -= 1;
+            return Ok(f);
         }
         Ok(vec![self.parse_chain()?])
     }
@@ -585,13 +627,6 @@ impl Parser {
     }
 }
 
-fn furthest(a: PolyError, b: PolyError) -> PolyError {
-    match (&a, &b) {
-        (PolyError::Parse { offset: x, .. }, PolyError::Parse { offset: y, .. }) if x > y => a,
-        _ => b,
-    }
-}
-
 fn multiply(a: &Lin, b: &Lin, offset: usize) -> PolyResult<Lin> {
     if a.is_constant() {
         b.scale(a.constant)
@@ -629,6 +664,7 @@ pub fn parse_union(text: &str) -> PolyResult<Vec<Set>> {
         exists: Vec::new(),
         n_exist: 0,
         tuple_eqs: Vec::new(),
+        depth: 0,
     };
     // Optional parameter list.
     if *p.peek() == Tok::LBrack {
@@ -930,6 +966,28 @@ mod tests {
                 other => panic!("{text:?} gave {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_fast_or_rejected() {
+        // 200 nested parenthesised formulas parse (no backtracking blow-up).
+        let text = format!("{{ [i] : {}i >= 0{} }}", "(".repeat(200), ")".repeat(200));
+        let s = parse_set(&text).unwrap();
+        assert_eq!(s.pieces.len(), 1);
+        let text = format!("{{ [i] : {}i{} >= 0 }}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(parse_set(&text).unwrap().pieces.len(), 1);
+        // Deeper than the limit: an error, not a stack overflow.
+        let text = format!(
+            "{{ [i] : {}i >= 0{} }}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        match parse_set(&text) {
+            Err(PolyError::Parse { message, .. }) => assert!(message.contains("too deep")),
+            other => panic!("{other:?}"),
+        }
+        let text = format!("{{ [i] : {}i >= 0 }}", "-".repeat(100_000));
+        assert!(matches!(parse_set(&text), Err(PolyError::Parse { .. })));
     }
 
     /// Property: printing a random set (or relation) and parsing it back gives

@@ -19,7 +19,7 @@
 
 use super::basic::BasicSet;
 use super::constraints::{complement_ineq, simplify};
-use super::error::{PolyError, PolyResult, neg, sub};
+use super::error::{PolyError, PolyResult, neg};
 use super::project::{DimType, eliminate_exists_where_exact, project_out_keep_exists};
 use super::set::Set;
 use super::space::{Space, Tuple};
@@ -130,6 +130,24 @@ impl BasicSet {
         Ok(out)
     }
 
+    /// Whether `point` (values of the parameters, domain and range) belongs
+    /// to this polyhedron; with existentials, decided exactly by the integer
+    /// solver (`Err(Budget)` means undecided).
+    pub fn contains_point_exact(&self, point: &[i64]) -> PolyResult<bool> {
+        if let Some(inside) = self.contains_point(point)? {
+            return Ok(inside);
+        }
+        let mut fixed = self.clone();
+        let w = fixed.width();
+        for (c, v) in point.iter().enumerate() {
+            let mut row = vec![0i64; w];
+            row[c] = 1;
+            row[w - 1] = neg(*v)?;
+            fixed.eqs.push(row);
+        }
+        Ok(!fixed.is_empty()?)
+    }
+
     /// Integer emptiness (through the solver). `Err(Budget)` means undecided.
     pub fn is_empty(&self) -> PolyResult<bool> {
         if self.is_obviously_empty() {
@@ -171,6 +189,17 @@ impl Set {
             out.pieces.push(s);
         }
         Ok(out)
+    }
+
+    /// Whether `point` belongs to the union (exact, see
+    /// [`BasicSet::contains_point_exact`]).
+    pub fn contains_point_exact(&self, point: &[i64]) -> PolyResult<bool> {
+        for b in &self.pieces {
+            if b.contains_point_exact(point)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Whether the union has no integer point. `Err(Budget)` means undecided.
@@ -496,8 +525,11 @@ impl Set {
 /// `p ∧ r1 ∧ … ∧ r(k-1) ∧ ¬rk`. `rows` have no existential columns.
 fn subtract_rows(p: &BasicSet, rows: &[Vec<i64>], out: &mut Vec<BasicSet>) -> PolyResult<()> {
     let n_var = p.space.n_var();
-    let w = p.width();
-    let lift = |r: &Vec<i64>| -> Vec<i64> {
+    // `row` (over the variables and the constant) lifted to the width of
+    // `b`, whose existential columns get zeros. The width is read each time:
+    // simplification may remove existentials.
+    let lift = |r: &Vec<i64>, b: &BasicSet| -> Vec<i64> {
+        let w = b.width();
         let mut v = vec![0i64; w];
         v[..n_var].copy_from_slice(&r[..n_var]);
         v[w - 1] = r[n_var];
@@ -505,7 +537,7 @@ fn subtract_rows(p: &BasicSet, rows: &[Vec<i64>], out: &mut Vec<BasicSet>) -> Po
     };
     let mut cur = p.clone();
     for r in rows {
-        let lifted = lift(r);
+        let lifted = lift(r, &cur);
         let mut piece = cur.clone();
         piece.ineqs.push(complement_ineq(&lifted)?);
         let piece = simplify(&piece)?;
@@ -533,7 +565,7 @@ pub fn align_params(a: &Set, b: &Set) -> PolyResult<(Set, Set)> {
 
 /// Builds one piece of a lexicographic order relation between tuples `a`
 /// (domain) and `b` (range): the first `k` dimensions equal, and then
-/// `b_k - a_k + offset >= 0` when `strict_at` is `Some(offset)`.
+/// `b_k - a_k + offset >= 0` when `last` is `Some(offset)`.
 fn lex_piece(space: &Space, k: usize, last: Option<i64>) -> PolyResult<BasicSet> {
     let mut p = BasicSet::universe(space.clone());
     for j in 0..k {
@@ -561,7 +593,7 @@ pub fn lex_lt(a: Tuple, b: Tuple, params: Vec<String>) -> PolyResult<Set> {
     let space = Space::relation(params, a, b);
     let mut out = Set::empty(space.clone());
     for k in 0..n {
-        out.pieces.push(lex_piece(&space, k, Some(sub(0, 1)?))?);
+        out.pieces.push(lex_piece(&space, k, Some(-1))?);
     }
     Ok(out)
 }
@@ -819,6 +851,77 @@ mod tests {
                 assert_eq!(set_contains(&comp, pxz, &bx), in_comp, "compose {r} {r2}");
                 true
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod overflow_tests {
+    use super::*;
+    use crate::poly::brute::proptest_cases;
+    use crate::util::rng::Rng;
+
+    fn ok_or_overflow<T>(r: PolyResult<T>, what: &str) {
+        match r {
+            Ok(_) | Err(PolyError::Overflow) | Err(PolyError::Budget) => {}
+            Err(e) => panic!("{what}: unexpected error {e:?}"),
+        }
+    }
+
+    /// Robustness: systems with huge coefficients go through every
+    /// operation of this branch and give a result or an overflow error,
+    /// never a panic (run in a debug build, this also catches silent
+    /// wrapping). Cases scale with `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn huge_coefficients_give_results_or_overflow() {
+        let mut rng = Rng::new(0xB16_0001);
+        let big = [
+            i64::MAX,
+            i64::MIN,
+            i64::MAX / 3,
+            -(1 << 40),
+            1 << 62,
+            1 << 31,
+            -(1 << 20),
+            3,
+            7,
+            -1,
+            0,
+        ];
+        for _ in 0..proptest_cases(150) {
+            let space = Space::relation(
+                vec!["N".into()],
+                Tuple::new(None, &["i"]),
+                Tuple::new(None, &["j"]),
+            );
+            let mut b = BasicSet::universe(space.clone());
+            for _ in 0..3 {
+                let row: Vec<i64> = (0..4).map(|_| *rng.pick(&big)).collect();
+                if rng.chance(1, 4) {
+                    b.add_eq(row);
+                } else {
+                    b.add_ineq(row);
+                }
+            }
+            let s = Set::from_basic(b.clone());
+            ok_or_overflow(simplify(&b), "simplify");
+            ok_or_overflow(crate::poly::constraints::remove_redundant(&b), "redundant");
+            ok_or_overflow(
+                crate::poly::project::project_out(&b, DimType::Out, 0, 1),
+                "project",
+            );
+            ok_or_overflow(s.subtract(&s), "subtract");
+            ok_or_overflow(s.domain(), "domain");
+            ok_or_overflow(crate::poly::lexopt::lexmax(&b), "lexmax");
+            ok_or_overflow(crate::poly::hull::simple_hull(&s), "hull");
+            let mut flat = b.clone();
+            flat.space = Space::set(vec!["N".into()], Tuple::new(None, &["i", "j"]));
+            let form: Vec<i64> = (0..4).map(|_| *rng.pick(&big)).collect();
+            ok_or_overflow(
+                crate::poly::farkas::least_upper_bound(&flat, &form),
+                "farkas",
+            );
+            ok_or_overflow(crate::poly::isl_parse::parse_set(&s.to_string()), "parse");
         }
     }
 }

@@ -17,17 +17,22 @@
 //! that is always exact. [`eliminate_exists_where_exact`] removes only the
 //! existentials whose elimination is exact.
 //!
+//! Fourier–Motzkin can grow the system exponentially: past
+//! [`MAX_FM_ROWS`] inequalities the elimination stops with
+//! [`PolyError::Budget`] (callers fall back as for any exhausted budget).
+//!
 //! What this module does NOT do: it does not compute exact integer
 //! projections in the non-unit case (no Omega "dark shadow" or splintering);
 //! callers keep an existential instead when they need exactness.
 
 use super::basic::BasicSet;
 use super::constraints::{
-    RowStatus, combine, normalize_eq, normalize_ineq, remove_column, simplify,
+    RowStatus, combine, drop_box_implied_rows, normalize_eq, normalize_ineq, remove_column,
+    simplify,
 };
-use super::error::{PolyResult, neg};
+use super::error::{PolyError, PolyResult, mul, neg};
 use super::set::Set;
-use super::space::{Space, Tuple};
+use super::space::Space;
 
 /// The kinds of named dimensions of a space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,59 +95,20 @@ impl Space {
     }
 }
 
-/// Removes rows that are trivially true, detects trivially false rows
-/// (returns `false`), normalises rows and removes exact duplicates. Columns
-/// are left in place.
-fn tidy_rows(eqs: &mut Vec<Vec<i64>>, ineqs: &mut Vec<Vec<i64>>) -> PolyResult<bool> {
-    let mut new_eqs = Vec::with_capacity(eqs.len());
-    for row in eqs.iter() {
-        match normalize_eq(row)? {
-            RowStatus::AlwaysTrue => {}
-            RowStatus::AlwaysFalse => return Ok(false),
-            RowStatus::Row(r) => new_eqs.push(r),
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    new_eqs.retain(|r| seen.insert(r.clone()));
-    *eqs = new_eqs;
-    // Inequalities: keep the tightest constant per coefficient vector.
-    let mut best: std::collections::HashMap<Vec<i64>, usize> = std::collections::HashMap::new();
-    let mut new_ineqs: Vec<Vec<i64>> = Vec::with_capacity(ineqs.len());
-    for row in ineqs.iter() {
-        match normalize_ineq(row)? {
-            RowStatus::AlwaysTrue => {}
-            RowStatus::AlwaysFalse => return Ok(false),
-            RowStatus::Row(r) => {
-                let w = r.len();
-                let key = r[..w - 1].to_vec();
-                match best.get(&key) {
-                    Some(&i) => {
-                        if r[w - 1] < new_ineqs[i][w - 1] {
-                            new_ineqs[i][w - 1] = r[w - 1];
-                        }
-                    }
-                    None => {
-                        best.insert(key, new_ineqs.len());
-                        new_ineqs.push(r);
-                    }
-                }
-            }
-        }
-    }
-    *ineqs = new_ineqs;
-    Ok(true)
-}
-
 /// Cost estimate of eliminating `col`: (not exact, number of new rows minus
 /// removed rows). Smaller is better.
-fn elimination_cost(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], col: usize) -> (bool, i64) {
+fn elimination_cost<'a>(
+    eqs: &[Vec<i64>],
+    ineqs: impl Iterator<Item = &'a Vec<i64>>,
+    col: usize,
+) -> (bool, i64) {
     if let Some(a) = eqs
         .iter()
         .map(|r| r[col])
         .filter(|a| *a != 0)
         .min_by_key(|a| a.unsigned_abs())
     {
-        return (a.abs() != 1, -1);
+        return (a.unsigned_abs() != 1, -1);
     }
     let mut n_lower = 0i64;
     let mut n_upper = 0i64;
@@ -162,66 +128,254 @@ fn elimination_cost(eqs: &[Vec<i64>], ineqs: &[Vec<i64>], col: usize) -> (bool, 
     (!exact, n_lower * n_upper - n_lower - n_upper)
 }
 
-/// Eliminates column `col` (leaves it as a zero column). Returns whether the
-/// step was exact.
-fn eliminate_column(
-    eqs: &mut Vec<Vec<i64>>,
-    ineqs: &mut Vec<Vec<i64>>,
-    col: usize,
-) -> PolyResult<bool> {
-    // An equality involving `col`: substitute (scaled when not unit).
-    if let Some(pi) = eqs
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r[col] != 0)
-        .min_by_key(|(_, r)| r[col].unsigned_abs())
-        .map(|(i, _)| i)
-    {
-        let pivot = eqs.swap_remove(pi);
-        let a = pivot[col];
-        let eliminate = |row: &Vec<i64>| -> PolyResult<Vec<i64>> {
-            let r = row[col];
-            if r == 0 {
-                return Ok(row.clone());
-            }
-            combine(a.abs(), row, neg(a.signum() * r)?, &pivot)
+/// Largest number of inequalities a Fourier–Motzkin elimination may
+/// produce before it gives up with [`PolyError::Budget`].
+pub const MAX_FM_ROWS: usize = 5000;
+
+/// An inequality with its Fourier–Motzkin history: the set of rows of the
+/// starting system it is a combination of, and whether it is *pure* (a
+/// positive multiple of that combination, never tightened to integers).
+#[derive(Clone, Debug)]
+struct HistoryRow {
+    row: Vec<i64>,
+    history: Vec<u64>,
+    pure: bool,
+}
+
+fn history_union(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().zip(b).map(|(x, y)| x | y).collect()
+}
+
+fn history_len(h: &[u64]) -> usize {
+    h.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// A system under Fourier–Motzkin elimination.
+///
+/// Besides normalisation and duplicate removal it applies Chernikov's rule:
+/// after `k` eliminations, a *pure* row whose history has more than `k + 1`
+/// starting rows is a non-negative combination of the rows of minimal
+/// history, which the elimination keeps (or keeps stronger versions of), so
+/// it is dropped without changing the set. The bookkeeping that keeps this
+/// sound next to integer tightening and the other prunings:
+/// - a row tightened to integers is stronger than the combination it came
+///   from: it (and its descendants) stop being pure and are never dropped;
+/// - when two rows with equal coefficients merge, the tighter one stays and
+///   its recorded history becomes the intersection of both (a recorded
+///   history is always a subset of the true one, which only makes drops
+///   rarer);
+/// - single-variable rows are never dropped by the rule, and rows implied by
+///   the single-variable bounds are dropped only when they have no
+///   coefficient left to eliminate (so they have no descendants);
+/// - an elimination through an equality restarts the histories.
+struct FmSystem {
+    eqs: Vec<Vec<i64>>,
+    ineqs: Vec<HistoryRow>,
+    eliminated_since_reset: usize,
+}
+
+impl FmSystem {
+    fn new(eqs: Vec<Vec<i64>>, ineqs: Vec<Vec<i64>>) -> FmSystem {
+        let mut s = FmSystem {
+            eqs,
+            ineqs: ineqs
+                .into_iter()
+                .map(|row| HistoryRow {
+                    row,
+                    history: Vec::new(),
+                    pure: true,
+                })
+                .collect(),
+            eliminated_since_reset: 0,
         };
-        for row in eqs.iter_mut() {
-            *row = eliminate(row)?;
-        }
-        for row in ineqs.iter_mut() {
-            *row = eliminate(row)?;
-        }
-        return Ok(a.abs() == 1);
+        s.reset_histories();
+        s
     }
-    // Fourier–Motzkin.
-    let mut lower = Vec::new();
-    let mut upper = Vec::new();
-    let mut rest = Vec::new();
-    for row in ineqs.drain(..) {
-        let a = row[col];
-        if a > 0 {
-            lower.push(row);
-        } else if a < 0 {
-            upper.push(row);
+
+    fn reset_histories(&mut self) {
+        let words = self.ineqs.len().div_ceil(64).max(1);
+        for (i, r) in self.ineqs.iter_mut().enumerate() {
+            let mut h = vec![0u64; words];
+            h[i / 64] |= 1 << (i % 64);
+            r.history = h;
+            r.pure = true;
+        }
+        self.eliminated_since_reset = 0;
+    }
+
+    /// Normalises rows, removes trivial and duplicate rows and rows implied
+    /// by the single-variable bounds. Returns `false` when a row is false.
+    fn tidy(&mut self, todo: &[usize]) -> PolyResult<bool> {
+        let mut new_eqs = Vec::with_capacity(self.eqs.len());
+        for row in &self.eqs {
+            match normalize_eq(row)? {
+                RowStatus::AlwaysTrue => {}
+                RowStatus::AlwaysFalse => return Ok(false),
+                RowStatus::Row(r) => new_eqs.push(r),
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        new_eqs.retain(|r| seen.insert(r.clone()));
+        self.eqs = new_eqs;
+        let mut index: std::collections::HashMap<Vec<i64>, usize> =
+            std::collections::HashMap::new();
+        let mut kept: Vec<HistoryRow> = Vec::with_capacity(self.ineqs.len());
+        for hr in self.ineqs.drain(..) {
+            let w = hr.row.len();
+            let g = hr.row[..w - 1]
+                .iter()
+                .try_fold(0i64, |g, a| super::constraints::gcd_i64(g, *a))?;
+            let tightened = g > 1 && hr.row[w - 1] % g != 0;
+            match normalize_ineq(&hr.row)? {
+                RowStatus::AlwaysTrue => {}
+                RowStatus::AlwaysFalse => return Ok(false),
+                RowStatus::Row(r) => {
+                    let key = r[..w - 1].to_vec();
+                    let new = HistoryRow {
+                        row: r,
+                        history: hr.history,
+                        pure: hr.pure && !tightened,
+                    };
+                    match index.get(&key) {
+                        Some(&i) => {
+                            let old = &mut kept[i];
+                            let history: Vec<u64> = old
+                                .history
+                                .iter()
+                                .zip(&new.history)
+                                .map(|(a, b)| a & b)
+                                .collect();
+                            let (c_old, c_new) = (old.row[w - 1], new.row[w - 1]);
+                            if c_new < c_old {
+                                old.row = new.row;
+                                old.pure = new.pure;
+                            } else if c_new == c_old {
+                                old.pure |= new.pure;
+                            }
+                            old.history = history;
+                        }
+                        None => {
+                            index.insert(key, kept.len());
+                            kept.push(new);
+                        }
+                    }
+                }
+            }
+        }
+        let rows: Vec<Vec<i64>> = kept.iter().map(|h| h.row.clone()).collect();
+        let implied = box_implied_mask(&rows);
+        self.ineqs = kept
+            .into_iter()
+            .zip(implied)
+            .filter(|(h, imp)| !*imp || todo.iter().any(|c| h.row[*c] != 0))
+            .map(|(h, _)| h)
+            .collect();
+        Ok(true)
+    }
+
+    /// Eliminates column `col` (leaves it as a zero column). Returns whether
+    /// the step was exact.
+    fn eliminate(&mut self, col: usize) -> PolyResult<bool> {
+        // An equality involving `col`: substitute (scaled when not unit).
+        if let Some(pi) = self
+            .eqs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r[col] != 0)
+            .min_by_key(|(_, r)| r[col].unsigned_abs())
+            .map(|(i, _)| i)
+        {
+            let pivot = self.eqs.swap_remove(pi);
+            let a = pivot[col];
+            let eliminate = |row: &Vec<i64>| -> PolyResult<Vec<i64>> {
+                let r = row[col];
+                if r == 0 {
+                    return Ok(row.clone());
+                }
+                combine(
+                    a.checked_abs().ok_or(PolyError::Overflow)?,
+                    row,
+                    neg(mul(a.signum(), r)?)?,
+                    &pivot,
+                )
+            };
+            for row in self.eqs.iter_mut() {
+                *row = eliminate(row)?;
+            }
+            for hr in self.ineqs.iter_mut() {
+                hr.row = eliminate(&hr.row)?;
+            }
+            self.reset_histories();
+            return Ok(a.unsigned_abs() == 1);
+        }
+        // Fourier–Motzkin.
+        let mut lower = Vec::new();
+        let mut upper = Vec::new();
+        let mut rest = Vec::new();
+        for hr in self.ineqs.drain(..) {
+            let a = hr.row[col];
+            if a > 0 {
+                lower.push(hr);
+            } else if a < 0 {
+                upper.push(hr);
+            } else {
+                rest.push(hr);
+            }
+        }
+        if lower.len().saturating_mul(upper.len()) > 4 * MAX_FM_ROWS {
+            return Err(PolyError::Budget);
+        }
+        let exact = lower.iter().all(|r| r.row[col] == 1)
+            || upper.iter().all(|r| r.row[col] == -1)
+            || lower.is_empty()
+            || upper.is_empty();
+        for l in &lower {
+            for u in &upper {
+                // l: a x + f >= 0 (a > 0); u: -b x + g >= 0 (b > 0).
+                // b·l + a·u eliminates x.
+                rest.push(HistoryRow {
+                    row: combine(neg(u.row[col])?, &l.row, l.row[col], &u.row)?,
+                    history: history_union(&l.history, &u.history),
+                    pure: l.pure && u.pure,
+                });
+            }
+        }
+        self.ineqs = rest;
+        self.eliminated_since_reset += 1;
+        Ok(exact)
+    }
+
+    /// Chernikov's rule (see the type docs).
+    fn drop_by_history(&mut self) {
+        let limit = self.eliminated_since_reset + 1;
+        self.ineqs.retain(|h| {
+            let w = h.row.len();
+            let n_vars = h.row[..w - 1].iter().filter(|a| **a != 0).count();
+            !(h.pure && n_vars > 1 && history_len(&h.history) > limit)
+        });
+    }
+}
+
+/// Which inequalities are implied by the single-variable bounds of the
+/// system (see [`drop_box_implied_rows`]).
+fn box_implied_mask(ineqs: &[Vec<i64>]) -> Vec<bool> {
+    let mut rows = ineqs.to_vec();
+    let before: Vec<Vec<i64>> = rows.clone();
+    if drop_box_implied_rows(&mut rows).unwrap_or(0) == 0 {
+        return vec![false; ineqs.len()];
+    }
+    // `rows` keeps the order of `before`: walk both to mark the dropped ones.
+    let mut mask = Vec::with_capacity(before.len());
+    let mut j = 0;
+    for r in &before {
+        if j < rows.len() && rows[j] == *r {
+            mask.push(false);
+            j += 1;
         } else {
-            rest.push(row);
+            mask.push(true);
         }
     }
-    let exact = lower.iter().all(|r| r[col] == 1)
-        || upper.iter().all(|r| r[col] == -1)
-        || lower.is_empty()
-        || upper.is_empty();
-    for l in &lower {
-        for u in &upper {
-            // l: a x + f >= 0 (a > 0); u: -b x + g >= 0 (b > 0).
-            // b·l + a·u eliminates x.
-            let row = combine(-u[col], l, l[col], u)?;
-            rest.push(row);
-        }
-    }
-    *ineqs = rest;
-    Ok(exact)
+    mask
 }
 
 /// Eliminates the given columns of `b` (any mix of variable and existential
@@ -234,27 +388,35 @@ pub fn eliminate_columns(
     new_space: Space,
     new_n_exist: usize,
 ) -> PolyResult<Projection> {
-    let mut eqs = b.eqs.clone();
-    let mut ineqs = b.ineqs.clone();
+    let mut sys = FmSystem::new(b.eqs.clone(), b.ineqs.clone());
     let mut exact = true;
     let mut todo: Vec<usize> = cols.to_vec();
     todo.sort_unstable();
     todo.dedup();
-    let mut nonempty = tidy_rows(&mut eqs, &mut ineqs)?;
-    let initial_rows = ineqs.len().max(8);
+    let mut nonempty = sys.tidy(&todo)?;
+    if nonempty {
+        sys.reset_histories();
+    }
     while nonempty && !todo.is_empty() {
         // Greedy choice: exact steps first, then fewest new rows.
         let (pos, _) = todo
             .iter()
             .enumerate()
-            .map(|(i, &c)| (i, elimination_cost(&eqs, &ineqs, c)))
+            .map(|(i, &c)| {
+                (
+                    i,
+                    elimination_cost(&sys.eqs, sys.ineqs.iter().map(|h| &h.row), c),
+                )
+            })
             .min_by_key(|(_, cost)| *cost)
             .expect("todo is not empty");
         let col = todo.swap_remove(pos);
-        exact &= eliminate_column(&mut eqs, &mut ineqs, col)?;
-        nonempty = tidy_rows(&mut eqs, &mut ineqs)?;
-        if nonempty && ineqs.len() > 2 * initial_rows {
-            nonempty = drop_redundant_rows(&b.space, b.n_exist, &mut eqs, &mut ineqs)?;
+        exact &= sys.eliminate(col)?;
+        nonempty = sys.tidy(&todo)?;
+        sys.drop_by_history();
+        if sys.ineqs.len() > MAX_FM_ROWS {
+            // Runaway growth: report it instead of computing for ever.
+            return Err(PolyError::Budget);
         }
     }
     if !nonempty {
@@ -263,6 +425,8 @@ pub fn eliminate_columns(
             exact,
         });
     }
+    let mut eqs = sys.eqs;
+    let mut ineqs: Vec<Vec<i64>> = sys.ineqs.into_iter().map(|h| h.row).collect();
     let mut sorted: Vec<usize> = cols.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -287,29 +451,6 @@ pub fn eliminate_columns(
         set: simplify(&result)?,
         exact,
     })
-}
-
-/// Removes rationally redundant inequalities from raw rows (columns kept).
-/// Returns `false` when the system is found empty.
-fn drop_redundant_rows(
-    space: &Space,
-    n_exist: usize,
-    eqs: &mut Vec<Vec<i64>>,
-    ineqs: &mut Vec<Vec<i64>>,
-) -> PolyResult<bool> {
-    let tmp = BasicSet {
-        space: space.clone(),
-        n_exist,
-        eqs: eqs.clone(),
-        ineqs: ineqs.clone(),
-    };
-    let reduced = super::constraints::remove_redundant(&tmp)?;
-    if reduced.is_obviously_empty() {
-        return Ok(false);
-    }
-    *eqs = reduced.eqs;
-    *ineqs = reduced.ineqs;
-    Ok(true)
 }
 
 /// Projects out dimensions `first..first + n` of kind `ty` by elimination.
@@ -366,7 +507,7 @@ pub fn eliminate_exists_where_exact(b: &BasicSet) -> PolyResult<BasicSet> {
         let candidate = (0..cur.n_exist)
             .map(|e| {
                 let col = cur.exist_col(e);
-                (e, elimination_cost(&cur.eqs, &cur.ineqs, col))
+                (e, elimination_cost(&cur.eqs, cur.ineqs.iter(), col))
             })
             .filter(|(_, (inexact, _))| !inexact)
             .min_by_key(|(_, cost)| *cost);
@@ -412,12 +553,6 @@ pub fn project_set_out_exact(s: &Set, ty: DimType, first: usize, n: usize) -> Po
     Ok(out)
 }
 
-/// A set space over the given tuple (helper for callers that turn the
-/// domain or range of a relation into a set).
-pub fn set_space(params: Vec<String>, tuple: Tuple) -> Space {
-    Space::set(params, tuple)
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -426,6 +561,7 @@ mod tests {
     use crate::poly::brute::{
         BruteBox, RandomShape, basic_contains, for_each_point, proptest_cases, random_basic,
     };
+    use crate::poly::space::Tuple;
     use crate::util::rng::Rng;
 
     #[test]
@@ -541,5 +677,83 @@ mod tests {
         }
         // The test must exercise both kinds of projections.
         assert!(n_exact > cases / 10 && n_exact < cases, "{n_exact} exact");
+    }
+
+    /// Property: eliminating three or four of six variables (several
+    /// Fourier–Motzkin rounds, where Chernikov's rule applies) gives a
+    /// superset of the brute-force projection, equal when flagged exact.
+    /// Cases scale with `POLYFOLD_PROPTEST_CASES`.
+    #[test]
+    fn multi_step_projection_matches_brute_force() {
+        let mut rng = Rng::new(0x5EED_0002);
+        let cases = proptest_cases(500);
+        let mut n_exact = 0;
+        for _ in 0..cases {
+            let n_dim = 6;
+            let half = 2;
+            let shape = RandomShape {
+                n_rows: 4 + rng.below(5),
+                max_coeff: 2,
+                max_const: 4,
+                half_box: half,
+                exist_half_box: half,
+                eq_one_in: 12,
+                anchored: true,
+            };
+            let dims: Vec<String> = (0..n_dim).map(|i| format!("x{i}")).collect();
+            let space = Space::set(vec![], Tuple::anonymous(dims));
+            let b = random_basic(&mut rng, &space, 0, &shape);
+            let n = 3 + rng.below(2);
+            let first = rng.below(n_dim - n + 1);
+            let p = project_out(&b, DimType::In, first, n).unwrap();
+            let bx = BruteBox::new(-half, half, 0, 0);
+            let mut truth: HashSet<Vec<i64>> = HashSet::new();
+            for_each_point(n_dim, -half, half, |pt| {
+                if basic_contains(&b, pt, &bx) {
+                    let mut q = pt[..first].to_vec();
+                    q.extend_from_slice(&pt[first + n..]);
+                    truth.insert(q);
+                }
+                true
+            });
+            n_exact += p.exact as usize;
+            for_each_point(n_dim - n, -half, half, |q| {
+                let want = truth.contains(q);
+                let got = basic_contains(&p.set, q, &bx);
+                assert!(!want || got, "projection lost {q:?}: {b} -> {}", p.set);
+                if p.exact {
+                    assert_eq!(
+                        got, want,
+                        "exact projection wrong at {q:?}: {b} -> {}",
+                        p.set
+                    );
+                }
+                true
+            });
+        }
+        assert!(n_exact > cases / 10, "{n_exact} exact");
+    }
+
+    #[test]
+    fn runaway_elimination_stops_with_a_budget_error() {
+        // Dense random rows over 12 variables: eliminating 8 of them makes
+        // Fourier–Motzkin explode; the result is either a valid system
+        // within the row cap or a budget error, and it comes back quickly.
+        let n = 12;
+        let names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let space = Space::set(vec![], Tuple::anonymous(names));
+        let mut b = BasicSet::universe(space);
+        let mut rng = Rng::new(99);
+        for _ in 0..40 {
+            let mut r: Vec<i64> = (0..n).map(|_| rng.range(-3, 3)).collect();
+            r.push(rng.range(0, 30));
+            b.add_ineq(r);
+        }
+        let start = std::time::Instant::now();
+        match project_out(&b, DimType::In, 0, 8) {
+            Ok(p) => assert!(p.set.ineqs.len() <= MAX_FM_ROWS),
+            Err(e) => assert_eq!(e, PolyError::Budget),
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 }
