@@ -136,11 +136,24 @@ pub fn run_trace(
     ops.sort();
 
     let n_arrays = program.arrays.len();
-    let mut original: HashMap<(usize, Vec<i64>), Value> = HashMap::new();
-    let mut mapped: HashMap<(usize, Vec<i64>), Value> = HashMap::new();
-    let mut initial_ids: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
-    // Per value: (array, birth time, death time).
-    let mut lifetimes: HashMap<Value, (usize, usize, usize)> = HashMap::new();
+    // Cells and locations as fixed-size keys (arrays have at most 4
+    // dimensions; unused entries are i64::MIN), so that the hot loop does
+    // not allocate.
+    type Key = (usize, [i64; 4]);
+    fn key(array: usize, v: &[i64]) -> Key {
+        let mut k = [i64::MIN; 4];
+        for (slot, x) in k.iter_mut().zip(v) {
+            *slot = *x;
+        }
+        (array, k)
+    }
+    let mut original: HashMap<Key, Value> = HashMap::new();
+    let mut mapped: HashMap<Key, Value> = HashMap::new();
+    let mut initial_ids: HashMap<Key, usize> = HashMap::new();
+    // Per written value (by operation): (array, birth, death); per initial
+    // value (by id): (array, death).
+    let mut written: Vec<Option<(usize, usize, usize)>> = vec![None; ops.len()];
+    let mut initial: Vec<(usize, usize)> = Vec::new();
     let mut report = TraceReport {
         operations: ops.len(),
         reads_checked: 0,
@@ -158,31 +171,48 @@ pub fn run_trace(
             )),
         }
     };
+    let mut full: Vec<i64> = Vec::new();
+    let mut cell: Vec<i64> = Vec::new();
+    let mut location: Vec<i64> = Vec::new();
+    let eval_into = |rows: &[Vec<i64>], full: &[i64], out: &mut Vec<i64>| -> PolyResult<()> {
+        out.clear();
+        for r in rows {
+            out.push(eval_row(r, full)?);
+        }
+        Ok(())
+    };
+    let map_into = |array: usize, cell: &[i64], out: &mut Vec<i64>| -> PolyResult<()> {
+        match &program.arrays[array].mapping {
+            None => {
+                out.clear();
+                out.extend_from_slice(cell);
+            }
+            Some(_) => *out = apply_mapping(&program.arrays[array].mapping, cell, params)?,
+        }
+        Ok(())
+    };
     for (op_index, (_, si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
-        let mut full = params.to_vec();
+        full.clear();
+        full.extend_from_slice(params);
         full.extend_from_slice(it);
         let read_time = 2 * op_index + 1;
         for access in &stmt.reads {
-            let cell = access
-                .subscripts
-                .iter()
-                .map(|r| eval_row(r, &full))
-                .collect::<PolyResult<Vec<_>>>()?;
-            let location = apply_mapping(&program.arrays[access.array].mapping, &cell, params)?;
-            let key = (access.array, cell.clone());
-            let expected = match original.get(&key) {
+            eval_into(&access.subscripts, &full, &mut cell)?;
+            map_into(access.array, &cell, &mut location)?;
+            let cell_key = key(access.array, &cell);
+            let expected = match original.get(&cell_key) {
                 Some(v) => *v,
                 None => {
                     let next = initial_ids.len();
-                    let id = *initial_ids.entry(key.clone()).or_insert(next);
+                    let id = *initial_ids.entry(cell_key).or_insert(next);
+                    if id == initial.len() {
+                        initial.push((access.array, read_time));
+                    }
                     Value::Initial(id)
                 }
             };
-            if matches!(expected, Value::Initial(_)) {
-                report.initial_reads[access.array] += 1;
-            }
-            let found = mapped.get(&(access.array, location.clone())).copied();
+            let found = mapped.get(&key(access.array, &location)).copied();
             report.reads_checked += 1;
             let ok = match (expected, found) {
                 (Value::Initial(_), None) => true,
@@ -194,33 +224,41 @@ pub fn run_trace(
                     statement: stmt.name.clone(),
                     iteration: it.clone(),
                     array: program.arrays[access.array].name.clone(),
-                    cell,
-                    location,
+                    cell: cell.clone(),
+                    location: location.clone(),
                     expected_writer: describe(expected),
                     found_writer: found.and_then(describe),
                 });
             }
-            let entry = lifetimes
-                .entry(expected)
-                .or_insert((access.array, 0, read_time));
-            entry.2 = entry.2.max(read_time);
+            match expected {
+                Value::Initial(id) => {
+                    report.initial_reads[access.array] += 1;
+                    initial[id].1 = initial[id].1.max(read_time);
+                }
+                Value::Written(op) => {
+                    if let Some(l) = written[op].as_mut() {
+                        l.2 = l.2.max(read_time);
+                    }
+                }
+            }
         }
         let w = &stmt.write;
-        let cell = w
-            .subscripts
-            .iter()
-            .map(|r| eval_row(r, &full))
-            .collect::<PolyResult<Vec<_>>>()?;
-        let location = apply_mapping(&program.arrays[w.array].mapping, &cell, params)?;
+        eval_into(&w.subscripts, &full, &mut cell)?;
+        map_into(w.array, &cell, &mut location)?;
         let value = Value::Written(op_index);
-        original.insert((w.array, cell), value);
-        mapped.insert((w.array, location), value);
+        original.insert(key(w.array, &cell), value);
+        mapped.insert(key(w.array, &location), value);
         let birth = 2 * op_index + 2;
-        lifetimes.insert(value, (w.array, birth, birth));
+        written[op_index] = Some((w.array, birth, birth));
     }
+    let lifetimes: Vec<(usize, usize, usize)> = written
+        .into_iter()
+        .flatten()
+        .chain(initial.into_iter().map(|(array, death)| (array, 0, death)))
+        .collect();
     // Sweep the lifetimes: +1 at birth, -1 after death.
     let mut events: Vec<(usize, i64, usize)> = Vec::with_capacity(2 * lifetimes.len());
-    for (array, birth, death) in lifetimes.values() {
+    for (array, birth, death) in &lifetimes {
         events.push((*birth, 1, *array));
         events.push((*death + 1, -1, *array));
     }
