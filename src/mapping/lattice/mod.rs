@@ -42,7 +42,7 @@ use heuristics::{
     permuted_identity,
 };
 use minima::{SuccessiveMinima, successive_minima};
-use optimal::{OptimalResult, optimal_lattice};
+use optimal::{OptimalResult, block_search, optimal_lattice};
 use polytope::{DifferencePoints, FixedDifferenceSet, Polytope};
 
 /// Options of the lattice strategies.
@@ -80,8 +80,9 @@ pub struct Candidate {
     /// Number of locations for the given parameter values.
     pub size: i64,
     /// `"heuristic 1"`, `"heuristic 1.a"`, `"heuristic 2"`, `"heuristic 2
-    /// (linearised)"`, `"heuristic 3"`, `"heuristic 3 (linearised)"` or
-    /// `"optimal search"`.
+    /// (linearised)"`, `"heuristic 3"`, `"heuristic 3 (linearised)"`,
+    /// `"block optimal"` (rank >= 3: successive modulo outside, optimal 2-D
+    /// lattice inside) or `"optimal search"`.
     pub method: &'static str,
     /// Which basis the heuristic used (e.g. `identity`, `(1, 0), (0, 1)`).
     pub detail: String,
@@ -282,15 +283,48 @@ pub fn analyse(
             }
         }
         let mut search_budget = Budget::new(u64::MAX, Some(opts.optimal_time));
-        let points = DifferencePoints::new(ds, &mut search_budget);
-        match points {
-            Ok(points) => {
-                let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
-                let r = optimal_lattice(&points, opts.lower_bound, upper, &mut search_budget)?;
-                analysis.optimal = Some(r);
+        let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
+        if opts.lower_bound >= upper {
+            // The lower bound proves the best heuristic optimal at once.
+            analysis.optimal = Some(OptimalResult {
+                basis: None,
+                mapping: None,
+                size: None,
+                lower_bound: opts.lower_bound,
+                clique_bound: 1,
+                proven: true,
+            });
+        } else {
+            match DifferencePoints::new(ds, &mut search_budget) {
+                Ok(points) => {
+                    let tb = Instant::now();
+                    match block_search(&points, &mut search_budget) {
+                        Ok(Some(b)) => {
+                            let s = b.mapping.size()?;
+                            let detail = format!(
+                                "successive modulo on {:?}, optimal 2-D lattice on {:?}",
+                                b.outer, b.inner
+                            );
+                            analysis.heuristics.push(StrategyResult {
+                                method: "block optimal",
+                                detail,
+                                mapping: b.mapping.clone(),
+                                time: tb.elapsed(),
+                            });
+                            if s < best.as_ref().map_or(i64::MAX, |b| b.0) {
+                                best = Some((s, b.mapping));
+                            }
+                        }
+                        Ok(None) | Err(PolyError::Budget) => {}
+                        Err(e) => return Err(e),
+                    }
+                    let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
+                    let r = optimal_lattice(&points, opts.lower_bound, upper, &mut search_budget)?;
+                    analysis.optimal = Some(r);
+                }
+                Err(PolyError::Budget) => {}
+                Err(e) => return Err(e),
             }
-            Err(PolyError::Budget) => {}
-            Err(e) => return Err(e),
         }
         analysis.optimal_upper = best;
         analysis.optimal_time = t.elapsed();

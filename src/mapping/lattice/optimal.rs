@@ -327,3 +327,121 @@ pub fn optimal_lattice(
     result.proven = true;
     Ok(result)
 }
+
+/// The result of [`block_search`]: a mapping and the coordinate order used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockResult {
+    pub mapping: NumericMapping,
+    /// Coordinates folded one by one (successive modulo), in order.
+    pub outer: Vec<usize>,
+    /// The two coordinates folded together by an optimal 2-D lattice.
+    pub inner: [usize; 2],
+}
+
+/// Successive modulo on all coordinates but two, then the smallest
+/// admissible 2-D lattice on the slice of DS where those coordinates are 0.
+///
+/// Valid by the successive-modulo argument: for a non-zero `d` in the
+/// kernel, either its first non-zero outer coordinate `p` (after the earlier
+/// outer ones are 0) has `0 < |d_p| < b_p` and `d_p ≡ 0 mod b_p` (absurd), or
+/// every outer coordinate is 0 and the inner lattice meets that slice of DS
+/// only in 0. Tried for every choice of the inner pair and every order of
+/// the outer coordinates (rank >= 3 only; for rank 2 it is the full search).
+pub fn block_search(
+    points: &DifferencePoints,
+    budget: &mut Budget,
+) -> PolyResult<Option<BlockResult>> {
+    let n = points.rank;
+    if n < 3 {
+        return Ok(None);
+    }
+    let mut best: Option<(i64, BlockResult)> = None;
+    for perm in super::heuristics::permutations(n) {
+        let outer: Vec<usize> = perm[..n - 2].to_vec();
+        let inner = [perm[n - 2], perm[n - 1]];
+        if inner[0] > inner[1] {
+            // The inner lattice search covers both orders of the pair.
+            continue;
+        }
+        // Successive moduli of the outer coordinates.
+        let mut rows = Vec::new();
+        let mut moduli = Vec::new();
+        let mut size = 1i64;
+        for (idx, &p) in outer.iter().enumerate() {
+            let earlier = &outer[..idx];
+            let mut max = 0i64;
+            for x in &points.points {
+                if earlier.iter().all(|&q| x[q] == 0) {
+                    max = max.max(x[p].abs());
+                }
+            }
+            let b = max + 1;
+            let mut row = vec![0i64; n];
+            row[p] = 1;
+            rows.push(row);
+            moduli.push(b);
+            size = mul(size, b)?;
+        }
+        // The slice where every outer coordinate is 0, on the inner pair.
+        let mut lookup = std::collections::HashSet::new();
+        for x in &points.points {
+            if outer.iter().all(|&q| x[q] == 0) {
+                lookup.insert(vec![x[inner[0]], x[inner[1]]]);
+            }
+        }
+        let mut slice_points: Vec<Vec<i64>> = lookup.iter().cloned().collect();
+        slice_points.sort();
+        let slice = DifferencePoints {
+            rank: 2,
+            points: slice_points,
+            lookup,
+        };
+        let bound_left = match &best {
+            Some((b, _)) => b / size + 1,
+            None => i64::MAX,
+        };
+        // Upper bound for the inner search: successive modulo on the pair.
+        let mut e0 = 0i64;
+        let mut e1 = 0i64;
+        for x in &slice.points {
+            e0 = e0.max(x[0].abs());
+            if x[0] == 0 {
+                e1 = e1.max(x[1].abs());
+            }
+        }
+        let inner_succ = mul(e0 + 1, e1 + 1)?;
+        let upper = inner_succ.min(bound_left);
+        let r = optimal_lattice(&slice, 1, upper, budget)?;
+        let inner_mapping = match r.mapping {
+            Some(m) => m,
+            None if upper == inner_succ => NumericMapping {
+                rows: vec![vec![1, 0], vec![0, 1]],
+                moduli: vec![e0 + 1, e1 + 1],
+            },
+            None => continue,
+        };
+        let inner_size = inner_mapping.size()?;
+        let total = mul(size, inner_size)?;
+        if best.as_ref().is_some_and(|(b, _)| *b <= total) {
+            continue;
+        }
+        for (r2, b2) in inner_mapping.rows.iter().zip(&inner_mapping.moduli) {
+            let mut row = vec![0i64; n];
+            row[inner[0]] = r2[0];
+            row[inner[1]] = r2[1];
+            rows.push(row);
+            moduli.push(*b2);
+        }
+        let mut mapping = NumericMapping { rows, moduli };
+        mapping.simplify();
+        best = Some((
+            total,
+            BlockResult {
+                mapping,
+                outer,
+                inner,
+            },
+        ));
+    }
+    Ok(best.map(|b| b.1))
+}
