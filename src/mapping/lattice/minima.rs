@@ -35,8 +35,8 @@ pub struct SuccessiveMinima {
     pub lambdas: Vec<Rat>,
     /// A minimum vector for each `λ_i` (linearly independent).
     pub vectors: Vec<Vec<i64>>,
-    /// `p`: the dimension of the span of `K ∩ Z^n`... more precisely of the
-    /// integer points of `λK` for some λ (the number of minima found).
+    /// `p`: the dimension of the span of `K ∩ Z^n` (the number of minima
+    /// that are at most 1). Directions beyond it fold completely.
     pub span_dimension: usize,
 }
 
@@ -144,7 +144,7 @@ pub fn successive_minima(k: &Polytope, budget: &mut Budget) -> PolyResult<Succes
         vectors.push(x);
     }
     Ok(SuccessiveMinima {
-        span_dimension: lambdas.len(),
+        span_dimension: lambdas.iter().filter(|l| **l <= Rat::one()).count(),
         lambdas,
         vectors,
     })

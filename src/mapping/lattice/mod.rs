@@ -533,14 +533,29 @@ pub fn lattice_report(
 }
 
 fn write_minima(out: &mut String, m: &SuccessiveMinima, rank: usize) {
-    let _ = writeln!(out, "integer span dimension: {}", m.span_dimension);
+    let _ = writeln!(
+        out,
+        "integer span dimension of K: {} (of {rank})",
+        m.span_dimension
+    );
     for (i, (l, v)) in m.lambdas.iter().zip(&m.vectors).enumerate() {
-        let _ = writeln!(out, "lambda_{} = {}   vector {}", i + 1, l, vector_text(v));
-    }
-    for i in m.span_dimension..rank {
+        let note = if *l > Rat::one() {
+            "   (> 1: no point of K in that direction, folds completely)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "lambda_{} > 1: no integer point of K in that direction (folds completely)",
+            "lambda_{} = {}   vector {}{note}",
+            i + 1,
+            l,
+            vector_text(v)
+        );
+    }
+    for i in m.lambdas.len()..rank {
+        let _ = writeln!(
+            out,
+            "lambda_{}: no integer point of any dilate of K (flat K), folds completely",
             i + 1
         );
     }
@@ -550,3 +565,6 @@ fn write_minima(out: &mut String, m: &SuccessiveMinima, rank: usize) {
 pub fn lambda_text(l: &Rat) -> String {
     l.to_string()
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,8 +16,11 @@
 //! with the simplest mapping is kept.
 //!
 //! Lower bounds: the caller's (for instance the max-live count of the trace
-//! verifier), and a clique bound: the largest box `B` (in the unit basis)
-//! with `B − B ⊆ DS ∪ {0}`, whose cells all conflict pairwise.
+//! verifier, valid for every mapping), and a clique bound valid for
+//! lattices: the largest box `B` (in the unit basis) with `B − B ⊆ DS ∪
+//! {0}`; any two points of `B` differ by a vector of DS, so they lie in
+//! distinct cosets of an admissible lattice, whose determinant is therefore
+//! at least `|B|`.
 //!
 //! What this module does NOT do: parametric optimality, or searches in
 //! dimensions where the number of Hermite bases explodes (the budget stops

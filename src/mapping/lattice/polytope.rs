@@ -157,9 +157,7 @@ impl FixedDifferenceSet {
 }
 
 impl Polytope {
-    /// Parses a polytope in isl notation (one piece, no parameters left
-    /// after substituting `values`); the result is symmetrised (the hull of
-    /// the set and its mirror image).
+    /// The dimension `n` of the space of K.
     pub fn dim(&self) -> usize {
         self.set.space.n_dim()
     }
