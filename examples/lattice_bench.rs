@@ -61,7 +61,7 @@ fn main() {
         let opts = LatticeOptions {
             array: array.into(),
             lower_bound: max_live,
-            optimal_time: Duration::from_secs(30),
+            optimal_time: Duration::from_secs(2),
             ..LatticeOptions::default()
         };
         let mut minima_t = Vec::new();

@@ -200,3 +200,21 @@ fn reg_detect_diff_reaches_1728() {
     let opt = best(&c, "optimal search");
     assert_eq!((opt.size, opt.optimal), (1728, Some(false)));
 }
+
+#[test]
+fn report_on_durbin_y_ds_printed_in_isl_notation() {
+    // The DS of y as polyfold prints it (pieces with existentials), parsed
+    // back by the stand-alone command: same minima and optimum as K.
+    let (ds, _, _) = corpus_ds("durbin.c", "y");
+    let mut set = polyfold::poly::Set::empty(ds[0].space.clone());
+    for piece in ds {
+        set.push(piece);
+    }
+    let text = set.to_string();
+    let report = lattice_report(&text, &[("N".into(), 100)], &LatticeOptions::default()).unwrap();
+    println!("{report}");
+    assert!(report.contains("lambda_1 = 1/99"), "{report}");
+    assert!(report.contains("lambda_2 = 1 "), "{report}");
+    assert!(report.contains("size      197"), "{report}");
+    assert!(report.contains("optimality proven"), "{report}");
+}

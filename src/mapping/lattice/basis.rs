@@ -139,7 +139,7 @@ pub fn linearise(
     let total = rho.iter().try_fold(1i64, |acc, b| mul(acc, *b))?;
     let mut combined = vec![0i64; n];
     let k = rows.len();
-    for i in 0..k {
+    for (i, row) in rows.iter().enumerate() {
         let mut w = 1i64;
         let range: Vec<usize> = if first_nonzero {
             (0..i).collect()
@@ -149,7 +149,7 @@ pub fn linearise(
         for j in range {
             w = mul(w, rho[j])?;
         }
-        for (c, a) in rows[i].iter().enumerate() {
+        for (c, a) in row.iter().enumerate() {
             combined[c] = add(combined[c], mul(w, *a)?)?;
         }
     }

@@ -129,8 +129,7 @@ pub fn heuristic_1a(
     let n = k.dim();
     let mut rho = minima_scales(minima, n, false)?;
     let p = minima.span_dimension;
-    let mut next = 0usize;
-    for _ in 0..max_rounds {
+    for next in 0..max_rounds {
         if admissible_for_polytope(k, &scaled(basis, &rho)?, budget)? {
             return Ok(Some(rho));
         }
@@ -138,7 +137,6 @@ pub fn heuristic_1a(
             return Ok(None);
         }
         rho[next % p] = add(rho[next % p], 1)?;
-        next += 1;
     }
     Ok(None)
 }

@@ -189,8 +189,8 @@ fn simplest_vector(
         for r in 0..n {
             for sign in [1i64, -1] {
                 let mut row = vec![0i64; 2 * n + 2];
-                for c in 0..n {
-                    row[c] = neg(mul(sign, q.get(r, c))?)?;
+                for (c, slot) in row.iter_mut().enumerate().take(n) {
+                    *slot = neg(mul(sign, q.get(r, c))?)?;
                 }
                 row[n + 1 + r] = 1;
                 piece.add_ineq(row);
@@ -200,11 +200,11 @@ fn simplest_vector(
         for r in 0..n {
             objective[n + 1 + r] = 1;
         }
-        if let IntResult::Optimal { value, point } = integer_min(&piece, &objective, budget)? {
-            if best.as_ref().is_none_or(|(v, _)| value < *v) {
-                let x = q.mul_vec(&point[..n])?;
-                best = Some((value, x));
-            }
+        if let IntResult::Optimal { value, point } = integer_min(&piece, &objective, budget)?
+            && best.as_ref().is_none_or(|(v, _)| value < *v)
+        {
+            let x = q.mul_vec(&point[..n])?;
+            best = Some((value, x));
         }
     }
     Ok(best.map(|b| b.1))

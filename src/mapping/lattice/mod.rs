@@ -406,10 +406,10 @@ fn candidates_from(
         let size = m.size()?;
         let mapping = to_modular(m, &opts.array, params, rank);
         let simplicity = m.complexity();
-        if let Some(existing) = out.iter().find(|c| c.method == method) {
-            if (existing.size, existing.simplicity()) <= (size, simplicity) {
-                return Ok(());
-            }
+        if let Some(existing) = out.iter().find(|c| c.method == method)
+            && (existing.size, existing.simplicity()) <= (size, simplicity)
+        {
+            return Ok(());
         }
         match certify_modular(ds, &mapping, CertifyMode::Fixed(values), budget) {
             Ok(_) => {}

@@ -60,10 +60,10 @@ impl Levels {
         let n = points.rank;
         let mut by_level: Vec<Vec<(i64, Vec<i64>)>> = vec![Vec::new(); n];
         for x in &points.points {
-            if let Some(k) = x.iter().position(|v| *v != 0) {
-                if x[k] > 0 {
-                    by_level[k].push((x[k], x[k + 1..].to_vec()));
-                }
+            if let Some(k) = x.iter().position(|v| *v != 0)
+                && x[k] > 0
+            {
+                by_level[k].push((x[k], x[k + 1..].to_vec()));
             }
         }
         Levels { by_level }
@@ -88,21 +88,23 @@ struct Search<'a> {
 impl Search<'_> {
     /// Whether `y` (coordinates `k+1..n` of a vector) lies in the lattice
     /// spanned by `v_{k+1}..v_{n−1}` (lower triangular: reduce in order).
-    fn in_sublattice(&self, k: usize, y: &mut [i64]) -> bool {
+    fn in_sublattice(&self, k: usize, y: &mut [i64]) -> PolyResult<bool> {
         for r in k + 1..self.n {
             let v = y[r - k - 1];
             let h = self.diag[r];
             if v % h != 0 {
-                return false;
+                return Ok(false);
             }
             let q = v / h;
             if q != 0 {
                 for s in r..self.n {
-                    y[s - k - 1] -= q * self.cols[r][s];
+                    y[s - k - 1] = y[s - k - 1]
+                        .checked_sub(q.checked_mul(self.cols[r][s]).ok_or(PolyError::Overflow)?)
+                        .ok_or(PolyError::Overflow)?;
                 }
             }
         }
-        true
+        Ok(true)
     }
 
     /// Whether the level-k choice admits no point of DS (see module docs).
@@ -122,7 +124,7 @@ impl Search<'_> {
                     .checked_sub(t.checked_mul(off).ok_or(PolyError::Overflow)?)
                     .ok_or(PolyError::Overflow)?;
             }
-            if self.in_sublattice(k, &mut y) {
+            if self.in_sublattice(k, &mut y)? {
                 return Ok(false);
             }
         }
