@@ -11,7 +11,7 @@ use polyfold::analysis::cells::compute_cell_conflicts;
 use polyfold::frontend;
 use polyfold::mapping::lattice::polytope::FixedDifferenceSet;
 use polyfold::mapping::lattice::{
-    Candidate, LatticeOptions, analyse, lattice_candidates, lattice_report,
+    Candidate, LatticeOptions, analyse, lattice_candidates, lattice_report, symbolic_heuristic_3,
 };
 use polyfold::mapping::successive::moduli_for_values;
 use polyfold::poly::rational::Rat;
@@ -217,4 +217,41 @@ fn report_on_durbin_y_ds_printed_in_isl_notation() {
     assert!(report.contains("lambda_2 = 1 "), "{report}");
     assert!(report.contains("size      197"), "{report}");
     assert!(report.contains("optimality proven"), "{report}");
+}
+
+#[test]
+fn symbolic_heuristic_3_for_durbin_y_is_proven_for_every_n() {
+    let path = format!("{}/corpus/durbin.c", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let program = frontend::extract(&path, &source, &frontend::Options::default());
+    let scop = program
+        .scops
+        .iter()
+        .find(|s| s.arrays.iter().any(|a| a.name == "y"))
+        .unwrap();
+    let (ds, rank, values) = corpus_ds("durbin.c", "y");
+    let mut budget = Budget::default();
+    let c = symbolic_heuristic_3(&ds, rank, &values, &scop.context, "y", &mut budget)
+        .unwrap()
+        .expect("a symbolic mapping");
+    // Seed 001 §4.2: 2N locations, e.g. (i mod N, j mod 2) or 2i + j mod 2N.
+    assert_eq!(c.size, 200);
+    let text = c.mapping.to_string();
+    assert!(
+        text == "y[c0][c1] -> y[(2c0 + c1) % (2N)]"
+            || text == "y[c0][c1] -> y[c1 % 2][c0 % N]"
+            || text == "y[c0][c1] -> y[c0 % N][c1 % 2]",
+        "{text}"
+    );
+    // The same mapping, certified for another N by the fixed-value check.
+    let ds_check = ds.clone();
+    assert!(
+        polyfold::mapping::certify_modular(
+            &ds_check,
+            &c.mapping,
+            polyfold::mapping::CertifyMode::Fixed(&[37]),
+            &mut budget
+        )
+        .is_ok()
+    );
 }

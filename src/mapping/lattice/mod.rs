@@ -15,9 +15,13 @@
 //! identity and reverse above), and the successive-minima basis (Hermite
 //! completion, size-reduced) in both orders.
 //!
-//! What this module does NOT do: parametric moduli (seed 001 §4.2 says how
-//! Heuristics 2 and 3 could be parametric; here every modulus is a number
-//! for the given values and the caller certifies for those values only),
+//! Parametric moduli: only [`symbolic_heuristic_3`] (Heuristic 3 over the
+//! permuted identities, moduli fitted as affine functions of the parameters
+//! and proven for the whole context by the symbolic certifier); every other
+//! strategy gives numbers for the given values.
+//!
+//! What this module does NOT do: parametric successive minima (open, seed
+//! 001 §4.1.2), parametric Heuristic 2 or optimal search,
 //! generalised basis reduction (Lovász–Scarf), non-zero offsets δ, or
 //! choosing between strategies (the chooser does that with the sizes and
 //! [`Candidate::simplicity`]).
@@ -568,3 +572,139 @@ pub fn lambda_text(l: &Rat) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Heuristic 3 with moduli affine in the parameters (seed 001 §4.2: "easily
+/// parameterized"), for the unit-row orders (permuted identities), plus the
+/// linearised form when it stays affine. Each modulus is fitted through the
+/// exact values at `values` and at `values` with one parameter raised by
+/// one (as `successive::successive_modulo` does); the guess is returned only
+/// when [`certify_modular`] proves it in [`CertifyMode::Symbolic`] for every
+/// parameter value of `context`. The smallest proven mapping at `values` is
+/// returned (on ties, the first found: permutations in lexicographic order,
+/// the multi-dimensional form before the linearised one).
+pub fn symbolic_heuristic_3(
+    ds: &[BasicSet],
+    rank: usize,
+    values: &[i64],
+    context: &BasicSet,
+    array: &str,
+    budget: &mut Budget,
+) -> PolyResult<Option<Candidate>> {
+    let params: Vec<String> = ds
+        .first()
+        .map(|p| p.space.params.clone())
+        .unwrap_or_default();
+    if params.len() != values.len() {
+        return Err(PolyError::SpaceMismatch(
+            "one value per parameter is needed".into(),
+        ));
+    }
+    let at = |vals: &[i64], rows: &[Vec<i64>], budget: &mut Budget| -> PolyResult<Vec<i64>> {
+        let fixed = FixedDifferenceSet::new(ds, rank, vals, budget)?;
+        heuristic_3(&fixed, rows, budget)
+    };
+    let mut best: Option<Candidate> = None;
+    for perm in permutations(rank) {
+        let rows = permuted_identity(&perm);
+        let base = at(values, &rows, budget)?;
+        let mut moduli: Vec<ParamAffine> = base
+            .iter()
+            .map(|b| ParamAffine::constant(params.len(), *b))
+            .collect();
+        for q in 0..params.len() {
+            let mut shifted = values.to_vec();
+            shifted[q] = crate::poly::error::add(shifted[q], 1)?;
+            let up = at(&shifted, &rows, budget)?;
+            for (p, m) in moduli.iter_mut().enumerate() {
+                let slope = crate::poly::error::sub(up[p], base[p])?;
+                m.coeffs[q] = slope;
+                m.constant = crate::poly::error::sub(
+                    m.constant,
+                    crate::poly::error::mul(slope, values[q])?,
+                )?;
+            }
+        }
+        let multi = ModularMapping {
+            array: array.to_string(),
+            params: params.clone(),
+            dims: rows
+                .iter()
+                .zip(&moduli)
+                .map(|(r, b)| MappedDim {
+                    coeffs: r.clone(),
+                    modulus: b.clone(),
+                })
+                .collect(),
+        };
+        let mut tries = vec![("heuristic 3 (symbolic)", multi)];
+        // Linearised: weights Π_{j<i} ρ_j must be numbers, the product affine.
+        let symbolic: Vec<usize> = (0..rank).filter(|p| !moduli[*p].is_constant()).collect();
+        if symbolic.len() <= 1 && symbolic.first().is_none_or(|p| *p + 1 == rank) {
+            let mut coeffs = vec![0i64; rank];
+            let mut w = 1i64;
+            for (r, b) in rows.iter().zip(&moduli) {
+                for (c, a) in r.iter().enumerate() {
+                    coeffs[c] =
+                        crate::poly::error::add(coeffs[c], crate::poly::error::mul(w, *a)?)?;
+                }
+                if b.is_constant() {
+                    w = crate::poly::error::mul(w, b.constant)?;
+                }
+            }
+            // Product: w (constant part) times the last modulus.
+            let last = &moduli[rank - 1];
+            let prefix = w
+                .checked_div(if last.is_constant() {
+                    last.constant.max(1)
+                } else {
+                    1
+                })
+                .unwrap_or(w);
+            let product = ParamAffine {
+                coeffs: last
+                    .coeffs
+                    .iter()
+                    .map(|c| crate::poly::error::mul(prefix, *c))
+                    .collect::<PolyResult<_>>()?,
+                constant: crate::poly::error::mul(prefix, last.constant)?,
+            };
+            tries.push((
+                "heuristic 3 (symbolic, linearised)",
+                ModularMapping {
+                    array: array.to_string(),
+                    params: params.clone(),
+                    dims: vec![MappedDim {
+                        coeffs,
+                        modulus: product,
+                    }],
+                },
+            ));
+        }
+        for (method, mut mapping) in tries {
+            // Drop dimensions whose modulus is the constant 1.
+            mapping
+                .dims
+                .retain(|d| !(d.modulus.is_constant() && d.modulus.constant == 1));
+            if mapping.dims.is_empty() {
+                mapping.dims.push(MappedDim {
+                    coeffs: vec![0; rank],
+                    modulus: ParamAffine::constant(params.len(), 1),
+                });
+            }
+            let size = mapping.size(values)?;
+            if best.as_ref().is_some_and(|b| b.size <= size) {
+                continue;
+            }
+            if certify_modular(ds, &mapping, CertifyMode::Symbolic { context }, budget).is_ok() {
+                best = Some(Candidate {
+                    mapping,
+                    size,
+                    method,
+                    detail: format!("rows {}", basis_text(&rows)),
+                    optimal: None,
+                });
+            }
+        }
+    }
+    Ok(best)
+}
