@@ -152,7 +152,20 @@ fn basis_text(cols: &[Vec<i64>]) -> String {
         .join(", ")
 }
 
-/// Runs every strategy on a DS whose parameters are fixed.
+/// `Ok(None)` for the failures after which a strategy is skipped (budget,
+/// overflow, solver limits such as an unbounded polytope or a bounding box
+/// too large to enumerate); other errors are bugs of the caller.
+fn soft<T>(r: PolyResult<T>) -> PolyResult<Option<T>> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(PolyError::Budget | PolyError::Overflow | PolyError::Solver(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs every strategy on a DS whose parameters are fixed. A strategy that
+/// runs out of budget, overflows or hits a solver limit is skipped; the
+/// others still run.
 pub fn analyse(
     ds: &FixedDifferenceSet,
     opts: &LatticeOptions,
@@ -169,11 +182,11 @@ pub fn analyse(
         optimal_time: Duration::ZERO,
         minima_time: Duration::ZERO,
     };
-    let Some(k) = ds.polytope()? else {
-        // DS ⊆ {0}: one location suffices.
+    if n == 0 {
+        // A scalar: one location.
         analysis.heuristics.push(StrategyResult {
             method: "heuristic 3",
-            detail: "DS = {0}".into(),
+            detail: "rank 0".into(),
             mapping: NumericMapping {
                 rows: Vec::new(),
                 moduli: Vec::new(),
@@ -181,32 +194,67 @@ pub fn analyse(
             time: Duration::ZERO,
         });
         return Ok(analysis);
+    }
+    let k = match soft(ds.polytope())? {
+        Some(Some(k)) => Some(k),
+        Some(None) => {
+            // DS ⊆ {0}: one location suffices.
+            analysis.heuristics.push(StrategyResult {
+                method: "heuristic 3",
+                detail: "DS = {0}".into(),
+                mapping: NumericMapping {
+                    rows: Vec::new(),
+                    moduli: Vec::new(),
+                },
+                time: Duration::ZERO,
+            });
+            return Ok(analysis);
+        }
+        None => None,
     };
     let start = Instant::now();
-    let minima = successive_minima(&k, budget)?;
+    let minima = match &k {
+        Some(k) => soft(successive_minima(k, budget))?,
+        None => None,
+    };
     analysis.minima_time = start.elapsed();
-    let sm_basis = minima_basis(&minima, n)?;
-    analysis.polytope = Some(k.clone());
-    analysis.minima = Some(minima.clone());
+    let sm_basis = match &minima {
+        Some(m) => soft(minima_basis(m, n))?,
+        None => None,
+    };
+    analysis.polytope = k.clone();
+    analysis.minima = minima.clone();
 
     // Heuristic 1 (powers of two) and 1.a.
-    let t = Instant::now();
-    let rho1 = minima_scales(&minima, n, true)?;
-    let a = crate::poly::matrix::IntMatrix::from_cols(&sm_basis, n)?;
-    analysis.heuristics.push(StrategyResult {
-        method: "heuristic 1",
-        detail: format!("basis {}", basis_text(&sm_basis)),
-        mapping: mapping_from_scaled_basis(&a, &rho1)?,
-        time: t.elapsed(),
-    });
-    let t = Instant::now();
-    if let Some(rho) = heuristic_1a(&k, &minima, &sm_basis, opts.max_rounds_1a, budget)? {
-        analysis.heuristics.push(StrategyResult {
-            method: "heuristic 1.a",
-            detail: format!("basis {}", basis_text(&sm_basis)),
-            mapping: mapping_from_scaled_basis(&a, &rho)?,
-            time: t.elapsed(),
-        });
+    if let (Some(k), Some(minima), Some(sm_basis)) = (&k, &minima, &sm_basis) {
+        let t = Instant::now();
+        let a = crate::poly::matrix::IntMatrix::from_cols(sm_basis, n)?;
+        let h1 = soft(
+            minima_scales(minima, n, true).and_then(|rho| mapping_from_scaled_basis(&a, &rho)),
+        )?;
+        if let Some(mapping) = h1 {
+            analysis.heuristics.push(StrategyResult {
+                method: "heuristic 1",
+                detail: format!("basis {}", basis_text(sm_basis)),
+                mapping,
+                time: t.elapsed(),
+            });
+        }
+        let t = Instant::now();
+        let h1a = soft(
+            heuristic_1a(k, minima, sm_basis, opts.max_rounds_1a, budget).and_then(|rho| {
+                rho.map(|rho| mapping_from_scaled_basis(&a, &rho))
+                    .transpose()
+            }),
+        )?;
+        if let Some(Some(mapping)) = h1a {
+            analysis.heuristics.push(StrategyResult {
+                method: "heuristic 1.a",
+                detail: format!("basis {}", basis_text(sm_basis)),
+                mapping,
+                time: t.elapsed(),
+            });
+        }
     }
 
     // Bases for Heuristics 2 and 3.
@@ -222,56 +270,71 @@ pub fn analyse(
         };
         bases.push((name, permuted_identity(&perm)));
     }
-    bases.push(("successive minima".into(), sm_basis.clone()));
-    let mut reversed = sm_basis.clone();
-    reversed.reverse();
-    bases.push(("successive minima, reversed".into(), reversed));
+    if let Some(sm_basis) = &sm_basis {
+        bases.push(("successive minima".into(), sm_basis.clone()));
+        let mut reversed = sm_basis.clone();
+        reversed.reverse();
+        bases.push(("successive minima, reversed".into(), reversed));
+    }
 
     for (name, basis) in &bases {
-        let t = Instant::now();
-        let rho = heuristic_2(&k, basis, budget)?;
-        let am = crate::poly::matrix::IntMatrix::from_cols(basis, n)?;
-        let multi = mapping_from_scaled_basis(&am, &rho)?;
-        let elapsed = t.elapsed();
-        let detail = format!("{name}: {}", basis_text(basis));
-        analysis.heuristics.push(StrategyResult {
-            method: "heuristic 2",
-            detail: detail.clone(),
-            mapping: multi,
-            time: elapsed,
-        });
-        let rows = dual_rows(basis)?;
-        analysis.heuristics.push(StrategyResult {
-            method: "heuristic 2 (linearised)",
-            detail,
-            mapping: linearise(&rows, &rho, false)?,
-            time: elapsed,
-        });
+        if let Some(k) = &k {
+            let t = Instant::now();
+            let h2 = soft((|| {
+                let rho = heuristic_2(k, basis, budget)?;
+                let am = crate::poly::matrix::IntMatrix::from_cols(basis, n)?;
+                let multi = mapping_from_scaled_basis(&am, &rho)?;
+                let rows = dual_rows(basis)?;
+                Ok((multi, linearise(&rows, &rho, false)?))
+            })())?;
+            let elapsed = t.elapsed();
+            if let Some((multi, linear)) = h2 {
+                let detail = format!("{name}: {}", basis_text(basis));
+                analysis.heuristics.push(StrategyResult {
+                    method: "heuristic 2",
+                    detail: detail.clone(),
+                    mapping: multi,
+                    time: elapsed,
+                });
+                analysis.heuristics.push(StrategyResult {
+                    method: "heuristic 2 (linearised)",
+                    detail,
+                    mapping: linear,
+                    time: elapsed,
+                });
+            }
+        }
         // Heuristic 3 with the rows of the dual basis, in reverse order
         // (the dual view of the same basis).
         let t = Instant::now();
-        let mut c = dual_rows(basis)?;
-        c.reverse();
-        let rho3 = heuristic_3(ds, &c, budget)?;
-        let mut m3 = NumericMapping {
-            rows: c.clone(),
-            moduli: rho3.clone(),
-        };
-        m3.simplify();
+        let h3 = soft((|| {
+            let mut c = dual_rows(basis)?;
+            c.reverse();
+            let rho3 = heuristic_3(ds, &c, budget)?;
+            let mut m3 = NumericMapping {
+                rows: c.clone(),
+                moduli: rho3.clone(),
+            };
+            m3.simplify();
+            let linear = linearise(&c, &rho3, true)?;
+            Ok((c, m3, linear))
+        })())?;
         let elapsed = t.elapsed();
-        let detail = format!("{name}: rows {}", basis_text(&c));
-        analysis.heuristics.push(StrategyResult {
-            method: "heuristic 3",
-            detail: detail.clone(),
-            mapping: m3,
-            time: elapsed,
-        });
-        analysis.heuristics.push(StrategyResult {
-            method: "heuristic 3 (linearised)",
-            detail,
-            mapping: linearise(&c, &rho3, true)?,
-            time: elapsed,
-        });
+        if let Some((c, m3, linear)) = h3 {
+            let detail = format!("{name}: rows {}", basis_text(&c));
+            analysis.heuristics.push(StrategyResult {
+                method: "heuristic 3",
+                detail: detail.clone(),
+                mapping: m3,
+                time: elapsed,
+            });
+            analysis.heuristics.push(StrategyResult {
+                method: "heuristic 3 (linearised)",
+                detail,
+                mapping: linear,
+                time: elapsed,
+            });
+        }
     }
 
     if opts.optimal {
@@ -299,8 +362,8 @@ pub fn analyse(
                 proven: true,
             });
         } else {
-            match DifferencePoints::new(ds, &mut search_budget) {
-                Ok(points) => {
+            match soft(DifferencePoints::new(ds, &mut search_budget))? {
+                Some(points) => {
                     let tb = Instant::now();
                     match block_search(&points, &mut search_budget) {
                         Ok(Some(b)) => {
@@ -319,15 +382,18 @@ pub fn analyse(
                                 best = Some((s, b.mapping));
                             }
                         }
-                        Ok(None) | Err(PolyError::Budget) => {}
+                        Ok(None) | Err(PolyError::Budget | PolyError::Overflow) => {}
                         Err(e) => return Err(e),
                     }
                     let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
-                    let r = optimal_lattice(&points, opts.lower_bound, upper, &mut search_budget)?;
-                    analysis.optimal = Some(r);
+                    analysis.optimal = soft(optimal_lattice(
+                        &points,
+                        opts.lower_bound,
+                        upper,
+                        &mut search_budget,
+                    ))?;
                 }
-                Err(PolyError::Budget) => {}
-                Err(e) => return Err(e),
+                None => {}
             }
         }
         analysis.optimal_upper = best;

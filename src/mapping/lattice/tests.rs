@@ -278,3 +278,59 @@ fn flat_polytope_folds_the_missing_direction() {
     let h1a = c.iter().find(|c| c.method == "heuristic 1.a").unwrap();
     assert_eq!(h1a.mapping.dims.len(), 1);
 }
+
+#[test]
+fn unbounded_or_huge_difference_sets_skip_strategies_without_failing() {
+    // Unbounded along `a`: no polytope, no heuristic can work; no candidate.
+    let set = crate::poly::isl_parse::parse_set("{ [a, b] : -1 <= b <= 1 }").unwrap();
+    let c = lattice_candidates(
+        &set.pieces,
+        2,
+        &[],
+        &LatticeOptions::default(),
+        &mut Budget::default(),
+    )
+    .unwrap();
+    assert!(c.is_empty(), "{c:?}");
+    // A box too large to enumerate: the heuristics still answer (301^3: b = 1 + 300 per axis),
+    // the optimal search is skipped.
+    let set = crate::poly::isl_parse::parse_set(
+        "{ [a, b, c] : -300 <= a <= 300 and -300 <= b <= 300 and -300 <= c <= 300 }",
+    )
+    .unwrap();
+    let c = lattice_candidates(
+        &set.pieces,
+        3,
+        &[],
+        &LatticeOptions::default(),
+        &mut Budget::default(),
+    )
+    .unwrap();
+    let h3 = c.iter().find(|c| c.method == "heuristic 3").unwrap();
+    assert_eq!(h3.size, 301 * 301 * 301);
+    assert!(c.iter().all(|c| c.method != "optimal search"));
+}
+
+#[test]
+fn rank_zero_and_trivial_difference_sets_need_one_location() {
+    let set = crate::poly::isl_parse::parse_set("{ [] }").unwrap();
+    let c = lattice_candidates(
+        &set.pieces,
+        0,
+        &[],
+        &LatticeOptions::default(),
+        &mut Budget::default(),
+    )
+    .unwrap();
+    assert!(c.iter().all(|c| c.size == 1) && !c.is_empty(), "{c:?}");
+    let set = crate::poly::isl_parse::parse_set("{ [a, b] : a = 0 and b = 0 }").unwrap();
+    let c = lattice_candidates(
+        &set.pieces,
+        2,
+        &[],
+        &LatticeOptions::default(),
+        &mut Budget::default(),
+    )
+    .unwrap();
+    assert!(c.iter().all(|c| c.size == 1) && !c.is_empty(), "{c:?}");
+}
