@@ -362,38 +362,35 @@ pub fn analyse(
                 proven: true,
             });
         } else {
-            match soft(DifferencePoints::new(ds, &mut search_budget))? {
-                Some(points) => {
-                    let tb = Instant::now();
-                    match block_search(&points, &mut search_budget) {
-                        Ok(Some(b)) => {
-                            let s = b.mapping.size()?;
-                            let detail = format!(
-                                "successive modulo on {:?}, optimal 2-D lattice on {:?}",
-                                b.outer, b.inner
-                            );
-                            analysis.heuristics.push(StrategyResult {
-                                method: "block optimal",
-                                detail,
-                                mapping: b.mapping.clone(),
-                                time: tb.elapsed(),
-                            });
-                            if s < best.as_ref().map_or(i64::MAX, |b| b.0) {
-                                best = Some((s, b.mapping));
-                            }
+            if let Some(points) = soft(DifferencePoints::new(ds, &mut search_budget))? {
+                let tb = Instant::now();
+                match block_search(&points, &mut search_budget) {
+                    Ok(Some(b)) => {
+                        let s = b.mapping.size()?;
+                        let detail = format!(
+                            "successive modulo on {:?}, optimal 2-D lattice on {:?}",
+                            b.outer, b.inner
+                        );
+                        analysis.heuristics.push(StrategyResult {
+                            method: "block optimal",
+                            detail,
+                            mapping: b.mapping.clone(),
+                            time: tb.elapsed(),
+                        });
+                        if s < best.as_ref().map_or(i64::MAX, |b| b.0) {
+                            best = Some((s, b.mapping));
                         }
-                        Ok(None) | Err(PolyError::Budget | PolyError::Overflow) => {}
-                        Err(e) => return Err(e),
                     }
-                    let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
-                    analysis.optimal = soft(optimal_lattice(
-                        &points,
-                        opts.lower_bound,
-                        upper,
-                        &mut search_budget,
-                    ))?;
+                    Ok(None) | Err(PolyError::Budget | PolyError::Overflow) => {}
+                    Err(e) => return Err(e),
                 }
-                None => {}
+                let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
+                analysis.optimal = soft(optimal_lattice(
+                    &points,
+                    opts.lower_bound,
+                    upper,
+                    &mut search_budget,
+                ))?;
             }
         }
         analysis.optimal_upper = best;
