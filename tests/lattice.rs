@@ -7,8 +7,10 @@
 use std::time::{Duration, Instant};
 
 use polyfold::analysis::build::array_model;
+use polyfold::analysis::build::trace_program;
 use polyfold::analysis::cells::compute_cell_conflicts;
 use polyfold::frontend;
+use polyfold::mapping::ModularMapping;
 use polyfold::mapping::lattice::polytope::FixedDifferenceSet;
 use polyfold::mapping::lattice::{
     Candidate, LatticeOptions, analyse, lattice_candidates, lattice_report, symbolic_heuristic_3,
@@ -16,6 +18,7 @@ use polyfold::mapping::lattice::{
 use polyfold::mapping::successive::moduli_for_values;
 use polyfold::poly::rational::Rat;
 use polyfold::poly::{BasicSet, Budget};
+use polyfold::verify::trace::run_trace;
 
 /// Seed 001 §4.1.1: K for durbin's y (exact DS), N = 100.
 const DURBIN_K: &str = "[N] -> { [i1, i2] : -(N - 1) <= i1 + 2i2 <= N - 1 \
@@ -95,6 +98,24 @@ fn durbin_k_report_lists_minima_and_mappings() {
 
 /// The DS of `array` in a corpus program, with its parameter values.
 fn corpus_ds(file: &str, array: &str) -> (Vec<BasicSet>, usize, Vec<i64>) {
+    let (ds, rank, values, _) = corpus_case(file, array);
+    (ds, rank, values)
+}
+
+/// The DS of `array`, its rank, the parameter values and a checker that
+/// runs the trace verifier (`verify::run_trace`) with a mapping for the
+/// array: `None` gives the max-live count of the array in the original
+/// layout, `Some(m)` whether every read still sees its value.
+#[allow(clippy::type_complexity)]
+fn corpus_case(
+    file: &str,
+    array: &str,
+) -> (
+    Vec<BasicSet>,
+    usize,
+    Vec<i64>,
+    Box<dyn Fn(Option<ModularMapping>) -> (usize, bool)>,
+) {
     let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).expect("corpus file");
     let program = frontend::extract(&path, &source, &frontend::Options::default());
@@ -107,25 +128,42 @@ fn corpus_ds(file: &str, array: &str) -> (Vec<BasicSet>, usize, Vec<i64>) {
             let ds = compute_cell_conflicts(&model, &[], &mut budget)
                 .unwrap()
                 .difference_set();
-            return (ds, model.rank, values);
+            let trace = trace_program(scop);
+            let index = a.id.0 as usize;
+            let vals = values.clone();
+            let check = move |mapping: Option<ModularMapping>| {
+                let mut t = trace.clone();
+                t.arrays[index].mapping = mapping;
+                let mut budget = Budget::new(u64::MAX, Some(Duration::from_secs(60)));
+                let r = run_trace(&t, &vals, &mut budget).unwrap();
+                (r.max_live[index], r.first_mismatch.is_none())
+            };
+            return (ds, model.rank, values, Box::new(check));
         }
     }
     panic!("no array {array} in {file}");
 }
 
-/// Runs the lattice strategies; checks every heuristic against successive
-/// modulo; returns the candidates and the time taken.
-fn run(file: &str, array: &str, lower_bound: i64) -> (Vec<Candidate>, i64, Duration) {
-    run_with(file, array, lower_bound, Duration::from_secs(20))
+fn run(file: &str, array: &str, max_live: usize) -> (Vec<Candidate>, i64, Duration) {
+    run_with(file, array, max_live, Duration::from_secs(20))
 }
 
+/// Runs the lattice strategies with the trace verifier's max-live count as
+/// the lower bound (at most the published cell count `max_live`); checks
+/// Heuristic 3 against successive modulo and every candidate with the trace
+/// verifier; returns the candidates, the successive-modulo size and the time.
 fn run_with(
     file: &str,
     array: &str,
-    lower_bound: i64,
+    max_live: usize,
     optimal_time: Duration,
 ) -> (Vec<Candidate>, i64, Duration) {
-    let (ds, rank, values) = corpus_ds(file, array);
+    let (ds, rank, values, check) = corpus_case(file, array);
+    // The trace counts live values (write to last read); the published
+    // max-live counts occupied cells, which can only be more.
+    let (live, same) = check(None);
+    assert!(live <= max_live && live >= 1, "max-live of {array}: {live}");
+    assert!(same);
     let mut budget = Budget::new(u64::MAX, Some(Duration::from_secs(60)));
     let succ: i64 = moduli_for_values(&ds, rank, &values, &mut budget)
         .unwrap()
@@ -133,7 +171,7 @@ fn run_with(
         .product();
     let opts = LatticeOptions {
         array: array.into(),
-        lower_bound,
+        lower_bound: live as i64,
         optimal_time,
         ..LatticeOptions::default()
     };
@@ -145,6 +183,13 @@ fn run_with(
             "{file} {array}: {:<26} {:>6} {} ({})",
             cand.method, cand.size, cand.mapping, cand.detail
         );
+        let (_, same) = check(Some(cand.mapping.clone()));
+        assert!(
+            same,
+            "trace verifier rejects {} ({})",
+            cand.mapping, cand.method
+        );
+        assert!(cand.size >= live as i64, "{} below max-live", cand.size);
     }
     let h3 = best(&c, "heuristic 3");
     assert!(
