@@ -8,6 +8,7 @@
 //! nothing about C text; `codegen` turns certified mappings into edits.
 
 pub mod certify;
+pub mod lattice;
 pub mod layout;
 pub mod modular;
 pub mod successive;
