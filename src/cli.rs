@@ -61,6 +61,14 @@ pub struct AnalysisArgs {
     /// Treat this array as live-out: it keeps its layout (repeatable).
     #[arg(long = "live-out", value_name = "NAME")]
     pub live_out: Vec<String>,
+
+    /// Use successive modulo only (no lattice heuristics or optimal search).
+    #[arg(long = "no-lattice")]
+    pub no_lattice: bool,
+
+    /// Seconds allowed to the optimal lattice search per array (0: none).
+    #[arg(long = "optimal-budget", value_name = "SECONDS", default_value_t = 2.0)]
+    pub optimal_budget: f64,
 }
 
 /// Options of the default action (running the pipeline on files).

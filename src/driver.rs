@@ -65,6 +65,10 @@ pub struct RunOptions {
     pub report: Option<ReportFormat>,
     pub temp: Vec<String>,
     pub live_out: Vec<String>,
+    /// Successive modulo only.
+    pub no_lattice: bool,
+    /// Seconds for the optimal lattice search (`None`: the default).
+    pub optimal_budget: Option<f64>,
 }
 
 impl RunOptions {
@@ -73,6 +77,8 @@ impl RunOptions {
             defines: a.define.clone(),
             temp: a.temp.clone(),
             live_out: a.live_out.clone(),
+            no_lattice: a.no_lattice,
+            optimal_budget: Some(a.optimal_budget),
             ..RunOptions::default()
         }
     }
@@ -164,12 +170,19 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
 }
 
 fn contract_options(options: &RunOptions) -> ContractOptions {
+    let defaults = ContractOptions::default();
+    let optimal_time = match options.optimal_budget {
+        Some(s) if s.is_finite() && s >= 0.0 => std::time::Duration::from_secs_f64(s.min(3600.0)),
+        _ => defaults.optimal_time,
+    };
     ContractOptions {
         overrides: LivenessOverrides {
             temp: options.temp.clone(),
             live_out: options.live_out.clone(),
         },
-        ..ContractOptions::default()
+        lattices: !options.no_lattice,
+        optimal_time,
+        ..defaults
     }
 }
 

@@ -14,7 +14,8 @@ use crate::codegen::plan::plan_array_edits;
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{ArrayId, Liveness, Program, Scop};
 use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, fix_params};
-use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout};
+use crate::mapping::lattice::{LatticeOptions, lattice_candidates};
+use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout, linear_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{SuccessiveResult, fit_moduli, moduli_for_values};
 use crate::poly::simplex::integer_point;
@@ -27,6 +28,10 @@ pub struct ContractOptions {
     /// Solver budget per array.
     pub steps_per_array: u64,
     pub time_per_array: Duration,
+    /// Run the lattice strategies (seed 001 §4) besides successive modulo.
+    pub lattices: bool,
+    /// Time budget of the optimal lattice search per array (zero: no search).
+    pub optimal_time: Duration,
 }
 
 impl Default for ContractOptions {
@@ -35,6 +40,8 @@ impl Default for ContractOptions {
             overrides: LivenessOverrides::default(),
             steps_per_array: 20_000_000,
             time_per_array: Duration::from_secs(20),
+            lattices: true,
+            optimal_time: Duration::from_secs(2),
         }
     }
 }
@@ -107,9 +114,18 @@ fn eval_extent(aff: &Option<crate::ir::AffExpr>, values: &[i64]) -> Option<i64> 
 /// Cells of the array after remapping with `layout`.
 fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -> Option<i64> {
     let mut cells: i64 = 1;
+    if layout.is_linear() {
+        for dim in &layout.dims {
+            if let DimLayout::Linear { modulus, .. } = dim {
+                cells = cells.checked_mul(*modulus)?;
+            }
+        }
+        return Some(cells);
+    }
     for (dim, extent) in layout.dims.iter().zip(extents) {
         let size = match dim {
             DimLayout::Dropped => 1,
+            DimLayout::Linear { modulus, .. } => *modulus,
             DimLayout::Plain { extent: None } => (*extent)?,
             DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
                 b.eval(values).ok()?
@@ -150,6 +166,7 @@ pub fn contract_program(
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
                 match contract_array(
+                    options,
                     scop,
                     &mut trace,
                     params_are_macros(program, scop),
@@ -158,7 +175,7 @@ pub fn contract_program(
                     original_cells,
                     &mut budget,
                 ) {
-                    Ok(o) => (o, "successive modulo"),
+                    Ok(o) => o,
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
                 }
             };
@@ -249,6 +266,7 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
 
 /// Finds, certifies and lays out a mapping for one temporary array.
 fn contract_array(
+    options: &ContractOptions,
     scop: &Scop,
     trace: &mut Option<crate::verify::TraceReport>,
     macros_pinnable: bool,
@@ -256,7 +274,7 @@ fn contract_array(
     extents: &[Option<i64>],
     original_cells: Option<i64>,
     budget: &mut Budget,
-) -> Result<ArrayOutcome, String> {
+) -> Result<(ArrayOutcome, &'static str), String> {
     let decl = scop.array(array);
     let model: ArrayModel = array_model(scop, array);
     if decl.declarator_span.is_none() {
@@ -293,26 +311,6 @@ fn contract_array(
     }
     let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
     let ds: Vec<BasicSet> = conflicts.difference_set();
-    let numeric = moduli_for_values(&ds, model.rank, &values, budget).map_err(solver)?;
-    // Give up early when even the numeric moduli cannot beat the declaration.
-    let estimate = numeric.iter().zip(extents).try_fold(1i64, |acc, (b, e)| {
-        acc.checked_mul((*b).min(e.unwrap_or(*b)))
-    });
-    if let (Some(new), Some(old)) = (estimate, original_cells) {
-        if new >= old {
-            return Err(format!(
-                "no smaller mapping: successive modulo needs all {old} cells"
-            ));
-        }
-    }
-    let found = if allow_symbolic {
-        fit_moduli(&ds, model.rank, &values, numeric, budget).map_err(solver)?
-    } else {
-        SuccessiveResult {
-            numeric,
-            symbolic: None,
-        }
-    };
     let extent_affs: Vec<Option<ParamAffine>> = decl
         .extents
         .iter()
@@ -323,66 +321,171 @@ fn contract_array(
             })
         })
         .collect();
-    // Symbolic first: valid for every parameter value of the context.
-    let mut attempts: Vec<(ModularMapping, CertifyMode<'_>)> = Vec::new();
-    if let Some(m) = found
-        .symbolic_mapping(&decl.name, &model.params)
-        .filter(|_| allow_symbolic)
-    {
-        attempts.push((
-            m,
-            CertifyMode::Symbolic {
-                context: &scop.context,
-            },
-        ));
-    }
-    if macros_pinnable {
-        attempts.push((
-            found.numeric_mapping(&decl.name, &model.params),
-            CertifyMode::Fixed(&values),
-        ));
-    }
+    let mut best: Option<Choice> = None;
     let mut last_failure = String::from(
         "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
     );
-    for (mapping, mode) in attempts {
-        let certificate = match certify_modular(&ds, &mapping, mode, budget) {
-            Ok(c) => c,
-            Err(f) => {
-                last_failure = f.to_string();
-                continue;
+    let numeric = moduli_for_values(&ds, model.rank, &values, budget).map_err(solver)?;
+    // Successive modulo, unless even its numeric moduli cannot beat the
+    // declaration.
+    let estimate = numeric.iter().zip(extents).try_fold(1i64, |acc, (b, e)| {
+        acc.checked_mul((*b).min(e.unwrap_or(*b)))
+    });
+    let successive_gains = match (estimate, original_cells) {
+        (Some(new), Some(old)) => new < old,
+        _ => true,
+    };
+    if successive_gains {
+        let found = if allow_symbolic {
+            fit_moduli(&ds, model.rank, &values, numeric.clone(), budget).map_err(solver)?
+        } else {
+            SuccessiveResult {
+                numeric: numeric.clone(),
+                symbolic: None,
             }
         };
-        let layout = match axis_layout(
-            &model,
-            &mapping,
-            &extent_affs,
-            &certificate,
-            &scop.context,
-            budget,
-        ) {
-            Ok(l) => l,
-            Err(f) => {
-                last_failure = f.0;
-                continue;
-            }
-        };
-        let new_cells = layout_cells(&layout, extents, &values);
-        if let (Some(new), Some(old)) = (new_cells, original_cells) {
-            if new >= old {
-                return Err(format!(
-                    "no smaller mapping: successive modulo needs all {old} cells"
-                ));
+        // Symbolic first: valid for every parameter value of the context.
+        let mut attempts: Vec<(ModularMapping, CertifyMode<'_>)> = Vec::new();
+        if let Some(m) = found
+            .symbolic_mapping(&decl.name, &model.params)
+            .filter(|_| allow_symbolic)
+        {
+            attempts.push((
+                m,
+                CertifyMode::Symbolic {
+                    context: &scop.context,
+                },
+            ));
+        }
+        if macros_pinnable {
+            attempts.push((
+                found.numeric_mapping(&decl.name, &model.params),
+                CertifyMode::Fixed(&values),
+            ));
+        }
+        for (mapping, mode) in attempts {
+            let certificate = match certify_modular(&ds, &mapping, mode, budget) {
+                Ok(c) => c,
+                Err(f) => {
+                    last_failure = f.to_string();
+                    continue;
+                }
+            };
+            match axis_layout(
+                &model,
+                &mapping,
+                &extent_affs,
+                &certificate,
+                &scop.context,
+                budget,
+            ) {
+                Ok(layout) => {
+                    let new_cells = layout_cells(&layout, extents, &values);
+                    best = Some(Choice {
+                        mapping,
+                        certificate,
+                        layout,
+                        new_cells,
+                        method: "successive modulo",
+                    });
+                    break;
+                }
+                Err(f) => last_failure = f.0,
             }
         }
-        return Ok(ArrayOutcome::Remapped {
-            mapping,
-            certificate,
-            layout,
-            new_cells,
-        });
+    } else {
+        last_failure = format!(
+            "no smaller mapping: successive modulo needs all {} cells",
+            original_cells.unwrap_or_default()
+        );
     }
-    Err(last_failure)
+    // Lattices (seed 001 §4) for the known values, when they can be pinned.
+    let current = best
+        .as_ref()
+        .and_then(|b| b.new_cells)
+        .or(original_cells)
+        .unwrap_or(i64::MAX);
+    if options.lattices && macros_pinnable && model.rank >= 2 && current > 1 {
+        if trace.is_none() {
+            let program = crate::analysis::build::trace_program(scop);
+            *trace = crate::verify::run_trace(&program, &values, budget).ok();
+        }
+        let lower_bound = trace
+            .as_ref()
+            .map_or(1, |t| t.max_live[array.0 as usize] as i64)
+            .max(1);
+        let lattice_options = LatticeOptions {
+            array: decl.name.clone(),
+            optimal: !options.optimal_time.is_zero(),
+            optimal_time: options.optimal_time,
+            lower_bound,
+            ..LatticeOptions::default()
+        };
+        let mut candidates = lattice_candidates(&ds, model.rank, &values, &lattice_options, budget)
+            .unwrap_or_default();
+        candidates.sort_by_key(|c| (c.size, c.simplicity()));
+        for candidate in candidates {
+            if candidate.size >= current {
+                break;
+            }
+            let certificate = Certificate::ForValues(values.clone());
+            let layout = if candidate.mapping.is_axis() {
+                axis_layout(
+                    &model,
+                    &candidate.mapping,
+                    &extent_affs,
+                    &certificate,
+                    &scop.context,
+                    budget,
+                )
+            } else {
+                linear_layout(&model, &candidate.mapping, &values, budget)
+            };
+            if let Ok(layout) = layout {
+                let new_cells = layout_cells(&layout, extents, &values);
+                if new_cells.is_some_and(|n| n < current) {
+                    best = Some(Choice {
+                        mapping: candidate.mapping,
+                        certificate,
+                        layout,
+                        new_cells,
+                        method: candidate.method,
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    match best {
+        Some(choice) => {
+            if let (Some(new), Some(old)) = (choice.new_cells, original_cells) {
+                if new >= old {
+                    return Err(format!(
+                        "no smaller mapping: the best needs all {old} cells"
+                    ));
+                }
+            }
+            Ok((
+                ArrayOutcome::Remapped {
+                    mapping: choice.mapping,
+                    certificate: choice.certificate,
+                    layout: choice.layout,
+                    new_cells: choice.new_cells,
+                },
+                choice.method,
+            ))
+        }
+        None => Err(last_failure),
+    }
+}
+
+/// A certified mapping with its layout, size and method.
+struct Choice {
+    mapping: ModularMapping,
+    certificate: Certificate,
+    layout: ArrayLayout,
+    new_cells: Option<i64>,
+    method: &'static str,
 }
 
 /// Runs the trace verifier on every SCoP of `program` with the mappings of

@@ -6,12 +6,29 @@
 use polyfold::frontend;
 use polyfold::pipeline::{ArrayOutcome, ContractOptions, FileContraction, contract_program};
 
+/// Successive modulo only (the heuristic column of seed 001 Figure 3).
 fn contract(file: &str) -> FileContraction {
+    contract_with(
+        file,
+        ContractOptions {
+            lattices: false,
+            ..ContractOptions::default()
+        },
+    )
+}
+
+/// The default chooser: successive modulo, the lattice heuristics and the
+/// optimal search (the OPT column).
+fn contract_all(file: &str) -> FileContraction {
+    contract_with(file, ContractOptions::default())
+}
+
+fn contract_with(file: &str, options: ContractOptions) -> FileContraction {
     let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).expect("corpus file");
     let program = frontend::extract(&path, &source, &frontend::Options::default());
     assert!(!program.has_errors(), "{file} parses");
-    contract_program(&program, &ContractOptions::default()).expect("contraction runs")
+    contract_program(&program, &options).expect("contraction runs")
 }
 
 /// The new size of `array`, or its original size when it was kept.
@@ -134,4 +151,44 @@ fn never_read_writes_may_not_clobber_live_values_in_dynprog_split() {
     );
     let r = contract("dynprog_split.c");
     assert!(size_of(&r, "c") < 100, "{}", describe(&r));
+}
+
+#[test]
+fn seed_001_heuristic_column_with_successive_modulo() {
+    let r = contract("reg_detect.c");
+    let info = describe(&r);
+    for (array, size) in [("sum_t", 36), ("mean", 36), ("diff", 2304), ("sum_d", 1)] {
+        assert_eq!(size_of(&r, array), size, "{array}\n{info}");
+    }
+    let r = contract("gauss.c");
+    for (array, size) in [("g_acc1", 1), ("g_acc2", 1), ("g_tmp", 2400)] {
+        assert_eq!(size_of(&r, array), size, "{array}\n{}", describe(&r));
+    }
+    let r = contract("mot_detect.c");
+    for (array, size) in [("ODelta", 1), ("Delta", 1)] {
+        assert_eq!(size_of(&r, array), size, "{array}\n{}", describe(&r));
+    }
+    let r = contract("dynprog.c");
+    assert_eq!(size_of(&r, "sum_c"), 1, "{}", describe(&r));
+    let c = r.decisions.iter().find(|d| d.name == "c").expect("c");
+    assert!(
+        matches!(c.outcome, ArrayOutcome::External),
+        "dynprog's c is live-in: it keeps its layout"
+    );
+}
+
+#[test]
+fn seed_001_optimal_column_with_lattices() {
+    // Seed 001 Figure 3, OPT column; dynprog's c in the variant that writes
+    // its initial values inside the SCoP.
+    let r = contract_all("durbin.c");
+    assert_eq!(size_of(&r, "y"), 197, "{}", describe(&r));
+    let r = contract_all("reg_detect.c");
+    for (array, size) in [("sum_t", 27), ("mean", 27), ("diff", 1728)] {
+        assert_eq!(size_of(&r, array), size, "{array}\n{}", describe(&r));
+    }
+    let r = contract_all("dynprog_init.c");
+    assert_eq!(size_of(&r, "c"), 61, "{}", describe(&r));
+    let r = contract_all("gauss.c");
+    assert_eq!(size_of(&r, "g_tmp"), 2400, "{}", describe(&r));
 }

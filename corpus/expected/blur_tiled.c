@@ -36,7 +36,7 @@
 static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B][NT * B])
 {
     int ty, tx, x, y;
-    double blurx[2][NT][B][B];
+    double blurx[72];
     _Static_assert(NT == 4 && B == 8, "polyfold: the storage of blurx is certified for these parameter values only");
 
 #pragma scop
@@ -44,18 +44,18 @@ static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B
         for (tx = 0; tx < NT; tx++)
             for (x = 0; x < B; x++) {
                 for (y = 0; y < B; y++)
-                    blurx[ty % 2][tx][x][y] = (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
+                    blurx[(8 * ty + y - 16 * tx - 2 * x + 72) % 72] = (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
                                            in[ty * B + y][tx * B + x + 2]) / 3.0;
                 for (y = 0; y < B; y++) {
                     if (y >= 2)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[ty % 2][tx][x][y - 2] + blurx[ty % 2][tx][x][y - 1] + blurx[ty % 2][tx][x][y]) / 3.0;
+                            (blurx[(8 * ty + (y - 2) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty + (y - 1) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty + y - 16 * tx - 2 * x + 72) % 72]) / 3.0;
                     if (y == 1 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[(ty - 1) % 2][tx][x][B - 1] + blurx[ty % 2][tx][x][0] + blurx[ty % 2][tx][x][1]) / 3.0;
+                            (blurx[(8 * (ty - 1) + (B - 1) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty - 16 * tx - 2 * x + 73) % 72]) / 3.0;
                     if (y == 0 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[(ty - 1) % 2][tx][x][B - 2] + blurx[(ty - 1) % 2][tx][x][B - 1] + blurx[ty % 2][tx][x][0]) / 3.0;
+                            (blurx[(8 * (ty - 1) + (B - 2) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * (ty - 1) + (B - 1) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty - 16 * tx - 2 * x + 72) % 72]) / 3.0;
                 }
             }
 #pragma endscop

@@ -26,27 +26,28 @@
 static void durbin_kernel(const double r[N], double out[N])
 {
     int i, k;
-    double y[N][2];
+    double y[197];
+    _Static_assert(N == 100, "polyfold: the storage of y is certified for these parameter values only");
     double sum;
     double alpha;
     double beta;
 
 #pragma scop
-    y[0][0] = r[0];
+    y[0] = r[0];
     beta = 1.0;
     alpha = r[0];
     for (k = 1; k <= N - 1; k++) {
         beta = beta - alpha * alpha * beta;
         sum = r[k];
         for (i = 0; i <= k - 1; i++)
-            sum = sum + r[k - i - 1] * y[i][(k - 1) % 2];
+            sum = sum + r[k - i - 1] * y[(2 * i + (k - 1)) % 197];
         alpha = -sum * beta;
         for (i = 0; i <= k - 1; i++)
-            y[i][k % 2] = y[i][(k - 1) % 2] + alpha * y[k - i - 1][(k - 1) % 2];
-        y[k][k % 2] = alpha;
+            y[(2 * i + k) % 197] = y[(2 * i + (k - 1)) % 197] + alpha * y[(2 * (k - i - 1) + (k - 1)) % 197];
+        y[(2 * k + k) % 197] = alpha;
     }
     for (i = 0; i <= N - 1; i++)
-        out[i] = y[i][(N - 1) % 2];
+        out[i] = y[(2 * i + (N - 1)) % 197];
 #pragma endscop
 }
 

@@ -34,24 +34,24 @@
 static void dynprog_init_kernel(int W[N][N], int c0[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[9][8];
+    int c[61];
     _Static_assert(N == 10, "polyfold: the storage of c is certified for these parameter values only");
     int sum_c;
 
 #pragma scop
     for (i = 1; i <= N - 2; i++)
         for (j = i + 1; j <= N - 1; j++)
-            c[i][j % 8] = c0[i][j];
+            c[(13 * i + j) % 61] = c0[i][j];
     for (i = 0; i <= N - 2; i++) {
         for (j = i + 1; j <= N - 1; j++) {
             sum_c = 0;
             for (k = i + 1; k <= j - 1; k++)
-                sum_c = sum_c + c[i][k % 8] + c[k][j % 8];
-            c[i][j % 8] = sum_c + W[i][j];
+                sum_c = sum_c + c[(13 * i + k) % 61] + c[(13 * k + j) % 61];
+            c[(13 * i + j) % 61] = sum_c + W[i][j];
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[0][(N - 1) % 8];
+    out[0] = c[(N - 1)];
 #pragma endscop
 }
 

@@ -32,7 +32,7 @@
 static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[9][8];
+    int c[9];
     _Static_assert(N == 10, "polyfold: the storage of c is certified for these parameter values only");
     int sum_c;
 
@@ -41,12 +41,12 @@ static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int ro
         for (j = i + 1; j <= N - 1; j++) {
             sum_c = 0;
             for (k = i + 1; k <= j - 1; k++)
-                sum_c = sum_c + c[i][k % 8] + c_in[k][j];
-            c[i][j % 8] = sum_c + W[i][j];
+                sum_c = sum_c + c[k - i] + c_in[k][j];
+            c[(j - i) % 9] = sum_c + W[i][j];
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[0][(N - 1) % 8];
+    out[0] = c[((N - 1)) % 9];
 #pragma endscop
 }
 

@@ -34,28 +34,29 @@ static double pingpong2d_kernel(double in[N + 2][N + 2])
 {
     int t, i, j;
     double P[N][N];
-    double Q[N + 2][N + 2];
+    double Q[4354];
+    _Static_assert(N == 64 && T == 4, "polyfold: the storage of Q is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 0; j <= N + 1; j++)
-            Q[i][j] = in[i][j];
+            Q[j - 66 * i + 4354] = in[i][j];
     for (j = 1; j <= N; j++) {
-        Q[0][j] = in[0][j];
-        Q[N + 1][j] = in[N + 1][j];
+        Q[(j + 4354) % 4354] = in[0][j];
+        Q[j - 66 * (N + 1) + 4354] = in[N + 1][j];
     }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
-                P[i % N][j % N] = 0.5 * Q[i][j] + 0.125 * (Q[i - 1][j] + Q[i + 1][j] + Q[i][j - 1] + Q[i][j + 1]);
+                P[i % N][j % N] = 0.5 * Q[j - 66 * i + 4354] + 0.125 * (Q[(j - 66 * (i - 1) + 4354) % 4354] + Q[j - 66 * (i + 1) + 4354] + Q[(j - 1) - 66 * i + 4354] + Q[(j + 1) - 66 * i + 4354]);
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
-                Q[i][j] = P[i % N][j % N];
+                Q[j - 66 * i + 4354] = P[i % N][j % N];
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
-            result += (double)((i * 3 + j) % 7 + 1) * Q[i][j];
+            result += (double)((i * 3 + j) % 7 + 1) * Q[j - 66 * i + 4354];
 #pragma endscop
     return result;
 }

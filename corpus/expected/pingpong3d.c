@@ -31,39 +31,40 @@ static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
     double P[N][N][N];
-    double Q[N + 2][N + 2][N + 2];
+    double Q[18][322];
+    _Static_assert(N == 16 && T == 3, "polyfold: the storage of Q is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 0; k <= N + 1; k++)
-                Q[i][j][k] = in[i][j][k];
+                Q[i][k - 18 * j + 322] = in[i][j][k];
     for (i = 1; i <= N; i++)
         for (k = 1; k <= N; k++) {
-            Q[i][0][k] = in[i][0][k];
-            Q[i][N + 1][k] = in[i][N + 1][k];
+            Q[i][(k + 322) % 322] = in[i][0][k];
+            Q[i][k - 18 * (N + 1) + 322] = in[i][N + 1][k];
         }
     for (j = 1; j <= N; j++)
         for (k = 1; k <= N; k++) {
-            Q[0][j][k] = in[0][j][k];
-            Q[N + 1][j][k] = in[N + 1][j][k];
+            Q[0][k - 18 * j + 322] = in[0][j][k];
+            Q[(N + 1)][k - 18 * j + 322] = in[N + 1][j][k];
         }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    P[i % N][j % N][k % N] = 0.25 * Q[i][j][k] + 0.125 * (Q[i - 1][j][k] + Q[i + 1][j][k] + Q[i][j - 1][k] +
-                                                              Q[i][j + 1][k] + Q[i][j][k - 1] + Q[i][j][k + 1]);
+                    P[i % N][j % N][k % N] = 0.25 * Q[i][k - 18 * j + 322] + 0.125 * (Q[(i - 1)][k - 18 * j + 322] + Q[(i + 1)][k - 18 * j + 322] + Q[i][(k - 18 * (j - 1) + 322) % 322] +
+                                                              Q[i][k - 18 * (j + 1) + 322] + Q[i][(k - 1) - 18 * j + 322] + Q[i][(k + 1) - 18 * j + 322]);
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    Q[i][j][k] = P[i % N][j % N][k % N];
+                    Q[i][k - 18 * j + 322] = P[i % N][j % N][k % N];
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 1; k <= N; k++)
-                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * Q[i][j][k];
+                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * Q[i][k - 18 * j + 322];
 #pragma endscop
     return result;
 }

@@ -33,32 +33,34 @@
 static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 {
     int i, j, k;
-    int sum_t[N][N], mean[N][N];
-    int diff[N][N][P], sum_d;
+    int sum_t[3][9], mean[3][9];
+    _Static_assert(N == 6 && P == 64, "polyfold: the storage of sum_t, mean is certified for these parameter values only");
+    int diff[64][3][9], sum_d;
+    _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff is certified for these parameter values only");
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
-        sum_t[j][j] = tangent[(N + 1) * j];
+        sum_t[j % 3][(j - 2 * j + 9) % 9] = tangent[(N + 1) * j];
         for (i = j + 1; i <= N - 1; i++)
-            sum_t[j][i] = sum_t[j][i - 1] + tangent[i + N * j];
+            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][((i - 1) - 2 * j + 9) % 9] + tangent[i + N * j];
     }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             for (k = 0; k <= P - 1; k++)
-                diff[j][i][k] = sum_t[j][i] + k;
+                diff[k][j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 9) % 9] + k;
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++) {
-            sum_d = diff[j][i][0];
+            sum_d = diff[0][j % 3][(i - 2 * j + 9) % 9];
             for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[j][i][k];
-            mean[j][i] = sum_d;
+                sum_d = sum_d + diff[k][j % 3][(i - 2 * j + 9) % 9];
+            mean[j % 3][(i - 2 * j + 9) % 9] = sum_d;
         }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             if (j > 0)
-                path[j][i] = path[j - 1][i - 1] + mean[j][i];
+                path[j][i] = path[j - 1][i - 1] + mean[j % 3][(i - 2 * j + 9) % 9];
             else
-                path[j][i] = mean[j][i];
+                path[j][i] = mean[j][(i - 2 * j + 9) % 9];
 #pragma endscop
 }
 

@@ -31,10 +31,14 @@ pub fn plan_array_edits(
     let decl = scop.array(array);
     let params = scop.param_names();
     let declarator = decl.declarator_span.clone()?;
+    if layout.is_linear() {
+        return Some(plan_linear(source, scop, array, layout, declarator));
+    }
     let mut edits = Vec::new();
     let mut text = decl.name.clone();
     for (dim, extent) in layout.dims.iter().zip(&decl.extents) {
         match dim {
+            DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
             DimLayout::Dropped => {}
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
             DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
@@ -52,7 +56,7 @@ pub fn plan_array_edits(
             for (dim, span) in layout.dims.iter().zip(&access.subscript_spans) {
                 let sub = source[span.clone()].trim();
                 match dim {
-                    DimLayout::Dropped => {}
+                    DimLayout::Dropped | DimLayout::Linear { .. } => {}
                     DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
                     DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
                         text.push_str(&format!("[{sub}]"))
@@ -86,4 +90,123 @@ pub fn plan_array_edits(
         }
     }
     Some(edits)
+}
+
+/// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into
+/// the constant, positive terms come first (`k - i`, not `-i + k`).
+fn linear_text(coeffs: &[i64], subs: &[&str], offset: i64) -> String {
+    let mut constant = Some(offset);
+    let mut terms: Vec<(i64, &str)> = Vec::new();
+    for (c, sub) in coeffs.iter().zip(subs) {
+        if *c == 0 {
+            continue;
+        }
+        match sub.parse::<i64>() {
+            Ok(v) => constant = constant.and_then(|k| k.checked_add(c.checked_mul(v)?)),
+            Err(_) => terms.push((*c, sub)),
+        }
+    }
+    let Some(constant) = constant else {
+        // Folding would overflow: keep every term as written.
+        terms = coeffs
+            .iter()
+            .zip(subs)
+            .filter(|(c, _)| **c != 0)
+            .map(|(c, s)| (*c, *s))
+            .collect();
+        return render_terms(&terms, offset);
+    };
+    terms.sort_by_key(|(c, _)| *c < 0);
+    render_terms(&terms, constant)
+}
+
+fn render_terms(terms: &[(i64, &str)], constant: i64) -> String {
+    let mut out = String::new();
+    for (c, sub) in terms {
+        let term = if needs_parens(sub) {
+            format!("({sub})")
+        } else {
+            sub.to_string()
+        };
+        let mag = c.unsigned_abs();
+        let body = if mag == 1 {
+            term
+        } else {
+            format!("{mag} * {term}")
+        };
+        if out.is_empty() {
+            out = if *c < 0 { format!("-{body}") } else { body };
+        } else {
+            out.push_str(if *c < 0 { " - " } else { " + " });
+            out.push_str(&body);
+        }
+    }
+    if out.is_empty() {
+        return constant.to_string();
+    }
+    if constant > 0 {
+        out.push_str(&format!(" + {constant}"));
+    } else if constant < 0 {
+        out.push_str(&format!(" - {}", constant.unsigned_abs()));
+    }
+    out
+}
+
+/// The edits of a general (linear) layout: one new dimension per mapping
+/// row, each subscript a combination of the original ones.
+fn plan_linear(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+    declarator: std::ops::Range<usize>,
+) -> Vec<Edit> {
+    let decl = scop.array(array);
+    let mut edits = Vec::new();
+    let mut text = decl.name.clone();
+    for dim in &layout.dims {
+        if let DimLayout::Linear { modulus, .. } = dim {
+            text.push_str(&format!("[{modulus}]"));
+        }
+    }
+    edits.push(Edit::replace(declarator, text));
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        for (position, access) in stmt.accesses().enumerate() {
+            if access.array != array {
+                continue;
+            }
+            let subs: Vec<&str> = access
+                .subscript_spans
+                .iter()
+                .map(|s| source[s.clone()].trim())
+                .collect();
+            let mut text = source[access.name_span.clone()].to_string();
+            for dim in &layout.dims {
+                if let DimLayout::Linear {
+                    coeffs,
+                    offset,
+                    modulus,
+                    exempt,
+                } = dim
+                {
+                    let arg = linear_text(coeffs, &subs, *offset);
+                    if exempt.contains(&(si, position)) {
+                        text.push_str(&format!("[{arg}]"));
+                    } else {
+                        let arg = if needs_parens(&arg) {
+                            format!("({arg})")
+                        } else {
+                            arg
+                        };
+                        text.push_str(&format!("[{arg} % {modulus}]"));
+                    }
+                }
+            }
+            let edit = Edit::replace(access.span.clone(), text);
+            if !edits.contains(&edit) {
+                edits.push(edit);
+            }
+        }
+    }
+    edits
 }

@@ -31,6 +31,16 @@ pub enum DimLayout {
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
     },
+    /// One dimension of a general (non-axis) mapping: the subscript becomes
+    /// `(Σ coeffs[p]·e_p + offset) % modulus`, where `offset` is a multiple
+    /// of the modulus that makes the argument non-negative on every access;
+    /// the accesses in `exempt` are proven never to wrap and drop the `%`.
+    Linear {
+        coeffs: Vec<i64>,
+        offset: i64,
+        modulus: i64,
+        exempt: Vec<(usize, usize)>,
+    },
 }
 
 /// The layout of one remapped array.
@@ -43,6 +53,13 @@ impl ArrayLayout {
     /// Whether the array becomes a scalar.
     pub fn is_scalar(&self) -> bool {
         self.dims.iter().all(|d| *d == DimLayout::Dropped)
+    }
+
+    /// Whether this is the layout of a general mapping (see [`linear_layout`]).
+    pub fn is_linear(&self) -> bool {
+        self.dims
+            .iter()
+            .any(|d| matches!(d, DimLayout::Linear { .. }))
     }
 }
 
@@ -169,6 +186,82 @@ pub fn axis_layout(
                 exempt,
             });
         }
+    }
+    Ok(ArrayLayout { dims })
+}
+
+/// The layout of a general mapping (rows of `mapping` combine several
+/// subscripts), for the fixed parameter `values` of its certificate. Each
+/// row gets the smallest offset (a multiple of its modulus) that makes its
+/// argument non-negative on every access, from exact integer minima.
+pub fn linear_layout(
+    model: &ArrayModel,
+    mapping: &ModularMapping,
+    values: &[i64],
+    budget: &mut Budget,
+) -> Result<ArrayLayout, LayoutFailure> {
+    use crate::poly::simplex::{IntResult, integer_max, integer_min};
+    let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    let mut dims = Vec::new();
+    for dim in &mapping.dims {
+        let b = dim.modulus.eval(values).map_err(err)?;
+        if b < 1 {
+            return Err(LayoutFailure("a modulus is below 1".into()));
+        }
+        // Per access: the range of Σ coeffs·subscripts over its domain.
+        let mut ranges: Vec<((usize, usize), i64, i64)> = Vec::new();
+        for event in &model.events {
+            let mut q = event.domain.clone();
+            fix_params(&mut q, values);
+            let mut objective = vec![0i64; q.width()];
+            for (c, sub) in dim.coeffs.iter().zip(&event.subscripts) {
+                for (o, s) in objective.iter_mut().zip(sub) {
+                    let term = c.checked_mul(*s).ok_or(PolyError::Overflow).map_err(err)?;
+                    *o = o
+                        .checked_add(term)
+                        .ok_or(PolyError::Overflow)
+                        .map_err(err)?;
+                }
+            }
+            let lo = match integer_min(&q, &objective, budget).map_err(err)? {
+                IntResult::Optimal { value, .. } => value,
+                IntResult::Infeasible => continue,
+                IntResult::Unbounded => return Err(LayoutFailure("an unbounded subscript".into())),
+            };
+            let hi = match integer_max(&q, &objective, budget).map_err(err)? {
+                IntResult::Optimal { value, .. } => value,
+                IntResult::Infeasible => continue,
+                IntResult::Unbounded => return Err(LayoutFailure("an unbounded subscript".into())),
+            };
+            let key = (event.statement, event.position);
+            match ranges.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, l, h)) => {
+                    *l = (*l).min(lo);
+                    *h = (*h).max(hi);
+                }
+                None => ranges.push((key, lo, hi)),
+            }
+        }
+        let min = ranges.iter().map(|(_, l, _)| *l).min().unwrap_or(0);
+        let offset = if min >= 0 {
+            0
+        } else {
+            (-min)
+                .checked_add(b - 1)
+                .map(|v| v / b * b)
+                .ok_or(LayoutFailure("an offset overflows".into()))?
+        };
+        let exempt = ranges
+            .iter()
+            .filter(|(_, l, h)| l + offset >= 0 && h + offset < b)
+            .map(|(k, _, _)| *k)
+            .collect();
+        dims.push(DimLayout::Linear {
+            coeffs: dim.coeffs.clone(),
+            offset,
+            modulus: b,
+            exempt,
+        });
     }
     Ok(ArrayLayout { dims })
 }
