@@ -45,6 +45,25 @@ pub enum Command {
     /// Run the corpus regression table: sizes, lower bounds, published
     /// figures, methods and median times; exit 1 on a regression.
     Bench(BenchArgs),
+    /// The stand-alone Cl@k role: successive minima, every heuristic's
+    /// lattice and mapping, and the optimal lattice of a 0-symmetric polytope
+    /// or difference set given in isl notation (e.g. printed by `--emit ds`).
+    Lattice(LatticeArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LatticeArgs {
+    /// The set in isl notation, e.g. `[N] -> { [i, j] : -N < i < N and -1 <= j <= 1 }`.
+    #[arg(value_name = "ISL_SET")]
+    pub set: String,
+
+    /// Parameter values (repeatable), e.g. `-D N=100`.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    pub define: Vec<(String, i64)>,
+
+    /// Seconds allowed to the optimal search (0: no search).
+    #[arg(long = "optimal-budget", value_name = "SECONDS", default_value_t = 2.0)]
+    pub optimal_budget: f64,
 }
 
 /// Options shared by the default action and `verify`.

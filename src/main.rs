@@ -53,6 +53,22 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Lattice(args)) => {
+            let seconds = if args.optimal_budget.is_finite() { args.optimal_budget.clamp(0.0, 3600.0) } else { 2.0 };
+            let options = polyfold::mapping::lattice::LatticeOptions {
+                array: "A".into(),
+                optimal: seconds > 0.0,
+                optimal_time: std::time::Duration::from_secs_f64(seconds),
+                ..Default::default()
+            };
+            match polyfold::mapping::lattice::lattice_report(&args.set, &args.define, &options) {
+                Ok(text) => print!("{text}"),
+                Err(e) => {
+                    eprintln!("polyfold: error: {e}");
+                    code = 2;
+                }
+            }
+        }
         None => {
             let options = RunOptions::from(&cli.run);
             for file in &cli.run.files {
