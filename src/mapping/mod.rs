@@ -10,6 +10,7 @@
 pub mod certify;
 pub mod layout;
 pub mod modular;
+pub mod smo;
 pub mod successive;
 
 pub use certify::{Certificate, CertifyMode, certify_modular};
