@@ -69,12 +69,62 @@ pub fn successive_moduli(
                 }
             }
         }
-        // A modulus is at least 1 (for parameters >= 1 when the bounds are
-        // valid); the coefficient-wise maximum bounds every piece.
-        let modulus = max_affine(&bounds, np);
+        // The coefficient-wise maximum bounds every piece (for parameters
+        // >= 0) but may be loose; a smaller candidate (one piece's bound)
+        // is used when it is proven to bound every piece exactly.
+        let mut cands = bounds.clone();
+        cands.sort_by(|a, b| (&a.coeffs, a.constant).cmp(&(&b.coeffs, b.constant)));
+        let mut modulus = max_affine(&bounds, np);
+        for cand in cands {
+            if cand.coeffs > modulus.coeffs
+                || (cand.coeffs == modulus.coeffs && cand.constant >= modulus.constant)
+            {
+                continue;
+            }
+            if bounds_all(&pieces, axis, np, n, &cand)? {
+                modulus = cand;
+                break;
+            }
+        }
         moduli.push(modulus);
     }
     Ok(Ok(moduli))
+}
+
+/// Whether `|x_axis − y_axis| < modulus(P)` on every piece restricted to
+/// equal earlier axes (decided exactly, parameters free).
+fn bounds_all(
+    pieces: &[crate::poly::BasicSet],
+    axis: usize,
+    np: usize,
+    n: usize,
+    modulus: &ParamAffine,
+) -> Result<bool, PolyError> {
+    for piece in pieces {
+        for sign in [1i64, -1] {
+            let mut q = piece.clone();
+            for d in 0..axis {
+                let mut row = q.zero_row();
+                row[np + d] = 1;
+                row[np + n + d] = -1;
+                q.add_eq(row);
+            }
+            // sign·(x − y) − modulus(P) >= 0.
+            let mut row = q.zero_row();
+            row[np + axis] = sign;
+            row[np + n + axis] = -sign;
+            for (p, c) in modulus.coeffs.iter().enumerate() {
+                row[p] = -c;
+            }
+            let last = row.len() - 1;
+            row[last] = -modulus.constant;
+            q.add_ineq(row);
+            if integer_point(&q, &mut Budget::default_query())?.is_some() {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 fn axis_array(spec: &ConflictSpec, stmts: &[StmtId], moduli: &[Vec<ParamAffine>]) -> ArrayMapping {
@@ -93,6 +143,7 @@ fn axis_array(spec: &ConflictSpec, stmts: &[StmtId], moduli: &[Vec<ParamAffine>]
         statements: stmts.to_vec(),
         levels,
         stmt_moduli: Vec::new(),
+        intra_moduli: Vec::new(),
         moduli: hull,
     }
 }

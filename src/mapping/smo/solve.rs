@@ -70,7 +70,7 @@ impl Default for SmoOptions {
     fn default() -> SmoOptions {
         SmoOptions {
             c: 10,
-            max_coeff: 3,
+            max_coeff: 4,
             max_offset: 10,
             level_time_limit: Duration::from_secs(20),
             decoalesce: true,
@@ -97,6 +97,9 @@ pub struct ArrayMapping {
     /// Per level, each statement's own contraction modulus `e_j` (used by
     /// decoalescing; the array uses their maximum).
     pub stmt_moduli: Vec<Vec<ParamAffine>>,
+    /// Per level, each statement's intra-statement bound plus one (what
+    /// the statement would need alone; empty for baseline arrays).
+    pub intra_moduli: Vec<Vec<ParamAffine>>,
 }
 
 impl ArrayMapping {
@@ -402,16 +405,27 @@ fn add_farkas(model: &mut IlpModel, poly: &BasicSet, form: &[Lin]) -> Result<(),
 struct LevelResult {
     hyperplanes: Vec<Hyperplane>,
     stmt_moduli: Vec<ParamAffine>,
+    intra_moduli: Vec<ParamAffine>,
     satisfied: usize,
 }
 
-fn solve_level(
-    pieces: &[Piece],
+/// The ILP of one level before objectives are added.
+struct Built {
+    m: IlpModel,
+    sv: Vec<StmtVars>,
+    /// Decision variables of intra polyhedra, per statement of the run.
+    x_intra: Vec<Vec<IlpVar>>,
+    x_inter: Vec<IlpVar>,
+    inter_of_stmt: Vec<Vec<IlpVar>>,
+}
+
+fn build_level(
+    pieces: &[&Piece],
     stmts: &[StmtId],
     n_dim: usize,
     n_param: usize,
     opts: &SmoOptions,
-) -> Result<Result<LevelResult, String>, PolyError> {
+) -> Result<Built, PolyError> {
     let c = opts.c;
     let mut m = IlpModel::new();
     let idx = |s: StmtId| {
@@ -476,7 +490,7 @@ fn solve_level(
         .iter()
         .map(|s| pieces.iter().any(|p| p.source == *s && p.target == *s))
         .collect();
-    let mut x_intra: Vec<IlpVar> = Vec::new();
+    let mut x_intra: Vec<Vec<IlpVar>> = vec![Vec::new(); stmts.len()];
     let mut x_inter: Vec<IlpVar> = Vec::new();
     let mut inter_of_stmt: Vec<Vec<IlpVar>> = vec![Vec::new(); stmts.len()];
     for (pi, p) in pieces.iter().enumerate() {
@@ -538,8 +552,8 @@ fn solve_level(
             add_farkas(&mut m, poly, &combine(&big, 1, &f, sign))?;
         }
         if intra {
-            x_intra.push(x1);
-            x_intra.push(x2);
+            x_intra[j].push(x1);
+            x_intra[j].push(x2);
         } else {
             x_inter.push(x1);
             x_inter.push(x2);
@@ -566,11 +580,106 @@ fn solve_level(
             }
         }
     }
-    let all_x: Vec<(IlpVar, i64)> = x_intra.iter().chain(&x_inter).map(|v| (*v, 1)).collect();
-    if all_x.is_empty() {
+    Ok(Built {
+        m,
+        sv,
+        x_intra,
+        x_inter,
+        inter_of_stmt,
+    })
+}
+
+fn solve_status_solution(status: SolveStatus) -> Result<crate::poly::ilp::Solution, String> {
+    match status {
+        SolveStatus::Optimal(s) | SolveStatus::Feasible(s) => Ok(s),
+        other => Err(format!("the level ILP gave no solution: {other:?}")),
+    }
+}
+
+/// One level: the intra-statement stages of (10) are independent per
+/// statement and solved first, statement by statement (small ILPs); their
+/// optimal values are then fixed in the full model, which optimises the
+/// inter-statement stages and the tie-break.
+fn solve_level(
+    pieces: &[Piece],
+    stmts: &[StmtId],
+    n_dim: usize,
+    n_param: usize,
+    opts: &SmoOptions,
+) -> Result<Result<LevelResult, String>, PolyError> {
+    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    let started = Instant::now();
+    let ilp_opts = IlpOptions {
+        time_limit: Some(opts.level_time_limit),
+    };
+    // Per-statement intra stages.
+    let mut intra_fix: Vec<Option<(i64, i64, i64)>> = vec![None; stmts.len()];
+    for (si, s) in stmts.iter().enumerate() {
+        let mine: Vec<&Piece> = pieces
+            .iter()
+            .filter(|p| p.source == *s && p.target == *s)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut b = build_level(&mine, &[*s], n_dim, n_param, opts)?;
+        let xs: Vec<(IlpVar, i64)> = b.x_intra[0].iter().map(|v| (*v, -1)).collect();
+        let us: Vec<(IlpVar, i64)> = b.sv[0].u.iter().map(|v| (*v, 1)).collect();
+        b.m.add_objective(Sense::Minimize, xs, 0);
+        b.m.add_objective(Sense::Minimize, us, 0);
+        b.m.add_objective(Sense::Minimize, vec![(b.sv[0].w, 1)], 0);
+        let sol = match solve_status_solution(b.m.solve(&ilp_opts)) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(format!("statement S{}: {e}", s.0))),
+        };
+        let val = |v: IlpVar| {
+            sol.int_value(v)
+                .ok_or_else(|| PolyError::Solver("non-integral ILP value".into()))
+        };
+        let mut sat = 0;
+        for v in &b.x_intra[0] {
+            sat += val(*v)?;
+        }
+        let mut su = 0;
+        for v in &b.sv[0].u {
+            su += val(*v)?;
+        }
+        intra_fix[si] = Some((sat, su, val(b.sv[0].w)?));
+    }
+    let all: Vec<&Piece> = pieces.iter().collect();
+    let Built {
+        mut m,
+        sv,
+        x_intra,
+        x_inter,
+        inter_of_stmt,
+    } = build_level(&all, stmts, n_dim, n_param, opts)?;
+    let mut intra_total = 0;
+    for (si, fix) in intra_fix.iter().enumerate() {
+        // A statement without intra conflicts needs no intra bound (0).
+        let (sat, su, w) = fix.unwrap_or((0, 0, 0));
+        intra_total += sat;
+        if !x_intra[si].is_empty() {
+            m.add_constraint(x_intra[si].iter().map(|v| (*v, 1)).collect(), Cmp::Eq, sat);
+        }
+        if !sv[si].u.is_empty() {
+            m.add_constraint(sv[si].u.iter().map(|v| (*v, 1)).collect(), Cmp::Eq, su);
+        }
+        m.add_constraint(vec![(sv[si].w, 1)], Cmp::Eq, w);
+    }
+    let x_intra_all: Vec<IlpVar> = x_intra.iter().flatten().copied().collect();
+    if x_intra_all.is_empty() && x_inter.is_empty() {
         return Ok(Err("no conflict polyhedron left".into()));
     }
-    m.add_constraint(all_x, Cmp::Ge, 1);
+    if intra_total == 0 {
+        // Progress: some polyhedron must be satisfied.
+        let all_x: Vec<(IlpVar, i64)> = x_intra_all
+            .iter()
+            .chain(&x_inter)
+            .map(|v| (*v, 1))
+            .collect();
+        m.add_constraint(all_x, Cmp::Ge, 1);
+    }
     // Tie-breaking absolute values.
     let mut abs_terms = Vec::new();
     for s in &sv {
@@ -581,17 +690,7 @@ fn solve_level(
             abs_terms.push((a, 1));
         }
     }
-    // Objective (10), stages summed over statements.
     let neg = |v: &[IlpVar]| v.iter().map(|x| (*x, -1)).collect::<Vec<_>>();
-    m.add_objective(Sense::Minimize, neg(&x_intra), 0);
-    m.add_objective(
-        Sense::Minimize,
-        sv.iter()
-            .flat_map(|s| s.u.iter().map(|v| (*v, 1)))
-            .collect(),
-        0,
-    );
-    m.add_objective(Sense::Minimize, sv.iter().map(|s| (s.w, 1)).collect(), 0);
     m.add_objective(Sense::Minimize, neg(&x_inter), 0);
     m.add_objective(
         Sense::Minimize,
@@ -602,11 +701,8 @@ fn solve_level(
     );
     m.add_objective(Sense::Minimize, sv.iter().map(|s| (s.wp, 1)).collect(), 0);
     m.add_objective(Sense::Minimize, abs_terms, 0);
-    let started = Instant::now();
-    let status = m.solve(&IlpOptions {
-        time_limit: Some(opts.level_time_limit),
-    });
-    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+    let status = m.solve(&ilp_opts);
+    if debug {
         eprintln!(
             "smo level: {} pieces, {} vars, {} constraints, {:.3} s",
             pieces.len(),
@@ -615,6 +711,7 @@ fn solve_level(
             started.elapsed().as_secs_f64()
         );
     }
+    let x_intra = x_intra_all;
     let sol = match status {
         SolveStatus::Optimal(s) | SolveStatus::Feasible(s) => s,
         other => return Ok(Err(format!("the level ILP gave no solution: {other:?}"))),
@@ -625,6 +722,7 @@ fn solve_level(
     };
     let mut hyperplanes = Vec::new();
     let mut stmt_moduli = Vec::new();
+    let mut intra_moduli = Vec::new();
     let mut satisfied = 0;
     for v in x_intra.iter().chain(&x_inter) {
         satisfied += val(*v)? as usize;
@@ -645,6 +743,10 @@ fn solve_level(
                 any_inter = true;
             }
         }
+        intra_moduli.push(ParamAffine {
+            coeffs: vars.u.iter().map(|v| val(*v)).collect::<Result<_, _>>()?,
+            constant: crate::poly::error::add(val(vars.w)?, 1)?,
+        });
         let (us, w) = if any_inter {
             (&vars.up, vars.wp)
         } else {
@@ -658,6 +760,7 @@ fn solve_level(
     Ok(Ok(LevelResult {
         hyperplanes,
         stmt_moduli,
+        intra_moduli,
         satisfied,
     }))
 }
@@ -710,6 +813,7 @@ pub(crate) fn find_mappings(
         levels: Vec::new(),
         moduli: Vec::new(),
         stmt_moduli: Vec::new(),
+        intra_moduli: Vec::new(),
     };
     let max_levels = 2 * n_dim + 2;
     while !pieces.is_empty() {
@@ -767,6 +871,7 @@ pub(crate) fn find_mappings(
         mapping.levels.push(level.hyperplanes);
         mapping.moduli.push(modulus);
         mapping.stmt_moduli.push(level.stmt_moduli);
+        mapping.intra_moduli.push(level.intra_moduli);
         pieces = next;
     }
     Ok(Ok(mapping))
@@ -774,12 +879,15 @@ pub(crate) fn find_mappings(
 
 /// Seed 000 §4.5: statements whose per-level parametric weights are
 /// comparable (one dominates the other coefficient-wise) may share an
-/// array; the classes are the connected components.
+/// array; the classes are the connected components. The weights are taken
+/// from each statement's intra-statement bounds (what it needs alone): the
+/// inter-statement bounds grow with the other statements' hyperplanes and
+/// would hide the mismatch §4.5 is about.
 pub fn decoalesce_classes(mapping: &ArrayMapping) -> Vec<Vec<StmtId>> {
     let n = mapping.statements.len();
     let delta = |s: usize| -> Vec<i64> {
         mapping
-            .stmt_moduli
+            .intra_moduli
             .iter()
             .map(|level| level[s].coeffs.iter().sum())
             .collect()
@@ -836,6 +944,12 @@ pub fn smo_solve(
         }));
     }
     let classes = decoalesce_classes(&first);
+    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+        eprintln!(
+            "smo decoalescing: intra moduli {:?}, classes {classes:?}",
+            first.intra_moduli
+        );
+    }
     if classes.len() <= 1 {
         return Ok(Ok(SmoSolution {
             arrays: vec![first],
