@@ -165,3 +165,55 @@ pub fn certify_symbolic(spec: &ConflictSpec, sol: &SmoSolution) -> Result<bool, 
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapping::smo::input::parse_smo_input;
+    use crate::mapping::smo::solve::{SmoOptions, smo_solve};
+
+    /// The 1-d ping-pong of seed 000 Fig. 2 (statement number in x1).
+    const PINGPONG: &str = "[N] -> { [t, s, i] : 0 <= t < N and 0 <= s <= 1 and 0 <= i < N }\n\
+        [N] -> { [t, s, i] : 0 <= t < N and 0 <= s <= 1 and 0 <= i < N }\n\
+        y0 y1 y2\n2\n4\n\
+        0 0\n[N] -> { [x0, x1, x2] -> [y0, y1, y2] : x0 = y0 and x1 = 0 and y1 = 0 and x2 < y2 }\n\
+        0 1\n[N] -> { [x0, x1, x2] -> [y0, y1, y2] : x0 = y0 and x1 = 0 and y1 = 1 and x2 > y2 }\n\
+        1 1\n[N] -> { [x0, x1, x2] -> [y0, y1, y2] : x0 = y0 and x1 = 1 and y1 = 1 and x2 < y2 }\n\
+        1 0\n[N] -> { [x0, x1, x2] -> [y0, y1, y2] : x0 = y0 - 1 and x1 = 1 and y1 = 0 and x2 >= y2 }\n";
+
+    #[test]
+    fn pingpong_solution_is_certified_and_a_smaller_modulus_is_caught() {
+        let spec = parse_smo_input(PINGPONG).expect("parses");
+        let sol = smo_solve(&spec, &SmoOptions::default())
+            .expect("no solver error")
+            .expect("a mapping");
+        // Hand computation (seed 000 §1): one array of N + 1 cells.
+        assert_eq!(sol.size(&[7]), Ok(8));
+        assert_eq!(certify_fixed(&spec, &sol, &[7]), SmoVerdict::Valid);
+        assert_eq!(certify_symbolic(&spec, &sol), Ok(true));
+        // Shrinking the modulus to N must collide (only N cells hold the
+        // N + 1 values live at the start of a time step).
+        let mut bad = sol.clone();
+        bad.arrays[0].moduli[0].constant -= 1;
+        match certify_fixed(&spec, &bad, &[7]) {
+            SmoVerdict::Collision { point, .. } => assert_eq!(point.len(), 7),
+            other => panic!("expected a collision, got {other:?}"),
+        }
+        assert_eq!(certify_symbolic(&spec, &bad), Ok(false));
+        // Putting both statements in one array with the successive-modulo
+        // mapping (i mod N, shared) collides too (seed 000 §3.1.1).
+        let mut shared = sol.clone();
+        for h in shared.arrays[0].levels[0].iter_mut() {
+            h.coeffs = vec![0, 0, 1];
+            h.offset = 0;
+        }
+        shared.arrays[0].moduli[0] = crate::mapping::modular::ParamAffine {
+            coeffs: vec![1],
+            constant: 0,
+        };
+        assert!(matches!(
+            certify_fixed(&spec, &shared, &[7]),
+            SmoVerdict::Collision { .. }
+        ));
+    }
+}

@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(spec.conflicts.len(), 2);
         assert!(spec.conflicts[0].is_intra());
         assert_eq!(spec.conflicts[1].source, StmtId(1));
-        assert_eq!(spec.conflicts[1].line, 9);
+        assert_eq!(spec.conflicts[1].line, 11);
         assert_eq!(spec.conflicts[1].relation.pieces[0].ineqs.len(), 1);
     }
 
@@ -344,15 +344,15 @@ mod tests {
     fn errors_carry_positions() {
         let bad = HEAT1D.replace("1 0\n", "1 7\n");
         let e = parse_smo_input(&bad).expect_err("statement out of range");
-        assert_eq!(e.line, 8);
+        assert_eq!(e.line, 10);
         let bad = HEAT1D.replace("x0 < y0", "x0 < < y0");
         let e = parse_smo_input(&bad).expect_err("isl error");
-        assert_eq!(e.line, 7);
+        assert_eq!(e.line, 9);
         assert!(e.column > 40, "column {}", e.column);
         let e = parse_smo_input("[N] -> { [x] : x >= 0 }\n").expect_err("truncated");
         assert!(e.message.contains("unexpected end"));
         let bad = HEAT1D.replace("\n2\n2\n", "\ntwo\n2\n");
         let e = parse_smo_input(&bad).expect_err("bad count");
-        assert_eq!((e.line, e.column), (5, 1));
+        assert_eq!((e.line, e.column), (6, 1));
     }
 }
