@@ -447,6 +447,404 @@ pub fn brute_sources(
     Ok(out)
 }
 
+// ---------------------------------------------------------------------------
+// Value lifetimes and the global conflict set (seed 000 §3.2–3.4).
+
+/// One candidate piece with the region where it is the source (disjoint
+/// from the regions of the other pieces of the same read).
+#[derive(Clone, Debug)]
+pub struct SourcePiece {
+    pub writer: usize,
+    /// Where this piece is the source: a union over `[params | reader
+    /// iterators]`.
+    pub region: crate::poly::Set,
+    /// The writer's iterators as affine rows over `[params | reader
+    /// iterators | constant]`.
+    pub iters: Vec<Vec<i64>>,
+}
+
+/// The exact source pieces of one read: disjoint regions, each with an
+/// affine source. `None` when that cannot be done exactly (a non-affine
+/// value, a difference that is not exact, or an inexact lexmax).
+pub fn source_pieces(scop: &Scop, r: &ReadDataflow) -> PolyResult<Option<Vec<SourcePiece>>> {
+    if !r.exact {
+        return Ok(None);
+    }
+    let np = scop.params.len();
+    let t = &scop.stmts[r.stmt];
+    let nt = t.iterators.len();
+    // Flatten candidates into pieces: (level, writer, domain, iterator rows,
+    // schedule rows over [params | k | const]).
+    struct Flat {
+        level: usize,
+        writer: usize,
+        domain: BasicSet,
+        iters: Vec<Vec<i64>>,
+        sched: Vec<Vec<i64>>,
+    }
+    let len = max_schedule_len(scop);
+    let mut flats: Vec<Flat> = Vec::new();
+    for c in &r.candidates {
+        let s = &scop.stmts[c.writer];
+        for p in &c.opt.pieces {
+            if p.values.iter().any(|q| q.denominator != 1) {
+                return Ok(None);
+            }
+            let iters: Vec<Vec<i64>> = p
+                .values
+                .iter()
+                .zip(&c.signs)
+                .map(|(q, sign)| q.coeffs.iter().map(|v| v * sign).collect())
+                .collect();
+            let mut sched = Vec::with_capacity(len);
+            for q in 0..len {
+                let mut row = vec![0i64; np + nt + 1];
+                match s.schedule.get(q) {
+                    Some(SchedEntry::Const(v)) => row[np + nt] = *v,
+                    Some(SchedEntry::Iter { index, sign }) => {
+                        for (a, b) in row.iter_mut().zip(&iters[*index]) {
+                            *a = b * sign;
+                        }
+                    }
+                    None => {}
+                }
+                sched.push(row);
+            }
+            flats.push(Flat {
+                level: c.level,
+                writer: c.writer,
+                domain: p.domain.clone(),
+                iters,
+                sched,
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for (ci, c) in flats.iter().enumerate() {
+        let mut region = crate::poly::Set::from_basic(c.domain.clone());
+        for (di, d) in flats.iter().enumerate() {
+            if di == ci {
+                continue;
+            }
+            let beats: crate::poly::Set = if d.level > c.level {
+                crate::poly::Set::from_basic(d.domain.clone())
+            } else if d.level == c.level {
+                // d's schedule lexicographically after c's (or equal, with
+                // d first in the list) on the common domain.
+                let both = d.domain.intersect(&c.domain)?;
+                let mut set = crate::poly::Set::empty(both.space.clone());
+                let w = both.width();
+                let lift = |row: &[i64]| -> Vec<i64> {
+                    let mut out = vec![0; w];
+                    out[..np + nt].copy_from_slice(&row[..np + nt]);
+                    out[w - 1] = row[np + nt];
+                    out
+                };
+                for q in 0..=len {
+                    let mut b = both.clone();
+                    for e in 0..q.min(len) {
+                        let diff: Vec<i64> = lift(&d.sched[e])
+                            .iter()
+                            .zip(lift(&c.sched[e]))
+                            .map(|(x, y)| x - y)
+                            .collect();
+                        b.eqs.push(diff);
+                    }
+                    if q < len {
+                        let mut diff: Vec<i64> = lift(&d.sched[q])
+                            .iter()
+                            .zip(lift(&c.sched[q]))
+                            .map(|(x, y)| x - y)
+                            .collect();
+                        diff[w - 1] -= 1;
+                        b.ineqs.push(diff);
+                    } else if di > ci {
+                        // Equal schedules: the earlier piece keeps it.
+                        continue;
+                    }
+                    set.push(b);
+                }
+                set
+            } else {
+                continue;
+            };
+            region = match region.subtract(&beats)? {
+                Some(r) => r,
+                None => return Ok(None),
+            };
+        }
+        out.push(SourcePiece {
+            writer: c.writer,
+            region,
+            iters: c.iters.clone(),
+        });
+    }
+    Ok(Some(out))
+}
+
+/// The global conflict set of the values written by `stmts` (total
+/// expansion: statement `stmts[j]` writes cell `[j, i, 0...]` of the global
+/// array space), from exact value lifetimes: the values of `S(i)` and
+/// `S'(i')`, with `S'(i')` written after `S(i)`, conflict when some read of
+/// `S(i)`'s value happens strictly after the operation `S'(i')`. Values
+/// never read are dead (no conflict). Reads of values written by
+/// statements outside `stmts` are ignored, so `stmts` must hold every
+/// writer of the arrays concerned.
+///
+/// Returns `None` when the dataflow is not exact. What this does NOT do:
+/// live-out values (temporaries have none) and live-in values (reads of
+/// initial values have no writer statement and need storage of their own).
+pub fn global_conflicts(
+    scop: &Scop,
+    flow: &Dataflow,
+    stmts: &[usize],
+) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
+    use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
+    let np = scop.params.len();
+    let dmax = stmts
+        .iter()
+        .map(|s| scop.stmts[*s].iterators.len())
+        .max()
+        .unwrap_or(0);
+    let n = 1 + dmax;
+    let len = max_schedule_len(scop);
+    let params = scop.param_names();
+    let xs: Vec<String> = (0..n).map(|d| format!("x{d}")).collect();
+    let ys: Vec<String> = (0..n).map(|d| format!("y{d}")).collect();
+    let rel_space = Space::relation(
+        params.clone(),
+        Tuple::anonymous(xs.clone()),
+        Tuple::anonymous(ys.clone()),
+    );
+    // Source pieces of every read.
+    let mut reads = Vec::new();
+    for r in &flow.reads {
+        match source_pieces(scop, r)? {
+            Some(p) => reads.push((r.stmt, p)),
+            None => return Ok(None),
+        }
+    }
+    let mut conflicts = Vec::new();
+    for (ja, &sa) in stmts.iter().enumerate() {
+        for (jb, &sb) in stmts.iter().enumerate() {
+            let s = &scop.stmts[sa];
+            let s2 = &scop.stmts[sb];
+            let mut rel = crate::poly::Set::empty(rel_space.clone());
+            for (ti, pieces) in &reads {
+                let t = &scop.stmts[*ti];
+                let nt = t.iterators.len();
+                for sp in pieces.iter().filter(|p| p.writer == sa) {
+                    for wp in &sp.region.pieces {
+                        for dpa in &s.domain.pieces {
+                            for dpb in &s2.domain.pieces {
+                                for p1 in 0..len {
+                                    for p2 in 0..len {
+                                        let b = conflict_piece(
+                                            scop,
+                                            &rel_space,
+                                            n,
+                                            (ja, sa),
+                                            (jb, sb),
+                                            dpa,
+                                            dpb,
+                                            (*ti, nt),
+                                            wp,
+                                            &sp.iters,
+                                            p1,
+                                            p2,
+                                        )?;
+                                        if let Some(b) = b {
+                                            if crate::poly::simplex::integer_point(
+                                                &b,
+                                                &mut crate::poly::Budget::default_query(),
+                                            )?
+                                            .is_some()
+                                            {
+                                                rel.push(b);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for piece in rel.pieces {
+                conflicts.push(ConflictPolyhedron {
+                    source: StmtId(ja),
+                    target: StmtId(jb),
+                    relation: crate::poly::Set::from_basic(piece),
+                    line: 0,
+                });
+            }
+        }
+    }
+    let set_space = Space::set(params.clone(), Tuple::anonymous(xs));
+    let _ = np;
+    Ok(Some(ConflictSpec {
+        params,
+        n_dim: n,
+        array_space: BasicSet::universe(set_space.clone()),
+        range_space: BasicSet::universe(set_space),
+        output_names: ys,
+        n_statements: stmts.len(),
+        conflicts,
+    }))
+}
+
+/// One conflict polyhedron: `x = [ja, i, 0..]` written by `sa`, `y = [jb,
+/// i', 0..]` written by `sb`, `θ(x) ≺ θ(y)` first at position `p1`, a read
+/// at `k` in `wp` with source `i = iters(k)`, and `θ_T(k) ≻ θ(y)` first at
+/// position `p2`.
+#[allow(clippy::too_many_arguments)]
+fn conflict_piece(
+    scop: &Scop,
+    rel_space: &Space,
+    n: usize,
+    (ja, sa): (usize, usize),
+    (jb, sb): (usize, usize),
+    dpa: &BasicSet,
+    dpb: &BasicSet,
+    (ti, nt): (usize, usize),
+    wp: &BasicSet,
+    iters: &[Vec<i64>],
+    p1: usize,
+    p2: usize,
+) -> PolyResult<Option<BasicSet>> {
+    let np = scop.params.len();
+    let s = &scop.stmts[sa];
+    let s2 = &scop.stmts[sb];
+    let t = &scop.stmts[ti];
+    let na = s.iterators.len();
+    let nb = s2.iterators.len();
+    let (ea, eb, ew) = (dpa.n_exist, dpb.n_exist, wp.n_exist);
+    // Columns: [params | x (n) | y (n) | k (nt) | ea | eb | ew | const].
+    let kc = np + 2 * n;
+    let width = kc + nt + ea + eb + ew + 1;
+    let mut b = BasicSet {
+        space: rel_space.clone(),
+        n_exist: nt + ea + eb + ew,
+        eqs: Vec::new(),
+        ineqs: Vec::new(),
+    };
+    let unit = |col: usize, c: i64| {
+        let mut r = vec![0; width];
+        r[col] = 1;
+        r[width - 1] = -c;
+        r
+    };
+    // Statement dimension and padding.
+    b.eqs.push(unit(np, ja as i64));
+    b.eqs.push(unit(np + n, jb as i64));
+    for d in 1 + na..n {
+        b.eqs.push(unit(np + d, 0));
+    }
+    for d in 1 + nb..n {
+        b.eqs.push(unit(np + n + d, 0));
+    }
+    // Map a row over [params | dims(m) | exist(e) | const] of a piece.
+    let map = |row: &[i64], dim_col: usize, m: usize, ex_col: usize, e: usize| -> Vec<i64> {
+        let mut out = vec![0; width];
+        out[..np].copy_from_slice(&row[..np]);
+        out[dim_col..dim_col + m].copy_from_slice(&row[np..np + m]);
+        out[ex_col..ex_col + e].copy_from_slice(&row[np + m..np + m + e]);
+        out[width - 1] = row[row.len() - 1];
+        out
+    };
+    let xa = np + 1;
+    let yb = np + n + 1;
+    let (ca, cb, cw) = (kc + nt, kc + nt + ea, kc + nt + ea + eb);
+    for r in &dpa.eqs {
+        b.eqs.push(map(r, xa, na, ca, ea));
+    }
+    for r in &dpa.ineqs {
+        b.ineqs.push(map(r, xa, na, ca, ea));
+    }
+    for r in &dpb.eqs {
+        b.eqs.push(map(r, yb, nb, cb, eb));
+    }
+    for r in &dpb.ineqs {
+        b.ineqs.push(map(r, yb, nb, cb, eb));
+    }
+    for r in &wp.eqs {
+        b.eqs.push(map(r, kc, nt, cw, ew));
+    }
+    for r in &wp.ineqs {
+        b.ineqs.push(map(r, kc, nt, cw, ew));
+    }
+    // Source: x_{1+q} = iters[q](k).
+    for (q, row) in iters.iter().enumerate() {
+        let mut r = map(row, kc, nt, cw, 0);
+        r[xa + q] -= 1;
+        b.eqs.push(r);
+    }
+    // Schedules as rows of this width.
+    let sched = |stmt: &crate::ir::Stmt, dim_col: usize, q: usize| -> Vec<i64> {
+        let mut r = vec![0; width];
+        match stmt.schedule.get(q) {
+            Some(SchedEntry::Const(v)) => r[width - 1] = *v,
+            Some(SchedEntry::Iter { index, sign }) => r[dim_col + index] = *sign,
+            None => {}
+        }
+        r
+    };
+    let sub =
+        |a: Vec<i64>, c: Vec<i64>| -> Vec<i64> { a.iter().zip(&c).map(|(x, y)| x - y).collect() };
+    // θ_sa(x) ≺ θ_sb(y) first at p1.
+    for q in 0..=p1 {
+        let d = sub(sched(s2, yb, q), sched(s, xa, q));
+        if q < p1 {
+            b.eqs.push(d);
+        } else {
+            let mut d = d;
+            d[width - 1] -= 1;
+            b.ineqs.push(d);
+        }
+    }
+    // θ_T(k) ≻ θ_sb(y) first at p2.
+    for q in 0..=p2 {
+        let d = sub(sched(t, kc, q), sched(s2, yb, q));
+        if q < p2 {
+            b.eqs.push(d);
+        } else {
+            let mut d = d;
+            d[width - 1] -= 1;
+            b.ineqs.push(d);
+        }
+    }
+    let last = width - 1;
+    for r in b.eqs.iter().chain(&b.ineqs) {
+        if r[..last].iter().all(|v| *v == 0) {
+            let bad = if b.eqs.contains(r) {
+                r[last] != 0
+            } else {
+                r[last] < 0
+            };
+            if bad {
+                return Ok(None);
+            }
+        }
+    }
+    // What is known of the parameters.
+    let ctx = &scop.context;
+    if ctx.n_exist == 0 {
+        for (rows, is_eq) in [(&ctx.eqs, true), (&ctx.ineqs, false)] {
+            for row in rows {
+                let mut r = vec![0; width];
+                r[..np].copy_from_slice(&row[..np]);
+                r[width - 1] = row[row.len() - 1];
+                if is_eq {
+                    b.eqs.push(r);
+                } else {
+                    b.ineqs.push(r);
+                }
+            }
+        }
+    }
+    Ok(Some(crate::mapping::smo::solve::simplify_public(&b)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,5 +929,143 @@ mod tests {
             let n = check_program(&format!("case{k}.c"), src, 5);
             assert!(n > 10, "case {k}: only {n} reads checked");
         }
+    }
+
+    /// Brute-force value lifetimes for fixed parameters: every value
+    /// (writer statement, iterators) with its write position and last read
+    /// position in the sorted operation list.
+    fn brute_lifetimes(
+        scop: &Scop,
+        params: &[i64],
+    ) -> std::collections::HashMap<(usize, Vec<i64>), (usize, Option<usize>)> {
+        use crate::poly::Budget;
+        use crate::poly::basic::eval_row;
+        use crate::verify::enumerate::integer_points;
+        let np = scop.params.len();
+        let len = max_schedule_len(scop);
+        let mut ops = Vec::new();
+        for (si, s) in scop.stmts.iter().enumerate() {
+            for piece in &s.domain.pieces {
+                for it in integer_points(piece, params, &mut Budget::default_query()).expect("pts")
+                {
+                    ops.push((schedule_at(scop, si, &it, params, len), si, it));
+                }
+            }
+        }
+        ops.sort();
+        ops.dedup();
+        let mut last: std::collections::HashMap<(u32, Vec<i64>), (usize, Vec<i64>)> =
+            Default::default();
+        let mut life: std::collections::HashMap<(usize, Vec<i64>), (usize, Option<usize>)> =
+            Default::default();
+        for (pos, (_, si, it)) in ops.iter().enumerate() {
+            let s = &scop.stmts[*si];
+            let mut full = params.to_vec();
+            full.extend_from_slice(it);
+            let width = np + it.len() + 1;
+            let cell = |a: &crate::ir::Access| -> Vec<i64> {
+                a.subscripts
+                    .iter()
+                    .map(|e| eval_row(&aff_row(e, width), &full).expect("eval"))
+                    .collect()
+            };
+            for r in &s.reads {
+                if let Some(v) = last.get(&(r.array.0, cell(r))) {
+                    if let Some(l) = life.get_mut(v) {
+                        l.1 = Some(pos);
+                    }
+                }
+            }
+            let v = (*si, it.clone());
+            last.insert((s.write.array.0, cell(&s.write)), v.clone());
+            life.insert(v, (pos, None));
+        }
+        life
+    }
+
+    #[test]
+    fn pingpong_conflicts_are_exact_value_lifetimes_and_smo_folds_them() {
+        use crate::mapping::smo::{SmoOptions, SmoVerdict, certify_fixed, smo_solve};
+        use crate::poly::brute::{BruteBox, basic_contains};
+        let program = frontend::extract(
+            "pingpong1d.c",
+            &corpus("pingpong1d.c"),
+            &frontend::Options::default(),
+        );
+        let scop = &program.scops[0];
+        let flow = compute_dataflow(scop).expect("dataflow");
+        // The statements writing P and Q.
+        let temps: Vec<usize> = scop
+            .stmts
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                let name = &scop.array(s.write.array).name;
+                name == "P" || name == "Q"
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(temps.len(), 3);
+        let spec = global_conflicts(scop, &flow, &temps)
+            .expect("no error")
+            .expect("exact");
+        // Same structure as the published heat1d specification: intra
+        // conflicts of the compute and copy statements and inter conflicts
+        // both ways between them.
+        let has = |a: usize, b: usize| {
+            spec.conflicts
+                .iter()
+                .any(|k| k.source.0 == a && k.target.0 == b)
+        };
+        assert!(has(1, 1) && has(2, 2) && has(1, 2) && has(2, 1));
+        // Exactness against brute-force lifetimes, for N = 4, T = 3.
+        let names = scop.param_names();
+        let params: Vec<i64> = names.iter().map(|n| if n == "N" { 4 } else { 3 }).collect();
+        let life = brute_lifetimes(scop, &params);
+        let values: Vec<(&(usize, Vec<i64>), &(usize, Option<usize>))> =
+            life.iter().filter(|(v, _)| temps.contains(&v.0)).collect();
+        let bx = BruteBox::new(0, 0, -1, 6);
+        let cell = |v: &(usize, Vec<i64>)| -> Vec<i64> {
+            let j = temps.iter().position(|t| *t == v.0).expect("temp") as i64;
+            let mut c = vec![j];
+            c.extend_from_slice(&v.1);
+            c.resize(spec.n_dim, 0);
+            c
+        };
+        let mut n_conflicts = 0;
+        for (a, la) in &values {
+            for (b, lb) in &values {
+                // b written after a, and a read after b's write.
+                let truth = la.0 < lb.0 && la.1.is_some_and(|r| r > lb.0);
+                let mut point = params.clone();
+                point.extend(cell(a));
+                point.extend(cell(b));
+                let ja = temps.iter().position(|t| *t == a.0).expect("temp");
+                let jb = temps.iter().position(|t| *t == b.0).expect("temp");
+                let in_spec = spec.conflicts.iter().any(|k| {
+                    k.source.0 == ja
+                        && k.target.0 == jb
+                        && k.relation
+                            .pieces
+                            .iter()
+                            .any(|p| basic_contains(p, &point, &bx))
+                });
+                assert_eq!(in_spec, truth, "values {a:?} and {b:?}");
+                n_conflicts += truth as usize;
+            }
+        }
+        assert!(n_conflicts > 20);
+        // The SMO engine runs on it and its mapping is certified.
+        let sol = smo_solve(&spec, &SmoOptions::default())
+            .expect("no error")
+            .expect("a mapping");
+        assert_eq!(certify_fixed(&spec, &sol, &params), SmoVerdict::Valid);
+        let size = sol.size(&params).expect("size");
+        println!(
+            "pingpong1d SMO size at N = 4, T = 3: {size}; {:?}",
+            sol.arrays
+        );
+        // Lower bound: at the start of a step N + 2 values of Q are live.
+        assert!(size >= 6);
     }
 }

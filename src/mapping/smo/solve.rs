@@ -282,6 +282,11 @@ pub(crate) fn simplify(poly: &BasicSet) -> Result<BasicSet, PolyError> {
     Ok(out)
 }
 
+/// [`simplify`] for other modules (exact, integer-equivalent).
+pub fn simplify_public(poly: &BasicSet) -> Result<BasicSet, PolyError> {
+    simplify(poly)
+}
+
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
@@ -497,7 +502,16 @@ fn build_level(
         let j = idx(p.source);
         let k = idx(p.target);
         let intra = j == k;
-        let poly = &p.poly;
+        // The bounds `c·ΣP + c` of (1) assume parameters >= 0: the Farkas
+        // systems are built on the piece with `P >= 0` added (results are
+        // claimed, and certified, for such parameter values only).
+        let mut with_nonneg = p.poly.clone();
+        for q in 0..n_param {
+            let mut row = with_nonneg.zero_row();
+            row[q] = 1;
+            with_nonneg.ineqs.push(row);
+        }
+        let poly = &with_nonneg;
         let w = poly.width();
         let np = n_param;
         // f over the columns of poly.
