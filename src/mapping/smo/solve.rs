@@ -245,6 +245,14 @@ pub(crate) fn simplify(poly: &BasicSet) -> Result<BasicSet, PolyError> {
     let mut out = poly.clone();
     let n = out.width() - 1;
     let mut rows: Vec<Vec<i64>> = Vec::new();
+    if poly
+        .eqs
+        .iter()
+        .chain(&poly.ineqs)
+        .any(|r| r.contains(&i64::MIN))
+    {
+        return Ok(poly.clone());
+    }
     for row in &poly.ineqs {
         let g = row[..n]
             .iter()
@@ -256,10 +264,8 @@ pub(crate) fn simplify(poly: &BasicSet) -> Result<BasicSet, PolyError> {
             }
             r[n] = r[n].div_euclid(g);
         }
-        if g == 0 {
-            if r[n] >= 0 {
-                continue;
-            }
+        if g == 0 && r[n] >= 0 {
+            continue;
         }
         if !rows.contains(&r) {
             rows.push(r);
