@@ -515,7 +515,15 @@ fn build_level(
         for q in 0..n_param {
             let mut row = with_nonneg.zero_row();
             row[q] = 1;
-            with_nonneg.ineqs.push(row);
+            // Only when the piece does not imply it already (a redundant
+            // row only makes the ILP bigger).
+            let implied = matches!(
+                lp_min(&p.poly, &row)?,
+                LpResult::Optimal { ref value, .. } if value.signum() >= 0
+            );
+            if !implied {
+                with_nonneg.ineqs.push(row);
+            }
         }
         let poly = &with_nonneg;
         let w = poly.width();
