@@ -122,10 +122,8 @@ pub fn compute_dataflow(scop: &Scop) -> PolyResult<Dataflow> {
 }
 
 fn read_dataflow(scop: &Scop, ti: usize, ri: usize, array: ArrayId) -> PolyResult<ReadDataflow> {
-    let np = scop.params.len();
     let t = &scop.stmts[ti];
     let read = &t.reads[ri];
-    let nt = t.iterators.len();
     let len = max_schedule_len(scop);
     let mut candidates = Vec::new();
     let mut exact = true;
@@ -133,7 +131,6 @@ fn read_dataflow(scop: &Scop, ti: usize, ri: usize, array: ArrayId) -> PolyResul
         if s.write.array != array {
             continue;
         }
-        let ns = s.iterators.len();
         let signs = signs_of(scop, si);
         for tp in &t.domain.pieces {
             for sp in &s.domain.pieces {
@@ -142,7 +139,6 @@ fn read_dataflow(scop: &Scop, ti: usize, ri: usize, array: ArrayId) -> PolyResul
                     else {
                         continue;
                     };
-                    let _ = (nt, ns, np);
                     let opt = lexmax(&rel)?;
                     exact &= opt.exact;
                     if !opt.pieces.is_empty() {
@@ -600,7 +596,6 @@ pub fn global_conflicts(
     stmts: &[usize],
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
-    let np = scop.params.len();
     let dmax = stmts
         .iter()
         .map(|s| scop.stmts[*s].iterators.len())
@@ -681,7 +676,6 @@ pub fn global_conflicts(
         }
     }
     let set_space = Space::set(params.clone(), Tuple::anonymous(xs));
-    let _ = np;
     Ok(Some(ConflictSpec {
         params,
         n_dim: n,

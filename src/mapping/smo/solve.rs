@@ -957,8 +957,6 @@ pub fn smo_solve(
     spec: &ConflictSpec,
     opts: &SmoOptions,
 ) -> Result<Result<SmoSolution, String>, PolyError> {
-    let start = Instant::now();
-    let _ = start;
     let all: Vec<StmtId> = (0..spec.n_statements).map(StmtId).collect();
     let mut levels = 0;
     let first = match find_mappings(spec, &all, opts, &mut levels)? {
