@@ -324,6 +324,47 @@ pub fn print_dataflow(scop: &Scop, flow: &Dataflow) -> Result<String, PolyError>
     let params = scop.param_names();
     for r in &flow.reads {
         let t = &scop.stmts[r.stmt];
+        if let Some(pieces) = source_pieces(scop, r)? {
+            // Disjoint pieces: a piecewise affine function in isl notation.
+            let _ = writeln!(
+                out,
+                "# {} read {} of {}: exact; initial value outside these pieces",
+                t.name,
+                r.read,
+                scop.array(r.array).name
+            );
+            let mut names = params.clone();
+            names.extend(t.iterators.iter().cloned());
+            let mut texts = Vec::new();
+            for p in &pieces {
+                let w = &scop.stmts[p.writer];
+                let vals: Vec<String> = p
+                    .iters
+                    .iter()
+                    .map(|row| {
+                        let n = row.len() - 1;
+                        crate::poly::isl_print::format_affine(&row[..n], row[n], &names)
+                    })
+                    .collect();
+                for b in &p.region.pieces {
+                    let c = b.constraints_to_isl();
+                    texts.push(format!(
+                        "{}[{}] -> {}[{}]{}",
+                        t.name,
+                        t.iterators.join(", "),
+                        w.name,
+                        vals.join(", "),
+                        if c.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" : {c}")
+                        }
+                    ));
+                }
+            }
+            let _ = writeln!(out, "[{}] -> {{ {} }}", params.join(", "), texts.join("; "));
+            continue;
+        }
         let _ = writeln!(
             out,
             "# {} read {} of {}{}: latest candidate wins, else initial value",
@@ -843,6 +884,7 @@ fn conflict_piece(
 mod tests {
     use super::*;
     use crate::frontend;
+    use crate::poly::basic::eval_row;
 
     /// Compares the dataflow of every read with the brute-force last
     /// writer, for the given parameter values; returns the number of read
@@ -869,6 +911,33 @@ mod tests {
                     "{name}: {} read {ri} at {iters:?}",
                     scop.stmts[si].name
                 );
+                // The disjoint pieces (what the printer shows) agree: at
+                // most one contains the point, and it gives the source.
+                let pieces = source_pieces(scop, r).expect("pieces").expect("exact");
+                let mut point = params.clone();
+                point.extend_from_slice(&iters);
+                let bx = crate::poly::brute::BruteBox::new(0, 0, -64, 64);
+                let hits: Vec<Source> = pieces
+                    .iter()
+                    .filter(|p| {
+                        p.region
+                            .pieces
+                            .iter()
+                            .any(|b| crate::poly::brute::basic_contains(b, &point, &bx))
+                    })
+                    .map(|p| Source::Write {
+                        stmt: p.writer,
+                        iters: p
+                            .iters
+                            .iter()
+                            .map(|row| eval_row(row, &point).expect("eval"))
+                            .collect(),
+                    })
+                    .collect();
+                match &src {
+                    Source::Initial => assert!(hits.is_empty(), "{name}: {hits:?}"),
+                    w => assert_eq!(hits, vec![w.clone()], "{name}: pieces at {iters:?}"),
+                }
                 checked += 1;
                 if matches!(got, Source::Write { .. }) {
                     from_writes += 1;
