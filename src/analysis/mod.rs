@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod cells;
+pub mod dataflow;
 pub mod livein;
 pub mod liveness;
 pub mod model;

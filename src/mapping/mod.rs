@@ -11,6 +11,7 @@ pub mod certify;
 pub mod lattice;
 pub mod layout;
 pub mod modular;
+pub mod smo;
 pub mod successive;
 
 pub use certify::{Certificate, CertifyMode, certify_modular};
