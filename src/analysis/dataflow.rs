@@ -286,21 +286,14 @@ fn candidate_relation(
 impl ReadDataflow {
     /// The source of the value read at iteration `iters` with parameter
     /// values `params`, evaluated exactly from the candidates (the latest
-    /// candidate in schedule order wins). `exist_bound` bounds the values of
-    /// existentials tried when a piece's domain has some.
-    pub fn source_at(
-        &self,
-        scop: &Scop,
-        params: &[i64],
-        iters: &[i64],
-        exist_bound: i64,
-    ) -> PolyResult<Source> {
+    /// candidate in schedule order wins).
+    pub fn source_at(&self, scop: &Scop, params: &[i64], iters: &[i64]) -> PolyResult<Source> {
         let len = max_schedule_len(scop);
         let mut point = params.to_vec();
         point.extend_from_slice(iters);
         let mut best: Option<(Vec<i64>, usize, Vec<i64>)> = None;
         for c in &self.candidates {
-            let Some(v) = c.opt.value_at(&point, exist_bound)? else {
+            let Some(v) = c.opt.value_at(&point)? else {
                 continue;
             };
             let j: Vec<i64> = v.iter().zip(&c.signs).map(|(x, s)| x * s).collect();
@@ -905,7 +898,7 @@ mod tests {
                     .iter()
                     .find(|r| r.stmt == si && r.read == ri)
                     .expect("read");
-                let got = r.source_at(scop, &params, &iters, 64).expect("eval");
+                let got = r.source_at(scop, &params, &iters).expect("eval");
                 assert_eq!(
                     got, src,
                     "{name}: {} read {ri} at {iters:?}",
