@@ -49,6 +49,21 @@ pub enum Command {
     /// lattice and mapping, and the optimal lattice of a 0-symmetric polytope
     /// or difference set given in isl notation (e.g. printed by `--emit ds`).
     Lattice(LatticeArgs),
+    /// Run the SMO storage optimiser (seed 000) on a conflict specification
+    /// in the `.smo.input` format of SMO's authors; print the storage
+    /// mappings, sizes, the baseline and the certification verdicts.
+    Smo(SmoArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SmoArgs {
+    /// The `.smo.input` file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Parameter values for the sizes and the exact check (repeatable), e.g. `-D N0=64`.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    pub define: Vec<(String, i64)>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -156,6 +171,8 @@ pub enum Emit {
     Conflicts,
     /// The difference set DS of every temporary array, in isl notation.
     Ds,
+    /// The exact last-writer dataflow of every read, in isl notation.
+    Dataflow,
 }
 
 /// The format of `--report`.

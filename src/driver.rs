@@ -268,6 +268,28 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 rewrite: None,
             };
         }
+        Some(Emit::Dataflow) => {
+            let mut stdout = String::new();
+            for (si, scop) in program.scops.iter().enumerate() {
+                let flow = crate::analysis::dataflow::compute_dataflow(scop)
+                    .and_then(|flow| crate::analysis::dataflow::print_dataflow(scop, &flow));
+                match flow {
+                    Ok(text) => {
+                        stdout.push_str(&format!("# scop {si} ({})\n{text}", scop.function))
+                    }
+                    Err(e) => stdout.push_str(&format!(
+                        "# scop {si} ({}): dataflow not computed: {e}\n",
+                        scop.function
+                    )),
+                }
+            }
+            return Outcome {
+                stdout,
+                stderr,
+                code: 0,
+                rewrite: None,
+            };
+        }
         Some(which) => {
             return match emit_sets(&program, options, which) {
                 Ok(stdout) => Outcome {

@@ -54,7 +54,11 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Lattice(args)) => {
-            let seconds = if args.optimal_budget.is_finite() { args.optimal_budget.clamp(0.0, 3600.0) } else { 2.0 };
+            let seconds = if args.optimal_budget.is_finite() {
+                args.optimal_budget.clamp(0.0, 3600.0)
+            } else {
+                2.0
+            };
             let options = polyfold::mapping::lattice::LatticeOptions {
                 array: "A".into(),
                 optimal: seconds > 0.0,
@@ -69,6 +73,22 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Smo(args)) => match polyfold::driver::read_source(&args.file) {
+            Ok(text) => {
+                let options = polyfold::mapping::smo::SmoOptions::default();
+                match polyfold::mapping::smo::smo_report(&text, &args.define, &options) {
+                    Ok(report) => print!("{report}"),
+                    Err(e) => {
+                        eprintln!("polyfold: error: {}: {e}", args.file.display());
+                        code = 2;
+                    }
+                }
+            }
+            Err(e) => {
+                eprint!("{e}");
+                code = 2;
+            }
+        },
         None => {
             let options = RunOptions::from(&cli.run);
             for file in &cli.run.files {
