@@ -157,6 +157,11 @@ pub struct BenchArgs {
     #[arg(long)]
     pub bless: bool,
 
+    /// Successive modulo only (no lattice strategies): the configuration of
+    /// seed 001's heuristic column.
+    #[arg(long = "no-lattice")]
+    pub no_lattice: bool,
+
     /// Runs per kernel; the median time is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: u32,

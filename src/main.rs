@@ -29,11 +29,18 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Bench(args)) => {
-            let options = BenchOptions {
+            if args.no_lattice && args.bless {
+                eprintln!(
+                    "polyfold: error: --bless records the default configuration; drop --no-lattice"
+                );
+                return ExitCode::from(2);
+            }
+            let mut options = BenchOptions {
                 repeats: args.repeats as usize,
                 bless: args.bless,
                 ..BenchOptions::default()
             };
+            options.contract.lattices = !args.no_lattice;
             match run_bench(&args.dir, &options) {
                 Ok(result) => {
                     print!("{}", result.table);

@@ -290,7 +290,7 @@ fn contract_array(
     // Live-in cells for some parameter values of the context: the mapping
     // can only be certified for the known values, where there are none.
     let allow_symbolic = live_in.pieces.is_empty();
-    if !live_in.exact {
+    if !live_in.exact && !live_in.pieces.is_empty() {
         // The symbolic answer is a superset; the trace of the original
         // program decides exactly for the known values (one trace per SCoP).
         if trace.is_none() {
