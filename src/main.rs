@@ -16,7 +16,20 @@ fn emit(out: &Outcome) {
     let _ = std::io::stdout().lock().write_all(out.stdout.as_bytes());
 }
 
+/// The work runs on a thread with a large stack: parsing deeply nested C
+/// recurses, and a stack overflow must never replace a diagnostic.
 fn main() -> ExitCode {
+    let worker = std::thread::Builder::new().stack_size(512 << 20).spawn(run);
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("polyfold: internal error: the worker thread failed");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let mut code = 0u8;
     match cli.command {

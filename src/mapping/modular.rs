@@ -34,9 +34,36 @@ impl ParamAffine {
         Ok(acc)
     }
 
-    /// C-like text with the parameter names, e.g. `N + 1`.
+    /// C text with the parameter names, e.g. `N + 1` or `2 * N - 3`
+    /// (an explicit `*`, unlike isl's `2N`).
     pub fn to_text(&self, params: &[String]) -> String {
-        format_affine(&self.coeffs, self.constant, params)
+        let mut out = String::new();
+        for (c, name) in self.coeffs.iter().zip(params) {
+            if *c == 0 {
+                continue;
+            }
+            let mag = c.unsigned_abs();
+            let term = if mag == 1 {
+                name.clone()
+            } else {
+                format!("{mag} * {name}")
+            };
+            if out.is_empty() {
+                out = if *c < 0 { format!("-{term}") } else { term };
+            } else {
+                out.push_str(if *c < 0 { " - " } else { " + " });
+                out.push_str(&term);
+            }
+        }
+        if out.is_empty() {
+            return self.constant.to_string();
+        }
+        if self.constant > 0 {
+            out.push_str(&format!(" + {}", self.constant));
+        } else if self.constant < 0 {
+            out.push_str(&format!(" - {}", self.constant.unsigned_abs()));
+        }
+        out
     }
 }
 
@@ -129,5 +156,36 @@ impl fmt::Display for ModularMapping {
             write!(f, "[{e} % {m}]")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ParamAffine;
+
+    #[test]
+    fn moduli_print_as_c() {
+        let names = vec!["N0".to_string(), "M".to_string()];
+        let m = ParamAffine {
+            coeffs: vec![2, -1],
+            constant: -3,
+        };
+        assert_eq!(m.to_text(&names), "2 * N0 - M - 3");
+        assert_eq!(
+            ParamAffine {
+                coeffs: vec![0, 0],
+                constant: 7
+            }
+            .to_text(&names),
+            "7"
+        );
+        assert_eq!(
+            ParamAffine {
+                coeffs: vec![-3, 0],
+                constant: 0
+            }
+            .to_text(&names),
+            "-3 * N0"
+        );
     }
 }
