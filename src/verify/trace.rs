@@ -2,6 +2,38 @@
 //! memory, and the max-live lower bound.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast, non-cryptographic hasher for the trace's cell keys (the trace
+/// hashes hundreds of thousands of small integer keys; SipHash dominated).
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<CellHasher>>;
 
 use crate::mapping::ModularMapping;
 use crate::poly::basic::eval_row;
@@ -147,9 +179,9 @@ pub fn run_trace(
         }
         (array, k)
     }
-    let mut original: HashMap<Key, Value> = HashMap::new();
-    let mut mapped: HashMap<Key, Value> = HashMap::new();
-    let mut initial_ids: HashMap<Key, usize> = HashMap::new();
+    let mut original: FastMap<Key, Value> = FastMap::default();
+    let mut mapped: FastMap<Key, Value> = FastMap::default();
+    let mut initial_ids: FastMap<Key, usize> = FastMap::default();
     // Per written value (by operation): (array, birth, death); per initial
     // value (by id): (array, death).
     let mut written: Vec<Option<(usize, usize, usize)>> = vec![None; ops.len()];
