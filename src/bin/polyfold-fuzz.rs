@@ -483,10 +483,17 @@ fn replay(path: &Path) {
     let program = polyfold::frontend::extract("replay.c", &text, &Default::default());
     eprintln!("extract: {:.3} s", start.elapsed().as_secs_f64());
     let start = Instant::now();
-    let contraction = polyfold::pipeline::contract_program(
-        &program,
-        &polyfold::fuzz::mutate::fuzz_contract_options(),
-    );
+    // POLYFOLD_FUZZ_TIME_MS=T replays with a T ms wall-clock budget per
+    // array instead of the deterministic step budget.
+    let mut options = polyfold::fuzz::mutate::fuzz_contract_options();
+    if let Some(ms) = std::env::var("POLYFOLD_FUZZ_TIME_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        options.time_per_array = Duration::from_millis(ms);
+        options.steps_per_array = u64::MAX;
+    }
+    let contraction = polyfold::pipeline::contract_program(&program, &options);
     eprintln!("contract_program: {:.3} s", start.elapsed().as_secs_f64());
     if let Ok(contraction) = contraction {
         for d in &contraction.decisions {
