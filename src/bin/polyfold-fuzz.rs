@@ -1,0 +1,516 @@
+//! `polyfold-fuzz`: long random-program and no-panic campaigns.
+//!
+//! ```text
+//! cargo run --release --bin polyfold-fuzz -- --programs 10000 --seed 1 --jobs 2
+//! cargo run --release --bin polyfold-fuzz -- --mutations 100000 --seed 1 --jobs 2
+//! ```
+//!
+//! `--programs N` generates programs from seeds `S .. S+N-1` and runs the
+//! differential check on each (polyfold, trace verifier, `cc -O1` on the
+//! original and the output, lang-c; one program in `--sanitize-every K`
+//! also under `-fsanitize=address,undefined`). Each failure is minimised
+//! and written to `--out DIR` (default `fuzz-failures/`) as a regression
+//! file `gen_SEED.c` with a header describing the failure: copy it to
+//! `tests/regressions/` once it is understood.
+//!
+//! `--mutations N` runs the no-panic check of the library entry points on
+//! N inputs made by the seeded mutator from the corpus and grammar-test
+//! files; `--binary-every K` also runs the built `polyfold --emit scop` on
+//! one input in K (exit code must be 0, 1 or 2 within 10 s). Every input
+//! goes through the front end and the IR printer; `--full-every K` runs the
+//! contraction and the trace verifier on one input in K (default: all). Failing
+//! inputs are written to `--out DIR` as `panic_SEED.bin`.
+//!
+//! Exit status: 0 when nothing failed, 1 otherwise.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use polyfold::fuzz::check::{
+    CheckOptions, Failure, FailureKind, check_program, install_quiet_panic_hook, scratch_dir,
+};
+use polyfold::fuzz::generate::generate;
+use polyfold::fuzz::minimise::minimise;
+use polyfold::fuzz::mutate::{check_no_panic, fuzz_input};
+use polyfold::fuzz::program::GenProgram;
+
+struct Args {
+    programs: u64,
+    mutations: u64,
+    seed: u64,
+    jobs: usize,
+    sanitize_every: u64,
+    binary_every: u64,
+    full_every: u64,
+    save_inputs: bool,
+    out: PathBuf,
+    polyfold_binary: Option<PathBuf>,
+    minimise_tries: usize,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        programs: 0,
+        mutations: 0,
+        seed: 1,
+        jobs: 2,
+        sanitize_every: 50,
+        binary_every: 100,
+        full_every: 1,
+        save_inputs: false,
+        out: PathBuf::from("fuzz-failures"),
+        polyfold_binary: None,
+        minimise_tries: 300,
+    };
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < raw.len() {
+        let flag = raw[i].as_str();
+        let value = raw
+            .get(i + 1)
+            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{flag}: `{value}` is not a number"))
+        };
+        match flag {
+            "--programs" => args.programs = number()?,
+            "--mutations" => args.mutations = number()?,
+            "--seed" => args.seed = number()?,
+            "--jobs" => args.jobs = number()?.max(1) as usize,
+            "--sanitize-every" => args.sanitize_every = number()?,
+            "--binary-every" => args.binary_every = number()?,
+            "--full-every" => args.full_every = number()?.max(1),
+            "--minimise-tries" => args.minimise_tries = number()? as usize,
+            "--out" => args.out = PathBuf::from(value),
+            "--save-inputs" => args.save_inputs = number()? != 0,
+            "--replay" => {
+                replay(Path::new(value));
+                std::process::exit(0);
+            }
+            "--print" => {
+                print!("{}", generate(number()?).to_c());
+                std::process::exit(0);
+            }
+            "--polyfold" => args.polyfold_binary = Some(PathBuf::from(value)),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+        i += 2;
+    }
+    if args.programs == 0 && args.mutations == 0 {
+        return Err("nothing to do: give --programs N and/or --mutations N".into());
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("polyfold-fuzz: {message}");
+            eprintln!(
+                "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
+                 [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH]"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    install_quiet_panic_hook();
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("polyfold-fuzz: cannot create {}: {e}", args.out.display());
+        return ExitCode::from(2);
+    }
+    let mut failed = false;
+    if args.programs > 0 {
+        failed |= program_campaign(&args);
+    }
+    if args.mutations > 0 {
+        failed |= mutation_campaign(&args);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The header comment of a regression file.
+fn regression_text(program: &GenProgram, failure: &Failure, original_seed: u64) -> String {
+    let detail: String = failure
+        .detail
+        .chars()
+        .take(1500)
+        .collect::<String>()
+        .replace("*/", "* /");
+    format!(
+        "/* Regression case found by polyfold-fuzz (generator seed {original_seed}), minimised.\n \
+         * Failure: {:?}\n * Detail: {detail}\n */\n{}",
+        failure.kind,
+        program.to_c()
+    )
+}
+
+fn program_campaign(args: &Args) -> bool {
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stats = Mutex::new((0u64, 0u64, 0u64, 0u64)); // programs, with contraction, arrays, temps
+    let polyfold_time = Mutex::new(Duration::ZERO);
+    let failures: Mutex<Vec<(u64, FailureKind, String)>> = Mutex::new(Vec::new());
+    let scratch = match scratch_dir("fuzz-programs") {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("polyfold-fuzz: cannot create a scratch directory: {e}");
+            return true;
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst) as u64;
+                    if index >= args.programs {
+                        break;
+                    }
+                    let seed = args.seed + index;
+                    let program = generate(seed);
+                    let options = CheckOptions {
+                        sanitize: args.sanitize_every > 0 && seed % args.sanitize_every == 0,
+                        ..CheckOptions::default()
+                    };
+                    let name = format!("gen_{seed}");
+                    match check_program(&name, &program.to_c(), &scratch, &options) {
+                        Ok(s) => {
+                            let mut st = stats.lock().expect("stats lock");
+                            st.0 += 1;
+                            st.1 += u64::from(s.contracted_arrays > 0);
+                            st.2 += s.contracted_arrays as u64;
+                            st.3 += s.temporaries as u64;
+                            *polyfold_time.lock().expect("time lock") += s.polyfold_time;
+                            if s.polyfold_time > Duration::from_secs(5) {
+                                eprintln!(
+                                    "seed {seed}: polyfold took {:.1} s",
+                                    s.polyfold_time.as_secs_f64()
+                                );
+                            }
+                        }
+                        Err(failure) => {
+                            eprintln!("seed {seed}: {:?}: {}", failure.kind, first_line(&failure.detail));
+                            let path =
+                                minimise_and_write(&program, &failure, seed, &scratch, args);
+                            eprintln!("seed {seed}: minimised case written to {}", path.display());
+                            let mut st = stats.lock().expect("stats lock");
+                            st.0 += 1;
+                            failures.lock().expect("failures lock").push((
+                                seed,
+                                failure.kind,
+                                failure.detail,
+                            ));
+                        }
+                    }
+                    let done = index + 1;
+                    if done % 500 == 0 {
+                        let st = stats.lock().expect("stats lock");
+                        eprintln!(
+                            "... {done} programs, {} contracting, {} arrays contracted, {} failures, {:.0} s",
+                            st.1,
+                            st.2,
+                            failures.lock().expect("failures lock").len(),
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let st = stats.lock().expect("stats lock");
+    let failures = failures.lock().expect("failures lock");
+    println!(
+        "programs: {} (seeds {}..={}), {:.1} s, {} jobs",
+        st.0,
+        args.seed,
+        args.seed + args.programs - 1,
+        start.elapsed().as_secs_f64(),
+        args.jobs
+    );
+    println!(
+        "programs contracting at least one array: {} ({:.1}%)",
+        st.1,
+        100.0 * st.1 as f64 / st.0.max(1) as f64
+    );
+    println!("arrays contracted: {} of {} temporaries", st.2, st.3);
+    println!(
+        "time in polyfold (library, summed over jobs): {:.1} s",
+        polyfold_time.lock().expect("time lock").as_secs_f64()
+    );
+    println!("failures: {}", failures.len());
+    for (seed, kind, detail) in failures.iter() {
+        println!("  seed {seed}: {kind:?}: {}", first_line(detail));
+    }
+    !failures.is_empty()
+}
+
+fn first_line(text: &str) -> String {
+    text.lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(300)
+        .collect()
+}
+
+fn minimise_and_write(
+    program: &GenProgram,
+    failure: &Failure,
+    seed: u64,
+    scratch: &Path,
+    args: &Args,
+) -> PathBuf {
+    let options = CheckOptions {
+        sanitize: false,
+        library_time_limit: if failure.kind == FailureKind::Hang {
+            Duration::from_secs(60)
+        } else {
+            Duration::from_secs(20)
+        },
+        ..CheckOptions::default()
+    };
+    let mut counter = 0u64;
+    let (small, _) = if failure.kind == FailureKind::Hang {
+        (program.clone(), 0)
+    } else {
+        minimise(program, args.minimise_tries, &mut |candidate| {
+            counter += 1;
+            let name = format!("min_{seed}_{counter}");
+            match check_program(&name, &candidate.to_c(), scratch, &options) {
+                Err(f) => f.kind == failure.kind,
+                Ok(_) => false,
+            }
+        })
+    };
+    // Re-check the minimum for its own failure detail.
+    let final_failure =
+        match check_program(&format!("min_{seed}"), &small.to_c(), scratch, &options) {
+            Err(f) => f,
+            Ok(_) => failure.clone(),
+        };
+    let path = args.out.join(format!("gen_{seed}.c"));
+    let _ = std::fs::write(&path, regression_text(&small, &final_failure, seed));
+    path
+}
+
+/// The seed files of the mutator: corpus programs, grammar tests and a few
+/// generated programs.
+fn seed_files() -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["corpus", "grammar-tests", "tests/regressions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("c"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            if let Ok(bytes) = std::fs::read(&p) {
+                files.push(bytes);
+            }
+        }
+    }
+    for seed in 0..20 {
+        files.push(generate(seed).to_c().into_bytes());
+    }
+    files
+}
+
+fn mutation_campaign(args: &Args) -> bool {
+    let start = Instant::now();
+    let seeds = seed_files();
+    let binary = args.polyfold_binary.clone().or_else(|| {
+        let me = std::env::current_exe().ok()?;
+        let sibling = me.with_file_name("polyfold");
+        sibling.exists().then_some(sibling)
+    });
+    let scratch = match scratch_dir("fuzz-mutations") {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("polyfold-fuzz: cannot create a scratch directory: {e}");
+            return true;
+        }
+    };
+    let next = AtomicUsize::new(0);
+    let binary_runs = AtomicUsize::new(0);
+    let failures: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+    let per_kind: Mutex<std::collections::BTreeMap<String, (u64, Duration)>> =
+        Mutex::new(Default::default());
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst) as u64;
+                    if index >= args.mutations {
+                        break;
+                    }
+                    let seed = args.seed + index;
+                    let (kind, bytes) = fuzz_input(seed, &seeds);
+                    if args.save_inputs {
+                        let _ = std::fs::write(args.out.join(format!("input_{seed}.c")), &bytes);
+                    }
+                    let mut problem = None;
+                    let started = Instant::now();
+                    if let Err((k, detail)) =
+                        check_no_panic(&bytes, seed % args.full_every == 0, Duration::from_secs(20))
+                    {
+                        problem = Some(format!("{kind:?} input: library {k:?}: {detail}"));
+                    }
+                    {
+                        let mut table = per_kind.lock().expect("lock");
+                        let entry = table.entry(format!("{kind:?}")).or_default();
+                        entry.0 += 1;
+                        entry.1 += started.elapsed();
+                    }
+                    if problem.is_none()
+                        && args.binary_every > 0
+                        && seed % args.binary_every == 0
+                        && let Some(binary) = &binary
+                    {
+                        binary_runs.fetch_add(1, Ordering::SeqCst);
+                        if let Err(e) = run_binary(binary, &bytes, seed, &scratch) {
+                            problem = Some(format!("{kind:?} input: binary: {e}"));
+                        }
+                    }
+                    if let Some(message) = problem {
+                        eprintln!("seed {seed}: {}", first_line(&message));
+                        let _ = std::fs::write(args.out.join(format!("panic_{seed}.bin")), &bytes);
+                        failures.lock().expect("lock").push((seed, message));
+                    }
+                    let done = index + 1;
+                    if done % 10_000 == 0 {
+                        eprintln!(
+                            "... {done} inputs, {} failures, {:.0} s",
+                            failures.lock().expect("lock").len(),
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let failures = failures.lock().expect("lock");
+    println!(
+        "fuzzed inputs: {} (seeds {}..={}), {:.1} s, {} jobs; {} also through the binary ({})",
+        args.mutations,
+        args.seed,
+        args.seed + args.mutations - 1,
+        start.elapsed().as_secs_f64(),
+        args.jobs,
+        binary_runs.load(Ordering::SeqCst),
+        binary
+            .as_ref()
+            .map(|b| b.display().to_string())
+            .unwrap_or_else(|| "no polyfold binary found".into())
+    );
+    for (kind, (n, time)) in per_kind.lock().expect("lock").iter() {
+        println!(
+            "  {kind}: {n} inputs, {:.1} ms each on average",
+            time.as_secs_f64() * 1000.0 / (*n).max(1) as f64
+        );
+    }
+    println!(
+        "failures (panics, hangs, bad exit codes): {}",
+        failures.len()
+    );
+    for (seed, message) in failures.iter() {
+        println!("  seed {seed}: {}", first_line(message));
+    }
+    !failures.is_empty()
+}
+
+/// Runs `polyfold --emit scop` on the input; an error unless it exits with
+/// 0, 1 or 2 within 10 s.
+fn run_binary(binary: &Path, bytes: &[u8], seed: u64, scratch: &Path) -> Result<(), String> {
+    let path = scratch.join(format!("input_{seed}.c"));
+    std::fs::write(&path, bytes).map_err(|e| format!("cannot write the input: {e}"))?;
+    let stderr_path = scratch.join(format!("input_{seed}.stderr"));
+    let stderr_file =
+        std::fs::File::create(&stderr_path).map_err(|e| format!("cannot create a file: {e}"))?;
+    let mut child = std::process::Command::new(binary)
+        .arg("--emit")
+        .arg("scop")
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr_file)
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() > Duration::from_secs(10) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = std::fs::remove_file(&path);
+                let _ = std::fs::remove_file(&stderr_path);
+                return Err("hang: killed after 10 s".into());
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(format!("wait failed: {e}")),
+        }
+    };
+    let _ = std::fs::remove_file(&path);
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&stderr_path);
+    match status.code() {
+        Some(0..=2) => Ok(()),
+        Some(code) => Err(format!("exit code {code}: {}", first_line(&stderr))),
+        None => Err(format!("killed by a signal ({status})")),
+    }
+}
+
+/// Runs the library entry points on one file, printing the time of each
+/// phase (to locate a hang or a slow phase).
+fn replay(path: &Path) {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let start = Instant::now();
+    let program = polyfold::frontend::extract("replay.c", &text, &Default::default());
+    eprintln!("extract: {:.3} s", start.elapsed().as_secs_f64());
+    let start = Instant::now();
+    // POLYFOLD_FUZZ_TIME_MS=T replays with a T ms wall-clock budget per
+    // array instead of the deterministic step budget.
+    let mut options = polyfold::fuzz::mutate::fuzz_contract_options();
+    if let Some(ms) = std::env::var("POLYFOLD_FUZZ_TIME_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        options.time_per_array = Duration::from_millis(ms);
+        options.steps_per_array = u64::MAX;
+    }
+    let contraction = polyfold::pipeline::contract_program(&program, &options);
+    eprintln!("contract_program: {:.3} s", start.elapsed().as_secs_f64());
+    if let Ok(contraction) = contraction {
+        for d in &contraction.decisions {
+            eprintln!(
+                "  {}: {:?} ({:.3} s)",
+                d.name,
+                d.outcome,
+                d.time.as_secs_f64()
+            );
+        }
+        let start = Instant::now();
+        let mut budget = polyfold::poly::Budget::new(1_000_000, Some(Duration::from_secs(60)));
+        let r = polyfold::pipeline::verify_contraction(&program, &contraction, &mut budget);
+        eprintln!(
+            "verify_contraction: {:.3} s: {:?}",
+            start.elapsed().as_secs_f64(),
+            r.map(|v| v.len())
+        );
+    }
+}

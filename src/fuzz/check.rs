@@ -1,0 +1,399 @@
+//! The differential check of one C program: polyfold (library), the trace
+//! verifier, `cc` on the original and on polyfold's output, the two
+//! outputs compared, and lang-c on polyfold's output.
+//!
+//! Library calls run under `catch_unwind` in a worker thread with a wall
+//! clock limit, so a panic or a hang is a reported failure and never stops
+//! the caller. This module does NOT generate or minimise programs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::pipeline::{ArrayOutcome, ContractOptions, FileContraction};
+use crate::poly::Budget;
+
+/// Knobs of one check.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Also build both programs with `-fsanitize=address,undefined`.
+    pub sanitize: bool,
+    /// Wall-clock limit of the polyfold library calls.
+    pub library_time_limit: Duration,
+    /// Wall-clock limit of each compiled program's run.
+    pub run_time_limit: Duration,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            sanitize: false,
+            library_time_limit: Duration::from_secs(60),
+            run_time_limit: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The kind of a failure (the minimiser keeps a candidate only when it
+/// fails with the same kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// The original program does not compile or run (a generator bug).
+    BadOriginal,
+    /// The front end reports an error on the program.
+    FrontendError,
+    /// A polyfold library call panicked.
+    Panic,
+    /// A polyfold library call did not return within the time limit.
+    Hang,
+    /// `contract_program` returned an error.
+    ContractError,
+    /// `verify_contraction` returned an error.
+    VerifierError,
+    /// The trace verifier found a read that sees a wrong value.
+    VerifierMismatch,
+    /// polyfold's output does not compile.
+    OutputDoesNotCompile,
+    /// polyfold's output prints something else (or fails at run time).
+    OutputDiffers,
+    /// lang-c rejects polyfold's output.
+    LangCRejects,
+}
+
+/// A failure with its details.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub detail: String,
+}
+
+/// What one successful check measured.
+#[derive(Clone, Debug, Default)]
+pub struct CheckStats {
+    /// Arrays remapped (contracted) by polyfold.
+    pub contracted_arrays: usize,
+    /// Temporaries considered.
+    pub temporaries: usize,
+    /// Whether the output text differs from the input.
+    pub changed: bool,
+    /// Wall-clock time of the polyfold library calls (front end,
+    /// contraction, trace verifier).
+    pub polyfold_time: Duration,
+}
+
+/// Runs `f` in a new thread under `catch_unwind`, waiting at most `limit`.
+/// A thread that does not finish in time is left running (detached).
+pub fn run_guarded<T: Send + 'static>(
+    limit: Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, FailureKindDetail> {
+    let (sender, receiver) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || {
+            IN_GUARDED_CALL.with(|flag| flag.set(true));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            let _ = sender.send(result);
+        });
+    if let Err(error) = spawned {
+        return Err((FailureKind::Hang, format!("cannot spawn a thread: {error}")));
+    }
+    match receiver.recv_timeout(limit) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(payload)) => {
+            let location = LAST_PANIC
+                .lock()
+                .map(|mut last| last.take())
+                .unwrap_or(None)
+                .unwrap_or_default();
+            Err((
+                FailureKind::Panic,
+                format!("{} {location}", panic_message(&payload)),
+            ))
+        }
+        Err(_) => Err((
+            FailureKind::Hang,
+            format!("no answer within {} s", limit.as_secs_f64()),
+        )),
+    }
+}
+
+/// The location of the last panic seen by the hook of
+/// [`install_quiet_panic_hook`].
+static LAST_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+std::thread_local! {
+    /// Set in the worker threads of [`run_guarded`]: their panics are
+    /// recorded quietly; every other thread's panics print as usual.
+    static IN_GUARDED_CALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Replaces the panic hook by one that records the panic's location
+/// (reported with the failure) instead of printing it, so that a fuzzing
+/// run's output stays readable. Panics remain failures.
+pub fn install_quiet_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !IN_GUARDED_CALL.with(|flag| flag.get()) {
+            previous(info);
+            return;
+        }
+        let location = info
+            .location()
+            .map(|l| format!("at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = Some(location);
+        }
+    }));
+}
+
+/// A failure kind and its detail text.
+pub type FailureKindDetail = (FailureKind, String);
+
+/// The text of a panic payload.
+pub fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+/// Runs polyfold and the trace verifier on `source` (no compiler).
+pub fn run_polyfold(
+    name: &str,
+    source: &str,
+    limit: Duration,
+) -> Result<(FileContraction, CheckStats), Failure> {
+    let name = name.to_string();
+    let source = source.to_string();
+    let start = Instant::now();
+    let outcome = run_guarded(limit, move || -> Result<_, Failure> {
+        let program =
+            crate::frontend::extract(&name, &source, &crate::frontend::Options::default());
+        if program.has_errors() {
+            return Err(Failure {
+                kind: FailureKind::FrontendError,
+                detail: format!("{:?}", program.diagnostics),
+            });
+        }
+        let contraction = crate::pipeline::contract_program(&program, &ContractOptions::default())
+            .map_err(|e| Failure {
+                kind: FailureKind::ContractError,
+                detail: e,
+            })?;
+        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let reports = crate::pipeline::verify_contraction(&program, &contraction, &mut budget)
+            .map_err(|e| Failure {
+                kind: FailureKind::VerifierError,
+                detail: e,
+            })?;
+        for (scop, report) in &reports {
+            if let Some(m) = &report.first_mismatch {
+                return Err(Failure {
+                    kind: FailureKind::VerifierMismatch,
+                    detail: format!("SCoP {scop}: {m:?}"),
+                });
+            }
+        }
+        let mut stats = CheckStats::default();
+        for d in &contraction.decisions {
+            match d.outcome {
+                ArrayOutcome::External => {}
+                ArrayOutcome::Kept { .. } => stats.temporaries += 1,
+                ArrayOutcome::Remapped { .. } => {
+                    stats.temporaries += 1;
+                    stats.contracted_arrays += 1;
+                }
+            }
+        }
+        stats.changed = contraction.output != source;
+        Ok((contraction, stats))
+    });
+    match outcome {
+        Ok(Ok((contraction, mut stats))) => {
+            stats.polyfold_time = start.elapsed();
+            Ok((contraction, stats))
+        }
+        Ok(Err(failure)) => Err(failure),
+        Err((kind, detail)) => Err(Failure { kind, detail }),
+    }
+}
+
+/// Compiles `source_path` into `exe` with `flags`; the compiler's
+/// diagnostics on failure.
+fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
+    let output = Command::new("cc")
+        .args(flags)
+        .arg("-o")
+        .arg(exe)
+        .arg(source_path)
+        .output()
+        .map_err(|e| format!("cannot run cc: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+/// Runs `exe` with a time limit; its standard output, or why it failed.
+pub fn run_with_limit(exe: &Path, limit: Duration) -> Result<Vec<u8>, String> {
+    let mut child = Command::new(exe)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) => {
+                if start.elapsed() > limit {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!("killed after {} s", limit.as_secs_f64()));
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(format!("wait failed: {e}")),
+        }
+    }
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("cannot collect the output: {e}"))?;
+    if output.status.success() {
+        Ok(output.stdout)
+    } else {
+        Err(format!(
+            "exit {}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+/// Compiles and runs one C file; its output or a description.
+fn build_and_run(
+    source_path: &Path,
+    tag: &str,
+    dir: &Path,
+    sanitize: bool,
+    limit: Duration,
+) -> Result<Vec<u8>, (bool, String)> {
+    let exe = dir.join(format!("{tag}.exe"));
+    let mut flags = vec!["-std=c11", "-O1", "-w"];
+    if sanitize {
+        flags.push("-fsanitize=address,undefined");
+        flags.push("-fno-sanitize-recover=all");
+    }
+    compile(source_path, &exe, &flags).map_err(|e| (true, e))?;
+    let result = run_with_limit(&exe, limit).map_err(|e| (false, e));
+    let _ = std::fs::remove_file(&exe);
+    result
+}
+
+/// The full differential check of `source` (named `name`), using `dir` as
+/// scratch space. Returns statistics, or the first failure.
+pub fn check_program(
+    name: &str,
+    source: &str,
+    dir: &Path,
+    options: &CheckOptions,
+) -> Result<CheckStats, Failure> {
+    let (contraction, stats) = run_polyfold(name, source, options.library_time_limit)?;
+    let original_path: PathBuf = dir.join(format!("{name}.c"));
+    std::fs::write(&original_path, source).map_err(|e| Failure {
+        kind: FailureKind::BadOriginal,
+        detail: format!("cannot write {}: {e}", original_path.display()),
+    })?;
+    let limit = options.run_time_limit;
+    let expected =
+        build_and_run(&original_path, name, dir, options.sanitize, limit).map_err(|(_, e)| {
+            Failure {
+                kind: FailureKind::BadOriginal,
+                detail: e,
+            }
+        })?;
+    if stats.changed || options.sanitize {
+        let output_path = dir.join(format!("{name}.polyfold.c"));
+        std::fs::write(&output_path, &contraction.output).map_err(|e| Failure {
+            kind: FailureKind::BadOriginal,
+            detail: format!("cannot write {}: {e}", output_path.display()),
+        })?;
+        let tag = format!("{name}.polyfold");
+        let actual = build_and_run(&output_path, &tag, dir, options.sanitize, limit).map_err(
+            |(at_compile, e)| Failure {
+                kind: if at_compile {
+                    FailureKind::OutputDoesNotCompile
+                } else {
+                    FailureKind::OutputDiffers
+                },
+                detail: e,
+            },
+        )?;
+        if actual != expected {
+            return Err(Failure {
+                kind: FailureKind::OutputDiffers,
+                detail: first_difference(&expected, &actual),
+            });
+        }
+        let parsed = run_guarded(Duration::from_secs(30), {
+            let output_path = output_path.clone();
+            move || {
+                lang_c::driver::parse(&lang_c::driver::Config::default(), &output_path)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+        });
+        match parsed {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                return Err(Failure {
+                    kind: FailureKind::LangCRejects,
+                    detail: e,
+                });
+            }
+            Err((kind, detail)) => {
+                return Err(Failure {
+                    kind: FailureKind::LangCRejects,
+                    detail: format!("lang-c {kind:?}: {detail}"),
+                });
+            }
+        }
+        let _ = std::fs::remove_file(&output_path);
+    }
+    let _ = std::fs::remove_file(&original_path);
+    Ok(stats)
+}
+
+/// The first differing line of two outputs.
+fn first_difference(expected: &[u8], actual: &[u8]) -> String {
+    let e = String::from_utf8_lossy(expected);
+    let a = String::from_utf8_lossy(actual);
+    for (line_e, line_a) in e.lines().zip(a.lines()) {
+        if line_e != line_a {
+            return format!("expected `{line_e}`, got `{line_a}`");
+        }
+    }
+    format!(
+        "outputs differ in length ({} vs {} lines)",
+        e.lines().count(),
+        a.lines().count()
+    )
+}
+
+/// A fresh scratch directory under the system temporary directory.
+pub fn scratch_dir(tag: &str) -> std::io::Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let path = std::env::temp_dir().join(format!("polyfold-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&path)?;
+    Ok(path)
+}
