@@ -1,4 +1,5 @@
-/* modulus_with_coefficient.c — OPEN BUG found by polyfold-fuzz (generator seed 59), minimised.
+/* modulus_with_coefficient.c — FIXED BUG found by polyfold-fuzz (generator seed 59), minimised.
+ * Fixed: ParamAffine::to_text now prints C (`2 * N0 - 5`).
  * Failure: OutputDoesNotCompile
  * Signature: invalid suffix "N
  *
