@@ -121,35 +121,20 @@ fn linear_text(coeffs: &[i64], subs: &[&str], offset: i64) -> String {
 }
 
 fn render_terms(terms: &[(i64, &str)], constant: i64) -> String {
-    let mut out = String::new();
-    for (c, sub) in terms {
-        let term = if needs_parens(sub) {
-            format!("({sub})")
-        } else {
-            sub.to_string()
-        };
-        let mag = c.unsigned_abs();
-        let body = if mag == 1 {
-            term
-        } else {
-            format!("{mag} * {term}")
-        };
-        if out.is_empty() {
-            out = if *c < 0 { format!("-{body}") } else { body };
-        } else {
-            out.push_str(if *c < 0 { " - " } else { " + " });
-            out.push_str(&body);
-        }
-    }
-    if out.is_empty() {
-        return constant.to_string();
-    }
-    if constant > 0 {
-        out.push_str(&format!(" + {constant}"));
-    } else if constant < 0 {
-        out.push_str(&format!(" - {}", constant.unsigned_abs()));
-    }
-    out
+    let terms: Vec<(i64, String)> = terms
+        .iter()
+        .map(|(c, sub)| {
+            (
+                *c,
+                if needs_parens(sub) {
+                    format!("({sub})")
+                } else {
+                    sub.to_string()
+                },
+            )
+        })
+        .collect();
+    crate::util::c_text::affine_text(&terms, constant)
 }
 
 /// The edits of a general (linear) layout: one new dimension per mapping

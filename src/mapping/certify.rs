@@ -96,7 +96,6 @@ pub fn certify_modular(
 ) -> Result<Certificate, CertifyFailure> {
     let rank = mapping.rank();
     for piece in ds {
-        let n_param = piece.space.n_param();
         match mode {
             CertifyMode::Fixed(values) => {
                 let moduli: Vec<i64> = mapping
@@ -121,45 +120,20 @@ pub fn certify_modular(
                     row[k] = -b;
                     base.add_eq(row);
                 }
-                for p0 in 0..rank {
-                    for sign in [1, -1] {
-                        let mut q = base.clone();
-                        for j in 0..p0 {
-                            let mut row = q.zero_row();
-                            row[n_param + j] = 1;
-                            q.add_eq(row);
-                        }
-                        let mut row = q.zero_row();
-                        row[n_param + p0] = sign;
-                        let last = row.len() - 1;
-                        row[last] = -1;
-                        q.add_ineq(row);
-                        check_empty(&q, rank, budget)?;
-                    }
+                for q in nonzero_pieces(&base, rank) {
+                    check_empty(&q, rank, budget)?;
                 }
             }
             CertifyMode::Symbolic { context } => {
                 let mut base = piece.clone();
                 base.add_param_constraints(context);
                 // d != 0 and M·d = 0.
-                for p0 in 0..rank {
-                    for sign in [1, -1] {
-                        let mut q = base.clone();
-                        for dim in &mapping.dims {
-                            q.add_eq(image_row(&q, &dim.coeffs));
-                        }
-                        for j in 0..p0 {
-                            let mut row = q.zero_row();
-                            row[n_param + j] = 1;
-                            q.add_eq(row);
-                        }
-                        let mut row = q.zero_row();
-                        row[n_param + p0] = sign;
-                        let last = row.len() - 1;
-                        row[last] = -1;
-                        q.add_ineq(row);
-                        check_empty(&q, rank, budget)?;
-                    }
+                let mut in_kernel = base.clone();
+                for dim in &mapping.dims {
+                    in_kernel.add_eq(image_row(&in_kernel, &dim.coeffs));
+                }
+                for q in nonzero_pieces(&in_kernel, rank) {
+                    check_empty(&q, rank, budget)?;
                 }
                 // First non-zero image row q: |M_q·d| >= b_q(N).
                 for (qi, dim) in mapping.dims.iter().enumerate() {
@@ -196,6 +170,30 @@ pub fn certify_modular(
         CertifyMode::Fixed(values) => Certificate::ForValues(values.to_vec()),
         CertifyMode::Symbolic { .. } => Certificate::ForAllParameters,
     })
+}
+
+/// `base ∧ d ≠ 0` as 2·rank pieces: the first non-zero coordinate of `d`
+/// (the first `rank` set dimensions) and its sign.
+fn nonzero_pieces(base: &BasicSet, rank: usize) -> Vec<BasicSet> {
+    let n_param = base.space.n_param();
+    let mut out = Vec::with_capacity(2 * rank);
+    for p0 in 0..rank {
+        for sign in [1, -1] {
+            let mut q = base.clone();
+            for j in 0..p0 {
+                let mut row = q.zero_row();
+                row[n_param + j] = 1;
+                q.add_eq(row);
+            }
+            let mut row = q.zero_row();
+            row[n_param + p0] = sign;
+            let last = row.len() - 1;
+            row[last] = -1;
+            q.add_ineq(row);
+            out.push(q);
+        }
+    }
+    out
 }
 
 /// Fails with the colliding difference when `q` has an integer point.

@@ -37,33 +37,13 @@ impl ParamAffine {
     /// C text with the parameter names, e.g. `N + 1` or `2 * N - 3`
     /// (an explicit `*`, unlike isl's `2N`).
     pub fn to_text(&self, params: &[String]) -> String {
-        let mut out = String::new();
-        for (c, name) in self.coeffs.iter().zip(params) {
-            if *c == 0 {
-                continue;
-            }
-            let mag = c.unsigned_abs();
-            let term = if mag == 1 {
-                name.clone()
-            } else {
-                format!("{mag} * {name}")
-            };
-            if out.is_empty() {
-                out = if *c < 0 { format!("-{term}") } else { term };
-            } else {
-                out.push_str(if *c < 0 { " - " } else { " + " });
-                out.push_str(&term);
-            }
-        }
-        if out.is_empty() {
-            return self.constant.to_string();
-        }
-        if self.constant > 0 {
-            out.push_str(&format!(" + {}", self.constant));
-        } else if self.constant < 0 {
-            out.push_str(&format!(" - {}", self.constant.unsigned_abs()));
-        }
-        out
+        let terms: Vec<(i64, String)> = self
+            .coeffs
+            .iter()
+            .copied()
+            .zip(params.iter().cloned())
+            .collect();
+        crate::util::c_text::affine_text(&terms, self.constant)
     }
 }
 

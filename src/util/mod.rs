@@ -1,4 +1,5 @@
 //! Small utilities shared by several modules and by the tests.
 
 pub mod atomic;
+pub mod c_text;
 pub mod rng;
