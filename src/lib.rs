@@ -24,6 +24,7 @@ pub mod frontend;
 pub mod ir;
 pub mod mapping;
 pub mod pipeline;
+pub mod pipeline_smo;
 pub mod poly;
 pub mod report;
 pub mod util;
