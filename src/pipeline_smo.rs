@@ -61,6 +61,10 @@ pub struct SmoContraction {
     pub report: String,
     /// Number of read operations the trace check compared.
     pub reads_checked: usize,
+    /// Which mapping was used: `SMO` or `baseline`.
+    pub method: &'static str,
+    /// The certified size of each candidate (method, cells).
+    pub candidate_sizes: Vec<(&'static str, i64)>,
 }
 
 /// One written value's home: buffer index and location in it.
@@ -330,11 +334,37 @@ pub fn contract_scop_smo(
     let spec = global_conflicts(scop, &flow, &stmts)
         .map_err(|e| e.to_string())?
         .ok_or("dataflow not exact")?;
-    let sol = smo_solve(&spec, &SmoOptions::default()).map_err(|e| e.to_string())??;
-    let verdict = certify_fixed(&spec, &sol, values);
-    if verdict != SmoVerdict::Valid {
-        return Err(format!("SMO mapping not certified: {verdict:?}"));
+    // SMO and the baseline; the smaller certified result wins (ties: SMO).
+    let smo = smo_solve(&spec, &SmoOptions::default()).map_err(|e| e.to_string())?;
+    let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
+    let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
+    let mut rejected = Vec::new();
+    for (method, result) in [("SMO", smo), ("baseline", base)] {
+        match result {
+            Ok(sol) => {
+                let verdict = certify_fixed(&spec, &sol, values);
+                if verdict == SmoVerdict::Valid {
+                    let size = sol.size(values).map_err(|e| e.to_string())?;
+                    candidates.push((method, sol, size));
+                } else {
+                    rejected.push(format!("{method}: not certified ({verdict:?})"));
+                }
+            }
+            Err(why) => rejected.push(format!("{method}: {why}")),
+        }
     }
+    let sizes: Vec<String> = candidates
+        .iter()
+        .map(|(m, _, s)| format!("{m} {s}"))
+        .collect();
+    let best = candidates
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, c)| (c.2, *i))
+        .map(|(i, _)| i)
+        .ok_or_else(|| format!("no certified mapping: {}", rejected.join("; ")))?;
+    let candidate_sizes: Vec<(&'static str, i64)> = candidates.iter().map(|c| (c.0, c.2)).collect();
+    let (method, sol, _) = candidates.swap_remove(best);
     let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
     let ctx = Ctx {
         scop,
@@ -539,6 +569,16 @@ pub fn contract_scop_smo(
         names.join(", "),
         buffers.len()
     );
+    let _ = writeln!(
+        report,
+        "  chosen: {method} (certified sizes: {}){}",
+        sizes.join(", "),
+        if rejected.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", rejected.join("; "))
+        }
+    );
     for (ai, array) in sol.arrays.iter().enumerate() {
         for (s, st) in array.statements.iter().enumerate() {
             let _ = writeln!(
@@ -570,6 +610,8 @@ pub fn contract_scop_smo(
         output,
         report,
         reads_checked,
+        method,
+        candidate_sizes,
     })
 }
 
