@@ -82,3 +82,66 @@ fn pingpong1d_folds_both_grids_and_deletes_the_copy_loop() {
     assert!(!c.output.contains("double Q["));
     assert!(c.new_cells <= c.original_cells, "{}", c.report);
 }
+
+#[test]
+fn jacobi2d_smoothing_runs_identically() {
+    let c = contract("jacobi2d_smoothing");
+    println!("{}", c.report);
+    check_runs("jacobi2d_smoothing", &c);
+    assert!(c.new_cells <= c.original_cells, "{}", c.report);
+}
+
+/// A copy between two temporaries that SMO folds onto one buffer: the
+/// copy becomes `buf[i] = buf[i]` and is deleted with its loop. The
+/// expected output is the original program's own (compiled here too).
+#[test]
+fn a_folded_copy_is_deleted_with_its_loop() {
+    let text = "#include <stdio.h>\n\
+#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n\
+#define N 20\n\
+static void kernel(const double in[N], double out[N])\n\
+{\n\
+    int i;\n\
+    double A[N];\n\
+    double B[N];\n\
+#pragma scop\n\
+    for (i = 0; i < N; i++)\n\
+        A[i] = 2.0 * in[i] + 1.0;\n\
+    for (i = 0; i < N; i++) {\n\
+        B[i] = A[i];\n\
+    }\n\
+    for (i = 0; i < N; i++)\n\
+        out[i] = B[i] * B[i];\n\
+#pragma endscop\n\
+}\n\
+int main(void)\n\
+{\n\
+    double in[N], out[N];\n\
+    int i;\n\
+    for (i = 0; i < N; i++)\n\
+        in[i] = (double)(i * 7 % 5);\n\
+    kernel(in, out);\n\
+    for (i = 0; i < N; i++)\n\
+        printf(\"%g\\n\", out[i]);\n\
+    return 0;\n\
+}\n";
+    let program =
+        polyfold::frontend::extract("copy.c", text, &polyfold::frontend::Options::default());
+    assert!(!program.has_errors());
+    let values = polyfold::pipeline::param_values(&program.scops[0]).expect("macro parameters");
+    let c = polyfold::pipeline_smo::contract_scop_smo(&program, 0, &values)
+        .unwrap_or_else(|why| panic!("SMO path failed: {why}"));
+    println!("{}\n{}", c.report, c.output);
+    assert_eq!(
+        compile_and_run("copy", &c.output),
+        compile_and_run("copy_original", text)
+    );
+    // A[20] and B[20] become one buffer of 20 cells (the copy's value is
+    // the same value: it needs no cell of its own).
+    assert_eq!(c.original_cells, 40);
+    assert_eq!(c.new_cells, 20, "{}", c.report);
+    assert_eq!(c.removed.len(), 1, "{:?}", c.removed);
+    assert!(c.removed[0].starts_with("for") && c.removed[0].ends_with('}'));
+    assert!(!c.output.contains("B[i]") && !c.output.contains("A[i]"));
+    assert!(c.reads_checked > 0);
+}
