@@ -145,3 +145,38 @@ int main(void)\n\
     assert!(!c.output.contains("B[i]") && !c.output.contains("A[i]"));
     assert!(c.reads_checked > 0);
 }
+
+/// Why pingpong1d does not reach N + 1 from its SCoP: the initialisation
+/// statement S0 writes the boundary values Q[0] and Q[N+1], which stay live
+/// through the whole time loop, in the same statement as the interior
+/// values. One affine hyperplane per statement cannot give those two values
+/// a home outside the sliding window `(i - t) mod (N + 1)` of S1 and S2.
+/// Without S0's values (the published heat-1d specification has no
+/// initialisation), the same engine on the same SCoP-derived conflicts of
+/// S1 and S2 reaches Table 1's N + 1.
+#[test]
+fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
+    use polyfold::analysis::dataflow::{compute_dataflow, global_conflicts};
+    use polyfold::mapping::smo::{SmoOptions, SmoVerdict, certify_fixed, smo_solve};
+    let text = std::fs::read_to_string(corpus("pingpong1d.c")).expect("corpus file");
+    let program = polyfold::frontend::extract(
+        "pingpong1d.c",
+        &text,
+        &polyfold::frontend::Options::default(),
+    );
+    let scop = &program.scops[0];
+    let values = polyfold::pipeline::param_values(scop).expect("macro parameters");
+    let flow = compute_dataflow(scop).expect("dataflow");
+    // S1 computes P, S2 copies it back into Q.
+    assert_eq!(scop.array(scop.stmts[1].write.array).name, "P");
+    assert_eq!(scop.array(scop.stmts[2].write.array).name, "Q");
+    let spec = global_conflicts(scop, &flow, &[1, 2])
+        .expect("no error")
+        .expect("exact");
+    let sol = smo_solve(&spec, &SmoOptions::default())
+        .expect("no error")
+        .expect("a mapping");
+    assert_eq!(certify_fixed(&spec, &sol, &values), SmoVerdict::Valid);
+    // N = 64: N + 1 cells (seed 000 Table 1).
+    assert_eq!(sol.size(&values).expect("size"), 65, "{:?}", sol.arrays);
+}
