@@ -787,3 +787,38 @@ fn trace_check(ctx: &Ctx, temps: &[usize], deleted: &[usize]) -> Result<usize, S
     }
     Ok(checked)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::enclosing_empty_loops;
+
+    /// The span of `needle` in `text`.
+    fn span_of(text: &str, needle: &str) -> std::ops::Range<usize> {
+        let start = text.find(needle).expect("needle");
+        start..start + needle.len()
+    }
+
+    #[test]
+    fn empty_loops_grow_over_braces_and_nesting_but_not_over_siblings() {
+        // Nested loops whose only statement is the copy: both go.
+        let text =
+            "x; for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }\n y;";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(
+            &text[span],
+            "for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }"
+        );
+        // A sibling statement keeps the outer loop.
+        let text =
+            "for (t = 0; t < T; t++) {\n  for (i = 0; i < N; i++) B[i] = A[i];\n  C[t] = 1;\n}";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "for (i = 0; i < N; i++) B[i] = A[i];");
+        // An `if` or a call-like `xfor(...)` is not a loop to delete.
+        let text = "if (i > 0) B[i] = A[i];";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "B[i] = A[i];");
+        let text = "xfor (i) B[i] = A[i];";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "B[i] = A[i];");
+    }
+}
