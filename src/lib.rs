@@ -25,6 +25,7 @@ pub mod fuzz;
 pub mod ir;
 pub mod mapping;
 pub mod pipeline;
+pub mod pipeline_smo;
 pub mod poly;
 pub mod report;
 pub mod util;

@@ -1,0 +1,824 @@
+//! The opt-in SMO path from one C SCoP to transformed C (issue 7): every
+//! temporary array of the SCoP is folded, together with the others, into
+//! merged buffers found by [`crate::mapping::smo::smo_solve`] on the
+//! SCoP's global conflict set (total expansion, exact value lifetimes).
+//!
+//! Steps: classify the arrays (default overrides), take the statements that
+//! write temporaries, build the global conflict set, solve, certify exactly
+//! for the given parameter values, then plan edits: one buffer declaration
+//! per SMO array in place of the first temporary's declaration (the other
+//! declarations deleted), each write of a statement at its own location,
+//! each read at the location of its exact source write (a conditional
+//! expression when the source is piecewise), every `%` argument made
+//! non-negative by adding a multiple of the modulus computed from the exact
+//! minimum over the statement's domain (for the given values), and
+//! dead-copy elimination: a pure copy `A[x] = A[x]` (after remapping, on
+//! every iteration, checked by enumeration for the given values) is
+//! deleted, and so is every `for` loop left with nothing else in its body.
+//! Before returning, a value-id trace of the original and the transformed
+//! program checks that every read sees the value it saw in the original.
+//!
+//! What this does NOT do: change the default pipeline (`contract_program`)
+//! or the CLI; handle temporaries with reads of initial values, non-local or
+//! multi-declarator declarations, compound assignments to temporaries,
+//! source pieces with existentials (strides); prove the result for other
+//! parameter values than the ones given (the `%` offsets and the
+//! certificate are for these values). Deleting a loop also deletes the
+//! update of its iterator: the iterators of a SCoP are assumed dead after it
+//! (the frontend's SCoP rules).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use crate::analysis::dataflow::{SourcePiece, compute_dataflow, global_conflicts, source_pieces};
+use crate::analysis::liveness::{LivenessOverrides, classify};
+use crate::codegen::{Edit, apply_edits};
+use crate::ir::{Liveness, Program, Scop};
+use crate::mapping::smo::{SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, smo_solve};
+use crate::poly::basic::eval_row;
+use crate::poly::isl_print::format_affine;
+use crate::poly::{BasicSet, Budget};
+use crate::verify::enumerate::integer_points;
+
+/// The result of the SMO contraction of one SCoP.
+#[derive(Clone, Debug)]
+pub struct SmoContraction {
+    /// The names of the temporaries folded into the buffers.
+    pub temporaries: Vec<String>,
+    /// Cells of the temporaries before (for the given values).
+    pub original_cells: i64,
+    /// Cells of all buffers after (for the given values).
+    pub new_cells: i64,
+    /// Per buffer: its name, its number of cells and its declaration.
+    pub buffers: Vec<(String, i64, String)>,
+    /// Text of every deleted statement or loop.
+    pub removed: Vec<String>,
+    /// The edits on the original source.
+    pub edits: Vec<Edit>,
+    /// The transformed program.
+    pub output: String,
+    /// A human-readable report (mappings, sizes, removals, trace).
+    pub report: String,
+    /// Number of read operations the trace check compared.
+    pub reads_checked: usize,
+    /// Which mapping was used: `SMO` or `baseline`.
+    pub method: &'static str,
+    /// The certified size of each candidate (method, cells).
+    pub candidate_sizes: Vec<(&'static str, i64)>,
+}
+
+/// One written value's home: buffer index and location in it.
+type Home = (usize, Vec<i64>);
+
+/// Everything about the SCoP needed after solving.
+struct Ctx<'a> {
+    scop: &'a Scop,
+    values: &'a [i64],
+    sol: &'a SmoSolution,
+    /// Scop statement index → position in the SMO statement list.
+    smo_index: HashMap<usize, usize>,
+    /// Per (stmt, read index) of a temporary: its source pieces.
+    pieces: HashMap<(usize, usize), Vec<SourcePiece>>,
+}
+
+impl Ctx<'_> {
+    /// Per level, the affine row over `[params | iters | const]` (of a
+    /// statement whose iterators give the writer's iterators through
+    /// `iters`) of writer `w`'s hyperplane, before the modulo.
+    fn level_rows(
+        &self,
+        w: usize,
+        iters: &[Vec<i64>],
+        width: usize,
+    ) -> Result<Vec<Vec<i64>>, String> {
+        let j = *self
+            .smo_index
+            .get(&w)
+            .ok_or("writer not in the SMO statement list")?;
+        let a = self
+            .sol
+            .array_of(StmtId(j))
+            .ok_or("statement without array")?;
+        let array = &self.sol.arrays[a];
+        let s = array
+            .statements
+            .iter()
+            .position(|t| *t == StmtId(j))
+            .ok_or("statement not in its array")?;
+        let mut out = Vec::new();
+        for level in &array.levels {
+            let h = &level[s];
+            let mut row = vec![0i64; width];
+            let c0 = h.coeffs.first().copied().unwrap_or(0);
+            row[width - 1] = h
+                .offset
+                .checked_add(c0.checked_mul(j as i64).ok_or("overflow")?)
+                .ok_or("overflow")?;
+            for (q, it) in iters.iter().enumerate() {
+                let c = h.coeffs.get(1 + q).copied().unwrap_or(0);
+                for (x, y) in row.iter_mut().zip(it) {
+                    *x = x
+                        .checked_add(c.checked_mul(*y).ok_or("overflow")?)
+                        .ok_or("overflow")?;
+                }
+            }
+            out.push(row);
+        }
+        Ok(out)
+    }
+
+    /// The home of the value written by scop statement `w` at `it`.
+    fn home(&self, w: usize, it: &[i64]) -> Result<Home, String> {
+        let j = *self
+            .smo_index
+            .get(&w)
+            .ok_or("writer not in the SMO statement list")?;
+        let a = self
+            .sol
+            .array_of(StmtId(j))
+            .ok_or("statement without array")?;
+        let mut x = vec![j as i64];
+        x.extend_from_slice(it);
+        x.resize(x.len().max(1 + it.len()), 0);
+        let n_dim = self.sol.arrays[a]
+            .levels
+            .first()
+            .map(|l| l[0].coeffs.len())
+            .unwrap_or(0);
+        x.resize(n_dim.max(x.len()), 0);
+        let loc = self.sol.arrays[a]
+            .location(StmtId(j), &x, self.values)
+            .map_err(|e| e.to_string())?
+            .ok_or("no location")?;
+        Ok((a, loc))
+    }
+
+    /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
+    fn source(&self, s: usize, r: usize, it: &[i64]) -> Result<Option<(usize, Vec<i64>)>, String> {
+        let Some(pieces) = self.pieces.get(&(s, r)) else {
+            return Ok(None);
+        };
+        let mut point = self.values.to_vec();
+        point.extend_from_slice(it);
+        for p in pieces {
+            if contains(&p.region.pieces, &point)? {
+                let iters = p
+                    .iters
+                    .iter()
+                    .map(|row| eval_row(row, &point))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.to_string())?;
+                return Ok(Some((p.writer, iters)));
+            }
+        }
+        Err(format!(
+            "no source piece for {} read {r} at {it:?}",
+            self.scop.stmts[s].name
+        ))
+    }
+}
+
+/// Whether `point` (`[params | dims]`) lies in one of `pieces` (without existentials).
+fn contains(pieces: &[BasicSet], point: &[i64]) -> Result<bool, String> {
+    for b in pieces {
+        if b.n_exist != 0 {
+            return Err("a source region with existential variables".into());
+        }
+        let mut inside = true;
+        for r in &b.eqs {
+            if eval_row(r, point).map_err(|e| e.to_string())? != 0 {
+                inside = false;
+                break;
+            }
+        }
+        if inside {
+            for r in &b.ineqs {
+                if eval_row(r, point).map_err(|e| e.to_string())? < 0 {
+                    inside = false;
+                    break;
+                }
+            }
+        }
+        if inside {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// All integer points of a statement domain for the given values.
+fn domain_points(scop: &Scop, s: usize, values: &[i64]) -> Result<Vec<Vec<i64>>, String> {
+    let mut budget = Budget::default_query();
+    let mut pts = Vec::new();
+    for piece in &scop.stmts[s].domain.pieces {
+        pts.extend(integer_points(piece, values, &mut budget).map_err(|e| e.to_string())?);
+    }
+    pts.sort();
+    pts.dedup();
+    Ok(pts)
+}
+
+/// Affine text of a row over `[params | iters | const]`.
+fn row_text(row: &[i64], names: &[String]) -> String {
+    let n = row.len() - 1;
+    format_affine(&row[..n], row[n], names)
+}
+
+/// `(row + K) % m` text with `K` a multiple of `m` making the argument
+/// non-negative on `points`; the bare row when it already lies in `[0, m)`.
+fn level_text(
+    row: &[i64],
+    names: &[String],
+    modulus: i64,
+    modulus_text: &str,
+    points: &[Vec<i64>],
+    values: &[i64],
+) -> Result<String, String> {
+    let mut lo = i64::MAX;
+    let mut hi = i64::MIN;
+    for it in points {
+        let mut p = values.to_vec();
+        p.extend_from_slice(it);
+        let v = eval_row(row, &p).map_err(|e| e.to_string())?;
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if points.is_empty() || modulus == 1 {
+        return Ok("0".into());
+    }
+    if lo >= 0 && hi < modulus {
+        return Ok(row_text(row, names));
+    }
+    let mut shifted = row.to_vec();
+    if lo < 0 {
+        let k = (-lo + modulus - 1) / modulus;
+        let add = k.checked_mul(modulus).ok_or("overflow")?;
+        let last = shifted.len() - 1;
+        shifted[last] = shifted[last].checked_add(add).ok_or("overflow")?;
+    }
+    let m = if modulus_text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        modulus_text.to_string()
+    } else {
+        format!("({modulus_text})")
+    };
+    Ok(format!("({}) % {m}", row_text(&shifted, names)))
+}
+
+/// Text of a constraint conjunction of one region piece.
+fn region_text(b: &BasicSet, names: &[String]) -> String {
+    let mut parts = Vec::new();
+    for r in &b.eqs {
+        parts.push(format!("{} == 0", row_text(r, names)));
+    }
+    for r in &b.ineqs {
+        parts.push(format!("{} >= 0", row_text(r, names)));
+    }
+    if parts.is_empty() {
+        "1".into()
+    } else {
+        parts.join(" && ")
+    }
+}
+
+/// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
+/// the parameter values `values` (in the order of the SCoP's parameters).
+pub fn contract_scop_smo(
+    program: &Program,
+    scop_index: usize,
+    values: &[i64],
+) -> Result<SmoContraction, String> {
+    let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
+    let source = &program.source;
+    if values.len() != scop.params.len() {
+        return Err("one value per parameter is needed".into());
+    }
+    let overrides = LivenessOverrides::default();
+    let temps: Vec<usize> = scop
+        .arrays
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            !a.extents.is_empty() && classify(a, &overrides).liveness == Liveness::Temporary
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if temps.is_empty() {
+        return Err("no temporary array".into());
+    }
+    let is_temp = |a: crate::ir::ArrayId| temps.contains(&(a.0 as usize));
+    let stmts: Vec<usize> = (0..scop.stmts.len())
+        .filter(|s| is_temp(scop.stmts[*s].write.array))
+        .collect();
+    let flow = compute_dataflow(scop).map_err(|e| e.to_string())?;
+    let mut pieces = HashMap::new();
+    for r in &flow.reads {
+        if !is_temp(r.array) {
+            continue;
+        }
+        let p = source_pieces(scop, r)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "{} read {}: no exact source",
+                    scop.stmts[r.stmt].name, r.read
+                )
+            })?;
+        if p.iter().any(|p| !stmts.contains(&p.writer)) {
+            return Err("a source outside the statements writing temporaries".into());
+        }
+        pieces.insert((r.stmt, r.read), p);
+    }
+    let spec = global_conflicts(scop, &flow, &stmts)
+        .map_err(|e| e.to_string())?
+        .ok_or("dataflow not exact")?;
+    // SMO and the baseline; the smaller certified result wins (ties: SMO).
+    let smo = smo_solve(&spec, &SmoOptions::default()).map_err(|e| e.to_string())?;
+    let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
+    let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
+    let mut rejected = Vec::new();
+    for (method, result) in [("SMO", smo), ("baseline", base)] {
+        match result {
+            Ok(sol) => {
+                let verdict = certify_fixed(&spec, &sol, values);
+                if verdict == SmoVerdict::Valid {
+                    let size = sol.size(values).map_err(|e| e.to_string())?;
+                    candidates.push((method, sol, size));
+                } else {
+                    rejected.push(format!("{method}: not certified ({verdict:?})"));
+                }
+            }
+            Err(why) => rejected.push(format!("{method}: {why}")),
+        }
+    }
+    let sizes: Vec<String> = candidates
+        .iter()
+        .map(|(m, _, s)| format!("{m} {s}"))
+        .collect();
+    let best = candidates
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, c)| (c.2, *i))
+        .map(|(i, _)| i)
+        .ok_or_else(|| format!("no certified mapping: {}", rejected.join("; ")))?;
+    let candidate_sizes: Vec<(&'static str, i64)> = candidates.iter().map(|c| (c.0, c.2)).collect();
+    let (method, sol, _) = candidates.swap_remove(best);
+    let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
+    let ctx = Ctx {
+        scop,
+        values,
+        sol: &sol,
+        smo_index,
+        pieces,
+    };
+    let params = scop.param_names();
+
+    // Declarations.
+    let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
+    let mut original_cells: i64 = 0;
+    for &t in &temps {
+        let a = &scop.arrays[t];
+        let span = a
+            .decl_span
+            .clone()
+            .ok_or_else(|| format!("{}: declaration not found", a.name))?;
+        let dspan = a
+            .declarator_span
+            .clone()
+            .ok_or_else(|| format!("{}: declarator not found", a.name))?;
+        let text: String = source[span.clone()].split_whitespace().collect();
+        let expect: String = format!("{} {};", a.elem_type, &source[dspan])
+            .split_whitespace()
+            .collect();
+        if text != expect || a.elem_type.trim() != elem {
+            return Err(format!(
+                "{}: not a plain declaration of its own ({})",
+                a.name, &source[span]
+            ));
+        }
+        let mut cells: i64 = 1;
+        for e in &a.extents {
+            let aff = e.aff.as_ref().ok_or("extent not affine")?;
+            let mut v = aff.constant;
+            for (c, x) in aff.coeffs.iter().zip(values) {
+                v = v
+                    .checked_add(c.checked_mul(*x).ok_or("overflow")?)
+                    .ok_or("overflow")?;
+            }
+            cells = cells.checked_mul(v).ok_or("overflow")?;
+        }
+        original_cells = original_cells.checked_add(cells).ok_or("overflow")?;
+        decls.push((t, span));
+    }
+    decls.sort_by_key(|(_, s)| s.start);
+    let mut buffers = Vec::new();
+    let mut buffer_names = Vec::new();
+    let mut decl_text = String::new();
+    for (ai, array) in sol.arrays.iter().enumerate() {
+        let mut name = format!("polyfold_buf{ai}");
+        while source.contains(&name) {
+            name.push('_');
+        }
+        let mut text = format!("{elem} {name}");
+        for m in &array.moduli {
+            let _ = write!(text, "[{}]", m.to_text(&params));
+        }
+        text.push(';');
+        let size = array.size(values).map_err(|e| e.to_string())?;
+        if !decl_text.is_empty() {
+            decl_text.push(' ');
+        }
+        decl_text.push_str(&text);
+        buffers.push((name.clone(), size, text));
+        buffer_names.push(name);
+    }
+    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
+    let mut edits = Vec::new();
+    for (k, (_, span)) in decls.iter().enumerate() {
+        if k == 0 {
+            edits.push(Edit::replace(span.clone(), decl_text.clone()));
+        } else {
+            edits.push(Edit::delete(span.clone()));
+        }
+    }
+
+    // Accesses, and the dead copies.
+    let mut removed = Vec::new();
+    let mut deleted_stmts = Vec::new();
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        let nt = stmt.iterators.len();
+        let width = params.len() + nt + 1;
+        let mut names = params.clone();
+        names.extend(stmt.iterators.iter().cloned());
+        let points = domain_points(scop, si, values)?;
+        let ident: Vec<Vec<i64>> = (0..nt)
+            .map(|q| {
+                let mut r = vec![0; width];
+                r[params.len() + q] = 1;
+                r
+            })
+            .collect();
+        let access_text = |w: usize, iters: &[Vec<i64>]| -> Result<String, String> {
+            let rows = ctx.level_rows(w, iters, width)?;
+            let j = ctx.smo_index[&w];
+            let a = sol.array_of(StmtId(j)).ok_or("no array")?;
+            let mut text = buffer_names[a].clone();
+            for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
+                let mv = m.eval(values).map_err(|e| e.to_string())?;
+                let t = level_text(row, &names, mv, &m.to_text(&params), &points, values)?;
+                let _ = write!(text, "[{t}]");
+            }
+            Ok(text)
+        };
+        let mut stmt_edits = Vec::new();
+        if is_temp(stmt.write.array) {
+            stmt_edits.push(Edit::replace(
+                stmt.write.span.clone(),
+                access_text(si, &ident)?,
+            ));
+        }
+        for (ri, read) in stmt.reads.iter().enumerate() {
+            if !is_temp(read.array) {
+                continue;
+            }
+            if read.span == stmt.write.span {
+                return Err(format!("{}: compound assignment to a temporary", stmt.name));
+            }
+            let ps = &ctx.pieces[&(si, ri)];
+            let texts: Vec<String> = ps
+                .iter()
+                .map(|p| access_text(p.writer, &p.iters))
+                .collect::<Result<_, _>>()?;
+            let text = if texts.iter().all(|t| *t == texts[0]) {
+                texts[0].clone()
+            } else {
+                // A conditional on the regions; the last piece is the else.
+                let mut out = String::new();
+                for (p, t) in ps.iter().zip(&texts).take(ps.len() - 1) {
+                    let cond: Vec<String> = p
+                        .region
+                        .pieces
+                        .iter()
+                        .map(|b| {
+                            if b.n_exist != 0 {
+                                Err("a source region with existential variables".to_string())
+                            } else {
+                                Ok(format!("({})", region_text(b, &names)))
+                            }
+                        })
+                        .collect::<Result<_, _>>()?;
+                    let cond = if cond.is_empty() {
+                        "0".to_string()
+                    } else {
+                        cond.join(" || ")
+                    };
+                    let _ = write!(out, "({cond}) ? {t} : ");
+                }
+                let _ = write!(out, "{}", texts[texts.len() - 1]);
+                format!("({out})")
+            };
+            stmt_edits.push(Edit::replace(read.span.clone(), text));
+        }
+        // Dead copy: `W = R;` with both at the same home on every iteration.
+        if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
+            let w = &stmt.write.span;
+            let r = &stmt.reads[0].span;
+            let between = source.get(w.end..r.start).map(|t| t.trim()).unwrap_or("");
+            let after = source
+                .get(r.end..stmt.span.end)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let pure = w.start == stmt.span.start && between == "=" && after == ";";
+            if pure {
+                let mut same = true;
+                for it in &points {
+                    let home = ctx.home(si, it)?;
+                    let (sw, siters) = ctx.source(si, 0, it)?.ok_or("read without source")?;
+                    if ctx.home(sw, &siters)? != home {
+                        same = false;
+                        break;
+                    }
+                }
+                if same {
+                    deleted_stmts.push(si);
+                    continue;
+                }
+            }
+        }
+        edits.extend(stmt_edits);
+    }
+    // Delete dead copies with the loops left empty.
+    for &si in &deleted_stmts {
+        let span = enclosing_empty_loops(source, scop.stmts[si].span.clone());
+        removed.push(source[span.clone()].to_string());
+        edits.push(Edit::delete(span));
+    }
+    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
+
+    // The trace check.
+    let reads_checked = trace_check(&ctx, &temps, &deleted_stmts)?;
+
+    let mut report = String::new();
+    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
+    let _ = writeln!(
+        report,
+        "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells",
+        names.join(", "),
+        buffers.len()
+    );
+    let _ = writeln!(
+        report,
+        "  chosen: {method} (certified sizes: {}){}",
+        sizes.join(", "),
+        if rejected.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", rejected.join("; "))
+        }
+    );
+    for (ai, array) in sol.arrays.iter().enumerate() {
+        for (s, st) in array.statements.iter().enumerate() {
+            let _ = writeln!(
+                report,
+                "  {}: {}",
+                scop.stmts[stmts[st.0]].name,
+                crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
+            );
+        }
+    }
+    for r in &removed {
+        let _ = writeln!(
+            report,
+            "  removed: {}",
+            r.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+    }
+    let _ = writeln!(
+        report,
+        "  trace check: {reads_checked} reads see their original values"
+    );
+    Ok(SmoContraction {
+        temporaries: names,
+        original_cells,
+        new_cells,
+        buffers,
+        removed,
+        edits,
+        output,
+        report,
+        reads_checked,
+        method,
+        candidate_sizes,
+    })
+}
+
+/// The span of `stmt` grown over every `for (...)` whose body it alone is
+/// (with or without braces).
+fn enclosing_empty_loops(source: &str, stmt: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let bytes = source.as_bytes();
+    let mut span = stmt;
+    loop {
+        let mut start = span.start;
+        let mut end = span.end;
+        let skip_back = |mut p: usize| {
+            while p > 0 && bytes[p - 1].is_ascii_whitespace() {
+                p -= 1;
+            }
+            p
+        };
+        let skip_fwd = |mut p: usize| {
+            while p < bytes.len() && bytes[p].is_ascii_whitespace() {
+                p += 1;
+            }
+            p
+        };
+        let mut p = skip_back(start);
+        if p > 0 && bytes[p - 1] == b'{' {
+            let q = skip_fwd(end);
+            if q < bytes.len() && bytes[q] == b'}' {
+                end = q + 1;
+                p = skip_back(p - 1);
+            } else {
+                return span;
+            }
+        }
+        if p == 0 || bytes[p - 1] != b')' {
+            return span;
+        }
+        // Match the parenthesis backwards.
+        let mut depth = 0i64;
+        let mut q = p;
+        let mut open = None;
+        while q > 0 {
+            q -= 1;
+            match bytes[q] {
+                b')' => depth += 1,
+                b'(' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = Some(q);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open else { return span };
+        let k = skip_back(open);
+        if k < 3
+            || &source[k - 3..k] != "for"
+            || (k > 3 && (bytes[k - 4].is_ascii_alphanumeric() || bytes[k - 4] == b'_'))
+        {
+            return span;
+        }
+        start = k - 3;
+        span = start..end;
+    }
+}
+
+/// Runs the original and the transformed SCoP on value ids: a pure copy
+/// statement propagates its value id in the original; in the transformed
+/// program deleted statements must find their value already at home. Every
+/// read must see the value it saw in the original. Returns the number of
+/// reads compared.
+fn trace_check(ctx: &Ctx, temps: &[usize], deleted: &[usize]) -> Result<usize, String> {
+    let scop = ctx.scop;
+    let values = ctx.values;
+    let tp = crate::analysis::build::trace_program(scop);
+    let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
+    for (si, st) in tp.statements.iter().enumerate() {
+        for it in domain_points(scop, si, values)? {
+            let mut full = values.to_vec();
+            full.extend_from_slice(&it);
+            let sched = st
+                .schedule
+                .iter()
+                .map(|r| eval_row(r, &full))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            ops.push((sched, si, it));
+        }
+    }
+    let depth = ops.iter().map(|o| o.0.len()).max().unwrap_or(0);
+    for op in ops.iter_mut() {
+        op.0.resize(depth, 0);
+    }
+    ops.sort();
+    // Value ids: initial values are (array, cell) keyed; written ones are op numbers.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    enum V {
+        Initial(usize),
+        Op(usize),
+    }
+    let mut original: HashMap<(usize, Vec<i64>), V> = HashMap::new();
+    let mut initial: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
+    // Transformed memory: non-temporaries by (array, cell); temporaries by
+    // (usize::MAX - buffer, location).
+    let mut mapped: HashMap<(usize, Vec<i64>), V> = HashMap::new();
+    let mut checked = 0usize;
+    let eval = |rows: &[Vec<i64>], full: &[i64]| -> Result<Vec<i64>, String> {
+        rows.iter()
+            .map(|r| eval_row(r, full))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())
+    };
+    for (op, (_, si, it)) in ops.iter().enumerate() {
+        let st = &tp.statements[*si];
+        let mut full = values.to_vec();
+        full.extend_from_slice(it);
+        let mut seen = Vec::new();
+        for (ri, acc) in st.reads.iter().enumerate() {
+            let cell = eval(&acc.subscripts, &full)?;
+            let key = (acc.array, cell);
+            let expected = match original.get(&key) {
+                Some(v) => *v,
+                None => {
+                    let n = initial.len();
+                    V::Initial(*initial.entry(key.clone()).or_insert(n))
+                }
+            };
+            let loc_key = if temps.contains(&acc.array) {
+                let (w, witers) = ctx
+                    .source(*si, ri, it)?
+                    .ok_or_else(|| format!("{} read {ri} at {it:?}: no source", st.name))?;
+                let (b, loc) = ctx.home(w, &witers)?;
+                (usize::MAX - b, loc)
+            } else {
+                key
+            };
+            let found = mapped.get(&loc_key).copied();
+            let ok = match (expected, found) {
+                (V::Initial(_), None) => !temps.contains(&acc.array),
+                (e, Some(f)) => e == f,
+                (V::Op(_), None) => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "trace check failed: {} at {it:?} read {ri} expected {expected:?}, found {found:?}",
+                    st.name
+                ));
+            }
+            checked += 1;
+            seen.push((expected, loc_key));
+        }
+        let cell = eval(&st.write.subscripts, &full)?;
+        let is_copy = deleted.contains(si);
+        let value = if is_copy { seen[0].0 } else { V::Op(op) };
+        let w_key = if temps.contains(&st.write.array) {
+            let (b, loc) = ctx.home(*si, it)?;
+            (usize::MAX - b, loc)
+        } else {
+            (st.write.array, cell.clone())
+        };
+        original.insert((st.write.array, cell), value);
+        if is_copy {
+            if w_key != seen[0].1 {
+                return Err(format!(
+                    "{} at {it:?}: deleted copy is not in place",
+                    st.name
+                ));
+            }
+        } else {
+            mapped.insert(w_key, value);
+        }
+    }
+    Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::enclosing_empty_loops;
+
+    /// The span of `needle` in `text`.
+    fn span_of(text: &str, needle: &str) -> std::ops::Range<usize> {
+        let start = text.find(needle).expect("needle");
+        start..start + needle.len()
+    }
+
+    #[test]
+    fn empty_loops_grow_over_braces_and_nesting_but_not_over_siblings() {
+        // Nested loops whose only statement is the copy: both go.
+        let text =
+            "x; for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }\n y;";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(
+            &text[span],
+            "for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }"
+        );
+        // A sibling statement keeps the outer loop.
+        let text =
+            "for (t = 0; t < T; t++) {\n  for (i = 0; i < N; i++) B[i] = A[i];\n  C[t] = 1;\n}";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "for (i = 0; i < N; i++) B[i] = A[i];");
+        // An `if` or a call-like `xfor(...)` is not a loop to delete.
+        let text = "if (i > 0) B[i] = A[i];";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "B[i] = A[i];");
+        let text = "xfor (i) B[i] = A[i];";
+        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
+        assert_eq!(&text[span], "B[i] = A[i];");
+    }
+}
