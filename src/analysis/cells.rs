@@ -397,8 +397,8 @@ fn swap_cells(set: &BasicSet) -> crate::poly::PolyResult<BasicSet> {
 /// exact eliminations of existentials) before the pairs are formed; a
 /// conflict pair and its mirror image have mirrored polyhedra, so only one
 /// of the two is built and tested and the other is its reverse. `budget`
-/// bounds every emptiness test; a test that runs out keeps its piece
-/// (over-approximation is safe).
+/// bounds the whole computation: when it runs out the result is
+/// `Err(Budget)` and the caller keeps the array's layout.
 pub fn compute_cell_conflicts(
     model: &ArrayModel,
     live_in: &[BasicSet],
@@ -406,12 +406,12 @@ pub fn compute_cell_conflicts(
 ) -> crate::poly::PolyResult<CellConflicts> {
     use crate::poly::project::eliminate_exists_where_exact;
     use crate::poly::simplex::integer_point;
-    let non_empty =
-        |set: &BasicSet, budget: &mut crate::poly::Budget| match integer_point(set, budget) {
-            Ok(None) => Ok(false),
-            Ok(Some(_)) | Err(crate::poly::PolyError::Budget) => Ok(true),
-            Err(e) => Err(e),
-        };
+    // An exhausted budget ends the analysis (the caller leaves the array
+    // alone): keeping every undecided piece would build all the quadratic
+    // pairs with no budget left to prune them.
+    let non_empty = |set: &BasicSet, budget: &mut crate::poly::Budget| {
+        integer_point(set, budget).map(|p| p.is_some())
+    };
     let mut live_precedences: Vec<(Precedence, BasicSet)> = Vec::new();
     for p in precedences(model, live_in.len()) {
         let set = eliminate_exists_where_exact(&precedence_set(model, live_in, p))?;
@@ -734,5 +734,32 @@ mod tests {
             moduli_for_values(&ds, 1, &[50], &mut budget).unwrap(),
             vec![1]
         );
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+    use crate::poly::{Budget, PolyError};
+
+    /// Found by polyfold-fuzz: with an exhausted budget the analysis used to
+    /// keep every undecided piece and build all pairs. It must stop instead.
+    #[test]
+    fn an_exhausted_budget_stops_the_conflict_analysis() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/jacobi2d_smoothing.c");
+        let source = std::fs::read_to_string(path).expect("corpus file");
+        let program = crate::frontend::extract(path, &source, &crate::frontend::Options::default());
+        let scop = &program.scops[0];
+        let array = scop.arrays.iter().find(|a| a.name == "A0").expect("A0");
+        let model = crate::analysis::build::array_model(scop, array.id);
+        let mut budget = Budget::steps(50);
+        let start = std::time::Instant::now();
+        let result = compute_cell_conflicts(&model, &[], &mut budget);
+        assert!(
+            matches!(result, Err(PolyError::Budget)),
+            "{:?}",
+            result.map(|c| c.pieces.len())
+        );
+        assert!(start.elapsed().as_secs() < 20, "stopped promptly");
     }
 }
