@@ -22,7 +22,9 @@
 
 use crate::poly::{BasicSet, Space, Tuple};
 
-use super::model::{AccessEvent, AccessKind, ArrayModel};
+use super::model::{
+    AccessEvent, AccessKind, ArrayModel, add_strict_order, embed_constraints, embed_row,
+};
 
 /// Why a cell's occupancy starts before some access of another cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,32 +106,14 @@ impl PieceBuilder {
     /// or subscript row of a piece whose locals sit at column `block`) into
     /// the builder's layout, multiplied by `sign`.
     fn embed(&self, row: &[i64], block: usize, sign: i64, out: &mut [i64]) {
-        let n_local = row.len() - 1 - self.n_param;
-        for p in 0..self.n_param {
-            out[p] += sign * row[p];
-        }
-        for l in 0..n_local {
-            out[block + l] += sign * row[self.n_param + l];
-        }
-        let last = out.len() - 1;
-        out[last] += sign * row[row.len() - 1];
+        embed_row(row, self.n_param, block, sign, out);
     }
 
     /// Adds a copy of `domain`'s constraints on a fresh block; returns the block.
     fn add_domain(&mut self, domain: &BasicSet) -> usize {
         let n_local = domain.width() - 1 - self.n_param;
         let block = self.add_block(n_local);
-        for (rows, is_eq) in [(&domain.eqs, true), (&domain.ineqs, false)] {
-            for row in rows {
-                let mut r = self.set.zero_row();
-                self.embed(row, block, 1, &mut r);
-                if is_eq {
-                    self.set.add_eq(r);
-                } else {
-                    self.set.add_ineq(r);
-                }
-            }
-        }
+        embed_constraints(&mut self.set, domain, self.n_param, block);
         block
     }
 
@@ -146,22 +130,7 @@ impl PieceBuilder {
     /// `schedule(w at bw)` strictly before `schedule(a at ba)`, first
     /// differing at `level`.
     fn order(&mut self, w: &AccessEvent, bw: usize, a: &AccessEvent, ba: usize, level: usize) {
-        for j in 0..=level {
-            let mut r = self.set.zero_row();
-            if let Some(row) = a.schedule.get(j) {
-                self.embed(row, ba, 1, &mut r);
-            }
-            if let Some(row) = w.schedule.get(j) {
-                self.embed(row, bw, -1, &mut r);
-            }
-            if j < level {
-                self.set.add_eq(r);
-            } else {
-                let last = r.len() - 1;
-                r[last] -= 1;
-                self.set.add_ineq(r);
-            }
-        }
+        add_strict_order(&mut self.set, self.n_param, (w, bw), (a, ba), level);
     }
 
     /// Adds `live_in`'s constraints on `cell(side)` (its existentials on a

@@ -12,7 +12,9 @@ use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult, Set};
 
 use super::cells::feasible_levels;
-use super::model::{AccessEvent, AccessKind, ArrayModel};
+use super::model::{
+    AccessEvent, AccessKind, ArrayModel, add_strict_order, embed_constraints, embed_row,
+};
 
 /// The live-in cells of an array, as sets over `params + A[c]` (with
 /// existentials).
@@ -21,34 +23,6 @@ pub struct LiveIn {
     pub pieces: Vec<BasicSet>,
     /// False when some read had to be taken as wholly exposed.
     pub exact: bool,
-}
-
-/// Appends `row` (over `[params | locals | constant]` of an event domain)
-/// to `out`, with the locals at column `block`.
-fn embed(row: &[i64], n_param: usize, block: usize, sign: i64, out: &mut [i64]) {
-    let n_local = row.len() - 1 - n_param;
-    for p in 0..n_param {
-        out[p] += sign * row[p];
-    }
-    for l in 0..n_local {
-        out[block + l] += sign * row[n_param + l];
-    }
-    let last = out.len() - 1;
-    out[last] += sign * row[row.len() - 1];
-}
-
-fn add_rows(set: &mut BasicSet, src: &BasicSet, n_param: usize, block: usize) {
-    for (rows, is_eq) in [(&src.eqs, true), (&src.ineqs, false)] {
-        for row in rows {
-            let mut r = set.zero_row();
-            embed(row, n_param, block, 1, &mut r);
-            if is_eq {
-                set.add_eq(r);
-            } else {
-                set.add_ineq(r);
-            }
-        }
-    }
 }
 
 /// Iterations of `read` (a set over its domain space) that write `write`
@@ -61,29 +35,20 @@ fn covered(read: &AccessEvent, write: &AccessEvent, level: usize) -> BasicSet {
     for _ in 0..write.n_local() {
         set.add_exist();
     }
-    add_rows(&mut set, &write.domain, n_param, write_block);
+    embed_constraints(&mut set, &write.domain, n_param, write_block);
     for (sw, sr) in write.subscripts.iter().zip(&read.subscripts) {
         let mut r = set.zero_row();
-        embed(sr, n_param, n_param, 1, &mut r);
-        embed(sw, n_param, write_block, -1, &mut r);
+        embed_row(sr, n_param, n_param, 1, &mut r);
+        embed_row(sw, n_param, write_block, -1, &mut r);
         set.add_eq(r);
     }
-    for j in 0..=level {
-        let mut r = set.zero_row();
-        if let Some(row) = read.schedule.get(j) {
-            embed(row, n_param, n_param, 1, &mut r);
-        }
-        if let Some(row) = write.schedule.get(j) {
-            embed(row, n_param, write_block, -1, &mut r);
-        }
-        if j < level {
-            set.add_eq(r);
-        } else {
-            let last = r.len() - 1;
-            r[last] -= 1;
-            set.add_ineq(r);
-        }
-    }
+    add_strict_order(
+        &mut set,
+        n_param,
+        (write, write_block),
+        (read, n_param),
+        level,
+    );
     set
 }
 
@@ -100,10 +65,10 @@ fn image(read: &AccessEvent, piece: &BasicSet, array: &ArrayModel) -> BasicSet {
     for _ in 0..(piece.width() - 1 - n_param) {
         set.add_exist();
     }
-    add_rows(&mut set, piece, n_param, block);
+    embed_constraints(&mut set, piece, n_param, block);
     for (p, sub) in read.subscripts.iter().enumerate() {
         let mut r = set.zero_row();
-        embed(sub, n_param, block, -1, &mut r);
+        embed_row(sub, n_param, block, -1, &mut r);
         r[n_param + p] += 1;
         set.add_eq(r);
     }

@@ -48,3 +48,61 @@ pub struct ArrayModel {
     pub rank: usize,
     pub events: Vec<AccessEvent>,
 }
+
+/// Adds `sign·row` to `out`, where `row` is over `[params | locals |
+/// constant]` of an event domain and the locals land at column `block` of
+/// `out` (parameters and constant keep their places).
+pub(crate) fn embed_row(row: &[i64], n_param: usize, block: usize, sign: i64, out: &mut [i64]) {
+    let n_local = row.len() - 1 - n_param;
+    for p in 0..n_param {
+        out[p] += sign * row[p];
+    }
+    for l in 0..n_local {
+        out[block + l] += sign * row[n_param + l];
+    }
+    let last = out.len() - 1;
+    out[last] += sign * row[row.len() - 1];
+}
+
+/// Adds every constraint of `src` (an event domain) to `set`, its locals at
+/// column `block`.
+pub(crate) fn embed_constraints(set: &mut BasicSet, src: &BasicSet, n_param: usize, block: usize) {
+    for (rows, is_eq) in [(&src.eqs, true), (&src.ineqs, false)] {
+        for row in rows {
+            let mut r = set.zero_row();
+            embed_row(row, n_param, block, 1, &mut r);
+            if is_eq {
+                set.add_eq(r);
+            } else {
+                set.add_ineq(r);
+            }
+        }
+    }
+}
+
+/// Adds "the schedule of `before` (locals at `b_before`) is strictly earlier
+/// than that of `after` (locals at `b_after`), first differing at `level`".
+pub(crate) fn add_strict_order(
+    set: &mut BasicSet,
+    n_param: usize,
+    (before, b_before): (&AccessEvent, usize),
+    (after, b_after): (&AccessEvent, usize),
+    level: usize,
+) {
+    for j in 0..=level {
+        let mut r = set.zero_row();
+        if let Some(row) = after.schedule.get(j) {
+            embed_row(row, n_param, b_after, 1, &mut r);
+        }
+        if let Some(row) = before.schedule.get(j) {
+            embed_row(row, n_param, b_before, -1, &mut r);
+        }
+        if j < level {
+            set.add_eq(r);
+        } else {
+            let last = r.len() - 1;
+            r[last] -= 1;
+            set.add_ineq(r);
+        }
+    }
+}
