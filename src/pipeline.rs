@@ -136,6 +136,11 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
     Some(cells)
 }
 
+/// Wall-clock time the lattice strategies get beyond the optimal search's.
+const LATTICE_EXTRA_TIME: Duration = Duration::from_secs(2);
+/// Solver steps the lattice strategies of one array may use.
+const LATTICE_STEPS: u64 = 5_000_000;
+
 /// Runs the whole contraction on `program`.
 pub fn contract_program(
     program: &Program,
@@ -421,8 +426,20 @@ fn contract_array(
             lower_bound,
             ..LatticeOptions::default()
         };
-        let mut candidates = lattice_candidates(&ds, model.rank, &values, &lattice_options, budget)
-            .unwrap_or_default();
+        // The lattice strategies only improve on a certified layout: they
+        // get a part of the array's budget (the optimal search its own time
+        // and a little more for the minima and heuristics), so that a hard
+        // difference set cannot starve the rest of the run.
+        let lattice_time = options.optimal_time + LATTICE_EXTRA_TIME;
+        let mut candidates = match budget.with_part(LATTICE_STEPS, lattice_time, |part| {
+            lattice_candidates(&ds, model.rank, &values, &lattice_options, part)
+        }) {
+            Ok(c) => c,
+            Err(e) => {
+                last_failure = format!("{last_failure}; the lattice strategies gave up: {e}");
+                Vec::new()
+            }
+        };
         candidates.sort_by_key(|c| (c.size, c.simplicity()));
         for candidate in candidates {
             if candidate.size >= current {

@@ -17,21 +17,28 @@
 
 use std::collections::HashSet;
 
+use super::Budget;
 use super::basic::BasicSet;
 use super::constraints::simplify;
 use super::error::{PolyError, PolyResult, neg};
 use super::project::project_out_exists;
 use super::rational::Rat;
 use super::set::Set;
-use super::simplex::{LpResult, lp_min, rational_is_empty};
+use super::simplex::{LpResult, lp_min_with_budget, rational_is_empty_with_budget};
 
 /// The simple hull of `s` (see the module docs). An empty union gives
 /// [`BasicSet::empty`].
 pub fn simple_hull(s: &Set) -> PolyResult<BasicSet> {
+    simple_hull_with_budget(s, &mut Budget::default())
+}
+
+/// [`simple_hull`] charging every linear program to `budget`
+/// (`Err(Budget)` when it runs out).
+pub fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<BasicSet> {
     let mut pieces: Vec<BasicSet> = Vec::new();
     for b in &s.pieces {
         let p = project_out_exists(b)?.set;
-        if p.is_obviously_empty() || rational_is_empty(&p)? {
+        if p.is_obviously_empty() || rational_is_empty_with_budget(&p, budget)? {
             continue;
         }
         pieces.push(p);
@@ -67,7 +74,7 @@ pub fn simple_hull(s: &Set) -> PolyResult<BasicSet> {
         objective.push(0);
         let mut worst: Option<Rat> = None;
         for p in &pieces {
-            match lp_min(p, &objective)? {
+            match lp_min_with_budget(p, &objective, budget)? {
                 LpResult::Optimal { value, .. } => {
                     if worst.is_none_or(|w| value < w) {
                         worst = Some(value);
@@ -99,7 +106,7 @@ pub fn simple_hull(s: &Set) -> PolyResult<BasicSet> {
     }
     for p in &pieces {
         for row in &rows {
-            let holds = match lp_min(p, row)? {
+            let holds = match lp_min_with_budget(p, row, budget)? {
                 LpResult::Optimal { value, .. } => value > Rat::from_int(-1),
                 LpResult::Unbounded => false,
                 LpResult::Infeasible => true,
@@ -123,6 +130,37 @@ mod tests {
     };
     use crate::poly::space::{Space, Tuple};
     use crate::util::rng::Rng;
+
+    #[test]
+    fn hull_stops_when_its_budget_runs_out() {
+        // Many pieces and directions: a budget of a few steps cannot pay
+        // for the linear programs, and the hull says so instead of running on
+        // (the campaign found lattice polytopes whose hull took minutes).
+        let space = Space::set(vec![], Tuple::new(None, &["x", "y"]));
+        let mut s = Set::empty(space.clone());
+        for k in 0..20i64 {
+            let mut b = BasicSet::universe(space.clone());
+            b.add_ineq(vec![1, k, 0]);
+            b.add_ineq(vec![-1, -k, 5]);
+            b.add_ineq(vec![k, 1, 0]);
+            b.add_ineq(vec![-k, -1, 7]);
+            s.push(b);
+        }
+        let mut tiny = Budget::steps(5);
+        assert!(matches!(
+            simple_hull_with_budget(&s, &mut tiny),
+            Err(PolyError::Budget)
+        ));
+        // With room it succeeds and contains every piece.
+        let h = simple_hull_with_budget(&s, &mut Budget::steps(10_000_000)).unwrap();
+        let bx = BruteBox::new(-40, 40, 0, 0);
+        for_each_point(2, -40, 40, |p| {
+            if set_contains(&s, p, &bx) {
+                assert!(basic_contains(&h, p, &bx), "{p:?}");
+            }
+            true
+        });
+    }
 
     #[test]
     fn hull_of_two_squares_by_hand() {

@@ -15,7 +15,14 @@ impl Hasher for CellHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
+        // Integer slices arrive here as bytes: take them eight at a time.
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for b in chunks.remainder() {
             self.write_u64(u64::from(*b));
         }
     }
@@ -141,43 +148,81 @@ pub fn run_trace(
     params: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<TraceReport> {
-    // Every operation, with its schedule vector.
-    let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
+    // Every operation: its schedule vector and iteration vector, stored
+    // flat (one allocation for all operations, not two per operation).
+    let mut schedules: Vec<i64> = Vec::new();
+    let mut iterations: Vec<i64> = Vec::new();
+    let mut op_info: Vec<(usize, usize, usize)> = Vec::new(); // (statement, offset, length) of the iteration
+    let depth = program
+        .statements
+        .iter()
+        .map(|s| s.schedule.len())
+        .max()
+        .unwrap_or(0);
+    let mut full: Vec<i64> = Vec::new();
     for (si, stmt) in program.statements.iter().enumerate() {
         let mut points: Vec<Vec<i64>> = Vec::new();
         for piece in &stmt.domain {
             points.extend(integer_points(piece, params, budget)?);
         }
-        points.sort();
-        points.dedup();
+        if stmt.domain.len() > 1 {
+            points.sort();
+            points.dedup();
+        }
         for it in points {
-            let mut full = params.to_vec();
+            full.clear();
+            full.extend_from_slice(params);
             full.extend_from_slice(&it);
-            let sched = stmt
-                .schedule
-                .iter()
-                .map(|r| eval_row(r, &full))
-                .collect::<PolyResult<Vec<_>>>()?;
-            ops.push((sched, si, it));
+            for r in &stmt.schedule {
+                schedules.push(eval_row(r, &full)?);
+            }
+            schedules.resize(schedules.len() + depth - stmt.schedule.len(), 0);
+            op_info.push((si, iterations.len(), it.len()));
+            iterations.extend_from_slice(&it);
         }
     }
-    let depth = ops.iter().map(|o| o.0.len()).max().unwrap_or(0);
-    for op in ops.iter_mut() {
-        op.0.resize(depth, 0);
-    }
-    ops.sort();
+    let mut order: Vec<usize> = (0..op_info.len()).collect();
+    order.sort_by(|a, b| {
+        schedules[a * depth..(a + 1) * depth]
+            .cmp(&schedules[b * depth..(b + 1) * depth])
+            .then(op_info[*a].0.cmp(&op_info[*b].0))
+            .then_with(|| {
+                let (_, oa, la) = op_info[*a];
+                let (_, ob, lb) = op_info[*b];
+                iterations[oa..oa + la].cmp(&iterations[ob..ob + lb])
+            })
+    });
+    drop(schedules);
+    // ops[k] = (statement, iteration) of the k-th operation in execution order.
+    let ops: Vec<(usize, &[i64])> = order
+        .iter()
+        .map(|&o| {
+            let (si, off, len) = op_info[o];
+            (si, &iterations[off..off + len])
+        })
+        .collect();
+    drop(order);
 
     let n_arrays = program.arrays.len();
     // Cells and locations as fixed-size keys (arrays have at most 4
     // dimensions; unused entries are i64::MIN), so that the hot loop does
     // not allocate.
-    type Key = (usize, [i64; 4]);
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    struct Key(usize, [i64; 4]);
+    impl std::hash::Hash for Key {
+        fn hash<H: Hasher>(&self, state: &mut H) {
+            state.write_usize(self.0);
+            for x in self.1 {
+                state.write_i64(x);
+            }
+        }
+    }
     fn key(array: usize, v: &[i64]) -> Key {
         let mut k = [i64::MIN; 4];
         for (slot, x) in k.iter_mut().zip(v) {
             *slot = *x;
         }
-        (array, k)
+        Key(array, k)
     }
     let mut original: FastMap<Key, Value> = FastMap::default();
     let mut mapped: FastMap<Key, Value> = FastMap::default();
@@ -198,12 +243,11 @@ pub fn run_trace(
         match v {
             Value::Initial(_) => None,
             Value::Written(op) => Some((
-                program.statements[ops[op].1].name.clone(),
-                ops[op].2.clone(),
+                program.statements[ops[op].0].name.clone(),
+                ops[op].1.to_vec(),
             )),
         }
     };
-    let mut full: Vec<i64> = Vec::new();
     let mut cell: Vec<i64> = Vec::new();
     let mut location: Vec<i64> = Vec::new();
     let eval_into = |rows: &[Vec<i64>], full: &[i64], out: &mut Vec<i64>| -> PolyResult<()> {
@@ -223,7 +267,7 @@ pub fn run_trace(
         }
         Ok(())
     };
-    for (op_index, (_, si, it)) in ops.iter().enumerate() {
+    for (op_index, (si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
         full.clear();
         full.extend_from_slice(params);
@@ -254,7 +298,7 @@ pub fn run_trace(
             if !ok && report.first_mismatch.is_none() {
                 report.first_mismatch = Some(Mismatch {
                     statement: stmt.name.clone(),
-                    iteration: it.clone(),
+                    iteration: it.to_vec(),
                     array: program.arrays[access.array].name.clone(),
                     cell: cell.clone(),
                     location: location.clone(),

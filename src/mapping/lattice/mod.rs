@@ -195,7 +195,7 @@ pub fn analyse(
         });
         return Ok(analysis);
     }
-    let k = match soft(ds.polytope())? {
+    let k = match soft(ds.polytope(budget))? {
         Some(Some(k)) => Some(k),
         Some(None) => {
             // DS ⊆ {0}: one location suffices.

@@ -20,7 +20,7 @@
 
 use std::collections::HashSet;
 
-use crate::poly::hull::simple_hull;
+use crate::poly::hull::simple_hull_with_budget;
 use crate::poly::project::project_out_exists;
 use crate::poly::simplex::{IntResult, integer_max, integer_min, integer_point};
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult, Set, Space, Tuple};
@@ -140,7 +140,7 @@ impl FixedDifferenceSet {
     /// The 0-symmetric polytope K: simple hull of the projected pieces and
     /// their mirror images. `None` when DS has no point (then every
     /// dimension folds completely).
-    pub fn polytope(&self) -> PolyResult<Option<Polytope>> {
+    pub fn polytope(&self, budget: &mut Budget) -> PolyResult<Option<Polytope>> {
         if self.projected.is_empty() {
             return Ok(None);
         }
@@ -149,7 +149,7 @@ impl FixedDifferenceSet {
             union.push(p.clone());
             union.push(mirror(p, self.rank));
         }
-        let hull = simple_hull(&union)?;
+        let hull = simple_hull_with_budget(&union, budget)?;
         let k = Polytope { set: hull };
         k.check_bounded()?;
         Ok(Some(k))
