@@ -153,8 +153,10 @@ pub fn contract_program(
     let mut decisions = Vec::new();
     let mut edits = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
-        let mut trace = None;
         for array in &scop.arrays {
+            // The trace of the statements that access this array, when the
+            // exact answer for the known values is needed (at most once).
+            let mut trace = None;
             let start = Instant::now();
             let classification = classify(array, &overrides);
             let values = param_values(scop).ok();
@@ -297,9 +299,10 @@ fn contract_array(
     let allow_symbolic = live_in.pieces.is_empty();
     if !live_in.exact && !live_in.pieces.is_empty() {
         // The symbolic answer is a superset; the trace of the original
-        // program decides exactly for the known values (one trace per SCoP).
+        // program decides exactly for the known values (the trace of the
+        // statements that access the array).
         if trace.is_none() {
-            let program = crate::analysis::build::trace_program(scop);
+            let program = crate::analysis::build::trace_program_of_array(scop, array);
             *trace = Some(crate::verify::run_trace(&program, &values, budget).map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
@@ -412,7 +415,7 @@ fn contract_array(
         .unwrap_or(i64::MAX);
     if options.lattices && macros_pinnable && model.rank >= 2 && current > 1 {
         if trace.is_none() {
-            let program = crate::analysis::build::trace_program(scop);
+            let program = crate::analysis::build::trace_program_of_array(scop, array);
             *trace = crate::verify::run_trace(&program, &values, budget).ok();
         }
         let lower_bound = trace

@@ -73,6 +73,19 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
 
 /// The whole SCoP as a trace program (every array in its original layout;
 /// the caller sets mappings).
+/// The trace program of the statements of `scop` that access `array` (read
+/// or write): its values, lifetimes and max-live count are those of the
+/// whole SCoP, since other statements neither write nor read them and the
+/// execution order of the kept ones is unchanged.
+pub fn trace_program_of_array(scop: &Scop, array: crate::ir::ArrayId) -> TraceProgram {
+    let mut program = trace_program(scop);
+    let a = array.0 as usize;
+    program
+        .statements
+        .retain(|s| s.write.array == a || s.reads.iter().any(|r| r.array == a));
+    program
+}
+
 pub fn trace_program(scop: &Scop) -> TraceProgram {
     let n_param = scop.params.len();
     let statements = scop

@@ -339,7 +339,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
 
     // 3. Duplicates and opposite pairs among inequalities.
     let w = n_var + n_exist + 1;
-    let mut tightest: std::collections::HashMap<Vec<i64>, i64> = std::collections::HashMap::new();
+    let mut tightest: crate::util::hash::FastMap<Vec<i64>, i64> = Default::default();
     let mut order: Vec<Vec<i64>> = Vec::new();
     for row in &ineqs {
         let key = row[..w - 1].to_vec();
@@ -358,7 +358,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
     }
     let mut new_eq = false;
     let mut kept: Vec<Vec<i64>> = Vec::new();
-    let mut absorbed: std::collections::HashSet<Vec<i64>> = std::collections::HashSet::new();
+    let mut absorbed: crate::util::hash::FastSet<Vec<i64>> = Default::default();
     for key in &order {
         if absorbed.contains(key) {
             continue;
@@ -390,7 +390,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
     let mut ineqs = kept;
 
     // Duplicate equalities (normalised up to sign already).
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: crate::util::hash::FastSet<Vec<i64>> = Default::default();
     eqs.retain(|r| seen.insert(r.clone()));
 
     // 4. Drop existentials that appear nowhere.

@@ -214,11 +214,10 @@ impl FmSystem {
                 RowStatus::Row(r) => new_eqs.push(r),
             }
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen: crate::util::hash::FastSet<Vec<i64>> = Default::default();
         new_eqs.retain(|r| seen.insert(r.clone()));
         self.eqs = new_eqs;
-        let mut index: std::collections::HashMap<Vec<i64>, usize> =
-            std::collections::HashMap::new();
+        let mut index: crate::util::hash::FastMap<Vec<i64>, usize> = Default::default();
         let mut kept: Vec<HistoryRow> = Vec::with_capacity(self.ineqs.len());
         for hr in self.ineqs.drain(..) {
             let w = hr.row.len();

@@ -2,4 +2,5 @@
 
 pub mod atomic;
 pub mod c_text;
+pub mod hash;
 pub mod rng;

@@ -21,6 +21,23 @@ pub fn integer_points(
     params: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<Vec<Vec<i64>>> {
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for_each_integer_point(set, params, budget, &mut |p| out.push(p.to_vec()))?;
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Calls `f` on every integer point of `set` (params fixed to `params`), as
+/// the vector of the set dimensions, in lexicographic order of all columns
+/// (existentials included): a point is visited once per integer value of
+/// its existentials, so callers deduplicate when the set has existentials.
+pub fn for_each_integer_point(
+    set: &BasicSet,
+    params: &[i64],
+    budget: &mut Budget,
+    f: &mut dyn FnMut(&[i64]),
+) -> PolyResult<()> {
     let n_param = set.space.n_param();
     let n_dim = set.space.n_dim();
     let n_cols = set.width() - 1;
@@ -37,12 +54,12 @@ pub fn integer_points(
         let mut objective = fixed.zero_row();
         objective[col] = 1;
         match integer_min(&fixed, &objective, budget)? {
-            IntResult::Infeasible => return Ok(Vec::new()),
+            IntResult::Infeasible => return Ok(()),
             IntResult::Unbounded => return Err(PolyError::Solver("unbounded domain".into())),
             IntResult::Optimal { value, .. } => lo[col] = value,
         }
         match integer_max(&fixed, &objective, budget)? {
-            IntResult::Infeasible => return Ok(Vec::new()),
+            IntResult::Infeasible => return Ok(()),
             IntResult::Unbounded => return Err(PolyError::Solver("unbounded domain".into())),
             IntResult::Optimal { value, .. } => hi[col] = value,
         }
@@ -61,7 +78,6 @@ pub fn integer_points(
         by_last[last].push((row, is_eq));
     }
     let mut point = lo.clone();
-    let mut out: Vec<Vec<i64>> = Vec::new();
     let mut visited: u64 = 0;
     if n_cols == n_param {
         // A zero-dimensional set: its only point is the empty vector.
@@ -69,13 +85,16 @@ pub fn integer_points(
             let v = crate::poly::basic::eval_row(row, &point).unwrap_or(-1);
             if *is_eq { v == 0 } else { v >= 0 }
         });
-        return Ok(if ok { vec![Vec::new()] } else { Vec::new() });
+        if ok {
+            f(&[]);
+        }
+        return Ok(());
     }
     // Parameter-only constraints.
     for (row, is_eq) in by_last[..n_param].iter().flatten() {
         let v = crate::poly::basic::eval_row(row, &point)?;
         if (*is_eq && v != 0) || (!*is_eq && v < 0) {
-            return Ok(Vec::new());
+            return Ok(());
         }
     }
     enumerate_from(
@@ -85,13 +104,8 @@ pub fn integer_points(
         &by_last,
         &mut point,
         &mut visited,
-        &mut |p| {
-            out.push(p[n_param..n_param + n_dim].to_vec());
-        },
-    )?;
-    out.sort();
-    out.dedup();
-    Ok(out)
+        &mut |p| f(&p[n_param..n_param + n_dim]),
+    )
 }
 
 fn enumerate_from(
@@ -140,18 +154,9 @@ fn enumerate_from(
         if *visited > MAX_VISITED {
             return Err(PolyError::Budget);
         }
+        // Every row whose last column is `col` holds: [from, to] is
+        // exactly the range they allow (computed in i128 above).
         point[col] = v;
-        let mut ok = true;
-        for (row, is_eq) in &by_last[col] {
-            let value = crate::poly::basic::eval_row(row, point)?;
-            if (*is_eq && value != 0) || (!*is_eq && value < 0) {
-                ok = false;
-                break;
-            }
-        }
-        if !ok {
-            continue;
-        }
         if col + 1 == n_cols {
             emit(point);
         } else {

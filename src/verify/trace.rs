@@ -1,53 +1,16 @@
 //! The trace interpreter: value ids through the original and the mapped
 //! memory, and the max-live lower bound.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
-/// A fast, non-cryptographic hasher for the trace's cell keys (the trace
-/// hashes hundreds of thousands of small integer keys; SipHash dominated).
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Integer slices arrive here as bytes: take them eight at a time.
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-        for b in chunks.remainder() {
-            self.write_u64(u64::from(*b));
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_i64(&mut self, v: i64) {
-        self.write_u64(v as u64);
-    }
-
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-}
-
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<CellHasher>>;
+use crate::util::hash::FastMap;
 
 use crate::mapping::ModularMapping;
 use crate::poly::basic::eval_row;
 use crate::poly::error::PolyResult;
 use crate::poly::{BasicSet, Budget};
 
-use super::enumerate::integer_points;
+use super::enumerate::for_each_integer_point;
 
 /// One access of a statement. `subscripts` are rows over
 /// `[params | iterators | constant]` of the statement.
@@ -120,26 +83,118 @@ enum Value {
     Written(usize),
 }
 
-fn apply_mapping(
-    mapping: &Option<ModularMapping>,
-    cell: &[i64],
-    params: &[i64],
-) -> PolyResult<Vec<i64>> {
-    match mapping {
-        None => Ok(cell.to_vec()),
-        Some(m) => m
-            .dims
-            .iter()
-            .map(|d| {
-                let mut e: i64 = 0;
-                for (c, x) in d.coeffs.iter().zip(cell) {
-                    e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
-                }
-                let b = d.modulus.eval(params)?;
-                Ok(e.rem_euclid(b.max(1)))
-            })
-            .collect(),
+/// Where the trace keeps the value code of every cell (or location) of one
+/// array: a dense table over a box that contains every point the accesses
+/// can reach when that box is small enough, a hash map otherwise and for any
+/// point outside the box. Codes: 0 nothing, `k > 0` the value written by
+/// operation `k - 1`, `k < 0` the initial value number `-k - 1`.
+struct Store {
+    lo: [i64; 4],
+    extent: [i64; 4],
+    dense: Vec<i64>,
+    sparse: FastMap<CellKey, i64>,
+}
+
+/// A point of at most four coordinates (unused ones are `i64::MIN`), hashed
+/// coordinate by coordinate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct CellKey([i64; 4]);
+
+impl std::hash::Hash for CellKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for x in self.0 {
+            state.write_i64(x);
+        }
     }
+}
+
+impl Store {
+    /// A store for points in `bounds` (per coordinate, inclusive), dense
+    /// when the box has at most `limit` points.
+    fn new(bounds: &[(i64, i64)], limit: i128) -> Store {
+        let mut lo = [0i64; 4];
+        let mut extent = [1i64; 4];
+        let mut volume: i128 = 1;
+        for (d, (l, h)) in bounds.iter().enumerate() {
+            let e = (*h as i128 - *l as i128 + 1).max(0);
+            volume = volume.saturating_mul(e);
+            lo[d] = *l;
+            extent[d] = i64::try_from(e).unwrap_or(i64::MAX);
+        }
+        let dense = if !bounds.is_empty() && volume > 0 && volume <= limit {
+            vec![0i64; volume as usize]
+        } else {
+            Vec::new()
+        };
+        Store {
+            lo,
+            extent,
+            dense,
+            sparse: FastMap::default(),
+        }
+    }
+
+    fn index(&self, p: &[i64]) -> Option<usize> {
+        if self.dense.is_empty() {
+            return None;
+        }
+        let mut i: usize = 0;
+        for (d, x) in p.iter().enumerate() {
+            let off = x.checked_sub(self.lo[d])?;
+            if off < 0 || off >= self.extent[d] {
+                return None;
+            }
+            i = i * self.extent[d] as usize + off as usize;
+        }
+        Some(i)
+    }
+
+    fn key(p: &[i64]) -> CellKey {
+        let mut k = [i64::MIN; 4];
+        for (slot, x) in k.iter_mut().zip(p) {
+            *slot = *x;
+        }
+        CellKey(k)
+    }
+
+    fn get(&self, p: &[i64]) -> i64 {
+        match self.index(p) {
+            Some(i) => self.dense[i],
+            None => self.sparse.get(&Store::key(p)).copied().unwrap_or(0),
+        }
+    }
+
+    fn set(&mut self, p: &[i64], code: i64) {
+        match self.index(p) {
+            Some(i) => self.dense[i] = code,
+            None => {
+                self.sparse.insert(Store::key(p), code);
+            }
+        }
+    }
+}
+
+/// The range of `row` (over `[params | iterators | constant]`) when the
+/// iterators range over the box `iters` and the parameters are `params`.
+fn row_range(row: &[i64], params: &[i64], iters: &[(i64, i64)]) -> (i128, i128) {
+    let n_param = params.len();
+    let constant = row[row.len() - 1] as i128;
+    let (mut lo, mut hi) = (constant, constant);
+    for (q, v) in params.iter().enumerate() {
+        lo += row[q] as i128 * *v as i128;
+        hi += row[q] as i128 * *v as i128;
+    }
+    for (k, (a, b)) in iters.iter().enumerate() {
+        let c = row[n_param + k] as i128;
+        let (x, y) = (c * *a as i128, c * *b as i128);
+        lo += x.min(y);
+        hi += x.max(y);
+    }
+    (lo, hi)
+}
+
+fn clamp_i64(v: i128) -> i64 {
+    v.clamp(i64::MIN as i128 + 1, i64::MAX as i128) as i64
 }
 
 /// Runs `program` for the parameter values `params`.
@@ -148,85 +203,162 @@ pub fn run_trace(
     params: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<TraceReport> {
+    for stmt in &program.statements {
+        let ranks = stmt
+            .reads
+            .iter()
+            .chain([&stmt.write])
+            .map(|a| a.subscripts.len());
+        if ranks.clone().any(|r| r > 4) {
+            return Err(crate::poly::PolyError::Solver(
+                "the trace handles arrays of at most four dimensions".into(),
+            ));
+        }
+    }
+    for array in &program.arrays {
+        if array.mapping.as_ref().is_some_and(|m| m.dims.len() > 4) {
+            return Err(crate::poly::PolyError::Solver(
+                "the trace handles mappings of at most four dimensions".into(),
+            ));
+        }
+    }
     // Every operation: its schedule vector and iteration vector, stored
-    // flat (one allocation for all operations, not two per operation).
-    let mut schedules: Vec<i64> = Vec::new();
-    let mut iterations: Vec<i64> = Vec::new();
-    let mut op_info: Vec<(usize, usize, usize)> = Vec::new(); // (statement, offset, length) of the iteration
+    // flat (one allocation for all operations, not two per operation), and
+    // per statement the box of its iterations.
     let depth = program
         .statements
         .iter()
         .map(|s| s.schedule.len())
         .max()
         .unwrap_or(0);
+    let mut schedules: Vec<i64> = Vec::new();
+    let mut iterations: Vec<i64> = Vec::new();
+    // (statement, offset, length) of each operation's iteration.
+    let mut op_info: Vec<(usize, usize, usize)> = Vec::new();
+    let mut boxes: Vec<Option<Vec<(i64, i64)>>> = vec![None; program.statements.len()];
     let mut full: Vec<i64> = Vec::new();
     for (si, stmt) in program.statements.iter().enumerate() {
-        let mut points: Vec<Vec<i64>> = Vec::new();
+        let mut failed = None;
         for piece in &stmt.domain {
-            points.extend(integer_points(piece, params, budget)?);
-        }
-        if stmt.domain.len() > 1 {
-            points.sort();
-            points.dedup();
-        }
-        for it in points {
-            full.clear();
-            full.extend_from_slice(params);
-            full.extend_from_slice(&it);
-            for r in &stmt.schedule {
-                schedules.push(eval_row(r, &full)?);
+            let mut visit = |it: &[i64]| {
+                if failed.is_some() {
+                    return;
+                }
+                full.clear();
+                full.extend_from_slice(params);
+                full.extend_from_slice(it);
+                for r in &stmt.schedule {
+                    match eval_row(r, &full) {
+                        Ok(v) => schedules.push(v),
+                        Err(e) => {
+                            failed = Some(e);
+                            return;
+                        }
+                    }
+                }
+                schedules.resize(schedules.len() + depth - stmt.schedule.len(), 0);
+                op_info.push((si, iterations.len(), it.len()));
+                iterations.extend_from_slice(it);
+                let b = boxes[si].get_or_insert_with(|| it.iter().map(|x| (*x, *x)).collect());
+                for (slot, x) in b.iter_mut().zip(it) {
+                    slot.0 = slot.0.min(*x);
+                    slot.1 = slot.1.max(*x);
+                }
+            };
+            for_each_integer_point(piece, params, budget, &mut visit)?;
+            if let Some(e) = failed.take() {
+                return Err(e);
             }
-            schedules.resize(schedules.len() + depth - stmt.schedule.len(), 0);
-            op_info.push((si, iterations.len(), it.len()));
-            iterations.extend_from_slice(&it);
         }
     }
+    let iteration = |k: usize| {
+        let (_, off, len) = op_info[k];
+        &iterations[off..off + len]
+    };
     let mut order: Vec<usize> = (0..op_info.len()).collect();
     order.sort_by(|a, b| {
         schedules[a * depth..(a + 1) * depth]
             .cmp(&schedules[b * depth..(b + 1) * depth])
             .then(op_info[*a].0.cmp(&op_info[*b].0))
-            .then_with(|| {
-                let (_, oa, la) = op_info[*a];
-                let (_, ob, lb) = op_info[*b];
-                iterations[oa..oa + la].cmp(&iterations[ob..ob + lb])
-            })
+            .then_with(|| iteration(*a).cmp(iteration(*b)))
     });
+    // The same operation reached through several domain pieces (or several
+    // existential values) is one operation: equal neighbours after sorting.
+    order.dedup_by(|a, b| op_info[*a].0 == op_info[*b].0 && iteration(*a) == iteration(*b));
     drop(schedules);
     // ops[k] = (statement, iteration) of the k-th operation in execution order.
     let ops: Vec<(usize, &[i64])> = order
         .iter()
-        .map(|&o| {
-            let (si, off, len) = op_info[o];
-            (si, &iterations[off..off + len])
-        })
+        .map(|&o| (op_info[o].0, iteration(o)))
         .collect();
     drop(order);
 
     let n_arrays = program.arrays.len();
-    // Cells and locations as fixed-size keys (arrays have at most 4
-    // dimensions; unused entries are i64::MIN), so that the hot loop does
-    // not allocate.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    struct Key(usize, [i64; 4]);
-    impl std::hash::Hash for Key {
-        fn hash<H: Hasher>(&self, state: &mut H) {
-            state.write_usize(self.0);
-            for x in self.1 {
-                state.write_i64(x);
+    // Boxes of the cells and of the locations of every array, from the
+    // iteration boxes (a superset of what the accesses reach).
+    let mut cell_box: Vec<Option<Vec<(i128, i128)>>> = vec![None; n_arrays];
+    for (si, stmt) in program.statements.iter().enumerate() {
+        let Some(iters) = &boxes[si] else { continue };
+        for access in stmt.reads.iter().chain([&stmt.write]) {
+            let ranges: Vec<(i128, i128)> = access
+                .subscripts
+                .iter()
+                .map(|r| row_range(r, params, iters))
+                .collect();
+            match &mut cell_box[access.array] {
+                slot @ None => *slot = Some(ranges),
+                Some(b) => {
+                    for (x, y) in b.iter_mut().zip(ranges) {
+                        x.0 = x.0.min(y.0);
+                        x.1 = x.1.max(y.1);
+                    }
+                }
             }
         }
     }
-    fn key(array: usize, v: &[i64]) -> Key {
-        let mut k = [i64::MIN; 4];
-        for (slot, x) in k.iter_mut().zip(v) {
-            *slot = *x;
+    // Dense tables up to 16 entries per operation (and 2^24 in all per
+    // table): the boxes come from interval arithmetic and can be loose.
+    let limit: i128 = (16 * ops.len() as i128 + 65_536).min(1 << 24);
+    let to_i64 = |b: &[(i128, i128)]| -> Vec<(i64, i64)> {
+        b.iter()
+            .map(|(l, h)| (clamp_i64(*l), clamp_i64(*h)))
+            .collect()
+    };
+    let mut original: Vec<Store> = Vec::with_capacity(n_arrays);
+    let mut mapped: Vec<Store> = Vec::with_capacity(n_arrays);
+    let mut moduli: Vec<Vec<i64>> = Vec::with_capacity(n_arrays);
+    for (a, array) in program.arrays.iter().enumerate() {
+        let cells = cell_box[a].clone().unwrap_or_default();
+        original.push(Store::new(&to_i64(&cells), limit));
+        match &array.mapping {
+            None => {
+                moduli.push(Vec::new());
+                mapped.push(Store::new(&to_i64(&cells), limit));
+            }
+            Some(m) => {
+                let mut bounds = Vec::new();
+                let mut bs = Vec::new();
+                for d in &m.dims {
+                    let b = d.modulus.eval(params)?.max(1);
+                    bs.push(b);
+                    let (mut lo, mut hi) = (0i128, 0i128);
+                    for (c, (l, h)) in d.coeffs.iter().zip(&cells) {
+                        let (x, y) = (*c as i128 * l, *c as i128 * h);
+                        lo += x.min(y);
+                        hi += x.max(y);
+                    }
+                    if cells.is_empty() || lo < 0 || hi >= b as i128 {
+                        bounds.push((0, b - 1));
+                    } else {
+                        bounds.push((lo as i64, hi as i64));
+                    }
+                }
+                moduli.push(bs);
+                mapped.push(Store::new(&bounds, limit));
+            }
         }
-        Key(array, k)
     }
-    let mut original: FastMap<Key, Value> = FastMap::default();
-    let mut mapped: FastMap<Key, Value> = FastMap::default();
-    let mut initial_ids: FastMap<Key, usize> = FastMap::default();
+
     // Per written value (by operation): (array, birth, death); per initial
     // value (by id): (array, death).
     let mut written: Vec<Option<(usize, usize, usize)>> = vec![None; ops.len()];
@@ -248,24 +380,42 @@ pub fn run_trace(
             )),
         }
     };
-    let mut cell: Vec<i64> = Vec::new();
-    let mut location: Vec<i64> = Vec::new();
-    let eval_into = |rows: &[Vec<i64>], full: &[i64], out: &mut Vec<i64>| -> PolyResult<()> {
-        out.clear();
-        for r in rows {
-            out.push(eval_row(r, full)?);
+    let decode = |code: i64| -> Option<Value> {
+        match code {
+            0 => None,
+            k if k > 0 => Some(Value::Written((k - 1) as usize)),
+            k => Some(Value::Initial((-k - 1) as usize)),
         }
-        Ok(())
     };
-    let map_into = |array: usize, cell: &[i64], out: &mut Vec<i64>| -> PolyResult<()> {
-        match &program.arrays[array].mapping {
-            None => {
-                out.clear();
-                out.extend_from_slice(cell);
-            }
-            Some(_) => *out = apply_mapping(&program.arrays[array].mapping, cell, params)?,
+    let mut cell = [0i64; 4];
+    let mut location = [0i64; 4];
+    // Evaluates `access` at `full` into `cell` and its location into
+    // `location`; returns the ranks of both.
+    let locate = |access: &TraceAccess,
+                  full: &[i64],
+                  cell: &mut [i64; 4],
+                  location: &mut [i64; 4]|
+     -> PolyResult<(usize, usize)> {
+        for (slot, r) in cell.iter_mut().zip(&access.subscripts) {
+            *slot = eval_row(r, full)?;
         }
-        Ok(())
+        let rank = access.subscripts.len();
+        match &program.arrays[access.array].mapping {
+            None => {
+                location[..rank].copy_from_slice(&cell[..rank]);
+                Ok((rank, rank))
+            }
+            Some(m) => {
+                for (k, d) in m.dims.iter().enumerate() {
+                    let mut e: i64 = 0;
+                    for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
+                        e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
+                    }
+                    location[k] = e.rem_euclid(moduli[access.array][k]);
+                }
+                Ok((rank, m.dims.len()))
+            }
+        }
     };
     for (op_index, (si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
@@ -274,21 +424,21 @@ pub fn run_trace(
         full.extend_from_slice(it);
         let read_time = 2 * op_index + 1;
         for access in &stmt.reads {
-            eval_into(&access.subscripts, &full, &mut cell)?;
-            map_into(access.array, &cell, &mut location)?;
-            let cell_key = key(access.array, &cell);
-            let expected = match original.get(&cell_key) {
-                Some(v) => *v,
+            let (rank, lrank) = locate(access, &full, &mut cell, &mut location)?;
+            let a = access.array;
+            let expected = match decode(original[a].get(&cell[..rank])) {
+                Some(v) => v,
                 None => {
-                    let next = initial_ids.len();
-                    let id = *initial_ids.entry(cell_key).or_insert(next);
-                    if id == initial.len() {
-                        initial.push((access.array, read_time));
-                    }
+                    let id = initial.len();
+                    initial.push((a, read_time));
+                    original[a].set(&cell[..rank], -(id as i64) - 1);
                     Value::Initial(id)
                 }
             };
-            let found = mapped.get(&key(access.array, &location)).copied();
+            let found = match decode(mapped[a].get(&location[..lrank])) {
+                Some(Value::Written(op)) => Some(Value::Written(op)),
+                _ => None,
+            };
             report.reads_checked += 1;
             let ok = match (expected, found) {
                 (Value::Initial(_), None) => true,
@@ -299,16 +449,16 @@ pub fn run_trace(
                 report.first_mismatch = Some(Mismatch {
                     statement: stmt.name.clone(),
                     iteration: it.to_vec(),
-                    array: program.arrays[access.array].name.clone(),
-                    cell: cell.clone(),
-                    location: location.clone(),
+                    array: program.arrays[a].name.clone(),
+                    cell: cell[..rank].to_vec(),
+                    location: location[..lrank].to_vec(),
                     expected_writer: describe(expected),
                     found_writer: found.and_then(describe),
                 });
             }
             match expected {
                 Value::Initial(id) => {
-                    report.initial_reads[access.array] += 1;
+                    report.initial_reads[a] += 1;
                     initial[id].1 = initial[id].1.max(read_time);
                 }
                 Value::Written(op) => {
@@ -319,11 +469,10 @@ pub fn run_trace(
             }
         }
         let w = &stmt.write;
-        eval_into(&w.subscripts, &full, &mut cell)?;
-        map_into(w.array, &cell, &mut location)?;
-        let value = Value::Written(op_index);
-        original.insert(key(w.array, &cell), value);
-        mapped.insert(key(w.array, &location), value);
+        let (rank, lrank) = locate(w, &full, &mut cell, &mut location)?;
+        let code = op_index as i64 + 1;
+        original[w.array].set(&cell[..rank], code);
+        mapped[w.array].set(&location[..lrank], code);
         let birth = 2 * op_index + 2;
         written[op_index] = Some((w.array, birth, birth));
     }
@@ -339,7 +488,7 @@ pub fn run_trace(
         events.push((*death + 1, -1, *array));
     }
     // Ends before starts at the same time.
-    events.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    events.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let mut live = vec![0i64; n_arrays];
     let mut total = 0i64;
     for (_, delta, array) in events {
@@ -349,4 +498,164 @@ pub fn run_trace(
         report.max_live_total = report.max_live_total.max(total.max(0) as usize);
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapping::modular::{MappedDim, ParamAffine};
+    use crate::poly::{Space, Tuple};
+
+    /// A statement over params `[N]` and one iterator `i`, `lo <= i <= N + hi`,
+    /// scheduled at `(phase, i, 0)`.
+    fn stmt(
+        name: &str,
+        lo: i64,
+        hi: i64,
+        phase: i64,
+        reads: Vec<TraceAccess>,
+        write: TraceAccess,
+    ) -> TraceStatement {
+        let space = Space::set(vec!["N".into()], Tuple::new(Some(name), &["i"]));
+        let mut d = BasicSet::universe(space);
+        d.add_ineq(vec![0, 1, -lo]);
+        d.add_ineq(vec![1, -1, hi]);
+        TraceStatement {
+            name: name.into(),
+            domain: vec![d],
+            schedule: vec![vec![0, 0, phase], vec![0, 1, 0], vec![0, 0, 0]],
+            reads,
+            write,
+        }
+    }
+
+    /// `array[scale * i + offset]` over `[N | i | 1]`.
+    fn at(array: usize, scale: i64, offset: i64) -> TraceAccess {
+        TraceAccess {
+            array,
+            subscripts: vec![vec![0, scale, offset]],
+        }
+    }
+
+    fn modulo(array: &str, b: i64) -> Option<ModularMapping> {
+        Some(ModularMapping {
+            array: array.into(),
+            params: vec!["N".into()],
+            dims: vec![MappedDim {
+                coeffs: vec![1],
+                modulus: ParamAffine::constant(1, b),
+            }],
+        })
+    }
+
+    /// S0: A[s*i] = ..., 0 <= i <= N-1; then S1: B[i] = A[s*(i-1)] + C[i],
+    /// 1 <= i <= N-1. Every A value but the last is live until S1 reads it.
+    fn two_phases(scale: i64, a_mapping: Option<ModularMapping>) -> TraceProgram {
+        TraceProgram {
+            arrays: vec![
+                TraceArray {
+                    name: "A".into(),
+                    mapping: a_mapping,
+                },
+                TraceArray {
+                    name: "B".into(),
+                    mapping: None,
+                },
+                TraceArray {
+                    name: "C".into(),
+                    mapping: None,
+                },
+            ],
+            statements: vec![
+                stmt("S0", 0, -1, 0, vec![], at(0, scale, 0)),
+                stmt(
+                    "S1",
+                    1,
+                    -1,
+                    1,
+                    vec![at(0, scale, -scale), at(2, 1, 0)],
+                    at(1, 1, 0),
+                ),
+            ],
+        }
+    }
+
+    fn run(p: &TraceProgram) -> TraceReport {
+        run_trace(p, &[10], &mut Budget::default()).unwrap()
+    }
+
+    #[test]
+    fn counts_live_values_and_initial_reads_by_hand() {
+        let r = run(&two_phases(1, None));
+        assert_eq!(r.operations, 10 + 9);
+        assert_eq!(r.reads_checked, 2 * 9);
+        assert!(r.first_mismatch.is_none());
+        // When S0 writes A[9], A[0..8] still wait for S1: 10 values of A.
+        assert_eq!(r.max_live[0], 10);
+        // B is written and never read: one value at a time.
+        assert_eq!(r.max_live[1], 1);
+        // C is only read, each cell once, before anything is written: all
+        // nine initial values are live from the start.
+        assert_eq!(r.initial_reads, vec![0, 0, 9]);
+        assert_eq!(r.max_live[2], 9);
+        // At S0's write of A[9]: 10 values of A and 9 initial values of C.
+        assert_eq!(r.max_live_total, 19);
+    }
+
+    #[test]
+    fn finds_the_first_read_of_a_clobbered_value() {
+        // A folded onto 9 locations: A[9] overwrites A[0] before S1 reads it.
+        let r = run(&two_phases(1, modulo("A", 9)));
+        let m = r.first_mismatch.expect("A[0] is clobbered by A[9]");
+        assert_eq!(m.statement, "S1");
+        assert_eq!(m.iteration, vec![1]);
+        assert_eq!(m.array, "A");
+        assert_eq!(m.cell, vec![0]);
+        assert_eq!(m.location, vec![0]);
+        assert_eq!(m.expected_writer, Some(("S0".into(), vec![0])));
+        assert_eq!(m.found_writer, Some(("S0".into(), vec![9])));
+        // Ten locations are enough.
+        assert!(
+            run(&two_phases(1, modulo("A", 10)))
+                .first_mismatch
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn sparse_and_dense_stores_agree() {
+        // A[1000003 * i]: the box of the cells is far too large for a dense
+        // table, so the hash map is used; every figure must be the same as
+        // with A[i] (dense).
+        for mapping in [None, Some(9), Some(10)] {
+            let dense = run(&two_phases(1, mapping.and_then(|b| modulo("A", b))));
+            let sparse_mapping = mapping.map(|b| ModularMapping {
+                dims: vec![MappedDim {
+                    // 1000003 is prime to 9 and to 10: cells i and i' share a
+                    // location exactly when they do under A[i].
+                    coeffs: vec![1],
+                    modulus: ParamAffine::constant(1, b),
+                }],
+                ..modulo("A", b).unwrap()
+            });
+            let sparse = run(&two_phases(1_000_003, sparse_mapping));
+            assert_eq!(dense.max_live, sparse.max_live);
+            assert_eq!(dense.initial_reads, sparse.initial_reads);
+            assert_eq!(
+                dense.first_mismatch.is_some(),
+                sparse.first_mismatch.is_some(),
+                "{mapping:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_operation_in_two_overlapping_pieces_runs_once() {
+        let mut p = two_phases(1, None);
+        let extra = p.statements[0].domain[0].clone();
+        p.statements[0].domain.push(extra);
+        let r = run(&p);
+        assert_eq!(r.operations, 19);
+        assert_eq!(r.max_live[0], 10);
+    }
 }
