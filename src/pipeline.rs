@@ -17,7 +17,9 @@ use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, fix_par
 use crate::mapping::lattice::{LatticeOptions, lattice_candidates};
 use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout, linear_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
-use crate::mapping::successive::{SuccessiveResult, fit_moduli, moduli_for_values};
+use crate::mapping::successive::{
+    SuccessiveResult, fit_moduli, fix_and_simplify, moduli_for_values,
+};
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 
@@ -333,7 +335,12 @@ fn contract_array(
     let mut last_failure = String::from(
         "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
     );
-    let numeric = moduli_for_values(&ds, model.rank, &values, budget).map_err(solver)?;
+    // DS at the known values, with the existentials that can be eliminated
+    // exactly gone: computed once for the numeric moduli, the certification
+    // for the known values and the lattices (same integer points as `ds` at
+    // `values`).
+    let fixed_ds = fix_and_simplify(&ds, &values).map_err(solver)?;
+    let numeric = moduli_for_values(&fixed_ds, model.rank, &values, budget).map_err(solver)?;
     // Successive modulo, unless even its numeric moduli cannot beat the
     // declaration.
     let estimate = numeric.iter().zip(extents).try_fold(1i64, |acc, (b, e)| {
@@ -372,7 +379,11 @@ fn contract_array(
             ));
         }
         for (mapping, mode) in attempts {
-            let certificate = match certify_modular(&ds, &mapping, mode, budget) {
+            let pieces = match mode {
+                CertifyMode::Fixed(_) => &fixed_ds,
+                CertifyMode::Symbolic { .. } => &ds,
+            };
+            let certificate = match certify_modular(pieces, &mapping, mode, budget) {
                 Ok(c) => c,
                 Err(f) => {
                     last_failure = f.to_string();
@@ -435,7 +446,7 @@ fn contract_array(
         // difference set cannot starve the rest of the run.
         let lattice_time = options.optimal_time + LATTICE_EXTRA_TIME;
         let mut candidates = match budget.with_part(LATTICE_STEPS, lattice_time, |part| {
-            lattice_candidates(&ds, model.rank, &values, &lattice_options, part)
+            lattice_candidates(&fixed_ds, model.rank, &values, &lattice_options, part)
         }) {
             Ok(c) => c,
             Err(e) => {

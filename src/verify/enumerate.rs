@@ -130,20 +130,30 @@ fn enumerate_from(
         for c in 0..col {
             rest += row[c] as i128 * point[c] as i128;
         }
-        // a·x + rest >= 0 (or = 0).
-        let lower = (-rest).div_euclid(a) + i128::from((-rest).rem_euclid(a) != 0);
-        let upper = (-rest).div_euclid(a);
+        // a·x + rest >= 0 (or = 0). Divide in i64 when the values fit (an
+        // i128 division is a slow library call).
+        let (num, den) = (-rest, a);
+        let (q, r) = match (i64::try_from(num), i64::try_from(den)) {
+            (Ok(n), Ok(d)) if n != i64::MIN => (n.div_euclid(d) as i128, n.rem_euclid(d) as i128),
+            _ => (num.div_euclid(den), num.rem_euclid(den)),
+        };
         if *is_eq {
-            if (-rest).rem_euclid(a) != 0 {
+            if r != 0 {
                 return Ok(());
             }
-            from = from.max(upper);
-            to = to.min(upper);
+            from = from.max(q);
+            to = to.min(q);
         } else if a > 0 {
-            from = from.max(lower);
+            // x >= ceil(-rest / a).
+            from = from.max(q + i128::from(r != 0));
         } else {
-            // a < 0: x <= rest / -a, i.e. x <= floor(rest / -a).
-            to = to.min(rest.div_euclid(-a));
+            // a < 0: x <= floor(rest / -a).
+            let (n2, d2) = (rest, -a);
+            let q2 = match (i64::try_from(n2), i64::try_from(d2)) {
+                (Ok(n), Ok(d)) if n != i64::MIN => n.div_euclid(d) as i128,
+                _ => n2.div_euclid(d2),
+            };
+            to = to.min(q2);
         }
     }
     if from > to {

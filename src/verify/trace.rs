@@ -6,7 +6,6 @@ use std::hash::Hasher;
 use crate::util::hash::FastMap;
 
 use crate::mapping::ModularMapping;
-use crate::poly::basic::eval_row;
 use crate::poly::error::PolyResult;
 use crate::poly::{BasicSet, Budget};
 
@@ -174,6 +173,46 @@ impl Store {
     }
 }
 
+/// A row over `[params | iterators | constant]` with the parameters folded
+/// into the constant and only the non-zero iterator terms kept: the trace
+/// evaluates millions of them.
+struct CompiledRow {
+    constant: i64,
+    terms: Vec<(usize, i64)>,
+}
+
+impl CompiledRow {
+    fn new(row: &[i64], params: &[i64]) -> PolyResult<CompiledRow> {
+        use crate::poly::error::{add, mul};
+        let n_param = params.len();
+        let mut constant = row[row.len() - 1];
+        for (a, v) in row.iter().zip(params) {
+            constant = add(constant, mul(*a, *v)?)?;
+        }
+        let terms = row[n_param..row.len() - 1]
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| **a != 0)
+            .map(|(k, a)| (k, *a))
+            .collect();
+        Ok(CompiledRow { constant, terms })
+    }
+
+    #[inline]
+    fn eval(&self, it: &[i64]) -> PolyResult<i64> {
+        use crate::poly::error::{add, mul};
+        let mut acc = self.constant;
+        for (k, a) in &self.terms {
+            acc = add(acc, mul(*a, it[*k])?)?;
+        }
+        Ok(acc)
+    }
+}
+
+fn compile(rows: &[Vec<i64>], params: &[i64]) -> PolyResult<Vec<CompiledRow>> {
+    rows.iter().map(|r| CompiledRow::new(r, params)).collect()
+}
+
 /// The range of `row` (over `[params | iterators | constant]`) when the
 /// iterators range over the box `iters` and the parameters are `params`.
 fn row_range(row: &[i64], params: &[i64], iters: &[(i64, i64)]) -> (i128, i128) {
@@ -236,19 +275,30 @@ pub fn run_trace(
     // (statement, offset, length) of each operation's iteration.
     let mut op_info: Vec<(usize, usize, usize)> = Vec::new();
     let mut boxes: Vec<Option<Vec<(i64, i64)>>> = vec![None; program.statements.len()];
-    let mut full: Vec<i64> = Vec::new();
+    // Per statement: compiled schedule rows, and per access (reads, then
+    // the write) compiled subscript rows.
+    let mut compiled_schedules = Vec::with_capacity(program.statements.len());
+    let mut compiled_accesses: Vec<Vec<Vec<CompiledRow>>> = Vec::with_capacity(program.statements.len());
+    for stmt in &program.statements {
+        compiled_schedules.push(compile(&stmt.schedule, params)?);
+        compiled_accesses.push(
+            stmt.reads
+                .iter()
+                .chain([&stmt.write])
+                .map(|a| compile(&a.subscripts, params))
+                .collect::<PolyResult<_>>()?,
+        );
+    }
     for (si, stmt) in program.statements.iter().enumerate() {
+        let schedule_rows = &compiled_schedules[si];
         let mut failed = None;
         for piece in &stmt.domain {
             let mut visit = |it: &[i64]| {
                 if failed.is_some() {
                     return;
                 }
-                full.clear();
-                full.extend_from_slice(params);
-                full.extend_from_slice(it);
-                for r in &stmt.schedule {
-                    match eval_row(r, &full) {
+                for r in schedule_rows {
+                    match r.eval(it) {
                         Ok(v) => schedules.push(v),
                         Err(e) => {
                             failed = Some(e);
@@ -389,17 +439,19 @@ pub fn run_trace(
     };
     let mut cell = [0i64; 4];
     let mut location = [0i64; 4];
-    // Evaluates `access` at `full` into `cell` and its location into
-    // `location`; returns the ranks of both.
+    // Evaluates `access` (with compiled subscripts `rows`) at iteration
+    // `it` into `cell` and its location into `location`; returns the ranks
+    // of both.
     let locate = |access: &TraceAccess,
-                  full: &[i64],
+                  rows: &[CompiledRow],
+                  it: &[i64],
                   cell: &mut [i64; 4],
                   location: &mut [i64; 4]|
      -> PolyResult<(usize, usize)> {
-        for (slot, r) in cell.iter_mut().zip(&access.subscripts) {
-            *slot = eval_row(r, full)?;
+        for (slot, r) in cell.iter_mut().zip(rows) {
+            *slot = r.eval(it)?;
         }
-        let rank = access.subscripts.len();
+        let rank = rows.len();
         match &program.arrays[access.array].mapping {
             None => {
                 location[..rank].copy_from_slice(&cell[..rank]);
@@ -419,12 +471,10 @@ pub fn run_trace(
     };
     for (op_index, (si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
-        full.clear();
-        full.extend_from_slice(params);
-        full.extend_from_slice(it);
+        let rows = &compiled_accesses[*si];
         let read_time = 2 * op_index + 1;
-        for access in &stmt.reads {
-            let (rank, lrank) = locate(access, &full, &mut cell, &mut location)?;
+        for (ri, access) in stmt.reads.iter().enumerate() {
+            let (rank, lrank) = locate(access, &rows[ri], it, &mut cell, &mut location)?;
             let a = access.array;
             let expected = match decode(original[a].get(&cell[..rank])) {
                 Some(v) => v,
@@ -469,7 +519,7 @@ pub fn run_trace(
             }
         }
         let w = &stmt.write;
-        let (rank, lrank) = locate(w, &full, &mut cell, &mut location)?;
+        let (rank, lrank) = locate(w, &rows[stmt.reads.len()], it, &mut cell, &mut location)?;
         let code = op_index as i64 + 1;
         original[w.array].set(&cell[..rank], code);
         mapped[w.array].set(&location[..lrank], code);
@@ -481,17 +531,23 @@ pub fn run_trace(
         .flatten()
         .chain(initial.into_iter().map(|(array, death)| (array, 0, death)))
         .collect();
-    // Sweep the lifetimes: +1 at birth, -1 after death.
-    let mut events: Vec<(usize, i64, usize)> = Vec::with_capacity(2 * lifetimes.len());
-    for (array, birth, death) in &lifetimes {
-        events.push((*birth, 1, *array));
-        events.push((*death + 1, -1, *array));
+    // Sweep the lifetimes: +1 at birth, -1 after death, ends before starts
+    // at the same time. Events are packed into one integer each,
+    // (time, start flag, array), so that sorting is a plain integer sort.
+    if n_arrays >= 1 << 23 {
+        return Err(crate::poly::PolyError::Solver("too many arrays for the trace".into()));
     }
-    // Ends before starts at the same time.
-    events.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut events: Vec<u64> = Vec::with_capacity(2 * lifetimes.len());
+    for (array, birth, death) in &lifetimes {
+        events.push(((*birth as u64) << 24) | (1 << 23) | *array as u64);
+        events.push((((*death + 1) as u64) << 24) | *array as u64);
+    }
+    events.sort_unstable();
     let mut live = vec![0i64; n_arrays];
     let mut total = 0i64;
-    for (_, delta, array) in events {
+    for e in events {
+        let array = (e & ((1 << 23) - 1)) as usize;
+        let delta = if e & (1 << 23) != 0 { 1 } else { -1 };
         live[array] += delta;
         total += delta;
         report.max_live[array] = report.max_live[array].max(live[array].max(0) as usize);
