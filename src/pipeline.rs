@@ -295,6 +295,21 @@ fn contract_array(
     let values = param_values(scop)
         .map_err(|name| format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"))?;
     let solver = |e: crate::poly::PolyError| format!("analysis gave up: {e}");
+    let extent_affs: Vec<Option<ParamAffine>> = decl
+        .extents
+        .iter()
+        .map(|e| {
+            e.aff.as_ref().map(|a| ParamAffine {
+                coeffs: a.coeffs.clone(),
+                constant: a.constant,
+            })
+        })
+        .collect();
+    let one_location = ModularMapping::axis(
+        &decl.name,
+        &model.params,
+        vec![ParamAffine::constant(model.params.len(), 1); model.rank],
+    );
     let live_in = live_in_cells(&model, &scop.context, budget).map_err(solver)?;
     // Live-in cells for some parameter values of the context: the mapping
     // can only be certified for the known values, where there are none.
@@ -303,13 +318,49 @@ fn contract_array(
         // The symbolic answer is a superset; the trace of the original
         // program decides exactly for the known values (the trace of the
         // statements that access the array).
+        // The trace runs with every cell of the array sent to one location:
+        // its live-in count and max-live bound do not depend on the mapping,
+        // and when at most one value is ever live it checks that one
+        // location is enough (below).
         if trace.is_none() {
-            let program = crate::analysis::build::trace_program_of_array(scop, array);
+            let mut program = crate::analysis::build::trace_program_of_array(scop, array);
+            program.arrays[array.0 as usize].mapping = Some(one_location.clone());
             *trace = Some(crate::verify::run_trace(&program, &values, budget).map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
         if report.initial_reads[array.0 as usize] > 0 {
             return Err("some cells are read before they are written (live-in)".into());
+        }
+        // At most one value live at a time, and the run with one location
+        // saw every read find the value the original program reads: for the
+        // known values the exhaustive trace is the certificate (exact
+        // enumeration of every operation, the correctness criterion
+        // itself), and the conflict analysis is not needed.
+        if macros_pinnable
+            && report.max_live[array.0 as usize] <= 1
+            && report.first_mismatch.is_none()
+            && original_cells.is_none_or(|n| n > 1)
+        {
+            let certificate = Certificate::ForValues(values.clone());
+            if let Ok(layout) = axis_layout(
+                &model,
+                &one_location,
+                &extent_affs,
+                &certificate,
+                &scop.context,
+                budget,
+            ) {
+                let new_cells = layout_cells(&layout, extents, &values);
+                return Ok((
+                    ArrayOutcome::Remapped {
+                        mapping: one_location,
+                        certificate,
+                        layout,
+                        new_cells,
+                    },
+                    "max-live 1 (trace)",
+                ));
+            }
         }
     }
     for piece in live_in.pieces.iter().filter(|_| live_in.exact) {
@@ -321,16 +372,6 @@ fn contract_array(
     }
     let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
     let ds: Vec<BasicSet> = conflicts.difference_set();
-    let extent_affs: Vec<Option<ParamAffine>> = decl
-        .extents
-        .iter()
-        .map(|e| {
-            e.aff.as_ref().map(|a| ParamAffine {
-                coeffs: a.coeffs.clone(),
-                constant: a.constant,
-            })
-        })
-        .collect();
     let mut best: Option<Choice> = None;
     let mut last_failure = String::from(
         "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",

@@ -278,7 +278,8 @@ pub fn run_trace(
     // Per statement: compiled schedule rows, and per access (reads, then
     // the write) compiled subscript rows.
     let mut compiled_schedules = Vec::with_capacity(program.statements.len());
-    let mut compiled_accesses: Vec<Vec<Vec<CompiledRow>>> = Vec::with_capacity(program.statements.len());
+    let mut compiled_accesses: Vec<Vec<Vec<CompiledRow>>> =
+        Vec::with_capacity(program.statements.len());
     for stmt in &program.statements {
         compiled_schedules.push(compile(&stmt.schedule, params)?);
         compiled_accesses.push(
@@ -535,7 +536,9 @@ pub fn run_trace(
     // at the same time. Events are packed into one integer each,
     // (time, start flag, array), so that sorting is a plain integer sort.
     if n_arrays >= 1 << 23 {
-        return Err(crate::poly::PolyError::Solver("too many arrays for the trace".into()));
+        return Err(crate::poly::PolyError::Solver(
+            "too many arrays for the trace".into(),
+        ));
     }
     let mut events: Vec<u64> = Vec::with_capacity(2 * lifetimes.len());
     for (array, birth, death) in &lifetimes {
