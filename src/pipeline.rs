@@ -138,6 +138,13 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
     Some(cells)
 }
 
+/// Steps (about one per operation) and time the pipeline's trace of one
+/// array may use: it only helps (exact live-in and max-live for the known
+/// values), so a huge iteration space gives up early instead of filling the
+/// memory; `polyfold verify` has its own, larger budget.
+const TRACE_STEPS: u64 = 2_000_000;
+const TRACE_TIME: Duration = Duration::from_secs(5);
+
 /// Wall-clock time the lattice strategies get beyond the optimal search's.
 const LATTICE_EXTRA_TIME: Duration = Duration::from_secs(2);
 /// Solver steps the lattice strategies of one array may use.
@@ -325,7 +332,10 @@ fn contract_array(
         if trace.is_none() {
             let mut program = crate::analysis::build::trace_program_of_array(scop, array);
             program.arrays[array.0 as usize].mapping = Some(one_location.clone());
-            *trace = Some(crate::verify::run_trace(&program, &values, budget).map_err(solver)?);
+            let run = budget.with_part(TRACE_STEPS, TRACE_TIME, |part| {
+                crate::verify::run_trace(&program, &values, part)
+            });
+            *trace = Some(run.map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
         if report.initial_reads[array.0 as usize] > 0 {
@@ -468,7 +478,11 @@ fn contract_array(
     if options.lattices && macros_pinnable && model.rank >= 2 && current > 1 {
         if trace.is_none() {
             let program = crate::analysis::build::trace_program_of_array(scop, array);
-            *trace = crate::verify::run_trace(&program, &values, budget).ok();
+            *trace = budget
+                .with_part(TRACE_STEPS, TRACE_TIME, |part| {
+                    crate::verify::run_trace(&program, &values, part)
+                })
+                .ok();
         }
         let lower_bound = trace
             .as_ref()

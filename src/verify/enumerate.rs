@@ -104,6 +104,7 @@ pub fn for_each_integer_point(
         &by_last,
         &mut point,
         &mut visited,
+        budget,
         &mut |p| f(&p[n_param..n_param + n_dim]),
     )
 }
@@ -115,6 +116,7 @@ fn enumerate_from(
     by_last: &[Vec<(&Vec<i64>, bool)>],
     point: &mut Vec<i64>,
     visited: &mut u64,
+    budget: &mut Budget,
     emit: &mut dyn FnMut(&[i64]),
 ) -> PolyResult<()> {
     let n_cols = point.len();
@@ -164,13 +166,16 @@ fn enumerate_from(
         if *visited > MAX_VISITED {
             return Err(PolyError::Budget);
         }
+        // One step of the caller's budget per point visited: a huge domain
+        // ends the enumeration instead of filling the memory.
+        budget.tick()?;
         // Every row whose last column is `col` holds: [from, to] is
         // exactly the range they allow (computed in i128 above).
         point[col] = v;
         if col + 1 == n_cols {
             emit(point);
         } else {
-            enumerate_from(col + 1, lo, hi, by_last, point, visited, emit)?;
+            enumerate_from(col + 1, lo, hi, by_last, point, visited, budget, emit)?;
         }
     }
     point[col] = lo[col];

@@ -717,4 +717,17 @@ mod tests {
         assert_eq!(r.operations, 19);
         assert_eq!(r.max_live[0], 10);
     }
+
+    #[test]
+    fn a_huge_domain_ends_with_the_budget_not_the_memory() {
+        // 0 <= i <= N - 1 with N = 10^12: one budget step per point, so a
+        // small budget stops the enumeration at once (the no-panic campaign
+        // found a mutated kernel whose traces filled gigabytes first).
+        let p = two_phases(1, None);
+        let mut budget = Budget::steps(10_000);
+        assert!(matches!(
+            run_trace(&p, &[1_000_000_000_000], &mut budget),
+            Err(crate::poly::PolyError::Budget)
+        ));
+    }
 }
