@@ -110,7 +110,8 @@ impl std::hash::Hash for CellKey {
 impl Store {
     /// A store for points in `bounds` (per coordinate, inclusive), dense
     /// when the box has at most `limit` points.
-    fn new(bounds: &[(i64, i64)], limit: i128) -> Store {
+    /// `limit` is decreased by the size of the table.
+    fn new(bounds: &[(i64, i64)], limit: &mut i128) -> Store {
         let mut lo = [0i64; 4];
         let mut extent = [1i64; 4];
         let mut volume: i128 = 1;
@@ -120,7 +121,8 @@ impl Store {
             lo[d] = *l;
             extent[d] = i64::try_from(e).unwrap_or(i64::MAX);
         }
-        let dense = if !bounds.is_empty() && volume > 0 && volume <= limit {
+        let dense = if !bounds.is_empty() && volume > 0 && volume <= *limit {
+            *limit -= volume;
             vec![0i64; volume as usize]
         } else {
             Vec::new()
@@ -367,9 +369,10 @@ pub fn run_trace(
             }
         }
     }
-    // Dense tables up to 16 entries per operation (and 2^24 in all per
-    // table): the boxes come from interval arithmetic and can be loose.
-    let limit: i128 = (16 * ops.len() as i128 + 65_536).min(1 << 24);
+    // Dense tables of at most 16 entries per operation and 2^24 entries in
+    // all (tables are taken in array order while the allowance lasts): the
+    // boxes come from interval arithmetic and can be loose.
+    let mut limit: i128 = (16 * ops.len() as i128 + 65_536).min(1 << 24);
     let to_i64 = |b: &[(i128, i128)]| -> Vec<(i64, i64)> {
         b.iter()
             .map(|(l, h)| (clamp_i64(*l), clamp_i64(*h)))
@@ -380,11 +383,11 @@ pub fn run_trace(
     let mut moduli: Vec<Vec<i64>> = Vec::with_capacity(n_arrays);
     for (a, array) in program.arrays.iter().enumerate() {
         let cells = cell_box[a].clone().unwrap_or_default();
-        original.push(Store::new(&to_i64(&cells), limit));
+        original.push(Store::new(&to_i64(&cells), &mut limit));
         match &array.mapping {
             None => {
                 moduli.push(Vec::new());
-                mapped.push(Store::new(&to_i64(&cells), limit));
+                mapped.push(Store::new(&to_i64(&cells), &mut limit));
             }
             Some(m) => {
                 let mut bounds = Vec::new();
@@ -405,7 +408,7 @@ pub fn run_trace(
                     }
                 }
                 moduli.push(bs);
-                mapped.push(Store::new(&bounds, limit));
+                mapped.push(Store::new(&bounds, &mut limit));
             }
         }
     }
