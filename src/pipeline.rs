@@ -163,9 +163,6 @@ pub fn contract_program(
     let mut edits = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
         for array in &scop.arrays {
-            // The trace of the statements that access this array, when the
-            // exact answer for the known values is needed (at most once).
-            let mut trace = None;
             let start = Instant::now();
             let classification = classify(array, &overrides);
             let values = param_values(scop).ok();
@@ -184,7 +181,6 @@ pub fn contract_program(
                 match contract_array(
                     options,
                     scop,
-                    &mut trace,
                     params_are_macros(program, scop),
                     array.id,
                     &extents,
@@ -284,7 +280,6 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
 fn contract_array(
     options: &ContractOptions,
     scop: &Scop,
-    trace: &mut Option<crate::verify::TraceReport>,
     macros_pinnable: bool,
     array: ArrayId,
     extents: &[Option<i64>],
@@ -302,6 +297,9 @@ fn contract_array(
     let values = param_values(scop)
         .map_err(|name| format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"))?;
     let solver = |e: crate::poly::PolyError| format!("analysis gave up: {e}");
+    // The trace of the statements that access this array, run at most once
+    // and only when an exact answer for the known values is needed.
+    let mut trace: Option<crate::verify::TraceReport> = None;
     let extent_affs: Vec<Option<ParamAffine>> = decl
         .extents
         .iter()
@@ -322,20 +320,17 @@ fn contract_array(
     // can only be certified for the known values, where there are none.
     let allow_symbolic = live_in.pieces.is_empty();
     if !live_in.exact && !live_in.pieces.is_empty() {
-        // The symbolic answer is a superset; the trace of the original
-        // program decides exactly for the known values (the trace of the
-        // statements that access the array).
-        // The trace runs with every cell of the array sent to one location:
-        // its live-in count and max-live bound do not depend on the mapping,
-        // and when at most one value is ever live it checks that one
-        // location is enough (below).
+        // The symbolic answer is a superset; the trace decides exactly for
+        // the known values. It runs with every cell of the array on one
+        // location: its live-in count and max-live bound do not depend on
+        // the mapping, and it checks whether one location is enough (below).
         if trace.is_none() {
             let mut program = crate::analysis::build::trace_program_of_array(scop, array);
             program.arrays[array.0 as usize].mapping = Some(one_location.clone());
             let run = budget.with_part(TRACE_STEPS, TRACE_TIME, |part| {
                 crate::verify::run_trace(&program, &values, part)
             });
-            *trace = Some(run.map_err(solver)?);
+            trace = Some(run.map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
         if report.initial_reads[array.0 as usize] > 0 {
@@ -478,7 +473,7 @@ fn contract_array(
     if options.lattices && macros_pinnable && model.rank >= 2 && current > 1 {
         if trace.is_none() {
             let program = crate::analysis::build::trace_program_of_array(scop, array);
-            *trace = budget
+            trace = budget
                 .with_part(TRACE_STEPS, TRACE_TIME, |part| {
                     crate::verify::run_trace(&program, &values, part)
                 })
