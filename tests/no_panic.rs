@@ -14,43 +14,20 @@
 //! (default 0) choose the slice. Longer runs:
 //! `cargo run --release --bin polyfold-fuzz -- --mutations 100000 --seed 1`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use polyfold::fuzz::check::{install_quiet_panic_hook, scratch_dir};
-use polyfold::fuzz::generate::generate;
-use polyfold::fuzz::mutate::{check_no_panic, fuzz_input};
+use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn seed_files() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in ["corpus", "grammar-tests", "tests/regressions"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("c"))
-            .collect();
-        paths.sort();
-        for p in paths {
-            files.push(std::fs::read(&p).expect("readable seed file"));
-        }
-    }
-    for seed in 0..10 {
-        files.push(generate(seed).to_c().into_bytes());
-    }
-    files
 }
 
 /// Runs the built binary on `bytes`; an error unless it exits with 0, 1
@@ -90,7 +67,7 @@ fn no_entry_point_panics_or_hangs_on_fuzzed_input() {
     install_quiet_panic_hook();
     let count = env_number("POLYFOLD_FUZZ_INPUTS", 200);
     let first = env_number("POLYFOLD_FUZZ_SEED", 0);
-    let seeds = seed_files();
+    let seeds = seed_files(Path::new(env!("CARGO_MANIFEST_DIR")), 10);
     let scratch = scratch_dir("no-panic").expect("scratch directory");
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());

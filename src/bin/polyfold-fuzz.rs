@@ -34,7 +34,7 @@ use polyfold::fuzz::check::{
 };
 use polyfold::fuzz::generate::generate;
 use polyfold::fuzz::minimise::minimise;
-use polyfold::fuzz::mutate::{check_no_panic, fuzz_input};
+use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
 use polyfold::fuzz::program::GenProgram;
 
 struct Args {
@@ -303,35 +303,9 @@ fn minimise_and_write(
     path
 }
 
-/// The seed files of the mutator: corpus programs, grammar tests and a few
-/// generated programs.
-fn seed_files() -> Vec<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in ["corpus", "grammar-tests", "tests/regressions"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("c"))
-            .collect();
-        paths.sort();
-        for p in paths {
-            if let Ok(bytes) = std::fs::read(&p) {
-                files.push(bytes);
-            }
-        }
-    }
-    for seed in 0..20 {
-        files.push(generate(seed).to_c().into_bytes());
-    }
-    files
-}
-
 fn mutation_campaign(args: &Args) -> bool {
     let start = Instant::now();
-    let seeds = seed_files();
+    let seeds = seed_files(Path::new(env!("CARGO_MANIFEST_DIR")), 20);
     let binary = args.polyfold_binary.clone().or_else(|| {
         let me = std::env::current_exe().ok()?;
         let sibling = me.with_file_name("polyfold");

@@ -89,6 +89,28 @@ pub enum InputKind {
 }
 
 /// One fuzz input made from `seed` and the seed files.
+/// The seed files of the mutator: the `.c` files of `corpus/`,
+/// `grammar-tests/` and `tests/regressions/` under `root` (sorted, unreadable
+/// ones skipped), then the programs of generator seeds `0..generated`.
+pub fn seed_files(root: &std::path::Path, generated: u64) -> Vec<Vec<u8>> {
+    let mut files = Vec::new();
+    for dir in ["corpus", "grammar-tests", "tests/regressions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        let mut paths: Vec<std::path::PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("c"))
+            .collect();
+        paths.sort();
+        files.extend(paths.iter().filter_map(|p| std::fs::read(p).ok()));
+    }
+    for seed in 0..generated {
+        files.push(crate::fuzz::generate::generate(seed).to_c().into_bytes());
+    }
+    files
+}
+
 pub fn fuzz_input(seed: u64, seeds: &[Vec<u8>]) -> (InputKind, Vec<u8>) {
     let mut rng = Rng::new(seed);
     let choice = rng.below(100);
