@@ -699,7 +699,7 @@ pub fn global_conflicts(
                     }
                 }
             }
-            for piece in rel.pieces {
+            for piece in without_redundant_pieces(rel.pieces)? {
                 conflicts.push(ConflictPolyhedron {
                     source: StmtId(ja),
                     target: StmtId(jb),
@@ -719,6 +719,43 @@ pub fn global_conflicts(
         n_statements: stmts.len(),
         conflicts,
     }))
+}
+
+/// The pieces of a union with their existentials eliminated where that is
+/// exact, without the pieces contained in another one (each conflict
+/// polyhedron costs SMO Farkas multipliers and two binaries per level; one
+/// read per neighbour of a stencil gives the same conflicts several
+/// times). The union is unchanged: a piece is dropped only when an exact
+/// set difference proves it inside a piece that is kept.
+fn without_redundant_pieces(pieces: Vec<BasicSet>) -> PolyResult<Vec<BasicSet>> {
+    let mut cleaned = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        let q = crate::poly::project::eliminate_exists_where_exact(&p)?;
+        if !q.is_obviously_empty() {
+            cleaned.push(q);
+        }
+    }
+    let mut keep = vec![true; cleaned.len()];
+    for i in 0..cleaned.len() {
+        for j in 0..cleaned.len() {
+            if i == j || !keep[j] || cleaned[i].n_exist > 0 || cleaned[j].n_exist > 0 {
+                continue;
+            }
+            let a = crate::poly::Set::from_basic(cleaned[i].clone());
+            let b = crate::poly::Set::from_basic(cleaned[j].clone());
+            // Among equal pieces the first is kept.
+            if a.is_subset(&b)? == Some(true) && (j < i || b.is_subset(&a)? != Some(true)) {
+                keep[i] = false;
+                break;
+            }
+        }
+    }
+    Ok(cleaned
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(p, _)| p)
+        .collect())
 }
 
 /// One conflict polyhedron: `x = [ja, i, 0..]` written by `sa`, `y = [jb,
@@ -878,6 +915,34 @@ mod tests {
     use super::*;
     use crate::frontend;
     use crate::poly::basic::eval_row;
+
+    #[test]
+    fn redundant_conflict_pieces_are_dropped_and_the_union_is_kept() {
+        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
+        let a = parse("{ [x, y] : 0 <= x <= 10 and y = x }");
+        // Inside a (after eliminating e: x = e + 1, 3 <= e <= 5).
+        let b = parse("{ [x, y] : exists (e : x = e + 1 and 3 <= e <= 5 and y = x) }");
+        // Equal to a: the first of the two is kept.
+        let c = parse("{ [x, y] : y = x and x >= 0 and 10 - x >= 0 }");
+        // Partly outside a.
+        let d = parse("{ [x, y] : 8 <= x <= 12 and y = x }");
+        // Even x only: its existential stays, so it is never compared.
+        let e = parse("{ [x, y] : exists (k : x = 2k and 0 <= x <= 4 and y = x) }");
+        let kept = without_redundant_pieces(vec![a, b, c, d, e]).unwrap();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert_eq!(kept.iter().filter(|p| p.n_exist > 0).count(), 1);
+        // Same union, point by point: x = y in 0..=12 (the piece with an
+        // existential lies inside a, so the others must cover everything).
+        for x in -2..15i64 {
+            for y in -2..15i64 {
+                let inside = kept
+                    .iter()
+                    .filter(|p| p.n_exist == 0)
+                    .any(|p| crate::poly::brute::satisfies(p, &[x, y]));
+                assert_eq!(inside, x == y && (0..=12).contains(&x), "({x}, {y})");
+            }
+        }
+    }
 
     /// Compares the dataflow of every read with the brute-force last
     /// writer, for the given parameter values; returns the number of read

@@ -23,7 +23,9 @@ use std::time::Instant;
 
 pub use certify::{SmoVerdict, certify_fixed, certify_symbolic};
 pub use input::{ConflictPolyhedron, ConflictSpec, SmoInputError, StmtId, parse_smo_input};
-pub use solve::{ArrayMapping, Hyperplane, SmoOptions, SmoSolution, smo_solve};
+pub use solve::{
+    ArrayMapping, Hyperplane, SmoOptions, SmoSolution, smo_solve, smo_solve_isolating,
+};
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::isl_print::format_affine;

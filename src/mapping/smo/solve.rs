@@ -957,17 +957,57 @@ pub fn smo_solve(
     spec: &ConflictSpec,
     opts: &SmoOptions,
 ) -> Result<Result<SmoSolution, String>, PolyError> {
-    let all: Vec<StmtId> = (0..spec.n_statements).map(StmtId).collect();
+    smo_solve_isolating(spec, &[], opts)
+}
+
+/// [`smo_solve`] with the statements of `isolated` taken out first: each
+/// gets an array of its own (Algorithm 1 on it alone), and the heuristic
+/// runs on the others. For values that no hyperplane can place next to a
+/// sliding window, such as the boundary values of a stencil, which stay
+/// live for the whole time loop (see `pipeline_smo::split`).
+pub fn smo_solve_isolating(
+    spec: &ConflictSpec,
+    isolated: &[StmtId],
+    opts: &SmoOptions,
+) -> Result<Result<SmoSolution, String>, PolyError> {
+    let rest: Vec<StmtId> = (0..spec.n_statements)
+        .map(StmtId)
+        .filter(|s| !isolated.contains(s))
+        .collect();
     let mut levels = 0;
-    let first = match find_mappings(spec, &all, opts, &mut levels)? {
+    let mut arrays = Vec::new();
+    if !rest.is_empty() {
+        match solve_group(spec, &rest, opts, &mut levels)? {
+            Ok(a) => arrays.extend(a),
+            Err(why) => return Ok(Err(why)),
+        }
+    }
+    for s in isolated {
+        match find_mappings(spec, &[*s], opts, &mut levels)? {
+            Ok(m) => arrays.push(m),
+            Err(why) => return Ok(Err(why)),
+        }
+    }
+    Ok(Ok(SmoSolution {
+        arrays,
+        n_levels_solved: levels,
+    }))
+}
+
+/// Algorithm 1 on `stmts`, then decoalescing and Algorithm 1 again on each
+/// class when there is more than one.
+fn solve_group(
+    spec: &ConflictSpec,
+    stmts: &[StmtId],
+    opts: &SmoOptions,
+    levels: &mut usize,
+) -> Result<Result<Vec<ArrayMapping>, String>, PolyError> {
+    let first = match find_mappings(spec, stmts, opts, levels)? {
         Ok(m) => m,
         Err(why) => return Ok(Err(why)),
     };
     if !opts.decoalesce {
-        return Ok(Ok(SmoSolution {
-            arrays: vec![first],
-            n_levels_solved: levels,
-        }));
+        return Ok(Ok(vec![first]));
     }
     let classes = decoalesce_classes(&first);
     if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
@@ -977,20 +1017,14 @@ pub fn smo_solve(
         );
     }
     if classes.len() <= 1 {
-        return Ok(Ok(SmoSolution {
-            arrays: vec![first],
-            n_levels_solved: levels,
-        }));
+        return Ok(Ok(vec![first]));
     }
     let mut arrays = Vec::new();
     for class in classes {
-        match find_mappings(spec, &class, opts, &mut levels)? {
+        match find_mappings(spec, &class, opts, levels)? {
             Ok(m) => arrays.push(m),
             Err(why) => return Ok(Err(why)),
         }
     }
-    Ok(Ok(SmoSolution {
-        arrays,
-        n_levels_solved: levels,
-    }))
+    Ok(Ok(arrays))
 }

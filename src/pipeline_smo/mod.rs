@@ -4,12 +4,16 @@
 //! SCoP's global conflict set (total expansion, exact value lifetimes).
 //!
 //! Steps: classify the arrays (default overrides), take the statements that
-//! write temporaries, build the global conflict set, solve, certify exactly
-//! for the given parameter values, then plan edits: one buffer declaration
+//! write temporaries and split them by footprints (`split`: values whose
+//! cells nobody rewrites, such as a stencil's boundary, become statements
+//! of their own), build the global conflict set, solve (SMO with the
+//! split-off values in arrays of their own, SMO on everything, the
+//! baseline), certify exactly for the given parameter values, keep the
+//! smallest, then plan edits: one buffer declaration
 //! per SMO array in place of the first temporary's declaration (the other
 //! declarations deleted), each write of a statement at its own location,
 //! each read at the location of its exact source write (a conditional
-//! expression when the source is piecewise), every `%` argument made
+//! expression when the source is piecewise or the statement was split), every `%` argument made
 //! non-negative by adding a multiple of the modulus computed from the exact
 //! minimum over the statement's domain (for the given values), and
 //! dead-copy elimination: a pure copy `A[x] = A[x]` (after remapping, on
@@ -34,11 +38,23 @@ use crate::analysis::dataflow::{SourcePiece, compute_dataflow, global_conflicts,
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
-use crate::mapping::smo::{SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, smo_solve};
+use crate::mapping::smo::{
+    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, smo_solve, smo_solve_isolating,
+};
 use crate::poly::basic::eval_row;
 use crate::poly::isl_print::format_affine;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::enumerate::integer_points;
+
+mod split;
+pub use split::{SplitScop, split_by_footprints};
+
+/// Wall-clock limit of one level's ILP in the pipeline (the stand-alone
+/// `polyfold smo` keeps the solver's default).
+const SMO_LEVEL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// The same for SMO on all statements after a successful solve with the
+/// split-off values apart.
+const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The result of the SMO contraction of one SCoP.
 #[derive(Clone, Debug)]
@@ -72,7 +88,9 @@ type Home = (usize, Vec<i64>);
 
 /// Everything about the SCoP needed after solving.
 struct Ctx<'a> {
+    /// The SCoP of the statement parts.
     scop: &'a Scop,
+    split: &'a SplitScop,
     values: &'a [i64],
     sol: &'a SmoSolution,
     /// Scop statement index → position in the SMO statement list.
@@ -151,6 +169,23 @@ impl Ctx<'_> {
             .map_err(|e| e.to_string())?
             .ok_or("no location")?;
         Ok((a, loc))
+    }
+
+    /// The part (a statement of `self.scop`) of original statement `s`
+    /// that executes iteration `it`.
+    fn part_of(&self, s: usize, it: &[i64]) -> Result<usize, String> {
+        let parts = &self.split.parts[s];
+        if let [only] = parts.as_slice() {
+            return Ok(*only);
+        }
+        let mut point = self.values.to_vec();
+        point.extend_from_slice(it);
+        for &v in parts {
+            if contains(&self.scop.stmts[v].domain.pieces, &point)? {
+                return Ok(v);
+            }
+        }
+        Err(format!("no part of statement {s} at {it:?}"))
     }
 
     /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
@@ -267,6 +302,116 @@ fn level_text(
     Ok(format!("({}) % {m}", row_text(&shifted, names)))
 }
 
+/// `S0` for a statement left whole, `S0.k` for part k of a split one.
+fn part_name(split: &SplitScop, v: usize) -> String {
+    let s = split.origin[v];
+    let name = &split.scop.stmts[v].name;
+    let parts = &split.parts[s];
+    if parts.len() == 1 {
+        name.clone()
+    } else {
+        let k = parts.iter().position(|p| *p == v).unwrap_or(0);
+        format!("{name}.{k}")
+    }
+}
+
+/// The condition that a point of `[params | iters]` lies in one of `pieces`
+/// (without existentials), as C text, for use at the iterations `points`
+/// only (the output is for the given parameter values): a constraint that
+/// holds at every one of them is left out, and so is a piece that holds
+/// none of them.
+fn domain_condition(
+    pieces: &[BasicSet],
+    names: &[String],
+    values: &[i64],
+    points: &[Vec<i64>],
+) -> Result<String, String> {
+    let full: Vec<Vec<i64>> = points
+        .iter()
+        .map(|it| {
+            let mut p = values.to_vec();
+            p.extend_from_slice(it);
+            p
+        })
+        .collect();
+    let holds_everywhere = |row: &[i64], eq: bool| -> Result<bool, String> {
+        for p in &full {
+            let v = eval_row(row, p).map_err(|e| e.to_string())?;
+            if (eq && v != 0) || (!eq && v < 0) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let mut cond = Vec::new();
+    for b in pieces {
+        if b.n_exist != 0 {
+            return Err("a region with existential variables".to_string());
+        }
+        if !full
+            .iter()
+            .any(|p| contains(std::slice::from_ref(b), p).unwrap_or(true))
+        {
+            continue;
+        }
+        let mut kept = b.clone();
+        kept.eqs.clear();
+        kept.ineqs.clear();
+        for r in &b.eqs {
+            if !holds_everywhere(r, true)? {
+                kept.eqs.push(r.clone());
+            }
+        }
+        for r in &b.ineqs {
+            if !holds_everywhere(r, false)? {
+                kept.ineqs.push(r.clone());
+            }
+        }
+        let text = region_text(&kept, names);
+        if text == "1" {
+            return Ok("1".into());
+        }
+        cond.push(if pieces.len() == 1 {
+            text
+        } else {
+            format!("({text})")
+        });
+    }
+    Ok(if cond.is_empty() {
+        "0".to_string()
+    } else {
+        cond.join(" || ")
+    })
+}
+
+/// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
+/// holds (the last is the `else`; a branch whose condition is `0` is left
+/// out, one whose condition is `1` ends the chain).
+fn choose(conds: &[String], texts: &[String]) -> String {
+    let mut branches: Vec<(&str, &str)> = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let c = conds.get(i).map(String::as_str).unwrap_or("1");
+        let last = i + 1 == texts.len();
+        if c == "0" && !last {
+            continue;
+        }
+        if c == "1" || last {
+            branches.push(("1", t));
+            break;
+        }
+        branches.push((c, t));
+    }
+    if branches.iter().all(|b| b.1 == branches[0].1) {
+        return branches[0].1.to_string();
+    }
+    let mut out = String::new();
+    for (c, t) in &branches[..branches.len() - 1] {
+        let _ = write!(out, "({c}) ? {t} : ");
+    }
+    let _ = write!(out, "{}", branches[branches.len() - 1].1);
+    format!("({out})")
+}
+
 /// Text of a constraint conjunction of one region piece.
 fn region_text(b: &BasicSet, names: &[String]) -> String {
     let mut parts = Vec::new();
@@ -309,37 +454,63 @@ pub fn contract_scop_smo(
         return Err("no temporary array".into());
     }
     let is_temp = |a: crate::ir::ArrayId| temps.contains(&(a.0 as usize));
-    let stmts: Vec<usize> = (0..scop.stmts.len())
+    let writers: Vec<usize> = (0..scop.stmts.len())
         .filter(|s| is_temp(scop.stmts[*s].write.array))
         .collect();
-    let flow = compute_dataflow(scop).map_err(|e| e.to_string())?;
+    // SMO works on the parts of the statements (see `split`); `vs` is the
+    // SCoP of the parts, and everything below indexes its statements.
+    let split = split_by_footprints(scop, &writers, values).map_err(|e| e.to_string())?;
+    let vs = &split.scop;
+    let stmts: Vec<usize> = (0..vs.stmts.len())
+        .filter(|s| is_temp(vs.stmts[*s].write.array))
+        .collect();
+    let flow = compute_dataflow(vs).map_err(|e| e.to_string())?;
     let mut pieces = HashMap::new();
     for r in &flow.reads {
         if !is_temp(r.array) {
             continue;
         }
-        let p = source_pieces(scop, r)
+        let p = source_pieces(vs, r)
             .map_err(|e| e.to_string())?
-            .ok_or_else(|| {
-                format!(
-                    "{} read {}: no exact source",
-                    scop.stmts[r.stmt].name, r.read
-                )
-            })?;
+            .ok_or_else(|| format!("{} read {}: no exact source", vs.stmts[r.stmt].name, r.read))?;
         if p.iter().any(|p| !stmts.contains(&p.writer)) {
             return Err("a source outside the statements writing temporaries".into());
         }
         pieces.insert((r.stmt, r.read), p);
     }
-    let spec = global_conflicts(scop, &flow, &stmts)
+    let spec = global_conflicts(vs, &flow, &stmts)
         .map_err(|e| e.to_string())?
         .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
-    let smo = smo_solve(&spec, &SmoOptions::default()).map_err(|e| e.to_string())?;
+    // The split-off parts (values whose cells nobody rewrites) in arrays of
+    // their own, SMO on the rest; then SMO on everything, with a short
+    // time limit when the first succeeded (it can only win by sharing a
+    // buffer between a split-off value and the rest).
+    let isolated: Vec<crate::mapping::smo::StmtId> = stmts
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| split.alone[**v])
+        .map(|(j, _)| crate::mapping::smo::StmtId(j))
+        .collect();
+    let mut results = Vec::new();
+    let mut opts = SmoOptions {
+        level_time_limit: SMO_LEVEL_TIME,
+        ..SmoOptions::default()
+    };
+    if !isolated.is_empty() {
+        let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
+        if r.is_ok() {
+            opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
+        }
+        results.push(("SMO, split-off values apart", r));
+    }
+    let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
+    results.push(("SMO", smo));
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
+    results.push(("baseline", base));
     let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
     let mut rejected = Vec::new();
-    for (method, result) in [("SMO", smo), ("baseline", base)] {
+    for (method, result) in results {
         match result {
             Ok(sol) => {
                 let verdict = certify_fixed(&spec, &sol, values);
@@ -367,7 +538,8 @@ pub fn contract_scop_smo(
     let (method, sol, _) = candidates.swap_remove(best);
     let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
     let ctx = Ctx {
-        scop,
+        scop: vs,
+        split: &split,
         values,
         sol: &sol,
         smo_index,
@@ -426,6 +598,11 @@ pub fn contract_scop_smo(
         for m in &array.moduli {
             let _ = write!(text, "[{}]", m.to_text(&params));
         }
+        if array.moduli.is_empty() {
+            // One cell; an array all the same, so that every access is an
+            // lvalue of the same kind.
+            text.push_str("[1]");
+        }
         text.push(';');
         let size = array.size(values).map_err(|e| e.to_string())?;
         if !decl_text.is_empty() {
@@ -445,7 +622,9 @@ pub fn contract_scop_smo(
         }
     }
 
-    // Accesses, and the dead copies.
+    // Accesses, and the dead copies. Each original statement is edited
+    // once; when it was split, every access chooses its part's text with a
+    // conditional on the parts' domains (the last part is the `else`).
     let mut removed = Vec::new();
     let mut deleted_stmts = Vec::new();
     for (si, stmt) in scop.stmts.iter().enumerate() {
@@ -453,7 +632,7 @@ pub fn contract_scop_smo(
         let width = params.len() + nt + 1;
         let mut names = params.clone();
         names.extend(stmt.iterators.iter().cloned());
-        let points = domain_points(scop, si, values)?;
+        let parts = &split.parts[si];
         let ident: Vec<Vec<i64>> = (0..nt)
             .map(|q| {
                 let mut r = vec![0; width];
@@ -461,24 +640,76 @@ pub fn contract_scop_smo(
                 r
             })
             .collect();
-        let access_text = |w: usize, iters: &[Vec<i64>]| -> Result<String, String> {
+        // Per part: its points and the condition selecting it.
+        let all_points = domain_points(scop, si, values)?;
+        let mut part_points = Vec::new();
+        let mut conds = Vec::new();
+        for &v in parts {
+            part_points.push(domain_points(vs, v, values)?);
+            conds.push(if parts.len() == 1 {
+                "1".to_string()
+            } else {
+                domain_condition(&vs.stmts[v].domain.pieces, &names, values, &all_points)?
+            });
+        }
+        // (buffer, level texts) of writer `w`'s home at `iters`, for a use on `points`.
+        let access = |w: usize,
+                      iters: &[Vec<i64>],
+                      points: &[Vec<i64>]|
+         -> Result<(usize, Vec<String>), String> {
             let rows = ctx.level_rows(w, iters, width)?;
             let j = ctx.smo_index[&w];
             let a = sol.array_of(StmtId(j)).ok_or("no array")?;
-            let mut text = buffer_names[a].clone();
+            let mut levels = Vec::new();
             for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
                 let mv = m.eval(values).map_err(|e| e.to_string())?;
-                let t = level_text(row, &names, mv, &m.to_text(&params), &points, values)?;
-                let _ = write!(text, "[{t}]");
+                levels.push(level_text(
+                    row,
+                    &names,
+                    mv,
+                    &m.to_text(&params),
+                    points,
+                    values,
+                )?);
             }
-            Ok(text)
+            Ok((a, levels))
+        };
+        let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
+            let mut text = buffer_names[*a].clone();
+            for l in levels {
+                let _ = write!(text, "[{l}]");
+            }
+            if levels.is_empty() {
+                text.push_str("[0]");
+            }
+            text
         };
         let mut stmt_edits = Vec::new();
         if is_temp(stmt.write.array) {
-            stmt_edits.push(Edit::replace(
-                stmt.write.span.clone(),
-                access_text(si, &ident)?,
-            ));
+            let per_part: Vec<(usize, Vec<String>)> = parts
+                .iter()
+                .zip(&part_points)
+                .map(|(&v, pts)| access(v, &ident, pts))
+                .collect::<Result<_, _>>()?;
+            let text = if per_part.iter().all(|p| *p == per_part[0]) {
+                text_of(&per_part[0])
+            } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
+                // One buffer: a conditional in each subscript that differs.
+                let mut text = buffer_names[per_part[0].0].clone();
+                for l in 0..per_part[0].1.len() {
+                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
+                    let _ = write!(text, "[{}]", choose(&conds, &ts));
+                }
+                text
+            } else {
+                // Several buffers: choose the address.
+                let ts: Vec<String> = per_part
+                    .iter()
+                    .map(|p| format!("&{}", text_of(p)))
+                    .collect();
+                format!("*{}", choose(&conds, &ts))
+            };
+            stmt_edits.push(Edit::replace(stmt.write.span.clone(), text));
         }
         for (ri, read) in stmt.reads.iter().enumerate() {
             if !is_temp(read.array) {
@@ -487,42 +718,33 @@ pub fn contract_scop_smo(
             if read.span == stmt.write.span {
                 return Err(format!("{}: compound assignment to a temporary", stmt.name));
             }
-            let ps = &ctx.pieces[&(si, ri)];
-            let texts: Vec<String> = ps
-                .iter()
-                .map(|p| access_text(p.writer, &p.iters))
-                .collect::<Result<_, _>>()?;
-            let text = if texts.iter().all(|t| *t == texts[0]) {
-                texts[0].clone()
-            } else {
-                // A conditional on the regions; the last piece is the else.
-                let mut out = String::new();
-                for (p, t) in ps.iter().zip(&texts).take(ps.len() - 1) {
-                    let cond: Vec<String> = p
-                        .region
-                        .pieces
+            let mut per_part = Vec::new();
+            for (&v, pts) in parts.iter().zip(&part_points) {
+                let ps = &ctx.pieces[&(v, ri)];
+                let texts: Vec<String> = ps
+                    .iter()
+                    .map(|p| access(p.writer, &p.iters, pts).map(|t| text_of(&t)))
+                    .collect::<Result<_, _>>()?;
+                let text = if texts.iter().all(|t| *t == texts[0]) {
+                    texts[0].clone()
+                } else {
+                    let cs: Vec<String> = ps
                         .iter()
-                        .map(|b| {
-                            if b.n_exist != 0 {
-                                Err("a source region with existential variables".to_string())
-                            } else {
-                                Ok(format!("({})", region_text(b, &names)))
-                            }
-                        })
+                        .map(|p| domain_condition(&p.region.pieces, &names, values, pts))
                         .collect::<Result<_, _>>()?;
-                    let cond = if cond.is_empty() {
-                        "0".to_string()
-                    } else {
-                        cond.join(" || ")
-                    };
-                    let _ = write!(out, "({cond}) ? {t} : ");
-                }
-                let _ = write!(out, "{}", texts[texts.len() - 1]);
-                format!("({out})")
+                    choose(&cs, &texts)
+                };
+                per_part.push(text);
+            }
+            let text = if per_part.iter().all(|t| *t == per_part[0]) {
+                per_part[0].clone()
+            } else {
+                choose(&conds, &per_part)
             };
             stmt_edits.push(Edit::replace(read.span.clone(), text));
         }
-        // Dead copy: `W = R;` with both at the same home on every iteration.
+        // Dead copy: `W = R;` with both at the same home on every iteration
+        // of every part.
         if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
             let w = &stmt.write.span;
             let r = &stmt.reads[0].span;
@@ -534,12 +756,14 @@ pub fn contract_scop_smo(
             let pure = w.start == stmt.span.start && between == "=" && after == ";";
             if pure {
                 let mut same = true;
-                for it in &points {
-                    let home = ctx.home(si, it)?;
-                    let (sw, siters) = ctx.source(si, 0, it)?.ok_or("read without source")?;
-                    if ctx.home(sw, &siters)? != home {
-                        same = false;
-                        break;
+                'parts: for (&v, pts) in parts.iter().zip(&part_points) {
+                    for it in pts {
+                        let home = ctx.home(v, it)?;
+                        let (sw, siters) = ctx.source(v, 0, it)?.ok_or("read without source")?;
+                        if ctx.home(sw, &siters)? != home {
+                            same = false;
+                            break 'parts;
+                        }
                     }
                 }
                 if same {
@@ -559,7 +783,7 @@ pub fn contract_scop_smo(
     let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
 
     // The trace check.
-    let reads_checked = trace_check(&ctx, &temps, &deleted_stmts)?;
+    let reads_checked = trace_check(&ctx, scop, &temps, &deleted_stmts)?;
 
     let mut report = String::new();
     let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
@@ -584,7 +808,7 @@ pub fn contract_scop_smo(
             let _ = writeln!(
                 report,
                 "  {}: {}",
-                scop.stmts[stmts[st.0]].name,
+                part_name(&split, stmts[st.0]),
                 crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
             );
         }
@@ -684,8 +908,12 @@ fn enclosing_empty_loops(source: &str, stmt: std::ops::Range<usize>) -> std::ops
 /// program deleted statements must find their value already at home. Every
 /// read must see the value it saw in the original. Returns the number of
 /// reads compared.
-fn trace_check(ctx: &Ctx, temps: &[usize], deleted: &[usize]) -> Result<usize, String> {
-    let scop = ctx.scop;
+fn trace_check(
+    ctx: &Ctx,
+    scop: &Scop,
+    temps: &[usize],
+    deleted: &[usize],
+) -> Result<usize, String> {
     let values = ctx.values;
     let tp = crate::analysis::build::trace_program(scop);
     let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
@@ -742,7 +970,7 @@ fn trace_check(ctx: &Ctx, temps: &[usize], deleted: &[usize]) -> Result<usize, S
             };
             let loc_key = if temps.contains(&acc.array) {
                 let (w, witers) = ctx
-                    .source(*si, ri, it)?
+                    .source(ctx.part_of(*si, it)?, ri, it)?
                     .ok_or_else(|| format!("{} read {ri} at {it:?}: no source", st.name))?;
                 let (b, loc) = ctx.home(w, &witers)?;
                 (usize::MAX - b, loc)
@@ -768,7 +996,7 @@ fn trace_check(ctx: &Ctx, temps: &[usize], deleted: &[usize]) -> Result<usize, S
         let is_copy = deleted.contains(si);
         let value = if is_copy { seen[0].0 } else { V::Op(op) };
         let w_key = if temps.contains(&st.write.array) {
-            let (b, loc) = ctx.home(*si, it)?;
+            let (b, loc) = ctx.home(ctx.part_of(*si, it)?, it)?;
             (usize::MAX - b, loc)
         } else {
             (st.write.array, cell.clone())

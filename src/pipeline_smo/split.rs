@@ -1,0 +1,283 @@
+//! Index-set splitting of the statements that write temporaries, before
+//! SMO: a statement whose written cells are only partly rewritten by the
+//! other writers of its array is split into the part whose cells some other
+//! statement also writes and the pieces whose cells nobody else writes.
+//!
+//! Why: SMO gives each statement one storage hyperplane. In a ping-pong
+//! stencil the initialisation `Q[i] = in[i]` (0 <= i <= N+1) writes the
+//! boundary values Q[0] and Q[N+1], which are read at every time step and
+//! never rewritten, in the same statement as the interior values, which die
+//! after the first step. No single hyperplane gives the two kinds of value
+//! a home each: the interior belongs to the sliding window of the time loop
+//! (`(i − t) mod (N + 1)`), the boundary values need cells of their own.
+//! Split, every part gets its own hyperplane (seed 000 §4 works on the
+//! statements it is given; splitting only gives it finer statements).
+//!
+//! The parts of a statement are disjoint and cover its domain exactly (set
+//! difference on integer points), so the split SCoP executes the same
+//! operations in the same order: the parts keep the statement's schedule,
+//! accesses and name. A statement is left whole when a footprint needs an
+//! existential that exact elimination cannot remove, or when a part would be
+//! empty for the given parameter values.
+//!
+//! What this does NOT do: split by anything but footprints (for instance by
+//! the readers of the values), or split statements that do not write
+//! temporaries.
+
+use crate::ir::{Scop, StmtId};
+use crate::poly::project::eliminate_exists_where_exact;
+use crate::poly::{BasicSet, PolyResult, Set};
+
+/// A SCoP whose statements are parts of the statements of another.
+pub struct SplitScop {
+    /// The SCoP of the parts (statement `v` is a part of `origin[v]`).
+    pub scop: Scop,
+    /// For each part, the index of its statement in the original SCoP.
+    pub origin: Vec<usize>,
+    /// For each original statement, its parts (in order).
+    pub parts: Vec<Vec<usize>>,
+    /// For each part, whether it is a piece whose cells no other statement
+    /// writes (split off; the first part of a split statement is the rest).
+    pub alone: Vec<bool>,
+}
+
+/// `{ i ∈ piece_a : ∃ i' ∈ piece_b, f_a(i) = f_b(i') }` over statement a's
+/// space, with the existentials eliminated where exact.
+fn footprint_meet(
+    scop: &Scop,
+    a: usize,
+    piece_a: &BasicSet,
+    b: usize,
+    piece_b: &BasicSet,
+) -> PolyResult<BasicSet> {
+    let np = scop.params.len();
+    let sa = &scop.stmts[a];
+    let sb = &scop.stmts[b];
+    let na = sa.iterators.len();
+    let nb = sb.iterators.len();
+    let (ea, eb) = (piece_a.n_exist, piece_b.n_exist);
+    // Columns: [params | i (na) | ea | i' (nb) | eb | const].
+    let width = np + na + ea + nb + eb + 1;
+    let mut out = BasicSet {
+        space: piece_a.space.clone(),
+        n_exist: ea + nb + eb,
+        eqs: Vec::new(),
+        ineqs: Vec::new(),
+    };
+    // piece_a's rows keep their columns (its existentials come first).
+    let map_a = |row: &[i64]| -> Vec<i64> {
+        let mut r = vec![0; width];
+        r[..np + na + ea].copy_from_slice(&row[..np + na + ea]);
+        r[width - 1] = row[row.len() - 1];
+        r
+    };
+    let map_b = |row: &[i64]| -> Vec<i64> {
+        let mut r = vec![0; width];
+        r[..np].copy_from_slice(&row[..np]);
+        r[np + na + ea..np + na + ea + nb + eb].copy_from_slice(&row[np..np + nb + eb]);
+        r[width - 1] = row[row.len() - 1];
+        r
+    };
+    for r in &piece_a.eqs {
+        out.eqs.push(map_a(r));
+    }
+    for r in &piece_a.ineqs {
+        out.ineqs.push(map_a(r));
+    }
+    for r in &piece_b.eqs {
+        out.eqs.push(map_b(r));
+    }
+    for r in &piece_b.ineqs {
+        out.ineqs.push(map_b(r));
+    }
+    for (fa, fb) in sa.write.subscripts.iter().zip(&sb.write.subscripts) {
+        let mut r = vec![0i64; width];
+        for (c, v) in fa.coeffs.iter().enumerate() {
+            r[c] = *v;
+        }
+        for (c, v) in fb.coeffs.iter().enumerate() {
+            let col = if c < np { c } else { np + na + ea + (c - np) };
+            r[col] = r[col]
+                .checked_sub(*v)
+                .ok_or(crate::poly::PolyError::Overflow)?;
+        }
+        r[width - 1] = fa
+            .constant
+            .checked_sub(fb.constant)
+            .ok_or(crate::poly::PolyError::Overflow)?;
+        out.eqs.push(r);
+    }
+    eliminate_exists_where_exact(&out)
+}
+
+/// Whether `set` has an integer point for the parameter values `values`.
+fn nonempty_at(set: &Set, scop: &Scop, values: &[i64]) -> PolyResult<bool> {
+    let mut fixed = set.clone();
+    for (p, v) in scop.param_names().iter().zip(values) {
+        fixed = fixed.fix_param(p, *v)?;
+    }
+    Ok(!fixed.is_empty()?)
+}
+
+/// Splits every statement of `writers` (indices of statements writing
+/// temporaries) by the footprints of the other writers of its array.
+pub fn split_by_footprints(
+    scop: &Scop,
+    writers: &[usize],
+    values: &[i64],
+) -> PolyResult<SplitScop> {
+    let mut domains: Vec<Vec<Set>> = Vec::new();
+    for (s, stmt) in scop.stmts.iter().enumerate() {
+        domains.push(match split_one(scop, writers, s, values)? {
+            Some(parts) => parts,
+            None => vec![stmt.domain.clone()],
+        });
+    }
+    let mut out = scop.clone();
+    out.stmts.clear();
+    let mut origin = Vec::new();
+    let mut parts = Vec::new();
+    let mut alone = Vec::new();
+    for (s, ds) in domains.into_iter().enumerate() {
+        let mut mine = Vec::new();
+        for (k, d) in ds.into_iter().enumerate() {
+            alone.push(k > 0);
+            let mut stmt = scop.stmts[s].clone();
+            stmt.id = StmtId(
+                u32::try_from(out.stmts.len()).map_err(|_| crate::poly::PolyError::Overflow)?,
+            );
+            stmt.domain = d;
+            mine.push(out.stmts.len());
+            origin.push(s);
+            out.stmts.push(stmt);
+        }
+        parts.push(mine);
+    }
+    Ok(SplitScop {
+        scop: out,
+        origin,
+        parts,
+        alone,
+    })
+}
+
+/// The parts of statement `s`, or `None` to keep it whole.
+fn split_one(
+    scop: &Scop,
+    writers: &[usize],
+    s: usize,
+    values: &[i64],
+) -> PolyResult<Option<Vec<Set>>> {
+    if !writers.contains(&s) {
+        return Ok(None);
+    }
+    let stmt = &scop.stmts[s];
+    let others: Vec<usize> = writers
+        .iter()
+        .copied()
+        .filter(|o| *o != s && scop.stmts[*o].write.array == stmt.write.array)
+        .collect();
+    if others.is_empty() {
+        return Ok(None);
+    }
+    // The part of the domain whose cells some other writer also writes.
+    let mut shared = Set::empty(stmt.domain.space.clone());
+    for pa in &stmt.domain.pieces {
+        for &o in &others {
+            for pb in &scop.stmts[o].domain.pieces {
+                let m = footprint_meet(scop, s, pa, o, pb)?;
+                if m.n_exist > 0 {
+                    return Ok(None);
+                }
+                shared.push(m);
+            }
+        }
+    }
+    let Some(alone) = stmt.domain.subtract(&shared)? else {
+        return Ok(None);
+    };
+    let Some(rest) = stmt.domain.subtract(&alone)? else {
+        return Ok(None);
+    };
+    // The parts are told apart by conditions in the generated code:
+    // no existentials (strides) in them.
+    if rest
+        .pieces
+        .iter()
+        .chain(&alone.pieces)
+        .any(|p| p.n_exist > 0)
+    {
+        return Ok(None);
+    }
+    let mut parts = Vec::new();
+    if !nonempty_at(&rest, scop, values)? {
+        return Ok(None);
+    }
+    parts.push(rest);
+    for piece in alone.pieces {
+        let p = Set::from_basic(piece);
+        if nonempty_at(&p, scop, values)? {
+            parts.push(p);
+        }
+    }
+    if parts.len() < 2 {
+        return Ok(None);
+    }
+    Ok(Some(parts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_by_footprints;
+
+    /// Points of part `v`'s domain for the given values (first iterator only).
+    fn points(s: &super::SplitScop, v: usize, values: &[i64]) -> Vec<Vec<i64>> {
+        let mut b = crate::poly::Budget::default_query();
+        let mut out = Vec::new();
+        for p in &s.scop.stmts[v].domain.pieces {
+            out.extend(crate::verify::enumerate::integer_points(p, values, &mut b).unwrap());
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_stencil_initialisation_is_split_at_its_boundary() {
+        let text = "#define N 5\n#define T 3\nvoid f(const double in[N + 2], double out[N + 2])\n{\n    int t, i;\n    double Q[N + 2];\n    double P[N + 2];\n#pragma scop\n    for (i = 0; i <= N + 1; i++)\n        Q[i] = in[i];\n    for (t = 1; t <= T; t++) {\n        for (i = 1; i <= N; i++)\n            P[i] = Q[i - 1] + Q[i + 1];\n        for (i = 1; i <= N; i++)\n            Q[i] = P[i];\n    }\n    for (i = 0; i <= N + 1; i++)\n        out[i] = Q[i];\n#pragma endscop\n}\n";
+        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
+        assert!(!program.has_errors());
+        let scop = &program.scops[0];
+        let values = crate::pipeline::param_values(scop).unwrap();
+        // S0 writes Q, S1 writes P, S2 writes Q.
+        let s = split_by_footprints(scop, &[0, 1, 2], &values).unwrap();
+        // S0 (0 <= i <= N+1) has its cells 1..N rewritten by S2: three parts,
+        // the rewritten interior first, then i = 0 and i = N+1 (in some order).
+        assert_eq!(s.parts[0].len(), 3);
+        assert_eq!(s.parts[1].len(), 1);
+        assert_eq!(s.parts[2].len(), 1);
+        let interior: Vec<Vec<i64>> = (1..=5).map(|i| vec![i]).collect();
+        assert_eq!(points(&s, s.parts[0][0], &values), interior);
+        let mut ends: Vec<Vec<Vec<i64>>> = s.parts[0][1..]
+            .iter()
+            .map(|v| points(&s, *v, &values))
+            .collect();
+        ends.sort();
+        assert_eq!(ends, vec![vec![vec![0]], vec![vec![6]]]);
+        assert_eq!(s.alone, vec![false, true, true, false, false, false]);
+        assert_eq!(s.origin, vec![0, 0, 0, 1, 2, 3]);
+        // The statement reading Q into out is not a writer: untouched.
+        assert_eq!(s.parts[3].len(), 1);
+    }
+
+    #[test]
+    fn a_statement_whose_cells_are_all_rewritten_is_left_whole() {
+        let text = "#define N 5\nvoid f(const double in[N], double out[N])\n{\n    int i;\n    double A[N];\n#pragma scop\n    for (i = 0; i < N; i++)\n        A[i] = in[i];\n    for (i = 0; i < N; i++)\n        A[i] = A[i] + 1.0;\n    for (i = 0; i < N; i++)\n        out[i] = A[i];\n#pragma endscop\n}\n";
+        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
+        assert!(!program.has_errors());
+        let scop = &program.scops[0];
+        let values = crate::pipeline::param_values(scop).unwrap();
+        let s = split_by_footprints(scop, &[0, 1], &values).unwrap();
+        assert!(s.parts.iter().all(|p| p.len() == 1));
+        assert_eq!(s.scop.stmts.len(), scop.stmts.len());
+    }
+}
