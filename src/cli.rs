@@ -103,6 +103,12 @@ pub struct AnalysisArgs {
     /// Seconds allowed to the optimal lattice search per array (0: none).
     #[arg(long = "optimal-budget", value_name = "SECONDS", default_value_t = 2.0)]
     pub optimal_budget: f64,
+    /// Also fold the temporaries of each SCoP together into merged buffers
+    /// (SMO) and delete the copies that become `A[x] = A[x]`; kept when it
+    /// needs fewer cells than folding each array alone. Certified for the
+    /// known parameter values (pinned by a `_Static_assert`).
+    #[arg(long = "inter-array")]
+    pub inter_array: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

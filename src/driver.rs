@@ -69,6 +69,8 @@ pub struct RunOptions {
     pub no_lattice: bool,
     /// Seconds for the optimal lattice search (`None`: the default).
     pub optimal_budget: Option<f64>,
+    /// Merge the temporaries of each SCoP (SMO) when that is smaller.
+    pub inter_array: bool,
 }
 
 impl RunOptions {
@@ -79,6 +81,7 @@ impl RunOptions {
             live_out: a.live_out.clone(),
             no_lattice: a.no_lattice,
             optimal_budget: Some(a.optimal_budget),
+            inter_array: a.inter_array,
             ..RunOptions::default()
         }
     }
@@ -182,6 +185,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         },
         lattices: !options.no_lattice,
         optimal_time,
+        inter_array: options.inter_array,
         ..defaults
     }
 }

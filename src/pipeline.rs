@@ -34,6 +34,10 @@ pub struct ContractOptions {
     pub lattices: bool,
     /// Time budget of the optimal lattice search per array (zero: no search).
     pub optimal_time: Duration,
+    /// Also fold the temporaries of each SCoP together (SMO, seed 000:
+    /// `pipeline_smo`), and keep that when it needs fewer cells than
+    /// folding each array alone.
+    pub inter_array: bool,
 }
 
 impl Default for ContractOptions {
@@ -44,6 +48,7 @@ impl Default for ContractOptions {
             time_per_array: Duration::from_secs(20),
             lattices: true,
             optimal_time: Duration::from_secs(2),
+            inter_array: false,
         }
     }
 }
@@ -55,6 +60,9 @@ pub enum ArrayOutcome {
     External,
     /// A temporary that keeps its layout, and why.
     Kept { why: String },
+    /// A temporary folded together with the other temporaries of its SCoP
+    /// into merged buffers (see [`MergedScop`]).
+    Merged { note: String },
     /// A temporary with a new, certified layout.
     Remapped {
         mapping: ModularMapping,
@@ -81,6 +89,8 @@ impl ArrayDecision {
     pub fn new_cells(&self) -> Option<i64> {
         match &self.outcome {
             ArrayOutcome::Remapped { new_cells, .. } => *new_cells,
+            // Its cells are in the merged buffers of the SCoP.
+            ArrayOutcome::Merged { .. } => None,
             _ => self.original_cells,
         }
     }
@@ -90,9 +100,25 @@ impl ArrayDecision {
 #[derive(Clone, Debug)]
 pub struct FileContraction {
     pub decisions: Vec<ArrayDecision>,
+    /// The SCoPs whose temporaries were merged (`--inter-array`).
+    pub merged: Vec<MergedScop>,
+    /// The SCoPs where `--inter-array` was tried and not used, and why.
+    pub not_merged: Vec<(usize, String)>,
     pub edits: Vec<Edit>,
     /// The transformed source text.
     pub output: String,
+}
+
+/// A SCoP whose temporaries share merged buffers.
+#[derive(Clone, Debug)]
+pub struct MergedScop {
+    pub scop: usize,
+    /// Cells of the temporaries folded one by one, and merged.
+    pub per_array_cells: i64,
+    pub merged_cells: i64,
+    /// The report of the SMO path (mappings, removed copies, trace check).
+    pub report: String,
+    pub time: Duration,
 }
 
 /// Known values of every parameter of `scop`, or the name of one without.
@@ -161,7 +187,11 @@ pub fn contract_program(
         .extend(crate::analysis::liveness::pragma_temps(&program.source));
     let mut decisions = Vec::new();
     let mut edits = Vec::new();
+    let mut merged = Vec::new();
+    let mut not_merged = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
+        let first_decision = decisions.len();
+        let mut scop_edits = Vec::new();
         for array in &scop.arrays {
             let start = Instant::now();
             let classification = classify(array, &overrides);
@@ -194,7 +224,7 @@ pub fn contract_program(
             if let ArrayOutcome::Remapped { layout, .. } = &outcome {
                 let planned = plan_array_edits(&program.source, scop, array.id, layout)
                     .ok_or_else(|| format!("internal error: no declarator for `{}`", array.name))?;
-                edits.extend(planned);
+                scop_edits.push((array.id, planned));
             }
             decisions.push(ArrayDecision {
                 scop: si,
@@ -207,13 +237,120 @@ pub fn contract_program(
                 time: start.elapsed(),
             });
         }
+        if options.inter_array {
+            match merge_scop(
+                program,
+                si,
+                &overrides,
+                &mut decisions[first_decision..],
+                &mut scop_edits,
+            ) {
+                Ok(m) => merged.push(m),
+                Err(why) => not_merged.push((si, why)),
+            }
+        }
+        edits.extend(scop_edits.into_iter().flat_map(|(_, e)| e));
     }
     edits.extend(static_assertions(program, &decisions));
     let output = apply_edits(&program.source, &edits).map_err(|e| e.to_string())?;
     Ok(FileContraction {
         decisions,
+        merged,
+        not_merged,
         edits,
         output,
+    })
+}
+
+/// `--inter-array` on SCoP `si`: runs the SMO path and, when its buffers
+/// need fewer cells than the temporaries folded one by one, replaces their
+/// edits with its own (and a `_Static_assert` of the parameter values,
+/// since the merged mapping is certified for them only) and marks their
+/// decisions `Merged`. `None` (and nothing changed) otherwise; a SCoP that
+/// the SMO path cannot handle keeps its per-array result.
+fn merge_scop(
+    program: &Program,
+    si: usize,
+    overrides: &LivenessOverrides,
+    decisions: &mut [ArrayDecision],
+    scop_edits: &mut Vec<(ArrayId, Vec<Edit>)>,
+) -> Result<MergedScop, String> {
+    let scop = &program.scops[si];
+    if !params_are_macros(program, scop) {
+        return Err("the parameters are not all #defines of the file".into());
+    }
+    let values =
+        param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
+    let start = Instant::now();
+    let c = crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides)?;
+    let mut per_array: i64 = 0;
+    for name in &c.temporaries {
+        let cells = decisions
+            .iter()
+            .find(|d| d.name == *name)
+            .and_then(ArrayDecision::new_cells)
+            .ok_or_else(|| format!("`{name}` has no known size"))?;
+        per_array = per_array.checked_add(cells).ok_or("overflow")?;
+    }
+    if c.new_cells >= per_array {
+        return Err(format!(
+            "{} cells ({}), not fewer than the {per_array} of the arrays folded alone",
+            c.new_cells, c.method
+        ));
+    }
+    let first_decl = c
+        .temporaries
+        .iter()
+        .filter_map(|n| scop.arrays.iter().find(|a| a.name == *n)?.decl_span.clone())
+        .min_by_key(|s| s.start)
+        .ok_or("no declaration found")?;
+    scop_edits.retain(|(a, _)| !c.temporaries.contains(&scop.array(*a).name));
+    let mut edits = c.edits.clone();
+    let condition = scop
+        .params
+        .iter()
+        .zip(&values)
+        .map(|(p, v)| format!("{} == {v}", p.name))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    if !condition.is_empty() {
+        let line_start = program.source[..first_decl.end]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let indent: String = program.source[line_start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        edits.push(Edit::insert(
+            first_decl.end,
+            format!(
+                "\n{indent}_Static_assert({condition}, \"polyfold: the merged storage of {} is certified for these parameter values only\");",
+                c.temporaries.join(", ")
+            ),
+        ));
+    }
+    let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
+    for d in decisions.iter_mut() {
+        if c.temporaries.contains(&d.name) {
+            d.outcome = ArrayOutcome::Merged {
+                note: format!(
+                    "merged with {} into {} ({}; {} cells instead of {per_array})",
+                    c.temporaries.join(", "),
+                    buffers.join(" "),
+                    c.method,
+                    c.new_cells
+                ),
+            };
+            d.method = "inter-array";
+        }
+    }
+    scop_edits.push((ArrayId(u32::MAX), edits));
+    Ok(MergedScop {
+        scop: si,
+        per_array_cells: per_array,
+        merged_cells: c.new_cells,
+        report: c.report,
+        time: start.elapsed(),
     })
 }
 

@@ -31,6 +31,7 @@ fn note(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
         ArrayOutcome::Kept { why } => format!("kept: {why}"),
+        ArrayOutcome::Merged { note } => note.clone(),
         ArrayOutcome::Remapped { certificate, .. } => match certificate {
             crate::mapping::Certificate::ForAllParameters => {
                 "certified for every parameter value".into()
@@ -74,6 +75,24 @@ pub fn text_report(
             note(d),
         );
     }
+    for m in &c.merged {
+        let scop = &program.scops[m.scop];
+        let _ = writeln!(
+            out,
+            "  SCoP {} in {}: inter-array: {} cells instead of {} folding each array alone ({:.1} ms)",
+            m.scop,
+            scop.function,
+            m.merged_cells,
+            m.per_array_cells,
+            m.time.as_secs_f64() * 1e3
+        );
+        for line in m.report.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    for (si, why) in &c.not_merged {
+        let _ = writeln!(out, "  SCoP {si}: inter-array not used: {why}");
+    }
     out
 }
 
@@ -105,7 +124,25 @@ pub fn json_report(
             })
         })
         .collect();
-    json!({ "file": path, "arrays": arrays })
+    let merged: Vec<Value> = c
+        .merged
+        .iter()
+        .map(|m| {
+            json!({
+                "scop": m.scop,
+                "per_array_cells": m.per_array_cells,
+                "merged_cells": m.merged_cells,
+                "analysis_ms": m.time.as_secs_f64() * 1e3,
+                "report": m.report,
+            })
+        })
+        .collect();
+    let not_merged: Vec<Value> = c
+        .not_merged
+        .iter()
+        .map(|(si, why)| json!({ "scop": si, "why": why }))
+        .collect();
+    json!({ "file": path, "arrays": arrays, "merged": merged, "not_merged": not_merged })
 }
 
 /// The text of `polyfold verify`: per SCoP, the number of operations and

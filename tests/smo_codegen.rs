@@ -191,3 +191,39 @@ fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
     // N = 64: N + 1 cells (seed 000 Table 1).
     assert_eq!(sol.size(&values).expect("size"), 65, "{:?}", sol.arrays);
 }
+
+/// The command line: `polyfold --inter-array` merges pingpong1d's grids
+/// (67 cells instead of the 130 of folding P and Q alone), deletes the
+/// copy loop, pins the parameter values with a `_Static_assert`, and the
+/// output runs identically; `--report json` tells both sizes.
+#[test]
+fn inter_array_on_the_command_line() {
+    let path = corpus("pingpong1d.c");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+            .arg("--inter-array")
+            .args(extra)
+            .arg(&path)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let output = run(&[]);
+    assert!(!output.contains("Q[i] = P[i]"), "{output}");
+    assert!(!output.contains("double P[") && !output.contains("double Q["));
+    assert!(output.contains("_Static_assert(N == 64 && T == 6"), "{output}");
+    let expected = std::fs::read_to_string(corpus("pingpong1d.stdout")).expect("stdout file");
+    assert_eq!(compile_and_run("pingpong1d_cli", &output), expected);
+    let report: serde_json::Value = serde_json::from_str(&run(&["--report", "json"])).expect("json");
+    let merged = &report["merged"][0];
+    assert_eq!(merged["merged_cells"], 67, "{report}");
+    // P: 64 cells (successive modulo keeps P[1..N]), Q: 66 (all of it is
+    // live at the start): the per-array result that merging must beat.
+    assert_eq!(merged["per_array_cells"], 64 + 66, "{report}");
+}

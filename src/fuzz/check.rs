@@ -205,7 +205,7 @@ pub fn run_polyfold(
             match d.outcome {
                 ArrayOutcome::External => {}
                 ArrayOutcome::Kept { .. } => stats.temporaries += 1,
-                ArrayOutcome::Remapped { .. } => {
+                ArrayOutcome::Remapped { .. } | ArrayOutcome::Merged { .. } => {
                     stats.temporaries += 1;
                     stats.contracted_arrays += 1;
                 }

@@ -302,6 +302,25 @@ fn level_text(
     Ok(format!("({}) % {m}", row_text(&shifted, names)))
 }
 
+/// `span` grown to its whole line (with the line break) when nothing else
+/// but blanks shares the line, so that a deleted declaration leaves no
+/// blank line behind.
+fn whole_line(source: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let start = source[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = source[span.end..]
+        .find('\n')
+        .map_or(source.len(), |i| span.end + i + 1);
+    let blank = |t: &str| {
+        t.chars()
+            .all(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r')
+    };
+    if blank(&source[start..span.start]) && blank(&source[span.end..end]) {
+        start..end
+    } else {
+        span
+    }
+}
+
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
 fn part_name(split: &SplitScop, v: usize) -> String {
     let s = split.origin[v];
@@ -435,18 +454,28 @@ pub fn contract_scop_smo(
     scop_index: usize,
     values: &[i64],
 ) -> Result<SmoContraction, String> {
+    contract_scop_smo_with(program, scop_index, values, &LivenessOverrides::default())
+}
+
+/// [`contract_scop_smo`] with the user's liveness overrides (`--temp`,
+/// `--live-out`).
+pub fn contract_scop_smo_with(
+    program: &Program,
+    scop_index: usize,
+    values: &[i64],
+    overrides: &LivenessOverrides,
+) -> Result<SmoContraction, String> {
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
     if values.len() != scop.params.len() {
         return Err("one value per parameter is needed".into());
     }
-    let overrides = LivenessOverrides::default();
     let temps: Vec<usize> = scop
         .arrays
         .iter()
         .enumerate()
         .filter(|(_, a)| {
-            !a.extents.is_empty() && classify(a, &overrides).liveness == Liveness::Temporary
+            !a.extents.is_empty() && classify(a, overrides).liveness == Liveness::Temporary
         })
         .map(|(i, _)| i)
         .collect();
@@ -618,7 +647,7 @@ pub fn contract_scop_smo(
         if k == 0 {
             edits.push(Edit::replace(span.clone(), decl_text.clone()));
         } else {
-            edits.push(Edit::delete(span.clone()));
+            edits.push(Edit::delete(whole_line(source, span.clone())));
         }
     }
 
@@ -1024,6 +1053,15 @@ mod tests {
     fn span_of(text: &str, needle: &str) -> std::ops::Range<usize> {
         let start = text.find(needle).expect("needle");
         start..start + needle.len()
+    }
+
+    #[test]
+    fn a_declaration_alone_on_its_line_is_deleted_with_the_line() {
+        let text = "{\n    double A[N];\n    double B[N]; int k;\n}\n";
+        let a = span_of(text, "double A[N];");
+        assert_eq!(&text[super::whole_line(text, a)], "    double A[N];\n");
+        let b = span_of(text, "double B[N];");
+        assert_eq!(&text[super::whole_line(text, b)], "double B[N];");
     }
 
     #[test]
