@@ -217,10 +217,14 @@ fn inter_array_on_the_command_line() {
     let output = run(&[]);
     assert!(!output.contains("Q[i] = P[i]"), "{output}");
     assert!(!output.contains("double P[") && !output.contains("double Q["));
-    assert!(output.contains("_Static_assert(N == 64 && T == 6"), "{output}");
+    assert!(
+        output.contains("_Static_assert(N == 64 && T == 6"),
+        "{output}"
+    );
     let expected = std::fs::read_to_string(corpus("pingpong1d.stdout")).expect("stdout file");
     assert_eq!(compile_and_run("pingpong1d_cli", &output), expected);
-    let report: serde_json::Value = serde_json::from_str(&run(&["--report", "json"])).expect("json");
+    let report: serde_json::Value =
+        serde_json::from_str(&run(&["--report", "json"])).expect("json");
     let merged = &report["merged"][0];
     assert_eq!(merged["merged_cells"], 67, "{report}");
     // P: 64 cells (successive modulo keeps P[1..N]), Q: 66 (all of it is
