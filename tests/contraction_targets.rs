@@ -49,6 +49,7 @@ fn describe(result: &FileContraction) -> String {
         .map(|d| match &d.outcome {
             ArrayOutcome::External => format!("{}: external ({})", d.name, d.classification.reason),
             ArrayOutcome::Kept { why } => format!("{}: kept ({why})", d.name),
+            ArrayOutcome::Merged { note } => format!("{}: {note}", d.name),
             ArrayOutcome::Remapped {
                 mapping, new_cells, ..
             } => format!("{}: {mapping} = {new_cells:?}", d.name),

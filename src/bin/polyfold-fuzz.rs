@@ -11,7 +11,9 @@
 //! also under `-fsanitize=address,undefined`). Each failure is minimised
 //! and written to `--out DIR` (default `fuzz-failures/`) as a regression
 //! file `gen_SEED.c` with a header describing the failure: copy it to
-//! `tests/regressions/` once it is understood.
+//! `tests/regressions/` once it is understood. `--inter-array 1` runs the
+//! pipeline with `--inter-array` (SMO merging of each SCoP's temporaries;
+//! the generator's ping-pong and multi-array groups are where it applies).
 //!
 //! `--mutations N` runs the no-panic check of the library entry points on
 //! N inputs made by the seeded mutator from the corpus and grammar-test
@@ -49,6 +51,7 @@ struct Args {
     out: PathBuf,
     polyfold_binary: Option<PathBuf>,
     minimise_tries: usize,
+    inter_array: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -64,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("fuzz-failures"),
         polyfold_binary: None,
         minimise_tries: 300,
+        inter_array: false,
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -88,6 +92,7 @@ fn parse_args() -> Result<Args, String> {
             "--minimise-tries" => args.minimise_tries = number()? as usize,
             "--out" => args.out = PathBuf::from(value),
             "--save-inputs" => args.save_inputs = number()? != 0,
+            "--inter-array" => args.inter_array = number()? != 0,
             "--replay" => {
                 replay(Path::new(value));
                 std::process::exit(0);
@@ -114,7 +119,8 @@ fn main() -> ExitCode {
             eprintln!("polyfold-fuzz: {message}");
             eprintln!(
                 "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
-                 [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH]"
+                 [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
+                 [--inter-array 0|1]"
             );
             return ExitCode::from(2);
         }
@@ -157,7 +163,7 @@ fn regression_text(program: &GenProgram, failure: &Failure, original_seed: u64) 
 fn program_campaign(args: &Args) -> bool {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
-    let stats = Mutex::new((0u64, 0u64, 0u64, 0u64)); // programs, with contraction, arrays, temps
+    let stats = Mutex::new((0u64, 0u64, 0u64, 0u64, 0u64)); // programs, with contraction, arrays, temps, merged SCoPs
     let polyfold_time = Mutex::new(Duration::ZERO);
     let failures: Mutex<Vec<(u64, FailureKind, String)>> = Mutex::new(Vec::new());
     let scratch = match scratch_dir("fuzz-programs") {
@@ -179,6 +185,7 @@ fn program_campaign(args: &Args) -> bool {
                     let program = generate(seed);
                     let options = CheckOptions {
                         sanitize: args.sanitize_every > 0 && seed % args.sanitize_every == 0,
+                        inter_array: args.inter_array,
                         ..CheckOptions::default()
                     };
                     let name = format!("gen_{seed}");
@@ -189,6 +196,7 @@ fn program_campaign(args: &Args) -> bool {
                             st.1 += u64::from(s.contracted_arrays > 0);
                             st.2 += s.contracted_arrays as u64;
                             st.3 += s.temporaries as u64;
+                            st.4 += s.merged_scops as u64;
                             *polyfold_time.lock().expect("time lock") += s.polyfold_time;
                             if s.polyfold_time > Duration::from_secs(5) {
                                 eprintln!(
@@ -243,6 +251,9 @@ fn program_campaign(args: &Args) -> bool {
         100.0 * st.1 as f64 / st.0.max(1) as f64
     );
     println!("arrays contracted: {} of {} temporaries", st.2, st.3);
+    if args.inter_array {
+        println!("SCoPs with merged temporaries (--inter-array): {}", st.4);
+    }
     println!(
         "time in polyfold (library, summed over jobs): {:.1} s",
         polyfold_time.lock().expect("time lock").as_secs_f64()
@@ -277,6 +288,7 @@ fn minimise_and_write(
         } else {
             Duration::from_secs(20)
         },
+        inter_array: args.inter_array,
         ..CheckOptions::default()
     };
     let mut counter = 0u64;

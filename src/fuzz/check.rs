@@ -23,6 +23,8 @@ pub struct CheckOptions {
     pub library_time_limit: Duration,
     /// Wall-clock limit of each compiled program's run.
     pub run_time_limit: Duration,
+    /// Run the pipeline with `--inter-array` (SMO merging).
+    pub inter_array: bool,
 }
 
 impl Default for CheckOptions {
@@ -31,6 +33,7 @@ impl Default for CheckOptions {
             sanitize: false,
             library_time_limit: Duration::from_secs(60),
             run_time_limit: Duration::from_secs(10),
+            inter_array: false,
         }
     }
 }
@@ -77,6 +80,8 @@ pub struct CheckStats {
     pub temporaries: usize,
     /// Whether the output text differs from the input.
     pub changed: bool,
+    /// SCoPs whose temporaries were merged (`inter_array`).
+    pub merged_scops: usize,
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
@@ -168,6 +173,7 @@ pub fn run_polyfold(
     name: &str,
     source: &str,
     limit: Duration,
+    inter_array: bool,
 ) -> Result<(FileContraction, CheckStats), Failure> {
     let name = name.to_string();
     let source = source.to_string();
@@ -181,8 +187,12 @@ pub fn run_polyfold(
                 detail: format!("{:?}", program.diagnostics),
             });
         }
-        let contraction = crate::pipeline::contract_program(&program, &ContractOptions::default())
-            .map_err(|e| Failure {
+        let options = ContractOptions {
+            inter_array,
+            ..ContractOptions::default()
+        };
+        let contraction =
+            crate::pipeline::contract_program(&program, &options).map_err(|e| Failure {
                 kind: FailureKind::ContractError,
                 detail: e,
             })?;
@@ -212,6 +222,7 @@ pub fn run_polyfold(
             }
         }
         stats.changed = contraction.output != source;
+        stats.merged_scops = contraction.merged.len();
         Ok((contraction, stats))
     });
     match outcome {
@@ -305,7 +316,12 @@ pub fn check_program(
     dir: &Path,
     options: &CheckOptions,
 ) -> Result<CheckStats, Failure> {
-    let (contraction, stats) = run_polyfold(name, source, options.library_time_limit)?;
+    let (contraction, stats) = run_polyfold(
+        name,
+        source,
+        options.library_time_limit,
+        options.inter_array,
+    )?;
     let original_path: PathBuf = dir.join(format!("{name}.c"));
     std::fs::write(&original_path, source).map_err(|e| Failure {
         kind: FailureKind::BadOriginal,
