@@ -212,8 +212,10 @@ fn regression_cases_pass_the_differential_check() {
             .expect("UTF-8 file name")
             .to_string();
         let source = std::fs::read_to_string(path).expect("readable regression case");
+        // Cases named `inter_array_*` were found with `--inter-array`.
         let options = CheckOptions {
             sanitize: true,
+            inter_array: name.starts_with("inter_array_"),
             ..CheckOptions::default()
         };
         if let Err(failure) = check_program(&name, &source, &scratch, &options) {

@@ -42,7 +42,6 @@ use crate::mapping::smo::{
     SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
-use crate::poly::isl_print::format_affine;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::enumerate::integer_points;
 
@@ -253,10 +252,18 @@ fn domain_points(scop: &Scop, s: usize, values: &[i64]) -> Result<Vec<Vec<i64>>,
     Ok(pts)
 }
 
-/// Affine text of a row over `[params | iters | const]`.
+/// C text of a row over `[params | iters | const]` (`2 * t - i + 3`;
+/// positive terms first).
 fn row_text(row: &[i64], names: &[String]) -> String {
     let n = row.len() - 1;
-    format_affine(&row[..n], row[n], names)
+    let mut terms: Vec<(i64, String)> = row[..n]
+        .iter()
+        .zip(names)
+        .filter(|(c, _)| **c != 0)
+        .map(|(c, name)| (*c, name.clone()))
+        .collect();
+    terms.sort_by_key(|(c, _)| *c < 0);
+    crate::util::c_text::affine_text(&terms, row[n])
 }
 
 /// `(row + K) % m` text with `K` a multiple of `m` making the argument
