@@ -668,7 +668,18 @@ pub fn contract_scop_smo_with(
         let width = params.len() + nt + 1;
         let mut names = params.clone();
         names.extend(stmt.iterators.iter().cloned());
-        let parts = &split.parts[si];
+        // The parts that execute for the given values (all of them when
+        // none does: the text is then never run, but must still compile).
+        let mut parts: Vec<usize> = Vec::new();
+        for &v in &split.parts[si] {
+            if !domain_points(vs, v, values)?.is_empty() {
+                parts.push(v);
+            }
+        }
+        if parts.is_empty() {
+            parts = split.parts[si].clone();
+        }
+        let parts = &parts;
         let ident: Vec<Vec<i64>> = (0..nt)
             .map(|q| {
                 let mut r = vec![0; width];
@@ -757,6 +768,12 @@ pub fn contract_scop_smo_with(
             let mut per_part = Vec::new();
             for (&v, pts) in parts.iter().zip(&part_points) {
                 let ps = &ctx.pieces[&(v, ri)];
+                if ps.is_empty() {
+                    return Err(format!(
+                        "{} read {ri}: no statement writes the value it reads",
+                        stmt.name
+                    ));
+                }
                 let texts: Vec<String> = ps
                     .iter()
                     .map(|p| access(p.writer, &p.iters, pts).map(|t| text_of(&t)))
