@@ -293,9 +293,14 @@ fn merge_scop(
         per_array = per_array.checked_add(cells).ok_or("overflow")?;
     }
     if c.new_cells >= per_array {
+        let chosen = c
+            .report
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("chosen: "))
+            .unwrap_or(c.method);
         return Err(format!(
-            "{} cells ({}), not fewer than the {per_array} of the arrays folded alone",
-            c.new_cells, c.method
+            "{} cells, not fewer than the {per_array} of the arrays folded alone ({chosen})",
+            c.new_cells
         ));
     }
     let first_decl = c

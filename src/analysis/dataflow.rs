@@ -722,7 +722,8 @@ pub fn global_conflicts(
 }
 
 /// The pieces of a union with their existentials eliminated where that is
-/// exact, without the pieces contained in another one (each conflict
+/// exact, without the pieces contained in another one, and with pairs
+/// whose union is convex merged (each conflict
 /// polyhedron costs SMO Farkas multipliers and two binaries per level; one
 /// read per neighbour of a stencil gives the same conflicts several
 /// times). The union is unchanged: a piece is dropped only when an exact
@@ -750,12 +751,82 @@ fn without_redundant_pieces(pieces: Vec<BasicSet>) -> PolyResult<Vec<BasicSet>> 
             }
         }
     }
-    Ok(cleaned
+    let mut pieces: Vec<BasicSet> = cleaned
         .into_iter()
         .zip(keep)
         .filter(|(_, k)| *k)
         .map(|(p, _)| p)
-        .collect())
+        .collect();
+    // Pairs whose union is convex become one piece.
+    'merge: loop {
+        for i in 0..pieces.len() {
+            for j in i + 1..pieces.len() {
+                if let Some(m) = convex_union(&pieces[i], &pieces[j])? {
+                    pieces[i] = m;
+                    pieces.remove(j);
+                    continue 'merge;
+                }
+            }
+        }
+        return Ok(pieces);
+    }
+}
+
+/// `a ∪ b` as one polyhedron when it is one (on integer points): the
+/// constraints of each that hold on all of the other describe a polyhedron
+/// containing both; it is the union when the exact set difference with
+/// `a ∪ b` is empty. `None` otherwise, and for pieces with existentials.
+fn convex_union(a: &BasicSet, b: &BasicSet) -> PolyResult<Option<BasicSet>> {
+    if a.n_exist > 0 || b.n_exist > 0 || a.space != b.space {
+        return Ok(None);
+    }
+    // Every constraint as inequalities (an equality is two).
+    let ineqs = |p: &BasicSet| -> PolyResult<Vec<Vec<i64>>> {
+        let mut rows = p.ineqs.clone();
+        for e in &p.eqs {
+            rows.push(e.clone());
+            rows.push(
+                e.iter()
+                    .map(|x| x.checked_neg().ok_or(PolyError::Overflow))
+                    .collect::<PolyResult<_>>()?,
+            );
+        }
+        Ok(rows)
+    };
+    // Whether `row >= 0` holds on every integer point of `p`.
+    let holds_on = |row: &[i64], p: &BasicSet| -> PolyResult<bool> {
+        let mut q = p.clone();
+        let mut neg: Vec<i64> = row
+            .iter()
+            .map(|x| x.checked_neg().ok_or(PolyError::Overflow))
+            .collect::<PolyResult<_>>()?;
+        let last = neg.len() - 1;
+        neg[last] = neg[last].checked_sub(1).ok_or(PolyError::Overflow)?;
+        q.add_ineq(neg);
+        Ok(
+            crate::poly::simplex::integer_point(&q, &mut crate::poly::Budget::default_query())?
+                .is_none(),
+        )
+    };
+    let mut hull = BasicSet::universe(a.space.clone());
+    for row in ineqs(a)? {
+        if holds_on(&row, b)? {
+            hull.add_ineq(row);
+        }
+    }
+    for row in ineqs(b)? {
+        if holds_on(&row, a)? {
+            hull.add_ineq(row);
+        }
+    }
+    let union = crate::poly::Set {
+        space: a.space.clone(),
+        pieces: vec![a.clone(), b.clone()],
+    };
+    match crate::poly::Set::from_basic(hull.clone()).subtract(&union)? {
+        Some(rest) if rest.is_empty()? => Ok(Some(crate::poly::constraints::simplify(&hull)?)),
+        _ => Ok(None),
+    }
 }
 
 /// One conflict polyhedron: `x = [ja, i, 0..]` written by `sa`, `y = [jb,
@@ -917,19 +988,19 @@ mod tests {
     use crate::poly::basic::eval_row;
 
     #[test]
-    fn redundant_conflict_pieces_are_dropped_and_the_union_is_kept() {
+    fn redundant_conflict_pieces_are_dropped_or_merged_and_the_union_is_kept() {
         let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
         let a = parse("{ [x, y] : 0 <= x <= 10 and y = x }");
         // Inside a (after eliminating e: x = e + 1, 3 <= e <= 5).
         let b = parse("{ [x, y] : exists (e : x = e + 1 and 3 <= e <= 5 and y = x) }");
         // Equal to a: the first of the two is kept.
         let c = parse("{ [x, y] : y = x and x >= 0 and 10 - x >= 0 }");
-        // Partly outside a.
+        // Partly outside a; a ∪ d is convex, so they become one piece.
         let d = parse("{ [x, y] : 8 <= x <= 12 and y = x }");
         // Even x only: its existential stays, so it is never compared.
         let e = parse("{ [x, y] : exists (k : x = 2k and 0 <= x <= 4 and y = x) }");
         let kept = without_redundant_pieces(vec![a, b, c, d, e]).unwrap();
-        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert_eq!(kept.len(), 2, "{kept:?}");
         assert_eq!(kept.iter().filter(|p| p.n_exist > 0).count(), 1);
         // Same union, point by point: x = y in 0..=12 (the piece with an
         // existential lies inside a, so the others must cover everything).
@@ -942,6 +1013,38 @@ mod tests {
                 assert_eq!(inside, x == y && (0..=12).contains(&x), "({x}, {y})");
             }
         }
+    }
+
+    #[test]
+    fn convex_unions_are_merged_and_others_are_not() {
+        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
+        let points = |p: &BasicSet| -> Vec<(i64, i64)> {
+            let mut v = Vec::new();
+            for x in -3..12i64 {
+                for y in -3..12i64 {
+                    if crate::poly::brute::satisfies(p, &[x, y]) {
+                        v.push((x, y));
+                    }
+                }
+            }
+            v
+        };
+        // Adjacent boxes: one box.
+        let a = parse("{ [x, y] : 0 <= x <= 3 and 0 <= y <= 2 }");
+        let b = parse("{ [x, y] : 4 <= x <= 7 and 0 <= y <= 2 }");
+        let m = convex_union(&a, &b).unwrap().expect("a convex union");
+        let mut expected = points(&a);
+        expected.extend(points(&b));
+        expected.sort();
+        assert_eq!(points(&m), expected);
+        // pingpong1d's two pieces: y <= x <= 9 and y + 1 <= x <= 10 (with
+        // 1 <= y): their hull also holds (10, 10), which neither does.
+        let c = parse("{ [x, y] : y >= 1 and x >= y and x <= 9 }");
+        let d = parse("{ [x, y] : y >= 1 and x >= y + 1 and x <= 10 }");
+        assert!(convex_union(&c, &d).unwrap().is_none());
+        // Boxes with a gap.
+        let e = parse("{ [x, y] : 6 <= x <= 7 and 0 <= y <= 2 }");
+        assert!(convex_union(&a, &e).unwrap().is_none());
     }
 
     /// Compares the dataflow of every read with the brute-force last

@@ -518,6 +518,16 @@ pub fn contract_scop_smo_with(
         .map_err(|e| e.to_string())?
         .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
+    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+        eprintln!(
+            "smo path: {} statements, {} conflict polyhedra",
+            stmts.len(),
+            spec.conflicts.len()
+        );
+        for c in &spec.conflicts {
+            eprintln!("  {} {} {}", c.source.0, c.target.0, c.relation);
+        }
+    }
     // The split-off parts (values whose cells nobody rewrites) in arrays of
     // their own, SMO on the rest; then SMO on everything, with a short
     // time limit when the first succeeded (it can only win by sharing a

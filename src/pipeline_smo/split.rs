@@ -36,8 +36,9 @@ pub struct SplitScop {
     pub origin: Vec<usize>,
     /// For each original statement, its parts (in order).
     pub parts: Vec<Vec<usize>>,
-    /// For each part, whether it is a piece whose cells no other statement
-    /// writes (split off; the first part of a split statement is the rest).
+    /// For each part, whether no other statement writes its cells (a piece
+    /// split off, or a whole statement; the first part of a split statement
+    /// is the rest, which is not alone).
     pub alone: Vec<bool>,
 }
 
@@ -126,11 +127,11 @@ pub fn split_by_footprints(
     writers: &[usize],
     values: &[i64],
 ) -> PolyResult<SplitScop> {
-    let mut domains: Vec<Vec<Set>> = Vec::new();
+    let mut domains: Vec<Vec<(Set, bool)>> = Vec::new();
     for (s, stmt) in scop.stmts.iter().enumerate() {
         domains.push(match split_one(scop, writers, s, values)? {
             Some(parts) => parts,
-            None => vec![stmt.domain.clone()],
+            None => vec![(stmt.domain.clone(), false)],
         });
     }
     let mut out = scop.clone();
@@ -140,8 +141,8 @@ pub fn split_by_footprints(
     let mut alone = Vec::new();
     for (s, ds) in domains.into_iter().enumerate() {
         let mut mine = Vec::new();
-        for (k, d) in ds.into_iter().enumerate() {
-            alone.push(k > 0);
+        for (d, is_alone) in ds {
+            alone.push(is_alone);
             let mut stmt = scop.stmts[s].clone();
             stmt.id = StmtId(
                 u32::try_from(out.stmts.len()).map_err(|_| crate::poly::PolyError::Overflow)?,
@@ -161,13 +162,16 @@ pub fn split_by_footprints(
     })
 }
 
-/// The parts of statement `s`, or `None` to keep it whole.
+/// The parts of statement `s` with, for each, whether no other statement
+/// writes its cells; `None` to keep it whole (and not alone). A statement
+/// none of whose cells another writer of its array writes is one part,
+/// alone.
 fn split_one(
     scop: &Scop,
     writers: &[usize],
     s: usize,
     values: &[i64],
-) -> PolyResult<Option<Vec<Set>>> {
+) -> PolyResult<Option<Vec<(Set, bool)>>> {
     if !writers.contains(&s) {
         return Ok(None);
     }
@@ -209,15 +213,15 @@ fn split_one(
     {
         return Ok(None);
     }
-    let mut parts = Vec::new();
     if !nonempty_at(&rest, scop, values)? {
-        return Ok(None);
+        // Nothing of it is rewritten by another statement.
+        return Ok(Some(vec![(stmt.domain.clone(), true)]));
     }
-    parts.push(rest);
+    let mut parts = vec![(rest, false)];
     for piece in alone.pieces {
         let p = Set::from_basic(piece);
         if nonempty_at(&p, scop, values)? {
-            parts.push(p);
+            parts.push((p, true));
         }
     }
     if parts.len() < 2 {
@@ -267,6 +271,19 @@ mod tests {
         assert_eq!(s.origin, vec![0, 0, 0, 1, 2, 3]);
         // The statement reading Q into out is not a writer: untouched.
         assert_eq!(s.parts[3].len(), 1);
+    }
+
+    #[test]
+    fn a_statement_whose_cells_nobody_else_writes_is_alone_and_whole() {
+        let text = "#define N 5\nvoid f(const double in[N + 1], double out[N])\n{\n    int i;\n    double Q[N + 1];\n#pragma scop\n    Q[0] = in[0];\n    for (i = 1; i <= N; i++)\n        Q[i] = in[i] + 1.0;\n    for (i = 1; i <= N; i++)\n        out[i - 1] = Q[i] + Q[0];\n#pragma endscop\n}\n";
+        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
+        assert!(!program.has_errors());
+        let scop = &program.scops[0];
+        let values = crate::pipeline::param_values(scop).unwrap();
+        let s = split_by_footprints(scop, &[0, 1], &values).unwrap();
+        assert!(s.parts.iter().all(|p| p.len() == 1));
+        // Q[0] and Q[1..N] are written by one statement each: both alone.
+        assert_eq!(s.alone, vec![true, true, false]);
     }
 
     #[test]
