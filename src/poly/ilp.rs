@@ -252,7 +252,20 @@ impl IlpModel {
                     Some(r)
                 }
             };
-            let raw = match run_microlp(self, &fixings, *objective, remaining) {
+            let stage_start = Instant::now();
+            let raw = run_microlp(self, &fixings, *objective, remaining);
+            if std::env::var_os("POLYFOLD_ILP_DEBUG").is_some() {
+                eprintln!(
+                    "ilp stage {stage}: {:.3} s, {}",
+                    stage_start.elapsed().as_secs_f64(),
+                    match &raw {
+                        Ok(_) => "solved",
+                        Err(RawFailure::TimeLimit) => "time limit",
+                        Err(_) => "failed",
+                    }
+                );
+            }
+            let raw = match raw {
                 Ok(raw) => raw,
                 Err(RawFailure::Infeasible) if stage == 0 => return SolveStatus::Infeasible,
                 Err(RawFailure::Unbounded) => return SolveStatus::Unbounded,
