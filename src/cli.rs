@@ -168,6 +168,11 @@ pub struct BenchArgs {
     #[arg(long = "no-lattice")]
     pub no_lattice: bool,
 
+    /// Also merge each SCoP's temporaries (SMO) where that is smaller; adds
+    /// a `(merged)` row per merged SCoP. A report only: the expected sizes
+    /// and golden outputs are those of the default pipeline.
+    #[arg(long = "inter-array")]
+    pub inter_array: bool,
     /// Runs per kernel; the median time is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: u32,
