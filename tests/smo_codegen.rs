@@ -85,6 +85,8 @@ fn pingpong1d_folds_both_grids_and_deletes_the_copy_loop() {
     // live: N + 1 values), plus one cell each for the boundary values Q[0]
     // and Q[N+1], read at every step and never rewritten.
     assert_eq!(c.new_cells, 65 + 2, "{}", c.report);
+    // The same count is the most values live at once: the result is optimal.
+    assert_eq!(c.lower_bound, 65 + 2, "{}", c.report);
     // The copy loop `Q[i] = P[i]` is deleted (seed 000 Fig. 1c).
     assert_eq!(c.removed.len(), 1, "{:?}", c.removed);
     assert!(

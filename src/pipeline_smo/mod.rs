@@ -80,6 +80,9 @@ pub struct SmoContraction {
     pub method: &'static str,
     /// The certified size of each candidate (method, cells).
     pub candidate_sizes: Vec<(&'static str, i64)>,
+    /// The most values of the temporaries live at once (a lower bound for
+    /// every storage mapping).
+    pub lower_bound: usize,
 }
 
 /// One written value's home: buffer index and location in it.
@@ -543,15 +546,23 @@ pub fn contract_scop_smo_with(
         level_time_limit: SMO_LEVEL_TIME,
         ..SmoOptions::default()
     };
+    // No storage needs fewer cells than the values live at once.
+    let lower_bound = joint_max_live(scop, &temps, values)?;
+    let mut optimal = false;
     if !isolated.is_empty() {
         let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
-        if r.is_ok() {
+        if let Ok(sol) = &r {
             opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
+            optimal = sol
+                .size(values)
+                .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound));
         }
         results.push(("SMO, split-off values apart", r));
     }
-    let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
-    results.push(("SMO", smo));
+    if !optimal {
+        let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
+        results.push(("SMO", smo));
+    }
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
     results.push(("baseline", base));
     let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
@@ -858,6 +869,15 @@ pub fn contract_scop_smo_with(
     );
     let _ = writeln!(
         report,
+        "  lower bound: {lower_bound} values of the temporaries live at once{}",
+        if new_cells as u64 <= lower_bound as u64 {
+            " (the merged buffers are optimal)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        report,
         "  chosen: {method} (certified sizes: {}){}",
         sizes.join(", "),
         if rejected.is_empty() {
@@ -899,6 +919,7 @@ pub fn contract_scop_smo_with(
         reads_checked,
         method,
         candidate_sizes,
+        lower_bound,
     })
 }
 
@@ -964,6 +985,75 @@ fn enclosing_empty_loops(source: &str, stmt: std::ops::Range<usize>) -> std::ops
         start = k - 3;
         span = start..end;
     }
+}
+
+/// The largest number of values of the temporaries `temps` live at once
+/// in the original SCoP for the given values: a value written by operation
+/// `w` and last read by operation `r > w` needs a cell during `[w, r)` (a
+/// read and a write of one operation may share a cell); a value never read
+/// needs none. Every storage mapping, merged or not, needs at least this
+/// many cells.
+fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
+    let tp = crate::analysis::build::trace_program(scop);
+    let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
+    for (si, st) in tp.statements.iter().enumerate() {
+        for it in domain_points(scop, si, values)? {
+            let mut full = values.to_vec();
+            full.extend_from_slice(&it);
+            let sched = st
+                .schedule
+                .iter()
+                .map(|r| eval_row(r, &full))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            ops.push((sched, si, it));
+        }
+    }
+    let depth = ops.iter().map(|o| o.0.len()).max().unwrap_or(0);
+    for op in ops.iter_mut() {
+        op.0.resize(depth, 0);
+    }
+    ops.sort();
+    // Current writer of each cell of a temporary, and the last read of
+    // each written value (by the op that wrote it).
+    let mut writer: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
+    let mut last_read: HashMap<usize, usize> = HashMap::new();
+    for (op, (_, si, it)) in ops.iter().enumerate() {
+        let st = &tp.statements[*si];
+        let mut full = values.to_vec();
+        full.extend_from_slice(it);
+        let cell = |subs: &[Vec<i64>]| -> Result<Vec<i64>, String> {
+            subs.iter()
+                .map(|r| eval_row(r, &full))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())
+        };
+        for acc in &st.reads {
+            if temps.contains(&acc.array)
+                && let Some(w) = writer.get(&(acc.array, cell(&acc.subscripts)?))
+            {
+                last_read.insert(*w, op);
+            }
+        }
+        if temps.contains(&st.write.array) {
+            writer.insert((st.write.array, cell(&st.write.subscripts)?), op);
+        }
+    }
+    // Sweep: +1 at a write, -1 at its last read.
+    let mut events: Vec<(usize, i64)> = Vec::new();
+    for (w, r) in last_read {
+        if r > w {
+            events.push((w, 1));
+            events.push((r, -1));
+        }
+    }
+    events.sort();
+    let (mut live, mut max) = (0i64, 0i64);
+    for (_, d) in events {
+        live += d;
+        max = max.max(live);
+    }
+    Ok(usize::try_from(max).unwrap_or(0))
 }
 
 /// Runs the original and the transformed SCoP on value ids: a pure copy
