@@ -629,7 +629,24 @@ pub fn global_conflicts(
     flow: &Dataflow,
     stmts: &[usize],
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
+    global_conflicts_until(scop, flow, stmts, None)
+}
+
+/// [`global_conflicts`] that gives up with [`PolyError::Budget`] once
+/// `deadline` has passed.
+pub fn global_conflicts_until(
+    scop: &Scop,
+    flow: &Dataflow,
+    stmts: &[usize],
+    deadline: Option<std::time::Instant>,
+) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
+    let check_time = || -> PolyResult<()> {
+        match deadline {
+            Some(d) if std::time::Instant::now() >= d => Err(PolyError::Budget),
+            _ => Ok(()),
+        }
+    };
     let dmax = stmts
         .iter()
         .map(|s| scop.stmts[*s].iterators.len())
@@ -682,6 +699,7 @@ pub fn global_conflicts(
                                             p1,
                                             p2,
                                         )?;
+                                        check_time()?;
                                         if let Some(b) = b {
                                             if crate::poly::simplex::integer_point(
                                                 &b,
@@ -699,7 +717,8 @@ pub fn global_conflicts(
                     }
                 }
             }
-            for piece in without_redundant_pieces(rel.pieces)? {
+            check_time()?;
+            for piece in without_redundant_pieces(rel.pieces, deadline)? {
                 conflicts.push(ConflictPolyhedron {
                     source: StmtId(ja),
                     target: StmtId(jb),
@@ -728,7 +747,16 @@ pub fn global_conflicts(
 /// read per neighbour of a stencil gives the same conflicts several
 /// times). The union is unchanged: a piece is dropped only when an exact
 /// set difference proves it inside a piece that is kept.
-fn without_redundant_pieces(pieces: Vec<BasicSet>) -> PolyResult<Vec<BasicSet>> {
+fn without_redundant_pieces(
+    pieces: Vec<BasicSet>,
+    deadline: Option<std::time::Instant>,
+) -> PolyResult<Vec<BasicSet>> {
+    let check_time = || -> PolyResult<()> {
+        match deadline {
+            Some(d) if std::time::Instant::now() >= d => Err(PolyError::Budget),
+            _ => Ok(()),
+        }
+    };
     let mut cleaned = Vec::with_capacity(pieces.len());
     for p in pieces {
         let q = crate::poly::project::eliminate_exists_where_exact(&p)?;
@@ -742,6 +770,7 @@ fn without_redundant_pieces(pieces: Vec<BasicSet>) -> PolyResult<Vec<BasicSet>> 
             if i == j || !keep[j] || cleaned[i].n_exist > 0 || cleaned[j].n_exist > 0 {
                 continue;
             }
+            check_time()?;
             let a = crate::poly::Set::from_basic(cleaned[i].clone());
             let b = crate::poly::Set::from_basic(cleaned[j].clone());
             // Among equal pieces the first is kept.
@@ -757,19 +786,39 @@ fn without_redundant_pieces(pieces: Vec<BasicSet>) -> PolyResult<Vec<BasicSet>> 
         .filter(|(_, k)| *k)
         .map(|(p, _)| p)
         .collect();
-    // Pairs whose union is convex become one piece.
-    'merge: loop {
-        for i in 0..pieces.len() {
-            for j in i + 1..pieces.len() {
-                if let Some(m) = convex_union(&pieces[i], &pieces[j])? {
-                    pieces[i] = m;
-                    pieces.remove(j);
-                    continue 'merge;
-                }
+    // Pairs whose union is convex become one piece (only pairs that differ
+    // in a few constraints are tried: the exact check costs LPs).
+    let mut i = 0;
+    while i < pieces.len() {
+        let mut j = i + 1;
+        let mut merged = false;
+        while j < pieces.len() {
+            check_time()?;
+            if few_differences(&pieces[i], &pieces[j])
+                && let Some(m) = convex_union(&pieces[i], &pieces[j])?
+            {
+                pieces[i] = m;
+                pieces.remove(j);
+                merged = true;
+                continue;
             }
+            j += 1;
         }
-        return Ok(pieces);
+        if !merged {
+            i += 1;
+        }
     }
+    Ok(pieces)
+}
+
+/// Whether `a` and `b` differ in at most four constraints (counted on both
+/// sides, rows as written after simplification).
+fn few_differences(a: &BasicSet, b: &BasicSet) -> bool {
+    let only_in = |x: &BasicSet, y: &BasicSet| {
+        x.eqs.iter().filter(|r| !y.eqs.contains(r)).count()
+            + x.ineqs.iter().filter(|r| !y.ineqs.contains(r)).count()
+    };
+    only_in(a, b) + only_in(b, a) <= 4
 }
 
 /// `a ∪ b` as one polyhedron when it is one (on integer points): the
@@ -999,7 +1048,7 @@ mod tests {
         let d = parse("{ [x, y] : 8 <= x <= 12 and y = x }");
         // Even x only: its existential stays, so it is never compared.
         let e = parse("{ [x, y] : exists (k : x = 2k and 0 <= x <= 4 and y = x) }");
-        let kept = without_redundant_pieces(vec![a, b, c, d, e]).unwrap();
+        let kept = without_redundant_pieces(vec![a, b, c, d, e], None).unwrap();
         assert_eq!(kept.len(), 2, "{kept:?}");
         assert_eq!(kept.iter().filter(|p| p.n_exist > 0).count(), 1);
         // Same union, point by point: x = y in 0..=12 (the piece with an

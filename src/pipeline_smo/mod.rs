@@ -34,7 +34,9 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::analysis::dataflow::{SourcePiece, compute_dataflow, global_conflicts, source_pieces};
+use crate::analysis::dataflow::{
+    SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
+};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
@@ -51,6 +53,10 @@ pub use split::{SplitScop, split_by_footprints};
 /// Wall-clock limit of one level's ILP in the pipeline (the stand-alone
 /// `polyfold smo` keeps the solver's default).
 const SMO_LEVEL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// Wall-clock budget of building the global conflict set of one SCoP.
+const CONFLICTS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+/// Wall-clock budget of all SMO solves of one SCoP in the pipeline.
+const SMO_TOTAL_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 /// The same for SMO on all statements after a successful solve with the
 /// split-off values apart.
 const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
@@ -517,15 +523,23 @@ pub fn contract_scop_smo_with(
         }
         pieces.insert((r.stmt, r.read), p);
     }
-    let spec = global_conflicts(vs, &flow, &stmts)
-        .map_err(|e| e.to_string())?
+    let conflicts_start = std::time::Instant::now();
+    let spec = global_conflicts_until(vs, &flow, &stmts, Some(conflicts_start + CONFLICTS_TIME))
+        .map_err(|e| match e {
+            crate::poly::PolyError::Budget => format!(
+                "the global conflict set takes more than {} s to build",
+                CONFLICTS_TIME.as_secs()
+            ),
+            e => e.to_string(),
+        })?
         .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
     if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
         eprintln!(
-            "smo path: {} statements, {} conflict polyhedra",
+            "smo path: {} statements, {} conflict polyhedra ({:.3} s)",
             stmts.len(),
-            spec.conflicts.len()
+            spec.conflicts.len(),
+            conflicts_start.elapsed().as_secs_f64()
         );
         for c in &spec.conflicts {
             eprintln!("  {} {} {}", c.source.0, c.target.0, c.relation);
@@ -544,6 +558,7 @@ pub fn contract_scop_smo_with(
     let mut results = Vec::new();
     let mut opts = SmoOptions {
         level_time_limit: SMO_LEVEL_TIME,
+        deadline: Some(std::time::Instant::now() + SMO_TOTAL_TIME),
         ..SmoOptions::default()
     };
     // No storage needs fewer cells than the values live at once.

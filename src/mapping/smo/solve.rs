@@ -64,6 +64,9 @@ pub struct SmoOptions {
     /// Whether to split the statements into arrays of comparable shapes
     /// (seed 000 §4.5) and solve each array again.
     pub decoalesce: bool,
+    /// A wall-clock deadline for the whole heuristic: each level's ILP gets
+    /// at most the time left, and none starts after it.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for SmoOptions {
@@ -74,6 +77,7 @@ impl Default for SmoOptions {
             max_offset: 10,
             level_time_limit: Duration::from_secs(20),
             decoalesce: true,
+            deadline: None,
         }
     }
 }
@@ -637,9 +641,17 @@ fn solve_level(
 ) -> Result<Result<LevelResult, String>, PolyError> {
     let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
     let started = Instant::now();
-    let ilp_opts = IlpOptions {
-        time_limit: Some(opts.level_time_limit),
+    // Each ILP gets the level's limit, or the time left before the
+    // deadline when that is shorter.
+    let level_end = started + opts.level_time_limit;
+    let end = opts.deadline.map_or(level_end, |d| d.min(level_end));
+    let ilp_opts = || -> Option<IlpOptions> {
+        let left = end.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(IlpOptions {
+            time_limit: Some(left),
+        })
     };
+    const SPENT: &str = "the time budget of the heuristic is spent";
     // Per-statement intra stages.
     let mut intra_fix: Vec<Option<(i64, i64, i64)>> = vec![None; stmts.len()];
     for (si, s) in stmts.iter().enumerate() {
@@ -656,7 +668,10 @@ fn solve_level(
         b.m.add_objective(Sense::Minimize, xs, 0);
         b.m.add_objective(Sense::Minimize, us, 0);
         b.m.add_objective(Sense::Minimize, vec![(b.sv[0].w, 1)], 0);
-        let sol = match solve_status_solution(b.m.solve(&ilp_opts)) {
+        let Some(o) = ilp_opts() else {
+            return Ok(Err(SPENT.into()));
+        };
+        let sol = match solve_status_solution(b.m.solve(&o)) {
             Ok(s) => s,
             Err(e) => return Ok(Err(format!("statement S{}: {e}", s.0))),
         };
@@ -729,7 +744,10 @@ fn solve_level(
     );
     m.add_objective(Sense::Minimize, sv.iter().map(|s| (s.wp, 1)).collect(), 0);
     m.add_objective(Sense::Minimize, abs_terms, 0);
-    let status = m.solve(&ilp_opts);
+    let Some(o) = ilp_opts() else {
+        return Ok(Err(SPENT.into()));
+    };
+    let status = m.solve(&o);
     if debug {
         eprintln!(
             "smo level: {} pieces, {} vars, {} constraints, {:.3} s",
