@@ -63,11 +63,14 @@ pub fn text_report(
         let scop = &program.scops[d.scop];
         let _ = writeln!(
             out,
-            "  {}.{}: {} -> {} cells, lower bound {}, {} ({:.1} ms)\n    mapping: {}\n    {}",
+            "  {}.{}: {}, lower bound {}, {} ({:.1} ms)\n    mapping: {}\n    {}",
             scop.function,
             d.name,
-            opt(d.original_cells),
-            opt(d.new_cells()),
+            if matches!(d.outcome, ArrayOutcome::Merged { .. }) {
+                format!("{} cells -> merged buffers", opt(d.original_cells))
+            } else {
+                format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells()))
+            },
             lower_bound(bounds, d).map_or("?".into(), |b| b.to_string()),
             d.method,
             d.time.as_secs_f64() * 1e3,
