@@ -684,7 +684,13 @@ pub fn global_conflicts_until(
                         for dpa in &s.domain.pieces {
                             for dpb in &s2.domain.pieces {
                                 for p1 in 0..len {
+                                    if !may_first_differ(s, s2, p1) {
+                                        continue;
+                                    }
                                     for p2 in 0..len {
+                                        if !may_first_differ(s2, t, p2) {
+                                            continue;
+                                        }
                                         let b = conflict_piece(
                                             scop,
                                             &rel_space,
@@ -707,7 +713,11 @@ pub fn global_conflicts_until(
                                             )?
                                             .is_some()
                                             {
-                                                rel.push(b);
+                                                rel.push(
+                                                    crate::mapping::smo::solve::simplify_public(
+                                                        &b,
+                                                    )?,
+                                                );
                                             }
                                         }
                                     }
@@ -878,6 +888,28 @@ fn convex_union(a: &BasicSet, b: &BasicSet) -> PolyResult<Option<BasicSet>> {
     }
 }
 
+/// Whether an instance of `a` can precede one of `b` with their 2d+1
+/// schedules first differing at position `p`, judged on the constant
+/// entries only (a missing entry is 0, as in `conflict_piece`): `false`
+/// when a constant entry before `p` differs, or both entries at `p` are
+/// constants and `b`'s is not larger. A cheap test that spares building
+/// (and solving) pieces that are empty anyway.
+fn may_first_differ(a: &crate::ir::Stmt, b: &crate::ir::Stmt, p: usize) -> bool {
+    let constant = |s: &crate::ir::Stmt, q: usize| match s.schedule.get(q) {
+        Some(SchedEntry::Const(v)) => Some(*v),
+        Some(SchedEntry::Iter { .. }) => None,
+        None => Some(0),
+    };
+    for q in 0..p {
+        if let (Some(x), Some(y)) = (constant(a, q), constant(b, q))
+            && x != y
+        {
+            return false;
+        }
+    }
+    !matches!((constant(a, p), constant(b, p)), (Some(x), Some(y)) if y <= x)
+}
+
 /// One conflict polyhedron: `x = [ja, i, 0..]` written by `sa`, `y = [jb,
 /// i', 0..]` written by `sb`, `θ(x) ≺ θ(y)` first at position `p1`, a read
 /// at `k` in `wp` with source `i = iters(k)`, and `θ_T(k) ≻ θ(y)` first at
@@ -1027,7 +1059,9 @@ fn conflict_piece(
             }
         }
     }
-    Ok(Some(crate::mapping::smo::solve::simplify_public(&b)?))
+    // Simplified (one LP per inequality) by the caller, once it is known
+    // to be non-empty: most pieces are empty.
+    Ok(Some(b))
 }
 
 #[cfg(test)]
