@@ -706,19 +706,16 @@ pub fn global_conflicts_until(
                                             p2,
                                         )?;
                                         check_time()?;
-                                        if let Some(b) = b {
-                                            if crate::poly::simplex::integer_point(
+                                        if let Some(b) = b
+                                            && crate::poly::simplex::integer_point(
                                                 &b,
                                                 &mut crate::poly::Budget::default_query(),
                                             )?
                                             .is_some()
-                                            {
-                                                rel.push(
-                                                    crate::mapping::smo::solve::simplify_public(
-                                                        &b,
-                                                    )?,
-                                                );
-                                            }
+                                        {
+                                            rel.push(crate::mapping::smo::solve::simplify_public(
+                                                &b,
+                                            )?);
                                         }
                                     }
                                 }
