@@ -109,6 +109,13 @@ pub struct AnalysisArgs {
     /// known parameter values (pinned by a `_Static_assert`).
     #[arg(long = "inter-array")]
     pub inter_array: bool,
+    /// Seconds allowed to `--inter-array` per SCoP (conflict set and solves).
+    #[arg(
+        long = "inter-array-budget",
+        value_name = "SECONDS",
+        default_value_t = 20.0
+    )]
+    pub inter_array_budget: f64,
 }
 
 /// Options of the default action (running the pipeline on files).

@@ -71,6 +71,8 @@ pub struct RunOptions {
     pub optimal_budget: Option<f64>,
     /// Merge the temporaries of each SCoP (SMO) when that is smaller.
     pub inter_array: bool,
+    /// Seconds for `--inter-array` per SCoP (`None`: the default).
+    pub inter_array_budget: Option<f64>,
 }
 
 impl RunOptions {
@@ -82,6 +84,7 @@ impl RunOptions {
             no_lattice: a.no_lattice,
             optimal_budget: Some(a.optimal_budget),
             inter_array: a.inter_array,
+            inter_array_budget: Some(a.inter_array_budget),
             ..RunOptions::default()
         }
     }
@@ -186,6 +189,12 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         lattices: !options.no_lattice,
         optimal_time,
         inter_array: options.inter_array,
+        inter_array_time: match options.inter_array_budget {
+            Some(s) if s.is_finite() && s > 0.0 => {
+                std::time::Duration::from_secs_f64(s.min(3600.0))
+            }
+            _ => defaults.inter_array_time,
+        },
         ..defaults
     }
 }

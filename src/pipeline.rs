@@ -38,6 +38,8 @@ pub struct ContractOptions {
     /// `pipeline_smo`), and keep that when it needs fewer cells than
     /// folding each array alone.
     pub inter_array: bool,
+    /// Wall-clock budget of the SMO path per SCoP.
+    pub inter_array_time: Duration,
 }
 
 impl Default for ContractOptions {
@@ -49,6 +51,7 @@ impl Default for ContractOptions {
             lattices: true,
             optimal_time: Duration::from_secs(2),
             inter_array: false,
+            inter_array_time: crate::pipeline_smo::DEFAULT_BUDGET,
         }
     }
 }
@@ -242,6 +245,7 @@ pub fn contract_program(
                 program,
                 si,
                 &overrides,
+                options.inter_array_time,
                 &mut decisions[first_decision..],
                 &mut scop_edits,
             ) {
@@ -272,6 +276,7 @@ fn merge_scop(
     program: &Program,
     si: usize,
     overrides: &LivenessOverrides,
+    budget: Duration,
     decisions: &mut [ArrayDecision],
     scop_edits: &mut Vec<(ArrayId, Vec<Edit>)>,
 ) -> Result<MergedScop, String> {
@@ -282,7 +287,7 @@ fn merge_scop(
     let values =
         param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
     let start = Instant::now();
-    let c = crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides)?;
+    let c = crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides, budget)?;
     let mut per_array: i64 = 0;
     for name in &c.temporaries {
         let cells = decisions

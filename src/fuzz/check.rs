@@ -189,6 +189,9 @@ pub fn run_polyfold(
         }
         let options = ContractOptions {
             inter_array,
+            // Enough to exercise the code generation; the campaign is about
+            // correctness, not sizes.
+            inter_array_time: Duration::from_secs(5),
             ..ContractOptions::default()
         };
         let contraction =

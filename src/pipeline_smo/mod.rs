@@ -50,15 +50,12 @@ use crate::verify::enumerate::integer_points;
 mod split;
 pub use split::{SplitScop, split_by_footprints};
 
-/// Wall-clock limit of one level's ILP in the pipeline (the stand-alone
-/// `polyfold smo` keeps the solver's default).
-const SMO_LEVEL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
-/// Wall-clock budget of building the global conflict set of one SCoP.
-const CONFLICTS_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-/// Wall-clock budget of all SMO solves of one SCoP in the pipeline.
-const SMO_TOTAL_TIME: std::time::Duration = std::time::Duration::from_secs(5);
-/// The same for SMO on all statements after a successful solve with the
-/// split-off values apart.
+/// The default wall-clock budget of one SCoP's SMO path: building the
+/// global conflict set may use half of it, and all SMO solves share it
+/// (one level may use all of it).
+pub const DEFAULT_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+/// Wall-clock limit of each level of SMO on all statements after a
+/// successful solve with the split-off values apart.
 const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The result of the SMO contraction of one SCoP.
@@ -470,17 +467,26 @@ pub fn contract_scop_smo(
     scop_index: usize,
     values: &[i64],
 ) -> Result<SmoContraction, String> {
-    contract_scop_smo_with(program, scop_index, values, &LivenessOverrides::default())
+    contract_scop_smo_with(
+        program,
+        scop_index,
+        values,
+        &LivenessOverrides::default(),
+        DEFAULT_BUDGET,
+    )
 }
 
 /// [`contract_scop_smo`] with the user's liveness overrides (`--temp`,
-/// `--live-out`).
+/// `--live-out`) and a wall-clock budget for the conflict set and the
+/// solves (see [`DEFAULT_BUDGET`]).
 pub fn contract_scop_smo_with(
     program: &Program,
     scop_index: usize,
     values: &[i64],
     overrides: &LivenessOverrides,
+    budget: std::time::Duration,
 ) -> Result<SmoContraction, String> {
+    let started = std::time::Instant::now();
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
     if values.len() != scop.params.len() {
@@ -524,11 +530,11 @@ pub fn contract_scop_smo_with(
         pieces.insert((r.stmt, r.read), p);
     }
     let conflicts_start = std::time::Instant::now();
-    let spec = global_conflicts_until(vs, &flow, &stmts, Some(conflicts_start + CONFLICTS_TIME))
+    let spec = global_conflicts_until(vs, &flow, &stmts, Some(started + budget / 2))
         .map_err(|e| match e {
             crate::poly::PolyError::Budget => format!(
-                "the global conflict set takes more than {} s to build",
-                CONFLICTS_TIME.as_secs()
+                "the global conflict set takes more than {:.1} s to build (half the budget)",
+                (budget / 2).as_secs_f64()
             ),
             e => e.to_string(),
         })?
@@ -557,8 +563,8 @@ pub fn contract_scop_smo_with(
         .collect();
     let mut results = Vec::new();
     let mut opts = SmoOptions {
-        level_time_limit: SMO_LEVEL_TIME,
-        deadline: Some(std::time::Instant::now() + SMO_TOTAL_TIME),
+        level_time_limit: budget,
+        deadline: Some(started + budget),
         ..SmoOptions::default()
     };
     // No storage needs fewer cells than the values live at once.

@@ -253,7 +253,68 @@ impl IlpModel {
                 }
             };
             let stage_start = Instant::now();
-            let raw = run_microlp(self, &fixings, *objective, remaining);
+            // A later stage optimises for a third of the time left; if that
+            // runs out, feasibility probes improve the earlier solution
+            // with the rest (see `probe_stage`).
+            // Only for objectives over integer variables with integer
+            // coefficients: their values are integers, so "better by 1" is
+            // "better".
+            let probing = stage > 0
+                && best.is_some()
+                && remaining.is_some()
+                && objective.is_some_and(|o| {
+                    o.terms
+                        .iter()
+                        .all(|(v, _)| self.vars[v.0].kind == VarKind::Integer)
+                });
+            let stage_time = if probing {
+                remaining.map(|r| r / 3)
+            } else {
+                remaining
+            };
+            let raw = run_microlp(self, &fixings, *objective, stage_time);
+            if probing
+                && matches!(raw, Err(RawFailure::TimeLimit))
+                && let (Some(obj), Some(current), Some(d)) = (*objective, best.as_ref(), deadline)
+            {
+                let probed = probe_stage(self, &fixings, obj, current, d);
+                if std::env::var_os("POLYFOLD_ILP_DEBUG").is_some() {
+                    eprintln!(
+                        "ilp stage {stage}: {:.3} s, optimisation timed out, probes: {}",
+                        stage_start.elapsed().as_secs_f64(),
+                        match &probed {
+                            Ok(Some((_, v, true))) => format!("optimal {v}"),
+                            Ok(Some((_, v, false))) => format!("improved to {v}, time limit"),
+                            Ok(None) => "no improvement, time limit".into(),
+                            Err(e) => e.clone(),
+                        }
+                    );
+                }
+                match probed {
+                    Ok(Some((mut s, value, proven))) => {
+                        s.objective_values = current.objective_values.clone();
+                        s.objective_values.push(value);
+                        if !proven {
+                            return SolveStatus::Feasible(s);
+                        }
+                        match fixing_constraint(obj, value) {
+                            Ok(c) => fixings.push(c),
+                            Err(e) => {
+                                return SolveStatus::Error(format!("cannot fix objective: {e}"));
+                            }
+                        }
+                        best = Some(s);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(e) => return SolveStatus::Error(e),
+                }
+                // The probes ran out of time too: the best so far stands.
+                return match best {
+                    Some(s) => SolveStatus::Feasible(s),
+                    None => SolveStatus::TimeLimit,
+                };
+            }
             if std::env::var_os("POLYFOLD_ILP_DEBUG").is_some() {
                 eprintln!(
                     "ilp stage {stage}: {:.3} s, {}",
@@ -321,6 +382,83 @@ impl IlpModel {
         match best {
             Some(s) => SolveStatus::Optimal(s),
             None => SolveStatus::Error("no stage was solved".into()),
+        }
+    }
+}
+
+/// Improves `current` for the stage objective `obj` (integer-valued) by
+/// feasibility probes (no objective, the constraint `obj` better than the
+/// current value by at least 1), until a probe is infeasible (the value is
+/// then optimal for the stage: `true`) or `deadline` passes (`false`: the
+/// best solution found, not proven optimal). `None` when the current
+/// solution cannot be evaluated. Each probe's solution is checked exactly
+/// like any other.
+fn probe_stage(
+    model: &IlpModel,
+    fixings: &[IlpConstraint],
+    obj: &Objective,
+    current: &Solution,
+    deadline: Instant,
+) -> Result<Option<(Solution, Rat, bool)>, String> {
+    let as_raw = |s: &Solution| -> Vec<f64> {
+        s.values
+            .iter()
+            .map(|r| r.num() as f64 / r.den() as f64)
+            .collect()
+    };
+    let value_of =
+        |values: &[f64], extra: &[IlpConstraint]| -> Result<Option<(Vec<Rat>, Rat)>, String> {
+            let mut all = fixings.to_vec();
+            all.extend_from_slice(extra);
+            match verify_exactly(model, &all, Some(obj), values) {
+                Ok(Verified::Solution(v, Some(val))) => Ok(Some((v, val))),
+                Ok(_) => Ok(None),
+                Err(e) => Err(format!("exact verification failed: {e}")),
+            }
+        };
+    let Some((mut values, mut value)) = value_of(&as_raw(current), &[])? else {
+        return Ok(None);
+    };
+    let done = |values: Vec<Rat>, value: Rat, proven: bool| {
+        Some((
+            Solution {
+                values,
+                objective_values: Vec::new(),
+                n_vars: model.n_vars(),
+                n_constraints: model.n_constraints(),
+            },
+            value,
+            proven,
+        ))
+    };
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(done(values, value, false));
+        }
+        // Strictly better: obj <= value - 1 (minimise) or >= value + 1, on
+        // the integer scale of the objective's terms.
+        let target = match obj.sense {
+            Sense::Minimize => value.checked_sub(Rat::one()),
+            Sense::Maximize => value.checked_add(Rat::one()),
+        }
+        .map_err(|e| e.to_string())?;
+        let probe = fixing_constraint(obj, target).map_err(|e| e.to_string())?;
+        match run_microlp(
+            model,
+            &[fixings, std::slice::from_ref(&probe)].concat(),
+            None,
+            Some(left),
+        ) {
+            Ok(raw) => match value_of(&raw.values, std::slice::from_ref(&probe))? {
+                Some((v, val)) => {
+                    values = v;
+                    value = val;
+                }
+                None => return Ok(done(values, value, false)),
+            },
+            Err(RawFailure::Infeasible) => return Ok(done(values, value, true)),
+            Err(_) => return Ok(done(values, value, false)),
         }
     }
 }
@@ -605,6 +743,48 @@ mod tests {
     use crate::poly::matrix::complete_to_unimodular;
     use crate::poly::simplex::proptest_cases;
     use crate::util::rng::Rng;
+
+    #[test]
+    fn probes_improve_a_stage_to_its_proven_optimum() {
+        // min 2x + 3y + z over integers 0..=5 with x + y >= 3, 2x - z <= 4:
+        // brute force below. Start from the poor solution (2, 5, 5).
+        let mut m = IlpModel::new();
+        let x = m.add_integer("x", Some(0), Some(5));
+        let y = m.add_integer("y", Some(0), Some(5));
+        let z = m.add_integer("z", Some(0), Some(5));
+        m.add_constraint(vec![(x, 1), (y, 1)], Cmp::Ge, 3);
+        m.add_constraint(vec![(x, 2), (z, -1)], Cmp::Le, 4);
+        let obj = Objective {
+            sense: Sense::Minimize,
+            terms: vec![(x, 2), (y, 3), (z, 1)],
+            constant: 0,
+        };
+        let mut brute = i64::MAX;
+        for a in 0..=5 {
+            for b in 0..=5 {
+                for c in 0..=5 {
+                    if a + b >= 3 && 2 * a - c <= 4 {
+                        brute = brute.min(2 * a + 3 * b + c);
+                    }
+                }
+            }
+        }
+        let current = Solution {
+            values: vec![Rat::from_int(2), Rat::from_int(5), Rat::from_int(5)],
+            objective_values: Vec::new(),
+            n_vars: 3,
+            n_constraints: 2,
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let (sol, value, proven) = probe_stage(&m, &[], &obj, &current, deadline)
+            .unwrap()
+            .expect("the current solution is feasible");
+        assert!(proven);
+        assert_eq!(value, Rat::from_int(brute));
+        let v: Vec<i64> = sol.values.iter().map(|r| r.to_i64().unwrap()).collect();
+        assert_eq!(2 * v[0] + 3 * v[1] + v[2], brute);
+        assert!(v[0] + v[1] >= 3 && 2 * v[0] - v[2] <= 4);
+    }
 
     /// K of seed 001 §4.1.1 for N = 100 as rows `a·x <= c`:
     /// `-(N-1) <= i1 + 2 i2 <= N-1`, `-(N-1) <= i1 - i2 <= N-1`,
