@@ -1008,15 +1008,17 @@ fn enclosing_empty_loops(source: &str, stmt: std::ops::Range<usize>) -> std::ops
     }
 }
 
-/// The largest number of values of the temporaries `temps` live at once
-/// in the original SCoP for the given values: a value written by operation
-/// `w` and last read by operation `r > w` needs a cell during `[w, r)` (a
-/// read and a write of one operation may share a cell); a value never read
-/// needs none. Every storage mapping, merged or not, needs at least this
-/// many cells.
-fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
+/// One operation of a SCoP run: schedule (padded), statement, iterators.
+type Operation = (Vec<i64>, usize, Vec<i64>);
+
+/// The trace program of `scop` and all its operations for the given
+/// values, in execution order.
+fn operations(
+    scop: &Scop,
+    values: &[i64],
+) -> Result<(crate::verify::trace::TraceProgram, Vec<Operation>), String> {
     let tp = crate::analysis::build::trace_program(scop);
-    let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
+    let mut ops: Vec<Operation> = Vec::new();
     for (si, st) in tp.statements.iter().enumerate() {
         for it in domain_points(scop, si, values)? {
             let mut full = values.to_vec();
@@ -1035,6 +1037,17 @@ fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize,
         op.0.resize(depth, 0);
     }
     ops.sort();
+    Ok((tp, ops))
+}
+
+/// The largest number of values of the temporaries `temps` live at once
+/// in the original SCoP for the given values: a value written by operation
+/// `w` and last read by operation `r > w` needs a cell during `[w, r)` (a
+/// read and a write of one operation may share a cell); a value never read
+/// needs none. Every storage mapping, merged or not, needs at least this
+/// many cells.
+fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
+    let (tp, ops) = operations(scop, values)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).
     let mut writer: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
@@ -1089,26 +1102,7 @@ fn trace_check(
     deleted: &[usize],
 ) -> Result<usize, String> {
     let values = ctx.values;
-    let tp = crate::analysis::build::trace_program(scop);
-    let mut ops: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
-    for (si, st) in tp.statements.iter().enumerate() {
-        for it in domain_points(scop, si, values)? {
-            let mut full = values.to_vec();
-            full.extend_from_slice(&it);
-            let sched = st
-                .schedule
-                .iter()
-                .map(|r| eval_row(r, &full))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())?;
-            ops.push((sched, si, it));
-        }
-    }
-    let depth = ops.iter().map(|o| o.0.len()).max().unwrap_or(0);
-    for op in ops.iter_mut() {
-        op.0.resize(depth, 0);
-    }
-    ops.sort();
+    let (tp, ops) = operations(scop, values)?;
     // Value ids: initial values are (array, cell) keyed; written ones are op numbers.
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
     enum V {
