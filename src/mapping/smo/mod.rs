@@ -46,6 +46,10 @@ pub fn mapping_text(spec: &ConflictSpec, array: &ArrayMapping, name: &str, s: us
             )
         })
         .collect();
+    if parts.is_empty() {
+        // No level: every value of the statement goes to one cell.
+        return format!("{name}[0]");
+    }
     format!("{name}[{}]", parts.join(", "))
 }
 
