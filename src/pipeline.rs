@@ -316,27 +316,13 @@ fn merge_scop(
         .ok_or("no declaration found")?;
     scop_edits.retain(|(a, _)| !c.temporaries.contains(&scop.array(*a).name));
     let mut edits = c.edits.clone();
-    let condition = scop
-        .params
-        .iter()
-        .zip(&values)
-        .map(|(p, v)| format!("{} == {v}", p.name))
-        .collect::<Vec<_>>()
-        .join(" && ");
+    let condition = values_condition(scop, &values);
     if !condition.is_empty() {
-        let line_start = program.source[..first_decl.end]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let indent: String = program.source[line_start..]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        edits.push(Edit::insert(
+        edits.push(static_assert_after(
+            program,
             first_decl.end,
-            format!(
-                "\n{indent}_Static_assert({condition}, \"polyfold: the merged storage of {} is certified for these parameter values only\");",
-                c.temporaries.join(", ")
-            ),
+            &condition,
+            &format!("merged storage of {}", c.temporaries.join(", ")),
         ));
     }
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
@@ -376,6 +362,33 @@ fn params_are_macros(program: &Program, scop: &Scop) -> bool {
     })
 }
 
+/// `P1 == v1 && P2 == v2 ...` for the parameters of `scop`.
+fn values_condition(scop: &Scop, values: &[i64]) -> String {
+    scop.params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{} == {v}", p.name))
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
+/// A `_Static_assert(condition, "polyfold: the {what} is certified for
+/// these parameter values only")` on its own line after byte `end` (the end
+/// of a declaration), indented like that line.
+fn static_assert_after(program: &Program, end: usize, condition: &str, what: &str) -> Edit {
+    let line_start = program.source[..end].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = program.source[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    Edit::insert(
+        end,
+        format!(
+            "\n{indent}_Static_assert({condition}, \"polyfold: the {what} is certified for these parameter values only\");"
+        ),
+    )
+}
+
 /// A mapping certified only for the known parameter values must not
 /// silently survive a change of those values: after the declaration of each
 /// such array, a `_Static_assert` pins the values (C11), so that a rebuild
@@ -394,13 +407,7 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
         let Some(decl) = scop.array(d.array).decl_span.clone() else {
             continue;
         };
-        let condition = scop
-            .params
-            .iter()
-            .zip(values)
-            .map(|(p, v)| format!("{} == {v}", p.name))
-            .collect::<Vec<_>>()
-            .join(" && ");
+        let condition = values_condition(scop, values);
         match by_decl.iter_mut().find(|(end, _, _)| *end == decl.end) {
             Some((_, names, _)) => names.push(d.name.clone()),
             None => by_decl.push((decl.end, vec![d.name.clone()], condition)),
@@ -409,15 +416,11 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
     by_decl
         .into_iter()
         .map(|(end, names, condition)| {
-            let line_start = program.source[..end].rfind('\n').map_or(0, |i| i + 1);
-            let indent: String =
-                program.source[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            Edit::insert(
+            static_assert_after(
+                program,
                 end,
-                format!(
-                    "\n{indent}_Static_assert({condition}, \"polyfold: the storage of {} is certified for these parameter values only\");",
-                    names.join(", ")
-                ),
+                &condition,
+                &format!("storage of {}", names.join(", ")),
             )
         })
         .collect()

@@ -234,6 +234,17 @@ fn split_one(
 mod tests {
     use super::split_by_footprints;
 
+    /// The first SCoP of `text`, its parameter values, and its split for
+    /// the writers `writers`.
+    fn split_text(text: &str, writers: &[usize]) -> (crate::ir::Scop, Vec<i64>, super::SplitScop) {
+        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
+        assert!(!program.has_errors());
+        let scop = program.scops[0].clone();
+        let values = crate::pipeline::param_values(&scop).unwrap();
+        let s = split_by_footprints(&scop, writers, &values).unwrap();
+        (scop, values, s)
+    }
+
     /// Points of part `v`'s domain for the given values (first iterator only).
     fn points(s: &super::SplitScop, v: usize, values: &[i64]) -> Vec<Vec<i64>> {
         let mut b = crate::poly::Budget::default_query();
@@ -248,12 +259,8 @@ mod tests {
     #[test]
     fn a_stencil_initialisation_is_split_at_its_boundary() {
         let text = "#define N 5\n#define T 3\nvoid f(const double in[N + 2], double out[N + 2])\n{\n    int t, i;\n    double Q[N + 2];\n    double P[N + 2];\n#pragma scop\n    for (i = 0; i <= N + 1; i++)\n        Q[i] = in[i];\n    for (t = 1; t <= T; t++) {\n        for (i = 1; i <= N; i++)\n            P[i] = Q[i - 1] + Q[i + 1];\n        for (i = 1; i <= N; i++)\n            Q[i] = P[i];\n    }\n    for (i = 0; i <= N + 1; i++)\n        out[i] = Q[i];\n#pragma endscop\n}\n";
-        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
-        assert!(!program.has_errors());
-        let scop = &program.scops[0];
-        let values = crate::pipeline::param_values(scop).unwrap();
         // S0 writes Q, S1 writes P, S2 writes Q.
-        let s = split_by_footprints(scop, &[0, 1, 2], &values).unwrap();
+        let (_, values, s) = split_text(text, &[0, 1, 2]);
         // S0 (0 <= i <= N+1) has its cells 1..N rewritten by S2: three parts,
         // the rewritten interior first, then i = 0 and i = N+1 (in some order).
         assert_eq!(s.parts[0].len(), 3);
@@ -276,11 +283,7 @@ mod tests {
     #[test]
     fn a_statement_whose_cells_nobody_else_writes_is_alone_and_whole() {
         let text = "#define N 5\nvoid f(const double in[N + 1], double out[N])\n{\n    int i;\n    double Q[N + 1];\n#pragma scop\n    Q[0] = in[0];\n    for (i = 1; i <= N; i++)\n        Q[i] = in[i] + 1.0;\n    for (i = 1; i <= N; i++)\n        out[i - 1] = Q[i] + Q[0];\n#pragma endscop\n}\n";
-        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
-        assert!(!program.has_errors());
-        let scop = &program.scops[0];
-        let values = crate::pipeline::param_values(scop).unwrap();
-        let s = split_by_footprints(scop, &[0, 1], &values).unwrap();
+        let (_, _, s) = split_text(text, &[0, 1]);
         assert!(s.parts.iter().all(|p| p.len() == 1));
         // Q[0] and Q[1..N] are written by one statement each: both alone.
         assert_eq!(s.alone, vec![true, true, false]);
@@ -289,11 +292,7 @@ mod tests {
     #[test]
     fn a_statement_whose_cells_are_all_rewritten_is_left_whole() {
         let text = "#define N 5\nvoid f(const double in[N], double out[N])\n{\n    int i;\n    double A[N];\n#pragma scop\n    for (i = 0; i < N; i++)\n        A[i] = in[i];\n    for (i = 0; i < N; i++)\n        A[i] = A[i] + 1.0;\n    for (i = 0; i < N; i++)\n        out[i] = A[i];\n#pragma endscop\n}\n";
-        let program = crate::frontend::extract("t.c", text, &crate::frontend::Options::default());
-        assert!(!program.has_errors());
-        let scop = &program.scops[0];
-        let values = crate::pipeline::param_values(scop).unwrap();
-        let s = split_by_footprints(scop, &[0, 1], &values).unwrap();
+        let (scop, _, s) = split_text(text, &[0, 1]);
         assert!(s.parts.iter().all(|p| p.len() == 1));
         assert_eq!(s.scop.stmts.len(), scop.stmts.len());
     }
