@@ -641,12 +641,7 @@ pub fn global_conflicts_until(
     deadline: Option<std::time::Instant>,
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
-    let check_time = || -> PolyResult<()> {
-        match deadline {
-            Some(d) if std::time::Instant::now() >= d => Err(PolyError::Budget),
-            _ => Ok(()),
-        }
-    };
+    let check_time = || before_deadline(deadline);
     let dmax = stmts
         .iter()
         .map(|s| scop.stmts[*s].iterators.len())
@@ -747,6 +742,14 @@ pub fn global_conflicts_until(
     }))
 }
 
+/// `Err(PolyError::Budget)` once `deadline` has passed.
+fn before_deadline(deadline: Option<std::time::Instant>) -> PolyResult<()> {
+    match deadline {
+        Some(d) if std::time::Instant::now() >= d => Err(PolyError::Budget),
+        _ => Ok(()),
+    }
+}
+
 /// The pieces of a union with their existentials eliminated where that is
 /// exact, without the pieces contained in another one, and with pairs
 /// whose union is convex merged (each conflict
@@ -758,12 +761,7 @@ fn without_redundant_pieces(
     pieces: Vec<BasicSet>,
     deadline: Option<std::time::Instant>,
 ) -> PolyResult<Vec<BasicSet>> {
-    let check_time = || -> PolyResult<()> {
-        match deadline {
-            Some(d) if std::time::Instant::now() >= d => Err(PolyError::Budget),
-            _ => Ok(()),
-        }
-    };
+    let check_time = || before_deadline(deadline);
     let mut cleaned = Vec::with_capacity(pieces.len());
     for p in pieces {
         let q = crate::poly::project::eliminate_exists_where_exact(&p)?;
@@ -836,19 +834,6 @@ fn convex_union(a: &BasicSet, b: &BasicSet) -> PolyResult<Option<BasicSet>> {
     if a.n_exist > 0 || b.n_exist > 0 || a.space != b.space {
         return Ok(None);
     }
-    // Every constraint as inequalities (an equality is two).
-    let ineqs = |p: &BasicSet| -> PolyResult<Vec<Vec<i64>>> {
-        let mut rows = p.ineqs.clone();
-        for e in &p.eqs {
-            rows.push(e.clone());
-            rows.push(
-                e.iter()
-                    .map(|x| x.checked_neg().ok_or(PolyError::Overflow))
-                    .collect::<PolyResult<_>>()?,
-            );
-        }
-        Ok(rows)
-    };
     // Whether `row >= 0` holds on every integer point of `p`.
     let holds_on = |row: &[i64], p: &BasicSet| -> PolyResult<bool> {
         let mut q = p.clone();
@@ -865,12 +850,12 @@ fn convex_union(a: &BasicSet, b: &BasicSet) -> PolyResult<Option<BasicSet>> {
         )
     };
     let mut hull = BasicSet::universe(a.space.clone());
-    for row in ineqs(a)? {
+    for row in a.inequality_rows()? {
         if holds_on(&row, b)? {
             hull.add_ineq(row);
         }
     }
-    for row in ineqs(b)? {
+    for row in b.inequality_rows()? {
         if holds_on(&row, a)? {
             hull.add_ineq(row);
         }

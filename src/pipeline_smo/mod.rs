@@ -712,15 +712,14 @@ pub fn contract_scop_smo_with(
         names.extend(stmt.iterators.iter().cloned());
         // The parts that execute for the given values (all of them when
         // none does: the text is then never run, but must still compile).
-        let mut parts: Vec<usize> = Vec::new();
+        let mut executed: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
         for &v in &split.parts[si] {
-            if !domain_points(vs, v, values)?.is_empty() {
-                parts.push(v);
-            }
+            executed.push((v, domain_points(vs, v, values)?));
         }
-        if parts.is_empty() {
-            parts = split.parts[si].clone();
+        if executed.iter().any(|(_, pts)| !pts.is_empty()) {
+            executed.retain(|(_, pts)| !pts.is_empty());
         }
+        let (parts, part_points): (Vec<usize>, Vec<Vec<Vec<i64>>>) = executed.into_iter().unzip();
         let parts = &parts;
         let ident: Vec<Vec<i64>> = (0..nt)
             .map(|q| {
@@ -731,10 +730,8 @@ pub fn contract_scop_smo_with(
             .collect();
         // Per part: its points and the condition selecting it.
         let all_points = domain_points(scop, si, values)?;
-        let mut part_points = Vec::new();
         let mut conds = Vec::new();
         for &v in parts {
-            part_points.push(domain_points(vs, v, values)?);
             conds.push(if parts.len() == 1 {
                 "1".to_string()
             } else {

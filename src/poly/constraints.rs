@@ -182,6 +182,21 @@ impl BasicSet {
             || self.eqs.iter().any(|r| constant_only(r) && r[w - 1] != 0)
     }
 
+    /// Every constraint as an inequality row `r >= 0` (an equality gives
+    /// `r` and `-r`).
+    pub fn inequality_rows(&self) -> PolyResult<Vec<Vec<i64>>> {
+        let mut rows = self.ineqs.clone();
+        for e in &self.eqs {
+            rows.push(e.clone());
+            rows.push(
+                e.iter()
+                    .map(|x| crate::poly::error::neg(*x))
+                    .collect::<PolyResult<_>>()?,
+            );
+        }
+        Ok(rows)
+    }
+
     /// An empty polyhedron over the same space (no existentials).
     pub fn empty_like(&self) -> BasicSet {
         BasicSet::empty(self.space.clone())

@@ -490,16 +490,7 @@ impl Set {
             if q.n_exist > 0 {
                 return Ok(None);
             }
-            // The constraints of q as inequalities (an equality is two).
-            let mut rows: Vec<Vec<i64>> = q.ineqs.clone();
-            for e in &q.eqs {
-                rows.push(e.clone());
-                let mut m = Vec::with_capacity(e.len());
-                for x in e {
-                    m.push(neg(*x)?);
-                }
-                rows.push(m);
-            }
+            let rows = q.inequality_rows()?;
             let mut next = Vec::new();
             for p in &current {
                 subtract_rows(p, &rows, &mut next)?;
