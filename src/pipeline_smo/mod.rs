@@ -41,7 +41,8 @@ use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
-    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, smo_solve, smo_solve_isolating,
+    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, shared::Lifetime,
+    shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
@@ -57,6 +58,10 @@ pub const DEFAULT_BUDGET: std::time::Duration = std::time::Duration::from_secs(2
 /// Wall-clock limit of each level of SMO on all statements after a
 /// successful solve with the split-off values apart.
 const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The time the SMO ILP gets after the shared-hyperplane search found a
+/// mapping.
+const SMO_AFTER_SHARED_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The result of the SMO contraction of one SCoP.
 #[derive(Clone, Debug)]
@@ -444,6 +449,36 @@ fn choose(conds: &[String], texts: &[String]) -> String {
     format!("({out})")
 }
 
+/// The alignment of statement `s`'s local space for the shared-hyperplane
+/// search: local dimension `1 + d` holds iterator `d`, and aligned
+/// dimension `1 + r` takes the iterator that is the written array's `r`-th
+/// subscript (when that subscript is one iterator plus a constant), so
+/// that the cell coordinates of all statements line up; the other
+/// iterators and the padding follow in order. Dimension 0 (the statement
+/// number) stays.
+fn aligned_dims(scop: &Scop, s: usize, n_dim: usize) -> Vec<usize> {
+    let st = &scop.stmts[s];
+    let np = scop.params.len();
+    let m = st.iterators.len();
+    let mut order = vec![0];
+    for sub in &st.write.subscripts {
+        let its = &sub.coeffs[np..np + m];
+        let ones: Vec<usize> = (0..m).filter(|d| its[*d] != 0).collect();
+        if let [d] = ones[..]
+            && its[d] == 1
+            && !order.contains(&(1 + d))
+        {
+            order.push(1 + d);
+        }
+    }
+    for d in 1..n_dim {
+        if !order.contains(&d) {
+            order.push(d);
+        }
+    }
+    order
+}
+
 /// Text of a constraint conjunction of one region piece.
 fn region_text(b: &BasicSet, names: &[String]) -> String {
     let mut parts = Vec::new();
@@ -540,7 +575,8 @@ pub fn contract_scop_smo_with(
         })?
         .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
-    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    if debug {
         eprintln!(
             "smo path: {} statements, {} conflict polyhedra ({:.3} s)",
             stmts.len(),
@@ -569,15 +605,67 @@ pub fn contract_scop_smo_with(
     };
     // No storage needs fewer cells than the values live at once.
     let lower_bound = joint_max_live(scop, &temps, values)?;
+    // The lifetimes of the parts' values in the coordinates of the
+    // conflict set (statement number, iteration, padding).
+    let lifetimes: Vec<Lifetime> = value_lifetimes(vs, &temps, values)?
+        .into_iter()
+        .filter_map(|(birth, death, si, it)| {
+            let j = stmts.iter().position(|s| *s == si)?;
+            let mut coords = vec![j as i64];
+            coords.extend(it);
+            coords.resize(spec.n_dim.max(coords.len()), 0);
+            Some(Lifetime {
+                stmt: StmtId(j),
+                coords,
+                birth,
+                death,
+            })
+        })
+        .collect();
+    let align: Vec<Vec<usize>> = stmts
+        .iter()
+        .map(|s| aligned_dims(vs, *s, spec.n_dim))
+        .collect();
     let mut optimal = false;
-    if !isolated.is_empty() {
-        let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
-        if let Ok(sol) = &r {
-            opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
-            optimal = sol
-                .size(values)
-                .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound));
+    let meets_bound = |r: &Result<SmoSolution, String>| {
+        r.as_ref().is_ok_and(|sol| {
+            sol.size(values)
+                .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound))
+        })
+    };
+    for (method, apart) in [
+        ("shared hyperplanes, split-off values apart", &isolated[..]),
+        ("shared hyperplanes", &[][..]),
+    ] {
+        if optimal || (method == "shared hyperplanes, split-off values apart" && apart.is_empty()) {
+            continue;
         }
+        let t = std::time::Instant::now();
+        let deadline = (started + budget).min(t + budget / 4);
+        let r = shared_solve_isolating(&spec, apart, &align, values, &lifetimes, Some(deadline))
+            .map_err(|e| e.to_string())?;
+        if debug {
+            eprintln!(
+                "smo {method}: {:?} ({:.3} s)",
+                r.as_ref().map(|s| s.size(values)),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        optimal = meets_bound(&r);
+        results.push((method, r));
+    }
+    if results.iter().any(|(_, r)| r.is_ok()) {
+        // The ILP only gets a short look when the shared hyperplanes gave
+        // a mapping: on conflict sets of real SCoPs it rarely finishes.
+        let end = (started + budget).min(std::time::Instant::now() + SMO_AFTER_SHARED_TIME);
+        opts.deadline = Some(end);
+    }
+    if !optimal && !isolated.is_empty() {
+        let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
+        if r.is_ok() {
+            opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
+        }
+        optimal = meets_bound(&r);
         results.push(("SMO, split-off values apart", r));
     }
     if !optimal {
@@ -1043,7 +1131,14 @@ fn operations(
 /// read and a write of one operation may share a cell); a value never read
 /// needs none. Every storage mapping, merged or not, needs at least this
 /// many cells.
-fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
+/// The values of the temporaries that are read: per value, the operation
+/// that writes it, the operation that reads it last, and the writing
+/// statement instance (statement, iteration).
+fn value_lifetimes(
+    scop: &Scop,
+    temps: &[usize],
+    values: &[i64],
+) -> Result<Vec<(usize, usize, usize, Vec<i64>)>, String> {
     let (tp, ops) = operations(scop, values)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).
@@ -1070,13 +1165,21 @@ fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize,
             writer.insert((st.write.array, cell(&st.write.subscripts)?), op);
         }
     }
+    let mut out: Vec<_> = last_read
+        .into_iter()
+        .filter(|(w, r)| r > w)
+        .map(|(w, r)| (w, r, ops[w].1, ops[w].2.clone()))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
     // Sweep: +1 at a write, -1 at its last read.
     let mut events: Vec<(usize, i64)> = Vec::new();
-    for (w, r) in last_read {
-        if r > w {
-            events.push((w, 1));
-            events.push((r, -1));
-        }
+    for (w, r, _, _) in value_lifetimes(scop, temps, values)? {
+        events.push((w, 1));
+        events.push((r, -1));
     }
     events.sort();
     let (mut live, mut max) = (0i64, 0i64);

@@ -16,6 +16,7 @@
 pub mod baseline;
 pub mod certify;
 pub mod input;
+pub mod shared;
 pub mod solve;
 
 use std::fmt::Write as _;
@@ -23,6 +24,7 @@ use std::time::Instant;
 
 pub use certify::{SmoVerdict, certify_fixed, certify_symbolic};
 pub use input::{ConflictPolyhedron, ConflictSpec, SmoInputError, StmtId, parse_smo_input};
+pub use shared::shared_solve_isolating;
 pub use solve::{
     ArrayMapping, Hyperplane, SmoOptions, SmoSolution, smo_solve, smo_solve_isolating,
 };

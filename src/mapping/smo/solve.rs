@@ -313,7 +313,7 @@ fn is_fixed(poly: &BasicSet, col: usize) -> Result<bool, PolyError> {
     })
 }
 
-fn nonempty(poly: &BasicSet) -> Result<bool, PolyError> {
+pub(crate) fn nonempty(poly: &BasicSet) -> Result<bool, PolyError> {
     Ok(integer_point(poly, &mut Budget::default_query())?.is_some())
 }
 
@@ -829,6 +829,51 @@ pub(crate) fn difference_row(
     row
 }
 
+/// Revision after a level (seed 000 (11)–(13), see the module docs): each
+/// piece keeps only the conflicts with `f = 0` or `|f| >= modulus`, where
+/// `f` is the level's difference of the two statements' hyperplanes.
+pub(crate) fn revise(
+    pieces: &[Piece],
+    stmts: &[StmtId],
+    hyperplanes: &[Hyperplane],
+    modulus: &ParamAffine,
+    n_param: usize,
+    n_dim: usize,
+) -> Result<Vec<Piece>, PolyError> {
+    let mut next = Vec::new();
+    for p in pieces {
+        let j = stmts.iter().position(|t| *t == p.source).expect("in run");
+        let k = stmts.iter().position(|t| *t == p.target).expect("in run");
+        let f = difference_row(&p.poly, n_param, n_dim, &hyperplanes[j], &hyperplanes[k]);
+        let mut zero = p.poly.clone();
+        zero.add_eq(f.clone());
+        let mut cands = vec![zero];
+        for sign in [1i64, -1] {
+            let mut q = p.poly.clone();
+            let mut row: Vec<i64> = f.iter().map(|v| v * sign).collect();
+            for (qi, c) in modulus.coeffs.iter().enumerate() {
+                row[qi] -= c;
+            }
+            let last = row.len() - 1;
+            row[last] -= modulus.constant;
+            q.add_ineq(row);
+            cands.push(q);
+        }
+        for q in cands {
+            let q = simplify(&q)?;
+            if nonempty(&q)? {
+                next.push(Piece {
+                    origin: p.origin,
+                    source: p.source,
+                    target: p.target,
+                    poly: q,
+                });
+            }
+        }
+    }
+    Ok(next)
+}
+
 /// Coefficient-wise maximum (an upper bound of each for parameters >= 0).
 pub(crate) fn max_affine(all: &[ParamAffine], n_param: usize) -> ParamAffine {
     let Some(first) = all.first() else {
@@ -876,44 +921,7 @@ pub(crate) fn find_mappings(
         *levels_solved += 1;
         debug_assert!(level.satisfied >= 1);
         let modulus = max_affine(&level.stmt_moduli, n_param);
-        // Revision: keep f = 0 or |f| >= E.
-        let mut next = Vec::new();
-        for p in &pieces {
-            let j = stmts.iter().position(|t| *t == p.source).expect("in run");
-            let k = stmts.iter().position(|t| *t == p.target).expect("in run");
-            let f = difference_row(
-                &p.poly,
-                n_param,
-                n_dim,
-                &level.hyperplanes[j],
-                &level.hyperplanes[k],
-            );
-            let mut zero = p.poly.clone();
-            zero.add_eq(f.clone());
-            let mut cands = vec![zero];
-            for sign in [1i64, -1] {
-                let mut q = p.poly.clone();
-                let mut row: Vec<i64> = f.iter().map(|v| v * sign).collect();
-                for (qi, c) in modulus.coeffs.iter().enumerate() {
-                    row[qi] -= c;
-                }
-                let last = row.len() - 1;
-                row[last] -= modulus.constant;
-                q.add_ineq(row);
-                cands.push(q);
-            }
-            for q in cands {
-                let q = simplify(&q)?;
-                if nonempty(&q)? {
-                    next.push(Piece {
-                        origin: p.origin,
-                        source: p.source,
-                        target: p.target,
-                        poly: q,
-                    });
-                }
-            }
-        }
+        let next = revise(&pieces, stmts, &level.hyperplanes, &modulus, n_param, n_dim)?;
         mapping.levels.push(level.hyperplanes);
         mapping.moduli.push(modulus);
         mapping.stmt_moduli.push(level.stmt_moduli);

@@ -1,0 +1,596 @@
+//! Shared storage hyperplanes for fixed parameter values: a fast search for
+//! the mappings that the SMO ILP finds on stencil-like programs.
+//!
+//! The Farkas-linearised ILP of [`super::solve`] gets large on conflict sets
+//! built from real SCoPs (a few hundred pieces), and the pure-Rust solver
+//! does not finish it in seconds. The published SMO mappings of the
+//! time-iterated stencils (seed 000 Table 1, Fig. 7(e)) have a special
+//! shape: at every level all statements share the linear part `Γ` of their
+//! hyperplane and differ only in their offsets `δ_j`, e.g.
+//! `A[(i + 3 − 2k) mod (N + 2)][j mod N]` for the five steps of
+//! jacobi-2d smoothing. With the parameters fixed and `Γ` chosen, each
+//! conflict piece between statements `j` and `k` only needs the integer
+//! range `[lo, hi]` of `Γ·x − Γ·y` over it, and a level becomes a small
+//! problem over the offsets alone:
+//! - bounding: `|g + δ_j − δ_k| <= E − 1` for every `g` of the range, so
+//!   that the level's modulus `E` separates every pair with a non-zero
+//!   difference;
+//! - decision (as (4)/(7) of the paper): the piece is decided when
+//!   `lo + δ_j − δ_k >= 1` or `hi + δ_j − δ_k <= −1`;
+//! - objectives: the most decided pieces, then the smallest `E` (or the
+//!   other way round: both orders are tried).
+//!
+//! The pieces keep only their conflicts with `f = 0` (the revision of
+//! [`super::solve::revise`], exact) and the next level starts from those.
+//! The search tries every unit vector as `Γ`, keeps the few best levels by
+//! modulus and goes on recursively, minimising the product of the moduli.
+//!
+//! Ranges come from rational LP bounds (rounded inwards, which keeps every
+//! integer point), so they can only be too wide: a level may get a larger
+//! modulus than needed, never a smaller one. Nothing here is trusted: the
+//! caller certifies the mapping exactly against the conflict set, as for the
+//! ILP's mappings.
+
+use std::time::Instant;
+
+use crate::mapping::modular::ParamAffine;
+use crate::poly::simplex::{LpResult, lp_max, lp_min};
+use crate::poly::{BasicSet, PolyError};
+
+use super::input::{ConflictSpec, StmtId};
+use super::solve::{
+    ArrayMapping, Hyperplane, Piece, SmoSolution, difference_row, initial_pieces, nonempty, revise,
+};
+
+/// The passes of the search: per pass, how many of the ranked levels it
+/// follows at depth 0, at depth 1 and deeper. Each pass starts from the
+/// best product found so far (branch and bound), the first is a greedy
+/// dive, the last is exhaustive; the search stops at its deadline with the
+/// best mapping found.
+const PASSES: [[usize; 3]; 4] = [
+    [1, 1, 1],
+    [usize::MAX, 1, 1],
+    [usize::MAX, 2, 1],
+    [usize::MAX, usize::MAX, usize::MAX],
+];
+
+/// A level's hyperplanes and modulus before the revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Candidate {
+    hyperplanes: Vec<Hyperplane>,
+    modulus: i64,
+}
+
+struct Search<'a> {
+    stmts: &'a [StmtId],
+    /// Per statement of the run, the local dimension of each aligned one.
+    align: Vec<Vec<usize>>,
+    n_param: usize,
+    n_dim: usize,
+    deadline: Option<Instant>,
+    max_levels: usize,
+    /// The run's values: statement index in `stmts` and coordinates.
+    live: Vec<(usize, Vec<i64>)>,
+    /// Births and deaths of the values of `live` in time order (a death
+    /// before a birth at the same time), as (time, is birth, value).
+    events: Vec<(usize, bool, usize)>,
+}
+
+/// One value of a statement of the conflict set: its coordinates in the
+/// global array space (statement number first) and the operations that
+/// write it and read it last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lifetime {
+    pub stmt: StmtId,
+    pub coords: Vec<i64>,
+    pub birth: usize,
+    pub death: usize,
+}
+
+/// The integer range of `row` over `poly` (None when unbounded or empty).
+fn range(poly: &BasicSet, row: &[i64]) -> Result<Option<(i64, i64)>, PolyError> {
+    let (LpResult::Optimal { value: lo, .. }, LpResult::Optimal { value: hi, .. }) =
+        (lp_min(poly, row)?, lp_max(poly, row)?)
+    else {
+        return Ok(None);
+    };
+    Ok(Some((lo.ceil()?, hi.floor()?)))
+}
+
+impl Search<'_> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn index(&self, s: StmtId) -> usize {
+        self.stmts
+            .iter()
+            .position(|t| *t == s)
+            .expect("statement of the run")
+    }
+
+    /// Statement `j`'s hyperplane for the aligned linear part `gamma`.
+    fn hyperplane(&self, j: usize, gamma: &[i64], offset: i64) -> Hyperplane {
+        let mut coeffs = vec![0; self.n_dim];
+        for (a, c) in gamma.iter().enumerate() {
+            coeffs[self.align[j][a]] += c;
+        }
+        Hyperplane { coeffs, offset }
+    }
+
+    /// The levels with the aligned linear part `gamma`: one per point of the
+    /// trade-off between the modulus and the number of decided statement
+    /// pairs that [`front`] finds, those that make progress.
+    fn offsets(&self, pieces: &[Piece], gamma: &[i64]) -> Result<Vec<Candidate>, PolyError> {
+        let n = self.stmts.len();
+        let linear: Vec<Hyperplane> = (0..n).map(|j| self.hyperplane(j, gamma, 0)).collect();
+        // (source index, target index, lo, hi) per piece.
+        let mut ranges = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            let (j, k) = (self.index(p.source), self.index(p.target));
+            let g = difference_row(&p.poly, self.n_param, self.n_dim, &linear[j], &linear[k]);
+            let Some((lo, hi)) = range(&p.poly, &g)? else {
+                return Ok(Vec::new());
+            };
+            if lo <= hi {
+                ranges.push((j, k, lo, hi));
+            }
+        }
+        // Only the union of a statement pair's ranges matters for the
+        // bounds; a pair is decided when its union is. Oriented j < k:
+        // the piece (k, j) has f = −(−g + δj − δk).
+        let mut pairs: Vec<Pair> = Vec::new();
+        let mut e_min = 1;
+        for &(j, k, lo, hi) in &ranges {
+            if j == k {
+                e_min = e_min.max(lo.abs().max(hi.abs()) + 1);
+                continue;
+            }
+            let (j, k, lo, hi) = if j < k {
+                (j, k, lo, hi)
+            } else {
+                (k, j, -hi, -lo)
+            };
+            match pairs.iter_mut().find(|p| p.j == j && p.k == k) {
+                Some(p) => (p.lo, p.hi) = (p.lo.min(lo), p.hi.max(hi)),
+                None => pairs.push(Pair { j, k, lo, hi }),
+            }
+        }
+        let mut out = Vec::new();
+        for offsets in front(n, &pairs, e_min) {
+            let hyperplanes: Vec<Hyperplane> = (0..n)
+                .map(|j| self.hyperplane(j, gamma, offsets[j]))
+                .collect();
+            let mut modulus = e_min;
+            for p in &pairs {
+                let d = offsets[p.j] - offsets[p.k];
+                modulus = modulus.max((p.lo + d).abs().max((p.hi + d).abs()) + 1);
+            }
+            // Progress: some conflict is separated (a piece loses points).
+            let progress = ranges
+                .iter()
+                .any(|&(j, k, lo, hi)| lo < hi || lo + offsets[j] - offsets[k] != 0);
+            let c = Candidate {
+                hyperplanes,
+                modulus,
+            };
+            if progress && !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+            let moduli: Vec<i64> = out.iter().map(|c| c.modulus).collect();
+            eprintln!(
+                "  shared level {gamma:?}: {} pieces, {} pairs, moduli {moduli:?}",
+                ranges.len(),
+                pairs.len()
+            );
+        }
+        Ok(out)
+    }
+
+    /// The most values live at once that `path`'s levels map to the same
+    /// cells (at least 1). They conflict with each other, so the levels
+    /// after `path` need at least that many cells.
+    fn class_bound(&self, path: &[(Vec<Hyperplane>, i64)]) -> i64 {
+        let cells = path
+            .iter()
+            .try_fold(1i128, |acc, (_, e)| acc.checked_mul(i128::from(*e)));
+        if cells.is_none_or(|c| c > 1i128 << 100) {
+            // Keys would not fit: no bound.
+            return 1;
+        }
+        let keys: Vec<i128> = self
+            .live
+            .iter()
+            .map(|(j, x)| {
+                let mut key: i128 = 0;
+                for (hs, e) in path {
+                    let h = &hs[*j];
+                    let v: i64 = h.coeffs.iter().zip(x).map(|(c, x)| c * x).sum::<i64>() + h.offset;
+                    key = key * i128::from(*e) + i128::from(v.rem_euclid(*e));
+                }
+                key
+            })
+            .collect();
+        let mut count: std::collections::HashMap<i128, i64> = std::collections::HashMap::new();
+        let mut best = 1;
+        for &(_, birth, v) in &self.events {
+            let c = count.entry(keys[v]).or_insert(0);
+            if birth {
+                *c += 1;
+                best = best.max(*c);
+            } else {
+                *c -= 1;
+            }
+        }
+        best
+    }
+
+    /// The candidate aligned linear parts: coefficients in {−1, 0, 1} on
+    /// the dimensions after the statement number, at most two of them
+    /// non-zero, the first non-zero one positive (−Γ separates the same
+    /// pairs as Γ).
+    fn gammas(&self) -> Vec<Vec<i64>> {
+        let mut out = Vec::new();
+        for a in 1..self.n_dim {
+            let mut g = vec![0; self.n_dim];
+            g[a] = 1;
+            out.push(g);
+        }
+        for a in 1..self.n_dim {
+            for b in a + 1..self.n_dim {
+                for sb in [1, -1] {
+                    let mut g = vec![0; self.n_dim];
+                    g[a] = 1;
+                    g[b] = sb;
+                    out.push(g);
+                }
+            }
+        }
+        out
+    }
+
+    /// The smallest product of moduli found for `pieces` (below `bound`),
+    /// with its levels.
+    fn search(
+        &self,
+        pieces: &[Piece],
+        depth: usize,
+        bound: i128,
+        widths: &[usize; 3],
+        path: &mut Vec<(Vec<Hyperplane>, i64)>,
+    ) -> Result<Option<(i128, Vec<(Vec<Hyperplane>, i64)>)>, PolyError> {
+        if pieces.is_empty() {
+            return Ok(Some((1, Vec::new())));
+        }
+        if depth >= self.max_levels || bound <= 1 || self.out_of_time() {
+            return Ok(None);
+        }
+        let node_started = Instant::now();
+        let mut cands: Vec<Candidate> = Vec::new();
+        for gamma in self.gammas() {
+            if self.out_of_time() {
+                break;
+            }
+            for c in self.offsets(pieces, &gamma)? {
+                if !cands.contains(&c) {
+                    cands.push(c);
+                }
+            }
+        }
+        // Each level with what it leaves, ranked by its modulus times the
+        // most values that stay live together in one of its classes (which
+        // the later levels must tell apart: a lower bound of the rest).
+        let mut levels = Vec::with_capacity(cands.len());
+        for c in cands {
+            if i128::from(c.modulus) >= bound || self.out_of_time() {
+                continue;
+            }
+            path.push((c.hyperplanes.clone(), c.modulus));
+            let rest = i128::from(self.class_bound(path));
+            path.pop();
+            let rank = i128::from(c.modulus) * rest;
+            if rank >= bound {
+                continue;
+            }
+            let remainder = revise(
+                pieces,
+                self.stmts,
+                &c.hyperplanes,
+                &ParamAffine::constant(self.n_param, c.modulus),
+                self.n_param,
+                self.n_dim,
+            )?;
+            levels.push((rank, c, remainder));
+        }
+        levels.sort_by_key(|l| (l.0, l.1.modulus));
+        if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+            eprintln!(
+                "  shared node depth {depth}: {} pieces, {} levels, best rank {:?} ({:.3} s)",
+                pieces.len(),
+                levels.len(),
+                levels.first().map(|l| (l.0, l.1.modulus)),
+                node_started.elapsed().as_secs_f64()
+            );
+        }
+        let branching = widths[depth.min(2)];
+        let mut best: Option<(i128, Vec<(Vec<Hyperplane>, i64)>)> = None;
+        let mut bound = bound;
+        for (_, c, remainder) in levels.into_iter().take(branching) {
+            let e = i128::from(c.modulus);
+            if e >= bound || self.out_of_time() {
+                continue;
+            }
+            // The rest must stay below bound / e.
+            let rest_bound = bound / e + i128::from(bound % e != 0);
+            path.push((c.hyperplanes.clone(), c.modulus));
+            let found = self.search(&remainder, depth + 1, rest_bound, widths, path)?;
+            path.pop();
+            if let Some((p, mut rest)) = found {
+                let total = e * p;
+                if total < bound {
+                    rest.insert(0, (c.hyperplanes, c.modulus));
+                    bound = total;
+                    best = Some((total, rest));
+                }
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// The mapping of `stmts` (one array) with shared hyperplanes.
+fn shared_mapping(
+    spec: &ConflictSpec,
+    stmts: &[StmtId],
+    align: &[Vec<usize>],
+    values: &[i64],
+    lifetimes: &[Lifetime],
+    deadline: Option<Instant>,
+) -> Result<Result<ArrayMapping, String>, PolyError> {
+    let n_param = spec.params.len();
+    let mut pieces = Vec::new();
+    for mut p in initial_pieces(spec, stmts)? {
+        for (q, v) in values.iter().enumerate() {
+            let mut row = p.poly.zero_row();
+            row[q] = 1;
+            let last = row.len() - 1;
+            row[last] = -v;
+            p.poly.add_eq(row);
+        }
+        if nonempty(&p.poly)? {
+            pieces.push(p);
+        }
+    }
+    let search = Search {
+        stmts,
+        align: stmts.iter().map(|s| align[s.0].clone()).collect(),
+        n_param,
+        n_dim: spec.n_dim,
+        deadline,
+        // Each level should take one dimension of the conflicts away.
+        max_levels: spec.n_dim + 1,
+        live: Vec::new(),
+        events: Vec::new(),
+    };
+    let mut search = search;
+    for l in lifetimes {
+        if let Some(j) = stmts.iter().position(|s| *s == l.stmt) {
+            let v = search.live.len();
+            search.live.push((j, l.coords.clone()));
+            search.events.push((l.birth, true, v));
+            search.events.push((l.death, false, v));
+        }
+    }
+    search.events.sort();
+    let mut found: Option<(i128, Vec<(Vec<Hyperplane>, i64)>)> = None;
+    for widths in &PASSES {
+        if search.out_of_time() {
+            break;
+        }
+        let bound = found.as_ref().map_or(i128::MAX, |f| f.0);
+        if bound <= i128::from(search.class_bound(&[])) {
+            // As few cells as values live at once: optimal.
+            break;
+        }
+        if let Some(f) = search.search(&pieces, 0, bound, widths, &mut Vec::new())? {
+            found = Some(f);
+        }
+    }
+    let Some((_, levels)) = found else {
+        return Ok(Err(if search.out_of_time() {
+            "the time budget of the shared-hyperplane search is spent".into()
+        } else {
+            "no shared hyperplanes separate the conflicts".into()
+        }));
+    };
+    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+        eprintln!("shared mapping of {stmts:?}: {levels:?}");
+    }
+    let mut mapping = ArrayMapping {
+        statements: stmts.to_vec(),
+        levels: Vec::new(),
+        moduli: Vec::new(),
+        stmt_moduli: Vec::new(),
+        intra_moduli: Vec::new(),
+    };
+    for (hyperplanes, modulus) in levels {
+        let e = ParamAffine::constant(n_param, modulus);
+        mapping.stmt_moduli.push(vec![e.clone(); stmts.len()]);
+        mapping.intra_moduli.push(vec![e.clone(); stmts.len()]);
+        mapping.levels.push(hyperplanes);
+        mapping.moduli.push(e);
+    }
+    Ok(Ok(mapping))
+}
+
+/// Shared hyperplanes for the parameter values `values`: the statements of
+/// `isolated` each in an array of their own, the others in one array.
+pub fn shared_solve_isolating(
+    spec: &ConflictSpec,
+    isolated: &[StmtId],
+    align: &[Vec<usize>],
+    values: &[i64],
+    lifetimes: &[Lifetime],
+    deadline: Option<Instant>,
+) -> Result<Result<SmoSolution, String>, PolyError> {
+    if values.len() != spec.params.len() {
+        return Ok(Err("one value per parameter is needed".into()));
+    }
+    let good = |a: &Vec<usize>| {
+        let mut seen = vec![false; spec.n_dim];
+        a.len() == spec.n_dim
+            && a.first() == Some(&0)
+            && a.iter()
+                .all(|d| *d < spec.n_dim && !std::mem::replace(&mut seen[*d], true))
+    };
+    if align.len() != spec.n_statements || !align.iter().all(good) {
+        return Ok(Err(
+            "the alignment is not one permutation per statement".into()
+        ));
+    }
+    let rest: Vec<StmtId> = (0..spec.n_statements)
+        .map(StmtId)
+        .filter(|s| !isolated.contains(s))
+        .collect();
+    let mut groups: Vec<Vec<StmtId>> = Vec::new();
+    if !rest.is_empty() {
+        groups.push(rest);
+    }
+    groups.extend(isolated.iter().map(|s| vec![*s]));
+    let mut arrays = Vec::new();
+    let mut levels = 0;
+    let n_groups = groups.len();
+    for (gi, g) in groups.into_iter().enumerate() {
+        // Each group gets an equal share of the time left.
+        let share = deadline.map(|d| {
+            let left = d.saturating_duration_since(Instant::now());
+            Instant::now() + left / u32::try_from(n_groups - gi).unwrap_or(u32::MAX)
+        });
+        match shared_mapping(spec, &g, align, values, lifetimes, share)? {
+            Ok(m) => {
+                levels += m.levels.len();
+                arrays.push(m);
+            }
+            Err(why) => return Ok(Err(why)),
+        }
+    }
+    Ok(Ok(SmoSolution {
+        arrays,
+        n_levels_solved: levels,
+    }))
+}
+
+/// The range `[lo, hi]` of `Γ·x − Γ·y` over the conflicts between the
+/// statements `j < k` (all their pieces, both orientations).
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    j: usize,
+    k: usize,
+    lo: i64,
+    hi: i64,
+}
+
+/// A solution of the difference constraints `δ_v − δ_u <= w` for each
+/// `(u, v, w)` (Bellman–Ford from a virtual source), or None when a
+/// negative cycle makes them infeasible.
+fn potentials(n: usize, cons: &[(usize, usize, i64)]) -> Option<Vec<i64>> {
+    let mut dist = vec![0i64; n];
+    for round in 0..=n {
+        let mut changed = false;
+        for &(u, v, w) in cons {
+            let via = dist[u].checked_add(w)?;
+            if via < dist[v] {
+                dist[v] = via;
+                changed = true;
+            }
+        }
+        if !changed {
+            let base = dist.first().copied().unwrap_or(0);
+            return Some(dist.iter().map(|d| d - base).collect());
+        }
+        if round == n {
+            return None;
+        }
+    }
+    None
+}
+
+/// Offsets trading the level's modulus against the number of decided
+/// pairs: for each modulus `E` from `e_min` on, every pair's difference
+/// `d = δj − δk` must keep `|g + d| <= E − 1` over its range, and pairs are
+/// decided greedily (narrowest range first, `g + d >= 1` tried before
+/// `g + d <= −1`) while the difference constraints stay feasible; pairs
+/// left undecided get `d = 0` where possible (a statement's parts, such as
+/// a stencil's boundary and interior, then share their cells' layout).
+/// Returns one offset vector per modulus at which the number of decided
+/// pairs grows, the first (fewest decided) included.
+fn front(n: usize, pairs: &[Pair], e_min: i64) -> Vec<Vec<i64>> {
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by_key(|i| pairs[*i].hi - pairs[*i].lo);
+    let widest = pairs.iter().map(|p| p.hi - p.lo).max().unwrap_or(0);
+    // Past this modulus every pair can be decided alone, one after the
+    // other in a chain of offsets.
+    let e_max = e_min
+        .max(widest / 2 + 2)
+        .saturating_add((widest + 2).saturating_mul(pairs.len() as i64 + 1));
+    let mut out = Vec::new();
+    let mut best_decided: Option<usize> = None;
+    let mut e = e_min;
+    let mut steps = 0;
+    while e <= e_max && steps < 4096 {
+        steps += 1;
+        let mut cons: Vec<(usize, usize, i64)> = Vec::new();
+        for p in pairs {
+            // −(E−1) − lo <= δj − δk <= (E−1) − hi.
+            cons.push((p.k, p.j, (e - 1) - p.hi));
+            cons.push((p.j, p.k, (e - 1) + p.lo));
+        }
+        if potentials(n, &cons).is_none() {
+            e += 1;
+            continue;
+        }
+        let mut decided = 0;
+        let mut undecided = Vec::new();
+        for &i in &order {
+            let p = pairs[i];
+            // d >= 1 − lo, i.e. δk − δj <= lo − 1; or d <= −1 − hi.
+            let plus = (p.j, p.k, p.lo - 1);
+            let minus = (p.k, p.j, -1 - p.hi);
+            let mut done = false;
+            for c in [plus, minus] {
+                cons.push(c);
+                if potentials(n, &cons).is_some() {
+                    done = true;
+                    break;
+                }
+                cons.pop();
+            }
+            if done {
+                decided += 1;
+            } else {
+                undecided.push(p);
+            }
+        }
+        for p in undecided {
+            cons.push((p.j, p.k, 0));
+            cons.push((p.k, p.j, 0));
+            if potentials(n, &cons).is_none() {
+                cons.pop();
+                cons.pop();
+            }
+        }
+        if best_decided.is_none_or(|b| decided > b) {
+            best_decided = Some(decided);
+            if let Some(d) = potentials(n, &cons) {
+                out.push(d);
+            }
+            if decided == pairs.len() {
+                break;
+            }
+        }
+        e += 1;
+    }
+    out
+}
