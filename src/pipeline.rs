@@ -119,6 +119,11 @@ pub struct MergedScop {
     /// Cells of the temporaries folded one by one, and merged.
     pub per_array_cells: i64,
     pub merged_cells: i64,
+    /// The most values of the temporaries live at once: no storage needs
+    /// fewer cells.
+    pub lower_bound: usize,
+    /// The candidate whose mapping was used (e.g. `shared hyperplanes`).
+    pub method: &'static str,
     /// The report of the SMO path (mappings, removed copies, trace check).
     pub report: String,
     pub time: Duration,
@@ -345,6 +350,8 @@ fn merge_scop(
         scop: si,
         per_array_cells: per_array,
         merged_cells: c.new_cells,
+        lower_bound: c.lower_bound,
+        method: c.method,
         report: c.report,
         time: start.elapsed(),
     })

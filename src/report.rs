@@ -135,6 +135,8 @@ pub fn json_report(
                 "scop": m.scop,
                 "per_array_cells": m.per_array_cells,
                 "merged_cells": m.merged_cells,
+                "lower_bound": m.lower_bound,
+                "method": m.method,
                 "analysis_ms": m.time.as_secs_f64() * 1e3,
                 "report": m.report,
             })

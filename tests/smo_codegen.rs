@@ -233,3 +233,56 @@ fn inter_array_on_the_command_line() {
     // live at the start): the per-array result that merging must beat.
     assert_eq!(merged["per_array_cells"], 64 + 66, "{report}");
 }
+
+/// `--inter-array` on the other stencils of seed 000 Table 1: the merged
+/// buffers need exactly as many cells as values of the temporaries are
+/// live at once (the joint max-live, an independent sweep over the
+/// original program's operations: no storage can do with fewer) for the
+/// 2-d and 3-d ping-pong stencils, and no more than Table 1's (N + 2)·N
+/// for jacobi-2d smoothing (N = 64; its max-live is 4159); every output
+/// runs identically.
+#[test]
+fn inter_array_reaches_the_live_bound_on_the_stencils() {
+    // (kernel, per-array cells, bound on the merged cells or None for
+    // "equal to the live bound").
+    let cases: [(&str, Option<i64>); 3] = [
+        ("pingpong2d", None),
+        ("pingpong3d", None),
+        ("jacobi2d_smoothing", Some(66 * 64)),
+    ];
+    for (kernel, table_1) in cases {
+        let path = corpus(&format!("{kernel}.c"));
+        let run = |extra: &[&str]| {
+            let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+                .arg("--inter-array")
+                .args(extra)
+                .arg(&path)
+                .output()
+                .expect("the binary runs");
+            assert_eq!(out.status.code(), Some(0), "{kernel}");
+            String::from_utf8(out.stdout).expect("utf-8")
+        };
+        let report: serde_json::Value =
+            serde_json::from_str(&run(&["--report", "json"])).expect("json");
+        let merged = &report["merged"][0];
+        let cells = merged["merged_cells"].as_i64().expect("merged cells");
+        let bound = merged["lower_bound"].as_i64().expect("lower bound");
+        assert!(cells >= bound, "{kernel}: {merged}");
+        match table_1 {
+            None => assert_eq!(cells, bound, "{kernel}: {merged}"),
+            Some(t) => assert!(cells <= t, "{kernel}: {merged}"),
+        }
+        assert!(
+            cells < merged["per_array_cells"].as_i64().expect("per-array"),
+            "{kernel}"
+        );
+        let output = run(&[]);
+        let expected =
+            std::fs::read_to_string(corpus(&format!("{kernel}.stdout"))).expect("stdout file");
+        assert_eq!(
+            compile_and_run(&format!("{kernel}_inter_array"), &output),
+            expected,
+            "{kernel}"
+        );
+    }
+}

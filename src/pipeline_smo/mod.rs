@@ -84,7 +84,8 @@ pub struct SmoContraction {
     pub report: String,
     /// Number of read operations the trace check compared.
     pub reads_checked: usize,
-    /// Which mapping was used: `SMO` or `baseline`.
+    /// Which candidate's mapping was used (`shared hyperplanes`, `SMO`,
+    /// `baseline`, ...).
     pub method: &'static str,
     /// The certified size of each candidate (method, cells).
     pub candidate_sizes: Vec<(&'static str, i64)>,

@@ -302,7 +302,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 /// Whether dimension `col` takes one value on the rational points of `poly`.
-fn is_fixed(poly: &BasicSet, col: usize) -> Result<bool, PolyError> {
+pub(crate) fn is_fixed(poly: &BasicSet, col: usize) -> Result<bool, PolyError> {
     let mut obj = poly.zero_row();
     obj[col] = 1;
     let lo = lp_min(poly, &obj)?;
