@@ -6,6 +6,8 @@
 //! `DIR/expected/NAME.sizes` (one `array cells` line per array) and
 //! `DIR/expected/NAME.c` (the golden transformed program). A larger size or
 //! a different output is a regression; `--bless` rewrites the expectations.
+//! With `--inter-array` the merged SCoPs are checked instead, against
+//! `DIR/expected/NAME.merged` (one `scopN cells` line per merged SCoP).
 //! `DIR/published.txt` (lines `kernel array text`) supplies the published
 //! figure column.
 
@@ -111,6 +113,8 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
         let source = std::fs::read_to_string(&file)?;
         let mut times = Vec::new();
         let mut array_times: Vec<Vec<Duration>> = Vec::new();
+        let mut merged_times: std::collections::HashMap<usize, Vec<Duration>> =
+            std::collections::HashMap::new();
         let mut last = None;
         for _ in 0..options.repeats.max(1) {
             let start = std::time::Instant::now();
@@ -121,6 +125,9 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 array_times.resize(c.decisions.len(), Vec::new());
                 for (i, d) in c.decisions.iter().enumerate() {
                     array_times[i].push(d.time);
+                }
+                for m in &c.merged {
+                    merged_times.entry(m.scop).or_default().push(m.time);
                 }
             }
             last = Some((program, contraction));
@@ -201,7 +208,21 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 }
             }
         }
+        // Merged SCoPs (`--inter-array`): expected sizes in NAME.merged.
+        let merged_expected = read_sizes(&expected_dir.join(format!("{kernel}.merged")));
+        let mut merged_text = String::from(
+            "# merged cells per SCoP with --inter-array (polyfold bench --inter-array --bless)\n",
+        );
         for m in &contraction.merged {
+            let key = format!("scop{}", m.scop);
+            let publ = published
+                .iter()
+                .find(|(k, a, _)| *k == kernel && a == "(merged)")
+                .map_or("-".to_string(), |(_, _, t)| t.clone());
+            let time = merged_times
+                .get(&m.scop)
+                .map(|v| median(v.clone()))
+                .unwrap_or_default();
             let _ = writeln!(
                 table,
                 "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
@@ -209,28 +230,52 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 "(merged)",
                 m.per_array_cells,
                 m.merged_cells,
-                "",
-                "per-array -> inter-array (SMO)",
+                m.lower_bound,
+                publ,
                 "inter-array",
-                m.time.as_secs_f64() * 1e3
+                time.as_secs_f64() * 1e3
             );
+            let _ = writeln!(merged_text, "{key} {}", m.merged_cells);
+            match merged_expected.iter().find(|(k, _)| *k == key) {
+                Some((_, e)) if m.merged_cells > *e => result.regressions.push(format!(
+                    "{kernel}: SCoP {} merged needs {} cells, expected at most {e}",
+                    m.scop, m.merged_cells
+                )),
+                Some((_, e)) if m.merged_cells < *e => result.notes.push(format!(
+                    "{kernel}: SCoP {} merged improved from {e} to {} cells (run --bless)",
+                    m.scop, m.merged_cells
+                )),
+                _ => {}
+            }
         }
-        let _ = writeln!(
-            table,
-            "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
-            kernel,
-            "(all)",
-            "",
-            "",
-            "",
-            "",
-            "pipeline median",
-            median(times).as_secs_f64() * 1e3
-        );
+        if options.contract.inter_array {
+            for (key, e) in &merged_expected {
+                if !contraction
+                    .merged
+                    .iter()
+                    .any(|m| format!("scop{}", m.scop) == *key)
+                {
+                    result.regressions.push(format!(
+                        "{kernel}: {key} is no longer merged (expected {e} cells)"
+                    ));
+                }
+            }
+            if options.bless {
+                let path = expected_dir.join(format!("{kernel}.merged"));
+                if contraction.merged.is_empty() {
+                    if path.exists() {
+                        std::fs::remove_file(&path)?;
+                    }
+                } else {
+                    std::fs::write(&path, &merged_text)?;
+                }
+            }
+        }
         let golden = expected_dir.join(format!("{kernel}.c"));
         if options.contract.inter_array {
-            // The expectations are those of the default pipeline: with
-            // `--inter-array` the table is a report only.
+            // The per-array expectations and golden outputs are those of
+            // the default pipeline; with `--inter-array` only the merged
+            // sizes are checked.
             continue;
         }
         if options.bless {

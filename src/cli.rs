@@ -176,8 +176,9 @@ pub struct BenchArgs {
     pub no_lattice: bool,
 
     /// Also merge each SCoP's temporaries (SMO) where that is smaller; adds
-    /// a `(merged)` row per merged SCoP. A report only: the expected sizes
-    /// and golden outputs are those of the default pipeline.
+    /// a `(merged)` row per merged SCoP, checked against
+    /// `expected/NAME.merged` (`--bless` rewrites those only); the per-array
+    /// sizes and golden outputs are those of the default pipeline.
     #[arg(long = "inter-array")]
     pub inter_array: bool,
     /// Runs per kernel; the median time is reported.
