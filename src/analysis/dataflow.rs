@@ -665,53 +665,52 @@ pub fn global_conflicts_until(
             None => return Ok(None),
         }
     }
-    let mut conflicts = Vec::new();
-    for (ja, &sa) in stmts.iter().enumerate() {
-        for (jb, &sb) in stmts.iter().enumerate() {
-            let s = &scop.stmts[sa];
-            let s2 = &scop.stmts[sb];
-            let mut rel = crate::poly::Set::empty(rel_space.clone());
-            for (ti, pieces) in &reads {
-                let t = &scop.stmts[*ti];
-                let nt = t.iterators.len();
-                for sp in pieces.iter().filter(|p| p.writer == sa) {
-                    for wp in &sp.region.pieces {
-                        for dpa in &s.domain.pieces {
-                            for dpb in &s2.domain.pieces {
-                                for p1 in 0..len {
-                                    if !may_first_differ(s, s2, p1) {
+    // The statement pairs are independent: they are shared out between
+    // threads (each takes the next pair), and the pieces are put back in
+    // pair order.
+    let pair = |ja: usize, jb: usize| -> PolyResult<Vec<ConflictPolyhedron>> {
+        let (sa, sb) = (stmts[ja], stmts[jb]);
+        let s = &scop.stmts[sa];
+        let s2 = &scop.stmts[sb];
+        let mut rel = crate::poly::Set::empty(rel_space.clone());
+        for (ti, pieces) in &reads {
+            let t = &scop.stmts[*ti];
+            let nt = t.iterators.len();
+            for sp in pieces.iter().filter(|p| p.writer == sa) {
+                for wp in &sp.region.pieces {
+                    for dpa in &s.domain.pieces {
+                        for dpb in &s2.domain.pieces {
+                            for p1 in 0..len {
+                                if !may_first_differ(s, s2, p1) {
+                                    continue;
+                                }
+                                for p2 in 0..len {
+                                    if !may_first_differ(s2, t, p2) {
                                         continue;
                                     }
-                                    for p2 in 0..len {
-                                        if !may_first_differ(s2, t, p2) {
-                                            continue;
-                                        }
-                                        let b = conflict_piece(
-                                            scop,
-                                            &rel_space,
-                                            n,
-                                            (ja, sa),
-                                            (jb, sb),
-                                            dpa,
-                                            dpb,
-                                            (*ti, nt),
-                                            wp,
-                                            &sp.iters,
-                                            p1,
-                                            p2,
-                                        )?;
-                                        check_time()?;
-                                        if let Some(b) = b
-                                            && crate::poly::simplex::integer_point(
-                                                &b,
-                                                &mut crate::poly::Budget::default_query(),
-                                            )?
-                                            .is_some()
-                                        {
-                                            rel.push(crate::mapping::smo::solve::simplify_public(
-                                                &b,
-                                            )?);
-                                        }
+                                    let b = conflict_piece(
+                                        scop,
+                                        &rel_space,
+                                        n,
+                                        (ja, sa),
+                                        (jb, sb),
+                                        dpa,
+                                        dpb,
+                                        (*ti, nt),
+                                        wp,
+                                        &sp.iters,
+                                        p1,
+                                        p2,
+                                    )?;
+                                    check_time()?;
+                                    if let Some(b) = b
+                                        && crate::poly::simplex::integer_point(
+                                            &b,
+                                            &mut crate::poly::Budget::default_query(),
+                                        )?
+                                        .is_some()
+                                    {
+                                        rel.push(crate::mapping::smo::solve::simplify_public(&b)?);
                                     }
                                 }
                             }
@@ -719,16 +718,64 @@ pub fn global_conflicts_until(
                     }
                 }
             }
-            check_time()?;
-            for piece in without_redundant_pieces(rel.pieces, deadline)? {
-                conflicts.push(ConflictPolyhedron {
-                    source: StmtId(ja),
-                    target: StmtId(jb),
-                    relation: crate::poly::Set::from_basic(piece),
-                    line: 0,
-                });
-            }
         }
+        check_time()?;
+        let mut out = Vec::new();
+        for piece in without_redundant_pieces(rel.pieces, deadline)? {
+            out.push(ConflictPolyhedron {
+                source: StmtId(ja),
+                target: StmtId(jb),
+                relation: crate::poly::Set::from_basic(piece),
+                line: 0,
+            });
+        }
+        Ok(out)
+    };
+    let n_pairs = stmts.len() * stmts.len();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
+        .min(n_pairs.max(1));
+    let mut done: Vec<(usize, PolyResult<Vec<ConflictPolyhedron>>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= n_pairs {
+                            break;
+                        }
+                        let r = pair(i / stmts.len(), i % stmts.len());
+                        let failed = r.is_err();
+                        mine.push((i, r));
+                        if failed {
+                            // Stop the others at their next pair.
+                            next.store(n_pairs, std::sync::atomic::Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    let complete = done.len() == n_pairs;
+    let mut conflicts = Vec::new();
+    for (_, r) in done {
+        conflicts.extend(r?);
+    }
+    if !complete {
+        // Only an error stops a worker early, and it was returned above.
+        return Err(PolyError::Solver(
+            "a statement pair of the conflict set is missing".into(),
+        ));
     }
     let set_space = Space::set(params.clone(), Tuple::anonymous(xs));
     Ok(Some(ConflictSpec {

@@ -63,6 +63,10 @@ const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_mil
 /// mapping.
 const SMO_AFTER_SHARED_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// The most conflict polyhedra for which the SMO ILP still runs after the
+/// shared-hyperplane search found a mapping.
+const SMO_AFTER_SHARED_PIECES: usize = 32;
+
 /// The result of the SMO contraction of one SCoP.
 #[derive(Clone, Debug)]
 pub struct SmoContraction {
@@ -523,6 +527,15 @@ pub fn contract_scop_smo_with(
     budget: std::time::Duration,
 ) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
+    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    let stage = |what: &str| {
+        if debug {
+            eprintln!(
+                "smo stage: {what} done at {:.3} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
     if values.len() != scop.params.len() {
@@ -551,7 +564,9 @@ pub fn contract_scop_smo_with(
     let stmts: Vec<usize> = (0..vs.stmts.len())
         .filter(|s| is_temp(vs.stmts[*s].write.array))
         .collect();
+    stage("split");
     let flow = compute_dataflow(vs).map_err(|e| e.to_string())?;
+    stage("dataflow");
     let mut pieces = HashMap::new();
     for r in &flow.reads {
         if !is_temp(r.array) {
@@ -576,7 +591,7 @@ pub fn contract_scop_smo_with(
         })?
         .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
-    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    stage("conflict set");
     if debug {
         eprintln!(
             "smo path: {} statements, {} conflict polyhedra ({:.3} s)",
@@ -627,6 +642,7 @@ pub fn contract_scop_smo_with(
         .iter()
         .map(|s| aligned_dims(vs, *s, spec.n_dim))
         .collect();
+    stage("lower bound and lifetimes");
     let mut optimal = false;
     let meets_bound = |r: &Result<SmoSolution, String>| {
         r.as_ref().is_ok_and(|sol| {
@@ -655,25 +671,32 @@ pub fn contract_scop_smo_with(
         optimal = meets_bound(&r);
         results.push((method, r));
     }
+    let mut run_ilp = !optimal;
     if results.iter().any(|(_, r)| r.is_ok()) {
         // The ILP only gets a short look when the shared hyperplanes gave
-        // a mapping: on conflict sets of real SCoPs it rarely finishes.
+        // a mapping, and none on a large conflict set: there it does not
+        // finish (a level of jacobi-2d's 235 pieces runs for minutes).
+        if spec.conflicts.len() > SMO_AFTER_SHARED_PIECES {
+            run_ilp = false;
+        }
         let end = (started + budget).min(std::time::Instant::now() + SMO_AFTER_SHARED_TIME);
         opts.deadline = Some(end);
     }
-    if !optimal && !isolated.is_empty() {
+    if run_ilp && !isolated.is_empty() {
         let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
         if r.is_ok() {
             opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
         }
-        optimal = meets_bound(&r);
+        run_ilp = !meets_bound(&r);
         results.push(("SMO, split-off values apart", r));
     }
-    if !optimal {
+    if run_ilp {
         let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
         results.push(("SMO", smo));
     }
+    stage("shared and ILP");
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
+    stage("baseline");
     results.push(("baseline", base));
     let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
     let mut rejected = Vec::new();
@@ -691,6 +714,7 @@ pub fn contract_scop_smo_with(
             Err(why) => rejected.push(format!("{method}: {why}")),
         }
     }
+    stage("certification");
     let sizes: Vec<String> = candidates
         .iter()
         .map(|(m, _, s)| format!("{m} {s}"))
@@ -964,7 +988,9 @@ pub fn contract_scop_smo_with(
     let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
 
     // The trace check.
+    stage("code generation");
     let reads_checked = trace_check(&ctx, scop, &temps, &deleted_stmts)?;
+    stage("trace check");
 
     let mut report = String::new();
     let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();

@@ -31,6 +31,9 @@
 //! caller certifies the mapping exactly against the conflict set, as for the
 //! ILP's mappings.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 use crate::mapping::modular::ParamAffine;
@@ -61,6 +64,16 @@ const PASSES: [[usize; 3]; 4] = [
     [usize::MAX, usize::MAX, usize::MAX],
 ];
 
+/// A level of a mapping: each statement's hyperplane, and the modulus.
+type Level = (Vec<Hyperplane>, i64);
+
+/// One level that can follow a node of the search.
+struct NodeLevel {
+    rank: i128,
+    candidate: Candidate,
+    remainder: Option<Rc<Vec<Piece>>>,
+}
+
 /// A level's hyperplanes and modulus before the revision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Candidate {
@@ -78,6 +91,9 @@ struct Search<'a> {
     max_levels: usize,
     /// The aligned dimensions on which some statement's cells vary.
     varying: Vec<usize>,
+    /// The levels of the nodes visited, by path (each pass of the search
+    /// starts again from the root).
+    cache: RefCell<HashMap<Vec<Level>, Vec<NodeLevel>>>,
     /// The run's values: statement index in `stmts` and coordinates.
     live: Vec<(usize, Vec<i64>)>,
     /// Births and deaths of the values of `live` in time order (a death
@@ -262,23 +278,12 @@ impl Search<'_> {
         out
     }
 
-    /// The smallest product of moduli found for `pieces` (below `bound`),
-    /// with its levels.
-    fn search(
-        &self,
-        pieces: &[Piece],
-        depth: usize,
-        bound: i128,
-        widths: &[usize; 3],
-        path: &mut Vec<(Vec<Hyperplane>, i64)>,
-    ) -> Result<Option<(i128, Vec<(Vec<Hyperplane>, i64)>)>, PolyError> {
-        if pieces.is_empty() {
-            return Ok(Some((1, Vec::new())));
-        }
-        if depth >= self.max_levels || bound <= 1 || self.out_of_time() {
-            return Ok(None);
-        }
-        let node_started = Instant::now();
+    /// The levels that can follow `path` on its conflicts `pieces`, ranked
+    /// by their modulus times the most values that stay live together in
+    /// one of their classes (which the later levels must tell apart: a
+    /// lower bound of the rest), best first; the remainders are computed
+    /// when first needed.
+    fn node(&self, pieces: &[Piece], path: &mut Vec<Level>) -> Result<Vec<NodeLevel>, PolyError> {
         let mut cands: Vec<Candidate> = Vec::new();
         for gamma in self.gammas() {
             if self.out_of_time() {
@@ -290,49 +295,95 @@ impl Search<'_> {
                 }
             }
         }
-        // Each level with what it leaves, ranked by its modulus times the
-        // most values that stay live together in one of its classes (which
-        // the later levels must tell apart: a lower bound of the rest).
         let mut levels = Vec::with_capacity(cands.len());
         for c in cands {
-            if i128::from(c.modulus) >= bound || self.out_of_time() {
-                continue;
-            }
             path.push((c.hyperplanes.clone(), c.modulus));
             let rest = i128::from(self.class_bound(path));
             path.pop();
-            let rank = i128::from(c.modulus) * rest;
-            if rank >= bound {
-                continue;
-            }
-            let remainder = revise(
-                pieces,
-                self.stmts,
-                &c.hyperplanes,
-                &ParamAffine::constant(self.n_param, c.modulus),
-                self.n_param,
-                self.n_dim,
-            )?;
-            levels.push((rank, c, remainder));
+            levels.push(NodeLevel {
+                rank: i128::from(c.modulus).saturating_mul(rest),
+                candidate: c,
+                remainder: None,
+            });
         }
-        levels.sort_by_key(|l| (l.0, l.1.modulus));
-        if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
-            eprintln!(
-                "  shared node depth {depth}: {} pieces, {} levels, best rank {:?} ({:.3} s)",
-                pieces.len(),
-                levels.len(),
-                levels.first().map(|l| (l.0, l.1.modulus)),
-                node_started.elapsed().as_secs_f64()
-            );
+        levels.sort_by_key(|l| (l.rank, l.candidate.modulus));
+        Ok(levels)
+    }
+
+    /// The conflicts left after the `i`-th level of the node at `path`.
+    fn remainder(
+        &self,
+        pieces: &[Piece],
+        path: &[Level],
+        i: usize,
+    ) -> Result<Rc<Vec<Piece>>, PolyError> {
+        if let Some(r) = self.cache.borrow()[path][i].remainder.clone() {
+            return Ok(r);
+        }
+        let c = self.cache.borrow()[path][i].candidate.clone();
+        let r = Rc::new(revise(
+            pieces,
+            self.stmts,
+            &c.hyperplanes,
+            &ParamAffine::constant(self.n_param, c.modulus),
+            self.n_param,
+            self.n_dim,
+        )?);
+        if let Some(node) = self.cache.borrow_mut().get_mut(path) {
+            node[i].remainder = Some(r.clone());
+        }
+        Ok(r)
+    }
+
+    /// The smallest product of moduli found for `pieces` (below `bound`),
+    /// with its levels.
+    fn search(
+        &self,
+        pieces: &[Piece],
+        depth: usize,
+        bound: i128,
+        widths: &[usize; 3],
+        path: &mut Vec<Level>,
+    ) -> Result<Option<(i128, Vec<Level>)>, PolyError> {
+        if pieces.is_empty() {
+            return Ok(Some((1, Vec::new())));
+        }
+        if depth >= self.max_levels || bound <= 1 || self.out_of_time() {
+            return Ok(None);
+        }
+        let node_started = Instant::now();
+        if !self.cache.borrow().contains_key(path.as_slice()) {
+            let levels = self.node(pieces, path)?;
+            if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+                eprintln!(
+                    "  shared node depth {depth}: {} pieces, {} levels, best rank {:?} ({:.3} s)",
+                    pieces.len(),
+                    levels.len(),
+                    levels.first().map(|l| (l.rank, l.candidate.modulus)),
+                    node_started.elapsed().as_secs_f64()
+                );
+            }
+            self.cache.borrow_mut().insert(path.clone(), levels);
         }
         let branching = widths[depth.min(2)];
         let mut best: Option<(i128, Vec<(Vec<Hyperplane>, i64)>)> = None;
         let mut bound = bound;
-        for (_, c, remainder) in levels.into_iter().take(branching) {
-            let e = i128::from(c.modulus);
-            if e >= bound || self.out_of_time() {
-                continue;
+        for i in 0..branching {
+            let Some((rank, c)) = self
+                .cache
+                .borrow()
+                .get(path.as_slice())
+                .and_then(|l| l.get(i))
+                .map(|l| (l.rank, l.candidate.clone()))
+            else {
+                break;
+            };
+            // Ranks only grow along the list.
+            if rank >= bound || self.out_of_time() {
+                break;
             }
+            let e = i128::from(c.modulus);
+            let remainder = self.remainder(pieces, path, i)?;
             // The rest must stay below bound / e.
             let rest_bound = bound / e + i128::from(bound % e != 0);
             path.push((c.hyperplanes.clone(), c.modulus));
@@ -385,6 +436,7 @@ fn shared_mapping(
         live: Vec::new(),
         events: Vec::new(),
         varying: Vec::new(),
+        cache: RefCell::new(HashMap::new()),
     };
     let mut search = search;
     // Local dimensions that vary for a statement in some piece.

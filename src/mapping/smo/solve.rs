@@ -83,7 +83,7 @@ impl Default for SmoOptions {
 }
 
 /// One storage hyperplane `Γ·x + δ` over the global array space.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Hyperplane {
     pub coeffs: Vec<i64>,
     pub offset: i64,
