@@ -629,16 +629,20 @@ pub fn global_conflicts(
     flow: &Dataflow,
     stmts: &[usize],
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
-    global_conflicts_until(scop, flow, stmts, None)
+    global_conflicts_until(scop, flow, stmts, None, None)
 }
 
 /// [`global_conflicts`] that gives up with [`PolyError::Budget`] once
-/// `deadline` has passed.
+/// `deadline` has passed, and computes the pair of statements `(j, k)`
+/// (indices into `stmts`) only when `needed[j][k]` (when given): the caller
+/// knows the others hold no conflict, e.g. for the parameter values it
+/// uses (the set is then exact for those values only).
 pub fn global_conflicts_until(
     scop: &Scop,
     flow: &Dataflow,
     stmts: &[usize],
     deadline: Option<std::time::Instant>,
+    needed: Option<&[Vec<bool>]>,
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
     let check_time = || before_deadline(deadline);
@@ -747,7 +751,21 @@ pub fn global_conflicts_until(
                         if i >= n_pairs {
                             break;
                         }
-                        let r = pair(i / stmts.len(), i % stmts.len());
+                        let t = std::time::Instant::now();
+                        let (ja, jb) = (i / stmts.len(), i % stmts.len());
+                        let r = if needed.is_some_and(|n| !n[ja][jb]) {
+                            Ok(Vec::new())
+                        } else {
+                            pair(ja, jb)
+                        };
+                        if std::env::var_os("POLYFOLD_CONFLICT_DEBUG").is_some() {
+                            eprintln!(
+                                "conflict pair {} {}: {:.3} s",
+                                i / stmts.len(),
+                                i % stmts.len(),
+                                t.elapsed().as_secs_f64()
+                            );
+                        }
                         let failed = r.is_err();
                         mine.push((i, r));
                         if failed {

@@ -581,7 +581,15 @@ pub fn contract_scop_smo_with(
         pieces.insert((r.stmt, r.read), p);
     }
     let conflicts_start = std::time::Instant::now();
-    let spec = global_conflicts_until(vs, &flow, &stmts, Some(started + budget / 2))
+    // The lifetimes of the parts' values for the known parameter values:
+    // statement pairs none of whose values overlap hold no conflict for
+    // them, and the global conflict set skips them (it is used for these
+    // values only: every mapping is certified for them, and pinned to them
+    // by a `_Static_assert`).
+    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, &temps, values)?;
+    let needed = overlapping_pairs(&writes, &raw_lifetimes, &stmts);
+    stage("lifetimes");
+    let spec = global_conflicts_until(vs, &flow, &stmts, Some(started + budget / 2), Some(&needed))
         .map_err(|e| match e {
             crate::poly::PolyError::Budget => format!(
                 "the global conflict set takes more than {:.1} s to build (half the budget)",
@@ -623,7 +631,7 @@ pub fn contract_scop_smo_with(
     let lower_bound = joint_max_live(scop, &temps, values)?;
     // The lifetimes of the parts' values in the coordinates of the
     // conflict set (statement number, iteration, padding).
-    let lifetimes: Vec<Lifetime> = value_lifetimes(vs, &temps, values)?
+    let lifetimes: Vec<Lifetime> = raw_lifetimes
         .into_iter()
         .filter_map(|(birth, death, si, it)| {
             let j = stmts.iter().position(|s| *s == si)?;
@@ -642,7 +650,7 @@ pub fn contract_scop_smo_with(
         .iter()
         .map(|s| aligned_dims(vs, *s, spec.n_dim))
         .collect();
-    stage("lower bound and lifetimes");
+    stage("lower bound");
     let mut optimal = false;
     let meets_bound = |r: &Result<SmoSolution, String>| {
         r.as_ref().is_ok_and(|sol| {
@@ -1166,11 +1174,23 @@ fn value_lifetimes(
     temps: &[usize],
     values: &[i64],
 ) -> Result<Vec<(usize, usize, usize, Vec<i64>)>, String> {
+    Ok(writes_and_lifetimes(scop, temps, values)?.1)
+}
+
+/// Every write of a temporary (operation, statement), read or not, and
+/// [`value_lifetimes`].
+#[allow(clippy::type_complexity)]
+fn writes_and_lifetimes(
+    scop: &Scop,
+    temps: &[usize],
+    values: &[i64],
+) -> Result<(Vec<(usize, usize)>, Vec<(usize, usize, usize, Vec<i64>)>), String> {
     let (tp, ops) = operations(scop, values)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).
     let mut writer: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
     let mut last_read: HashMap<usize, usize> = HashMap::new();
+    let mut writes = Vec::new();
     for (op, (_, si, it)) in ops.iter().enumerate() {
         let st = &tp.statements[*si];
         let mut full = values.to_vec();
@@ -1190,6 +1210,7 @@ fn value_lifetimes(
         }
         if temps.contains(&st.write.array) {
             writer.insert((st.write.array, cell(&st.write.subscripts)?), op);
+            writes.push((op, *si));
         }
     }
     let mut out: Vec<_> = last_read
@@ -1198,7 +1219,47 @@ fn value_lifetimes(
         .map(|(w, r)| (w, r, ops[w].1, ops[w].2.clone()))
         .collect();
     out.sort();
-    Ok(out)
+    Ok((writes, out))
+}
+
+/// `out[j][k]`: whether some value of statement `stmts[j]` is live when
+/// `stmts[k]` writes (any write, read later or not: it takes a cell), that
+/// is, written before the write and read last at or after it (from
+/// `writes_and_lifetimes`). This over-approximates the pairs with conflicts
+/// (the conflict set wants the last read strictly after).
+fn overlapping_pairs(
+    writes: &[(usize, usize)],
+    lifetimes: &[(usize, usize, usize, Vec<i64>)],
+    stmts: &[usize],
+) -> Vec<Vec<bool>> {
+    let n = stmts.len();
+    let index = |si: usize| stmts.iter().position(|s| *s == si);
+    let mut births: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (w, si) in writes {
+        if let Some(j) = index(*si) {
+            births[j].push(*w);
+        }
+    }
+    for b in births.iter_mut() {
+        b.sort_unstable();
+    }
+    let mut out = vec![vec![false; n]; n];
+    for (w, r, si, _) in lifetimes {
+        let Some(j) = index(*si) else {
+            continue;
+        };
+        for k in 0..n {
+            if out[j][k] {
+                continue;
+            }
+            // The first birth of k after w.
+            let first = births[k].partition_point(|b| b <= w);
+            if births[k].get(first).is_some_and(|b| b <= r) {
+                out[j][k] = true;
+            }
+        }
+    }
+    out
 }
 
 fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
