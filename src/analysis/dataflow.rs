@@ -822,6 +822,39 @@ fn before_deadline(deadline: Option<std::time::Instant>) -> PolyResult<()> {
 /// read per neighbour of a stencil gives the same conflicts several
 /// times). The union is unchanged: a piece is dropped only when an exact
 /// set difference proves it inside a piece that is kept.
+/// Whether every rational point of `a` is in `b` (so every integer point
+/// too): each constraint of `b` holds at `a`'s LP optimum (both without
+/// existentials, over the same columns). An empty `a` is within anything.
+fn rationally_within(a: &BasicSet, b: &BasicSet) -> PolyResult<bool> {
+    use crate::poly::simplex::{LpResult, lp_min};
+    if a.width() != b.width() || a.n_exist > 0 || b.n_exist > 0 {
+        return Ok(false);
+    }
+    let at_least_zero = |r: LpResult| match r {
+        LpResult::Optimal { value, .. } => value.signum() >= 0,
+        LpResult::Infeasible => true,
+        LpResult::Unbounded => false,
+    };
+    for row in &b.ineqs {
+        if !at_least_zero(lp_min(a, row)?) {
+            return Ok(false);
+        }
+    }
+    for row in &b.eqs {
+        let Some(neg) = row
+            .iter()
+            .map(|v| v.checked_neg())
+            .collect::<Option<Vec<i64>>>()
+        else {
+            return Ok(false);
+        };
+        if !at_least_zero(lp_min(a, row)?) || !at_least_zero(lp_min(a, &neg)?) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 fn without_redundant_pieces(
     pieces: Vec<BasicSet>,
     deadline: Option<std::time::Instant>,
@@ -841,10 +874,9 @@ fn without_redundant_pieces(
                 continue;
             }
             check_time()?;
-            let a = crate::poly::Set::from_basic(cleaned[i].clone());
-            let b = crate::poly::Set::from_basic(cleaned[j].clone());
+            let (a, b) = (&cleaned[i], &cleaned[j]);
             // Among equal pieces the first is kept.
-            if a.is_subset(&b)? == Some(true) && (j < i || b.is_subset(&a)? != Some(true)) {
+            if rationally_within(a, b)? && (j < i || !rationally_within(b, a)?) {
                 keep[i] = false;
                 break;
             }
@@ -1143,6 +1175,98 @@ mod tests {
                 assert_eq!(inside, x == y && (0..=12).contains(&x), "({x}, {y})");
             }
         }
+    }
+
+    /// `rationally_within(a, b)` against point enumeration on random
+    /// triangles and boxes: when it says yes, every integer point of `a`
+    /// is in `b` (the direction dropping a piece relies on), and for boxes
+    /// (whose vertices are integral) it says yes exactly then.
+    #[test]
+    fn rational_containment_implies_integer_containment() {
+        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
+        let points = |p: &BasicSet| -> Vec<(i64, i64)> {
+            let mut v = Vec::new();
+            for x in -8..9i64 {
+                for y in -8..9i64 {
+                    if crate::poly::brute::satisfies(p, &[x, y]) {
+                        v.push((x, y));
+                    }
+                }
+            }
+            v
+        };
+        let mut seed: u64 = 3;
+        let mut next = |lo: i64, hi: i64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            lo + ((seed >> 33) % (hi - lo + 1) as u64) as i64
+        };
+        let (mut yes, mut no) = (0, 0);
+        // A box [x0, x0 + w] x [y0, y0 + h], or the triangle x >= x0,
+        // y >= y0, c1·x + c2·y <= c1·x0 + c2·y0 + r.
+        let shape = |boxed: bool, v: [i64; 6]| {
+            let [x0, y0, w, h, c1, c2] = v;
+            if boxed {
+                parse(&format!(
+                    "{{ [x, y] : {x0} <= x <= {} and {y0} <= y <= {} }}",
+                    x0 + w,
+                    y0 + h
+                ))
+            } else {
+                parse(&format!(
+                    "{{ [x, y] : x >= {x0} and y >= {y0} and {c1}x + {c2}y <= {} }}",
+                    c1 * x0 + c2 * y0 + w + h
+                ))
+            }
+        };
+        for round in 0..300 {
+            let boxed = round % 2 == 0;
+            let va = [
+                next(-6, 3),
+                next(-6, 3),
+                next(0, 4),
+                next(0, 4),
+                next(1, 3),
+                next(1, 3),
+            ];
+            // b: a moved or grown a little (often containing a), or anything.
+            let vb = if round % 3 == 2 {
+                [
+                    next(-6, 3),
+                    next(-6, 3),
+                    next(0, 4),
+                    next(0, 4),
+                    next(1, 3),
+                    next(1, 3),
+                ]
+            } else {
+                let (dx, dy) = (next(-1, 1), next(-1, 1));
+                [
+                    va[0] + dx,
+                    va[1] + dy,
+                    (va[2] - dx + next(-1, 2)).max(0),
+                    (va[3] - dy + next(-1, 2)).max(0),
+                    va[4],
+                    va[5],
+                ]
+            };
+            let (a, b) = (shape(boxed, va), shape(boxed, vb));
+            let within = rationally_within(&a, &b).unwrap();
+            let pa = points(&a);
+            let pb = points(&b);
+            let subset = pa.iter().all(|p| pb.contains(p));
+            if within {
+                assert!(subset, "{a:?} {b:?}");
+                yes += 1;
+            } else {
+                no += 1;
+            }
+            if boxed {
+                assert_eq!(within, subset, "{a:?} {b:?}");
+            }
+        }
+        assert!(yes > 10 && no > 10, "{yes} {no}");
     }
 
     #[test]

@@ -628,7 +628,8 @@ pub fn contract_scop_smo_with(
         ..SmoOptions::default()
     };
     // No storage needs fewer cells than the values live at once.
-    let lower_bound = joint_max_live(scop, &temps, values)?;
+    // (The parts' operations are the original ones, split.)
+    let lower_bound = max_live_of(&raw_lifetimes);
     // The lifetimes of the parts' values in the coordinates of the
     // conflict set (statement number, iteration, padding).
     let lifetimes: Vec<Lifetime> = raw_lifetimes
@@ -1166,19 +1167,10 @@ fn operations(
 /// read and a write of one operation may share a cell); a value never read
 /// needs none. Every storage mapping, merged or not, needs at least this
 /// many cells.
-/// The values of the temporaries that are read: per value, the operation
-/// that writes it, the operation that reads it last, and the writing
-/// statement instance (statement, iteration).
-fn value_lifetimes(
-    scop: &Scop,
-    temps: &[usize],
-    values: &[i64],
-) -> Result<Vec<(usize, usize, usize, Vec<i64>)>, String> {
-    Ok(writes_and_lifetimes(scop, temps, values)?.1)
-}
-
-/// Every write of a temporary (operation, statement), read or not, and
-/// [`value_lifetimes`].
+/// Every write of a temporary (operation, statement), read or not, and the
+/// values of the temporaries that are read: per value, the operation that
+/// writes it, the operation that reads it last, and the writing statement
+/// instance (statement, iteration).
 #[allow(clippy::type_complexity)]
 fn writes_and_lifetimes(
     scop: &Scop,
@@ -1262,12 +1254,13 @@ fn overlapping_pairs(
     out
 }
 
-fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize, String> {
+/// The most values live at once, from `writes_and_lifetimes`.
+fn max_live_of(lifetimes: &[(usize, usize, usize, Vec<i64>)]) -> usize {
     // Sweep: +1 at a write, -1 at its last read.
     let mut events: Vec<(usize, i64)> = Vec::new();
-    for (w, r, _, _) in value_lifetimes(scop, temps, values)? {
-        events.push((w, 1));
-        events.push((r, -1));
+    for (w, r, _, _) in lifetimes {
+        events.push((*w, 1));
+        events.push((*r, -1));
     }
     events.sort();
     let (mut live, mut max) = (0i64, 0i64);
@@ -1275,7 +1268,7 @@ fn joint_max_live(scop: &Scop, temps: &[usize], values: &[i64]) -> Result<usize,
         live += d;
         max = max.max(live);
     }
-    Ok(usize::try_from(max).unwrap_or(0))
+    usize::try_from(max).unwrap_or(0)
 }
 
 /// Runs the original and the transformed SCoP on value ids: a pure copy
