@@ -366,7 +366,7 @@ impl Search<'_> {
             self.cache.borrow_mut().insert(path.clone(), levels);
         }
         let branching = widths[depth.min(2)];
-        let mut best: Option<(i128, Vec<(Vec<Hyperplane>, i64)>)> = None;
+        let mut best: Option<(i128, Vec<Level>)> = None;
         let mut bound = bound;
         for i in 0..branching {
             let Some((rank, c)) = self
@@ -463,7 +463,7 @@ fn shared_mapping(
         }
     }
     search.events.sort();
-    let mut found: Option<(i128, Vec<(Vec<Hyperplane>, i64)>)> = None;
+    let mut found: Option<(i128, Vec<Level>)> = None;
     for widths in &PASSES {
         if search.out_of_time() {
             break;
