@@ -632,18 +632,29 @@ pub fn global_conflicts(
     global_conflicts_until(scop, flow, stmts, None, None)
 }
 
+/// The parameter values a conflict set is built for, and which statement
+/// pairs `(j, k)` (indices into the statement list) can hold a conflict
+/// for them (`needed[j][k]`; e.g. from the values' lifetimes).
+#[derive(Clone, Copy, Debug)]
+pub struct ForValues<'a> {
+    pub values: &'a [i64],
+    pub needed: &'a [Vec<bool>],
+}
+
 /// [`global_conflicts`] that gives up with [`PolyError::Budget`] once
-/// `deadline` has passed, and computes the pair of statements `(j, k)`
-/// (indices into `stmts`) only when `needed[j][k]` (when given): the caller
-/// knows the others hold no conflict, e.g. for the parameter values it
-/// uses (the set is then exact for those values only).
+/// `deadline` has passed. With `for_values`, the set is exact for those
+/// parameter values only: every piece fixes the parameters to them (which
+/// makes the emptiness tests cheaper), and the pairs not `needed` are
+/// skipped.
 pub fn global_conflicts_until(
     scop: &Scop,
     flow: &Dataflow,
     stmts: &[usize],
     deadline: Option<std::time::Instant>,
-    needed: Option<&[Vec<bool>]>,
+    for_values: Option<ForValues<'_>>,
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
+    let needed = for_values.map(|f| f.needed);
+    let fixed = for_values.map(|f| f.values);
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
     let check_time = || before_deadline(deadline);
     let dmax = stmts
@@ -705,6 +716,7 @@ pub fn global_conflicts_until(
                                         &sp.iters,
                                         p1,
                                         p2,
+                                        fixed,
                                     )?;
                                     check_time()?;
                                     if let Some(b) = b
@@ -1007,6 +1019,7 @@ fn conflict_piece(
     iters: &[Vec<i64>],
     p1: usize,
     p2: usize,
+    fixed: Option<&[i64]>,
 ) -> PolyResult<Option<BasicSet>> {
     let np = scop.params.len();
     let s = &scop.stmts[sa];
@@ -1121,6 +1134,13 @@ fn conflict_piece(
                 return Ok(None);
             }
         }
+    }
+    // The parameter values the set is for.
+    for (q, v) in fixed.unwrap_or_default().iter().enumerate() {
+        let mut r = vec![0; width];
+        r[q] = 1;
+        r[width - 1] = -v;
+        b.eqs.push(r);
     }
     // What is known of the parameters.
     let ctx = &scop.context;

@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::analysis::dataflow::{
-    SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
+    ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
 };
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::{Edit, apply_edits};
@@ -581,23 +581,32 @@ pub fn contract_scop_smo_with(
         pieces.insert((r.stmt, r.read), p);
     }
     let conflicts_start = std::time::Instant::now();
-    // The lifetimes of the parts' values for the known parameter values:
-    // statement pairs none of whose values overlap hold no conflict for
-    // them, and the global conflict set skips them (it is used for these
-    // values only: every mapping is certified for them, and pinned to them
-    // by a `_Static_assert`).
+    // The global conflict set is built for the known parameter values only
+    // (every mapping is certified for them, and pinned to them by a
+    // `_Static_assert`): its pieces fix the parameters, and it skips the
+    // statement pairs none of whose values overlap in the lifetimes.
     let (writes, raw_lifetimes) = writes_and_lifetimes(vs, &temps, values)?;
     let needed = overlapping_pairs(&writes, &raw_lifetimes, &stmts);
     stage("lifetimes");
-    let spec = global_conflicts_until(vs, &flow, &stmts, Some(started + budget / 2), Some(&needed))
-        .map_err(|e| match e {
-            crate::poly::PolyError::Budget => format!(
-                "the global conflict set takes more than {:.1} s to build (half the budget)",
-                (budget / 2).as_secs_f64()
-            ),
-            e => e.to_string(),
-        })?
-        .ok_or("dataflow not exact")?;
+    let for_values = ForValues {
+        values,
+        needed: &needed,
+    };
+    let spec = global_conflicts_until(
+        vs,
+        &flow,
+        &stmts,
+        Some(started + budget / 2),
+        Some(for_values),
+    )
+    .map_err(|e| match e {
+        crate::poly::PolyError::Budget => format!(
+            "the global conflict set takes more than {:.1} s to build (half the budget)",
+            (budget / 2).as_secs_f64()
+        ),
+        e => e.to_string(),
+    })?
+    .ok_or("dataflow not exact")?;
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
     stage("conflict set");
     if debug {
