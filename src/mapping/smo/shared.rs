@@ -8,22 +8,33 @@
 //! shape: at every level all statements share the linear part `Γ` of their
 //! hyperplane and differ only in their offsets `δ_j`, e.g.
 //! `A[(i + 3 − 2k) mod (N + 2)][j mod N]` for the five steps of
-//! jacobi-2d smoothing. With the parameters fixed and `Γ` chosen, each
-//! conflict piece between statements `j` and `k` only needs the integer
-//! range `[lo, hi]` of `Γ·x − Γ·y` over it, and a level becomes a small
-//! problem over the offsets alone:
-//! - bounding: `|g + δ_j − δ_k| <= E − 1` for every `g` of the range, so
-//!   that the level's modulus `E` separates every pair with a non-zero
-//!   difference;
-//! - decision (as (4)/(7) of the paper): the piece is decided when
-//!   `lo + δ_j − δ_k >= 1` or `hi + δ_j − δ_k <= −1`;
-//! - objectives: the most decided pieces, then the smallest `E` (or the
-//!   other way round: both orders are tried).
+//! jacobi-2d smoothing. "Share" is meant after an alignment of each
+//! statement's local space given by the caller (the pipeline lines up the
+//! written subscripts, so that `P[i]` at `(t, i)` and its initialisation at
+//! `(i)` have the same cell coordinate).
+//!
+//! With the parameters fixed and `Γ` chosen, the conflicts between
+//! statements `j` and `k` only need the integer range `[lo, hi]` of
+//! `Γ·x − Γ·y` over them, and a level becomes a problem over the offsets
+//! alone, difference constraints on `d = δ_j − δ_k`:
+//! - bounding: `|g + d| <= E − 1` for every `g` of the range, so that the
+//!   level's modulus `E` separates every pair with a non-zero difference;
+//! - decision (as (4)/(7) of the paper): the pair is decided when
+//!   `lo + d >= 1` or `hi + d <= −1`;
+//! - [`front`] sweeps `E` upwards and decides pairs greedily while the
+//!   constraints stay feasible (Bellman–Ford), giving one candidate level
+//!   per trade-off point between the modulus and the decided pairs.
 //!
 //! The pieces keep only their conflicts with `f = 0` (the revision of
 //! [`super::solve::revise`], exact) and the next level starts from those.
-//! The search tries every unit vector as `Γ`, keeps the few best levels by
-//! modulus and goes on recursively, minimising the product of the moduli.
+//! The search is a branch and bound over the levels that minimises the
+//! product of the moduli. A level is ranked, and pruned, by its modulus
+//! times the most values live at once that it maps to one class (they
+//! conflict, so the later levels need at least that many cells: a lower
+//! bound from the value lifetimes the caller gives). Passes of growing
+//! width (a greedy dive first) share a cache of the nodes, and the search
+//! stops at its deadline with the best mapping found, or at once when the
+//! product meets the max-live bound.
 //!
 //! Ranges come from rational LP bounds (rounded inwards, which keeps every
 //! integer point), so they can only be too wide: a level may get a larger
@@ -425,7 +436,7 @@ fn shared_mapping(
             pieces.push(p);
         }
     }
-    let search = Search {
+    let mut search = Search {
         stmts,
         align: stmts.iter().map(|s| align[s.0].clone()).collect(),
         n_param,
@@ -438,7 +449,6 @@ fn shared_mapping(
         varying: Vec::new(),
         cache: RefCell::new(HashMap::new()),
     };
-    let mut search = search;
     // Local dimensions that vary for a statement in some piece.
     let mut varies = vec![vec![false; spec.n_dim]; stmts.len()];
     for p in &pieces {
