@@ -348,3 +348,33 @@ fn shared_hyperplanes_on_the_reference_specifications() {
         .expect("a mapping");
     assert_eq!(sol.size(&[8]).expect("size"), 9);
 }
+
+/// The baseline on a conflict set built for known parameter values (as
+/// `--inter-array` builds them: every piece fixes the parameters): its
+/// bounds become constants, and it needs what it needs on the parametric
+/// set for those values (heat-1d: 2N, seed 000 Table 1's baseline column).
+#[test]
+fn baseline_on_a_specification_fixed_to_known_values() {
+    let (_, mut spec) = load("inter-array/heat1d-double-buffer.smo.input");
+    let n = 6i64;
+    for k in spec.conflicts.iter_mut() {
+        for piece in k.relation.pieces.iter_mut() {
+            let mut row = piece.zero_row();
+            row[0] = 1;
+            let last = row.len() - 1;
+            row[last] = -n;
+            piece.add_eq(row);
+        }
+    }
+    let base = baseline(&spec, &[n])
+        .expect("no solver error")
+        .expect("baseline found");
+    assert_eq!(certify_fixed(&spec, &base, &[n]), SmoVerdict::Valid);
+    brute_check(&spec, &base, &[n], n + 1);
+    assert!(
+        base.arrays
+            .iter()
+            .all(|a| a.moduli.iter().all(|m| m.is_constant()))
+    );
+    assert_eq!(base.size(&[n]).expect("size"), 2 * n);
+}

@@ -14,7 +14,7 @@
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::farkas::least_upper_bound;
-use crate::poly::simplex::integer_point;
+use crate::poly::simplex::{LpResult, integer_point, lp_max, lp_min};
 use crate::poly::{Budget, PolyError};
 
 use super::certify::{SmoVerdict, certify_fixed};
@@ -60,6 +60,20 @@ pub fn successive_moduli(
                         coeffs: b.u,
                         constant: crate::poly::error::add(b.w, 1)?,
                     }),
+                    // A piece whose parameters are fixed (a conflict set
+                    // built for known values) is bounded by a constant.
+                    None if np > 0 && params_fixed(&q, np)? => {
+                        let LpResult::Optimal { value, .. } = lp_max(&q, &form)? else {
+                            return Ok(Err(format!(
+                                "no bound on axis {axis} for statement {}",
+                                stmt.0
+                            )));
+                        };
+                        bounds.push(ParamAffine::constant(
+                            np,
+                            crate::poly::error::add(value.floor()?, 1)?,
+                        ));
+                    }
                     None => {
                         return Ok(Err(format!(
                             "no parametric bound on axis {axis} for statement {}",
@@ -89,6 +103,19 @@ pub fn successive_moduli(
         moduli.push(modulus);
     }
     Ok(Ok(moduli))
+}
+
+/// Whether every parameter takes one value on `q`.
+fn params_fixed(q: &crate::poly::BasicSet, np: usize) -> Result<bool, PolyError> {
+    for p in 0..np {
+        let mut row = q.zero_row();
+        row[p] = 1;
+        match (lp_min(q, &row)?, lp_max(q, &row)?) {
+            (LpResult::Optimal { value: a, .. }, LpResult::Optimal { value: b, .. }) if a == b => {}
+            _ => return Ok(false),
+        }
+    }
+    Ok(true)
 }
 
 /// Whether `|x_axis − y_axis| < modulus(P)` on every piece restricted to
