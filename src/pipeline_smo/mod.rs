@@ -643,16 +643,16 @@ pub fn contract_scop_smo_with(
     // conflict set (statement number, iteration, padding).
     let lifetimes: Vec<Lifetime> = raw_lifetimes
         .into_iter()
-        .filter_map(|(birth, death, si, it)| {
-            let j = stmts.iter().position(|s| *s == si)?;
+        .filter_map(|v| {
+            let j = stmts.iter().position(|s| *s == v.stmt)?;
             let mut coords = vec![j as i64];
-            coords.extend(it);
+            coords.extend(v.iteration);
             coords.resize(spec.n_dim.max(coords.len()), 0);
             Some(Lifetime {
                 stmt: StmtId(j),
                 coords,
-                birth,
-                death,
+                birth: v.birth,
+                death: v.death,
             })
         })
         .collect();
@@ -668,12 +668,14 @@ pub fn contract_scop_smo_with(
                 .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound))
         })
     };
-    for (method, apart) in [
-        ("shared hyperplanes, split-off values apart", &isolated[..]),
-        ("shared hyperplanes", &[][..]),
-    ] {
-        if optimal || (method == "shared hyperplanes, split-off values apart" && apart.is_empty()) {
-            continue;
+    let mut variants = Vec::new();
+    if !isolated.is_empty() {
+        variants.push(("shared hyperplanes, split-off values apart", &isolated[..]));
+    }
+    variants.push(("shared hyperplanes", &[][..]));
+    for (method, apart) in variants {
+        if optimal {
+            break;
         }
         let t = std::time::Instant::now();
         let deadline = (started + budget).min(t + budget / 4);
@@ -1170,22 +1172,24 @@ fn operations(
     Ok((tp, ops))
 }
 
-/// The largest number of values of the temporaries `temps` live at once
-/// in the original SCoP for the given values: a value written by operation
-/// `w` and last read by operation `r > w` needs a cell during `[w, r)` (a
-/// read and a write of one operation may share a cell); a value never read
-/// needs none. Every storage mapping, merged or not, needs at least this
-/// many cells.
+/// One value of a temporary that is read, for the known parameter values:
+/// the operations (indices in schedule order) that write it and read it
+/// last, and the statement instance that writes it.
+struct ValueLife {
+    birth: usize,
+    death: usize,
+    stmt: usize,
+    iteration: Vec<i64>,
+}
+
 /// Every write of a temporary (operation, statement), read or not, and the
-/// values of the temporaries that are read: per value, the operation that
-/// writes it, the operation that reads it last, and the writing statement
-/// instance (statement, iteration).
-#[allow(clippy::type_complexity)]
+/// lifetime of every value of the temporaries that is read (sorted by
+/// birth).
 fn writes_and_lifetimes(
     scop: &Scop,
     temps: &[usize],
     values: &[i64],
-) -> Result<(Vec<(usize, usize)>, Vec<(usize, usize, usize, Vec<i64>)>), String> {
+) -> Result<(Vec<(usize, usize)>, Vec<ValueLife>), String> {
     let (tp, ops) = operations(scop, values)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).
@@ -1214,12 +1218,17 @@ fn writes_and_lifetimes(
             writes.push((op, *si));
         }
     }
-    let mut out: Vec<_> = last_read
+    let mut out: Vec<ValueLife> = last_read
         .into_iter()
         .filter(|(w, r)| r > w)
-        .map(|(w, r)| (w, r, ops[w].1, ops[w].2.clone()))
+        .map(|(w, r)| ValueLife {
+            birth: w,
+            death: r,
+            stmt: ops[w].1,
+            iteration: ops[w].2.clone(),
+        })
         .collect();
-    out.sort();
+    out.sort_by_key(|v| (v.birth, v.death));
     Ok((writes, out))
 }
 
@@ -1230,7 +1239,7 @@ fn writes_and_lifetimes(
 /// (the conflict set wants the last read strictly after).
 fn overlapping_pairs(
     writes: &[(usize, usize)],
-    lifetimes: &[(usize, usize, usize, Vec<i64>)],
+    lifetimes: &[ValueLife],
     stmts: &[usize],
 ) -> Vec<Vec<bool>> {
     let n = stmts.len();
@@ -1245,10 +1254,11 @@ fn overlapping_pairs(
         b.sort_unstable();
     }
     let mut out = vec![vec![false; n]; n];
-    for (w, r, si, _) in lifetimes {
-        let Some(j) = index(*si) else {
+    for v in lifetimes {
+        let Some(j) = index(v.stmt) else {
             continue;
         };
+        let (w, r) = (&v.birth, &v.death);
         for k in 0..n {
             if out[j][k] {
                 continue;
@@ -1263,13 +1273,17 @@ fn overlapping_pairs(
     out
 }
 
-/// The most values live at once, from `writes_and_lifetimes`.
-fn max_live_of(lifetimes: &[(usize, usize, usize, Vec<i64>)]) -> usize {
+/// The largest number of values live at once: a value written by
+/// operation `w` and last read by operation `r > w` needs a cell during
+/// `[w, r)` (a read and a write of one operation may share a cell); a value
+/// never read needs none. Every storage mapping, merged or not, needs at
+/// least this many cells.
+fn max_live_of(lifetimes: &[ValueLife]) -> usize {
     // Sweep: +1 at a write, -1 at its last read.
     let mut events: Vec<(usize, i64)> = Vec::new();
-    for (w, r, _, _) in lifetimes {
-        events.push((*w, 1));
-        events.push((*r, -1));
+    for v in lifetimes {
+        events.push((v.birth, 1));
+        events.push((v.death, -1));
     }
     events.sort();
     let (mut live, mut max) = (0i64, 0i64);

@@ -14,12 +14,14 @@
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::farkas::least_upper_bound;
-use crate::poly::simplex::{LpResult, integer_point, lp_max, lp_min};
+use crate::poly::simplex::{LpResult, integer_point, lp_max};
 use crate::poly::{Budget, PolyError};
 
 use super::certify::{SmoVerdict, certify_fixed};
 use super::input::{ConflictSpec, StmtId};
-use super::solve::{ArrayMapping, Hyperplane, SmoSolution, max_affine, with_array_spaces};
+use super::solve::{
+    ArrayMapping, Hyperplane, SmoSolution, is_fixed, max_affine, with_array_spaces,
+};
 
 /// Successive-modulo moduli of one statement along each axis, or an error
 /// message when a bound could not be found.
@@ -108,11 +110,8 @@ pub fn successive_moduli(
 /// Whether every parameter takes one value on `q`.
 fn params_fixed(q: &crate::poly::BasicSet, np: usize) -> Result<bool, PolyError> {
     for p in 0..np {
-        let mut row = q.zero_row();
-        row[p] = 1;
-        match (lp_min(q, &row)?, lp_max(q, &row)?) {
-            (LpResult::Optimal { value: a, .. }, LpResult::Optimal { value: b, .. }) if a == b => {}
-            _ => return Ok(false),
+        if !is_fixed(q, p)? {
+            return Ok(false);
         }
     }
     Ok(true)
