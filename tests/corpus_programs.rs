@@ -9,8 +9,9 @@
 //! prints what was committed.
 //!
 //! The same comparison runs on polyfold's output for every corpus program
-//! (the differential test of DESIGN.md): the contracted program must compile
-//! with the same flags and print exactly what the original prints. The
+//! (the differential test of DESIGN.md), with and without `--inter-array`:
+//! the contracted program must compile with the same flags and print
+//! exactly what the original prints. The
 //! output must also parse with lang-c, and the trace verifier must find
 //! every read of every SCoP seeing the value it sees in the original.
 //!
@@ -171,11 +172,13 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
         .collect();
     let mut problems = Vec::new();
     for source in &sources {
-        match contract_and_check(source, &scratch.path) {
-            Ok(transformed) => {
-                jobs.push((transformed, dir.join(format!("{}.stdout", stem_of(source)))))
+        for inter_array in [false, true] {
+            match contract_and_check(source, &scratch.path, inter_array) {
+                Ok(transformed) => {
+                    jobs.push((transformed, dir.join(format!("{}.stdout", stem_of(source)))))
+                }
+                Err(message) => problems.push(message),
             }
-            Err(message) => problems.push(message),
         }
     }
     assert!(
@@ -217,15 +220,20 @@ fn every_corpus_program_compiles_runs_and_prints_its_expected_output() {
     );
 }
 
-/// Runs polyfold on `source`, verifies the mappings with the trace
-/// interpreter, parses the output with lang-c, and writes it to
-/// `scratch/NAME.polyfold.c` (returned).
-fn contract_and_check(source: &Path, scratch: &Path) -> Result<PathBuf, String> {
+/// Runs polyfold on `source` (with `--inter-array` when `inter_array`:
+/// merged SCoPs are checked by their own value trace before they are
+/// emitted), verifies the per-array mappings with the trace interpreter,
+/// parses the output with lang-c, and writes it to
+/// `scratch/NAME.polyfold.c` or `scratch/NAME.inter-array.c` (returned).
+fn contract_and_check(source: &Path, scratch: &Path, inter_array: bool) -> Result<PathBuf, String> {
     let name = stem_of(source);
     let text = std::fs::read_to_string(source).map_err(|e| format!("{name}: {e}"))?;
     let program =
         polyfold::frontend::extract(&name, &text, &polyfold::frontend::Options::default());
-    let options = polyfold::pipeline::ContractOptions::default();
+    let options = polyfold::pipeline::ContractOptions {
+        inter_array,
+        ..polyfold::pipeline::ContractOptions::default()
+    };
     let contraction = polyfold::pipeline::contract_program(&program, &options)
         .map_err(|e| format!("{name}: contraction failed: {e}"))?;
     let mut budget = polyfold::poly::Budget::new(u64::MAX, None);
@@ -238,7 +246,11 @@ fn contract_and_check(source: &Path, scratch: &Path) -> Result<PathBuf, String> 
             ));
         }
     }
-    let out = scratch.join(format!("{name}.polyfold.c"));
+    let out = scratch.join(if inter_array {
+        format!("{name}.inter-array.c")
+    } else {
+        format!("{name}.polyfold.c")
+    });
     std::fs::write(&out, &contraction.output).map_err(|e| format!("{name}: {e}"))?;
     let config = lang_c::driver::Config::default();
     lang_c::driver::parse(&config, &out)
