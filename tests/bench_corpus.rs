@@ -28,3 +28,31 @@ fn corpus_meets_its_expected_sizes_and_golden_outputs() {
         result.regressions.join("\n")
     );
 }
+
+/// `polyfold bench corpus/ --inter-array`: every merged SCoP needs no more
+/// cells than `corpus/expected/NAME.merged` records (seed 000 Table 1's
+/// stencils at their max-live bound, jacobi-2d below Table 1), no SCoP
+/// recorded there stops merging, and the per-array mappings still pass the
+/// trace verifier.
+#[test]
+fn corpus_meets_its_expected_merged_sizes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut options = BenchOptions {
+        repeats: 1,
+        bless: false,
+        ..BenchOptions::default()
+    };
+    options.contract.inter_array = true;
+    let result = run_bench(&dir, &options).expect("the corpus folder is readable");
+    println!("{}", result.table);
+    assert!(
+        result.table.contains("(merged)"),
+        "no merged row:\n{}",
+        result.table
+    );
+    assert!(
+        result.regressions.is_empty(),
+        "regressions:\n{}",
+        result.regressions.join("\n")
+    );
+}
