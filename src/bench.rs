@@ -80,6 +80,25 @@ fn published(dir: &Path) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The published figure of `kernel`'s `array` (`-` when none).
+fn published_text(published: &[(String, String, String)], kernel: &str, array: &str) -> String {
+    published
+        .iter()
+        .find(|(k, a, _)| k == kernel && a == array)
+        .map_or("-".to_string(), |(_, _, t)| t.clone())
+}
+
+/// One row of the table: kernel, array, original, new, bound, published,
+/// method, then the time in milliseconds.
+fn table_row(table: &mut String, cells: [&str; 7], time: Duration) {
+    let [kernel, array, original, new, bound, publ, method] = cells;
+    let _ = writeln!(
+        table,
+        "{kernel:<22} {array:<8} {original:>9} {new:>9} {bound:>7} {publ:<34} {method:<18} {:>9.2}",
+        time.as_secs_f64() * 1e3
+    );
+}
+
 /// The corpus programs of `dir`, sorted.
 pub fn corpus_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
@@ -172,25 +191,22 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 .and_then(|(_, r)| r.max_live.get(d.array.0 as usize))
                 .map_or("?".into(), |b| b.to_string());
             let new = d.new_cells();
-            let publ = published
-                .iter()
-                .find(|(k, a, _)| *k == kernel && *a == d.name)
-                .map_or("-".to_string(), |(_, _, t)| t.clone());
             let time = array_times
                 .get(i)
                 .map(|v| median(v.clone()))
                 .unwrap_or_default();
-            let _ = writeln!(
-                table,
-                "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
-                kernel,
-                d.name,
-                d.original_cells.map_or("?".into(), |v| v.to_string()),
-                new.map_or("?".into(), |v| v.to_string()),
-                bound,
-                publ,
-                d.method,
-                time.as_secs_f64() * 1e3
+            table_row(
+                &mut table,
+                [
+                    &kernel,
+                    &d.name,
+                    &d.original_cells.map_or("?".into(), |v| v.to_string()),
+                    &new.map_or("?".into(), |v| v.to_string()),
+                    &bound,
+                    &published_text(&published, &kernel, &d.name),
+                    d.method,
+                ],
+                time,
             );
             if let Some(n) = new {
                 let _ = writeln!(sizes_text, "{key} {n}");
@@ -215,25 +231,22 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
         );
         for m in &contraction.merged {
             let key = format!("scop{}", m.scop);
-            let publ = published
-                .iter()
-                .find(|(k, a, _)| *k == kernel && a == "(merged)")
-                .map_or("-".to_string(), |(_, _, t)| t.clone());
             let time = merged_times
                 .get(&m.scop)
                 .map(|v| median(v.clone()))
                 .unwrap_or_default();
-            let _ = writeln!(
-                table,
-                "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9.2}",
-                kernel,
-                "(merged)",
-                m.per_array_cells,
-                m.merged_cells,
-                m.lower_bound,
-                publ,
-                "inter-array",
-                time.as_secs_f64() * 1e3
+            table_row(
+                &mut table,
+                [
+                    &kernel,
+                    "(merged)",
+                    &m.per_array_cells.to_string(),
+                    &m.merged_cells.to_string(),
+                    &m.lower_bound.to_string(),
+                    &published_text(&published, &kernel, "(merged)"),
+                    "inter-array",
+                ],
+                time,
             );
             let _ = writeln!(merged_text, "{key} {}", m.merged_cells);
             match merged_expected.iter().find(|(k, _)| *k == key) {
@@ -271,6 +284,11 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 }
             }
         }
+        table_row(
+            &mut table,
+            [&kernel, "(all)", "", "", "", "", "pipeline median"],
+            median(times),
+        );
         let golden = expected_dir.join(format!("{kernel}.c"));
         if options.contract.inter_array {
             // The per-array expectations and golden outputs are those of

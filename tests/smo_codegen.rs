@@ -194,6 +194,25 @@ fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
     assert_eq!(sol.size(&values).expect("size"), 65, "{:?}", sol.arrays);
 }
 
+/// The standard output of `polyfold --inter-array EXTRA... PATH`, which
+/// must exit with status 0.
+fn polyfold_inter_array(path: &Path, extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .arg("--inter-array")
+        .args(extra)
+        .arg(path)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// The command line: `polyfold --inter-array` merges pingpong1d's grids
 /// (67 cells instead of the 130 of folding P and Q alone), deletes the
 /// copy loop, pins the parameter values with a `_Static_assert`, and the
@@ -201,21 +220,7 @@ fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
 #[test]
 fn inter_array_on_the_command_line() {
     let path = corpus("pingpong1d.c");
-    let run = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-            .arg("--inter-array")
-            .args(extra)
-            .arg(&path)
-            .output()
-            .expect("the binary runs");
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("utf-8")
-    };
+    let run = |extra: &[&str]| polyfold_inter_array(&path, extra);
     let output = run(&[]);
     assert!(!output.contains("Q[i] = P[i]"), "{output}");
     assert!(!output.contains("double P[") && !output.contains("double Q["));
@@ -252,16 +257,7 @@ fn inter_array_reaches_the_live_bound_on_the_stencils() {
     ];
     for (kernel, table_1) in cases {
         let path = corpus(&format!("{kernel}.c"));
-        let run = |extra: &[&str]| {
-            let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-                .arg("--inter-array")
-                .args(extra)
-                .arg(&path)
-                .output()
-                .expect("the binary runs");
-            assert_eq!(out.status.code(), Some(0), "{kernel}");
-            String::from_utf8(out.stdout).expect("utf-8")
-        };
+        let run = |extra: &[&str]| polyfold_inter_array(&path, extra);
         let report: serde_json::Value =
             serde_json::from_str(&run(&["--report", "json"])).expect("json");
         let merged = &report["merged"][0];

@@ -1169,9 +1169,27 @@ mod tests {
     use crate::frontend;
     use crate::poly::basic::eval_row;
 
+    /// The only piece of an isl set text.
+    fn parse_piece(t: &str) -> BasicSet {
+        crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone()
+    }
+
+    /// The integer points of a 2-d piece in the square `[lo, hi)²`.
+    fn points_in(p: &BasicSet, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        let mut v = Vec::new();
+        for x in lo..hi {
+            for y in lo..hi {
+                if crate::poly::brute::satisfies(p, &[x, y]) {
+                    v.push((x, y));
+                }
+            }
+        }
+        v
+    }
+
     #[test]
     fn redundant_conflict_pieces_are_dropped_or_merged_and_the_union_is_kept() {
-        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
+        let parse = parse_piece;
         let a = parse("{ [x, y] : 0 <= x <= 10 and y = x }");
         // Inside a (after eliminating e: x = e + 1, 3 <= e <= 5).
         let b = parse("{ [x, y] : exists (e : x = e + 1 and 3 <= e <= 5 and y = x) }");
@@ -1203,18 +1221,8 @@ mod tests {
     /// (whose vertices are integral) it says yes exactly then.
     #[test]
     fn rational_containment_implies_integer_containment() {
-        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
-        let points = |p: &BasicSet| -> Vec<(i64, i64)> {
-            let mut v = Vec::new();
-            for x in -8..9i64 {
-                for y in -8..9i64 {
-                    if crate::poly::brute::satisfies(p, &[x, y]) {
-                        v.push((x, y));
-                    }
-                }
-            }
-            v
-        };
+        let parse = parse_piece;
+        let points = |p: &BasicSet| points_in(p, -8, 9);
         let mut seed: u64 = 3;
         let mut next = |lo: i64, hi: i64| {
             seed = seed
@@ -1291,18 +1299,8 @@ mod tests {
 
     #[test]
     fn convex_unions_are_merged_and_others_are_not() {
-        let parse = |t: &str| crate::poly::isl_parse::parse_set(t).unwrap().pieces[0].clone();
-        let points = |p: &BasicSet| -> Vec<(i64, i64)> {
-            let mut v = Vec::new();
-            for x in -3..12i64 {
-                for y in -3..12i64 {
-                    if crate::poly::brute::satisfies(p, &[x, y]) {
-                        v.push((x, y));
-                    }
-                }
-            }
-            v
-        };
+        let parse = parse_piece;
+        let points = |p: &BasicSet| points_in(p, -3, 12);
         // Adjacent boxes: one box.
         let a = parse("{ [x, y] : 0 <= x <= 3 and 0 <= y <= 2 }");
         let b = parse("{ [x, y] : 4 <= x <= 7 and 0 <= y <= 2 }");
