@@ -1248,26 +1248,23 @@ mod tests {
                 ))
             }
         };
+        // Corner, width, height and the triangle's slopes.
+        let random_shape = |next: &mut dyn FnMut(i64, i64) -> i64| {
+            [
+                next(-6, 3),
+                next(-6, 3),
+                next(0, 4),
+                next(0, 4),
+                next(1, 3),
+                next(1, 3),
+            ]
+        };
         for round in 0..300 {
             let boxed = round % 2 == 0;
-            let va = [
-                next(-6, 3),
-                next(-6, 3),
-                next(0, 4),
-                next(0, 4),
-                next(1, 3),
-                next(1, 3),
-            ];
+            let va = random_shape(&mut next);
             // b: a moved or grown a little (often containing a), or anything.
             let vb = if round % 3 == 2 {
-                [
-                    next(-6, 3),
-                    next(-6, 3),
-                    next(0, 4),
-                    next(0, 4),
-                    next(1, 3),
-                    next(1, 3),
-                ]
+                random_shape(&mut next)
             } else {
                 let (dx, dy) = (next(-1, 1), next(-1, 1));
                 [

@@ -497,13 +497,7 @@ fn shared_mapping(
     if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
         eprintln!("shared mapping of {stmts:?}: {levels:?}");
     }
-    let mut mapping = ArrayMapping {
-        statements: stmts.to_vec(),
-        levels: Vec::new(),
-        moduli: Vec::new(),
-        stmt_moduli: Vec::new(),
-        intra_moduli: Vec::new(),
-    };
+    let mut mapping = ArrayMapping::without_levels(stmts);
     for (hyperplanes, modulus) in levels {
         let e = ParamAffine::constant(n_param, modulus);
         mapping.stmt_moduli.push(vec![e.clone(); stmts.len()]);

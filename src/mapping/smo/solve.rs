@@ -107,6 +107,17 @@ pub struct ArrayMapping {
 }
 
 impl ArrayMapping {
+    /// The mapping of `stmts` before any level: every value in one cell.
+    pub fn without_levels(stmts: &[StmtId]) -> ArrayMapping {
+        ArrayMapping {
+            statements: stmts.to_vec(),
+            levels: Vec::new(),
+            moduli: Vec::new(),
+            stmt_moduli: Vec::new(),
+            intra_moduli: Vec::new(),
+        }
+    }
+
     /// Number of cells for concrete parameter values.
     pub fn size(&self, values: &[i64]) -> Result<i64, PolyError> {
         let mut acc: i64 = 1;
@@ -899,13 +910,7 @@ pub(crate) fn find_mappings(
     let n_param = spec.params.len();
     let n_dim = spec.n_dim;
     let mut pieces = initial_pieces(spec, stmts)?;
-    let mut mapping = ArrayMapping {
-        statements: stmts.to_vec(),
-        levels: Vec::new(),
-        moduli: Vec::new(),
-        stmt_moduli: Vec::new(),
-        intra_moduli: Vec::new(),
-    };
+    let mut mapping = ArrayMapping::without_levels(stmts);
     let max_levels = 2 * n_dim + 2;
     while !pieces.is_empty() {
         if mapping.levels.len() >= max_levels {
