@@ -88,13 +88,15 @@ fn published_text(published: &[(String, String, String)], kernel: &str, array: &
         .map_or("-".to_string(), |(_, _, t)| t.clone())
 }
 
-/// One row of the table: kernel, array, original, new, bound, published,
+/// One row of the table: kernel, array, original, new, bound, whether the
+/// new size is proven optimal (`bound`: it meets the max-live bound;
+/// `search`: the exhaustive lattice search found nothing smaller), published,
 /// method, then the time in milliseconds.
-fn table_row(table: &mut String, cells: [&str; 7], time: Duration) {
-    let [kernel, array, original, new, bound, publ, method] = cells;
+fn table_row(table: &mut String, cells: [&str; 8], time: Duration) {
+    let [kernel, array, original, new, bound, optimal, publ, method] = cells;
     let _ = writeln!(
         table,
-        "{kernel:<22} {array:<8} {original:>9} {new:>9} {bound:>7} {publ:<34} {method:<18} {:>9.2}",
+        "{kernel:<22} {array:<8} {original:>9} {new:>9} {bound:>7} {optimal:<6} {publ:<34} {method:<18} {:>9.2}",
         time.as_secs_f64() * 1e3
     );
 }
@@ -120,8 +122,8 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "{:<22} {:<8} {:>9} {:>9} {:>7} {:<34} {:<18} {:>9}",
-        "kernel", "array", "original", "new", "bound", "published", "method", "time ms"
+        "{:<22} {:<8} {:>9} {:>9} {:>7} {:<6} {:<34} {:<18} {:>9}",
+        "kernel", "array", "original", "new", "bound", "opt", "published", "method", "time ms"
     );
     for file in corpus_files(dir)? {
         let kernel = file
@@ -185,11 +187,12 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
             if !seen.insert(key.clone()) {
                 continue;
             }
-            let bound = reports
+            let max_live = reports
                 .iter()
                 .find(|(s, _)| *s == d.scop)
                 .and_then(|(_, r)| r.max_live.get(d.array.0 as usize))
-                .map_or("?".into(), |b| b.to_string());
+                .copied();
+            let bound = max_live.map_or("?".into(), |b| b.to_string());
             let new = d.new_cells();
             let time = array_times
                 .get(i)
@@ -203,6 +206,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &d.original_cells.map_or("?".into(), |v| v.to_string()),
                     &new.map_or("?".into(), |v| v.to_string()),
                     &bound,
+                    d.proven_optimal(max_live).unwrap_or("-"),
                     &published_text(&published, &kernel, &d.name),
                     d.method,
                 ],
@@ -243,6 +247,11 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &m.per_array_cells.to_string(),
                     &m.merged_cells.to_string(),
                     &m.lower_bound.to_string(),
+                    if usize::try_from(m.merged_cells).is_ok_and(|c| c == m.lower_bound) {
+                        "bound"
+                    } else {
+                        "-"
+                    },
                     &published_text(&published, &kernel, "(merged)"),
                     "inter-array",
                 ],
@@ -286,7 +295,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
         }
         table_row(
             &mut table,
-            [&kernel, "(all)", "", "", "", "", "pipeline median"],
+            [&kernel, "(all)", "", "", "", "", "", "pipeline median"],
             median(times),
         );
         let golden = expected_dir.join(format!("{kernel}.c"));

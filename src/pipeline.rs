@@ -85,10 +85,39 @@ pub struct ArrayDecision {
     pub original_cells: Option<i64>,
     pub outcome: ArrayOutcome,
     pub method: &'static str,
+    /// Every strategy that found a certified mapping, with its size, so
+    /// that the reports show the trade-off (the smallest one is used, on
+    /// ties the simplest).
+    pub strategies: Vec<StrategySize>,
+    pub time: Duration,
+}
+
+/// The certified size one strategy reached for an array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategySize {
+    pub method: &'static str,
+    pub cells: i64,
+    /// For the optimal lattice search: whether it proved that no smaller
+    /// lattice exists (`None` for the other strategies).
+    pub proven_optimal: Option<bool>,
     pub time: Duration,
 }
 
 impl ArrayDecision {
+    /// Whether the chosen size is proven to be the smallest: it meets the
+    /// max-live lower bound `bound`, or the optimal lattice search proved
+    /// that no smaller lattice exists (`None`: not known).
+    pub fn proven_optimal(&self, bound: Option<usize>) -> Option<&'static str> {
+        let new = self.new_cells()?;
+        if bound.is_some_and(|b| i64::try_from(b).is_ok_and(|b| b == new)) {
+            return Some("bound");
+        }
+        self.strategies
+            .iter()
+            .any(|s| s.proven_optimal == Some(true) && s.cells == new)
+            .then_some("search")
+    }
+
     pub fn new_cells(&self) -> Option<i64> {
         match &self.outcome {
             ArrayOutcome::Remapped { new_cells, .. } => *new_cells,
@@ -212,6 +241,7 @@ pub fn contract_program(
             let original_cells = extents
                 .iter()
                 .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
+            let mut strategies = Vec::new();
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
             } else {
@@ -224,6 +254,7 @@ pub fn contract_program(
                     &extents,
                     original_cells,
                     &mut budget,
+                    &mut strategies,
                 ) {
                     Ok(o) => o,
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
@@ -242,6 +273,7 @@ pub fn contract_program(
                 original_cells,
                 outcome,
                 method,
+                strategies,
                 time: start.elapsed(),
             });
         }
@@ -442,6 +474,7 @@ fn contract_array(
     extents: &[Option<i64>],
     original_cells: Option<i64>,
     budget: &mut Budget,
+    strategies: &mut Vec<StrategySize>,
 ) -> Result<(ArrayOutcome, &'static str), String> {
     let decl = scop.array(array);
     let model: ArrayModel = array_model(scop, array);
@@ -513,6 +546,12 @@ fn contract_array(
                 budget,
             ) {
                 let new_cells = layout_cells(&layout, extents, &values);
+                strategies.extend(new_cells.map(|cells| StrategySize {
+                    method: "max-live 1 (trace)",
+                    cells,
+                    proven_optimal: None,
+                    time: Duration::ZERO,
+                }));
                 return Ok((
                     ArrayOutcome::Remapped {
                         mapping: one_location,
@@ -553,6 +592,7 @@ fn contract_array(
         (Some(new), Some(old)) => new < old,
         _ => true,
     };
+    let successive_start = Instant::now();
     if successive_gains {
         let found = if allow_symbolic {
             fit_moduli(&ds, model.rank, &values, numeric.clone(), budget).map_err(solver)?
@@ -603,6 +643,12 @@ fn contract_array(
             ) {
                 Ok(layout) => {
                     let new_cells = layout_cells(&layout, extents, &values);
+                    strategies.extend(new_cells.map(|cells| StrategySize {
+                        method: "successive modulo",
+                        cells,
+                        proven_optimal: None,
+                        time: successive_start.elapsed(),
+                    }));
                     best = Some(Choice {
                         mapping,
                         certificate,
@@ -616,6 +662,13 @@ fn contract_array(
             }
         }
     } else {
+        // Its moduli are the declared extents: the declared layout.
+        strategies.extend(original_cells.map(|cells| StrategySize {
+            method: "successive modulo",
+            cells,
+            proven_optimal: None,
+            time: successive_start.elapsed(),
+        }));
         last_failure = format!(
             "no smaller mapping: successive modulo needs all {} cells",
             original_cells.unwrap_or_default()
@@ -662,6 +715,12 @@ fn contract_array(
             }
         };
         candidates.sort_by_key(|c| (c.size, c.simplicity()));
+        strategies.extend(candidates.iter().map(|c| StrategySize {
+            method: c.method,
+            cells: c.size,
+            proven_optimal: c.optimal,
+            time: c.time,
+        }));
         for candidate in candidates {
             if candidate.size >= current {
                 break;

@@ -43,6 +43,36 @@ fn note(d: &ArrayDecision) -> String {
     }
 }
 
+/// Every strategy's size and time, e.g. `successive modulo 2304 (3.1 ms),
+/// optimal search 1728 (proven optimal, 430.2 ms)`.
+fn strategies_text(d: &ArrayDecision) -> String {
+    d.strategies
+        .iter()
+        .map(|s| {
+            let proof = match s.proven_optimal {
+                Some(true) => "proven optimal, ",
+                Some(false) => "optimality not proven, ",
+                None => "",
+            };
+            format!(
+                "{} {} ({proof}{:.1} ms)",
+                s.method,
+                s.cells,
+                s.time.as_secs_f64() * 1e3
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why the chosen size is the smallest possible, if it is known to be.
+fn optimality_text(d: &ArrayDecision, bound: Option<usize>) -> Option<&'static str> {
+    d.proven_optimal(bound).map(|how| match how {
+        "bound" => "optimal: meets the max-live lower bound",
+        _ => "optimal: the exhaustive lattice search found nothing smaller",
+    })
+}
+
 fn opt(v: Option<i64>) -> String {
     v.map_or("?".into(), |x| x.to_string())
 }
@@ -77,6 +107,12 @@ pub fn text_report(
             mapping_text(d),
             note(d),
         );
+        if !d.strategies.is_empty() {
+            let _ = writeln!(out, "    strategies: {}", strategies_text(d));
+        }
+        if let Some(why) = optimality_text(d, lower_bound(bounds, d)) {
+            let _ = writeln!(out, "    {why}");
+        }
     }
     for m in &c.merged {
         let scop = &program.scops[m.scop];
@@ -124,6 +160,16 @@ pub fn json_report(
                 "lower_bound": lower_bound(bounds, d),
                 "analysis_ms": d.time.as_secs_f64() * 1e3,
                 "note": note(d),
+                "strategies": d.strategies.iter().map(|s| json!({
+                    "method": s.method,
+                    "cells": s.cells,
+                    "proven_optimal": s.proven_optimal,
+                    "ms": s.time.as_secs_f64() * 1e3,
+                })).collect::<Vec<_>>(),
+                "optimal": d.proven_optimal(lower_bound(bounds, d)).map(|how| match how {
+                    "bound" => "max-live bound",
+                    _ => "lattice search",
+                }),
             })
         })
         .collect();

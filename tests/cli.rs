@@ -302,3 +302,58 @@ fn version_and_help() {
     assert!(help.contains("--emit"));
     assert!(help.contains("-D <NAME=VALUE>"), "{help}");
 }
+
+#[test]
+fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
+    let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/reg_detect.c");
+    let out = polyfold(&["--report", "json", kernel]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let array = |name: &str| {
+        v["arrays"]
+            .as_array()
+            .expect("arrays")
+            .iter()
+            .find(|a| a["array"] == name && a["function"] == "reg_detect_kernel")
+            .cloned()
+            .expect("array in the report")
+    };
+    let strategy = |a: &serde_json::Value, method: &str| {
+        a["strategies"]
+            .as_array()
+            .expect("strategies")
+            .iter()
+            .find(|s| s["method"] == method)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {method} in {a}"))
+    };
+    // Seed 001 Figure 3: diff 2304 with the heuristics, 1728 optimal;
+    // sum_t 36 -> 27.
+    let diff = array("diff");
+    assert_eq!(diff["new_cells"], 1728);
+    assert_eq!(strategy(&diff, "heuristic 2")["cells"], 2304);
+    assert_eq!(strategy(&diff, "block optimal")["cells"], 1728);
+    let search = strategy(&diff, "optimal search");
+    assert_eq!(search["cells"], 1728);
+    assert_eq!(search["proven_optimal"], true);
+    assert_eq!(diff["optimal"], "lattice search");
+    let sum_t = array("sum_t");
+    assert_eq!(strategy(&sum_t, "successive modulo")["cells"], 36);
+    assert_eq!(strategy(&sum_t, "optimal search")["cells"], 27);
+    assert_eq!(sum_t["optimal"], "lattice search");
+    // sum_d folds to one cell, which its max-live count (1) proves optimal.
+    let sum_d = array("sum_d");
+    assert_eq!(strategy(&sum_d, "successive modulo")["cells"], 1);
+    assert_eq!(sum_d["optimal"], "max-live bound");
+    let out = polyfold(&["--report", "text", kernel]);
+    let report = text(&out.stdout);
+    assert!(report.contains("    strategies: "), "{report}");
+    assert!(
+        report.contains("optimal search 1728 (proven optimal, "),
+        "{report}"
+    );
+    assert!(
+        report.contains("optimal: meets the max-live lower bound"),
+        "{report}"
+    );
+}

@@ -93,6 +93,9 @@ pub struct Candidate {
     /// For `"optimal search"`: whether no smaller lattice exists (proven);
     /// `None` for heuristics.
     pub optimal: Option<bool>,
+    /// Time the method took, over every basis it tried (for the optimal
+    /// search: the block strategy and the Hermite enumeration).
+    pub time: Duration,
 }
 
 impl Candidate {
@@ -464,12 +467,18 @@ fn candidates_from(
     budget: &mut Budget,
 ) -> PolyResult<Vec<Candidate>> {
     let mut out: Vec<Candidate> = Vec::new();
+    let mut times: Vec<(&'static str, Duration)> = Vec::new();
     let mut consider = |method: &'static str,
                         detail: &str,
                         m: &NumericMapping,
                         optimal: Option<bool>,
+                        time: Duration,
                         budget: &mut Budget|
      -> PolyResult<()> {
+        match times.iter_mut().find(|(name, _)| *name == method) {
+            Some((_, t)) => *t += time,
+            None => times.push((method, time)),
+        }
         let size = m.size()?;
         let mapping = to_modular(m, &opts.array, params, rank);
         let simplicity = m.complexity();
@@ -489,11 +498,12 @@ fn candidates_from(
             method,
             detail: detail.to_string(),
             optimal,
+            time: Duration::ZERO,
         });
         Ok(())
     };
     for h in &analysis.heuristics {
-        consider(h.method, &h.detail, &h.mapping, None, budget)?;
+        consider(h.method, &h.detail, &h.mapping, None, h.time, budget)?;
     }
     if let Some(r) = &analysis.optimal {
         if let Some(m) = &r.mapping {
@@ -502,6 +512,7 @@ fn candidates_from(
                 "Hermite enumeration",
                 m,
                 Some(r.proven),
+                analysis.optimal_time,
                 budget,
             )?;
         } else if let Some((_, m)) = &analysis.optimal_upper {
@@ -511,8 +522,14 @@ fn candidates_from(
                 "best heuristic, no smaller lattice",
                 m,
                 Some(r.proven),
+                analysis.optimal_time,
                 budget,
             )?;
+        }
+    }
+    for c in &mut out {
+        if let Some((_, t)) = times.iter().find(|(name, _)| *name == c.method) {
+            c.time = *t;
         }
     }
     Ok(out)
@@ -666,6 +683,7 @@ pub fn symbolic_heuristic_3(
         let fixed = FixedDifferenceSet::new(ds, rank, vals, budget)?;
         heuristic_3(&fixed, rows, budget)
     };
+    let start = Instant::now();
     let mut best: Option<Candidate> = None;
     for perm in permutations(rank) {
         let rows = permuted_identity(&perm);
@@ -765,6 +783,7 @@ pub fn symbolic_heuristic_3(
                     method,
                     detail: format!("rows {}", basis_text(&rows)),
                     optimal: None,
+                    time: start.elapsed(),
                 });
             }
         }

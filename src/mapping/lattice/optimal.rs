@@ -26,6 +26,8 @@
 //! dimensions where the number of Hermite bases explodes (the budget stops
 //! the search and the result says optimality was not proven).
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
 use crate::poly::error::{PolyResult, mul};
 use crate::poly::{Budget, PolyError};
 
@@ -49,25 +51,97 @@ pub struct OptimalResult {
     pub proven: bool,
 }
 
+/// The points of DS at one level `k < n − 1` that share `x_k` and the
+/// middle coordinates `x_{k+1..n−1}`: the values of the last coordinate
+/// `x_{n−1}` are kept as sorted disjoint intervals, so a level check costs
+/// one test per group instead of one per point (DS is a union of polytopes,
+/// so its lines along the last coordinate are few intervals).
+struct Group {
+    xk: i64,
+    middle: Vec<i64>,
+    last: Vec<(i64, i64)>,
+}
+
 /// Points of DS grouped by their first non-zero coordinate `k` (only those
-/// with `x_k > 0`): `by_level[k]` holds `(x_k, x_{k+1..})`.
+/// with `x_k > 0`; the others are their mirror images).
 struct Levels {
-    by_level: Vec<Vec<(i64, Vec<i64>)>>,
+    /// `by_level[k]` for `k < n − 1`.
+    by_level: Vec<Vec<Group>>,
+    /// The positive values of `x_{n−1}` of the points whose other
+    /// coordinates are 0.
+    top: Vec<i64>,
 }
 
 impl Levels {
     fn new(points: &DifferencePoints) -> Levels {
         let n = points.rank;
-        let mut by_level: Vec<Vec<(i64, Vec<i64>)>> = vec![Vec::new(); n];
+        let mut keyed: BTreeMap<(usize, i64, Vec<i64>), Vec<i64>> = BTreeMap::new();
+        let mut top = Vec::new();
         for x in &points.points {
-            if let Some(k) = x.iter().position(|v| *v != 0)
-                && x[k] > 0
-            {
-                by_level[k].push((x[k], x[k + 1..].to_vec()));
+            let Some(k) = x.iter().position(|v| *v != 0) else {
+                continue;
+            };
+            if x[k] <= 0 {
+                continue;
+            }
+            if k + 1 == n {
+                top.push(x[k]);
+            } else {
+                keyed
+                    .entry((k, x[k], x[k + 1..n - 1].to_vec()))
+                    .or_default()
+                    .push(x[n - 1]);
             }
         }
-        Levels { by_level }
+        top.sort_unstable();
+        top.dedup();
+        let mut by_level: Vec<Vec<Group>> = (0..n.saturating_sub(1)).map(|_| Vec::new()).collect();
+        for ((k, xk, middle), mut values) in keyed {
+            values.sort_unstable();
+            values.dedup();
+            let mut last: Vec<(i64, i64)> = Vec::new();
+            for v in values {
+                match last.last_mut() {
+                    Some((_, hi)) if *hi + 1 == v => *hi = v,
+                    _ => last.push((v, v)),
+                }
+            }
+            by_level[k].push(Group { xk, middle, last });
+        }
+        Levels { by_level, top }
     }
+}
+
+/// Whether some value of `intervals`, shifted by `c`, is a multiple of `p`.
+fn hits_multiple(intervals: &[(i64, i64)], c: i64, p: i64) -> PolyResult<bool> {
+    for (lo, hi) in intervals {
+        let a = lo.checked_add(c).ok_or(PolyError::Overflow)?;
+        let b = hi.checked_add(c).ok_or(PolyError::Overflow)?;
+        // The largest multiple of p that is <= b.
+        if b.div_euclid(p).checked_mul(p).ok_or(PolyError::Overflow)? >= a {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Removes `[lo, hi]` from the sorted disjoint closed intervals `set`
+/// (`scratch` is reused storage).
+fn subtract(set: &mut Vec<(i64, i64)>, lo: i64, hi: i64, scratch: &mut Vec<(i64, i64)>) {
+    scratch.clear();
+    for &(a, b) in set.iter() {
+        if b < lo || a > hi {
+            scratch.push((a, b));
+            continue;
+        }
+        if a < lo {
+            scratch.push((a, lo - 1));
+        }
+        if b > hi {
+            scratch.push((hi + 1, b));
+        }
+    }
+    std::mem::swap(set, scratch);
 }
 
 /// Search state: the Hermite columns chosen so far for levels `k..n`.
@@ -83,91 +157,270 @@ struct Search<'a> {
     max_found: usize,
     found: usize,
     budget: &'a mut Budget,
+    /// Reused storage of [`Search::allowed_last`].
+    scratch: Scratch<'a>,
+    /// The allowed last offsets of each level, reused.
+    offsets: Vec<Vec<i64>>,
 }
 
-impl Search<'_> {
-    /// Whether `y` (coordinates `k+1..n` of a vector) lies in the lattice
-    /// spanned by `v_{k+1}..v_{n−1}` (lower triangular: reduce in order).
-    fn in_sublattice(&self, k: usize, y: &mut [i64]) -> PolyResult<bool> {
-        for r in k + 1..self.n {
+/// Reused storage of [`Search::allowed_last`] (it runs millions of times).
+#[derive(Default)]
+struct Scratch<'a> {
+    y: Vec<i64>,
+    allowed: Vec<(i64, i64)>,
+    cut: Vec<(i64, i64)>,
+    /// (t, c0, group) of the groups tested offset by offset.
+    per_offset: Vec<(i64, i64, &'a Group)>,
+}
+
+/// Groups whose forbidden offsets are listed as intervals only while
+/// `t` (the multiple of `h_k` they sit at) stays below this; beyond it the
+/// `2t` intervals cost more than testing each candidate offset.
+const MAX_INTERVAL_MULTIPLE: i64 = 64;
+
+impl<'a> Search<'a> {
+    /// For a group at level k whose `x_k` is a multiple `t·h_k`: the shift
+    /// `c0` of its last coordinate once `t·v_k` (with `v_k[n−1] = 0`) is
+    /// subtracted and the middle coordinates are reduced by
+    /// `v_{k+1}..v_{n−2}` (lower triangular: in order), or `None` when a
+    /// middle coordinate cannot be reduced (the group never meets `L_k`).
+    /// With the last offset `b = v_k[n−1]`, a value `y` of the group is then
+    /// in `L_k` iff `y + c0 − t·b ≡ 0 (mod h_{n−1})`.
+    fn shift(&self, k: usize, g: &Group, t: i64, y: &mut [i64]) -> PolyResult<Option<i64>> {
+        let n = self.n;
+        for (s, slot) in y.iter_mut().enumerate() {
+            let off = self.cols[k][k + 1 + s];
+            *slot = g.middle[s]
+                .checked_sub(t.checked_mul(off).ok_or(PolyError::Overflow)?)
+                .ok_or(PolyError::Overflow)?;
+        }
+        let mut c = 0i64;
+        for r in k + 1..n - 1 {
             let v = y[r - k - 1];
-            let h = self.diag[r];
-            if v % h != 0 {
-                return Ok(false);
+            let hr = self.diag[r];
+            if v % hr != 0 {
+                return Ok(None);
             }
-            let q = v / h;
+            let q = v / hr;
             if q != 0 {
-                for s in r..self.n {
+                for s in r..n - 1 {
                     y[s - k - 1] = y[s - k - 1]
                         .checked_sub(q.checked_mul(self.cols[r][s]).ok_or(PolyError::Overflow)?)
                         .ok_or(PolyError::Overflow)?;
+                }
+                c = c
+                    .checked_sub(
+                        q.checked_mul(self.cols[r][n - 1])
+                            .ok_or(PolyError::Overflow)?,
+                    )
+                    .ok_or(PolyError::Overflow)?;
+            }
+        }
+        Ok(Some(c))
+    }
+
+    /// The offsets `b ∈ [0, h_{n−1})` of the last coordinate of `v_k` (the
+    /// other entries of `cols[k]` fixed, its last one 0) for which no point
+    /// of DS with `x_{<k} = 0`, `x_k = t·h_k`, `t >= 1` lies in `L_k`; the
+    /// points with `t < 0` are the mirror images. A group at multiple `t`
+    /// forbids `{b : t·b mod p ∈ (I + c0) mod p}` for each interval `I` of
+    /// its last coordinate, and for `0 <= s <= e < p` the preimage of
+    /// `[s, e]` under `b ↦ t·b mod p` is the union over `j ∈ [0, t)` of
+    /// `[⌈(s + jp)/t⌉, ⌊(e + jp)/t⌋]`. Groups at a larger multiple than
+    /// [`MAX_INTERVAL_MULTIPLE`] are tested offset by offset instead.
+    fn allowed_last(&mut self, k: usize, offsets: &mut Vec<i64>) -> PolyResult<()> {
+        let n = self.n;
+        let h = self.diag[k];
+        let p = self.diag[n - 1];
+        let levels = self.levels;
+        offsets.clear();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let r = self.allowed_intervals(k, h, p, levels, &mut scratch);
+        if let Ok(true) = r {
+            for &(from, to) in &scratch.allowed {
+                if let Err(e) = self.budget.tick() {
+                    self.scratch = scratch;
+                    return Err(e);
+                }
+                'offsets: for b in from..=to {
+                    for (t, c0, g) in &scratch.per_offset {
+                        let Some(c) = t.checked_mul(b).and_then(|tb| c0.checked_sub(tb)) else {
+                            self.scratch = scratch;
+                            return Err(PolyError::Overflow);
+                        };
+                        match hits_multiple(&g.last, c, p) {
+                            Ok(false) => {}
+                            Ok(true) => continue 'offsets,
+                            Err(e) => {
+                                self.scratch = scratch;
+                                return Err(e);
+                            }
+                        }
+                    }
+                    offsets.push(b);
+                }
+            }
+        }
+        self.scratch = scratch;
+        r.map(|_| ())
+    }
+
+    /// The interval part of [`Search::allowed_last`]: leaves the allowed
+    /// offsets in `scratch.allowed` and the groups to test offset by offset
+    /// in `scratch.per_offset`; `false` when nothing is allowed.
+    fn allowed_intervals(
+        &mut self,
+        k: usize,
+        h: i64,
+        p: i64,
+        levels: &'a Levels,
+        scratch: &mut Scratch<'a>,
+    ) -> PolyResult<bool> {
+        let n = self.n;
+        let Scratch {
+            y,
+            allowed,
+            cut,
+            per_offset,
+        } = scratch;
+        y.clear();
+        y.resize(n - k - 2, 0);
+        // The allowed offsets as sorted disjoint closed intervals; the groups
+        // come by increasing `x_k`, so the small multiples, which forbid the
+        // most, come first and the set usually empties early.
+        allowed.clear();
+        allowed.push((0, p - 1));
+        per_offset.clear();
+        for g in &levels.by_level[k] {
+            if g.xk % h != 0 {
+                continue;
+            }
+            self.budget.tick()?;
+            let t = g.xk / h;
+            let Some(c0) = self.shift(k, g, t, y)? else {
+                continue;
+            };
+            if t > MAX_INTERVAL_MULTIPLE {
+                per_offset.push((t, c0, g));
+                continue;
+            }
+            for (lo, hi) in &g.last {
+                let width = hi - lo;
+                if width >= p - 1 {
+                    // Every residue, so every offset, is hit.
+                    return Ok(false);
+                }
+                let s = lo.checked_add(c0).ok_or(PolyError::Overflow)?.rem_euclid(p);
+                let e = s + width;
+                let pieces = if e < p {
+                    [(s, e), (1, 0)]
+                } else {
+                    [(s, p - 1), (0, e - p)]
+                };
+                for (s, e) in pieces {
+                    if s > e {
+                        continue;
+                    }
+                    for j in 0..t {
+                        let jp = j.checked_mul(p).ok_or(PolyError::Overflow)?;
+                        let lo_b = (s + jp + t - 1).div_euclid(t);
+                        let hi_b = (e + jp).div_euclid(t);
+                        if lo_b <= hi_b {
+                            subtract(allowed, lo_b, hi_b, cut);
+                        }
+                    }
+                }
+                if allowed.is_empty() {
+                    return Ok(false);
                 }
             }
         }
         Ok(true)
     }
 
-    /// Whether the level-k choice admits no point of DS (see module docs).
-    fn level_ok(&mut self, k: usize) -> PolyResult<bool> {
-        let h = self.diag[k];
-        let levels = self.levels;
-        let mut y: Vec<i64> = vec![0; self.n - k - 1];
-        for (xk, rest) in &levels.by_level[k] {
-            if xk % h != 0 {
-                continue;
-            }
-            self.budget.tick()?;
-            let t = xk / h;
-            for (s, slot) in y.iter_mut().enumerate() {
-                let off = self.cols[k][k + 1 + s];
-                *slot = rest[s]
-                    .checked_sub(t.checked_mul(off).ok_or(PolyError::Overflow)?)
-                    .ok_or(PolyError::Overflow)?;
-            }
-            if self.in_sublattice(k, &mut y)? {
-                return Ok(false);
-            }
+    /// Whether the diagonal entry `h_{n−1}` alone admits no point of DS on
+    /// the last axis.
+    fn top_ok(&self) -> bool {
+        let h = self.diag[self.n - 1];
+        self.levels.top.iter().all(|x| x % h != 0)
+    }
+
+    /// A level-k column is complete: recurse to level `k − 1`, or record the
+    /// lattice at level 0. Returns `true` to stop.
+    fn complete(&mut self, k: usize, remaining: i64, tied: bool) -> PolyResult<bool> {
+        if k > 0 {
+            return self.level(k - 1, remaining, tied);
         }
-        Ok(true)
+        let basis: Vec<Vec<i64>> = self.cols.clone();
+        let m = mapping_from_basis(&basis)?;
+        let better = self
+            .best
+            .as_ref()
+            .is_none_or(|(b, _)| m.complexity() < b.complexity());
+        if better {
+            self.best = Some((m, basis));
+        }
+        self.found += 1;
+        Ok(self.found >= self.max_found)
     }
 
     /// Enumerates levels `k, k−1, …, 0` with `remaining` the product of the
     /// diagonal entries still to choose. Returns `true` to stop.
-    fn level(&mut self, k: usize, remaining: i64) -> PolyResult<bool> {
+    ///
+    /// When DS is symmetric in its last coordinate, the mirror image of a
+    /// lattice (its last row negated) is admissible with it, has the same
+    /// determinant and a mapping as simple; its Hermite basis has the last
+    /// offsets `(−v_k[n−1]) mod h_{n−1}` and the same other entries. Only one
+    /// of each pair is searched: while `tied` (every last offset so far is
+    /// its own mirror image), the last offset `b` must satisfy
+    /// `b <= (−b) mod p`.
+    fn level(&mut self, k: usize, remaining: i64, tied: bool) -> PolyResult<bool> {
+        let n = self.n;
         let divisors: Vec<i64> = if k == 0 {
             vec![remaining]
         } else {
             (1..=remaining).filter(|d| remaining % d == 0).collect()
         };
         for h in divisors {
+            self.budget.tick()?;
             self.diag[k] = h;
-            let mut col = vec![0i64; self.n];
+            let mut col = vec![0i64; n];
             col[k] = h;
-            // Offsets v_k[r] ∈ [0, h_r) for r > k, odometer order.
+            if k + 1 == n {
+                self.cols[k] = col;
+                if self.top_ok() && self.complete(k, remaining / h, tied)? {
+                    return Ok(true);
+                }
+                continue;
+            }
+            // Offsets v_k[r] ∈ [0, h_r) for k < r < n − 1, odometer order;
+            // the last offset from the allowed list.
             loop {
-                self.cols[k] = col.clone();
-                if self.level_ok(k)? {
-                    if k == 0 {
-                        let basis: Vec<Vec<i64>> = self.cols.clone();
-                        let m = mapping_from_basis(&basis)?;
-                        let better = self
-                            .best
-                            .as_ref()
-                            .is_none_or(|(b, _)| m.complexity() < b.complexity());
-                        if better {
-                            self.best = Some((m, basis));
+                self.cols[k].copy_from_slice(&col);
+                let mut offsets = std::mem::take(&mut self.offsets[k]);
+                let r = self.allowed_last(k, &mut offsets);
+                let mut stop = Ok(false);
+                if r.is_ok() {
+                    let p = self.diag[n - 1];
+                    for &b in &offsets {
+                        let mirror = (p - b) % p;
+                        if tied && b > mirror {
+                            continue;
                         }
-                        self.found += 1;
-                        if self.found >= self.max_found {
-                            return Ok(true);
+                        self.cols[k][n - 1] = b;
+                        stop = self.complete(k, remaining / h, tied && b == mirror);
+                        if !matches!(stop, Ok(false)) {
+                            break;
                         }
-                    } else if self.level(k - 1, remaining / h)? {
-                        return Ok(true);
                     }
                 }
-                // Next offset (odometer over r = k+1..n, v_k[r] ∈ [0, h_r)).
+                self.offsets[k] = offsets;
+                r?;
+                if stop? {
+                    return Ok(true);
+                }
                 let mut advanced = false;
-                let mut r = self.n;
+                let mut r = n - 1;
                 while r > k + 1 {
                     r -= 1;
                     if col[r] + 1 < self.diag[r] {
@@ -188,80 +441,115 @@ impl Search<'_> {
 
 /// The clique bound: the largest `Π l_r` over boxes `Π [0, l_r)` whose
 /// difference box `Π [−(l_r − 1), l_r − 1]` lies in DS ∪ {0}.
+///
+/// The last side is not searched: for each prefix `(x_0, …, x_{n−2})`,
+/// `radius` is the largest `R` such that DS ∪ {0} holds every point of
+/// that prefix with `|x_{n−1}| <= R` (−1 when it holds none), so the box of
+/// the first sides `l_0..l_{n−2}` allows `l_{n−1} = 1 + min radius` over the
+/// prefixes of its difference box. Boxes only shrink the minimum as they
+/// grow, so each side grows until the box no longer fits.
 pub fn box_bound(points: &DifferencePoints, budget: &mut Budget) -> PolyResult<i64> {
     let n = points.rank;
+    if n == 0 {
+        return Ok(1);
+    }
     let mut extent = vec![0i64; n];
+    let mut lines: HashMap<Vec<i64>, BTreeSet<i64>> = HashMap::new();
     for x in &points.points {
         for (r, v) in x.iter().enumerate() {
             extent[r] = extent[r].max(v.abs());
         }
+        lines
+            .entry(x[..n - 1].to_vec())
+            .or_default()
+            .insert(x[n - 1]);
     }
-    let mut best = 1i64;
-    let mut l = vec![1i64; n];
-    box_rec(points, &extent, &mut l, 0, &mut best, budget)?;
-    Ok(best)
+    let zero = vec![0i64; n - 1];
+    // The origin's line holds 0 even when DS has no other point on it.
+    lines.entry(zero.clone()).or_default();
+    let radius: HashMap<Vec<i64>, i64> = lines
+        .into_iter()
+        .map(|(prefix, values)| {
+            let origin = prefix == zero;
+            let holds = |v: i64| (origin && v == 0) || values.contains(&v);
+            let mut r = -1i64;
+            while holds(r + 1) && holds(-(r + 1)) {
+                r += 1;
+            }
+            (prefix, r)
+        })
+        .collect();
+    let mut boxes = BoxSearch {
+        radius: &radius,
+        extent: &extent,
+        best: 1,
+        budget,
+    };
+    let mut l = vec![1i64; n - 1];
+    boxes.side(&mut l, 0)?;
+    Ok(boxes.best)
 }
 
-fn box_inside(points: &DifferencePoints, l: &[i64], budget: &mut Budget) -> PolyResult<bool> {
-    let n = l.len();
-    let mut d: Vec<i64> = l.iter().map(|v| -(v - 1)).collect();
-    loop {
-        budget.tick()?;
-        if d.iter().any(|v| *v != 0) && !points.contains(&d) {
-            return Ok(false);
-        }
-        let mut r = n;
+/// The enumeration of [`box_bound`] over the first `n − 1` sides.
+struct BoxSearch<'a> {
+    radius: &'a HashMap<Vec<i64>, i64>,
+    extent: &'a [i64],
+    best: i64,
+    budget: &'a mut Budget,
+}
+
+impl BoxSearch<'_> {
+    /// The smallest radius over the prefixes of the difference box of `l`
+    /// (−1 when a prefix has no point at all).
+    fn min_radius(&mut self, l: &[i64]) -> PolyResult<i64> {
+        let m = l.len();
+        let mut d: Vec<i64> = l.iter().map(|v| -(v - 1)).collect();
+        let mut min = i64::MAX;
         loop {
-            if r == 0 {
-                return Ok(true);
+            self.budget.tick()?;
+            let r = self.radius.get(&d).copied().unwrap_or(-1);
+            min = min.min(r);
+            if min < 0 {
+                return Ok(min);
             }
-            r -= 1;
-            if d[r] < l[r] - 1 {
-                d[r] += 1;
+            let mut k = m;
+            loop {
+                if k == 0 {
+                    return Ok(min);
+                }
+                k -= 1;
+                if d[k] < l[k] - 1 {
+                    d[k] += 1;
+                    break;
+                }
+                d[k] = -(l[k] - 1);
+            }
+        }
+    }
+
+    /// Tries every fitting side `l_r` (the later sides still 1).
+    fn side(&mut self, l: &mut Vec<i64>, r: usize) -> PolyResult<()> {
+        if r == l.len() {
+            let last = 1 + self.min_radius(l)?;
+            let size = l.iter().try_fold(last, |acc, v| mul(acc, *v))?;
+            self.best = self.best.max(size);
+            return Ok(());
+        }
+        let mut v = 1i64;
+        loop {
+            l[r] = v;
+            if self.min_radius(l)? < 0 {
                 break;
             }
-            d[r] = -(l[r] - 1);
+            self.side(l, r + 1)?;
+            if v > self.extent[r] {
+                break;
+            }
+            v += 1;
         }
+        l[r] = 1;
+        Ok(())
     }
-}
-
-fn box_rec(
-    points: &DifferencePoints,
-    extent: &[i64],
-    l: &mut Vec<i64>,
-    r: usize,
-    best: &mut i64,
-    budget: &mut Budget,
-) -> PolyResult<()> {
-    let n = l.len();
-    if r == n {
-        let size = l.iter().try_fold(1i64, |acc, v| mul(acc, *v))?;
-        *best = (*best).max(size);
-        return Ok(());
-    }
-    // Largest l_r first would be greedy; try every l_r that fits.
-    let mut v = 1i64;
-    loop {
-        l[r] = v;
-        if !box_inside(
-            points,
-            &l[..=r]
-                .iter()
-                .copied()
-                .chain(std::iter::repeat_n(1, n - r - 1))
-                .collect::<Vec<_>>(),
-            budget,
-        )? {
-            break;
-        }
-        box_rec(points, extent, l, r + 1, best, budget)?;
-        if v > extent[r] {
-            break;
-        }
-        v += 1;
-    }
-    l[r] = 1;
-    Ok(())
 }
 
 /// Searches determinants `lower..upper` (upper exclusive: a lattice of
@@ -281,6 +569,13 @@ pub fn optimal_lattice(
     };
     let lower_bound = lower.max(clique_bound).max(1);
     let levels = Levels::new(points);
+    let mirror_symmetric = points.points.iter().all(|x| {
+        let mut m = x.clone();
+        if let Some(last) = m.last_mut() {
+            *last = -*last;
+        }
+        m.iter().all(|v| *v == 0) || points.lookup.contains(&m)
+    });
     let mut result = OptimalResult {
         basis: None,
         mapping: None,
@@ -304,8 +599,13 @@ pub fn optimal_lattice(
             max_found: 64,
             found: 0,
             budget,
+            scratch: Scratch::default(),
+            offsets: vec![Vec::new(); n],
         };
-        match search.level(n - 1, d) {
+        if std::env::var_os("POLYFOLD_OPT_DEBUG").is_some() {
+            eprintln!("d={d} t={:?}", std::time::Instant::now());
+        }
+        match search.level(n - 1, d, mirror_symmetric) {
             Ok(_) => {}
             Err(PolyError::Budget) => {
                 if let Some((m, b)) = search.best.take() {

@@ -334,3 +334,164 @@ fn rank_zero_and_trivial_difference_sets_need_one_location() {
     .unwrap();
     assert!(c.iter().all(|c| c.size == 1) && !c.is_empty(), "{c:?}");
 }
+
+/// `random_polytope` in 2-D times the segment `|x_2| <= m − 1`: the shape
+/// of a temporary whose cells are all live together along a long inner loop
+/// (reg_detect's `diff`), symmetric in its last coordinate.
+fn random_product(rng: &mut Rng, max_box: i64, m: i64) -> Polytope {
+    let base = random_polytope(rng, 2, max_box);
+    let mut b = BasicSet::universe(difference_space(3));
+    for row in &base.set.ineqs {
+        b.add_ineq(vec![row[0], row[1], 0, row[2]]);
+    }
+    b.add_ineq(vec![0, 0, 1, m - 1]);
+    b.add_ineq(vec![0, 0, -1, m - 1]);
+    Polytope { set: b }
+}
+
+/// The smallest `d <= max_d` such that some homomorphism `φ` from `Z^3` to
+/// an abelian group of order `d` has `φ(x) ≠ 0` on every point: the
+/// optimum by a route independent of Hermite bases (the kernel of `φ` is an
+/// admissible lattice of determinant at most `d`, and the quotient map of an
+/// admissible lattice is such a `φ`). Groups by invariant factors
+/// `a | b | c`, `abc = d`; `φ` by the images of the unit vectors.
+fn brute_optimum_3d(points: &[Vec<i64>], max_d: i64) -> Option<i64> {
+    for d in 1..=max_d {
+        for a in 1..=d {
+            for b in (a..=d).step_by(a as usize) {
+                if d % (a * b) != 0 {
+                    continue;
+                }
+                let c = d / (a * b);
+                if c % b != 0 {
+                    continue;
+                }
+                let order = [a, b, c];
+                // Images of e_0, e_1, e_2: 3 elements of Z/a × Z/b × Z/c.
+                let elems: Vec<[i64; 3]> = (0..a)
+                    .flat_map(|u| (0..b).flat_map(move |v| (0..c).map(move |w| [u, v, w])))
+                    .collect();
+                for g0 in &elems {
+                    for g1 in &elems {
+                        for g2 in &elems {
+                            let ok = points.iter().all(|x| {
+                                (0..3).any(|r| {
+                                    (x[0] * g0[r] + x[1] * g1[r] + x[2] * g2[r])
+                                        .rem_euclid(order[r])
+                                        != 0
+                                })
+                            });
+                            if ok {
+                                return Some(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn optimal_search_matches_brute_force_in_3d() {
+    let mut rng = Rng::new(0x0B7_0003);
+    let mut checked = 0;
+    let mut products = 0;
+    for case in 0..proptest_cases(60) {
+        let product = case % 2 == 0;
+        let k = if product {
+            let m = rng.range(1, 4);
+            random_product(&mut rng, 2, m)
+        } else {
+            random_polytope(&mut rng, 3, 2)
+        };
+        let points = brute_points(&k, 4);
+        let Some(brute) = brute_optimum_3d(&points, 16) else {
+            continue;
+        };
+        checked += 1;
+        products += usize::from(product);
+        let dp = DifferencePoints::of_polytope(&k, &mut Budget::default()).unwrap();
+        let r = optimal_lattice(&dp, 1, 1000, &mut Budget::default()).unwrap();
+        assert!(r.proven);
+        assert_eq!(r.size, Some(brute), "{}", k.set);
+        let m = r.mapping.unwrap();
+        assert_eq!(m.size().unwrap(), brute);
+        assert!(admissible(&m, &points), "{}", k.set);
+    }
+    assert!(
+        checked >= 20 && products >= 8,
+        "only {checked} cases ({products} products) had an optimum <= 16"
+    );
+}
+
+/// The largest `Π l_r` over every box whose difference box lies in
+/// `points ∪ {0}`, by trying every box up to the extents.
+fn brute_box_bound(points: &[Vec<i64>], n: usize) -> i64 {
+    let set: std::collections::HashSet<Vec<i64>> = points.iter().cloned().collect();
+    let extent: Vec<i64> = (0..n)
+        .map(|r| points.iter().map(|x| x[r].abs()).max().unwrap_or(0))
+        .collect();
+    let fits = |l: &[i64]| {
+        let mut d: Vec<i64> = l.iter().map(|v| -(v - 1)).collect();
+        loop {
+            if d.iter().any(|v| *v != 0) && !set.contains(&d) {
+                return false;
+            }
+            let mut r = n;
+            loop {
+                if r == 0 {
+                    return true;
+                }
+                r -= 1;
+                if d[r] < l[r] - 1 {
+                    d[r] += 1;
+                    break;
+                }
+                d[r] = -(l[r] - 1);
+            }
+        }
+    };
+    let mut best = 1;
+    let mut l = vec![1i64; n];
+    loop {
+        if fits(&l) {
+            best = best.max(l.iter().product());
+        }
+        let mut r = n;
+        loop {
+            if r == 0 {
+                return best;
+            }
+            r -= 1;
+            if l[r] < extent[r] + 1 {
+                l[r] += 1;
+                break;
+            }
+            l[r] = 1;
+        }
+    }
+}
+
+#[test]
+fn box_bound_matches_every_box() {
+    let mut rng = Rng::new(0x0B0C_5E75);
+    for case in 0..proptest_cases(80) {
+        let n = 1 + case % 3;
+        let k = if n == 3 && case % 2 == 0 {
+            let m = rng.range(1, 4);
+            random_product(&mut rng, 3, m)
+        } else {
+            random_polytope(&mut rng, n, 4)
+        };
+        let points = brute_points(&k, 5);
+        let dp = DifferencePoints::of_polytope(&k, &mut Budget::default()).unwrap();
+        assert_eq!(
+            box_bound(&dp, &mut Budget::default()).unwrap(),
+            brute_box_bound(&points, n),
+            "{}",
+            k.set
+        );
+    }
+}
