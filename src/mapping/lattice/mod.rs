@@ -503,7 +503,13 @@ fn candidates_from(
         Ok(())
     };
     for h in &analysis.heuristics {
-        consider(h.method, &h.detail, &h.mapping, None, h.time, budget)?;
+        // Heuristics 1 and 1.a are built on the successive minima.
+        let time = if h.method.starts_with("heuristic 1") {
+            h.time + analysis.minima_time
+        } else {
+            h.time
+        };
+        consider(h.method, &h.detail, &h.mapping, None, time, budget)?;
     }
     if let Some(r) = &analysis.optimal {
         if let Some(m) = &r.mapping {

@@ -102,7 +102,7 @@ impl Levels {
             let mut last: Vec<(i64, i64)> = Vec::new();
             for v in values {
                 match last.last_mut() {
-                    Some((_, hi)) if *hi + 1 == v => *hi = v,
+                    Some((_, hi)) if hi.checked_add(1) == Some(v) => *hi = v,
                     _ => last.push((v, v)),
                 }
             }
@@ -305,13 +305,13 @@ impl<'a> Search<'a> {
                 continue;
             }
             for (lo, hi) in &g.last {
-                let width = hi - lo;
+                let width = hi.checked_sub(*lo).ok_or(PolyError::Overflow)?;
                 if width >= p - 1 {
                     // Every residue, so every offset, is hit.
                     return Ok(false);
                 }
                 let s = lo.checked_add(c0).ok_or(PolyError::Overflow)?.rem_euclid(p);
-                let e = s + width;
+                let e = s.checked_add(width).ok_or(PolyError::Overflow)?;
                 let pieces = if e < p {
                     [(s, e), (1, 0)]
                 } else {
@@ -323,8 +323,12 @@ impl<'a> Search<'a> {
                     }
                     for j in 0..t {
                         let jp = j.checked_mul(p).ok_or(PolyError::Overflow)?;
-                        let lo_b = (s + jp + t - 1).div_euclid(t);
-                        let hi_b = (e + jp).div_euclid(t);
+                        let lo_b = s
+                            .checked_add(jp)
+                            .and_then(|v| v.checked_add(t - 1))
+                            .ok_or(PolyError::Overflow)?
+                            .div_euclid(t);
+                        let hi_b = e.checked_add(jp).ok_or(PolyError::Overflow)?.div_euclid(t);
                         if lo_b <= hi_b {
                             subtract(allowed, lo_b, hi_b, cut);
                         }
