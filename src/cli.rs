@@ -68,7 +68,9 @@ pub struct SmoArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct LatticeArgs {
-    /// The set in isl notation, e.g. `[N] -> { [i, j] : -N < i < N and -1 <= j <= 1 }`.
+    /// The set in isl notation, e.g. `[N] -> { [i, j] : -N < i < N and -1 <= j <= 1 }`;
+    /// `@FILE` reads it from a file and `-` from standard input (a DS printed
+    /// by `--emit ds` can be longer than a command line allows).
     #[arg(value_name = "ISL_SET")]
     pub set: String,
 

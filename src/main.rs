@@ -86,10 +86,23 @@ fn run() -> ExitCode {
                 optimal_time: std::time::Duration::from_secs_f64(seconds),
                 ..Default::default()
             };
-            match polyfold::mapping::lattice::lattice_report(&args.set, &args.define, &options) {
+            let set = if args.set == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map(|_| text)
+                    .map_err(|e| format!("polyfold: error: cannot read standard input: {e}\n"))
+            } else if let Some(path) = args.set.strip_prefix('@') {
+                polyfold::driver::read_source(std::path::Path::new(path))
+            } else {
+                Ok(args.set.clone())
+            };
+            match set.and_then(|set| {
+                polyfold::mapping::lattice::lattice_report(&set, &args.define, &options)
+                    .map_err(|e| format!("polyfold: error: {e}\n"))
+            }) {
                 Ok(text) => print!("{text}"),
                 Err(e) => {
-                    eprintln!("polyfold: error: {e}");
+                    eprint!("{e}");
                     code = 2;
                 }
             }

@@ -357,3 +357,45 @@ fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
         "{report}"
     );
 }
+
+#[test]
+fn lattice_reads_the_set_from_a_file_or_standard_input() {
+    let set = "[N] -> { [i, j] : -N < i < N and -1 <= j <= 1 }";
+    let direct = polyfold(&["lattice", set, "-D", "N=10", "--optimal-budget", "0"]);
+    assert_eq!(direct.status.code(), Some(0), "{}", text(&direct.stderr));
+    // Differences |d0| <= 9, |d1| <= 1: moduli 10 and 2 (Heuristic 1.a).
+    assert!(
+        text(&direct.stdout).contains("size       20"),
+        "{}",
+        text(&direct.stdout)
+    );
+    let dir = scratch("lattice");
+    let path = dir.join("k.isl");
+    fs::write(&path, set).expect("write");
+    let arg = format!("@{}", path.display());
+    let from_file = polyfold(&["lattice", &arg, "-D", "N=10", "--optimal-budget", "0"]);
+    assert_eq!(
+        from_file.status.code(),
+        Some(0),
+        "{}",
+        text(&from_file.stderr)
+    );
+    assert_eq!(from_file.stdout, direct.stdout);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .args(["lattice", "-", "-D", "N=10", "--optimal-budget", "0"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), set.as_bytes())
+        .expect("write stdin");
+    let from_stdin = child.wait_with_output().expect("output");
+    assert_eq!(from_stdin.status.code(), Some(0));
+    assert_eq!(from_stdin.stdout, direct.stdout);
+    let missing = format!("@{}", dir.join("missing.isl").display());
+    let out = polyfold(&["lattice", &missing, "-D", "N=10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("polyfold: error: cannot read "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

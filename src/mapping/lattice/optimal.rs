@@ -606,9 +606,6 @@ pub fn optimal_lattice(
             scratch: Scratch::default(),
             offsets: vec![Vec::new(); n],
         };
-        if std::env::var_os("POLYFOLD_OPT_DEBUG").is_some() {
-            eprintln!("d={d} t={:?}", std::time::Instant::now());
-        }
         match search.level(n - 1, d, mirror_symmetric) {
             Ok(_) => {}
             Err(PolyError::Budget) => {
