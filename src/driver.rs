@@ -130,14 +130,14 @@ pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
         Err(e) => return Outcome::fail(e, 2),
     };
     let mut out = run_source(&path.display().to_string(), &source, options);
-    if let Some(new) = out.rewrite.take() {
-        if let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes()) {
-            out.stderr.push_str(&format!(
-                "polyfold: error: cannot write {}: {e}\n",
-                path.display()
-            ));
-            out.code = 2;
-        }
+    if let Some(new) = out.rewrite.take()
+        && let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes())
+    {
+        out.stderr.push_str(&format!(
+            "polyfold: error: cannot write {}: {e}\n",
+            path.display()
+        ));
+        out.code = 2;
     }
     out
 }
@@ -203,14 +203,14 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
 fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
     let mut out = String::new();
     for d in &c.decisions {
-        if let ArrayOutcome::Kept { why } = &d.outcome {
-            if why.contains("has no known value") {
-                let f = &program.scops[d.scop].function;
-                out.push_str(&format!(
-                    "polyfold: warning: {path}: `{}` in {f} keeps its layout: {why}\n",
-                    d.name
-                ));
-            }
+        if let ArrayOutcome::Kept { why } = &d.outcome
+            && why.contains("has no known value")
+        {
+            let f = &program.scops[d.scop].function;
+            out.push_str(&format!(
+                "polyfold: warning: {path}: `{}` in {f} keeps its layout: {why}\n",
+                d.name
+            ));
         }
     }
     out

@@ -246,16 +246,14 @@ pub fn contract_program(
                 (ArrayOutcome::External, "-")
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
-                match contract_array(
-                    options,
+                let job = ArrayJob {
                     scop,
-                    params_are_macros(program, scop),
-                    array.id,
-                    &extents,
+                    macros_pinnable: params_are_macros(program, scop),
+                    array: array.id,
+                    extents: &extents,
                     original_cells,
-                    &mut budget,
-                    &mut strategies,
-                ) {
+                };
+                match contract_array(options, job, &mut budget, &mut strategies) {
                     Ok(o) => o,
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
                 }
@@ -465,17 +463,33 @@ fn static_assertions(program: &Program, decisions: &[ArrayDecision]) -> Vec<Edit
         .collect()
 }
 
-/// Finds, certifies and lays out a mapping for one temporary array.
-fn contract_array(
-    options: &ContractOptions,
-    scop: &Scop,
+/// One temporary array to contract, in its SCoP.
+struct ArrayJob<'a> {
+    scop: &'a Scop,
+    /// Whether the parameters are `#define`s that a `_Static_assert` can
+    /// pin (mappings for the known values only are allowed then).
     macros_pinnable: bool,
     array: ArrayId,
-    extents: &[Option<i64>],
+    /// Extents for the known parameter values.
+    extents: &'a [Option<i64>],
     original_cells: Option<i64>,
+}
+
+/// Finds, certifies and lays out a mapping for one temporary array; every
+/// strategy that finds a certified size is added to `strategies`.
+fn contract_array(
+    options: &ContractOptions,
+    job: ArrayJob<'_>,
     budget: &mut Budget,
     strategies: &mut Vec<StrategySize>,
 ) -> Result<(ArrayOutcome, &'static str), String> {
+    let ArrayJob {
+        scop,
+        macros_pinnable,
+        array,
+        extents,
+        original_cells,
+    } = job;
     let decl = scop.array(array);
     let model: ArrayModel = array_model(scop, array);
     if decl.declarator_span.is_none() {
@@ -755,12 +769,12 @@ fn contract_array(
     }
     match best {
         Some(choice) => {
-            if let (Some(new), Some(old)) = (choice.new_cells, original_cells) {
-                if new >= old {
-                    return Err(format!(
-                        "no smaller mapping: the best needs all {old} cells"
-                    ));
-                }
+            if let (Some(new), Some(old)) = (choice.new_cells, original_cells)
+                && new >= old
+            {
+                return Err(format!(
+                    "no smaller mapping: the best needs all {old} cells"
+                ));
             }
             Ok((
                 ArrayOutcome::Remapped {

@@ -138,7 +138,7 @@ fn random_programs_print_the_same_after_contraction() {
                     let seed = first + index;
                     let program = generate(seed);
                     let options = CheckOptions {
-                        sanitize: seed % 25 == 0,
+                        sanitize: seed.is_multiple_of(25),
                         ..CheckOptions::default()
                     };
                     match check_program(&format!("gen_{seed}"), &program.to_c(), &scratch, &options)

@@ -89,7 +89,7 @@ fn no_entry_point_panics_or_hangs_on_fuzzed_input() {
                             .push(format!("seed {seed} ({kind:?} input): {k:?}: {detail}"));
                         continue;
                     }
-                    if seed % 20 == 0
+                    if seed.is_multiple_of(20)
                         && let Err(e) = run_binary(&bytes, &scratch, &format!("in{seed}"))
                     {
                         failures

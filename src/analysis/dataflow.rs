@@ -78,10 +78,10 @@ fn signs_of(scop: &Scop, stmt: usize) -> Vec<i64> {
     let s = &scop.stmts[stmt];
     let mut signs = vec![1; s.iterators.len()];
     for e in &s.schedule {
-        if let SchedEntry::Iter { index, sign } = *e {
-            if index < signs.len() {
-                signs[index] = sign;
-            }
+        if let SchedEntry::Iter { index, sign } = *e
+            && index < signs.len()
+        {
+            signs[index] = sign;
         }
     }
     signs
@@ -419,13 +419,13 @@ impl CoeffsText for crate::poly::lexopt::QAff {
     }
 }
 
+/// A read instance: statement, read position, iteration vector.
+pub type ReadInstance = (usize, usize, Vec<i64>);
+
 /// Brute force (for tests and checks): runs the SCoP's operations in
 /// schedule order for fixed parameters and records, for every read
 /// operation `(stmt, read, iters)`, the last writer of the cell it reads.
-pub fn brute_sources(
-    scop: &Scop,
-    params: &[i64],
-) -> PolyResult<Vec<((usize, usize, Vec<i64>), Source)>> {
+pub fn brute_sources(scop: &Scop, params: &[i64]) -> PolyResult<Vec<(ReadInstance, Source)>> {
     use crate::poly::Budget;
     use crate::poly::basic::eval_row;
     use crate::verify::enumerate::integer_points;
@@ -1463,10 +1463,10 @@ mod tests {
                     .collect()
             };
             for r in &s.reads {
-                if let Some(v) = last.get(&(r.array.0, cell(r))) {
-                    if let Some(l) = life.get_mut(v) {
-                        l.1 = Some(pos);
-                    }
+                if let Some(v) = last.get(&(r.array.0, cell(r)))
+                    && let Some(l) = life.get_mut(v)
+                {
+                    l.1 = Some(pos);
                 }
             }
             let v = (*si, it.clone());
@@ -1515,7 +1515,8 @@ mod tests {
         let names = scop.param_names();
         let params: Vec<i64> = names.iter().map(|n| if n == "N" { 4 } else { 3 }).collect();
         let life = brute_lifetimes(scop, &params);
-        let values: Vec<(&(usize, Vec<i64>), &(usize, Option<usize>))> =
+        type Life = (usize, Option<usize>);
+        let values: Vec<(&(usize, Vec<i64>), &Life)> =
             life.iter().filter(|(v, _)| temps.contains(&v.0)).collect();
         let bx = BruteBox::new(0, 0, -1, 6);
         let cell = |v: &(usize, Vec<i64>)| -> Vec<i64> {

@@ -61,7 +61,7 @@ pub fn pragma_temps(source: &str) -> Vec<String> {
 
 /// Classifies one array.
 pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification {
-    let named = |list: &[String]| list.iter().any(|n| *n == array.name);
+    let named = |list: &[String]| list.contains(&array.name);
     if named(&overrides.live_out) {
         return Classification {
             liveness: Liveness::External,

@@ -184,7 +184,7 @@ fn program_campaign(args: &Args) -> bool {
                     let seed = args.seed + index;
                     let program = generate(seed);
                     let options = CheckOptions {
-                        sanitize: args.sanitize_every > 0 && seed % args.sanitize_every == 0,
+                        sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
                         inter_array: args.inter_array,
                         ..CheckOptions::default()
                     };
@@ -220,7 +220,7 @@ fn program_campaign(args: &Args) -> bool {
                         }
                     }
                     let done = index + 1;
-                    if done % 500 == 0 {
+                    if done.is_multiple_of(500) {
                         let st = stats.lock().expect("stats lock");
                         eprintln!(
                             "... {done} programs, {} contracting, {} arrays contracted, {} failures, {:.0} s",
@@ -350,9 +350,11 @@ fn mutation_campaign(args: &Args) -> bool {
                     }
                     let mut problem = None;
                     let started = Instant::now();
-                    if let Err((k, detail)) =
-                        check_no_panic(&bytes, seed % args.full_every == 0, Duration::from_secs(20))
-                    {
+                    if let Err((k, detail)) = check_no_panic(
+                        &bytes,
+                        seed.is_multiple_of(args.full_every),
+                        Duration::from_secs(20),
+                    ) {
                         problem = Some(format!("{kind:?} input: library {k:?}: {detail}"));
                     }
                     {
@@ -363,7 +365,7 @@ fn mutation_campaign(args: &Args) -> bool {
                     }
                     if problem.is_none()
                         && args.binary_every > 0
-                        && seed % args.binary_every == 0
+                        && seed.is_multiple_of(args.binary_every)
                         && let Some(binary) = &binary
                     {
                         binary_runs.fetch_add(1, Ordering::SeqCst);
@@ -377,7 +379,7 @@ fn mutation_campaign(args: &Args) -> bool {
                         failures.lock().expect("lock").push((seed, message));
                     }
                     let done = index + 1;
-                    if done % 10_000 == 0 {
+                    if done.is_multiple_of(10_000) {
                         eprintln!(
                             "... {done} inputs, {} failures, {:.0} s",
                             failures.lock().expect("lock").len(),

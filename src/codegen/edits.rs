@@ -70,7 +70,7 @@ impl std::error::Error for EditError {}
 /// Applies `edits` to `text` in one pass after sorting them by position.
 pub fn apply_edits(text: &str, edits: &[Edit]) -> Result<String, EditError> {
     let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by(|a, b| (a.range.start, a.range.end).cmp(&(b.range.start, b.range.end)));
+    sorted.sort_by_key(|e| (e.range.start, e.range.end));
     for edit in &sorted {
         let r = &edit.range;
         if r.start > r.end

@@ -123,7 +123,8 @@ pub fn fuzz_input(seed: u64, seeds: &[Vec<u8>]) -> (InputKind, Vec<u8>) {
         let n = rng.below(200);
         let mut text = String::new();
         for _ in 0..n {
-            text.push_str(*rng.pick(&TOKENS));
+            let token: &&str = rng.pick(&TOKENS);
+            text.push_str(token);
             text.push(' ');
         }
         return (InputKind::TokenSoup, text.into_bytes());
@@ -192,7 +193,7 @@ fn deep_nesting(rng: &mut Rng) -> Vec<u8> {
         1 => {
             body.push_str("A[");
             body.push_str(&"(".repeat(depth));
-            body.push_str("i");
+            body.push('i');
             body.push_str(&" + 1)".repeat(depth));
             body.push_str("] = 1.0;\n");
         }

@@ -1182,6 +1182,9 @@ struct ValueLife {
     iteration: Vec<i64>,
 }
 
+/// The writes of the temporaries (statement, op) and the value lifetimes.
+type WritesAndLives = (Vec<(usize, usize)>, Vec<ValueLife>);
+
 /// Every write of a temporary (operation, statement), read or not, and the
 /// lifetime of every value of the temporaries that is read (sorted by
 /// birth).
@@ -1189,7 +1192,7 @@ fn writes_and_lifetimes(
     scop: &Scop,
     temps: &[usize],
     values: &[i64],
-) -> Result<(Vec<(usize, usize)>, Vec<ValueLife>), String> {
+) -> Result<WritesAndLives, String> {
     let (tp, ops) = operations(scop, values)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).

@@ -36,13 +36,12 @@ impl Budget {
             return Err(PolyError::Budget);
         }
         self.steps_left -= 1;
-        if self.steps_left % 1024 == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() > d {
-                    self.steps_left = 0;
-                    return Err(PolyError::Budget);
-                }
-            }
+        if self.steps_left.is_multiple_of(1024)
+            && let Some(d) = self.deadline
+            && Instant::now() > d
+        {
+            self.steps_left = 0;
+            return Err(PolyError::Budget);
         }
         Ok(())
     }

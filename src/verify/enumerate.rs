@@ -97,23 +97,26 @@ pub fn for_each_integer_point(
             return Ok(());
         }
     }
-    enumerate_from(
-        n_param,
-        &lo,
-        &hi,
-        &by_last,
-        &mut point,
-        &mut visited,
-        budget,
-        &mut |p| f(&p[n_param..n_param + n_dim]),
-    )
+    let scan = Scan {
+        lo: &lo,
+        hi: &hi,
+        by_last: &by_last,
+    };
+    enumerate_from(n_param, &scan, &mut point, &mut visited, budget, &mut |p| {
+        f(&p[n_param..n_param + n_dim])
+    })
+}
+
+/// The box of the scan and the constraints by their last column.
+struct Scan<'a> {
+    lo: &'a [i64],
+    hi: &'a [i64],
+    by_last: &'a [Vec<(&'a Vec<i64>, bool)>],
 }
 
 fn enumerate_from(
     col: usize,
-    lo: &[i64],
-    hi: &[i64],
-    by_last: &[Vec<(&Vec<i64>, bool)>],
+    scan: &Scan<'_>,
     point: &mut Vec<i64>,
     visited: &mut u64,
     budget: &mut Budget,
@@ -122,6 +125,7 @@ fn enumerate_from(
     let n_cols = point.len();
     // Tighten the box with the constraints whose last column is `col`:
     // with the earlier columns fixed, each gives a bound on `col`.
+    let Scan { lo, hi, by_last } = *scan;
     let (mut from, mut to) = (lo[col] as i128, hi[col] as i128);
     for (row, is_eq) in &by_last[col] {
         let a = row[col] as i128;
@@ -175,7 +179,7 @@ fn enumerate_from(
         if col + 1 == n_cols {
             emit(point);
         } else {
-            enumerate_from(col + 1, lo, hi, by_last, point, visited, budget, emit)?;
+            enumerate_from(col + 1, scan, point, visited, budget, emit)?;
         }
     }
     point[col] = lo[col];

@@ -454,9 +454,9 @@ fn shared_mapping(
     for p in &pieces {
         for (side, stmt) in [(0, p.source), (spec.n_dim, p.target)] {
             let j = search.index(stmt);
-            for d in 0..spec.n_dim {
-                if !varies[j][d] && !is_fixed(&p.poly, n_param + side + d)? {
-                    varies[j][d] = true;
+            for (d, v) in varies[j].iter_mut().enumerate() {
+                if !*v && !is_fixed(&p.poly, n_param + side + d)? {
+                    *v = true;
                 }
             }
         }

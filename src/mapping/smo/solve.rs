@@ -467,9 +467,9 @@ fn build_level(
     for p in pieces {
         for (side, stmt) in [(0usize, p.source), (n_dim, p.target)] {
             let j = idx(stmt);
-            for d in 0..n_dim {
-                if fixed[j][d] && !is_fixed(&p.poly, n_param + side + d)? {
-                    fixed[j][d] = false;
+            for (d, f) in fixed[j].iter_mut().enumerate() {
+                if *f && !is_fixed(&p.poly, n_param + side + d)? {
+                    *f = false;
                 }
             }
         }
@@ -588,8 +588,8 @@ fn build_level(
         for (x, sign) in [(x1, 1i64), (x2, -1i64)] {
             // sign·f − 1 + (1 − x)(c·ΣP + c + 1) >= 0.
             let mut big: Vec<Lin> = vec![Lin::default(); w];
-            for q in 0..n_param {
-                big[q] = Lin::constant(c).add(&Lin::var(x, -c), 1);
+            for slot in big.iter_mut().take(n_param) {
+                *slot = Lin::constant(c).add(&Lin::var(x, -c), 1);
             }
             big[w - 1] = Lin::constant(c).add(&Lin::var(x, -(c + 1)), 1);
             add_farkas(&mut m, poly, &combine(&big, 1, &f, sign))?;
