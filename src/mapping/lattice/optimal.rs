@@ -29,6 +29,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::poly::error::{PolyResult, mul};
+use crate::poly::matrix::{IntMatrix, hnf_col};
 use crate::poly::{Budget, PolyError};
 
 use super::basis::{NumericMapping, mapping_from_basis};
@@ -159,6 +160,9 @@ struct Search<'a> {
     budget: &'a mut Budget,
     /// Reused storage of [`Search::allowed_last`].
     scratch: Scratch<'a>,
+    /// The search runs on coordinates reordered by extent: coordinate `r`
+    /// of the search is coordinate `perm[r]` of the caller (`None`: same).
+    perm: Option<&'a [usize]>,
     /// The allowed last offsets of each level, reused.
     offsets: Vec<Vec<i64>>,
 }
@@ -355,7 +359,20 @@ impl<'a> Search<'a> {
         if k > 0 {
             return self.level(k - 1, remaining, tied);
         }
-        let basis: Vec<Vec<i64>> = self.cols.clone();
+        let basis = match self.perm {
+            None => self.cols.clone(),
+            Some(perm) => {
+                // Back to the caller's coordinates, in Hermite form again.
+                let mut cols = vec![vec![0i64; self.n]; self.n];
+                for (orig, col) in cols.iter_mut().zip(&self.cols) {
+                    for (r, v) in col.iter().enumerate() {
+                        orig[perm[r]] = *v;
+                    }
+                }
+                let (h, _) = hnf_col(&IntMatrix::from_cols(&cols, self.n)?)?;
+                (0..self.n).map(|c| h.col(c)).collect()
+            }
+        };
         let m = mapping_from_basis(&basis)?;
         let better = self
             .best
@@ -572,6 +589,28 @@ pub fn optimal_lattice(
         Err(e) => return Err(e),
     };
     let lower_bound = lower.max(clique_bound).max(1);
+    // The longest coordinate goes last: its lines are the intervals of the
+    // level checks and its offsets the interval sets of `allowed_last`.
+    let mut extent = vec![0i64; n];
+    for x in &points.points {
+        for (e, v) in extent.iter_mut().zip(x) {
+            *e = (*e).max(v.abs());
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|r| extent[*r]);
+    let reordered;
+    let (points, perm) = if order.iter().enumerate().all(|(i, r)| i == *r) {
+        (points, None)
+    } else {
+        let permute = |x: &Vec<i64>| order.iter().map(|r| x[*r]).collect::<Vec<i64>>();
+        reordered = DifferencePoints {
+            rank: n,
+            points: points.points.iter().map(permute).collect(),
+            lookup: points.points.iter().map(permute).collect(),
+        };
+        (&reordered, Some(order.as_slice()))
+    };
     let levels = Levels::new(points);
     let mirror_symmetric = points.points.iter().all(|x| {
         let mut m = x.clone();
@@ -604,6 +643,7 @@ pub fn optimal_lattice(
             found: 0,
             budget,
             scratch: Scratch::default(),
+            perm,
             offsets: vec![Vec::new(); n],
         };
         match search.level(n - 1, d, mirror_symmetric) {
