@@ -15,6 +15,18 @@
 //! optimal, and among the admissible lattices of that determinant the one
 //! with the simplest mapping is kept.
 //!
+//! What makes it fast enough for reg_detect's `diff` (3-D, all of
+//! 1344..1727 refuted in about half a second):
+//! - the coordinates are reordered by extent, the longest last;
+//! - DS is kept as lines along the last coordinate, each a few intervals,
+//!   so a check costs one test per line (`Group`);
+//! - the last entry `b` of a column is never enumerated: the lines forbid
+//!   the preimages of intervals under `b ↦ t·b mod h_{n−1}`, which are
+//!   intervals, and the allowed values are what is left
+//!   (`Search::allowed_last`);
+//! - when DS is symmetric in the last coordinate, only one lattice of each
+//!   mirror pair is visited.
+//!
 //! Lower bounds: the caller's (for instance the max-live count of the trace
 //! verifier, valid for every mapping), and a clique bound valid for
 //! lattices: the largest box `B` (in the unit basis) with `B − B ⊆ DS ∪
