@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::frontend;
-use crate::pipeline::{ContractOptions, contract_program, verify_contraction};
+use crate::pipeline::{ContractOptions, Optimality, contract_program, verify_contraction};
 use crate::poly::Budget;
 
 #[derive(Clone, Debug)]
@@ -206,7 +206,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &d.original_cells.map_or("?".into(), |v| v.to_string()),
                     &new.map_or("?".into(), |v| v.to_string()),
                     &bound,
-                    d.proven_optimal(max_live).unwrap_or("-"),
+                    d.proven_optimal(max_live).map_or("-", Optimality::short),
                     &published_text(&published, &kernel, &d.name),
                     d.method,
                 ],
@@ -248,7 +248,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &m.merged_cells.to_string(),
                     &m.lower_bound.to_string(),
                     if usize::try_from(m.merged_cells).is_ok_and(|c| c == m.lower_bound) {
-                        "bound"
+                        Optimality::MaxLiveBound.short()
                     } else {
                         "-"
                     },

@@ -92,6 +92,44 @@ pub struct ArrayDecision {
     pub time: Duration,
 }
 
+/// Why an array's new size is known to be the smallest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Optimality {
+    /// It equals the max-live count: no mapping of the array can do better.
+    MaxLiveBound,
+    /// The exhaustive lattice search found no smaller lattice (the best
+    /// modular mapping of this kind).
+    LatticeSearch,
+}
+
+impl Optimality {
+    /// The word of the bench table's `opt` column.
+    pub fn short(self) -> &'static str {
+        match self {
+            Optimality::MaxLiveBound => "bound",
+            Optimality::LatticeSearch => "search",
+        }
+    }
+
+    /// The value of the JSON report's `optimal` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimality::MaxLiveBound => "max-live bound",
+            Optimality::LatticeSearch => "lattice search",
+        }
+    }
+
+    /// The line of the text report.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Optimality::MaxLiveBound => "optimal: meets the max-live lower bound",
+            Optimality::LatticeSearch => {
+                "optimal: the exhaustive lattice search found nothing smaller"
+            }
+        }
+    }
+}
+
 /// The certified size one strategy reached for an array.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategySize {
@@ -104,18 +142,17 @@ pub struct StrategySize {
 }
 
 impl ArrayDecision {
-    /// Whether the chosen size is proven to be the smallest: it meets the
-    /// max-live lower bound `bound`, or the optimal lattice search proved
-    /// that no smaller lattice exists (`None`: not known).
-    pub fn proven_optimal(&self, bound: Option<usize>) -> Option<&'static str> {
+    /// Why the chosen size is the smallest, given the max-live lower bound
+    /// `bound` (`None`: not known to be).
+    pub fn proven_optimal(&self, bound: Option<usize>) -> Option<Optimality> {
         let new = self.new_cells()?;
         if bound.is_some_and(|b| i64::try_from(b).is_ok_and(|b| b == new)) {
-            return Some("bound");
+            return Some(Optimality::MaxLiveBound);
         }
         self.strategies
             .iter()
             .any(|s| s.proven_optimal == Some(true) && s.cells == new)
-            .then_some("search")
+            .then_some(Optimality::LatticeSearch)
     }
 
     pub fn new_cells(&self) -> Option<i64> {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::ir::Program;
-use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction};
+use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction, Optimality};
 
 /// Per-array lower bounds (max-live counts) from the trace verifier, by
 /// `(scop, array index)`.
@@ -65,14 +65,6 @@ fn strategies_text(d: &ArrayDecision) -> String {
         .join(", ")
 }
 
-/// Why the chosen size is the smallest possible, if it is known to be.
-fn optimality_text(d: &ArrayDecision, bound: Option<usize>) -> Option<&'static str> {
-    d.proven_optimal(bound).map(|how| match how {
-        "bound" => "optimal: meets the max-live lower bound",
-        _ => "optimal: the exhaustive lattice search found nothing smaller",
-    })
-}
-
 fn opt(v: Option<i64>) -> String {
     v.map_or("?".into(), |x| x.to_string())
 }
@@ -110,8 +102,8 @@ pub fn text_report(
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d));
         }
-        if let Some(why) = optimality_text(d, lower_bound(bounds, d)) {
-            let _ = writeln!(out, "    {why}");
+        if let Some(why) = d.proven_optimal(lower_bound(bounds, d)) {
+            let _ = writeln!(out, "    {}", why.sentence());
         }
     }
     for m in &c.merged {
@@ -166,10 +158,7 @@ pub fn json_report(
                     "proven_optimal": s.proven_optimal,
                     "ms": s.time.as_secs_f64() * 1e3,
                 })).collect::<Vec<_>>(),
-                "optimal": d.proven_optimal(lower_bound(bounds, d)).map(|how| match how {
-                    "bound" => "max-live bound",
-                    _ => "lattice search",
-                }),
+                "optimal": d.proven_optimal(lower_bound(bounds, d)).map(Optimality::name),
             })
         })
         .collect();

@@ -245,54 +245,50 @@ impl<'a> Search<'a> {
     /// `[⌈(s + jp)/t⌉, ⌊(e + jp)/t⌋]`. Groups at a larger multiple than
     /// [`MAX_INTERVAL_MULTIPLE`] are tested offset by offset instead.
     fn allowed_last(&mut self, k: usize, offsets: &mut Vec<i64>) -> PolyResult<()> {
-        let n = self.n;
-        let h = self.diag[k];
-        let p = self.diag[n - 1];
-        let levels = self.levels;
         offsets.clear();
         let mut scratch = std::mem::take(&mut self.scratch);
-        let r = self.allowed_intervals(k, h, p, levels, &mut scratch);
-        if let Ok(true) = r {
-            for &(from, to) in &scratch.allowed {
-                if let Err(e) = self.budget.tick() {
-                    self.scratch = scratch;
-                    return Err(e);
-                }
-                'offsets: for b in from..=to {
-                    for (t, c0, g) in &scratch.per_offset {
-                        let Some(c) = t.checked_mul(b).and_then(|tb| c0.checked_sub(tb)) else {
-                            self.scratch = scratch;
-                            return Err(PolyError::Overflow);
-                        };
-                        match hits_multiple(&g.last, c, p) {
-                            Ok(false) => {}
-                            Ok(true) => continue 'offsets,
-                            Err(e) => {
-                                self.scratch = scratch;
-                                return Err(e);
-                            }
-                        }
+        let r = self.allowed_into(k, &mut scratch, offsets);
+        self.scratch = scratch;
+        r
+    }
+
+    /// [`Search::allowed_last`] with its storage taken out of `self`.
+    fn allowed_into(
+        &mut self,
+        k: usize,
+        scratch: &mut Scratch<'a>,
+        offsets: &mut Vec<i64>,
+    ) -> PolyResult<()> {
+        let p = self.diag[self.n - 1];
+        if !self.allowed_intervals(k, scratch)? {
+            return Ok(());
+        }
+        for &(from, to) in &scratch.allowed {
+            self.budget.tick()?;
+            'offsets: for b in from..=to {
+                for (t, c0, g) in &scratch.per_offset {
+                    let c = t
+                        .checked_mul(b)
+                        .and_then(|tb| c0.checked_sub(tb))
+                        .ok_or(PolyError::Overflow)?;
+                    if hits_multiple(&g.last, c, p)? {
+                        continue 'offsets;
                     }
-                    offsets.push(b);
                 }
+                offsets.push(b);
             }
         }
-        self.scratch = scratch;
-        r.map(|_| ())
+        Ok(())
     }
 
     /// The interval part of [`Search::allowed_last`]: leaves the allowed
     /// offsets in `scratch.allowed` and the groups to test offset by offset
     /// in `scratch.per_offset`; `false` when nothing is allowed.
-    fn allowed_intervals(
-        &mut self,
-        k: usize,
-        h: i64,
-        p: i64,
-        levels: &'a Levels,
-        scratch: &mut Scratch<'a>,
-    ) -> PolyResult<bool> {
+    fn allowed_intervals(&mut self, k: usize, scratch: &mut Scratch<'a>) -> PolyResult<bool> {
         let n = self.n;
+        let h = self.diag[k];
+        let p = self.diag[n - 1];
+        let levels = self.levels;
         let Scratch {
             y,
             allowed,
@@ -397,6 +393,30 @@ impl<'a> Search<'a> {
         Ok(self.found >= self.max_found)
     }
 
+    /// Completes level k with each allowed last offset (see [`Search::level`]
+    /// for `tied`). Returns `true` to stop.
+    fn each_offset(
+        &mut self,
+        k: usize,
+        remaining: i64,
+        tied: bool,
+        offsets: &[i64],
+    ) -> PolyResult<bool> {
+        let n = self.n;
+        let p = self.diag[n - 1];
+        for &b in offsets {
+            let mirror = (p - b) % p;
+            if tied && b > mirror {
+                continue;
+            }
+            self.cols[k][n - 1] = b;
+            if self.complete(k, remaining, tied && b == mirror)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Enumerates levels `k, k−1, …, 0` with `remaining` the product of the
     /// diagonal entries still to choose. Returns `true` to stop.
     ///
@@ -431,24 +451,10 @@ impl<'a> Search<'a> {
             loop {
                 self.cols[k].copy_from_slice(&col);
                 let mut offsets = std::mem::take(&mut self.offsets[k]);
-                let r = self.allowed_last(k, &mut offsets);
-                let mut stop = Ok(false);
-                if r.is_ok() {
-                    let p = self.diag[n - 1];
-                    for &b in &offsets {
-                        let mirror = (p - b) % p;
-                        if tied && b > mirror {
-                            continue;
-                        }
-                        self.cols[k][n - 1] = b;
-                        stop = self.complete(k, remaining / h, tied && b == mirror);
-                        if !matches!(stop, Ok(false)) {
-                            break;
-                        }
-                    }
-                }
+                let stop = self
+                    .allowed_last(k, &mut offsets)
+                    .and_then(|()| self.each_offset(k, remaining / h, tied, &offsets));
                 self.offsets[k] = offsets;
-                r?;
                 if stop? {
                     return Ok(true);
                 }

@@ -2,7 +2,7 @@
 //! 0-symmetric polytopes (fixed seed; `POLYFOLD_PROPTEST_CASES=k` runs k
 //! times more cases).
 
-use crate::poly::brute::proptest_cases;
+use crate::poly::brute::{for_each_point, proptest_cases};
 use crate::poly::matrix::{IntMatrix, hnf_col};
 use crate::poly::rational::Rat;
 use crate::poly::{BasicSet, Budget};
@@ -440,48 +440,20 @@ fn optimal_search_matches_brute_force_in_3d() {
 /// `points ∪ {0}`, by trying every box up to the extents.
 fn brute_box_bound(points: &[Vec<i64>], n: usize) -> i64 {
     let set: std::collections::HashSet<Vec<i64>> = points.iter().cloned().collect();
-    let extent: Vec<i64> = (0..n)
-        .map(|r| points.iter().map(|x| x[r].abs()).max().unwrap_or(0))
-        .collect();
-    let fits = |l: &[i64]| {
-        let mut d: Vec<i64> = l.iter().map(|v| -(v - 1)).collect();
-        loop {
-            if d.iter().any(|v| *v != 0) && !set.contains(&d) {
-                return false;
-            }
-            let mut r = n;
-            loop {
-                if r == 0 {
-                    return true;
-                }
-                r -= 1;
-                if d[r] < l[r] - 1 {
-                    d[r] += 1;
-                    break;
-                }
-                d[r] = -(l[r] - 1);
-            }
-        }
-    };
+    let e = points.iter().flatten().map(|v| v.abs()).max().unwrap_or(0);
     let mut best = 1;
-    let mut l = vec![1i64; n];
-    loop {
-        if fits(&l) {
+    for_each_point(n, 1, e + 1, |l| {
+        let fits = for_each_point(n, -e, e, |d| {
+            d.iter().zip(l).any(|(v, side)| v.abs() >= *side)
+                || d.iter().all(|v| *v == 0)
+                || set.contains(d)
+        });
+        if fits {
             best = best.max(l.iter().product());
         }
-        let mut r = n;
-        loop {
-            if r == 0 {
-                return best;
-            }
-            r -= 1;
-            if l[r] < extent[r] + 1 {
-                l[r] += 1;
-                break;
-            }
-            l[r] = 1;
-        }
-    }
+        true
+    });
+    best
 }
 
 #[test]
