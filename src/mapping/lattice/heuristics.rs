@@ -20,6 +20,8 @@
 //! What this module does NOT do: parametric moduli (every modulus is a
 //! number for the given parameter values), or generalised basis reduction.
 
+use std::collections::HashMap;
+
 use crate::poly::error::{PolyResult, add, mul, neg};
 use crate::poly::matrix::IntMatrix;
 use crate::poly::rational::Rat;
@@ -217,8 +219,30 @@ pub fn heuristic_3(
     c: &[Vec<i64>],
     budget: &mut Budget,
 ) -> PolyResult<Vec<i64>> {
+    heuristic_3_memo(ds, c, &mut H3Memo::new(), budget)
+}
+
+/// The maxima [`heuristic_3`] computed for one DS, keyed by the earlier
+/// rows (sorted: only the set matters) and the row maximised.
+pub type H3Memo = HashMap<(Vec<Vec<i64>>, Vec<i64>), i64>;
+
+/// [`heuristic_3`] reusing the maxima of earlier calls on the same DS (the
+/// permuted identity bases share most of them).
+pub fn heuristic_3_memo(
+    ds: &FixedDifferenceSet,
+    c: &[Vec<i64>],
+    memo: &mut H3Memo,
+    budget: &mut Budget,
+) -> PolyResult<Vec<i64>> {
     let mut rho = Vec::with_capacity(c.len());
     for i in 0..c.len() {
+        let mut earlier = c[..i].to_vec();
+        earlier.sort();
+        let key = (earlier, c[i].clone());
+        if let Some(best) = memo.get(&key) {
+            rho.push(add(*best, 1)?);
+            continue;
+        }
         let mut best = 0i64;
         for piece in &ds.pieces {
             let mut q = piece.clone();
@@ -241,6 +265,7 @@ pub fn heuristic_3(
                 }
             }
         }
+        memo.insert(key, best);
         rho.push(add(best, 1)?);
     }
     Ok(rho)

@@ -42,8 +42,8 @@ use super::certify::{CertifyMode, certify_modular};
 use super::modular::{MappedDim, ModularMapping, ParamAffine};
 use basis::{NumericMapping, linearise, mapping_from_scaled_basis};
 use heuristics::{
-    dual_rows, heuristic_1a, heuristic_2, heuristic_3, minima_basis, minima_scales, permutations,
-    permuted_identity,
+    H3Memo, dual_rows, heuristic_1a, heuristic_2, heuristic_3, heuristic_3_memo, minima_basis,
+    minima_scales, permutations, permuted_identity,
 };
 use minima::{SuccessiveMinima, successive_minima};
 use optimal::{OptimalResult, block_search, optimal_lattice};
@@ -280,6 +280,7 @@ pub fn analyse(
         bases.push(("successive minima, reversed".into(), reversed));
     }
 
+    let mut h3_memo = H3Memo::new();
     for (name, basis) in &bases {
         if let Some(k) = &k {
             let t = Instant::now();
@@ -313,7 +314,7 @@ pub fn analyse(
         let h3 = soft((|| {
             let mut c = dual_rows(basis)?;
             c.reverse();
-            let rho3 = heuristic_3(ds, &c, budget)?;
+            let rho3 = heuristic_3_memo(ds, &c, &mut h3_memo, budget)?;
             let mut m3 = NumericMapping {
                 rows: c.clone(),
                 moduli: rho3.clone(),
@@ -468,6 +469,7 @@ fn candidates_from(
 ) -> PolyResult<Vec<Candidate>> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut times: Vec<(&'static str, Duration)> = Vec::new();
+    let mut verdicts: Vec<(NumericMapping, bool)> = Vec::new();
     let mut consider = |method: &'static str,
                         detail: &str,
                         m: &NumericMapping,
@@ -487,9 +489,17 @@ fn candidates_from(
         {
             return Ok(());
         }
-        match certify_modular(ds, &mapping, CertifyMode::Fixed(values), budget) {
-            Ok(_) => {}
-            Err(_) => return Ok(()),
+        // Several methods often find the same mapping: certify it once.
+        let certified = match verdicts.iter().find(|(known, _)| known == m) {
+            Some((_, v)) => *v,
+            None => {
+                let v = certify_modular(ds, &mapping, CertifyMode::Fixed(values), budget).is_ok();
+                verdicts.push((m.clone(), v));
+                v
+            }
+        };
+        if !certified {
+            return Ok(());
         }
         out.retain(|c| c.method != method);
         out.push(Candidate {
