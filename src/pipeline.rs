@@ -755,14 +755,20 @@ fn contract_array(
         // get a part of the array's budget (the optimal search its own time
         // and a little more for the minima and heuristics), so that a hard
         // difference set cannot starve the rest of the run.
+        // When the current size already meets the max-live bound, no mapping
+        // can do better and the strategies are not run.
         let lattice_time = options.optimal_time + LATTICE_EXTRA_TIME;
-        let mut candidates = match budget.with_part(LATTICE_STEPS, lattice_time, |part| {
-            lattice_candidates(&fixed_ds, model.rank, &values, &lattice_options, part)
-        }) {
-            Ok(c) => c,
-            Err(e) => {
-                last_failure = format!("{last_failure}; the lattice strategies gave up: {e}");
-                Vec::new()
+        let mut candidates = if lower_bound >= current {
+            Vec::new()
+        } else {
+            match budget.with_part(LATTICE_STEPS, lattice_time, |part| {
+                lattice_candidates(&fixed_ds, model.rank, &values, &lattice_options, part)
+            }) {
+                Ok(c) => c,
+                Err(e) => {
+                    last_failure = format!("{last_failure}; the lattice strategies gave up: {e}");
+                    Vec::new()
+                }
             }
         };
         candidates.sort_by_key(|c| (c.size, c.simplicity()));
