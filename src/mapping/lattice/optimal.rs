@@ -492,12 +492,9 @@ pub fn box_bound(points: &DifferencePoints, budget: &mut Budget) -> PolyResult<i
     if n == 0 {
         return Ok(1);
     }
-    let mut extent = vec![0i64; n];
+    let extent = points.extents();
     let mut lines: HashMap<Vec<i64>, BTreeSet<i64>> = HashMap::new();
     for x in &points.points {
-        for (r, v) in x.iter().enumerate() {
-            extent[r] = extent[r].max(v.abs());
-        }
         lines
             .entry(x[..n - 1].to_vec())
             .or_default()
@@ -609,12 +606,7 @@ pub fn optimal_lattice(
     let lower_bound = lower.max(clique_bound).max(1);
     // The longest coordinate goes last: its lines are the intervals of the
     // level checks and its offsets the interval sets of `allowed_last`.
-    let mut extent = vec![0i64; n];
-    for x in &points.points {
-        for (e, v) in extent.iter_mut().zip(x) {
-            *e = (*e).max(v.abs());
-        }
-    }
+    let extent = points.extents();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|r| extent[*r]);
     let reordered;
@@ -630,12 +622,13 @@ pub fn optimal_lattice(
         (&reordered, Some(order.as_slice()))
     };
     let levels = Levels::new(points);
+    // DS holds no 0, so a mirror image is never 0 either.
     let mirror_symmetric = points.points.iter().all(|x| {
         let mut m = x.clone();
         if let Some(last) = m.last_mut() {
             *last = -*last;
         }
-        m.iter().all(|v| *v == 0) || points.lookup.contains(&m)
+        points.contains(&m)
     });
     let mut result = OptimalResult {
         basis: None,

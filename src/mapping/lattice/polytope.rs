@@ -345,4 +345,15 @@ impl DifferencePoints {
     pub fn contains(&self, x: &[i64]) -> bool {
         self.lookup.contains(x)
     }
+
+    /// The largest `|x_r|` over the points, per coordinate.
+    pub fn extents(&self) -> Vec<i64> {
+        let mut extent = vec![0i64; self.rank];
+        for x in &self.points {
+            for (e, v) in extent.iter_mut().zip(x) {
+                *e = (*e).max(v.abs());
+            }
+        }
+        extent
+    }
 }
