@@ -78,9 +78,11 @@ pub struct LatticeArgs {
     #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
     pub define: Vec<(String, i64)>,
 
-    /// Seconds allowed to the optimal search (0: no search).
-    #[arg(long = "optimal-budget", value_name = "SECONDS", default_value_t = 2.0)]
-    pub optimal_budget: f64,
+    /// Work allowed to the optimal search, in search steps (`k`, `M`, `G`
+    /// suffixes; 0: no search). A count, not a time: the result is the
+    /// same on any machine, under any load.
+    #[arg(long = "optimal-budget", value_name = "STEPS", default_value = "100M", value_parser = parse_work)]
+    pub optimal_budget: u64,
 }
 
 /// Options shared by the default action and `verify`.
@@ -102,9 +104,18 @@ pub struct AnalysisArgs {
     #[arg(long = "no-lattice")]
     pub no_lattice: bool,
 
-    /// Seconds allowed to the optimal lattice search per array (0: none).
-    #[arg(long = "optimal-budget", value_name = "SECONDS", default_value_t = 2.0)]
-    pub optimal_budget: f64,
+    /// Work allowed to the optimal lattice search per array, in search
+    /// steps (`k`, `M`, `G` suffixes; 0: no search; 100M is about 1 s on an
+    /// idle machine). A count, not a time: the result is the same on any
+    /// machine, under any load.
+    #[arg(long = "optimal-budget", value_name = "STEPS", default_value = "100M", value_parser = parse_work)]
+    pub optimal_budget: u64,
+    /// Wall-clock safety net per array, in seconds. Results are decided by
+    /// work counts, never by time; this limit only stops a pathological
+    /// case, and when it fires polyfold warns that the result may differ
+    /// between runs.
+    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 60.0)]
+    pub time_limit: f64,
     /// Also fold the temporaries of each SCoP together into merged buffers
     /// (SMO) and delete the copies that become `A[x] = A[x]`; kept when it
     /// needs fewer cells than folding each array alone. Certified for the
@@ -208,6 +219,23 @@ pub enum ReportFormat {
     Json,
 }
 
+/// Parses a work count: a non-negative integer with an optional `k`
+/// (thousand), `M` (million) or `G` (billion) suffix.
+pub fn parse_work(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, scale) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1_000),
+        Some((i, 'M')) => (&t[..i], 1_000_000),
+        Some((i, 'G')) => (&t[..i], 1_000_000_000),
+        _ => (t, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("`{s}` is not a work count (an integer, optionally with k, M or G)"))
+}
+
 /// Parses `NAME=VALUE` with a C identifier and an integer value.
 pub fn parse_define(s: &str) -> Result<(String, i64), String> {
     let (name, value) = s
@@ -224,4 +252,21 @@ pub fn parse_define(s: &str) -> Result<(String, i64), String> {
         .parse()
         .map_err(|_| format!("`{value}` is not an integer"))?;
     Ok((name.to_string(), v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_work;
+
+    #[test]
+    fn work_counts_take_suffixes_and_refuse_the_rest() {
+        assert_eq!(parse_work("0"), Ok(0));
+        assert_eq!(parse_work("1500"), Ok(1500));
+        assert_eq!(parse_work("20k"), Ok(20_000));
+        assert_eq!(parse_work("100M"), Ok(100_000_000));
+        assert_eq!(parse_work("3G"), Ok(3_000_000_000));
+        for bad in ["", "M", "-1", "1.5M", "2 s", "99999999999999999999G"] {
+            assert!(parse_work(bad).is_err(), "{bad:?}");
+        }
+    }
 }

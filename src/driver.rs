@@ -67,8 +67,10 @@ pub struct RunOptions {
     pub live_out: Vec<String>,
     /// Successive modulo only.
     pub no_lattice: bool,
-    /// Seconds for the optimal lattice search (`None`: the default).
-    pub optimal_budget: Option<f64>,
+    /// Search steps of the optimal lattice search (`None`: the default).
+    pub optimal_budget: Option<u64>,
+    /// Wall-clock safety net per array in seconds (`None`: the default).
+    pub time_limit: Option<f64>,
     /// Merge the temporaries of each SCoP (SMO) when that is smaller.
     pub inter_array: bool,
     /// Seconds for `--inter-array` per SCoP (`None`: the default).
@@ -83,6 +85,7 @@ impl RunOptions {
             live_out: a.live_out.clone(),
             no_lattice: a.no_lattice,
             optimal_budget: Some(a.optimal_budget),
+            time_limit: Some(a.time_limit),
             inter_array: a.inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             ..RunOptions::default()
@@ -177,17 +180,20 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
 
 fn contract_options(options: &RunOptions) -> ContractOptions {
     let defaults = ContractOptions::default();
-    let optimal_time = match options.optimal_budget {
-        Some(s) if s.is_finite() && s >= 0.0 => std::time::Duration::from_secs_f64(s.min(3600.0)),
-        _ => defaults.optimal_time,
-    };
+    let optimal_steps = options.optimal_budget.unwrap_or(defaults.optimal_steps);
     ContractOptions {
         overrides: LivenessOverrides {
             temp: options.temp.clone(),
             live_out: options.live_out.clone(),
         },
         lattices: !options.no_lattice,
-        optimal_time,
+        optimal_steps,
+        time_per_array: match options.time_limit {
+            Some(s) if s.is_finite() && s > 0.0 => {
+                std::time::Duration::from_secs_f64(s.min(86400.0))
+            }
+            _ => defaults.time_per_array,
+        },
         inter_array: options.inter_array,
         inter_array_time: match options.inter_array_budget {
             Some(s) if s.is_finite() && s > 0.0 => {
@@ -199,10 +205,18 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
     }
 }
 
-/// Warnings for arrays kept because a parameter has no value.
+/// Warnings for arrays kept because a parameter has no value, and for
+/// arrays whose analysis a wall-clock safety net cut short.
 fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
     let mut out = String::new();
     for d in &c.decisions {
+        if d.safety_net_fired {
+            let f = &program.scops[d.scop].function;
+            out.push_str(&format!(
+                "polyfold: warning: {path}: `{}` in {f}: the wall-clock safety net stopped part of its analysis, so this result may differ between runs (raise --time-limit)\n",
+                d.name
+            ));
+        }
         if let ArrayOutcome::Kept { why } = &d.outcome
             && why.contains("has no known value")
         {

@@ -75,15 +75,10 @@ fn run() -> ExitCode {
             }
         }
         Some(Command::Lattice(args)) => {
-            let seconds = if args.optimal_budget.is_finite() {
-                args.optimal_budget.clamp(0.0, 3600.0)
-            } else {
-                2.0
-            };
             let options = polyfold::mapping::lattice::LatticeOptions {
                 array: "A".into(),
-                optimal: seconds > 0.0,
-                optimal_time: std::time::Duration::from_secs_f64(seconds),
+                optimal: args.optimal_budget > 0,
+                optimal_steps: args.optimal_budget,
                 ..Default::default()
             };
             let set = if args.set == "-" {

@@ -27,13 +27,15 @@ use crate::poly::{BasicSet, Budget};
 #[derive(Clone, Debug)]
 pub struct ContractOptions {
     pub overrides: LivenessOverrides,
-    /// Solver budget per array.
+    /// Solver budget per array: the steps decide, the time is only a
+    /// safety net (reported when it fires).
     pub steps_per_array: u64,
     pub time_per_array: Duration,
     /// Run the lattice strategies (seed 001 §4) besides successive modulo.
     pub lattices: bool,
-    /// Time budget of the optimal lattice search per array (zero: no search).
-    pub optimal_time: Duration,
+    /// Work of the optimal lattice search per array, in search steps (zero:
+    /// no search).
+    pub optimal_steps: u64,
     /// Also fold the temporaries of each SCoP together (SMO, seed 000:
     /// `pipeline_smo`), and keep that when it needs fewer cells than
     /// folding each array alone.
@@ -47,9 +49,9 @@ impl Default for ContractOptions {
         ContractOptions {
             overrides: LivenessOverrides::default(),
             steps_per_array: 20_000_000,
-            time_per_array: Duration::from_secs(20),
+            time_per_array: Duration::from_secs(60),
             lattices: true,
-            optimal_time: Duration::from_secs(2),
+            optimal_steps: crate::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
             inter_array: false,
             inter_array_time: crate::pipeline_smo::DEFAULT_BUDGET,
         }
@@ -90,6 +92,9 @@ pub struct ArrayDecision {
     /// ties the simplest).
     pub strategies: Vec<StrategySize>,
     pub time: Duration,
+    /// Whether a wall-clock safety net stopped some of the work on this
+    /// array: its result may then differ between runs (the driver warns).
+    pub safety_net_fired: bool,
 }
 
 /// Why an array's new size is known to be the smallest.
@@ -238,16 +243,14 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
     Some(cells)
 }
 
-/// Steps (about one per operation) and time the pipeline's trace of one
-/// array may use: it only helps (exact live-in and max-live for the known
-/// values), so a huge iteration space gives up early instead of filling the
-/// memory; `polyfold verify` has its own, larger budget.
+/// Steps (about one per operation) the pipeline's trace of one array may
+/// use: it only helps (exact live-in and max-live for the known values), so
+/// a huge iteration space gives up early instead of filling the memory;
+/// `polyfold verify` has its own, larger budget. The time is a safety net.
 const TRACE_STEPS: u64 = 2_000_000;
-const TRACE_TIME: Duration = Duration::from_secs(5);
 
-/// Wall-clock time the lattice strategies get beyond the optimal search's.
-const LATTICE_EXTRA_TIME: Duration = Duration::from_secs(2);
-/// Solver steps the lattice strategies of one array may use.
+/// Solver steps the lattice strategies of one array may use (the optimal
+/// search has its own, `optimal_steps`).
 const LATTICE_STEPS: u64 = 5_000_000;
 
 /// Runs the whole contraction on `program`.
@@ -279,6 +282,7 @@ pub fn contract_program(
                 .iter()
                 .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
             let mut strategies = Vec::new();
+            let mut safety_net_fired = false;
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
             } else {
@@ -290,10 +294,12 @@ pub fn contract_program(
                     extents: &extents,
                     original_cells,
                 };
-                match contract_array(options, job, &mut budget, &mut strategies) {
+                let result = match contract_array(options, job, &mut budget, &mut strategies) {
                     Ok(o) => o,
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
-                }
+                };
+                safety_net_fired = budget.safety_net_fired();
+                result
             };
             if let ArrayOutcome::Remapped { layout, .. } = &outcome {
                 let planned = plan_array_edits(&program.source, scop, array.id, layout)
@@ -310,6 +316,7 @@ pub fn contract_program(
                 method,
                 strategies,
                 time: start.elapsed(),
+                safety_net_fired,
             });
         }
         if options.inter_array {
@@ -568,7 +575,7 @@ fn contract_array(
         if trace.is_none() {
             let mut program = crate::analysis::build::trace_program_of_array(scop, array);
             program.arrays[array.0 as usize].mapping = Some(one_location.clone());
-            let run = budget.with_part(TRACE_STEPS, TRACE_TIME, |part| {
+            let run = budget.with_part(TRACE_STEPS, options.time_per_array, |part| {
                 crate::verify::run_trace(&program, &values, part)
             });
             trace = Some(run.map_err(solver)?);
@@ -735,7 +742,7 @@ fn contract_array(
         if trace.is_none() {
             let program = crate::analysis::build::trace_program_of_array(scop, array);
             trace = budget
-                .with_part(TRACE_STEPS, TRACE_TIME, |part| {
+                .with_part(TRACE_STEPS, options.time_per_array, |part| {
                     crate::verify::run_trace(&program, &values, part)
                 })
                 .ok();
@@ -746,22 +753,21 @@ fn contract_array(
             .max(1);
         let lattice_options = LatticeOptions {
             array: decl.name.clone(),
-            optimal: !options.optimal_time.is_zero(),
-            optimal_time: options.optimal_time,
+            optimal: options.optimal_steps > 0,
+            optimal_steps: options.optimal_steps,
+            safety_net: options.time_per_array,
             lower_bound,
             ..LatticeOptions::default()
         };
         // The lattice strategies only improve on a certified layout: they
-        // get a part of the array's budget (the optimal search its own time
-        // and a little more for the minima and heuristics), so that a hard
-        // difference set cannot starve the rest of the run.
-        // When the current size already meets the max-live bound, no mapping
-        // can do better and the strategies are not run.
-        let lattice_time = options.optimal_time + LATTICE_EXTRA_TIME;
+        // get a part of the array's budget (the optimal search its own
+        // steps), so that a hard difference set cannot starve the rest of
+        // the run. When the current size already meets the max-live bound,
+        // no mapping can do better and the strategies are not run.
         let mut candidates = if lower_bound >= current {
             Vec::new()
         } else {
-            match budget.with_part(LATTICE_STEPS, lattice_time, |part| {
+            match budget.with_part(LATTICE_STEPS, options.time_per_array, |part| {
                 lattice_candidates(&fixed_ds, model.rank, &values, &lattice_options, part)
             }) {
                 Ok(c) => c,

@@ -222,6 +222,33 @@ fn in_place_on_a_read_only_file_fails_and_leaves_it_alone() {
     fs::set_permissions(&path, perms).expect("chmod back");
 }
 
+/// `-i` on a symbolic link rewrites the file it points to; the link stays a
+/// link and the file keeps its permission bits.
+#[cfg(unix)]
+#[test]
+fn in_place_writes_through_a_symlink_and_keeps_the_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("symlink");
+    let real = dir.join("real.c");
+    fs::write(&real, FOLDS).expect("write");
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o751)).expect("chmod");
+    let link = dir.join("link.c");
+    std::os::unix::fs::symlink("real.c", &link).expect("symlink");
+    let out = polyfold(&["-i", link.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let meta = fs::symlink_metadata(&link).expect("meta");
+    assert!(meta.file_type().is_symlink(), "the link is still a link");
+    let rewritten = fs::read_to_string(&real).expect("read");
+    assert!(rewritten.contains("double t;"), "{rewritten}");
+    let mode = fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o751, "the mode is kept");
+    assert_eq!(
+        fs::read_dir(&dir).expect("dir").count(),
+        2,
+        "no temporary left"
+    );
+}
+
 #[test]
 fn unknown_temp_name_is_a_usage_error() {
     let dir = scratch("unknown-temp");

@@ -1,29 +1,44 @@
 //! Budgets for potentially expensive exact computations.
+//!
+//! What decides a result is the step count: solvers call [`Budget::tick`]
+//! once per unit of work (a pivot, a node, a point), so the same input and
+//! flags always stop at the same place, whatever the machine's load. The
+//! optional wall-clock limit is only a safety net against a step that takes
+//! far longer than expected: when it fires, the budget remembers it
+//! ([`Budget::safety_net_fired`]) so that the caller can report that this
+//! result may differ between runs, instead of silently changing its output.
 
 use std::time::{Duration, Instant};
 
 use super::error::{PolyError, PolyResult};
 
-/// A step count and an optional deadline. Solvers call [`Budget::tick`] in
-/// their loops; when it fails they return [`PolyError::Budget`] and the
-/// caller falls back to a safe choice.
+/// A step count and an optional wall-clock safety net. Solvers call
+/// [`Budget::tick`] in their loops; when it fails they return
+/// [`PolyError::Budget`] and the caller falls back to a safe choice.
 #[derive(Clone, Debug)]
 pub struct Budget {
     steps_left: u64,
     deadline: Option<Instant>,
+    /// Whether the wall-clock safety net stopped this budget (or a part of
+    /// it, or a budget [`Budget::absorb`]ed into it).
+    net_fired: bool,
 }
 
 impl Budget {
-    pub fn new(steps: u64, time: Option<Duration>) -> Budget {
+    /// `steps` units of work; `safety_net` of wall clock at most (`None`:
+    /// no wall-clock limit).
+    pub fn new(steps: u64, safety_net: Option<Duration>) -> Budget {
         Budget {
             steps_left: steps,
-            deadline: time.map(|t| Instant::now() + t),
+            deadline: safety_net.map(|t| Instant::now() + t),
+            net_fired: false,
         }
     }
 
-    /// A generous default for one query.
+    /// A generous default for one query: its steps stop it long before its
+    /// safety net does.
     pub fn default_query() -> Budget {
-        Budget::new(2_000_000, Some(Duration::from_secs(10)))
+        Budget::new(2_000_000, Some(Duration::from_secs(60)))
     }
 
     pub fn steps(steps: u64) -> Budget {
@@ -41,14 +56,53 @@ impl Budget {
             && Instant::now() > d
         {
             self.steps_left = 0;
+            self.net_fired = true;
             return Err(PolyError::Budget);
         }
         Ok(())
     }
 
+    /// Consumes `steps` steps at once (for a loop whose work is known in
+    /// advance), checking the safety net as [`Budget::tick`] does.
+    pub fn charge(&mut self, steps: u64) -> PolyResult<()> {
+        if steps == 0 {
+            return Ok(());
+        }
+        if self.steps_left < steps {
+            self.steps_left = 0;
+            return Err(PolyError::Budget);
+        }
+        let before = self.steps_left;
+        self.steps_left -= steps;
+        // A check whenever a multiple of 1024 is crossed, as for ticks.
+        if (before / 1024 != self.steps_left / 1024 || steps >= 1024)
+            && let Some(d) = self.deadline
+            && Instant::now() > d
+        {
+            self.steps_left = 0;
+            self.net_fired = true;
+            return Err(PolyError::Budget);
+        }
+        Ok(())
+    }
+
+    /// Whether the wall-clock safety net stopped this budget, a part of it
+    /// or a budget absorbed into it: then what was computed under it may
+    /// differ from one run to the next, and the caller says so.
+    pub fn safety_net_fired(&self) -> bool {
+        self.net_fired
+    }
+
+    /// Takes over `other`'s safety-net flag (for a separate budget that
+    /// was used on this one's behalf).
+    pub fn absorb(&mut self, other: &Budget) {
+        self.net_fired |= other.net_fired;
+    }
+
     /// Runs `f` with a part of this budget: at most `steps` steps and
-    /// `time` of wall clock (and never more than is left here); the steps
-    /// `f` used are charged to this budget.
+    /// `time` of wall clock as its safety net (and never more than is left
+    /// here); the steps `f` used, and a fired safety net, are charged to
+    /// this budget.
     pub fn with_part<T>(
         &mut self,
         steps: u64,
@@ -59,16 +113,18 @@ impl Budget {
         let mut part = Budget {
             steps_left: self.steps_left.min(steps),
             deadline: Some(self.deadline.map_or(limit, |d| d.min(limit))),
+            net_fired: false,
         };
         let start = part.steps_left;
         let result = f(&mut part);
         self.steps_left -= start - part.steps_left;
+        self.net_fired |= part.net_fired;
         result
     }
 
-    pub fn remaining_time(&self) -> Option<Duration> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+    /// Steps left (for reports of how much work a search used).
+    pub fn steps_left(&self) -> u64 {
+        self.steps_left
     }
 }
 
@@ -106,5 +162,30 @@ mod tests {
                 .with_part(10, Duration::from_secs(60), |p| p.tick())
                 .is_err()
         );
+    }
+
+    #[test]
+    fn steps_decide_and_the_safety_net_is_remembered() {
+        // Steps stop a budget deterministically, without the net.
+        let mut b = Budget::new(5, Some(Duration::from_secs(3600)));
+        let mut n = 0;
+        while b.tick().is_ok() {
+            n += 1;
+        }
+        assert_eq!(n, 5);
+        assert!(!b.safety_net_fired());
+        // A net that has already passed fires at the next check (every 1024
+        // steps), and a part's firing reaches the whole.
+        let mut whole = Budget::new(u64::MAX, None);
+        let fired = whole.with_part(1 << 20, Duration::ZERO, |part| {
+            while part.tick().is_ok() {}
+            part.safety_net_fired()
+        });
+        assert!(fired);
+        assert!(whole.safety_net_fired());
+        let mut other = Budget::steps(1);
+        assert!(!other.safety_net_fired());
+        other.absorb(&whole);
+        assert!(other.safety_net_fired());
     }
 }

@@ -56,8 +56,14 @@ pub struct LatticeOptions {
     pub array: String,
     /// Run the optimal search.
     pub optimal: bool,
-    /// Time allowed to the optimal search.
-    pub optimal_time: Duration,
+    /// Work allowed to the optimal search, in search steps (one per
+    /// lattice, line or offset examined): the same count always stops the
+    /// search at the same place, whatever the machine's load.
+    pub optimal_steps: u64,
+    /// Wall-clock safety net of the optimal search: far beyond what its
+    /// steps take; when it fires, the budget passed to [`analyse`] says so
+    /// ([`Budget::safety_net_fired`]) and the result may differ between runs.
+    pub safety_net: Duration,
     /// A lower bound on the size of any valid mapping (for instance the
     /// max-live count of `verify::run_trace`); 1 when unknown.
     pub lower_bound: i64,
@@ -70,12 +76,18 @@ impl Default for LatticeOptions {
         LatticeOptions {
             array: "A".into(),
             optimal: true,
-            optimal_time: Duration::from_secs(2),
+            optimal_steps: DEFAULT_OPTIMAL_STEPS,
+            safety_net: Duration::from_secs(60),
             lower_bound: 1,
             max_rounds_1a: 32,
         }
     }
 }
+
+/// The default work of the optimal search per array, in search steps
+/// (about a second on an idle 2-core machine of 2026; reg_detect's `diff`
+/// is proven optimal within 70M).
+pub const DEFAULT_OPTIMAL_STEPS: u64 = 100_000_000;
 
 /// One certified mapping found by a lattice strategy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +147,8 @@ pub struct LatticeAnalysis {
     /// The size the optimal search started above (best heuristic).
     pub optimal_upper: Option<(i64, NumericMapping)>,
     pub optimal_time: Duration,
+    /// Search steps the optimal search used (of `optimal_steps`).
+    pub optimal_steps_used: u64,
     pub minima_time: Duration,
 }
 
@@ -183,6 +197,7 @@ pub fn analyse(
         optimal: None,
         optimal_upper: None,
         optimal_time: Duration::ZERO,
+        optimal_steps_used: 0,
         minima_time: Duration::ZERO,
     };
     if n == 0 {
@@ -353,7 +368,7 @@ pub fn analyse(
                 best = Some((s, h.mapping.clone()));
             }
         }
-        let mut search_budget = Budget::new(u64::MAX, Some(opts.optimal_time));
+        let mut search_budget = Budget::new(opts.optimal_steps, Some(opts.safety_net));
         let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
         if opts.lower_bound >= upper {
             // The lower bound proves the best heuristic optimal at once.
@@ -399,6 +414,8 @@ pub fn analyse(
         }
         analysis.optimal_upper = best;
         analysis.optimal_time = t.elapsed();
+        analysis.optimal_steps_used = opts.optimal_steps - search_budget.steps_left();
+        budget.absorb(&search_budget);
     }
     Ok(analysis)
 }
@@ -615,7 +632,7 @@ pub fn lattice_report(
     if let Some(r) = &analysis.optimal {
         let _ = writeln!(
             out,
-            "optimal search: lower bound {} (clique bound {}), {} in {:.3} s",
+            "optimal search: lower bound {} (clique bound {}), {} after {} steps ({:.3} s)",
             r.lower_bound,
             r.clique_bound,
             if r.proven {
@@ -623,6 +640,7 @@ pub fn lattice_report(
             } else {
                 "budget exhausted, not proven"
             },
+            analysis.optimal_steps_used,
             analysis.optimal_time.as_secs_f64()
         );
         if let Some(b) = &r.basis {

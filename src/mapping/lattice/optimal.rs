@@ -264,7 +264,11 @@ impl<'a> Search<'a> {
             return Ok(());
         }
         for &(from, to) in &scratch.allowed {
-            self.budget.tick()?;
+            // One step per offset kept or group tested: the work of this loop
+            // and of the caller's loop over the offsets.
+            let width = u64::try_from(to - from + 1).unwrap_or(0);
+            let groups = u64::try_from(scratch.per_offset.len().max(1)).unwrap_or(1);
+            self.budget.charge(1 + width.saturating_mul(groups))?;
             'offsets: for b in from..=to {
                 for (t, c0, g) in &scratch.per_offset {
                     let c = t
@@ -307,8 +311,11 @@ impl<'a> Search<'a> {
             if g.xk % h != 0 {
                 continue;
             }
-            self.budget.tick()?;
             let t = g.xk / h;
+            // One step per interval and multiple subtracted: the work below.
+            let lines = u64::try_from(g.last.len()).unwrap_or(0);
+            let multiple = u64::try_from(t.clamp(1, MAX_INTERVAL_MULTIPLE)).unwrap_or(1);
+            self.budget.charge(1 + lines.saturating_mul(multiple))?;
             let Some(c0) = self.shift(k, g, t, y)? else {
                 continue;
             };
@@ -432,7 +439,7 @@ impl<'a> Search<'a> {
         let divisors: Vec<i64> = if k == 0 {
             vec![remaining]
         } else {
-            (1..=remaining).filter(|d| remaining % d == 0).collect()
+            divisors_of(remaining, self.budget)?
         };
         for h in divisors {
             self.budget.tick()?;
@@ -476,6 +483,26 @@ impl<'a> Search<'a> {
         }
         Ok(false)
     }
+}
+
+/// The divisors of `n >= 1` in increasing order, by trial division up to
+/// its square root (one budget step per trial).
+fn divisors_of(n: i64, budget: &mut Budget) -> PolyResult<Vec<i64>> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1i64;
+    while d.checked_mul(d).is_some_and(|dd| dd <= n) {
+        budget.tick()?;
+        if n % d == 0 {
+            small.push(d);
+            if d != n / d {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    Ok(small)
 }
 
 /// The clique bound: the largest `Π l_r` over boxes `Π [0, l_r)` whose
@@ -801,4 +828,22 @@ pub fn block_search(
         ));
     }
     Ok(best.map(|b| b.1))
+}
+
+#[cfg(test)]
+mod divisor_tests {
+    use super::*;
+
+    #[test]
+    fn divisors_match_trial_division_of_every_number() {
+        for n in 1..=400i64 {
+            let mut budget = Budget::steps(1_000);
+            let got = divisors_of(n, &mut budget).unwrap();
+            let want: Vec<i64> = (1..=n).filter(|d| n % d == 0).collect();
+            assert_eq!(got, want, "divisors of {n}");
+        }
+        // The work is the square root, not the number.
+        let mut budget = Budget::steps(1_001);
+        assert_eq!(divisors_of(1_000_000, &mut budget).unwrap().len(), 49);
+    }
 }

@@ -134,7 +134,7 @@ fn every_heuristic_is_admissible_and_heuristic_3_beats_successive_modulo() {
         let points = brute_points(&k, 4);
         let fixed = FixedDifferenceSet::from_polytope(&k);
         let opts = LatticeOptions {
-            optimal_time: std::time::Duration::from_secs(5),
+            optimal_steps: 50_000_000,
             ..LatticeOptions::default()
         };
         let a = analyse(&fixed, &opts, &mut Budget::default()).unwrap();
