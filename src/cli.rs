@@ -210,6 +210,10 @@ pub enum Emit {
     Ds,
     /// The exact last-writer dataflow of every read, in isl notation.
     Dataflow,
+    /// The global conflict set of the temporaries of every SCoP (value
+    /// lifetimes, total expansion), in the `.smo.input` format that
+    /// `polyfold smo` reads; symbolic in the parameters.
+    Smo,
 }
 
 /// The format of `--report`.

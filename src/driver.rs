@@ -280,6 +280,61 @@ fn emit_sets(program: &Program, options: &RunOptions, which: Emit) -> Result<Str
     Ok(out)
 }
 
+/// `--emit smo`: per SCoP, the global conflict set of the values written
+/// to its temporaries (every statement that writes one; symbolic in the
+/// parameters), in the `.smo.input` format, so that `polyfold smo` and the
+/// SMO tests can read what our own analysis derives from a kernel. A SCoP
+/// without temporaries, or whose dataflow is not exact, gets a comment line
+/// saying so.
+fn emit_smo(program: &Program, options: &RunOptions) -> Result<String, String> {
+    let overrides = LivenessOverrides {
+        temp: options.temp.clone(),
+        live_out: options.live_out.clone(),
+    };
+    let mut out = String::new();
+    for (si, scop) in program.scops.iter().enumerate() {
+        let temps: Vec<&str> = scop
+            .arrays
+            .iter()
+            .filter(|a| {
+                crate::analysis::liveness::classify(a, &overrides).liveness == Liveness::Temporary
+            })
+            .map(|a| a.name.as_str())
+            .collect();
+        let writers: Vec<usize> = (0..scop.stmts.len())
+            .filter(|s| temps.contains(&scop.array(scop.stmts[*s].write.array).name.as_str()))
+            .collect();
+        let title = format!("scop {si} ({})", scop.function);
+        if writers.is_empty() {
+            out.push_str(&format!("# {title}: no statement writes a temporary\n"));
+            continue;
+        }
+        let flow = crate::analysis::dataflow::compute_dataflow(scop)
+            .map_err(|e| format!("{title}: dataflow: {e}"))?;
+        let spec = crate::analysis::dataflow::global_conflicts(scop, &flow, &writers)
+            .map_err(|e| format!("{title}: conflict set: {e}"))?;
+        let Some(spec) = spec else {
+            out.push_str(&format!("# {title}: the dataflow is not exact\n"));
+            continue;
+        };
+        let mut header = vec![
+            format!(
+                "{title}: global conflict set of the temporaries {}",
+                temps.join(", ")
+            ),
+            "printed by `polyfold --emit smo`; statements (total expansion, x0 = statement):"
+                .to_string(),
+        ];
+        for (j, s) in writers.iter().enumerate() {
+            let stmt = &scop.stmts[*s];
+            let text: Vec<&str> = stmt.body_text.split_whitespace().collect();
+            header.push(format!("  {j}: {} {}", stmt.name, text.join(" ")));
+        }
+        out.push_str(&crate::mapping::smo::print_smo_input(&spec, &header));
+    }
+    Ok(out)
+}
+
 /// Processes source text that has already been read.
 pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
     let (program, mut stderr) = match extract(path, source, options) {
@@ -315,6 +370,17 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 stderr,
                 code: 0,
                 rewrite: None,
+            };
+        }
+        Some(Emit::Smo) => {
+            return match emit_smo(&program, options) {
+                Ok(stdout) => Outcome {
+                    stdout,
+                    stderr,
+                    code: 0,
+                    rewrite: None,
+                },
+                Err(e) => Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2),
             };
         }
         Some(which) => {

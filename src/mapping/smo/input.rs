@@ -146,6 +146,34 @@ fn brace_delta(line: &str) -> i64 {
         .sum()
 }
 
+/// Prints `spec` in the `.smo.input` format that [`parse_smo_input`]
+/// reads, after the comment lines `header` (each prefixed with `# `).
+/// Every conflict polyhedron prints as one isl map, its pieces joined by
+/// `;`.
+pub fn print_smo_input(spec: &ConflictSpec, header: &[String]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for line in header {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "\n# isl basic set defining the array space");
+    let _ = writeln!(out, "{}", spec.array_space);
+    let _ = writeln!(out, "{}", spec.range_space);
+    let _ = writeln!(out, "\n# isl names for the output variables");
+    let _ = writeln!(out, "{}", spec.output_names.join(" "));
+    let _ = writeln!(out, "\n# Number of statements\n{}", spec.n_statements);
+    let _ = writeln!(
+        out,
+        "\n# Number of conflict polyhedra\n{}\n",
+        spec.conflicts.len()
+    );
+    for k in &spec.conflicts {
+        let _ = writeln!(out, "{} {}", k.source.0, k.target.0);
+        let _ = writeln!(out, "{}", k.relation);
+    }
+    out
+}
+
 /// Parses a `.smo.input` specification.
 pub fn parse_smo_input(text: &str) -> Result<ConflictSpec, SmoInputError> {
     let err_at = |offset: usize, message: String| {

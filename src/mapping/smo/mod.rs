@@ -23,7 +23,9 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 pub use certify::{SmoVerdict, certify_fixed, certify_symbolic};
-pub use input::{ConflictPolyhedron, ConflictSpec, SmoInputError, StmtId, parse_smo_input};
+pub use input::{
+    ConflictPolyhedron, ConflictSpec, SmoInputError, StmtId, parse_smo_input, print_smo_input,
+};
 pub use shared::shared_solve_isolating;
 pub use solve::{
     ArrayMapping, Hyperplane, SmoOptions, SmoSolution, smo_solve, smo_solve_isolating,
