@@ -61,7 +61,7 @@ fn main() {
         let opts = LatticeOptions {
             array: array.into(),
             lower_bound: max_live,
-            optimal_time: Duration::from_secs(2),
+            optimal_steps: polyfold::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
             ..LatticeOptions::default()
         };
         let mut minima_t = Vec::new();

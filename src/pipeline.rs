@@ -367,6 +367,13 @@ fn merge_scop(
         param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
     let start = Instant::now();
     let c = crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides, budget)?;
+    if c.safety_net_fired {
+        for d in decisions.iter_mut() {
+            if c.temporaries.contains(&d.name) {
+                d.safety_net_fired = true;
+            }
+        }
+    }
     let mut per_array: i64 = 0;
     for name in &c.temporaries {
         let cells = decisions

@@ -12,7 +12,7 @@
 //!
 //! Seeds 0..200 run by default; `POLYFOLD_FUZZ_PROGRAMS=N` runs seeds
 //! 0..N and `POLYFOLD_FUZZ_SEED=S` starts at S. Longer campaigns:
-//! `cargo run --release --bin polyfold-fuzz -- --programs 10000 --seed 1`.
+//! `cargo run --release --features fuzz --bin polyfold-fuzz -- --programs 10000 --seed 1`.
 //!
 //! Every `tests/regressions/*.c` file (minimised cases of bugs found by the
 //! campaigns) goes through the same check and must pass.
@@ -154,7 +154,7 @@ fn random_programs_print_the_same_after_contraction() {
                             known.lock().expect("lock").push(format!("seed {seed}: {}", bug.file));
                         }
                         Err(failure) => failures.lock().expect("lock").push(format!(
-                            "seed {seed}: {:?}: {}\n(reproduce: cargo run --release --bin polyfold-fuzz -- --programs 1 --seed {seed})",
+                            "seed {seed}: {:?}: {}\n(reproduce: cargo run --release --features fuzz --bin polyfold-fuzz -- --programs 1 --seed {seed})",
                             failure.kind, failure.detail
                         )),
                     }

@@ -145,7 +145,7 @@ fn corpus_case(
 }
 
 fn run(file: &str, array: &str, max_live: usize) -> (Vec<Candidate>, i64, Duration) {
-    run_with(file, array, max_live, Duration::from_secs(20))
+    run_with(file, array, max_live, 2_000_000_000)
 }
 
 /// Runs the lattice strategies with the trace verifier's max-live count as
@@ -156,7 +156,7 @@ fn run_with(
     file: &str,
     array: &str,
     max_live: usize,
-    optimal_time: Duration,
+    optimal_steps: u64,
 ) -> (Vec<Candidate>, i64, Duration) {
     let (ds, rank, values, check) = corpus_case(file, array);
     // The trace counts live values (write to last read); the published
@@ -172,7 +172,7 @@ fn run_with(
     let opts = LatticeOptions {
         array: array.into(),
         lower_bound: live as i64,
-        optimal_time,
+        optimal_steps,
         ..LatticeOptions::default()
     };
     let start = Instant::now();

@@ -12,7 +12,7 @@
 //!
 //! `POLYFOLD_FUZZ_INPUTS=N` (default 200) and `POLYFOLD_FUZZ_SEED=S`
 //! (default 0) choose the slice. Longer runs:
-//! `cargo run --release --bin polyfold-fuzz -- --mutations 100000 --seed 1`.
+//! `cargo run --release --features fuzz --bin polyfold-fuzz -- --mutations 100000 --seed 1`.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -105,7 +105,7 @@ fn no_entry_point_panics_or_hangs_on_fuzzed_input() {
     let failures = failures.into_inner().expect("lock");
     assert!(
         failures.is_empty(),
-        "{} of {count} fuzzed inputs failed (reproduce: cargo run --release --bin polyfold-fuzz -- --mutations 1 --seed SEED):\n{}",
+        "{} of {count} fuzzed inputs failed (reproduce: cargo run --release --features fuzz --bin polyfold-fuzz -- --mutations 1 --seed SEED):\n{}",
         failures.len(),
         failures.join("\n")
     );

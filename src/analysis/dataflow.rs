@@ -641,8 +641,48 @@ pub struct ForValues<'a> {
     pub needed: &'a [Vec<bool>],
 }
 
-/// [`global_conflicts`] that gives up with [`PolyError::Budget`] once
-/// `deadline` has passed. With `for_values`, the set is exact for those
+/// The work a global conflict set may take: `work` units (one per conflict
+/// piece built and tested) decide, so the same SCoP always gets the same
+/// answer; `safety_net` is a wall-clock limit whose firing is remembered in
+/// `net_fired` (the caller reports it: the answer may differ between runs).
+/// The statement pairs are built in parallel, but the answer does not
+/// depend on their order: the set fails exactly when the total work of all
+/// pairs exceeds `work`.
+#[derive(Debug)]
+pub struct ConflictLimit {
+    pub work: u64,
+    pub safety_net: Option<std::time::Instant>,
+    pub used: std::sync::atomic::AtomicU64,
+    pub net_fired: std::sync::atomic::AtomicBool,
+}
+
+impl ConflictLimit {
+    pub fn new(work: u64, safety_net: Option<std::time::Instant>) -> ConflictLimit {
+        ConflictLimit {
+            work,
+            safety_net,
+            used: std::sync::atomic::AtomicU64::new(0),
+            net_fired: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// One unit of work; `Err(PolyError::Budget)` when the work is spent or
+    /// the safety net fired.
+    fn charge(&self) -> PolyResult<()> {
+        use std::sync::atomic::Ordering;
+        if self.used.fetch_add(1, Ordering::Relaxed) >= self.work {
+            return Err(PolyError::Budget);
+        }
+        if before_deadline(self.safety_net).is_err() {
+            self.net_fired.store(true, Ordering::Relaxed);
+            return Err(PolyError::Budget);
+        }
+        Ok(())
+    }
+}
+
+/// [`global_conflicts`] that gives up with [`PolyError::Budget`] once the
+/// work of `limit` is spent (see [`ConflictLimit`]). With `for_values`, the set is exact for those
 /// parameter values only: every piece fixes the parameters to them (which
 /// makes the emptiness tests cheaper), and the pairs not `needed` are
 /// skipped.
@@ -650,13 +690,14 @@ pub fn global_conflicts_until(
     scop: &Scop,
     flow: &Dataflow,
     stmts: &[usize],
-    deadline: Option<std::time::Instant>,
+    limit: Option<&ConflictLimit>,
     for_values: Option<ForValues<'_>>,
 ) -> PolyResult<Option<crate::mapping::smo::ConflictSpec>> {
+    let deadline = limit.and_then(|l| l.safety_net);
     let needed = for_values.map(|f| f.needed);
     let fixed = for_values.map(|f| f.values);
     use crate::mapping::smo::{ConflictPolyhedron, ConflictSpec, StmtId};
-    let check_time = || before_deadline(deadline);
+    let check_time = || limit.map_or(Ok(()), ConflictLimit::charge);
     let dmax = stmts
         .iter()
         .map(|s| scop.stmts[*s].iterators.len())
@@ -737,7 +778,14 @@ pub fn global_conflicts_until(
         }
         check_time()?;
         let mut out = Vec::new();
-        for piece in without_redundant_pieces(rel.pieces, deadline)? {
+        let kept = without_redundant_pieces(rel.pieces, deadline).inspect_err(|_| {
+            // Only the safety net stops this step.
+            if let Some(l) = limit {
+                l.net_fired
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        })?;
+        for piece in kept {
             out.push(ConflictPolyhedron {
                 source: StmtId(ja),
                 target: StmtId(jb),

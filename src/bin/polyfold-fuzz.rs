@@ -1,8 +1,8 @@
 //! `polyfold-fuzz`: long random-program and no-panic campaigns.
 //!
 //! ```text
-//! cargo run --release --bin polyfold-fuzz -- --programs 10000 --seed 1 --jobs 2
-//! cargo run --release --bin polyfold-fuzz -- --mutations 100000 --seed 1 --jobs 2
+//! cargo run --release --features fuzz --bin polyfold-fuzz -- --programs 10000 --seed 1 --jobs 2
+//! cargo run --release --features fuzz --bin polyfold-fuzz -- --mutations 100000 --seed 1 --jobs 2
 //! ```
 //!
 //! `--programs N` generates programs from seeds `S .. S+N-1` and runs the

@@ -35,13 +35,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::analysis::dataflow::{
-    ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
+    ConflictLimit, ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
 };
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
-    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, shared::Lifetime,
+    SharedLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, shared::Lifetime,
     shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
@@ -62,6 +62,15 @@ const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_mil
 /// The time the SMO ILP gets after the shared-hyperplane search found a
 /// mapping.
 const SMO_AFTER_SHARED_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Work units of the global conflict set (one per conflict piece built
+/// and tested): the count, not the time, decides whether it is built.
+const CONFLICT_WORK: u64 = 1_000_000;
+
+/// Work units of each shared-hyperplane search (one per conflict piece
+/// examined for a candidate linear part or a revision): the count, not the
+/// time, decides where the search stops.
+const SHARED_WORK: u64 = 10_000;
 
 /// The most conflict polyhedra for which the SMO ILP still runs after the
 /// shared-hyperplane search found a mapping.
@@ -96,6 +105,9 @@ pub struct SmoContraction {
     /// The most values of the temporaries live at once (a lower bound for
     /// every storage mapping).
     pub lower_bound: usize,
+    /// Whether a wall-clock safety net stopped a search of this SCoP (the
+    /// result may then differ between runs; the driver warns).
+    pub safety_net_fired: bool,
 }
 
 /// One written value's home: buffer index and location in it.
@@ -592,17 +604,28 @@ pub fn contract_scop_smo_with(
         values,
         needed: &needed,
     };
+    // Work decides; half the wall-clock budget is the safety net.
+    let conflict_limit = ConflictLimit::new(CONFLICT_WORK, Some(started + budget / 2));
     let spec = global_conflicts_until(
         vs,
         &flow,
         &stmts,
-        Some(started + budget / 2),
+        Some(&conflict_limit),
         Some(for_values),
     )
     .map_err(|e| match e {
+        crate::poly::PolyError::Budget
+            if conflict_limit
+                .net_fired
+                .load(std::sync::atomic::Ordering::Relaxed) =>
+        {
+            format!(
+                "the global conflict set hit its wall-clock safety net ({:.1} s, half of --inter-array-budget); this result may differ between runs",
+                (budget / 2).as_secs_f64()
+            )
+        }
         crate::poly::PolyError::Budget => format!(
-            "the global conflict set takes more than {:.1} s to build (half the budget)",
-            (budget / 2).as_secs_f64()
+            "the global conflict set needs more than {CONFLICT_WORK} conflict pieces"
         ),
         e => e.to_string(),
     })?
@@ -611,10 +634,13 @@ pub fn contract_scop_smo_with(
     stage("conflict set");
     if debug {
         eprintln!(
-            "smo path: {} statements, {} conflict polyhedra ({:.3} s)",
+            "smo path: {} statements, {} conflict polyhedra ({:.3} s, {} work units)",
             stmts.len(),
             spec.conflicts.len(),
-            conflicts_start.elapsed().as_secs_f64()
+            conflicts_start.elapsed().as_secs_f64(),
+            conflict_limit
+                .used
+                .load(std::sync::atomic::Ordering::Relaxed)
         );
         for c in &spec.conflicts {
             eprintln!("  {} {} {}", c.source.0, c.target.0, c.relation);
@@ -668,6 +694,9 @@ pub fn contract_scop_smo_with(
                 .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound))
         })
     };
+    let mut safety_net_fired = conflict_limit
+        .net_fired
+        .load(std::sync::atomic::Ordering::Relaxed);
     let mut variants = Vec::new();
     if !isolated.is_empty() {
         variants.push(("shared hyperplanes, split-off values apart", &isolated[..]));
@@ -678,14 +707,18 @@ pub fn contract_scop_smo_with(
             break;
         }
         let t = std::time::Instant::now();
-        let deadline = (started + budget).min(t + budget / 4);
-        let r = shared_solve_isolating(&spec, apart, &align, values, &lifetimes, Some(deadline))
+        // The work decides; the wall clock (a quarter of the budget) is a
+        // safety net, reported when it fires.
+        let limit = SharedLimit::new(SHARED_WORK, Some((started + budget).min(t + budget / 4)));
+        let r = shared_solve_isolating(&spec, apart, &align, values, &lifetimes, &limit)
             .map_err(|e| e.to_string())?;
+        safety_net_fired |= limit.net_fired.get();
         if debug {
             eprintln!(
-                "smo {method}: {:?} ({:.3} s)",
+                "smo {method}: {:?} ({:.3} s, {} work units)",
                 r.as_ref().map(|s| s.size(values)),
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                limit.used.get()
             );
         }
         optimal = meets_bound(&r);
@@ -1073,6 +1106,7 @@ pub fn contract_scop_smo_with(
         method,
         candidate_sizes,
         lower_bound,
+        safety_net_fired,
     })
 }
 

@@ -33,7 +33,7 @@
 //! conflict, so the later levels need at least that many cells: a lower
 //! bound from the value lifetimes the caller gives). Passes of growing
 //! width (a greedy dive first) share a cache of the nodes, and the search
-//! stops at its deadline with the best mapping found, or at once when the
+//! stops when its work budget is spent with the best mapping found, or at once when the
 //! product meets the max-live bound.
 //!
 //! Ranges come from rational LP bounds (rounded inwards, which keeps every
@@ -42,7 +42,7 @@
 //! caller certifies the mapping exactly against the conflict set, as for the
 //! ILP's mappings.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
@@ -66,14 +66,63 @@ const PAIR_COEFFICIENTS: [(i64, i64); 2] = [(1, 1), (1, -1)];
 /// The passes of the search: per pass, how many of the ranked levels it
 /// follows at depth 0, at depth 1 and deeper. Each pass starts from the
 /// best product found so far (branch and bound), the first is a greedy
-/// dive, the last is exhaustive; the search stops at its deadline with the
-/// best mapping found.
+/// dive, the last is exhaustive; the search stops when its work budget is
+/// spent with the best mapping found.
 const PASSES: [[usize; 3]; 4] = [
     [1, 1, 1],
     [usize::MAX, 1, 1],
     [usize::MAX, 2, 1],
     [usize::MAX, usize::MAX, usize::MAX],
 ];
+
+/// How much the shared-hyperplane search may do. The work units (one per
+/// conflict piece examined for a candidate linear part or a revision)
+/// decide where it stops, so a run gives the same mapping on any machine
+/// under any load; `safety_net` is a wall-clock limit that only stops a
+/// pathological case, and `net_fired` tells the caller it did (the result
+/// may then differ between runs). `used` is the work done so far.
+#[derive(Debug)]
+pub struct SharedLimit {
+    pub work: u64,
+    pub safety_net: Option<Instant>,
+    pub used: Cell<u64>,
+    pub net_fired: Cell<bool>,
+}
+
+impl SharedLimit {
+    /// `work` units, and a wall-clock safety net.
+    pub fn new(work: u64, safety_net: Option<Instant>) -> SharedLimit {
+        SharedLimit {
+            work,
+            safety_net,
+            used: Cell::new(0),
+            net_fired: Cell::new(false),
+        }
+    }
+
+    /// No limit at all (for tests on small inputs).
+    pub fn unlimited() -> SharedLimit {
+        SharedLimit::new(u64::MAX, None)
+    }
+
+    fn charge(&self, units: usize) {
+        let units = u64::try_from(units).unwrap_or(u64::MAX);
+        self.used.set(self.used.get().saturating_add(units));
+    }
+
+    /// Whether the search must stop: its work is spent, or the safety net
+    /// fired (which is remembered).
+    fn spent(&self, work_limit: u64) -> bool {
+        if self.used.get() >= work_limit {
+            return true;
+        }
+        if self.safety_net.is_some_and(|d| Instant::now() >= d) {
+            self.net_fired.set(true);
+            return true;
+        }
+        false
+    }
+}
 
 /// A level of a mapping: each statement's hyperplane, and the modulus.
 type Level = (Vec<Hyperplane>, i64);
@@ -98,7 +147,9 @@ struct Search<'a> {
     align: Vec<Vec<usize>>,
     n_param: usize,
     n_dim: usize,
-    deadline: Option<Instant>,
+    limit: &'a SharedLimit,
+    /// The total work (of `limit`) at which this search stops.
+    work_limit: u64,
     max_levels: usize,
     /// The aligned dimensions on which some statement's cells vary.
     varying: Vec<usize>,
@@ -135,7 +186,7 @@ fn range(poly: &BasicSet, row: &[i64]) -> Result<Option<(i64, i64)>, PolyError> 
 
 impl Search<'_> {
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.limit.spent(self.work_limit)
     }
 
     fn index(&self, s: StmtId) -> usize {
@@ -160,6 +211,7 @@ impl Search<'_> {
     fn offsets(&self, pieces: &[Piece], gamma: &[i64]) -> Result<Vec<Candidate>, PolyError> {
         let n = self.stmts.len();
         let linear: Vec<Hyperplane> = (0..n).map(|j| self.hyperplane(j, gamma, 0)).collect();
+        self.limit.charge(pieces.len());
         // (source index, target index, lo, hi) per piece.
         let mut ranges = Vec::with_capacity(pieces.len());
         for p in pieces {
@@ -332,6 +384,7 @@ impl Search<'_> {
             return Ok(r);
         }
         let c = self.cache.borrow()[path][i].candidate.clone();
+        self.limit.charge(pieces.len());
         let r = Rc::new(revise(
             pieces,
             self.stmts,
@@ -420,7 +473,8 @@ fn shared_mapping(
     align: &[Vec<usize>],
     values: &[i64],
     lifetimes: &[Lifetime],
-    deadline: Option<Instant>,
+    limit: &SharedLimit,
+    work_limit: u64,
 ) -> Result<Result<ArrayMapping, String>, PolyError> {
     let n_param = spec.params.len();
     let mut pieces = Vec::new();
@@ -441,7 +495,8 @@ fn shared_mapping(
         align: stmts.iter().map(|s| align[s.0].clone()).collect(),
         n_param,
         n_dim: spec.n_dim,
-        deadline,
+        limit,
+        work_limit,
         // Each level should take one dimension of the conflicts away.
         max_levels: spec.n_dim + 1,
         live: Vec::new(),
@@ -489,7 +544,7 @@ fn shared_mapping(
     }
     let Some((_, levels)) = found else {
         return Ok(Err(if search.out_of_time() {
-            "the time budget of the shared-hyperplane search is spent".into()
+            "the work budget of the shared-hyperplane search is spent".into()
         } else {
             "no shared hyperplanes separate the conflicts".into()
         }));
@@ -516,7 +571,7 @@ pub fn shared_solve_isolating(
     align: &[Vec<usize>],
     values: &[i64],
     lifetimes: &[Lifetime],
-    deadline: Option<Instant>,
+    limit: &SharedLimit,
 ) -> Result<Result<SmoSolution, String>, PolyError> {
     if values.len() != spec.params.len() {
         return Ok(Err("one value per parameter is needed".into()));
@@ -547,13 +602,12 @@ pub fn shared_solve_isolating(
     let mut levels = 0;
     let n_groups = groups.len();
     for (gi, g) in groups.into_iter().enumerate() {
-        // Each group gets an equal share of the time left (and leaves what
+        // Each group gets an equal share of the work left (and leaves what
         // it does not use to the next).
-        let share = deadline.map(|d| {
-            let left = d.saturating_duration_since(Instant::now());
-            Instant::now() + left / u32::try_from(n_groups - gi).unwrap_or(u32::MAX)
-        });
-        match shared_mapping(spec, &g, align, values, lifetimes, share)? {
+        let left = limit.work.saturating_sub(limit.used.get());
+        let share = left / u64::try_from(n_groups - gi).unwrap_or(u64::MAX);
+        let work_limit = limit.used.get().saturating_add(share);
+        match shared_mapping(spec, &g, align, values, lifetimes, limit, work_limit)? {
             Ok(m) => {
                 levels += m.levels.len();
                 arrays.push(m);
