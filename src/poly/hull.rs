@@ -32,6 +32,16 @@ pub fn simple_hull(s: &Set) -> PolyResult<BasicSet> {
     simple_hull_with_budget(s, &mut Budget::default())
 }
 
+/// The work of setting up one linear program over `p` (its tableau), in
+/// budget steps, on top of the pivots the solver charges itself: a hull
+/// over many pieces solves many small programs, and their setup is most
+/// of its time.
+fn lp_setup_cost(p: &BasicSet) -> u64 {
+    let rows = p.eqs.len() + p.ineqs.len();
+    let cols = p.space.n_var() + p.n_exist + 1;
+    u64::try_from(rows.saturating_mul(cols)).unwrap_or(u64::MAX)
+}
+
 /// [`simple_hull`] charging every linear program to `budget`
 /// (`Err(Budget)` when it runs out).
 pub fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<BasicSet> {
@@ -74,6 +84,7 @@ pub fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<Basic
         objective.push(0);
         let mut worst: Option<Rat> = None;
         for p in &pieces {
+            budget.charge(lp_setup_cost(p))?;
             match lp_min_with_budget(p, &objective, budget)? {
                 LpResult::Optimal { value, .. } => {
                     if worst.is_none_or(|w| value < w) {
@@ -106,6 +117,7 @@ pub fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<Basic
     }
     for p in &pieces {
         for row in &rows {
+            budget.charge(lp_setup_cost(p))?;
             let holds = match lp_min_with_budget(p, row, budget)? {
                 LpResult::Optimal { value, .. } => value > Rat::from_int(-1),
                 LpResult::Unbounded => false,
