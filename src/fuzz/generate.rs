@@ -281,7 +281,12 @@ impl Builder {
 
     /// [`Builder::guarded`], sometimes with an `else` that folds an
     /// input value into `out` (the `else` form).
-    fn guarded_else(&mut self, conditions: Vec<Aff>, body: Vec<Node>, vars: &[String]) -> Vec<Node> {
+    fn guarded_else(
+        &mut self,
+        conditions: Vec<Aff>,
+        body: Vec<Node>,
+        vars: &[String],
+    ) -> Vec<Node> {
         if conditions.is_empty() || !self.form(self.forms.else_branches, 1, 3) {
             return Self::guarded(conditions, body);
         }
@@ -1186,21 +1191,20 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
     };
     let mut pending: Vec<Vec<Node>> = Vec::new();
     for _ in 0..groups {
-        let (nodes, consumers) =
-            if builder.form(forms.block_scoped || forms.openmp, 1, 3) {
-                builder.row_group()?
-            } else if builder.form(forms.copy_back, 1, 5) {
-                builder.pingpong_group()?
+        let (nodes, consumers) = if builder.form(forms.block_scoped || forms.openmp, 1, 3) {
+            builder.row_group()?
+        } else if builder.form(forms.copy_back, 1, 5) {
+            builder.pingpong_group()?
+        } else {
+            let kind = builder.rng.below(10);
+            if kind < 6 {
+                builder.producer_group()?
+            } else if kind < 8 {
+                builder.initialised_group()?
             } else {
-                let kind = builder.rng.below(10);
-                if kind < 6 {
-                    builder.producer_group()?
-                } else if kind < 8 {
-                    builder.initialised_group()?
-                } else {
-                    builder.pingpong_group()?
-                }
-            };
+                builder.pingpong_group()?
+            }
+        };
         builder.program.body.extend(nodes);
         pending.extend(consumers);
         while !pending.is_empty() && builder.rng.chance(1, 2) {
@@ -1248,7 +1252,11 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng) -> Shape 
                 0 => (format!("LAST{p}"), format!("{name}-1"), DerivedOp::Add(-1)),
                 1 => (format!("PLUS{p}"), format!("{name}+2"), DerivedOp::Add(2)),
                 2 => (format!("HALF{p}"), format!("({name})/2"), DerivedOp::Div(2)),
-                _ => (format!("QUART{p}"), format!("{name} % 4"), DerivedOp::Mod(4)),
+                _ => (
+                    format!("QUART{p}"),
+                    format!("{name} % 4"),
+                    DerivedOp::Mod(4),
+                ),
             };
             shape.derived.push(Derived {
                 name: macro_name,

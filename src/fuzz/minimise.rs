@@ -138,8 +138,7 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
                     }
                     *k -= 1;
                 }
-                done
-                    || edit_affs(conditions, k)
+                done || edit_affs(conditions, k)
                     || edit_nodes(then_body, k)
                     || edit_nodes(else_body, k)
             }
@@ -250,7 +249,10 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                 Node::Loop { body, .. } | Node::If { body, .. } | Node::Parallel { body, .. } => {
                     rewrite(body, temps, scalars)
                 }
-                Node::Block { temps: declared, body } => {
+                Node::Block {
+                    temps: declared,
+                    body,
+                } => {
                     declared.retain(|t| temps[*t].is_some());
                     for t in declared.iter_mut() {
                         *t = temps[*t].unwrap_or(0);

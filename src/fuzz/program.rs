@@ -757,7 +757,11 @@ impl GenProgram {
         style: &mut Style,
     ) {
         let indent = "    ".repeat(depth);
-        let single = if body.len() == 1 { Some(&body[0]) } else { None };
+        let single = if body.len() == 1 {
+            Some(&body[0])
+        } else {
+            None
+        };
         let can_drop = match single {
             Some(Node::Assign { .. }) => true,
             Some(Node::Loop { .. } | Node::If { .. } | Node::IfElse { .. }) => !assign_only,
@@ -1295,6 +1299,108 @@ mod tests {
             Aff::var("j", 0).plus_scaled(&Aff::var("j", 1), -1).to_c(),
             "-1"
         );
+    }
+
+    #[test]
+    fn compound_sizes_are_parenthesised_unless_added() {
+        let a = Aff {
+            terms: vec![
+                ("i".into(), 1),
+                ("LAST0".into(), -1),
+                ("N0 % 4".into(), 2),
+                ("N0 / 2".into(), 1),
+            ],
+            constant: 0,
+        };
+        let compound = |n: &str| n != "i";
+        assert_eq!(
+            a.to_c_with(&compound),
+            "i - (LAST0) + 2 * (N0 % 4) + N0 / 2"
+        );
+        assert_eq!(a.to_c(), "i - LAST0 + 2 * N0 % 4 + N0 / 2");
+    }
+
+    #[test]
+    fn derived_sizes_follow_their_base_in_every_build() {
+        let program = GenProgram {
+            seed: 0,
+            sizes: vec![("N0".into(), 7)],
+            temps: vec![],
+            scalars: vec![],
+            body: vec![],
+            shape: Shape {
+                derived: vec![
+                    Derived {
+                        name: "HALF0".into(),
+                        text: "(N0)/2".into(),
+                        base: "N0".into(),
+                        op: DerivedOp::Div(2),
+                        inline: false,
+                    },
+                    Derived {
+                        name: "N0 % 4".into(),
+                        text: "N0 % 4".into(),
+                        base: "N0".into(),
+                        op: DerivedOp::Mod(4),
+                        inline: true,
+                    },
+                ],
+                ..Shape::default()
+            },
+        };
+        let env = program.environment(&[]);
+        assert_eq!((env["HALF0"], env["N0 % 4"]), (3, 3));
+        let env = program.environment(&[("N0".into(), 10)]);
+        assert_eq!((env["HALF0"], env["N0 % 4"]), (5, 2));
+        let text = program.to_c();
+        assert!(text.contains("#define HALF0 (N0)/2\n"));
+        assert!(!text.contains("#define N0 % 4"));
+    }
+
+    #[test]
+    fn a_race_between_parallel_iterations_is_ill_defined() {
+        // out[i] per iteration is independent; out[0] is written by every
+        // iteration: a race in the original program.
+        let make = |index: Aff| GenProgram {
+            seed: 0,
+            sizes: vec![("N0".into(), 4)],
+            temps: vec![],
+            scalars: vec![],
+            body: vec![Node::Parallel {
+                private: vec![],
+                chunked: false,
+                body: vec![Node::Loop {
+                    var: "i".into(),
+                    lower: Aff::constant(0),
+                    upper: Aff::var("N0", -1),
+                    body: vec![Node::Assign {
+                        target: Target::Output(index),
+                        accumulate: true,
+                        reads: vec![(0, Read::Input(Aff::var("i", 0)))],
+                        constant: 0,
+                    }],
+                }],
+            }],
+            shape: Shape::default(),
+        };
+        assert!(make(Aff::var("i", 1)).check_well_defined().is_ok());
+        assert!(make(Aff::constant(0)).check_well_defined().is_err());
+        let text = make(Aff::var("i", 1)).to_c();
+        assert!(text.contains("#pragma omp parallel for\n    for (i = 0;"));
+    }
+
+    #[test]
+    fn forms_parse_by_name() {
+        assert_eq!(Forms::parse("all"), Ok(Forms::all()));
+        assert_eq!(Forms::parse("classic"), Ok(Forms::classic()));
+        let some = Forms::parse("comments,vla").expect("known names");
+        assert!(some.comments && some.vla && !some.openmp);
+        let most = Forms::parse("-openmp").expect("known name");
+        assert!(!most.openmp && most.comments);
+        assert!(Forms::parse("nonsense").is_err());
+        for name in Forms::NAMES {
+            assert_eq!(Forms::all().get(name), Some(true));
+        }
     }
 
     #[test]
