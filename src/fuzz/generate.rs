@@ -1043,14 +1043,26 @@ impl Builder {
                             array,
                             subscripts: cell(Aff::var("j", 0)),
                         },
-                        accumulate: true,
-                        reads: vec![(
-                            w,
-                            Read::Temp {
-                                array,
-                                subscripts: cell(Aff::var("j", -1)),
-                            },
-                        )],
+                        // `R[j] = 1.0 * R[j] + w * R[j - 1]`, not `+=`
+                        // (inter-array merging refuses compound
+                        // assignments to temporaries).
+                        accumulate: false,
+                        reads: vec![
+                            (
+                                3,
+                                Read::Temp {
+                                    array,
+                                    subscripts: cell(Aff::var("j", 0)),
+                                },
+                            ),
+                            (
+                                w,
+                                Read::Temp {
+                                    array,
+                                    subscripts: cell(Aff::var("j", -1)),
+                                },
+                            ),
+                        ],
                         constant: 0,
                     }],
                 ));
@@ -1288,6 +1300,7 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng) -> Shape 
     ]);
     shape.comments = forms.comments;
     shape.braceless = forms.braceless;
+    shape.plain_copies = forms.copy_back;
     shape.style_seed = rng.next_u64();
     shape
 }

@@ -458,6 +458,9 @@ pub struct Shape {
     pub comments: bool,
     /// Brace-less bodies where legal.
     pub braceless: bool,
+    /// An assignment `x = 1.0 * y;` prints as the plain copy `x = y;`
+    /// (the same value), the form dead-copy elimination looks for.
+    pub plain_copies: bool,
     /// Seed of the printing choices (which bodies lose their braces,
     /// which lines get comments).
     pub style_seed: u64,
@@ -862,6 +865,14 @@ impl GenProgram {
                     .collect();
                 if *constant != 0 || rhs.is_empty() {
                     rhs.push(format!("{}.0", constant));
+                }
+                if self.shape.plain_copies
+                    && !*accumulate
+                    && *constant == 0
+                    && reads.len() == 1
+                    && WEIGHTS[reads[0].0 % WEIGHTS.len()] == "1.0"
+                {
+                    rhs = vec![self.read_text(&reads[0].1)];
                 }
                 let op = if *accumulate { "+=" } else { "=" };
                 let comment = style.comment();
