@@ -20,9 +20,26 @@
 //! - *ping-pong* groups: a time loop with a 1- or 2-d stencil from Q into
 //!   A and a copy back from A into Q.
 //!
-//! Every generated program passes `GenProgram::check_well_defined` (the
-//! generator retries with the next sub-seed otherwise). This module does
-//! NOT run polyfold or a compiler.
+//! [`generate_with`] also uses the forms of C of issue 14 ([`Forms`]): a
+//! random subset per program, drawn from a second generator so that with
+//! every form switched off ([`generate`]) the programs of each seed are
+//! exactly the original ones. Sizes may be kernel parameters (VLAs, with
+//! extra calls of sizes 1, 2, 3), `#ifndef`-guarded (other `-D` builds),
+//! `#ifdef SMALL_DATASET`-selected (three styles), and have derived
+//! macros (`N0-1`, `N0+2`, `(N0)/2`, `N0 % 4`) or inline `N0 / 2`,
+//! `N0 % 4` atoms used in bounds, extents and shift distances; ping-pong
+//! groups may copy back under a guard over the whole array (`x = y;`)
+//! and probe the array in the time loop; *row* groups fill a scratch row
+//! per iteration of an outer loop (declared in the loop body, or 2-d at
+//! the top), possibly under `#pragma omp parallel for`; guarded folds may
+//! get an `else`. The printer adds comments and drops braces from the
+//! shape's style seed.
+//!
+//! Every generated program passes `GenProgram::check_well_defined` for
+//! every build and call it declares (the generator retries with the next
+//! sub-seed otherwise; other builds and calls under which the original
+//! is not well defined are dropped). This module does NOT run polyfold or
+//! a compiler.
 
 use std::collections::HashMap;
 
