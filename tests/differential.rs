@@ -11,7 +11,10 @@
 //! output, computed independently of polyfold by the C compiler.
 //!
 //! Seeds 0..200 run by default; `POLYFOLD_FUZZ_PROGRAMS=N` runs seeds
-//! 0..N and `POLYFOLD_FUZZ_SEED=S` starts at S. Longer campaigns:
+//! 0..N and `POLYFOLD_FUZZ_SEED=S` starts at S. `POLYFOLD_FUZZ_FORMS=all`
+//! (or a list, see `Forms::parse`) generates with the forms of issue 14
+//! and compares every other build of each program too (default:
+//! `classic`, the original generator). Longer campaigns:
 //! `cargo run --release --features fuzz --bin polyfold-fuzz -- --programs 10000 --seed 1`.
 //!
 //! Every `tests/regressions/*.c` file (minimised cases of bugs found by the
@@ -29,8 +32,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use polyfold::fuzz::check::{CheckOptions, Failure, check_program, scratch_dir};
-use polyfold::fuzz::generate::generate;
+use polyfold::fuzz::check::{CheckOptions, Failure, builds_for, check_program, scratch_dir};
+use polyfold::fuzz::generate::{generate, generate_with};
+use polyfold::fuzz::program::Forms;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -122,6 +126,9 @@ fn random_programs_print_the_same_after_contraction() {
     let known = Mutex::new(Vec::new());
     let count = env_number("POLYFOLD_FUZZ_PROGRAMS", 200);
     let first = env_number("POLYFOLD_FUZZ_SEED", 0);
+    let forms = std::env::var("POLYFOLD_FUZZ_FORMS")
+        .map(|v| Forms::parse(&v).expect("POLYFOLD_FUZZ_FORMS names known forms"))
+        .unwrap_or_else(|_| Forms::classic());
     let scratch = scratch_dir("differential").expect("scratch directory");
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
@@ -136,9 +143,10 @@ fn random_programs_print_the_same_after_contraction() {
                         break;
                     }
                     let seed = first + index;
-                    let program = generate(seed);
+                    let program = generate_with(seed, &forms);
                     let options = CheckOptions {
                         sanitize: seed.is_multiple_of(25),
+                        builds: builds_for(&program),
                         ..CheckOptions::default()
                     };
                     match check_program(&format!("gen_{seed}"), &program.to_c(), &scratch, &options)

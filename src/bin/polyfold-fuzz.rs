@@ -13,7 +13,21 @@
 //! file `gen_SEED.c` with a header describing the failure: copy it to
 //! `tests/regressions/` once it is understood. `--inter-array 1` runs the
 //! pipeline with `--inter-array` (SMO merging of each SCoP's temporaries;
-//! the generator's ping-pong and multi-array groups are where it applies).
+//! the generator's ping-pong and multi-array groups are where it applies);
+//! `--inter-array mixed` (the default) uses it on odd seeds.
+//!
+//! `--forms LIST` chooses the forms of C the generator may use: `all` (the
+//! default: derived size macros such as `#define LAST0 N0-1`, `N0 / 2` and
+//! `N0 % 4`, `#ifdef SMALL_DATASET` sizes, `#ifndef N0` sizes rebuilt with
+//! `-DN0=<other>`, comments at line ends, brace-less bodies, `else`,
+//! copy-back loops, block-scoped temporaries, VLA kernels called with tiny
+//! sizes, `#pragma omp parallel for`), `classic` (the original generator:
+//! seeds keep the meaning they had before these forms existed), a list of
+//! names (`comments,braceless`) or a list of names to remove from `all`
+//! (`-openmp,-vla`). Each program uses a random subset of the forms given.
+//! Every other build of a program (`-D` choices, `-fopenmp` with 4
+//! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
+//! is compiled and compared too, for the original and for the output.
 //!
 //! `--mutations N` runs the no-panic check of the library entry points on
 //! N inputs made by the seeded mutator from the corpus and grammar-test
@@ -32,11 +46,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use polyfold::fuzz::check::{
-    CheckOptions, Failure, FailureKind, check_program, install_quiet_panic_hook, scratch_dir,
+    CheckOptions, Failure, FailureKind, builds_for, check_program, install_quiet_panic_hook,
+    scratch_dir,
 };
-use polyfold::fuzz::generate::generate;
+use polyfold::fuzz::generate::generate_with;
 use polyfold::fuzz::minimise::minimise;
 use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
+use polyfold::fuzz::program::Forms;
 use polyfold::fuzz::program::GenProgram;
 
 struct Args {
@@ -51,7 +67,27 @@ struct Args {
     out: PathBuf,
     polyfold_binary: Option<PathBuf>,
     minimise_tries: usize,
-    inter_array: bool,
+    inter_array: InterArray,
+    forms: Forms,
+}
+
+/// When the pipeline runs with `--inter-array`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InterArray {
+    Never,
+    Always,
+    /// On odd seeds.
+    Mixed,
+}
+
+impl Args {
+    fn inter_array_for(&self, seed: u64) -> bool {
+        match self.inter_array {
+            InterArray::Never => false,
+            InterArray::Always => true,
+            InterArray::Mixed => seed % 2 == 1,
+        }
+    }
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -67,9 +103,11 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("fuzz-failures"),
         polyfold_binary: None,
         minimise_tries: 300,
-        inter_array: false,
+        inter_array: InterArray::Mixed,
+        forms: Forms::all(),
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
+    let mut print_seed = None;
     let mut i = 0;
     while i < raw.len() {
         let flag = raw[i].as_str();
@@ -92,19 +130,33 @@ fn parse_args() -> Result<Args, String> {
             "--minimise-tries" => args.minimise_tries = number()? as usize,
             "--out" => args.out = PathBuf::from(value),
             "--save-inputs" => args.save_inputs = number()? != 0,
-            "--inter-array" => args.inter_array = number()? != 0,
+            "--inter-array" => {
+                args.inter_array = match value.as_str() {
+                    "mixed" => InterArray::Mixed,
+                    _ if number()? != 0 => InterArray::Always,
+                    _ => InterArray::Never,
+                }
+            }
+            "--forms" => args.forms = Forms::parse(value)?,
             "--replay" => {
                 replay(Path::new(value));
                 std::process::exit(0);
             }
             "--print" => {
-                print!("{}", generate(number()?).to_c());
-                std::process::exit(0);
+                print_seed = Some(number()?);
             }
             "--polyfold" => args.polyfold_binary = Some(PathBuf::from(value)),
             _ => return Err(format!("unknown option {flag}")),
         }
         i += 2;
+    }
+    if let Some(seed) = print_seed {
+        let program = generate_with(seed, &args.forms);
+        print!("{}", program.to_c());
+        for build in builds_for(&program) {
+            eprintln!("other build: {build:?}");
+        }
+        std::process::exit(0);
     }
     if args.programs == 0 && args.mutations == 0 {
         return Err("nothing to do: give --programs N and/or --mutations N".into());
@@ -120,7 +172,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
                  [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
-                 [--inter-array 0|1]"
+                 [--inter-array 0|1|mixed] [--forms all|classic|LIST] [--print SEED]"
             );
             return ExitCode::from(2);
         }
@@ -152,10 +204,19 @@ fn regression_text(program: &GenProgram, failure: &Failure, original_seed: u64) 
         .take(1500)
         .collect::<String>()
         .replace("*/", "* /");
+    let builds: Vec<String> = builds_for(program)
+        .iter()
+        .map(|b| format!("{:?} {:?}", b.env, b.flags))
+        .collect();
     format!(
         "/* Regression case found by polyfold-fuzz (generator seed {original_seed}), minimised.\n \
-         * Failure: {:?}\n * Detail: {detail}\n */\n{}",
+         * Failure: {:?}\n * Detail: {detail}\n * Other builds: {}\n */\n{}",
         failure.kind,
+        if builds.is_empty() {
+            "none".to_string()
+        } else {
+            builds.join("; ")
+        },
         program.to_c()
     )
 }
@@ -182,10 +243,11 @@ fn program_campaign(args: &Args) -> bool {
                         break;
                     }
                     let seed = args.seed + index;
-                    let program = generate(seed);
+                    let program = generate_with(seed, &args.forms);
                     let options = CheckOptions {
                         sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
-                        inter_array: args.inter_array,
+                        inter_array: args.inter_array_for(seed),
+                        builds: builds_for(&program),
                         ..CheckOptions::default()
                     };
                     let name = format!("gen_{seed}");
@@ -251,7 +313,7 @@ fn program_campaign(args: &Args) -> bool {
         100.0 * st.1 as f64 / st.0.max(1) as f64
     );
     println!("arrays contracted: {} of {} temporaries", st.2, st.3);
-    if args.inter_array {
+    if args.inter_array != InterArray::Never {
         println!("SCoPs with merged temporaries (--inter-array): {}", st.4);
     }
     println!(
@@ -288,7 +350,7 @@ fn minimise_and_write(
         } else {
             Duration::from_secs(20)
         },
-        inter_array: args.inter_array,
+        inter_array: args.inter_array_for(seed),
         ..CheckOptions::default()
     };
     let mut counter = 0u64;
@@ -298,6 +360,10 @@ fn minimise_and_write(
         minimise(program, args.minimise_tries, &mut |candidate| {
             counter += 1;
             let name = format!("min_{seed}_{counter}");
+            let options = CheckOptions {
+                builds: builds_for(candidate),
+                ..options.clone()
+            };
             match check_program(&name, &candidate.to_c(), scratch, &options) {
                 Err(f) => f.kind == failure.kind,
                 Ok(_) => false,
@@ -305,12 +371,21 @@ fn minimise_and_write(
         })
     };
     // Re-check the minimum for its own failure detail.
+    let options = CheckOptions {
+        builds: builds_for(&small),
+        ..options
+    };
     let final_failure =
         match check_program(&format!("min_{seed}"), &small.to_c(), scratch, &options) {
             Err(f) => f,
             Ok(_) => failure.clone(),
         };
-    let path = args.out.join(format!("gen_{seed}.c"));
+    let prefix = if args.inter_array_for(seed) {
+        "inter_array_"
+    } else {
+        ""
+    };
+    let path = args.out.join(format!("{prefix}gen_{seed}.c"));
     let _ = std::fs::write(&path, regression_text(&small, &final_failure, seed));
     path
 }

@@ -25,6 +25,93 @@ pub struct CheckOptions {
     pub run_time_limit: Duration,
     /// Run the pipeline with `--inter-array` (SMO merging).
     pub inter_array: bool,
+    /// Other builds of the original and the output, each compared too
+    /// (see [`builds_for`]).
+    pub builds: Vec<Build>,
+}
+
+/// Another build of both programs: extra compiler flags and environment
+/// variables of the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    pub flags: Vec<String>,
+    pub env: Vec<(String, String)>,
+    /// The build changes sizes (`-DN0=..`, `-DSMALL_DATASET`): skipped
+    /// when polyfold pinned its output to the sizes it saw
+    /// (`_Static_assert`), since such an output is right to refuse them.
+    pub changes_sizes: bool,
+}
+
+impl Build {
+    fn label(&self) -> String {
+        let env: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{} {}", env.join(" "), self.flags.join(" "))
+            .trim()
+            .to_string()
+    }
+}
+
+/// The other builds of a generated program: one per size configuration
+/// (`-DN0=..`, `-DSMALL_DATASET`), and for OpenMP kernels `-fopenmp` with
+/// 4 threads, plus ThreadSanitizer when [`thread_sanitizer_works`].
+pub fn builds_for(program: &crate::fuzz::program::GenProgram) -> Vec<Build> {
+    let mut builds: Vec<Build> = program
+        .shape
+        .configs
+        .iter()
+        .map(|c| Build {
+            flags: c.flags.clone(),
+            env: Vec::new(),
+            changes_sizes: true,
+        })
+        .collect();
+    if program.has_parallel() {
+        let env = vec![("OMP_NUM_THREADS".to_string(), "4".to_string())];
+        builds.push(Build {
+            flags: vec!["-fopenmp".into()],
+            env: env.clone(),
+            changes_sizes: false,
+        });
+        if thread_sanitizer_works() {
+            builds.push(Build {
+                flags: vec!["-fopenmp".into(), "-fsanitize=thread".into()],
+                env,
+                changes_sizes: false,
+            });
+        }
+    }
+    builds
+}
+
+/// Whether `cc -fopenmp -fsanitize=thread` builds a race-free OpenMP
+/// program that runs without a report (probed once). gcc's libgomp is not
+/// instrumented, so ThreadSanitizer reports false races there and the
+/// probe says no; a compiler whose runtime cooperates (clang with
+/// libomp/archer) passes it.
+pub fn thread_sanitizer_works() -> bool {
+    static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORKS.get_or_init(|| {
+        let Ok(dir) = scratch_dir("tsan-probe") else {
+            return false;
+        };
+        let source = dir.join("probe.c");
+        let program = "#include <stdio.h>\nstatic double a[64];\nint main(void) {\n    int i;\n    double s = 0;\n#pragma omp parallel for\n    for (i = 0; i < 64; i++)\n        a[i] = 2.0 * i;\n    for (i = 0; i < 64; i++)\n        s += a[i];\n    printf(\"%g\\n\", s);\n    return 0;\n}\n";
+        let works = std::fs::write(&source, program).is_ok()
+            && compile(
+                &source,
+                &dir.join("probe.exe"),
+                &["-fopenmp", "-fsanitize=thread", "-O1"],
+            )
+            .is_ok()
+            && run_with_env(
+                &dir.join("probe.exe"),
+                Duration::from_secs(20),
+                &[("OMP_NUM_THREADS".into(), "4".into())],
+            )
+            .is_ok_and(|out| out == b"4032\n");
+        let _ = std::fs::remove_dir_all(&dir);
+        works
+    })
 }
 
 impl Default for CheckOptions {
@@ -34,6 +121,7 @@ impl Default for CheckOptions {
             library_time_limit: Duration::from_secs(60),
             run_time_limit: Duration::from_secs(10),
             inter_array: false,
+            builds: Vec::new(),
         }
     }
 }
@@ -240,7 +328,7 @@ pub fn run_polyfold(
 
 /// Compiles `source_path` into `exe` with `flags`; the compiler's
 /// diagnostics on failure.
-fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
+pub fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
     let output = Command::new("cc")
         .args(flags)
         .arg("-o")
@@ -257,7 +345,17 @@ fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String>
 
 /// Runs `exe` with a time limit; its standard output, or why it failed.
 pub fn run_with_limit(exe: &Path, limit: Duration) -> Result<Vec<u8>, String> {
+    run_with_env(exe, limit, &[])
+}
+
+/// [`run_with_limit`] with extra environment variables.
+pub fn run_with_env(
+    exe: &Path,
+    limit: Duration,
+    env: &[(String, String)],
+) -> Result<Vec<u8>, String> {
     let mut child = Command::new(exe)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -298,15 +396,21 @@ fn build_and_run(
     dir: &Path,
     sanitize: bool,
     limit: Duration,
+    build: Option<&Build>,
 ) -> Result<Vec<u8>, (bool, String)> {
     let exe = dir.join(format!("{tag}.exe"));
     let mut flags = vec!["-std=c11", "-O1", "-w"];
-    if sanitize {
+    let tsan = build.is_some_and(|b| b.flags.iter().any(|f| f == "-fsanitize=thread"));
+    if sanitize && !tsan {
         flags.push("-fsanitize=address,undefined");
         flags.push("-fno-sanitize-recover=all");
     }
+    if let Some(build) = build {
+        flags.extend(build.flags.iter().map(String::as_str));
+    }
     compile(source_path, &exe, &flags).map_err(|e| (true, e))?;
-    let result = run_with_limit(&exe, limit).map_err(|e| (false, e));
+    let env = build.map(|b| b.env.clone()).unwrap_or_default();
+    let result = run_with_env(&exe, limit, &env).map_err(|e| (false, e));
     let _ = std::fs::remove_file(&exe);
     result
 }
@@ -331,12 +435,10 @@ pub fn check_program(
         detail: format!("cannot write {}: {e}", original_path.display()),
     })?;
     let limit = options.run_time_limit;
-    let expected =
-        build_and_run(&original_path, name, dir, options.sanitize, limit).map_err(|(_, e)| {
-            Failure {
-                kind: FailureKind::BadOriginal,
-                detail: e,
-            }
+    let expected = build_and_run(&original_path, name, dir, options.sanitize, limit, None)
+        .map_err(|(_, e)| Failure {
+            kind: FailureKind::BadOriginal,
+            detail: e,
         })?;
     if stats.changed || options.sanitize {
         let output_path = dir.join(format!("{name}.polyfold.c"));
@@ -345,21 +447,62 @@ pub fn check_program(
             detail: format!("cannot write {}: {e}", output_path.display()),
         })?;
         let tag = format!("{name}.polyfold");
-        let actual = build_and_run(&output_path, &tag, dir, options.sanitize, limit).map_err(
-            |(at_compile, e)| Failure {
+        let actual = build_and_run(&output_path, &tag, dir, options.sanitize, limit, None)
+            .map_err(|(at_compile, e)| Failure {
                 kind: if at_compile {
                     FailureKind::OutputDoesNotCompile
                 } else {
                     FailureKind::OutputDiffers
                 },
                 detail: e,
-            },
-        )?;
+            })?;
         if actual != expected {
             return Err(Failure {
                 kind: FailureKind::OutputDiffers,
                 detail: first_difference(&expected, &actual),
             });
+        }
+        let pinned =
+            contraction.output.contains("_Static_assert") && !source.contains("_Static_assert");
+        for build in &options.builds {
+            if build.changes_sizes && pinned {
+                continue;
+            }
+            let label = build.label();
+            let expected = build_and_run(
+                &original_path,
+                name,
+                dir,
+                options.sanitize,
+                limit,
+                Some(build),
+            )
+            .map_err(|(_, e)| Failure {
+                kind: FailureKind::BadOriginal,
+                detail: format!("[build {label}] {e}"),
+            })?;
+            let actual = build_and_run(
+                &output_path,
+                &tag,
+                dir,
+                options.sanitize,
+                limit,
+                Some(build),
+            )
+            .map_err(|(at_compile, e)| Failure {
+                kind: if at_compile {
+                    FailureKind::OutputDoesNotCompile
+                } else {
+                    FailureKind::OutputDiffers
+                },
+                detail: format!("[build {label}] {e}"),
+            })?;
+            if actual != expected {
+                return Err(Failure {
+                    kind: FailureKind::OutputDiffers,
+                    detail: format!("[build {label}] {}", first_difference(&expected, &actual)),
+                });
+            }
         }
         let parsed = run_guarded(Duration::from_secs(30), {
             let output_path = output_path.clone();

@@ -20,13 +20,33 @@
 //! - *ping-pong* groups: a time loop with a 1- or 2-d stencil from Q into
 //!   A and a copy back from A into Q.
 //!
-//! Every generated program passes `GenProgram::check_well_defined` (the
-//! generator retries with the next sub-seed otherwise). This module does
-//! NOT run polyfold or a compiler.
+//! [`generate_with`] also uses the forms of C of issue 14 ([`Forms`]): a
+//! random subset per program, drawn from a second generator so that with
+//! every form switched off ([`generate`]) the programs of each seed are
+//! exactly the original ones. Sizes may be kernel parameters (VLAs, with
+//! extra calls of sizes 1, 2, 3), `#ifndef`-guarded (other `-D` builds),
+//! `#ifdef SMALL_DATASET`-selected (three styles), and have derived
+//! macros (`N0-1`, `N0+2`, `(N0)/2`, `N0 % 4`) or inline `N0 / 2`,
+//! `N0 % 4` atoms used in bounds, extents and shift distances; ping-pong
+//! groups may copy back under a guard over the whole array (`x = y;`)
+//! and probe the array in the time loop; *row* groups fill a scratch row
+//! per iteration of an outer loop (declared in the loop body, or 2-d at
+//! the top), possibly under `#pragma omp parallel for`; guarded folds may
+//! get an `else`. The printer adds comments and drops braces from the
+//! shape's style seed.
+//!
+//! Every generated program passes `GenProgram::check_well_defined` for
+//! every build and call it declares (the generator retries with the next
+//! sub-seed otherwise; other builds and calls under which the original
+//! is not well defined are dropped). This module does NOT run polyfold or
+//! a compiler.
 
 use std::collections::HashMap;
 
-use super::program::{Aff, GenProgram, Node, Read, Target, TempArray, WEIGHTS};
+use super::program::{
+    Aff, DatasetStyle, Derived, DerivedOp, Forms, GenProgram, Node, Read, Shape, SizeConfig,
+    SizeForm, Target, TempArray, WEIGHTS,
+};
 use crate::util::rng::Rng;
 
 const LOOP_VARS: [&str; 3] = ["i", "j", "k"];
@@ -41,6 +61,9 @@ struct Level {
 
 type Domain = Vec<Level>;
 
+/// A shift of the iterators: `var -> var + d` (d affine in the sizes).
+type Shift = Vec<(String, Aff)>;
+
 /// The inequalities (`aff >= 0`) of a domain.
 fn constraints(domain: &Domain) -> Vec<Aff> {
     let mut out = Vec::new();
@@ -53,12 +76,15 @@ fn constraints(domain: &Domain) -> Vec<Aff> {
 
 /// The conditions under which `p + shift` lies in `domain`, for a point
 /// `p` of `domain`: only the constraints that the shift tightens.
-fn guard_for_shift(domain: &Domain, shift: &[(String, i64)]) -> Vec<Aff> {
+fn guard_for_shift(domain: &Domain, shift: &[(String, Aff)]) -> Vec<Aff> {
     constraints(domain)
         .into_iter()
         .filter_map(|c| {
-            let shifted = c.shifted(shift);
-            (shifted.constant < c.constant).then_some(shifted)
+            let shifted = c.shifted_by(shift);
+            // Kept unless the shift provably loosens the constraint (a
+            // size-dependent shift always keeps it: redundant at worst).
+            let delta = shifted.plus_scaled(&c, -1);
+            (!delta.terms.is_empty() || delta.constant < 0).then_some(shifted)
         })
         .collect()
 }
@@ -116,6 +142,11 @@ struct Builder {
     program: GenProgram,
     size_values: HashMap<String, i64>,
     producers: Vec<Producer>,
+    /// The forms this program may use (a random subset of the caller's).
+    forms: Forms,
+    /// The draws of the forms, separate from `rng` so that the classic
+    /// draws do not move when forms are switched off.
+    form_rng: Rng,
 }
 
 impl Builder {
@@ -148,6 +179,12 @@ impl Builder {
 
     /// `P + c` with the value `value`, for a random size macro `P`.
     fn extent_expr(&mut self, value: i64) -> Aff {
+        if self.form(self.forms.div_mod || self.forms.derived_macros, 1, 3)
+            && let Some(atom) = self.atom(0)
+        {
+            let av = self.size_values[&atom];
+            return Aff::var(&atom, value - av);
+        }
         if self.rng.chance(1, 5) {
             return Aff::constant(value);
         }
@@ -178,6 +215,11 @@ impl Builder {
             let p = self.param();
             let mut lower = Aff::constant(self.rng.range(0, 1));
             let mut upper = Aff::var(&p, -self.rng.range(1, 2));
+            if self.form(self.forms.div_mod || self.forms.derived_macros, 1, 4)
+                && let Some(atom) = self.atom(1)
+            {
+                upper = Aff::var(&atom, -self.form_rng.range(0, 1));
+            }
             if let (true, Some(outer)) = (triangular, outer) {
                 if self.rng.chance(1, 2) {
                     lower = Aff::var(&outer, self.rng.range(0, 1));
@@ -254,6 +296,32 @@ impl Builder {
         }
     }
 
+    /// [`Builder::guarded`], sometimes with an `else` that folds an
+    /// input value into `out` (the `else` form).
+    fn guarded_else(
+        &mut self,
+        conditions: Vec<Aff>,
+        body: Vec<Node>,
+        vars: &[String],
+    ) -> Vec<Node> {
+        if conditions.is_empty() || !self.form(self.forms.else_branches, 1, 3) {
+            return Self::guarded(conditions, body);
+        }
+        let w = self.weight();
+        let index = self.input_index(vars);
+        let target = Target::Output(self.output_index(vars));
+        vec![Node::IfElse {
+            conditions,
+            then_body: body,
+            else_body: vec![Node::Assign {
+                target,
+                accumulate: true,
+                reads: vec![(w, Read::Input(index))],
+                constant: 0,
+            }],
+        }]
+    }
+
     /// An index into `in` from some iterators of `domain`.
     fn input_index(&mut self, vars: &[String]) -> Aff {
         let mut aff = Aff::constant(self.rng.range(0, 3));
@@ -278,10 +346,10 @@ impl Builder {
     }
 
     /// A lexicographically positive small vector over `depth` iterators.
-    fn positive_shift(&mut self, domain: &Domain) -> Vec<(String, i64)> {
+    fn positive_shift(&mut self, domain: &Domain) -> Shift {
         let depth = domain.len();
         let lead = self.rng.below(depth);
-        domain
+        let mut shift: Shift = domain
             .iter()
             .enumerate()
             .map(|(m, l)| {
@@ -292,12 +360,20 @@ impl Builder {
                 } else {
                     self.rng.range(-1, 1)
                 };
-                (l.var.clone(), d)
+                (l.var.clone(), Aff::constant(d))
             })
-            .collect()
+            .collect();
+        // `/` and `%` forms: the leading distance becomes a derived size
+        // (`N0 / 2`, `HALF0`), at least 1 for the sizes seen here.
+        if self.form(self.forms.div_mod || self.forms.derived_macros, 1, 3)
+            && let Some(atom) = self.atom(1)
+        {
+            shift[lead].1 = Aff::var(&atom, 0);
+        }
+        shift
     }
 
-    fn any_shift(&mut self, domain: &Domain) -> Vec<(String, i64)> {
+    fn any_shift(&mut self, domain: &Domain) -> Shift {
         domain
             .iter()
             .map(|l| {
@@ -306,17 +382,44 @@ impl Builder {
                 } else {
                     self.rng.range(-1, 1)
                 };
-                (l.var.clone(), d)
+                (l.var.clone(), Aff::constant(d))
             })
             .collect()
     }
 
-    fn neg(shift: &[(String, i64)]) -> Vec<(String, i64)> {
-        shift.iter().map(|(n, d)| (n.clone(), -d)).collect()
+    fn neg(shift: &[(String, Aff)]) -> Shift {
+        shift
+            .iter()
+            .map(|(n, d)| (n.clone(), Aff::constant(0).plus_scaled(d, -1)))
+            .collect()
     }
 
-    fn apply(map: &[Aff], shift: &[(String, i64)]) -> Vec<Aff> {
-        map.iter().map(|a| a.shifted(shift)).collect()
+    fn apply(map: &[Aff], shift: &[(String, Aff)]) -> Vec<Aff> {
+        map.iter().map(|a| a.shifted_by(shift)).collect()
+    }
+
+    /// True with probability `num / den` when `enabled` (no draw
+    /// otherwise, so that switched-off forms leave the classic sequence
+    /// of draws intact).
+    fn form(&mut self, enabled: bool, num: u64, den: u64) -> bool {
+        enabled && self.form_rng.chance(num, den)
+    }
+
+    /// A derived size whose value (for the sizes seen) is at least `min`.
+    fn atom(&mut self, min: i64) -> Option<String> {
+        let names: Vec<String> = self
+            .program
+            .shape
+            .derived
+            .iter()
+            .filter(|d| self.size_values.get(&d.name).is_some_and(|v| *v >= min))
+            .map(|d| d.name.clone())
+            .collect();
+        if names.is_empty() {
+            None
+        } else {
+            Some(self.form_rng.pick(&names).clone())
+        }
     }
 
     /// A random affine condition over the iterators of `domain` and the
@@ -439,7 +542,7 @@ impl Builder {
             }
             let w = self.weight();
             let target = Target::Output(self.output_index(&vars));
-            body.extend(Self::guarded(
+            let folded = self.guarded_else(
                 guard,
                 vec![Node::Assign {
                     target,
@@ -453,7 +556,9 @@ impl Builder {
                     )],
                     constant: 0,
                 }],
-            ));
+                &vars,
+            );
+            body.extend(folded);
         }
         let order: Vec<usize> = (0..domain.len()).collect();
         let producer_nodes = Self::nest(&domain, &order, body);
@@ -825,7 +930,55 @@ impl Builder {
             constant: 0,
         };
         let mut time_body = Self::nest(&inner, &order, vec![stencil]);
-        time_body.extend(Self::nest(&inner, &order, vec![copy]));
+        if self.form(self.forms.copy_back, 2, 3) {
+            // `for (i = 0; i <= N + 1; i++) if (i >= 1 && i <= N) Q[i] = A[i];`
+            // then a probe of Q inside the time loop.
+            let guard: Vec<Aff> = vars
+                .iter()
+                .flat_map(|v| {
+                    [
+                        Aff::var(v, -1),
+                        Aff::var(&p, 0).plus_scaled(&Aff::var(v, 0), -1),
+                    ]
+                })
+                .collect();
+            time_body.extend(Self::nest(&full, &order, Self::guarded(guard, vec![copy])));
+            let mut probe = Vec::new();
+            for _ in 0..dims {
+                let candidates: Vec<String> = self
+                    .program
+                    .shape
+                    .derived
+                    .iter()
+                    .filter(|d| d.base == p)
+                    .map(|d| d.name.clone())
+                    .collect();
+                let index = if !candidates.is_empty() && self.form_rng.chance(2, 3) {
+                    let name = self.form_rng.pick(&candidates).clone();
+                    Aff::var(&name, 0)
+                } else if self.form_rng.chance(1, 2) {
+                    Aff::var(&p, 0)
+                } else {
+                    Aff::constant(1)
+                };
+                probe.push(index);
+            }
+            let w = self.weight();
+            time_body.push(Node::Assign {
+                target: Target::Output(Aff::constant(self.form_rng.range(0, 7))),
+                accumulate: true,
+                reads: vec![(
+                    w,
+                    Read::Temp {
+                        array: q,
+                        subscripts: probe,
+                    },
+                )],
+                constant: 0,
+            });
+        } else {
+            time_body.extend(Self::nest(&inner, &order, vec![copy]));
+        }
         nodes.push(Node::Loop {
             var: "t".to_string(),
             lower: Aff::constant(1),
@@ -849,16 +1002,153 @@ impl Builder {
         let consumer = Self::nest(&full, &order, vec![fold]);
         Some((nodes, vec![consumer]))
     }
+
+    /// A row group (block-scoped and OpenMP forms): one or two sibling
+    /// loops over `i`, each filling a scratch row `R[j]` (declared in the
+    /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
+    /// running a prefix sum over it, and folding it into `out[i + c]`.
+    /// Iterations of `i` touch disjoint cells, so the loop may carry
+    /// `#pragma omp parallel for`.
+    fn row_group(&mut self) -> Option<(Vec<Node>, Vec<Vec<Node>>)> {
+        let mut nodes = Vec::new();
+        let siblings = 1 + usize::from(self.form_rng.chance(1, 2));
+        for _ in 0..siblings {
+            let p = self.param();
+            let q = self.param();
+            let scoped = self.form(self.forms.block_scoped, 2, 3);
+            let parallel = self.form(self.forms.openmp, 2, 3);
+            let row_extent = self.extent_expr(self.size_values[&q]);
+            let (array, cell): (usize, Box<dyn Fn(Aff) -> Vec<Aff>>) = if scoped {
+                (self.new_temp(vec![row_extent]), Box::new(|j| vec![j]))
+            } else {
+                let outer_extent = Aff::var(&p, 0);
+                (
+                    self.new_temp(vec![outer_extent, row_extent]),
+                    Box::new(|j| vec![Aff::var("i", 0), j]),
+                )
+            };
+            let j_loop = |lower: i64, body: Vec<Node>| Node::Loop {
+                var: "j".to_string(),
+                lower: Aff::constant(lower),
+                upper: Aff::var(&q, -1),
+                body,
+            };
+            let mut body = Vec::new();
+            let w = self.weight();
+            let index = Aff {
+                terms: vec![("i".to_string(), 1), ("j".to_string(), 1)],
+                constant: self.rng.range(0, 3),
+            };
+            body.push(j_loop(
+                0,
+                vec![Node::Assign {
+                    target: Target::Temp {
+                        array,
+                        subscripts: cell(Aff::var("j", 0)),
+                    },
+                    accumulate: false,
+                    reads: vec![(w, Read::Input(index))],
+                    constant: self.rng.range(-1, 1),
+                }],
+            ));
+            if self.rng.chance(1, 2) {
+                let w = self.weight();
+                body.push(j_loop(
+                    1,
+                    vec![Node::Assign {
+                        target: Target::Temp {
+                            array,
+                            subscripts: cell(Aff::var("j", 0)),
+                        },
+                        // `R[j] = 1.0 * R[j] + w * R[j - 1]`, not `+=`
+                        // (inter-array merging refuses compound
+                        // assignments to temporaries).
+                        accumulate: false,
+                        reads: vec![
+                            (
+                                3,
+                                Read::Temp {
+                                    array,
+                                    subscripts: cell(Aff::var("j", 0)),
+                                },
+                            ),
+                            (
+                                w,
+                                Read::Temp {
+                                    array,
+                                    subscripts: cell(Aff::var("j", -1)),
+                                },
+                            ),
+                        ],
+                        constant: 0,
+                    }],
+                ));
+            }
+            let w = self.weight();
+            let read_at = if self.rng.chance(1, 2) {
+                Aff::var("j", 0)
+            } else {
+                Aff::var(&q, -1).plus_scaled(&Aff::var("j", 0), -1)
+            };
+            body.push(j_loop(
+                0,
+                vec![Node::Assign {
+                    target: Target::Output(Aff::var("i", self.rng.range(0, 3))),
+                    accumulate: true,
+                    reads: vec![(
+                        w,
+                        Read::Temp {
+                            array,
+                            subscripts: cell(read_at),
+                        },
+                    )],
+                    constant: 0,
+                }],
+            ));
+            let loop_body = if scoped {
+                vec![Node::Block {
+                    temps: vec![array],
+                    body,
+                }]
+            } else {
+                body
+            };
+            let outer = Node::Loop {
+                var: "i".to_string(),
+                lower: Aff::constant(0),
+                upper: Aff::var(&p, -1),
+                body: loop_body,
+            };
+            if parallel {
+                nodes.push(Node::Parallel {
+                    private: vec!["j".to_string()],
+                    chunked: self.form_rng.chance(1, 2),
+                    body: vec![outer],
+                });
+            } else {
+                nodes.push(outer);
+            }
+        }
+        Some((nodes, Vec::new()))
+    }
 }
 
-/// Generates one well-defined program from `seed`.
+/// Generates one well-defined program from `seed` with the classic forms
+/// (the programs of the original generator).
 pub fn generate(seed: u64) -> GenProgram {
+    generate_with(seed, &Forms::classic())
+}
+
+/// Generates one well-defined program from `seed`, using a random subset
+/// of `forms`. With [`Forms::classic`] this is [`generate`]; with other
+/// forms the same seed gives another program.
+pub fn generate_with(seed: u64, forms: &Forms) -> GenProgram {
     let mut attempt: u64 = 0;
     loop {
         let sub_seed = seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add(attempt);
-        if let Some(program) = try_generate(seed, sub_seed)
+        if let Some(program) = try_generate(seed, sub_seed, forms)
             && program.check_well_defined().is_ok()
         {
             return program;
@@ -867,8 +1157,33 @@ pub fn generate(seed: u64) -> GenProgram {
     }
 }
 
-fn try_generate(seed: u64, sub_seed: u64) -> Option<GenProgram> {
+/// Each form of `forms` kept with probability 1/2 (the `braceless` and
+/// `comments` printing forms with 2/3), so that programs mix forms.
+fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
+    let mut keep = |on: bool, num: u64| on && rng.chance(num, 3);
+    Forms {
+        derived_macros: keep(forms.derived_macros, 2),
+        div_mod: keep(forms.div_mod, 2),
+        ifdef_sizes: keep(forms.ifdef_sizes, 1),
+        other_sizes: keep(forms.other_sizes, 2),
+        comments: keep(forms.comments, 2),
+        braceless: keep(forms.braceless, 2),
+        else_branches: keep(forms.else_branches, 2),
+        copy_back: keep(forms.copy_back, 2),
+        block_scoped: keep(forms.block_scoped, 2),
+        vla: keep(forms.vla, 1),
+        openmp: keep(forms.openmp, 2),
+    }
+}
+
+fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
     let mut rng = Rng::new(sub_seed);
+    let mut form_rng = Rng::new(sub_seed ^ 0x0F0E_D1C3_B2A1_9087);
+    let forms = if *forms == Forms::classic() {
+        Forms::classic()
+    } else {
+        program_forms(forms, &mut form_rng)
+    };
     let n_params = rng.range(1, 3) as usize;
     let mut sizes = Vec::new();
     let mut size_values = HashMap::new();
@@ -881,6 +1196,7 @@ fn try_generate(seed: u64, sub_seed: u64) -> Option<GenProgram> {
         sizes.push((format!("N{p}"), value));
         size_values.insert(format!("N{p}"), value);
     }
+    let shape = choose_shape(&forms, &sizes, &mut form_rng);
     let mut builder = Builder {
         rng,
         program: GenProgram {
@@ -889,10 +1205,14 @@ fn try_generate(seed: u64, sub_seed: u64) -> Option<GenProgram> {
             temps: Vec::new(),
             scalars: Vec::new(),
             body: Vec::new(),
+            shape,
         },
         size_values,
         producers: Vec::new(),
+        forms,
+        form_rng,
     };
+    builder.size_values = builder.program.environment(&[]);
     let groups = match builder.rng.below(10) {
         0..=4 => 1,
         5..=8 => 2,
@@ -900,13 +1220,19 @@ fn try_generate(seed: u64, sub_seed: u64) -> Option<GenProgram> {
     };
     let mut pending: Vec<Vec<Node>> = Vec::new();
     for _ in 0..groups {
-        let kind = builder.rng.below(10);
-        let (nodes, consumers) = if kind < 6 {
-            builder.producer_group()?
-        } else if kind < 8 {
-            builder.initialised_group()?
-        } else {
+        let (nodes, consumers) = if builder.form(forms.block_scoped || forms.openmp, 1, 3) {
+            builder.row_group()?
+        } else if builder.form(forms.copy_back, 1, 5) {
             builder.pingpong_group()?
+        } else {
+            let kind = builder.rng.below(10);
+            if kind < 6 {
+                builder.producer_group()?
+            } else if kind < 8 {
+                builder.initialised_group()?
+            } else {
+                builder.pingpong_group()?
+            }
         };
         builder.program.body.extend(nodes);
         pending.extend(consumers);
@@ -919,7 +1245,155 @@ fn try_generate(seed: u64, sub_seed: u64) -> Option<GenProgram> {
     for unit in pending {
         builder.program.body.extend(unit);
     }
-    Some(builder.program)
+    let mut program = builder.program;
+    if forms != Forms::classic() {
+        // The program must be well defined for the sizes seen before the
+        // other builds and calls are chosen.
+        program.check_well_defined().ok()?;
+        add_builds_and_calls(&mut program, &mut builder.form_rng);
+    }
+    Some(program)
+}
+
+/// How sizes are written, the derived sizes and the printing style.
+fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng) -> Shape {
+    let mut shape = Shape::default();
+    if *forms == Forms::classic() {
+        return shape;
+    }
+    for (name, value) in sizes {
+        let form = if forms.vla && rng.chance(2, 3) {
+            SizeForm::Parameter
+        } else if forms.ifdef_sizes && rng.chance(2, 3) {
+            SizeForm::Dataset {
+                small: (value - rng.range(1, 3)).max(1),
+                large: value + rng.range(1, 4),
+            }
+        } else if forms.other_sizes && rng.chance(2, 3) {
+            SizeForm::Guarded
+        } else {
+            SizeForm::Define
+        };
+        shape.size_forms.push(form);
+        let p = &name[1..];
+        if forms.derived_macros && rng.chance(2, 3) {
+            let (macro_name, text, op) = match rng.below(4) {
+                0 => (format!("LAST{p}"), format!("{name}-1"), DerivedOp::Add(-1)),
+                1 => (format!("PLUS{p}"), format!("{name}+2"), DerivedOp::Add(2)),
+                2 => (format!("HALF{p}"), format!("({name})/2"), DerivedOp::Div(2)),
+                _ => (
+                    format!("QUART{p}"),
+                    format!("{name} % 4"),
+                    DerivedOp::Mod(4),
+                ),
+            };
+            shape.derived.push(Derived {
+                name: macro_name,
+                text,
+                base: name.clone(),
+                op,
+                inline: false,
+            });
+        }
+        if forms.div_mod && rng.chance(2, 3) {
+            let (text, op) = match rng.below(3) {
+                0 => (format!("{name} / 2"), DerivedOp::Div(2)),
+                1 => (format!("{name} % 4"), DerivedOp::Mod(4)),
+                _ => (format!("{name} / 3"), DerivedOp::Div(3)),
+            };
+            shape.derived.push(Derived {
+                name: text.clone(),
+                text,
+                base: name.clone(),
+                op,
+                inline: true,
+            });
+        }
+    }
+    shape.dataset_style = *rng.pick(&[
+        DatasetStyle::IfdefSmall,
+        DatasetStyle::IfndefSmall,
+        DatasetStyle::PolyBench,
+    ]);
+    shape.comments = forms.comments;
+    shape.braceless = forms.braceless;
+    shape.plain_copies = forms.copy_back;
+    shape.style_seed = rng.next_u64();
+    shape
+}
+
+/// Adds the other builds (`-DN0=..` for guarded sizes, the dataset
+/// choices) and the extra kernel calls (tiny sizes 1, 2, 3 and others for
+/// parameter sizes) under which the program stays well defined.
+fn add_builds_and_calls(program: &mut GenProgram, rng: &mut Rng) {
+    let params = program.parameter_sizes();
+    if !params.is_empty() {
+        let mut candidates: Vec<Vec<i64>> = (1..=3).map(|t| vec![t; params.len()]).collect();
+        candidates.push(
+            params
+                .iter()
+                .map(|p| program.environment(&[])[p] + rng.range(1, 5))
+                .collect(),
+        );
+        for call in candidates {
+            program.shape.calls.push(call);
+            if program.check_well_defined().is_err() {
+                program.shape.calls.pop();
+            }
+        }
+    }
+    let mut configs: Vec<SizeConfig> = Vec::new();
+    let guarded: Vec<(String, i64)> = (0..program.sizes.len())
+        .filter(|&i| program.size_form(i) == SizeForm::Guarded)
+        .map(|i| program.sizes[i].clone())
+        .collect();
+    if !guarded.is_empty() {
+        for _ in 0..4 {
+            let values: Vec<(String, i64)> = guarded
+                .iter()
+                .map(|(n, v)| {
+                    let other = match rng.below(6) {
+                        0 => 1,
+                        1 => 2,
+                        2 => v - 1,
+                        3 => v + 1,
+                        4 => v + rng.range(2, 6),
+                        _ => 2 * v + 1,
+                    };
+                    (n.clone(), other.max(1))
+                })
+                .collect();
+            let flags = values.iter().map(|(n, v)| format!("-D{n}={v}")).collect();
+            configs.push(SizeConfig { flags, values });
+        }
+    }
+    let datasets: Vec<(String, i64, i64)> = (0..program.sizes.len())
+        .filter_map(|i| match program.size_form(i) {
+            SizeForm::Dataset { small, large } => Some((program.sizes[i].0.clone(), small, large)),
+            _ => None,
+        })
+        .collect();
+    if !datasets.is_empty() {
+        configs.push(SizeConfig {
+            flags: vec!["-DSMALL_DATASET".into()],
+            values: datasets.iter().map(|d| (d.0.clone(), d.1)).collect(),
+        });
+        if program.shape.dataset_style == DatasetStyle::PolyBench {
+            configs.push(SizeConfig {
+                flags: vec!["-DLARGE_DATASET".into()],
+                values: datasets.iter().map(|d| (d.0.clone(), d.2)).collect(),
+            });
+        }
+    }
+    for config in configs {
+        if program.shape.configs.len() >= 2 || program.shape.configs.contains(&config) {
+            break;
+        }
+        program.shape.configs.push(config);
+        if program.check_well_defined().is_err() {
+            program.shape.configs.pop();
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,35 @@ use super::program::{Aff, GenProgram, Node, Read, Target};
 pub fn nth_edit(program: &GenProgram, k: usize) -> Option<GenProgram> {
     let mut result = program.clone();
     let mut k = k;
+    // Simplify the shape first: fewer builds and calls, plain printing.
+    for index in 0..result.shape.configs.len() {
+        if k == 0 {
+            result.shape.configs.remove(index);
+            return Some(result);
+        }
+        k -= 1;
+    }
+    for index in 0..result.shape.calls.len() {
+        if k == 0 {
+            result.shape.calls.remove(index);
+            return Some(result);
+        }
+        k -= 1;
+    }
+    for which in 0..2 {
+        let flag = if which == 0 {
+            &mut result.shape.comments
+        } else {
+            &mut result.shape.braceless
+        };
+        if *flag {
+            if k == 0 {
+                *flag = false;
+                return Some(result);
+            }
+            k -= 1;
+        }
+    }
     for index in 0..result.sizes.len() {
         if result.sizes[index].1 > 1 {
             if k == 0 {
@@ -63,7 +92,13 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
         }
         *k -= 1;
         let splice = match &nodes[index] {
-            Node::Loop { body, .. } | Node::If { body, .. } => Some(body.clone()),
+            Node::Loop { body, .. }
+            | Node::If { body, .. }
+            | Node::Block { body, .. }
+            | Node::Parallel { body, .. }
+            | Node::IfElse {
+                then_body: body, ..
+            } => Some(body.clone()),
             Node::Assign { .. } => None,
         };
         if let Some(body) = splice {
@@ -89,6 +124,25 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
                 }
                 done || edit_affs(conditions, k) || edit_nodes(body, k)
             }
+            Node::IfElse {
+                conditions,
+                then_body,
+                else_body,
+            } => {
+                let mut done = false;
+                for c in 0..conditions.len() {
+                    if *k == 0 {
+                        conditions.remove(c);
+                        done = true;
+                        break;
+                    }
+                    *k -= 1;
+                }
+                done || edit_affs(conditions, k)
+                    || edit_nodes(then_body, k)
+                    || edit_nodes(else_body, k)
+            }
+            Node::Block { body, .. } | Node::Parallel { body, .. } => edit_nodes(body, k),
             Node::Assign {
                 target,
                 accumulate,
@@ -157,7 +211,18 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
     fn visit(nodes: &[Node], temps: &mut [bool], scalars: &mut [bool]) {
         for node in nodes {
             match node {
-                Node::Loop { body, .. } | Node::If { body, .. } => visit(body, temps, scalars),
+                Node::Loop { body, .. } | Node::If { body, .. } | Node::Parallel { body, .. } => {
+                    visit(body, temps, scalars)
+                }
+                Node::Block { body, .. } => visit(body, temps, scalars),
+                Node::IfElse {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    visit(then_body, temps, scalars);
+                    visit(else_body, temps, scalars);
+                }
                 Node::Assign { target, reads, .. } => {
                     match target {
                         Target::Temp { array, .. } => temps[*array] = true,
@@ -181,7 +246,27 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
     fn rewrite(nodes: &mut [Node], temps: &[Option<usize>], scalars: &[Option<usize>]) {
         for node in nodes {
             match node {
-                Node::Loop { body, .. } | Node::If { body, .. } => rewrite(body, temps, scalars),
+                Node::Loop { body, .. } | Node::If { body, .. } | Node::Parallel { body, .. } => {
+                    rewrite(body, temps, scalars)
+                }
+                Node::Block {
+                    temps: declared,
+                    body,
+                } => {
+                    declared.retain(|t| temps[*t].is_some());
+                    for t in declared.iter_mut() {
+                        *t = temps[*t].unwrap_or(0);
+                    }
+                    rewrite(body, temps, scalars);
+                }
+                Node::IfElse {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    rewrite(then_body, temps, scalars);
+                    rewrite(else_body, temps, scalars);
+                }
                 Node::Assign { target, reads, .. } => {
                     match target {
                         Target::Temp { array, .. } => *array = temps[*array].unwrap_or(0),

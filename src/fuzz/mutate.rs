@@ -5,7 +5,10 @@
 //! random bytes (valid UTF-8 or not), random C-like token soup, a
 //! truncated seed file, a seed file with byte and token mutations (huge
 //! constants, deleted and duplicated ranges, extra braces and pragmas), deep
-//! nesting of loops, parentheses, blocks and `if`s, or the empty file.
+//! nesting of loops, parentheses, blocks and `if`s, a seed file rewritten
+//! into the forms of issue 14 (line-end comments, brace-less bodies,
+//! OpenMP pragmas, `#ifdef`'d sizes, sizes with operators: `(N)/2`,
+//! `N-1`, `N % 4`), or the empty file.
 //! [`check_no_panic`] runs `frontend::extract`, `contract_program` and
 //! `verify_contraction` on it under `catch_unwind` with a wall-clock limit.
 //!
@@ -85,6 +88,7 @@ pub enum InputKind {
     Mutated,
     DeepNesting,
     HugeConstants,
+    FormRewritten,
     Empty,
 }
 
@@ -105,8 +109,14 @@ pub fn seed_files(root: &std::path::Path, generated: u64) -> Vec<Vec<u8>> {
         paths.sort();
         files.extend(paths.iter().filter_map(|p| std::fs::read(p).ok()));
     }
+    let all = crate::fuzz::program::Forms::all();
     for seed in 0..generated {
         files.push(crate::fuzz::generate::generate(seed).to_c().into_bytes());
+        files.push(
+            crate::fuzz::generate::generate_with(seed, &all)
+                .to_c()
+                .into_bytes(),
+        );
     }
     files
 }
@@ -146,6 +156,13 @@ pub fn fuzz_input(seed: u64, seeds: &[Vec<u8>]) -> (InputKind, Vec<u8>) {
     }
     if choice < 46 {
         return (InputKind::HugeConstants, replace_numbers(&mut rng, &base));
+    }
+    if choice < 60 {
+        let mut text = String::from_utf8_lossy(&base).into_owned();
+        for _ in 0..1 + rng.below(4) {
+            text = rewrite_form(&mut rng, &text);
+        }
+        return (InputKind::FormRewritten, text.into_bytes());
     }
     let mut bytes = base;
     let n = 1 + rng.below(4);
@@ -219,6 +236,144 @@ fn deep_nesting(rng: &mut Rng) -> Vec<u8> {
     }
     text.push_str("}\n");
     text.into_bytes()
+}
+
+/// Byte offsets of the starts of the lines of `text` for which `keep`
+/// holds (given the trimmed line).
+fn line_starts(text: &str, keep: &dyn Fn(&str) -> bool) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if keep(line.trim()) {
+            starts.push(offset);
+        }
+        offset += line.len();
+    }
+    starts
+}
+
+/// One rewrite of `text` into a form of issue 14 (the text is returned
+/// unchanged when the form has no place in it).
+fn rewrite_form(rng: &mut Rng, text: &str) -> String {
+    let mut out = text.to_string();
+    match rng.below(6) {
+        0 => {
+            // A comment at the end of a line (after a `for (...)` header
+            // too), some holding `;`, `{` or `}`.
+            let ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+            if !ends.is_empty() {
+                let at = *rng.pick(&ends);
+                let comment =
+                    *rng.pick(&[" // copy back", " /* ; */", " // }", " // {", " /* step"]);
+                out.insert_str(at, comment);
+            }
+        }
+        1 => {
+            // Drop the braces of a block opened at a line end.
+            let opens: Vec<usize> = text.match_indices("{\n").map(|(i, _)| i).collect();
+            if !opens.is_empty() {
+                let open = *rng.pick(&opens);
+                let mut depth = 0i64;
+                let mut close = None;
+                for (i, c) in text[open..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                close = Some(open + i);
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(close) = close {
+                    out = format!(
+                        "{}{}{}",
+                        &text[..open],
+                        &text[open + 1..close],
+                        &text[close + 1..]
+                    );
+                }
+            }
+        }
+        2 => {
+            // An OpenMP pragma before a `for`.
+            let fors = line_starts(text, &|l| l.starts_with("for"));
+            if !fors.is_empty() {
+                let at = *rng.pick(&fors);
+                let pragma = *rng.pick(&[
+                    "#pragma omp parallel for\n",
+                    "#pragma omp parallel for private(j)\n",
+                    "#pragma omp simd\n",
+                    "#pragma GCC ivdep\n",
+                ]);
+                out.insert_str(at, pragma);
+            }
+        }
+        3 => {
+            // A `#define` moved under `#ifdef SMALL_DATASET`.
+            let defines = line_starts(text, &|l| l.starts_with("#define"));
+            if !defines.is_empty() {
+                let at = *rng.pick(&defines);
+                let end = text[at..].find('\n').map_or(text.len(), |e| at + e);
+                let line = &text[at..end];
+                let name = line.split_whitespace().nth(1).unwrap_or("N");
+                let small = rng.range(1, 4);
+                out = format!(
+                    "{}#ifdef SMALL_DATASET\n#define {name} {small}\n#else\n{line}\n#endif{}",
+                    &text[..at],
+                    &text[end..]
+                );
+            }
+        }
+        4 => {
+            // A size name replaced by an expression with an operator.
+            let names: Vec<usize> = text
+                .match_indices('N')
+                .map(|(i, _)| i)
+                .filter(|&i| i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric())
+                .collect();
+            if !names.is_empty() {
+                let at = *rng.pick(&names);
+                let end = text[at..]
+                    .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .map_or(text.len(), |e| at + e);
+                let name = &text[at..end];
+                let form = match rng.below(5) {
+                    0 => format!("({name})/2"),
+                    1 => format!("{name}-1"),
+                    2 => format!("{name}+2"),
+                    3 => format!("{name} % 4"),
+                    _ => format!("{name} / 2"),
+                };
+                out = format!("{}{form}{}", &text[..at], &text[end..]);
+            }
+        }
+        _ => {
+            // A declaration moved into a nested block.
+            let decls = line_starts(text, &|l| l.starts_with("double") && l.contains('['));
+            let opens: Vec<usize> = text.match_indices("{\n").map(|(i, _)| i + 2).collect();
+            if !decls.is_empty() && !opens.is_empty() {
+                let from = *rng.pick(&decls);
+                let end = text[from..].find('\n').map_or(text.len(), |e| from + e + 1);
+                let line = text[from..end].to_string();
+                let to = *rng.pick(&opens);
+                let mut rest = format!("{}{}", &text[..from], &text[end..]);
+                let to = if to > from {
+                    to.saturating_sub(line.len())
+                } else {
+                    to
+                };
+                if to <= rest.len() && rest.is_char_boundary(to) {
+                    rest.insert_str(to, &line);
+                }
+                out = rest;
+            }
+        }
+    }
+    out
 }
 
 fn mutate_once(rng: &mut Rng, bytes: &mut Vec<u8>) {
@@ -325,6 +480,6 @@ mod tests {
             assert_eq!(a, b);
             kinds.insert(a.0);
         }
-        assert_eq!(kinds.len(), 7, "every kind of input shows up: {kinds:?}");
+        assert_eq!(kinds.len(), 8, "every kind of input shows up: {kinds:?}");
     }
 }

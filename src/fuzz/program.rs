@@ -85,6 +85,16 @@ impl Aff {
         }
     }
 
+    /// Substitutes `name + shift[name]` for each shifted name, where the
+    /// shifts are affine expressions themselves.
+    pub fn shifted_by(&self, shift: &[(String, Aff)]) -> Aff {
+        let mut result = self.clone();
+        for (name, d) in shift {
+            result = result.plus_scaled(d, self.coeff(name));
+        }
+        result.normalised()
+    }
+
     /// Substitutes `name + shift[name]` for each shifted name.
     pub fn shifted(&self, shift: &[(String, i64)]) -> Aff {
         let mut result = self.clone();
@@ -107,6 +117,13 @@ impl Aff {
 
     /// C text, e.g. `i + 2 * j - N0 + 1`.
     pub fn to_c(&self) -> String {
+        self.to_c_with(&|_| false)
+    }
+
+    /// C text where the names for which `compound` holds (macros whose
+    /// body is an expression, inline `N0 / 2` atoms) are parenthesised
+    /// unless they appear with coefficient +1.
+    pub fn to_c_with(&self, compound: &dyn Fn(&str) -> bool) -> String {
         let mut out = String::new();
         for (name, c) in &self.terms {
             if *c == 0 {
@@ -125,7 +142,11 @@ impl Aff {
             if magnitude != 1 {
                 let _ = write!(out, "{magnitude} * ");
             }
-            out.push_str(name);
+            if *c != 1 && compound(name) {
+                let _ = write!(out, "({name})");
+            } else {
+                out.push_str(name);
+            }
         }
         if out.is_empty() {
             let _ = write!(out, "{}", self.constant);
@@ -183,6 +204,22 @@ pub enum Node {
         conditions: Vec<Aff>,
         body: Vec<Node>,
     },
+    /// `if (c1 >= 0 && ...) { then_body } else { else_body }`.
+    IfElse {
+        conditions: Vec<Aff>,
+        then_body: Vec<Node>,
+        else_body: Vec<Node>,
+    },
+    /// `{ double T[..]; body }`: temporaries declared in a nested block
+    /// (fresh, unwritten cells at each entry).
+    Block { temps: Vec<usize>, body: Vec<Node> },
+    /// `#pragma omp parallel for private(..)` on the loop in `body` (one
+    /// `Loop`), whose iterations must be independent.
+    Parallel {
+        private: Vec<String>,
+        chunked: bool,
+        body: Vec<Node>,
+    },
     /// `target = e` or `target += e` with
     /// `e = w1 * r1 + w2 * r2 + ... + constant`.
     Assign {
@@ -203,6 +240,261 @@ pub struct GenProgram {
     pub temps: Vec<TempArray>,
     pub scalars: Vec<String>,
     pub body: Vec<Node>,
+    /// How sizes are written and which other builds and calls the program
+    /// has (the classic generator leaves it at its default).
+    pub shape: Shape,
+}
+
+/// Which forms of C the generator may use. Each is a switch: with every
+/// switch off ([`Forms::classic`]) the generator makes exactly the
+/// programs of the original generator for the same seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Forms {
+    /// Sizes as macros with operators: `#define LAST0 N0-1`,
+    /// `#define PLUS0 N0+2`, `#define HALF0 (N0)/2`, in extents, bounds,
+    /// subscripts.
+    pub derived_macros: bool,
+    /// `N0 / 2` and `N0 % 4` written inline in bounds, extents and
+    /// subscripts.
+    pub div_mod: bool,
+    /// Sizes chosen by `#ifdef SMALL_DATASET` (three styles), built with
+    /// each choice.
+    pub ifdef_sizes: bool,
+    /// Sizes behind `#ifndef N0`, built again with `-DN0=<other>`.
+    pub other_sizes: bool,
+    /// Comments at line ends (after `for (...)` headers too).
+    pub comments: bool,
+    /// Brace-less `if` / `for` / `else` bodies.
+    pub braceless: bool,
+    /// `if (...) ... else ...`.
+    pub else_branches: bool,
+    /// Ping-pong stencils whose copy back runs over the whole array under
+    /// a guard, followed by a probe read inside the time loop.
+    pub copy_back: bool,
+    /// Temporaries declared inside loop bodies (sibling blocks).
+    pub block_scoped: bool,
+    /// Sizes as `int` parameters of the kernel (VLAs), called with tiny
+    /// sizes (1, 2, 3) as well as the normal ones.
+    pub vla: bool,
+    /// `#pragma omp parallel for` on loops with independent iterations.
+    pub openmp: bool,
+}
+
+impl Forms {
+    /// No new form: the original generator.
+    pub fn classic() -> Forms {
+        Forms::default()
+    }
+
+    /// Every form.
+    pub fn all() -> Forms {
+        Forms {
+            derived_macros: true,
+            div_mod: true,
+            ifdef_sizes: true,
+            other_sizes: true,
+            comments: true,
+            braceless: true,
+            else_branches: true,
+            copy_back: true,
+            block_scoped: true,
+            vla: true,
+            openmp: true,
+        }
+    }
+
+    /// The names of the switches, in order.
+    pub const NAMES: [&'static str; 11] = [
+        "derived-macros",
+        "div-mod",
+        "ifdef-sizes",
+        "other-sizes",
+        "comments",
+        "braceless",
+        "else",
+        "copy-back",
+        "block-scoped",
+        "vla",
+        "openmp",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "derived-macros" => &mut self.derived_macros,
+            "div-mod" => &mut self.div_mod,
+            "ifdef-sizes" => &mut self.ifdef_sizes,
+            "other-sizes" => &mut self.other_sizes,
+            "comments" => &mut self.comments,
+            "braceless" => &mut self.braceless,
+            "else" => &mut self.else_branches,
+            "copy-back" => &mut self.copy_back,
+            "block-scoped" => &mut self.block_scoped,
+            "vla" => &mut self.vla,
+            "openmp" => &mut self.openmp,
+            _ => return None,
+        })
+    }
+
+    /// Whether the switch `name` is on.
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch(name).map(|b| *b)
+    }
+
+    /// `classic`, `all`, or a comma-separated list of switch names (a
+    /// name prefixed with `-` is removed from `all`).
+    pub fn parse(text: &str) -> Result<Forms, String> {
+        match text {
+            "classic" | "none" => return Ok(Forms::classic()),
+            "all" => return Ok(Forms::all()),
+            _ => {}
+        }
+        let names: Vec<&str> = text.split(',').map(str::trim).collect();
+        let subtractive = names.iter().all(|n| n.starts_with('-'));
+        let mut forms = if subtractive {
+            Forms::all()
+        } else {
+            Forms::classic()
+        };
+        for name in names {
+            let (value, bare) = match name.strip_prefix('-') {
+                Some(bare) => (false, bare),
+                None => (true, name),
+            };
+            let slot = forms.switch(bare).ok_or_else(|| {
+                format!(
+                    "unknown form `{bare}` (known: classic, all, {})",
+                    Forms::NAMES.join(", ")
+                )
+            })?;
+            *slot = value;
+        }
+        Ok(forms)
+    }
+}
+
+/// How a base size is written.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum SizeForm {
+    /// `#define N0 8`.
+    #[default]
+    Define,
+    /// `#ifndef N0` / `#define N0 8` / `#endif` (so `-DN0=..` overrides it).
+    Guarded,
+    /// Chosen by the dataset macros: `small` under `-DSMALL_DATASET`,
+    /// `large` under `-DLARGE_DATASET` (PolyBench style only), the size's
+    /// value otherwise.
+    Dataset { small: i64, large: i64 },
+    /// An `int` parameter of the kernel (arrays sized by it are VLAs).
+    Parameter,
+}
+
+/// How the dataset sizes are selected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DatasetStyle {
+    /// `#ifdef SMALL_DATASET` small `#else` default `#endif`.
+    #[default]
+    IfdefSmall,
+    /// `#ifndef SMALL_DATASET` default `#else` small `#endif` (the active
+    /// default is not the last `#define` in the text).
+    IfndefSmall,
+    /// PolyBench: `MEDIUM_DATASET` unless another is given, then one
+    /// `#ifdef` block per dataset (small, medium, large).
+    PolyBench,
+}
+
+/// A size written as an expression of a base size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Derived {
+    /// The macro name, or for an inline atom its text (e.g. `N0 / 2`).
+    pub name: String,
+    /// The macro body (`N0-1`, `(N0)/2`); equal to `name` when inline.
+    pub text: String,
+    pub base: String,
+    pub op: DerivedOp,
+    pub inline: bool,
+}
+
+/// The operator of a [`Derived`] size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DerivedOp {
+    Add(i64),
+    Div(i64),
+    Mod(i64),
+}
+
+impl DerivedOp {
+    /// The value for a base value (C semantics; bases are never negative).
+    pub fn apply(self, base: i64) -> i64 {
+        match self {
+            DerivedOp::Add(c) => base + c,
+            DerivedOp::Div(d) => base / d,
+            DerivedOp::Mod(m) => base % m,
+        }
+    }
+}
+
+/// Another build of the same program: `-D` flags and the base sizes they
+/// give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeConfig {
+    pub flags: Vec<String>,
+    pub values: Vec<(String, i64)>,
+}
+
+/// The non-classic parts of a program.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Shape {
+    /// One per entry of `GenProgram::sizes` (empty: all `Define`).
+    pub size_forms: Vec<SizeForm>,
+    pub dataset_style: DatasetStyle,
+    pub derived: Vec<Derived>,
+    /// Other builds (`-DN0=..`, `-DSMALL_DATASET`), each well defined.
+    pub configs: Vec<SizeConfig>,
+    /// Extra calls of the kernel: values of the `Parameter` sizes, in
+    /// order (the first call uses the sizes' values).
+    pub calls: Vec<Vec<i64>>,
+    /// Comments at line ends.
+    pub comments: bool,
+    /// Brace-less bodies where legal.
+    pub braceless: bool,
+    /// An assignment `x = 1.0 * y;` prints as the plain copy `x = y;`
+    /// (the same value), the form dead-copy elimination looks for.
+    pub plain_copies: bool,
+    /// Seed of the printing choices (which bodies lose their braces,
+    /// which lines get comments).
+    pub style_seed: u64,
+}
+
+/// Comments put at line ends by the printer (some with `;`, `{`, `}`).
+const COMMENTS: [&str; 6] = [
+    "// copy back",
+    "/* step */",
+    "// u[i] = un[i]; }",
+    "// { keep }",
+    "/* ; */",
+    "// next",
+];
+
+/// The printer's state: choices drawn from the style seed.
+struct Style {
+    rng: crate::util::rng::Rng,
+    comments: bool,
+    braceless: bool,
+}
+
+impl Style {
+    fn comment(&mut self) -> String {
+        if self.comments && self.rng.chance(1, 3) {
+            format!(" {}", self.rng.pick(&COMMENTS))
+        } else {
+            String::new()
+        }
+    }
+
+    fn drop_braces(&mut self) -> bool {
+        self.braceless && self.rng.chance(2, 3)
+    }
 }
 
 /// Why a program is not well defined.
@@ -210,6 +502,67 @@ pub struct GenProgram {
 pub struct IllDefined(pub String);
 
 impl GenProgram {
+    /// The form of each base size (`Define` when the shape says nothing).
+    pub fn size_form(&self, index: usize) -> SizeForm {
+        self.shape
+            .size_forms
+            .get(index)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The names of the sizes that are kernel parameters, in order.
+    pub fn parameter_sizes(&self) -> Vec<String> {
+        (0..self.sizes.len())
+            .filter(|&i| self.size_form(i) == SizeForm::Parameter)
+            .map(|i| self.sizes[i].0.clone())
+            .collect()
+    }
+
+    /// Whether `name` is a derived size (printed in parentheses unless
+    /// its coefficient is +1).
+    fn is_compound(&self, name: &str) -> bool {
+        self.shape.derived.iter().any(|d| d.name == name)
+    }
+
+    /// C text of an affine expression of this program.
+    pub fn aff_text(&self, aff: &Aff) -> String {
+        aff.to_c_with(&|name| self.is_compound(name))
+    }
+
+    /// The environment of the sizes for base values `base` (each size's
+    /// own value when absent), derived sizes included.
+    pub fn environment(&self, base: &[(String, i64)]) -> HashMap<String, i64> {
+        let mut env: HashMap<String, i64> = self.sizes.iter().cloned().collect();
+        for (name, value) in base {
+            env.insert(name.clone(), *value);
+        }
+        for d in &self.shape.derived {
+            if let Some(b) = env.get(&d.base).copied() {
+                env.insert(d.name.clone(), d.op.apply(b));
+            }
+        }
+        env
+    }
+
+    /// Every assignment of base sizes the compiled program runs with:
+    /// each build (the default and `shape.configs`) times each call.
+    pub fn size_assignments(&self) -> Vec<Vec<(String, i64)>> {
+        let params = self.parameter_sizes();
+        let mut builds: Vec<Vec<(String, i64)>> = vec![Vec::new()];
+        builds.extend(self.shape.configs.iter().map(|c| c.values.clone()));
+        let mut result = Vec::new();
+        for build in builds {
+            result.push(build.clone());
+            for call in &self.shape.calls {
+                let mut values = build.clone();
+                values.extend(params.iter().cloned().zip(call.iter().copied()));
+                result.push(values);
+            }
+        }
+        result
+    }
+
     /// The complete C program.
     pub fn to_c(&self) -> String {
         let mut out = String::new();
@@ -221,33 +574,60 @@ impl GenProgram {
         out.push_str("#include <stdio.h>\n\n");
         out.push_str("#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n");
         out.push_str("#pragma STDC FP_CONTRACT OFF\n\n");
-        for (name, value) in &self.sizes {
-            let _ = writeln!(out, "#define {name} {value}");
+        let mut datasets: Vec<(String, i64, i64, i64)> = Vec::new();
+        for (index, (name, value)) in self.sizes.iter().enumerate() {
+            match self.size_form(index) {
+                SizeForm::Define => {
+                    let _ = writeln!(out, "#define {name} {value}");
+                }
+                SizeForm::Guarded => {
+                    let _ = writeln!(out, "#ifndef {name}\n#define {name} {value}\n#endif");
+                }
+                SizeForm::Dataset { small, large } => {
+                    datasets.push((name.clone(), small, *value, large))
+                }
+                SizeForm::Parameter => {}
+            }
+        }
+        if !datasets.is_empty() {
+            self.print_datasets(&datasets, &mut out);
+        }
+        for d in self.shape.derived.iter().filter(|d| !d.inline) {
+            let _ = writeln!(out, "#define {} {}", d.name, d.text);
         }
         let _ = writeln!(out, "#define IN_SIZE {INPUT_SIZE}");
         let _ = writeln!(out, "#define OUT_SIZE {OUTPUT_SIZE}");
         out.push('\n');
-        out.push_str("static void kernel(double in[IN_SIZE], double out[OUT_SIZE])\n{\n");
+        let params = self.parameter_sizes();
+        let param_text: String = params.iter().map(|p| format!("int {p}, ")).collect();
+        let _ = writeln!(
+            out,
+            "static void kernel({param_text}double in[IN_SIZE], double out[OUT_SIZE])\n{{"
+        );
         let mut vars: Vec<String> = Vec::new();
         collect_vars(&self.body, &mut vars);
         if !vars.is_empty() {
             let _ = writeln!(out, "    int {};", vars.join(", "));
         }
-        for temp in &self.temps {
-            let dims: String = temp
-                .extents
-                .iter()
-                .map(|e| format!("[{}]", e.to_c()))
-                .collect();
-            let _ = writeln!(out, "    double {}{};", temp.name, dims);
+        let mut scoped = Vec::new();
+        collect_scoped(&self.body, &mut scoped);
+        for (index, temp) in self.temps.iter().enumerate() {
+            if !scoped.contains(&index) {
+                let _ = writeln!(out, "    {}", self.declaration(temp));
+            }
         }
         for scalar in &self.scalars {
             let _ = writeln!(out, "    double {scalar};");
         }
         out.push('\n');
         out.push_str("#pragma scop\n");
+        let mut style = Style {
+            rng: crate::util::rng::Rng::new(self.shape.style_seed),
+            comments: self.shape.comments,
+            braceless: self.shape.braceless,
+        };
         for node in &self.body {
-            self.print_node(node, 1, &mut out);
+            self.print_node(node, 1, &mut out, &mut style);
         }
         out.push_str("#pragma endscop\n}\n\n");
         out.push_str("int main(void)\n{\n");
@@ -256,17 +636,83 @@ impl GenProgram {
         out.push_str("    for (i = 0; i < IN_SIZE; i++)\n");
         out.push_str("        in[i] = (double)((i * 37 + 11) % 23) - 11.0;\n");
         out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n        out[i] = 0.0;\n");
-        out.push_str("    kernel(in, out);\n");
-        out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
-        out.push_str("        printf(\"out[%d] %.17g\\n\", i, out[i]);\n");
+        if params.is_empty() {
+            out.push_str("    kernel(in, out);\n");
+            out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
+            out.push_str("        printf(\"out[%d] %.17g\\n\", i, out[i]);\n");
+        } else {
+            let first: Vec<i64> = params
+                .iter()
+                .map(|p| self.sizes.iter().find(|(n, _)| n == p).map_or(1, |s| s.1))
+                .collect();
+            let calls = std::iter::once(&first).chain(self.shape.calls.iter());
+            for (number, call) in calls.enumerate() {
+                let args: String = call.iter().map(|v| format!("{v}, ")).collect();
+                let _ = writeln!(out, "    kernel({args}in, out);");
+                out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
+                let _ = writeln!(
+                    out,
+                    "        printf(\"call {number} out[%d] %.17g\\n\", i, out[i]);"
+                );
+            }
+        }
         out.push_str("    return 0;\n}\n");
         out
+    }
+
+    fn print_datasets(&self, datasets: &[(String, i64, i64, i64)], out: &mut String) {
+        let defines = |pick: &dyn Fn(&(String, i64, i64, i64)) -> i64| -> String {
+            datasets
+                .iter()
+                .map(|d| format!("#define {} {}\n", d.0, pick(d)))
+                .collect()
+        };
+        match self.shape.dataset_style {
+            DatasetStyle::IfdefSmall => {
+                let _ = write!(
+                    out,
+                    "#ifdef SMALL_DATASET\n{}#else\n{}#endif\n",
+                    defines(&|d| d.1),
+                    defines(&|d| d.2)
+                );
+            }
+            DatasetStyle::IfndefSmall => {
+                let _ = write!(
+                    out,
+                    "#ifndef SMALL_DATASET\n{}#else\n{}#endif\n",
+                    defines(&|d| d.2),
+                    defines(&|d| d.1)
+                );
+            }
+            DatasetStyle::PolyBench => {
+                out.push_str(
+                    "#if !defined(SMALL_DATASET) && !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET)\n\
+                     #define MEDIUM_DATASET\n#endif\n",
+                );
+                let _ = write!(
+                    out,
+                    "#ifdef SMALL_DATASET\n{}#endif\n#ifdef MEDIUM_DATASET\n{}#endif\n#ifdef LARGE_DATASET\n{}#endif\n",
+                    defines(&|d| d.1),
+                    defines(&|d| d.2),
+                    defines(&|d| d.3)
+                );
+            }
+        }
+    }
+
+    fn declaration(&self, temp: &TempArray) -> String {
+        let dims: String = temp
+            .extents
+            .iter()
+            .map(|e| format!("[{}]", self.aff_text(e)))
+            .collect();
+        format!("double {}{};", temp.name, dims)
     }
 
     fn access_text(&self, array: usize, subscripts: &[Aff]) -> String {
         let mut text = self.temps[array].name.clone();
         for s in subscripts {
-            let _ = write!(text, "[{}]", s.to_c());
+            let _ = write!(text, "[{}]", self.aff_text(s));
         }
         text
     }
@@ -275,7 +721,7 @@ impl GenProgram {
         match target {
             Target::Temp { array, subscripts } => self.access_text(*array, subscripts),
             Target::Scalar(s) => self.scalars[*s].clone(),
-            Target::Output(index) => format!("out[{}]", index.to_c()),
+            Target::Output(index) => format!("out[{}]", self.aff_text(index)),
         }
     }
 
@@ -283,11 +729,72 @@ impl GenProgram {
         match read {
             Read::Temp { array, subscripts } => self.access_text(*array, subscripts),
             Read::Scalar(s) => self.scalars[*s].clone(),
-            Read::Input(index) => format!("in[{}]", index.to_c()),
+            Read::Input(index) => format!("in[{}]", self.aff_text(index)),
         }
     }
 
-    fn print_node(&self, node: &Node, depth: usize, out: &mut String) {
+    fn condition_text(&self, conditions: &[Aff]) -> String {
+        let text: Vec<String> = if conditions.is_empty() {
+            vec!["1".to_string()]
+        } else {
+            conditions
+                .iter()
+                .map(|c| format!("{} >= 0", self.aff_text(c)))
+                .collect()
+        };
+        text.join(" && ")
+    }
+
+    /// Prints `header` (a `for (...)`, `if (...)` or `else`) and its body,
+    /// without braces when the style says so and it is legal:
+    /// `assign_only` (the `then` part of an `if` with an `else`) allows it
+    /// only for a single assignment, so that no `else` can attach to an
+    /// inner `if`.
+    fn print_controlled(
+        &self,
+        header: &str,
+        body: &[Node],
+        depth: usize,
+        assign_only: bool,
+        out: &mut String,
+        style: &mut Style,
+    ) {
+        let indent = "    ".repeat(depth);
+        let single = if body.len() == 1 {
+            Some(&body[0])
+        } else {
+            None
+        };
+        let can_drop = match single {
+            Some(Node::Assign { .. }) => true,
+            Some(Node::Loop { .. } | Node::If { .. } | Node::IfElse { .. }) => !assign_only,
+            _ => false,
+        };
+        if can_drop && style.drop_braces() {
+            let comment = style.comment();
+            let _ = writeln!(out, "{indent}{header}{comment}");
+            self.print_node(&body[0], depth + 1, out, style);
+            return;
+        }
+        let comment = style.comment();
+        let _ = writeln!(out, "{indent}{header} {{{comment}");
+        if let Some(Node::Block { temps, body }) = single {
+            // `for (...) { double R[..]; ... }`: the loop body is the block.
+            for t in temps {
+                let _ = writeln!(out, "{indent}    {}", self.declaration(&self.temps[*t]));
+            }
+            for child in body {
+                self.print_node(child, depth + 1, out, style);
+            }
+        } else {
+            for child in body {
+                self.print_node(child, depth + 1, out, style);
+            }
+        }
+        let _ = writeln!(out, "{indent}}}");
+    }
+
+    fn print_node(&self, node: &Node, depth: usize, out: &mut String, style: &mut Style) {
         let indent = "    ".repeat(depth);
         match node {
             Node::Loop {
@@ -296,31 +803,53 @@ impl GenProgram {
                 upper,
                 body,
             } => {
-                let _ = writeln!(
-                    out,
-                    "{indent}for ({var} = {}; {var} <= {}; {var}++) {{",
-                    lower.to_c(),
-                    upper.to_c()
+                let header = format!(
+                    "for ({var} = {}; {var} <= {}; {var}++)",
+                    self.aff_text(lower),
+                    self.aff_text(upper)
                 );
+                self.print_controlled(&header, body, depth, false, out, style);
+            }
+            Node::If { conditions, body } => {
+                let header = format!("if ({})", self.condition_text(conditions));
+                self.print_controlled(&header, body, depth, false, out, style);
+            }
+            Node::IfElse {
+                conditions,
+                then_body,
+                else_body,
+            } => {
+                let header = format!("if ({})", self.condition_text(conditions));
+                self.print_controlled(&header, then_body, depth, true, out, style);
+                self.print_controlled("else", else_body, depth, false, out, style);
+            }
+            Node::Block { temps, body } => {
+                let comment = style.comment();
+                let _ = writeln!(out, "{indent}{{{comment}");
+                for t in temps {
+                    let _ = writeln!(out, "{indent}    {}", self.declaration(&self.temps[*t]));
+                }
                 for child in body {
-                    self.print_node(child, depth + 1, out);
+                    self.print_node(child, depth + 1, out, style);
                 }
                 let _ = writeln!(out, "{indent}}}");
             }
-            Node::If { conditions, body } => {
-                let text: Vec<String> = if conditions.is_empty() {
-                    vec!["1".to_string()]
-                } else {
-                    conditions
-                        .iter()
-                        .map(|c| format!("{} >= 0", c.to_c()))
-                        .collect()
-                };
-                let _ = writeln!(out, "{indent}if ({}) {{", text.join(" && "));
-                for child in body {
-                    self.print_node(child, depth + 1, out);
+            Node::Parallel {
+                private,
+                chunked,
+                body,
+            } => {
+                let mut pragma = "#pragma omp parallel for".to_string();
+                if !private.is_empty() {
+                    let _ = write!(pragma, " private({})", private.join(", "));
                 }
-                let _ = writeln!(out, "{indent}}}");
+                if *chunked {
+                    pragma.push_str(" schedule(static, 1)");
+                }
+                let _ = writeln!(out, "{pragma}");
+                for child in body {
+                    self.print_node(child, depth, out, style);
+                }
             }
             Node::Assign {
                 target,
@@ -337,10 +866,19 @@ impl GenProgram {
                 if *constant != 0 || rhs.is_empty() {
                     rhs.push(format!("{}.0", constant));
                 }
+                if self.shape.plain_copies
+                    && !*accumulate
+                    && *constant == 0
+                    && reads.len() == 1
+                    && WEIGHTS[reads[0].0 % WEIGHTS.len()] == "1.0"
+                {
+                    rhs = vec![self.read_text(&reads[0].1)];
+                }
                 let op = if *accumulate { "+=" } else { "=" };
+                let comment = style.comment();
                 let _ = writeln!(
                     out,
-                    "{indent}{} {op} {};",
+                    "{indent}{} {op} {};{comment}",
                     self.target_text(target),
                     rhs.join(" + ")
                 );
@@ -348,11 +886,27 @@ impl GenProgram {
         }
     }
 
-    /// Runs the kernel's control flow for the concrete sizes and checks
-    /// that every subscript is in bounds, every temporary cell and scalar
-    /// is written before it is read, and the trip count stays small.
+    /// Runs the kernel's control flow for every size assignment the
+    /// compiled program runs with (see [`GenProgram::size_assignments`])
+    /// and checks that every subscript is in bounds, every temporary cell
+    /// and scalar is written before it is read, the trip count stays
+    /// small, and the iterations of each `Parallel` loop are independent.
     pub fn check_well_defined(&self) -> Result<(), IllDefined> {
-        let mut env: HashMap<String, i64> = self.sizes.iter().cloned().collect();
+        for values in self.size_assignments() {
+            self.check_well_defined_for(&values).map_err(|e| {
+                if values.is_empty() {
+                    e
+                } else {
+                    IllDefined(format!("{} (sizes {values:?})", e.0))
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// [`GenProgram::check_well_defined`] for one assignment of base sizes.
+    pub fn check_well_defined_for(&self, base: &[(String, i64)]) -> Result<(), IllDefined> {
+        let mut env = self.environment(base);
         let mut extents: Vec<Vec<i64>> = Vec::new();
         for temp in &self.temps {
             let mut dims = Vec::new();
@@ -376,6 +930,8 @@ impl GenProgram {
             scalar_written: vec![false; self.scalars.len()],
             steps: 0,
             statements_run: 0,
+            iteration: None,
+            touched: HashMap::new(),
         };
         for node in &self.body {
             self.check_node(node, &mut env, &mut state)?;
@@ -455,17 +1011,83 @@ impl GenProgram {
                 Ok(())
             }
             Node::If { conditions, body } => {
-                for c in conditions {
-                    let v = c
-                        .eval(env)
-                        .ok_or_else(|| IllDefined("unbound name in a condition".into()))?;
-                    if v < 0 {
-                        return Ok(());
+                if self.holds(conditions, env)? {
+                    for child in body {
+                        self.check_node(child, env, state)?;
                     }
+                }
+                Ok(())
+            }
+            Node::IfElse {
+                conditions,
+                then_body,
+                else_body,
+            } => {
+                let body = if self.holds(conditions, env)? {
+                    then_body
+                } else {
+                    else_body
+                };
+                for child in body {
+                    self.check_node(child, env, state)?;
+                }
+                Ok(())
+            }
+            Node::Block { temps, body } => {
+                // Fresh storage at each entry: nothing is written yet, and
+                // inside a parallel loop every iteration has its own copy.
+                for t in temps {
+                    if let Some(w) = state.written.get_mut(*t) {
+                        w.clear();
+                    }
+                    state
+                        .touched
+                        .retain(|loc, _| !matches!(loc, Location::Temp(a, _) if a == t));
                 }
                 for child in body {
                     self.check_node(child, env, state)?;
                 }
+                Ok(())
+            }
+            Node::Parallel { private, body, .. } => {
+                if state.iteration.is_some() {
+                    return Err(IllDefined("nested parallel loops".into()));
+                }
+                let [
+                    Node::Loop {
+                        var,
+                        lower,
+                        upper,
+                        body: loop_body,
+                    },
+                ] = body.as_slice()
+                else {
+                    return Err(IllDefined("a parallel pragma without its loop".into()));
+                };
+                // Inner iterators must be private (C shares them otherwise).
+                let mut inner = Vec::new();
+                collect_vars(loop_body, &mut inner);
+                if inner.iter().any(|v| !private.contains(v)) {
+                    return Err(IllDefined("a shared inner iterator".into()));
+                }
+                let (Some(lo), Some(hi)) = (lower.eval(env), upper.eval(env)) else {
+                    return Err(IllDefined("unbound name in a bound".into()));
+                };
+                state.touched.clear();
+                for value in lo..=hi {
+                    state.iteration = Some(value);
+                    env.insert(var.clone(), value);
+                    for child in loop_body {
+                        if let Err(e) = self.check_node(child, env, state) {
+                            env.remove(var);
+                            state.iteration = None;
+                            return Err(e);
+                        }
+                    }
+                }
+                env.remove(var);
+                state.iteration = None;
+                state.touched.clear();
                 Ok(())
             }
             Node::Assign {
@@ -485,11 +1107,13 @@ impl GenProgram {
                                     self.temps[*array].name
                                 )));
                             }
+                            state.touch(Location::Temp(*array, cell), false)?;
                         }
                         Read::Scalar(s) => {
                             if !state.scalar_written.get(*s).copied().unwrap_or(false) {
                                 return Err(IllDefined(format!("scalar {s} read before written")));
                             }
+                            state.touch(Location::Scalar(*s), false)?;
                         }
                         Read::Input(index) => {
                             let v = index
@@ -507,7 +1131,8 @@ impl GenProgram {
                         if *accumulate && !state.written[*array].contains(&cell) {
                             return Err(IllDefined("accumulation into an unwritten cell".into()));
                         }
-                        state.written[*array].insert(cell);
+                        state.written[*array].insert(cell.clone());
+                        state.touch(Location::Temp(*array, cell), true)?;
                     }
                     Target::Scalar(s) => {
                         let Some(flag) = state.scalar_written.get_mut(*s) else {
@@ -517,6 +1142,7 @@ impl GenProgram {
                             return Err(IllDefined("accumulation into an unwritten scalar".into()));
                         }
                         *flag = true;
+                        state.touch(Location::Scalar(*s), true)?;
                     }
                     Target::Output(index) => {
                         let v = index
@@ -525,11 +1151,24 @@ impl GenProgram {
                         if !(0..OUTPUT_SIZE).contains(&v) {
                             return Err(IllDefined(format!("out[{v}] out of bounds")));
                         }
+                        state.touch(Location::Output(v), true)?;
                     }
                 }
                 Ok(())
             }
         }
+    }
+
+    fn holds(&self, conditions: &[Aff], env: &HashMap<String, i64>) -> Result<bool, IllDefined> {
+        for c in conditions {
+            let v = c
+                .eval(env)
+                .ok_or_else(|| IllDefined("unbound name in a condition".into()))?;
+            if v < 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Number of top-level loop nests.
@@ -539,6 +1178,33 @@ impl GenProgram {
             .filter(|n| matches!(n, Node::Loop { .. }))
             .count()
     }
+
+    /// Whether the kernel has an OpenMP loop.
+    pub fn has_parallel(&self) -> bool {
+        fn any(nodes: &[Node]) -> bool {
+            nodes.iter().any(|n| match n {
+                Node::Parallel { .. } => true,
+                Node::Loop { body, .. } | Node::If { body, .. } | Node::Block { body, .. } => {
+                    any(body)
+                }
+                Node::IfElse {
+                    then_body,
+                    else_body,
+                    ..
+                } => any(then_body) || any(else_body),
+                Node::Assign { .. } => false,
+            })
+        }
+        any(&self.body)
+    }
+}
+
+/// A location touched inside a parallel loop.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Location {
+    Temp(usize, Vec<i64>),
+    Scalar(usize),
+    Output(i64),
 }
 
 struct CheckState {
@@ -547,10 +1213,39 @@ struct CheckState {
     scalar_written: Vec<bool>,
     steps: u64,
     statements_run: u64,
+    /// The iteration of the enclosing parallel loop.
+    iteration: Option<i64>,
+    /// Inside a parallel loop: per location, the one iteration that
+    /// touched it (`None` for several readers) and whether it was written.
+    touched: HashMap<Location, (Option<i64>, bool)>,
+}
+
+impl CheckState {
+    /// Records an access inside a parallel loop; a race when two
+    /// iterations touch one location and one of them writes it.
+    fn touch(&mut self, location: Location, write: bool) -> Result<(), IllDefined> {
+        let Some(iteration) = self.iteration else {
+            return Ok(());
+        };
+        let entry = self
+            .touched
+            .entry(location.clone())
+            .or_insert((Some(iteration), write));
+        if entry.0 != Some(iteration) {
+            if entry.1 || write {
+                return Err(IllDefined(format!(
+                    "data race on {location:?} between parallel iterations"
+                )));
+            }
+            entry.0 = None;
+        }
+        entry.1 |= write;
+        Ok(())
+    }
 }
 
 /// Every loop iterator name used in `nodes`, in first-use order.
-fn collect_vars(nodes: &[Node], vars: &mut Vec<String>) {
+pub fn collect_vars(nodes: &[Node], vars: &mut Vec<String>) {
     for node in nodes {
         match node {
             Node::Loop { var, body, .. } => {
@@ -559,7 +1254,41 @@ fn collect_vars(nodes: &[Node], vars: &mut Vec<String>) {
                 }
                 collect_vars(body, vars);
             }
-            Node::If { body, .. } => collect_vars(body, vars),
+            Node::If { body, .. } | Node::Block { body, .. } | Node::Parallel { body, .. } => {
+                collect_vars(body, vars)
+            }
+            Node::IfElse {
+                then_body,
+                else_body,
+                ..
+            } => {
+                collect_vars(then_body, vars);
+                collect_vars(else_body, vars);
+            }
+            Node::Assign { .. } => {}
+        }
+    }
+}
+
+/// The temporaries declared in `Block`s.
+fn collect_scoped(nodes: &[Node], scoped: &mut Vec<usize>) {
+    for node in nodes {
+        match node {
+            Node::Block { temps, body } => {
+                scoped.extend(temps.iter().copied());
+                collect_scoped(body, scoped);
+            }
+            Node::Loop { body, .. } | Node::If { body, .. } | Node::Parallel { body, .. } => {
+                collect_scoped(body, scoped)
+            }
+            Node::IfElse {
+                then_body,
+                else_body,
+                ..
+            } => {
+                collect_scoped(then_body, scoped);
+                collect_scoped(else_body, scoped);
+            }
             Node::Assign { .. } => {}
         }
     }
@@ -581,6 +1310,108 @@ mod tests {
             Aff::var("j", 0).plus_scaled(&Aff::var("j", 1), -1).to_c(),
             "-1"
         );
+    }
+
+    #[test]
+    fn compound_sizes_are_parenthesised_unless_added() {
+        let a = Aff {
+            terms: vec![
+                ("i".into(), 1),
+                ("LAST0".into(), -1),
+                ("N0 % 4".into(), 2),
+                ("N0 / 2".into(), 1),
+            ],
+            constant: 0,
+        };
+        let compound = |n: &str| n != "i";
+        assert_eq!(
+            a.to_c_with(&compound),
+            "i - (LAST0) + 2 * (N0 % 4) + N0 / 2"
+        );
+        assert_eq!(a.to_c(), "i - LAST0 + 2 * N0 % 4 + N0 / 2");
+    }
+
+    #[test]
+    fn derived_sizes_follow_their_base_in_every_build() {
+        let program = GenProgram {
+            seed: 0,
+            sizes: vec![("N0".into(), 7)],
+            temps: vec![],
+            scalars: vec![],
+            body: vec![],
+            shape: Shape {
+                derived: vec![
+                    Derived {
+                        name: "HALF0".into(),
+                        text: "(N0)/2".into(),
+                        base: "N0".into(),
+                        op: DerivedOp::Div(2),
+                        inline: false,
+                    },
+                    Derived {
+                        name: "N0 % 4".into(),
+                        text: "N0 % 4".into(),
+                        base: "N0".into(),
+                        op: DerivedOp::Mod(4),
+                        inline: true,
+                    },
+                ],
+                ..Shape::default()
+            },
+        };
+        let env = program.environment(&[]);
+        assert_eq!((env["HALF0"], env["N0 % 4"]), (3, 3));
+        let env = program.environment(&[("N0".into(), 10)]);
+        assert_eq!((env["HALF0"], env["N0 % 4"]), (5, 2));
+        let text = program.to_c();
+        assert!(text.contains("#define HALF0 (N0)/2\n"));
+        assert!(!text.contains("#define N0 % 4"));
+    }
+
+    #[test]
+    fn a_race_between_parallel_iterations_is_ill_defined() {
+        // out[i] per iteration is independent; out[0] is written by every
+        // iteration: a race in the original program.
+        let make = |index: Aff| GenProgram {
+            seed: 0,
+            sizes: vec![("N0".into(), 4)],
+            temps: vec![],
+            scalars: vec![],
+            body: vec![Node::Parallel {
+                private: vec![],
+                chunked: false,
+                body: vec![Node::Loop {
+                    var: "i".into(),
+                    lower: Aff::constant(0),
+                    upper: Aff::var("N0", -1),
+                    body: vec![Node::Assign {
+                        target: Target::Output(index),
+                        accumulate: true,
+                        reads: vec![(0, Read::Input(Aff::var("i", 0)))],
+                        constant: 0,
+                    }],
+                }],
+            }],
+            shape: Shape::default(),
+        };
+        assert!(make(Aff::var("i", 1)).check_well_defined().is_ok());
+        assert!(make(Aff::constant(0)).check_well_defined().is_err());
+        let text = make(Aff::var("i", 1)).to_c();
+        assert!(text.contains("#pragma omp parallel for\n    for (i = 0;"));
+    }
+
+    #[test]
+    fn forms_parse_by_name() {
+        assert_eq!(Forms::parse("all"), Ok(Forms::all()));
+        assert_eq!(Forms::parse("classic"), Ok(Forms::classic()));
+        let some = Forms::parse("comments,vla").expect("known names");
+        assert!(some.comments && some.vla && !some.openmp);
+        let most = Forms::parse("-openmp").expect("known name");
+        assert!(!most.openmp && most.comments);
+        assert!(Forms::parse("nonsense").is_err());
+        for name in Forms::NAMES {
+            assert_eq!(Forms::all().get(name), Some(true));
+        }
     }
 
     #[test]
@@ -613,6 +1444,7 @@ mod tests {
                     constant: 0,
                 }],
             }],
+            shape: Shape::default(),
         };
         // T0[0] is never written, and i = 1 reads it.
         assert!(program.check_well_defined().is_err());
