@@ -90,6 +90,10 @@ pub struct ArrayDecision {
     /// ties the simplest).
     pub strategies: Vec<StrategySize>,
     pub time: Duration,
+    /// For a temporary: the parallel loops around its accesses (iterator
+    /// name and pragma). Cells touched by distinct iterations of one of
+    /// them are never given one location.
+    pub parallel_loops: Vec<(String, crate::ir::ParallelMark)>,
 }
 
 /// Why an array's new size is known to be the smallest.
@@ -300,6 +304,11 @@ pub fn contract_program(
                     .ok_or_else(|| format!("internal error: no declarator for `{}`", array.name))?;
                 scop_edits.push((array.id, planned));
             }
+            let parallel_loops = if classification.liveness == Liveness::External {
+                Vec::new()
+            } else {
+                scop.parallel_loops(Some(array.id))
+            };
             decisions.push(ArrayDecision {
                 scop: si,
                 array: array.id,
@@ -310,6 +319,7 @@ pub fn contract_program(
                 method,
                 strategies,
                 time: start.elapsed(),
+                parallel_loops,
             });
         }
         if options.inter_array {
@@ -353,6 +363,15 @@ fn merge_scop(
     scop_edits: &mut Vec<(ArrayId, Vec<Edit>)>,
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
+    // The SMO path orders values by the sequential schedule; it does not
+    // model unordered iterations, so a SCoP with a parallel loop keeps its
+    // per-array result (those mappings keep parallel iterations apart).
+    if let Some((iterator, mark)) = scop.parallel_loops(None).first() {
+        return Err(format!(
+            "{}: merged buffers do not model parallel iterations",
+            mark.describe(&program.source, iterator)
+        ));
+    }
     if !params_are_macros(program, scop) {
         return Err("the parameters are not all #defines of the file".into());
     }
@@ -582,7 +601,11 @@ fn contract_array(
         // known values the exhaustive trace is the certificate (exact
         // enumeration of every operation, the correctness criterion
         // itself), and the conflict analysis is not needed.
+        // The trace runs the sequential order: it says nothing of the
+        // interleavings of a parallel loop, so it certifies nothing there.
+        let in_parallel_loop = model.events.iter().any(|e| !e.parallel_levels.is_empty());
         if macros_pinnable
+            && !in_parallel_loop
             && report.max_live[array.0 as usize] <= 1
             && report.first_mismatch.is_none()
             && original_cells.is_none_or(|n| n > 1)

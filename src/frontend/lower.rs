@@ -430,6 +430,7 @@ impl<'b> StmtBuilder<'b, '_> {
             reads,
             span: s.span.clone(),
             body_text,
+            parallel: loops.iter().map(|l| l.parallel.clone()).collect(),
         })
     }
 

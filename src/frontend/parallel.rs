@@ -1,0 +1,249 @@
+//! Loops marked parallel by a pragma: `#pragma omp parallel for`, `omp for`,
+//! `omp simd`, `omp ... distribute ...`, `acc loop`, `GCC ivdep`, `clang
+//! loop vectorize(assume_safety)`, and the like.
+//!
+//! The iterations of such a loop are unordered (threads, SIMD lanes, or a
+//! compiler told to ignore dependences): the storage analysis must not let
+//! two of them share a location. The rule here is conservative: any pragma
+//! directly before a `for` (blank lines, comments and other pragmas in
+//! between allowed) that could mean "these iterations may overlap" marks
+//! it; marking too much only keeps more storage.
+//!
+//! What this module does not do: it does not model `nowait`, tasks,
+//! sections or redundant execution by every thread of a `#pragma omp
+//! parallel` region (a loop directly after such a pragma is marked, which
+//! covers its iterations only), and it does not look inside macros that
+//! expand to `_Pragma`.
+
+use super::syntax::Pragma;
+use crate::ir::ParallelMark;
+
+/// The parallel mark of the `for` loop that starts at byte `for_start`, and
+/// how many nested loops it covers (`collapse(k)` gives `k`; a count that
+/// cannot be read gives `usize::MAX`, every nested loop).
+pub fn parallel_mark_before(
+    source: &str,
+    pragmas: &[Pragma],
+    for_start: usize,
+) -> Option<(ParallelMark, usize)> {
+    let mut pos = for_start.min(source.len());
+    let mut found: Option<(ParallelMark, usize)> = None;
+    // Bounded: each round moves `pos` strictly back.
+    loop {
+        let before = source.get(..pos)?.trim_end();
+        let end = before.len();
+        if end == 0 {
+            break;
+        }
+        if before.ends_with("*/") {
+            match before[..end - 2].rfind("/*") {
+                Some(k) => {
+                    pos = k;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+        if let Some(p) = pragmas
+            .iter()
+            .find(|p| p.span.start < end && end <= p.span.end)
+        {
+            let directive = normalise(&p.text);
+            if let Some(count) = loops_marked(&directive) {
+                let mark = ParallelMark {
+                    directive,
+                    span: p.span.clone(),
+                };
+                found = match found {
+                    // The pragma nearest the loop names it; a wider
+                    // collapse of another pragma still counts.
+                    Some((m, c)) => Some((m, c.max(count))),
+                    None => Some((mark, count)),
+                };
+            }
+            if p.span.start >= pos {
+                break;
+            }
+            pos = p.span.start;
+            continue;
+        }
+        if before[line_start..].trim_start().starts_with("//") {
+            pos = line_start;
+            continue;
+        }
+        break;
+    }
+    found
+}
+
+/// Blanks and line continuations made single spaces.
+fn normalise(text: &str) -> String {
+    text.replace("\\\r\n", " ")
+        .replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The lowercase words of a directive (letters, digits, `_`).
+fn words(directive: &str) -> Vec<String> {
+    directive
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// `Some(k)` when `directive` marks the loop after it (and `k - 1` nested
+/// loops) parallel, `None` when it does not.
+pub fn loops_marked(directive: &str) -> Option<usize> {
+    let w = words(directive);
+    let first = w.first()?.as_str();
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let parallel = match first {
+        "scop" | "endscop" | "polyfold" => false,
+        "omp" | "acc" => [
+            "for",
+            "loop",
+            "simd",
+            "distribute",
+            "taskloop",
+            "parallel",
+            "kernels",
+            "teams",
+            "workshare",
+        ]
+        .iter()
+        .any(|x| has(x)),
+        "clang" => has("assume_safety"),
+        "gcc" => has("ivdep"),
+        _ => [
+            "ivdep",
+            "simd",
+            "independent",
+            "concurrent",
+            "dependence",
+            "parallel",
+            "assume_safety",
+        ]
+        .iter()
+        .any(|x| has(x)),
+    };
+    if !parallel {
+        return None;
+    }
+    let mut count = 1usize;
+    if let Some(arg) = clause_argument(directive, "collapse") {
+        count = count.max(arg.trim().parse::<usize>().unwrap_or(usize::MAX));
+    }
+    if first == "acc"
+        && let Some(arg) = clause_argument(directive, "tile")
+    {
+        count = count.max(arg.split(',').count());
+    }
+    Some(count.max(1))
+}
+
+/// The text between the parentheses of `clause(...)` in `directive`.
+fn clause_argument<'d>(directive: &'d str, clause: &str) -> Option<&'d str> {
+    let lower = directive.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(k) = lower[from..].find(clause) {
+        let at = from + k;
+        let word_start = at == 0 || {
+            let c = lower.as_bytes()[at - 1];
+            !(c.is_ascii_alphanumeric() || c == b'_')
+        };
+        let rest = lower[at + clause.len()..].trim_start();
+        if word_start && rest.starts_with('(') {
+            let open = directive.len() - rest.len();
+            let close = directive[open..].find(')')? + open;
+            return Some(&directive[open + 1..close]);
+        }
+        from = at + clause.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_directives() {
+        assert_eq!(loops_marked("omp parallel for"), Some(1));
+        assert_eq!(
+            loops_marked("omp parallel for private(j) schedule(static)"),
+            Some(1)
+        );
+        assert_eq!(loops_marked("omp for collapse(2)"), Some(2));
+        assert_eq!(
+            loops_marked("omp parallel for collapse (3) private(k)"),
+            Some(3)
+        );
+        assert_eq!(loops_marked("omp for collapse(K)"), Some(usize::MAX));
+        assert_eq!(loops_marked("omp simd"), Some(1));
+        assert_eq!(loops_marked("omp parallel for simd"), Some(1));
+        assert_eq!(
+            loops_marked("omp target teams distribute parallel for"),
+            Some(1)
+        );
+        assert_eq!(loops_marked("GCC ivdep"), Some(1));
+        assert_eq!(loops_marked("ivdep"), Some(1));
+        assert_eq!(loops_marked("clang loop vectorize(assume_safety)"), Some(1));
+        assert_eq!(loops_marked("acc parallel loop"), Some(1));
+        assert_eq!(loops_marked("acc loop tile(8, 8)"), Some(2));
+        assert_eq!(
+            loops_marked("HLS dependence variable=row inter false"),
+            Some(1)
+        );
+        assert_eq!(loops_marked("scop"), None);
+        assert_eq!(loops_marked("endscop"), None);
+        assert_eq!(loops_marked("GCC unroll 4"), None);
+        assert_eq!(loops_marked("clang loop unroll(enable)"), None);
+        assert_eq!(loops_marked("polyfold temp(a)"), None);
+        assert_eq!(loops_marked("once"), None);
+        assert_eq!(loops_marked(""), None);
+    }
+
+    fn pragmas_of(src: &str) -> Vec<Pragma> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for line in src.split_inclusive('\n') {
+            let t = line.trim_end_matches(['\n', '\r']);
+            if let Some(rest) = t.trim_start().strip_prefix("#pragma") {
+                let start = at + (t.len() - t.trim_start().len());
+                out.push(Pragma {
+                    text: rest.trim().to_string(),
+                    span: start..at + t.len(),
+                });
+            }
+            at += line.len();
+        }
+        out
+    }
+
+    #[test]
+    fn finds_the_pragma_before_a_loop() {
+        let src = "int x;\n#pragma omp parallel for private(j)\n  // rows\n  /* all */\n  for (i = 0; i < N; i++) x++;\n";
+        let ps = pragmas_of(src);
+        let at = src.find("for (").unwrap();
+        let (m, k) = parallel_mark_before(src, &ps, at).unwrap();
+        assert_eq!(m.directive, "omp parallel for private(j)");
+        assert_eq!(k, 1);
+        assert_eq!(m.span.start, src.find("#pragma").unwrap());
+        // Stacked pragmas: the `scop` one is skipped, the collapse is kept.
+        let src = "#pragma omp for collapse(2)\n#pragma scop\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        let at = src.find("for (").unwrap();
+        assert_eq!(parallel_mark_before(src, &ps, at).unwrap().1, 2);
+        // A statement in between: not marked.
+        let src = "#pragma omp parallel for\nx = 1;\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        let at = src.find("for (").unwrap();
+        assert!(parallel_mark_before(src, &ps, at).is_none());
+        let src = "for (i = 0; i < N; i++) ;\n";
+        assert!(parallel_mark_before(src, &[], 0).is_none());
+    }
+}
