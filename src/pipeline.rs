@@ -285,6 +285,14 @@ pub fn contract_program(
             let mut strategies = Vec::new();
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
+            } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
+                // Every iteration of that loop runs the SCoP, at the same
+                // time, on this one array: its layout stays.
+                let why = format!(
+                    "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {}",
+                    mark.describe(&program.source, iterator)
+                );
+                (ArrayOutcome::Kept { why }, "-")
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
                 let job = ArrayJob {
@@ -366,10 +374,14 @@ fn merge_scop(
     // The SMO path orders values by the sequential schedule; it does not
     // model unordered iterations, so a SCoP with a parallel loop keeps its
     // per-array result (those mappings keep parallel iterations apart).
-    if let Some((iterator, mark)) = scop.parallel_loops(None).first() {
+    let shared = scop
+        .arrays
+        .iter()
+        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
+    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
         return Err(format!(
             "{}: merged buffers do not model parallel iterations",
-            mark.describe(&program.source, iterator)
+            mark.describe(&program.source, &iterator)
         ));
     }
     if !params_are_macros(program, scop) {

@@ -324,6 +324,18 @@ impl<'a> Extractor<'a> {
                 ScopKind::Inferred
             },
             id: ScopId(self.scops.len() as u32),
+            enclosing_parallel: taken
+                .first()
+                .zip(taken.last())
+                .map(|(a, b)| {
+                    parallel::enclosing_parallel_loops(
+                        self.source,
+                        &self.file.pragmas,
+                        &f.body,
+                        &(a.span.start..b.span.end),
+                    )
+                })
+                .unwrap_or_default(),
         };
         match lower_run(&taken, &cx) {
             Some(scop) => {

@@ -15,8 +15,98 @@
 //! covers its iterations only), and it does not look inside macros that
 //! expand to `_Pragma`.
 
-use super::syntax::Pragma;
+use std::ops::Range;
+
+use super::syntax::{CStmt, Expr, ExprKind, ForInit, Pragma};
 use crate::ir::ParallelMark;
+
+/// A loop marked parallel that encloses a region: its iterator name, its
+/// mark and its whole span.
+#[derive(Clone, Debug)]
+pub struct EnclosingLoop {
+    pub iterator: String,
+    pub mark: ParallelMark,
+    pub span: Range<usize>,
+}
+
+/// The loops marked parallel whose bodies contain `region` (outermost
+/// first), in the statement tree `stmt`. A SCoP nested in one of them runs
+/// once per iteration, at the same time as the other iterations.
+pub fn enclosing_parallel_loops(
+    source: &str,
+    pragmas: &[Pragma],
+    stmt: &CStmt,
+    region: &Range<usize>,
+) -> Vec<EnclosingLoop> {
+    let mut out = Vec::new();
+    walk_enclosing(source, pragmas, stmt, region, &mut out);
+    out
+}
+
+fn walk_enclosing(
+    source: &str,
+    pragmas: &[Pragma],
+    stmt: &CStmt,
+    region: &Range<usize>,
+    out: &mut Vec<EnclosingLoop>,
+) {
+    let span = stmt.span();
+    if !(span.start <= region.start && region.end <= span.end) {
+        return;
+    }
+    match stmt {
+        CStmt::For {
+            init,
+            body,
+            header_span,
+            ..
+        } => {
+            let body_span = body.span();
+            if body_span.start <= region.start
+                && region.end <= body_span.end
+                && let Some((mark, _)) = parallel_mark_before(source, pragmas, header_span.start)
+            {
+                let iterator = match init {
+                    ForInit::Expr(Expr {
+                        kind: ExprKind::Assign(None, lhs, _),
+                        ..
+                    }) => match &lhs.kind {
+                        ExprKind::Ident(n) => n.clone(),
+                        _ => "?".into(),
+                    },
+                    ForInit::Decl(d) => d
+                        .declarators
+                        .first()
+                        .map_or_else(|| "?".into(), |d| d.name.clone()),
+                    _ => "?".into(),
+                };
+                out.push(EnclosingLoop {
+                    iterator,
+                    mark,
+                    span: span.clone(),
+                });
+            }
+            walk_enclosing(source, pragmas, body, region, out);
+        }
+        CStmt::If { then, els, .. } => {
+            walk_enclosing(source, pragmas, then, region, out);
+            if let Some(e) = els {
+                walk_enclosing(source, pragmas, e, region, out);
+            }
+        }
+        CStmt::Compound { items, .. } => {
+            for it in items {
+                walk_enclosing(source, pragmas, it, region, out);
+            }
+        }
+        CStmt::Other { children, .. } => {
+            for c in children {
+                walk_enclosing(source, pragmas, c, region, out);
+            }
+        }
+        _ => {}
+    }
+}
 
 /// The parallel mark of the `for` loop that starts at byte `for_start`, and
 /// how many nested loops it covers (`collapse(k)` gives `k`; a count that

@@ -235,6 +235,11 @@ pub struct ArrayFacts {
     pub declared_in_function: bool,
     /// A scalar: a zero-dimensional array.
     pub is_scalar: bool,
+    /// The SCoP runs inside a loop marked parallel (not part of the SCoP)
+    /// and the array is declared outside that loop: every iteration, and
+    /// so every concurrent run of the SCoP, uses this one array. The
+    /// loop's iterator and mark.
+    pub shared_by_parallel_loop: Option<(String, ParallelMark)>,
 }
 
 /// The liveness class of an array; the classifier of a later stage fills it.
