@@ -270,6 +270,8 @@ pub fn contract_program(
     for (si, scop) in program.scops.iter().enumerate() {
         let first_decision = decisions.len();
         let mut scop_edits = Vec::new();
+        // `nowait`, tasks, sections: concurrency beyond parallel loops.
+        let unmodelled = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop);
         for array in &scop.arrays {
             let start = Instant::now();
             let classification = classify(array, &overrides);
@@ -285,6 +287,8 @@ pub fn contract_program(
             let mut strategies = Vec::new();
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
+            } else if let Some(why) = &unmodelled {
+                (ArrayOutcome::Kept { why: why.clone() }, "-")
             } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
                 // Every iteration of that loop runs the SCoP, at the same
                 // time, on this one array: its layout stays.
@@ -371,19 +375,12 @@ fn merge_scop(
     scop_edits: &mut Vec<(ArrayId, Vec<Edit>)>,
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
-    // The SMO path orders values by the sequential schedule; it does not
-    // model unordered iterations, so a SCoP with a parallel loop keeps its
-    // per-array result (those mappings keep parallel iterations apart).
-    let shared = scop
-        .arrays
-        .iter()
-        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
-    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
-        return Err(format!(
-            "{}: merged buffers do not model parallel iterations",
-            mark.describe(&program.source, &iterator)
-        ));
+    if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
+        return Err(why);
     }
+    // A SCoP with a parallel loop (in it or around it) is refused by the
+    // SMO path, which orders values sequentially; it keeps its per-array
+    // result (those mappings keep parallel iterations apart).
     if !params_are_macros(program, scop) {
         return Err("the parameters are not all #defines of the file".into());
     }

@@ -377,3 +377,31 @@ fn scop_inside_a_parallel_loop_keeps_the_shared_array() {
         check_runs("omp_enclosing_loop", &source, &c.output);
     }
 }
+
+#[test]
+fn nowait_keeps_the_temporaries_of_the_scop() {
+    let file = "omp_nowait.c";
+    let source = read_case(file);
+    let line = line_containing(&source, "#pragma omp for schedule(dynamic, 1) nowait");
+    for inter_array in [false, true] {
+        let c = contract("omp_nowait", &source, inter_array);
+        assert_eq!(
+            declaration(&c.output, "t"),
+            "double t[2 * N];",
+            "inter-array: {inter_array}:\n{}",
+            c.output
+        );
+        assert!(c.merged.is_empty());
+        let d = c.decisions.iter().find(|d| d.name == "t").unwrap();
+        match &d.outcome {
+            ArrayOutcome::Kept { why } => assert!(
+                why.contains("nowait") && why.contains(&format!("line {line}")),
+                "{why}"
+            ),
+            other => panic!("`t` must be kept: {other:?}"),
+        }
+        if !inter_array {
+            check_runs("omp_nowait", &source, &c.output);
+        }
+    }
+}

@@ -167,6 +167,57 @@ pub fn parallel_mark_before(
     found
 }
 
+/// Why the statements of `scop` may run concurrently in ways that the
+/// parallel loop marks do not describe, if they may: a marked loop with
+/// `nowait` or `async` (the statements after it need not wait for it), or
+/// a pragma inside the SCoP that starts tasks or sections. The caller
+/// keeps the layout of every temporary of such a SCoP.
+pub fn unmodelled_concurrency(source: &str, scop: &crate::ir::Scop) -> Option<String> {
+    const ASYNC: [&str; 2] = ["nowait", "async"];
+    const TASKS: [&str; 7] = [
+        "task",
+        "sections",
+        "section",
+        "nowait",
+        "async",
+        "depend",
+        "taskgroup",
+    ];
+    for (iterator, mark) in scop.parallel_loops(None) {
+        if words(&mark.directive)
+            .iter()
+            .any(|w| ASYNC.contains(&w.as_str()))
+        {
+            return Some(format!(
+                "{}, with no barrier after it: the code after the loop may run at the same time, which is not modelled",
+                mark.describe(source, &iterator)
+            ));
+        }
+    }
+    let text = source.get(scop.span.clone())?;
+    let mut at = scop.span.start;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#')
+            && let Some(rest) = rest.trim_start().strip_prefix("pragma")
+        {
+            let w = words(rest);
+            let vendor = w.first().map(String::as_str);
+            if matches!(vendor, Some("omp" | "acc"))
+                && w.iter().any(|x| TASKS.contains(&x.as_str()))
+            {
+                let line_no = source[..at].matches('\n').count() + 1;
+                return Some(format!(
+                    "`#pragma {}` at line {line_no} runs code asynchronously, which is not modelled",
+                    normalise(rest)
+                ));
+            }
+        }
+        at += line.len();
+    }
+    None
+}
+
 /// Blanks and line continuations made single spaces.
 fn normalise(text: &str) -> String {
     text.replace("\\\r\n", " ")
