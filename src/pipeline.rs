@@ -95,6 +95,10 @@ pub struct ArrayDecision {
     /// Whether a wall-clock safety net stopped some of the work on this
     /// array: its result may then differ between runs (the driver warns).
     pub safety_net_fired: bool,
+    /// For a temporary: the parallel loops around its accesses (iterator
+    /// name and pragma). Cells touched by distinct iterations of one of
+    /// them are never given one location.
+    pub parallel_loops: Vec<(String, crate::ir::ParallelMark)>,
 }
 
 /// Why an array's new size is known to be the smallest.
@@ -271,6 +275,8 @@ pub fn contract_program(
     for (si, scop) in program.scops.iter().enumerate() {
         let first_decision = decisions.len();
         let mut scop_edits = Vec::new();
+        // `nowait`, tasks, sections: concurrency beyond parallel loops.
+        let unmodelled = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop);
         for array in &scop.arrays {
             let start = Instant::now();
             let classification = classify(array, &overrides);
@@ -287,6 +293,16 @@ pub fn contract_program(
             let mut safety_net_fired = false;
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
+            } else if let Some(why) = &unmodelled {
+                (ArrayOutcome::Kept { why: why.clone() }, "-")
+            } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
+                // Every iteration of that loop runs the SCoP, at the same
+                // time, on this one array: its layout stays.
+                let why = format!(
+                    "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {}",
+                    mark.describe(&program.source, iterator)
+                );
+                (ArrayOutcome::Kept { why }, "-")
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
                 let job = ArrayJob {
@@ -308,6 +324,11 @@ pub fn contract_program(
                     .ok_or_else(|| format!("internal error: no declarator for `{}`", array.name))?;
                 scop_edits.push((array.id, planned));
             }
+            let parallel_loops = if classification.liveness == Liveness::External {
+                Vec::new()
+            } else {
+                scop.parallel_loops(Some(array.id))
+            };
             decisions.push(ArrayDecision {
                 scop: si,
                 array: array.id,
@@ -319,6 +340,7 @@ pub fn contract_program(
                 strategies,
                 time: start.elapsed(),
                 safety_net_fired,
+                parallel_loops,
             });
         }
         if options.inter_array {
@@ -362,6 +384,12 @@ fn merge_scop(
     scop_edits: &mut Vec<(ArrayId, Vec<Edit>)>,
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
+    if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
+        return Err(why);
+    }
+    // A SCoP with a parallel loop (in it or around it) is refused by the
+    // SMO path, which orders values sequentially; it keeps its per-array
+    // result (those mappings keep parallel iterations apart).
     if !params_are_macros(program, scop) {
         return Err("the parameters are not all #defines of the file".into());
     }
@@ -598,7 +626,11 @@ fn contract_array(
         // known values the exhaustive trace is the certificate (exact
         // enumeration of every operation, the correctness criterion
         // itself), and the conflict analysis is not needed.
+        // The trace runs the sequential order: it says nothing of the
+        // interleavings of a parallel loop, so it certifies nothing there.
+        let in_parallel_loop = model.events.iter().any(|e| !e.parallel_levels.is_empty());
         if macros_pinnable
+            && !in_parallel_loop
             && report.max_live[array.0 as usize] <= 1
             && report.first_mismatch.is_none()
             && original_cells.is_none_or(|n| n > 1)

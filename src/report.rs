@@ -99,6 +99,18 @@ pub fn text_report(
             mapping_text(d),
             note(d),
         );
+        if !d.parallel_loops.is_empty() {
+            let loops: Vec<String> = d
+                .parallel_loops
+                .iter()
+                .map(|(it, m)| m.describe(&program.source, it))
+                .collect();
+            let _ = writeln!(
+                out,
+                "    parallel: iterations never share a location (dimension kept): {}",
+                loops.join("; ")
+            );
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d));
         }
@@ -139,7 +151,7 @@ pub fn json_report(
         .iter()
         .map(|d| {
             let scop = &program.scops[d.scop];
-            json!({
+            let mut entry = json!({
                 "scop": d.scop,
                 "function": scop.function,
                 "array": d.name,
@@ -159,7 +171,24 @@ pub fn json_report(
                     "ms": s.time.as_secs_f64() * 1e3,
                 })).collect::<Vec<_>>(),
                 "optimal": d.proven_optimal(lower_bound(bounds, d)).map(Optimality::name),
-            })
+            });
+            // Only when there are some, so that reports of sequential code
+            // keep their shape.
+            if !d.parallel_loops.is_empty() {
+                entry["parallel_loops"] = d
+                    .parallel_loops
+                    .iter()
+                    .map(|(it, m)| {
+                        json!({
+                            "iterator": it,
+                            "pragma": m.directive,
+                            "line": m.line(&program.source),
+                        })
+                    })
+                    .collect::<Vec<_>>()
+                    .into();
+            }
+            entry
         })
         .collect();
     let merged: Vec<Value> = c

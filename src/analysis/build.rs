@@ -58,6 +58,13 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
                         .iter()
                         .map(|s| aff_row(s, width))
                         .collect(),
+                    parallel_levels: stmt
+                        .parallel
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, m)| m.is_some())
+                        .map(|(k, _)| 2 * k + 1)
+                        .collect(),
                 });
             }
         }

@@ -39,6 +39,16 @@ pub enum Precedence {
     /// The cell is live-in (piece `live_in` of the live-in set) and the other
     /// cell is accessed by event `access`.
     LiveIn { live_in: usize, access: usize },
+    /// Event `first` accesses the cell and event `second` accesses the other
+    /// one in two distinct iterations of the same instance of a parallel
+    /// loop (its iterator at schedule level `level`, the outer iterators
+    /// equal). The iterations are unordered, so each access may come before
+    /// the other: the cells conflict whatever the sequential order says.
+    Unordered {
+        first: usize,
+        second: usize,
+        level: usize,
+    },
 }
 
 /// One polyhedron of the conflict relation, with how it arose.
@@ -193,8 +203,67 @@ impl PieceBuilder {
                 let ba = self.add_domain(&a.domain);
                 self.bind_cell(end, a, ba);
             }
+            Precedence::Unordered {
+                first,
+                second,
+                level,
+            } => {
+                let (f, g) = (&model.events[first], &model.events[second]);
+                let bf = self.add_domain(&f.domain);
+                self.bind_cell(begin, f, bf);
+                let bg = self.add_domain(&g.domain);
+                self.bind_cell(end, g, bg);
+                // Same iterations of every loop outside the parallel one,
+                // a different iteration of the parallel loop (one order; the
+                // caller adds the mirror image).
+                self.order(f, bf, g, bg, level);
+            }
         }
     }
+}
+
+/// The parallel loops (schedule levels) that events `a` and `b` share: both
+/// are inside the loop (same constant schedule entries up to it).
+pub fn shared_parallel_levels(a: &AccessEvent, b: &AccessEvent) -> Vec<usize> {
+    a.parallel_levels
+        .iter()
+        .copied()
+        .filter(|level| b.parallel_levels.contains(level))
+        .filter(|&level| {
+            (0..level).step_by(2).all(|j| {
+                match (
+                    constant_value(a.schedule.get(j)),
+                    constant_value(b.schedule.get(j)),
+                ) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => false,
+                }
+            })
+        })
+        .collect()
+}
+
+/// Every pair of events that may touch two cells in distinct iterations of
+/// one instance of a parallel loop, at least one of them a write (two reads
+/// of cells written before the loop already conflict: both are live when
+/// it starts).
+pub fn unordered_pairs(model: &ArrayModel) -> Vec<Precedence> {
+    let mut out = Vec::new();
+    for (fi, f) in model.events.iter().enumerate() {
+        for (gi, g) in model.events.iter().enumerate() {
+            if f.kind != AccessKind::Write && g.kind != AccessKind::Write {
+                continue;
+            }
+            for level in shared_parallel_levels(f, g) {
+                out.push(Precedence::Unordered {
+                    first: fi,
+                    second: gi,
+                    level,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Whether the schedule rows at `level` of two events are both constant.
@@ -418,6 +487,26 @@ pub fn compute_cell_conflicts(
             });
         }
     }
+    // Parallel loops: two cells touched in distinct iterations of one
+    // instance conflict in some interleaving, whatever their sequential
+    // lifetimes; the mapping must keep them apart (so the storage keeps the
+    // dimension the parallel loop carries).
+    for p in unordered_pairs(model) {
+        let set = eliminate_exists_where_exact(&precedence_set(model, live_in, p))?;
+        if set.is_obviously_empty() || !non_empty(&set, budget)? {
+            continue;
+        }
+        let mirror = swap_cells(&set)?;
+        for s in [set, mirror] {
+            if !pieces.iter().any(|q: &ConflictPiece| q.set == s) {
+                pieces.push(ConflictPiece {
+                    forward: p,
+                    backward: p,
+                    set: s,
+                });
+            }
+        }
+    }
     Ok(CellConflicts {
         array: model.name.clone(),
         rank: model.rank,
@@ -471,6 +560,7 @@ mod tests {
             domain,
             schedule: schedule.iter().map(|r| r.to_vec()).collect(),
             subscripts: subscripts.iter().map(|r| r.to_vec()).collect(),
+            parallel_levels: Vec::new(),
         }
     }
 

@@ -30,6 +30,10 @@ pub struct AccessEvent {
     pub domain: BasicSet,
     pub schedule: Vec<Vec<i64>>,
     pub subscripts: Vec<Vec<i64>>,
+    /// The schedule levels (`2k + 1` for the loop of iterator `k`) of the
+    /// enclosing loops that are marked parallel: their iterations are
+    /// unordered.
+    pub parallel_levels: Vec<usize>,
 }
 
 impl AccessEvent {

@@ -14,9 +14,10 @@ use super::affine::{
 };
 use super::macros::Macros;
 use super::scope::{Role, Scopes};
+use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
 use crate::diag::{Diagnostic, Severity};
-use crate::ir::{AccessKind, ParamOrigin};
+use crate::ir::{AccessKind, ParallelMark, ParamOrigin};
 
 /// An access found by the analysis, before array ids exist.
 #[derive(Clone, Debug)]
@@ -48,6 +49,8 @@ pub struct LoopNode {
     /// +1 for an increasing loop, -1 for a decreasing one.
     pub sign: i64,
     pub body: Vec<Node>,
+    /// The pragma that marks the loop parallel, if any (see `parallel`).
+    pub parallel: Option<ParallelMark>,
 }
 
 #[derive(Clone, Debug)]
@@ -195,6 +198,11 @@ pub struct Analyzer<'a> {
     /// How many macro expansions are in progress (bounded, so that
     /// self-referential macros cannot recurse forever).
     macro_depth: usize,
+    /// The `#pragma` lines of the file (to find loops marked parallel).
+    pragmas: &'a [Pragma],
+    /// A `collapse(k)` of an enclosing loop still marking nested loops:
+    /// the mark and how many more loops it covers.
+    collapse: Option<(ParallelMark, usize)>,
 }
 
 /// The most nested macro expansions the analysis follows.
@@ -217,7 +225,15 @@ impl<'a> Analyzer<'a> {
             iterators: BTreeSet::new(),
             scalar_reads: BTreeSet::new(),
             macro_depth: 0,
+            pragmas: &[],
+            collapse: None,
         }
+    }
+
+    /// The pragmas of the file, so that loops marked parallel are known.
+    pub fn with_pragmas(mut self, pragmas: &'a [Pragma]) -> Analyzer<'a> {
+        self.pragmas = pragmas;
+        self
     }
 
     /// Analyses one top-level statement. On failure the diagnostics are in
@@ -231,6 +247,7 @@ impl<'a> Analyzer<'a> {
         self.params.clear();
         self.diags.clear();
         self.has_loop = false;
+        self.collapse = None;
         let nodes = self.stmt(stmt).ok()?;
         Some(Analyzed {
             nodes,
@@ -622,7 +639,18 @@ impl<'a> Analyzer<'a> {
             );
             return self.reject(d);
         }
+        // Marked parallel by a pragma right before it, or by the
+        // `collapse(k)` of an enclosing loop.
+        let own = super::parallel::parallel_mark_before(self.source, self.pragmas, header.start);
+        let outer = self.collapse.take();
+        let (parallel, inner) = match (own, &outer) {
+            (Some((mark, k)), _) => (Some(mark.clone()), Some((mark, k - 1))),
+            (None, Some((mark, k))) if *k > 0 => (Some(mark.clone()), Some((mark.clone(), k - 1))),
+            (None, _) => (None, None),
+        };
+        self.collapse = inner.filter(|(_, k)| *k > 0);
         let body_nodes = self.stmt(body);
+        self.collapse = outer;
         self.loops.pop();
         let body_nodes = body_nodes?;
         Ok(vec![Node::Loop(LoopNode {
@@ -631,6 +659,7 @@ impl<'a> Analyzer<'a> {
             strided,
             sign,
             body: body_nodes,
+            parallel,
         })])
     }
 

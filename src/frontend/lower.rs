@@ -32,6 +32,8 @@ pub struct LowerContext<'a> {
     pub function_span: Range<usize>,
     pub kind: ScopKind,
     pub id: ScopId,
+    /// The loops marked parallel around the SCoP (outside it).
+    pub enclosing_parallel: Vec<super::parallel::EnclosingLoop>,
 }
 
 /// Lowers a run of analysed top-level statements to one SCoP. Returns
@@ -235,12 +237,20 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         Role::Subscripted(d) => *d < ndims,
     });
     let used_outside_scop = uses.iter().any(|(at, _)| !scop.contains(at));
+    // Declared outside a parallel loop that encloses the SCoP: one array
+    // for all the iterations, which run the SCoP at the same time.
+    let shared_by_parallel_loop = cx
+        .enclosing_parallel
+        .iter()
+        .find(|l| !l.span.contains(&var.dc.span.start))
+        .map(|l| (l.iterator.clone(), l.mark.clone()));
     ArrayFacts {
         storage: var.storage,
         address_taken,
         used_outside_scop,
         declared_in_function: var.in_function && cx.function_span.contains(&var.key),
         is_scalar: ndims == 0,
+        shared_by_parallel_loop,
     }
 }
 
@@ -430,6 +440,7 @@ impl<'b> StmtBuilder<'b, '_> {
             reads,
             span: s.span.clone(),
             body_text,
+            parallel: loops.iter().map(|l| l.parallel.clone()).collect(),
         })
     }
 

@@ -20,6 +20,7 @@ pub mod affine;
 pub mod analyze;
 pub mod lower;
 pub mod macros;
+pub mod parallel;
 pub mod scope;
 pub mod syntax;
 
@@ -223,7 +224,8 @@ impl<'a> Extractor<'a> {
         let mut run_iterators: BTreeSet<String> = BTreeSet::new();
         let mut run_scalar_reads: BTreeSet<String> = BTreeSet::new();
         for item in items {
-            let mut an = Analyzer::new(self.source, self.macros, self.scopes);
+            let mut an = Analyzer::new(self.source, self.macros, self.scopes)
+                .with_pragmas(&self.file.pragmas);
             match an.analyze_top(item) {
                 Some(a) => {
                     if a.nodes.is_empty() {
@@ -322,6 +324,18 @@ impl<'a> Extractor<'a> {
                 ScopKind::Inferred
             },
             id: ScopId(self.scops.len() as u32),
+            enclosing_parallel: taken
+                .first()
+                .zip(taken.last())
+                .map(|(a, b)| {
+                    parallel::enclosing_parallel_loops(
+                        self.source,
+                        &self.file.pragmas,
+                        &f.body,
+                        &(a.span.start..b.span.end),
+                    )
+                })
+                .unwrap_or_default(),
         };
         match lower_run(&taken, &cx) {
             Some(scop) => {

@@ -121,12 +121,12 @@ pub fn emit_scop(scop: &Scop, source: &str) -> String {
         );
     }
     for s in &scop.stmts {
-        emit_stmt(&mut out, scop, s, &names);
+        emit_stmt(&mut out, scop, s, &names, source);
     }
     out
 }
 
-fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String]) {
+fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String], source: &str) {
     let pre = params_prefix(params);
     let body: Vec<&str> = s.body_text.split_whitespace().collect();
     let _ = writeln!(out, "  {}: {}", s.name, body.join(" "));
@@ -153,6 +153,24 @@ fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String]) {
         })
         .collect();
     let _ = writeln!(out, "    schedule: {{ {tuple} -> [{}] }}", sched.join(", "));
+    // Loops marked parallel, as a comment line (isl has no such notion).
+    let marks: Vec<String> = s
+        .parallel
+        .iter()
+        .enumerate()
+        .filter_map(|(k, m)| {
+            let m = m.as_ref()?;
+            Some(format!(
+                "{} (#pragma {}, line {})",
+                s.iterators.get(k)?,
+                m.directive,
+                line_of(source, m.span.start)
+            ))
+        })
+        .collect();
+    if !marks.is_empty() {
+        let _ = writeln!(out, "    # parallel: {}", marks.join(", "));
+    }
     let mut vars: Vec<String> = params.to_vec();
     vars.extend(s.iterators.iter().cloned());
     let access = |a: &Access| -> String {

@@ -235,6 +235,11 @@ pub struct ArrayFacts {
     pub declared_in_function: bool,
     /// A scalar: a zero-dimensional array.
     pub is_scalar: bool,
+    /// The SCoP runs inside a loop marked parallel (not part of the SCoP)
+    /// and the array is declared outside that loop: every iteration, and
+    /// so every concurrent run of the SCoP, uses this one array. The
+    /// loop's iterator and mark.
+    pub shared_by_parallel_loop: Option<(String, ParallelMark)>,
 }
 
 /// The liveness class of an array; the classifier of a later stage fills it.
@@ -318,11 +323,81 @@ pub struct Stmt {
     pub span: Range<usize>,
     /// The source text of the statement.
     pub body_text: String,
+    /// One entry per enclosing loop (outermost first, like `iterators`):
+    /// `Some` when that loop is marked parallel by a pragma (OpenMP, OpenACC,
+    /// `ivdep`, ...). Its iterations are unordered: they may run at the same
+    /// time, in any interleaving.
+    pub parallel: Vec<Option<ParallelMark>>,
+}
+
+/// Why a loop is parallel: the pragma that marks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParallelMark {
+    /// The text after `#pragma`, with runs of blanks made single spaces
+    /// (e.g. `omp parallel for private(j)`).
+    pub directive: String,
+    /// The span of the `#pragma` line (for a loop marked through
+    /// `collapse(k)`, the pragma of the outermost loop).
+    pub span: Range<usize>,
+}
+
+impl ParallelMark {
+    /// The 1-based line of the pragma in `source`.
+    pub fn line(&self, source: &str) -> usize {
+        source
+            .get(..self.span.start.min(source.len()))
+            .map_or(1, |s| s.matches('\n').count() + 1)
+    }
+
+    /// E.g. "loop `i` is parallel (`#pragma omp parallel for` at line 23)".
+    pub fn describe(&self, source: &str, iterator: &str) -> String {
+        format!(
+            "loop `{iterator}` is parallel (`#pragma {}` at line {})",
+            self.directive,
+            self.line(source)
+        )
+    }
 }
 
 impl Stmt {
     /// The write first, then the reads.
     pub fn accesses(&self) -> impl Iterator<Item = &Access> {
         std::iter::once(&self.write).chain(self.reads.iter())
+    }
+
+    /// The parallel mark of the loop of iterator `index`, if any.
+    pub fn parallel_mark(&self, index: usize) -> Option<&ParallelMark> {
+        self.parallel.get(index).and_then(Option::as_ref)
+    }
+}
+
+impl Scop {
+    /// Whether some loop of the SCoP is marked parallel.
+    pub fn has_parallel_loops(&self) -> bool {
+        self.stmts
+            .iter()
+            .any(|s| s.parallel.iter().any(Option::is_some))
+    }
+
+    /// The parallel loops around the accesses of `array` (every array when
+    /// `None`): iterator name and mark, in statement order, each loop once.
+    pub fn parallel_loops(&self, array: Option<ArrayId>) -> Vec<(String, ParallelMark)> {
+        let mut out: Vec<(String, ParallelMark)> = Vec::new();
+        for s in &self.stmts {
+            if let Some(a) = array
+                && !s.accesses().any(|x| x.array == a)
+            {
+                continue;
+            }
+            for (k, m) in s.parallel.iter().enumerate() {
+                let (Some(m), Some(it)) = (m, s.iterators.get(k)) else {
+                    continue;
+                };
+                if !out.iter().any(|(i, q)| i == it && q == m) {
+                    out.push((it.clone(), m.clone()));
+                }
+            }
+        }
+        out
     }
 }

@@ -88,6 +88,13 @@ pub fn verify(scop: &Scop, source: &str) -> Result<(), String> {
                 return Err(format!("{}: schedule entry {p} is {e:?}", s.name));
             }
         }
+        if s.parallel.len() != d {
+            return Err(format!(
+                "{}: {} parallel marks for depth {d}",
+                s.name,
+                s.parallel.len()
+            ));
+        }
         in_source(&s.span, &s.name)?;
         if source.get(s.span.clone()) != Some(s.body_text.as_str()) {
             return Err(format!("{}: body text differs from its span", s.name));
@@ -138,6 +145,24 @@ pub fn verify(scop: &Scop, source: &str) -> Result<(), String> {
             for ss in &a.subscript_spans {
                 if ss.start < a.span.start || ss.end > a.span.end {
                     return Err(format!("{}: subscript span outside the access", s.name));
+                }
+            }
+        }
+    }
+    // Statements in one loop (same textual positions down to it) agree on
+    // whether it is parallel.
+    for a in &scop.stmts {
+        for b in &scop.stmts {
+            for k in 0..a.parallel.len().min(b.parallel.len()) {
+                let same_loop = (0..=k).all(|j| a.schedule.get(2 * j) == b.schedule.get(2 * j));
+                if !same_loop {
+                    break;
+                }
+                if a.parallel[k] != b.parallel[k] {
+                    return Err(format!(
+                        "{} and {}: loop {k} is parallel for one only",
+                        a.name, b.name
+                    ));
                 }
             }
         }

@@ -550,6 +550,18 @@ pub fn contract_scop_smo_with(
     };
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
+    // SMO orders values by the sequential schedule: the iterations of a
+    // parallel loop (in the SCoP or around it) are not modelled.
+    let shared = scop
+        .arrays
+        .iter()
+        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
+    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
+        return Err(format!(
+            "{}: merged buffers do not model parallel iterations",
+            mark.describe(source, &iterator)
+        ));
+    }
     if values.len() != scop.params.len() {
         return Err("one value per parameter is needed".into());
     }
