@@ -366,8 +366,7 @@ impl Parser<'_, '_, '_> {
 
     fn binary(&mut self, min_prec: u8) -> R {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(op) = self.peek_op() else { break };
+        while let Some(op) = self.peek_op() {
             let prec = match op {
                 "*" | "/" | "%" => 10,
                 "+" | "-" => 9,
