@@ -242,9 +242,8 @@ pub fn parse_work(s: &str) -> Result<u64, String> {
 
 /// Parses `NAME=VALUE` with a C identifier and an integer value.
 pub fn parse_define(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))?;
+    // `-D NAME` alone defines NAME to 1, as in `cc`.
+    let (name, value) = s.split_once('=').unwrap_or((s, "1"));
     let ok_name = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');

@@ -480,6 +480,17 @@ fn params_are_macros(program: &Program, scop: &Scop) -> bool {
     })
 }
 
+/// The parameters whose known value the model of `scop` uses, as
+/// `` `N`, `M` ``.
+fn value_used_names(scop: &Scop) -> String {
+    scop.params
+        .iter()
+        .filter(|p| p.value_used)
+        .map(|p| format!("`{}`", p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `P1 == v1 && P2 == v2 ...` for the parameters of `scop`.
 fn values_condition(scop: &Scop, values: &[i64]) -> String {
     scop.params
@@ -603,7 +614,10 @@ fn contract_array(
     let live_in = live_in_cells(&model, &scop.context, budget).map_err(solver)?;
     // Live-in cells for some parameter values of the context: the mapping
     // can only be certified for the known values, where there are none.
-    let allow_symbolic = live_in.pieces.is_empty();
+    // A model that folded a known value into a coefficient or a constant
+    // (`N / 2` became 32) is exact for the known values only: nothing proven
+    // from it holds for other values, so no symbolic certificate either.
+    let allow_symbolic = live_in.pieces.is_empty() && !scop.depends_on_values();
     if !live_in.exact && !live_in.pieces.is_empty() {
         // The symbolic answer is a superset; the trace decides exactly for
         // the known values. It runs with every cell of the array on one
@@ -673,9 +687,16 @@ fn contract_array(
     let conflicts = compute_cell_conflicts(&model, &[], budget).map_err(solver)?;
     let ds: Vec<BasicSet> = conflicts.difference_set();
     let mut best: Option<Choice> = None;
-    let mut last_failure = String::from(
-        "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
-    );
+    let mut last_failure = if scop.depends_on_values() && !macros_pinnable {
+        format!(
+            "the model uses the known value of {} (a product, `/` or `%` folded to a number), which is not a #define of the file that a _Static_assert could pin",
+            value_used_names(scop)
+        )
+    } else {
+        String::from(
+            "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
+        )
+    };
     // DS at the known values, with the existentials that can be eliminated
     // exactly gone: computed once for the numeric moduli, the certification
     // for the known values and the lattices (same integer points as `ds` at

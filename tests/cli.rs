@@ -95,7 +95,7 @@ fn bad_flags_are_usage_errors() {
     assert!(text(&out.stderr).contains("Usage"), "{}", text(&out.stderr));
     let out = polyfold(&["--emit", "nonsense", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = polyfold(&["-D", "N", "x.c"]);
+    let out = polyfold(&["-D", "1N=3", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("NAME=VALUE"));
     let out = polyfold(&["-D", "N=ten", "x.c"]);

@@ -264,16 +264,25 @@ pub trait Resolver {
     /// The known value of a parameter (from `#define`, `-D` or a `const`
     /// global), if any.
     fn param_value(&self, name: &str) -> Option<i64>;
+    /// Records that the affine form being built uses the known value of
+    /// parameter `name` (a product, `/` or `%` folded to a number): the
+    /// result is then exact for that value only, and whatever is proven
+    /// from it holds for that value only.
+    fn note_value_use(&mut self, name: &str);
 }
 
 /// The value of an affine form whose only variables are parameters with
-/// known values.
-fn known_value<R: Resolver + ?Sized>(v: &Val, res: &R) -> Option<i64> {
+/// known values. Every parameter whose value it uses is recorded with
+/// [`Resolver::note_value_use`] (only when the whole value is known).
+fn known_value<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
     let Val::Aff(l) = v else { return None };
     let mut acc = l.constant;
     for (s, c) in &l.terms {
         let Sym::Param(p) = s else { return None };
         acc = acc.checked_add(c.checked_mul(res.param_value(p)?)?)?;
+    }
+    for p in l.params() {
+        res.note_value_use(p);
     }
     Some(acc)
 }

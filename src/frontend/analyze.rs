@@ -76,6 +76,9 @@ pub struct Analyzed {
     pub iterators: BTreeSet<String>,
     /// Scalars read on right-hand sides.
     pub scalar_reads: BTreeSet<String>,
+    /// Parameters whose known value an affine form uses (a product, `/`
+    /// or `%` folded to a number): the SCoP is exact for that value only.
+    pub value_uses: BTreeSet<String>,
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -190,6 +193,7 @@ pub struct Analyzer<'a> {
     loops: Vec<String>,
     conds: Vec<Dnf>,
     params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+    value_uses: BTreeSet<String>,
     pub diags: Vec<Diagnostic>,
     has_loop: bool,
     /// Iterators of all loops of the statement being analysed.
@@ -220,6 +224,7 @@ impl<'a> Analyzer<'a> {
             loops: Vec::new(),
             conds: Vec::new(),
             params: BTreeMap::new(),
+            value_uses: BTreeSet::new(),
             diags: Vec::new(),
             has_loop: false,
             iterators: BTreeSet::new(),
@@ -245,6 +250,7 @@ impl<'a> Analyzer<'a> {
         self.loops.clear();
         self.conds.clear();
         self.params.clear();
+        self.value_uses.clear();
         self.diags.clear();
         self.has_loop = false;
         self.collapse = None;
@@ -257,6 +263,7 @@ impl<'a> Analyzer<'a> {
             has_loop: self.has_loop,
             iterators: self.iterators.clone(),
             scalar_reads: std::mem::take(&mut self.scalar_reads),
+            value_uses: std::mem::take(&mut self.value_uses),
         })
     }
 
@@ -1198,6 +1205,10 @@ impl Resolver for Analyzer<'_> {
 
     fn param_value(&self, name: &str) -> Option<i64> {
         self.params.get(name).and_then(|(_, v)| *v)
+    }
+
+    fn note_value_use(&mut self, name: &str) {
+        self.value_uses.insert(name.to_string());
     }
 
     fn text(&self, span: &Range<usize>) -> String {

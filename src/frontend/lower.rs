@@ -5,7 +5,7 @@
 //! This module does not reject anything: everything it receives was
 //! accepted by the analysis. It does not simplify the sets it builds.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use super::affine::{
@@ -47,10 +47,12 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     // Parameters in order of first use.
     let mut param_names: Vec<String> = Vec::new();
     let mut param_info: BTreeMap<String, (ParamOrigin, Option<i64>)> = BTreeMap::new();
+    let mut value_uses: BTreeSet<String> = BTreeSet::new();
     for a in run {
         for (k, v) in &a.params {
             param_info.entry(k.clone()).or_insert(*v);
         }
+        value_uses.extend(a.value_uses.iter().cloned());
     }
     let note_lin = |l: &Lin, names: &mut Vec<String>| {
         for p in l.params() {
@@ -94,11 +96,13 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                     cx,
                     at: var.dc.name_span.start,
                     params: BTreeMap::new(),
+                    value_uses: BTreeSet::new(),
                 };
                 let l = to_lin(e, Place::Bound, &mut r).ok()?;
                 for (k, val) in r.params {
                     param_info.entry(k).or_insert(val);
                 }
+                value_uses.extend(r.value_uses);
                 Some(l)
             });
             if let Some(l) = &lin {
@@ -109,6 +113,15 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         extent_lins.push(dims);
     }
 
+    // A parameter whose known value was folded into the model is a
+    // parameter of the SCoP even when no set names it (`s[i - N / 2]` alone
+    // becomes `s[i - 32]`): the SCoP depends on its value, and a mapping
+    // must be pinned to it.
+    for name in &value_uses {
+        if !param_names.contains(name) {
+            param_names.push(name.clone());
+        }
+    }
     let n_params = param_names.len();
     let params: Vec<Param> = param_names
         .iter()
@@ -121,6 +134,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 name: n.clone(),
                 value,
                 origin,
+                value_used: value_uses.contains(n),
             }
         })
         .collect();
@@ -259,6 +273,7 @@ struct ExtentResolver<'c, 'a> {
     cx: &'c LowerContext<'a>,
     at: usize,
     params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+    value_uses: BTreeSet<String>,
 }
 
 impl Resolver for ExtentResolver<'_, '_> {
@@ -310,6 +325,10 @@ impl Resolver for ExtentResolver<'_, '_> {
 
     fn param_value(&self, name: &str) -> Option<i64> {
         self.params.get(name).and_then(|(_, v)| *v)
+    }
+
+    fn note_value_use(&mut self, name: &str) {
+        self.value_uses.insert(name.to_string());
     }
 }
 

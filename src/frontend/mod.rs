@@ -21,6 +21,7 @@ pub mod analyze;
 pub mod lower;
 pub mod macros;
 pub mod parallel;
+pub mod preproc;
 pub mod scope;
 pub mod syntax;
 
@@ -99,6 +100,38 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         );
         return program;
     }
+    // Only the active branches of `#if`/`#ifdef`: their `#define`s, their
+    // functions and their globals.
+    let mut file = file;
+    let evaluated = preproc::evaluate(&file.pp, &file.defines, &options.defines);
+    let mut pp_diags = Vec::new();
+    for (span, why) in &evaluated.undecided {
+        let names: Vec<String> = evaluated
+            .unknown
+            .iter()
+            .filter(|(_, at)| at == span)
+            .map(|(n, _)| format!("`{n}`"))
+            .collect();
+        let mut d = Diagnostic::new(
+            "PF032",
+            Severity::Warning,
+            "preprocessor condition polyfold cannot evaluate",
+            span.clone(),
+            why.clone(),
+        )
+        .with_note("the functions and globals under it are not analysed");
+        if !names.is_empty() {
+            d = d.with_note(format!(
+                "{} defined or undefined under it: no known value, code that depends on it stays out of SCoPs",
+                names.join(", ")
+            ));
+        }
+        pp_diags.push(d);
+    }
+    keep_active(&mut file.functions, &evaluated.functions);
+    keep_active(&mut file.globals, &evaluated.globals);
+    file.defines = evaluated.defines;
+    let file = file;
     let macros = Macros::build(&file.defines, &options.defines);
     let scopes = Scopes::build(&file);
     let mut ex = Extractor {
@@ -114,6 +147,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     }
     let Extractor { sink, scops, .. } = ex;
     let mut diagnostics = sink.diags;
+    diagnostics.extend(pp_diags);
     if !file.has_loops {
         diagnostics.push(Diagnostic::new(
             "PF002",
@@ -298,6 +332,27 @@ impl<'a> Extractor<'a> {
                     run_params.clear();
                     run_iterators.clear();
                     run_scalar_reads.clear();
+                    if let CStmt::Other { kind, span, .. } = item
+                        && kind.starts_with("preproc_")
+                    {
+                        // `#if`/`#ifdef` inside a function: which branch is
+                        // compiled may change with the build; none is
+                        // analysed (the names used there are uses outside
+                        // every SCoP, so the arrays keep their layout).
+                        if contains_loop(item) {
+                            self.sink.push(
+                                Diagnostic::new(
+                                    "PF033",
+                                    Severity::Warning,
+                                    "loops under a preprocessor conditional inside a function are not analysed",
+                                    keyword_span(self.source, span),
+                                    "no SCoP is searched inside this block",
+                                )
+                                .with_note("move the conditional outside the function, or select the code with a parameter"),
+                            );
+                        }
+                        continue;
+                    }
                     for child in child_lists(item) {
                         self.process_list(&child, mode, f);
                     }
@@ -361,6 +416,17 @@ impl<'a> Extractor<'a> {
             }
         }
     }
+}
+
+/// Keeps the elements of `all` whose index is in `active` (sorted).
+fn keep_active<T>(all: &mut Vec<T>, active: &[usize]) {
+    let taken = std::mem::take(all);
+    *all = taken
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| active.binary_search(k).is_ok())
+        .map(|(_, x)| x)
+        .collect();
 }
 
 /// The first word of a span (to underline a keyword rather than a block).

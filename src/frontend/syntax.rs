@@ -368,6 +368,37 @@ pub struct Define {
     pub span: Range<usize>,
 }
 
+/// One file-scope item in the preprocessor structure of a file.
+#[derive(Clone, Debug)]
+pub enum PpItem {
+    /// `SyntaxFile::defines[k]`.
+    Define(usize),
+    /// `#undef NAME`.
+    Undef(String),
+    /// `SyntaxFile::functions[k]`.
+    Function(usize),
+    /// `SyntaxFile::globals[k]`.
+    Global(usize),
+    /// `#if`/`#ifdef`/`#ifndef` with its `#elif`/`#else` branches: each
+    /// branch's condition, the span of its directive line, and its items.
+    Cond {
+        branches: Vec<(PpCond, Range<usize>, Vec<PpItem>)>,
+    },
+}
+
+/// The condition of one branch of a preprocessor conditional.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PpCond {
+    /// `#ifdef NAME` / `#elifdef NAME`.
+    Defined(String),
+    /// `#ifndef NAME` / `#elifndef NAME`.
+    NotDefined(String),
+    /// `#if EXPR` / `#elif EXPR`: the expression text.
+    Expr(String),
+    /// `#else`.
+    Else,
+}
+
 /// The first syntax error of a file.
 #[derive(Clone, Debug)]
 pub struct SyntaxError {
@@ -382,7 +413,11 @@ pub struct SyntaxFile {
     pub functions: Vec<Function>,
     /// File-scope declarations (in any preprocessor conditional too).
     pub globals: Vec<Decl>,
+    /// Every `#define` at file scope, active or not (see `pp`).
     pub defines: Vec<Define>,
+    /// The file-scope items in their preprocessor structure, so that the
+    /// active branches can be chosen once the `-D` values are known.
+    pub pp: Vec<PpItem>,
     pub pragmas: Vec<Pragma>,
     pub first_error: Option<SyntaxError>,
     /// Whether the file contains any loop statement (`for`, `while`, `do`).
@@ -594,33 +629,117 @@ impl<'s> Lowerer<'s> {
     }
 
     fn top_level(&mut self, node: Node, file: &mut SyntaxFile) {
+        let mut items = Vec::new();
+        self.top_items(node, file, &mut items);
+        file.pp = items;
+    }
+
+    /// The file-scope items among the named children of `node`.
+    fn top_items(&mut self, node: Node, file: &mut SyntaxFile, out: &mut Vec<PpItem>) {
         let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
-            match child.kind() {
-                "function_definition" => {
-                    if let Some(f) = self.function(child) {
-                        file.functions.push(f);
-                    }
-                }
-                "declaration" => file.globals.push(self.decl(child)),
-                "preproc_def" | "preproc_function_def" => {
-                    if let Some(d) = self.define(child) {
-                        file.defines.push(d);
-                    }
-                }
-                "preproc_if"
-                | "preproc_ifdef"
-                | "preproc_else"
-                | "preproc_elif"
-                | "preproc_elifdef"
-                | "linkage_specification"
-                | "declaration_list" => self.top_level(child, file),
-                _ => {
-                    // Statements at file scope only happen in erroneous input;
-                    // still look for pragmas and loops inside.
-                    self.scan_misc(child);
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.top_item(child, file, out);
+        }
+    }
+
+    fn top_item(&mut self, child: Node, file: &mut SyntaxFile, out: &mut Vec<PpItem>) {
+        match child.kind() {
+            "function_definition" => {
+                if let Some(f) = self.function(child) {
+                    file.functions.push(f);
+                    out.push(PpItem::Function(file.functions.len() - 1));
                 }
             }
+            "declaration" => {
+                file.globals.push(self.decl(child));
+                out.push(PpItem::Global(file.globals.len() - 1));
+            }
+            "preproc_def" | "preproc_function_def" => {
+                if let Some(d) = self.define(child) {
+                    file.defines.push(d);
+                    out.push(PpItem::Define(file.defines.len() - 1));
+                }
+            }
+            "preproc_call" => {
+                let directive = child
+                    .child_by_field_name("directive")
+                    .map(|d| self.text(d))
+                    .unwrap_or_default();
+                if directive.trim() == "#undef"
+                    && let Some(arg) = child.child_by_field_name("argument")
+                {
+                    let name = self.text(arg).trim().to_string();
+                    out.push(PpItem::Undef(name));
+                }
+            }
+            "preproc_if" | "preproc_ifdef" => {
+                let mut branches = Vec::new();
+                let mut at = Some(child);
+                while let Some(n) = at {
+                    let Some(cond) = self.pp_condition(n) else {
+                        break;
+                    };
+                    let line_end = self.src[n.start_byte()..]
+                        .iter()
+                        .position(|c| *c == b'\n')
+                        .map_or(n.end_byte(), |k| n.start_byte() + k);
+                    let mut items = Vec::new();
+                    let mut cursor = n.walk();
+                    let mut body: Vec<Node> = Vec::new();
+                    if cursor.goto_first_child() {
+                        loop {
+                            let field = cursor.field_name();
+                            let c = cursor.node();
+                            if c.is_named()
+                                && !matches!(field, Some("condition" | "name" | "alternative"))
+                            {
+                                body.push(c);
+                            }
+                            if !cursor.goto_next_sibling() {
+                                break;
+                            }
+                        }
+                    }
+                    for c in body {
+                        self.top_item(c, file, &mut items);
+                    }
+                    branches.push((cond, n.start_byte()..line_end, items));
+                    at = n.child_by_field_name("alternative");
+                }
+                out.push(PpItem::Cond { branches });
+            }
+            "linkage_specification" | "declaration_list" => self.top_items(child, file, out),
+            _ => {
+                // Statements at file scope only happen in erroneous input;
+                // still look for pragmas and loops inside.
+                self.scan_misc(child);
+            }
+        }
+    }
+
+    /// The condition of a `#if`/`#ifdef`/`#elif`/`#else` node.
+    fn pp_condition(&self, n: Node) -> Option<PpCond> {
+        match n.kind() {
+            "preproc_if" | "preproc_elif" => Some(PpCond::Expr(
+                n.child_by_field_name("condition")
+                    .map(|c| self.text(c))
+                    .unwrap_or_default(),
+            )),
+            "preproc_ifdef" | "preproc_elifdef" => {
+                let directive = n.child(0).map(|d| self.text(d)).unwrap_or_default();
+                let name = n
+                    .child_by_field_name("name")
+                    .map(|c| self.text(c))
+                    .unwrap_or_default();
+                Some(if directive.contains("ndef") {
+                    PpCond::NotDefined(name)
+                } else {
+                    PpCond::Defined(name)
+                })
+            }
+            "preproc_else" => Some(PpCond::Else),
+            _ => None,
         }
     }
 

@@ -74,6 +74,11 @@ pub fn emit_scop(scop: &Scop, source: &str) -> String {
             .params
             .iter()
             .map(|p| match p.value {
+                Some(v) if p.value_used => format!(
+                    "{} = {v} ({}; value used by the model)",
+                    p.name,
+                    origin_text(p.origin)
+                ),
                 Some(v) => format!("{} = {v} ({})", p.name, origin_text(p.origin)),
                 None => format!("{} ({})", p.name, origin_text(p.origin)),
             })

@@ -138,6 +138,12 @@ pub struct Scop {
 
 impl Scop {
     /// Parameter names in column order.
+    /// Whether the model is exact only for the known values of some
+    /// parameters (see [`Param::value_used`]).
+    pub fn depends_on_values(&self) -> bool {
+        self.params.iter().any(|p| p.value_used)
+    }
+
     pub fn param_names(&self) -> Vec<String> {
         self.params.iter().map(|p| p.name.clone()).collect()
     }
@@ -174,6 +180,12 @@ pub struct Param {
     /// The known value (from `#define` or `-D`), kept out of every set.
     pub value: Option<i64>,
     pub origin: ParamOrigin,
+    /// Whether the model uses this known value: a product, `/` or `%` of
+    /// known numbers was folded into a coefficient or a constant of a set
+    /// (`s[i - N / 2]` becomes `s[i - 32]`). The SCoP is then exact for this
+    /// value only, and nothing derived from it holds for other values: a
+    /// mapping must be certified for the known values and pinned to them.
+    pub value_used: bool,
 }
 
 /// An affine expression `Σ coeffs[k]·x_k + constant` over some list of
