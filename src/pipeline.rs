@@ -229,9 +229,9 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
             DimLayout::Dropped => 1,
             DimLayout::Linear { modulus, .. } => *modulus,
             DimLayout::Plain { extent: None } => (*extent)?,
-            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
-                b.eval(values).ok()?
-            }
+            DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
+            // A guarded extent is at least 1 (see `DimLayout::Modulo`).
+            DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
         };
         cells = cells.checked_mul(size)?;
     }

@@ -189,6 +189,14 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         context,
         arrays,
         stmts,
+        compound_macros: crate::util::c_text::compound_macro_names(
+            &cx.macros
+                .table
+                .objects
+                .iter()
+                .map(|o| (o.name.clone(), o.body.clone()))
+                .collect::<Vec<_>>(),
+        ),
     })
 }
 
