@@ -436,12 +436,14 @@ fn params_are_macros(program: &Program, scop: &Scop) -> bool {
     })
 }
 
-/// `P1 == v1 && P2 == v2 ...` for the parameters of `scop`.
+/// `P1 == v1 && P2 == v2 ...` for the parameters of `scop` (a macro whose
+/// body is not one operand is parenthesised: `(LAST) == 15`, since
+/// `N-1 == 15` is `N - (1 == 15)`, true for every `N`).
 fn values_condition(scop: &Scop, values: &[i64]) -> String {
-    scop.params
+    scop.param_texts()
         .iter()
         .zip(values)
-        .map(|(p, v)| format!("{} == {v}", p.name))
+        .map(|(p, v)| format!("{p} == {v}"))
         .collect::<Vec<_>>()
         .join(" && ")
 }

@@ -149,7 +149,9 @@ impl Scop {
 
     /// Whether `name` is a macro whose expansion is not one operand.
     pub fn is_compound(&self, name: &str) -> bool {
-        self.compound_macros.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
+        self.compound_macros
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
     }
 
     /// Parameter names in column order as C operands: a macro whose body

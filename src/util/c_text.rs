@@ -86,7 +86,10 @@ pub fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
             continue;
         }
         seen_any = true;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' && bytes.get(k + 1).is_some_and(u8::is_ascii_digit) {
+        if c.is_ascii_alphanumeric()
+            || c == b'_'
+            || c == b'.' && bytes.get(k + 1).is_some_and(u8::is_ascii_digit)
+        {
             let start = k;
             let number = c.is_ascii_digit() || c == b'.';
             while k < bytes.len() {
@@ -162,10 +165,9 @@ pub fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
         }
         // An operator: the longest match.
         const OPERATORS: [&str; 46] = [
-            "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
-            "||", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "+", "-", "*", "/", "%", "<",
-            ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", ".", ";", "#", "@", "$", "`",
-            "\\", "\0",
+            "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+            "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "+", "-", "*", "/", "%", "<", ">", "=",
+            "!", "~", "&", "^", "|", "?", ":", ",", ".", ";", "#", "@", "$", "`", "\\", "\0",
         ];
         let rest = &text[k..];
         let Some(op) = OPERATORS.iter().find(|op| rest.starts_with(**op)) else {
@@ -208,6 +210,60 @@ pub fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
         return Prec::Comma;
     }
     level
+}
+
+impl Prec {
+    /// The next tighter level (for the right operand of a left-associative
+    /// operator: `a - (b - c)` needs it).
+    pub fn tighter(self) -> Prec {
+        use Prec::*;
+        match self {
+            Comma => Assignment,
+            Assignment => Conditional,
+            Conditional => LogicalOr,
+            LogicalOr => LogicalAnd,
+            LogicalAnd => BitOr,
+            BitOr => BitXor,
+            BitXor => BitAnd,
+            BitAnd => Equality,
+            Equality => Relational,
+            Relational => Shift,
+            Shift => Additive,
+            Additive => Multiplicative,
+            Multiplicative => Unary,
+            Unary | Postfix => Postfix,
+        }
+    }
+}
+
+/// The level of the expansion of the object-like macro `name` when it is
+/// not one operand (`Some(Prec::Additive)` for `#define N M+2`), `None`
+/// when it is one (or is not a macro). `bodies(name)` lists the bodies of
+/// every definition of `name` (the loosest counts); names used in a body
+/// that are themselves not one operand make it the loosest level.
+pub fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> Option<Prec> {
+    fn level(
+        name: &str,
+        bodies: &dyn Fn(&str) -> Vec<String>,
+        visiting: &mut Vec<String>,
+    ) -> Option<Prec> {
+        if visiting.iter().any(|v| v == name) || visiting.len() > 32 {
+            return Some(Prec::Comma);
+        }
+        visiting.push(name.to_string());
+        let mut loosest: Option<Prec> = None;
+        for body in bodies(name) {
+            let p = precedence(&body, &|n| {
+                level(n, bodies, &mut visiting.clone()).is_some()
+            });
+            if p < Prec::Postfix {
+                loosest = Some(loosest.map_or(p, |l| l.min(p)));
+            }
+        }
+        visiting.pop();
+        loosest
+    }
+    level(name, bodies, &mut Vec::new())
 }
 
 /// `text` as an operand that needs level `min`: parenthesised when its own
