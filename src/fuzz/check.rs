@@ -292,7 +292,7 @@ pub fn run_with_limit(exe: &Path, limit: Duration) -> Result<Vec<u8>, String> {
 }
 
 /// Compiles and runs one C file; its output or a description.
-fn build_and_run(
+pub fn build_and_run(
     source_path: &Path,
     tag: &str,
     dir: &Path,
