@@ -1,16 +1,15 @@
-/* issue 14, class 3 (front end): `8 * N` with `#define N M+2` is `8 * M+2` = 26,
- * not 40; the model must not read `N` as one operand there (the loop is
- * rejected, the program stays as it is). */
+/* issue 14, class 3 (front end): `2 * D` with `#define D 8-4` is `2 * 8-4` = 12,
+ * not 8; a model that reads `D` as one operand folds `q` to 9 cells while the
+ * program reads 20 iterations back (wrong sum). The access must be rejected. */
 #include <stdio.h>
-#define M 3
-#define N M+2
+#define D 8-4
 int main(void) {
-  double q[8 * N];
+  double q[64];
   double s = 0;
-  for (int i = 0; i < 8 * N; i++) {
+  for (int i = 0; i < 64; i++) {
     q[i] = i * 1.5;
-    if (i >= N - 1)
-      s += q[i - N + 1] * i;
+    if (i >= 20)
+      s += q[i - 2 * D] * i;
   }
   printf("%f\n", s);
   return 0;
