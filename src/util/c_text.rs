@@ -247,7 +247,12 @@ pub fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> Option<P
         bodies: &dyn Fn(&str) -> Vec<String>,
         visiting: &mut Vec<String>,
     ) -> Option<Prec> {
-        if visiting.iter().any(|v| v == name) || visiting.len() > 32 {
+        // A name met again inside its own expansion is not expanded again
+        // by the preprocessor: it stays one token.
+        if visiting.iter().any(|v| v == name) {
+            return None;
+        }
+        if visiting.len() > 32 {
             return Some(Prec::Comma);
         }
         visiting.push(name.to_string());
@@ -349,6 +354,19 @@ mod tests {
         assert_eq!(p("MIN(i, j)"), Prec::Comma);
         assert_eq!(p("i)"), Prec::Comma);
         assert_eq!(p(""), Prec::Comma);
+    }
+
+    #[test]
+    fn a_self_referential_macro_is_one_token() {
+        use super::macro_level;
+        let bodies = |n: &str| match n {
+            "A" => vec!["B".to_string()],
+            "B" => vec!["A".to_string()],
+            "X" => vec!["X + 1".to_string()],
+            _ => Vec::new(),
+        };
+        assert_eq!(macro_level("A", &bodies), None);
+        assert_eq!(macro_level("X", &bodies), Some(Prec::Additive));
     }
 
     #[test]
