@@ -238,9 +238,9 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
             DimLayout::Dropped => 1,
             DimLayout::Linear { modulus, .. } => *modulus,
             DimLayout::Plain { extent: None } => (*extent)?,
-            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
-                b.eval(values).ok()?
-            }
+            DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
+            // A guarded extent is at least 1 (see `DimLayout::Modulo`).
+            DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
         };
         cells = cells.checked_mul(size)?;
     }
@@ -491,12 +491,14 @@ fn value_used_names(scop: &Scop) -> String {
         .join(", ")
 }
 
-/// `P1 == v1 && P2 == v2 ...` for the parameters of `scop`.
+/// `P1 == v1 && P2 == v2 ...` for the parameters of `scop` (a macro whose
+/// body is not one operand is parenthesised: `(LAST) == 15`, since
+/// `N-1 == 15` is `N - (1 == 15)`, true for every `N`).
 fn values_condition(scop: &Scop, values: &[i64]) -> String {
-    scop.params
+    scop.param_texts()
         .iter()
         .zip(values)
-        .map(|(p, v)| format!("{} == {v}", p.name))
+        .map(|(p, v)| format!("{p} == {v}"))
         .collect::<Vec<_>>()
         .join(" && ")
 }

@@ -46,7 +46,7 @@ static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int ro
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[((N - 1)) % 9];
+    out[0] = c[(N - 1) % 9];
 #pragma endscop
 }
 

@@ -32,7 +32,7 @@ static void gauss_kernel(int in_image[N][M], const int Gauss[4], int gauss_image
 {
     int x, y, k;
     int tot;
-    int g_tmp[N - 2][M];
+    int g_tmp[N - 2 > 1 ? N - 2 : 1][M];
     int g_acc1;
     int g_acc2;
 

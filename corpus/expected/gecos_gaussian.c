@@ -28,7 +28,7 @@
 static void gauss(int in[N][M], int out[N][M])
 {
     int i, j;
-    int tmp[N - 2][M];
+    int tmp[N - 2 > 1 ? N - 2 : 1][M];
 
 #pragma scop
     for (i = 1; i < N - 1; i++)

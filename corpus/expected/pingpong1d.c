@@ -37,7 +37,7 @@
 static double pingpong1d_kernel(const double in[N + 2])
 {
     int t, i;
-    double P[N];
+    double P[N > 1 ? N : 1];
     double Q[N + 2];
     double result = 0.0;
 

@@ -33,7 +33,7 @@
 static double pingpong2d_kernel(double in[N + 2][N + 2])
 {
     int t, i, j;
-    double P[N][N];
+    double P[N > 1 ? N : 1][N > 1 ? N : 1];
     double Q[4354];
     _Static_assert(N == 64 && T == 4, "polyfold: the storage of Q is certified for these parameter values only");
     double result = 0.0;

@@ -30,7 +30,7 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double P[N][N][N];
+    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1];
     double Q[18][322];
     _Static_assert(N == 16 && T == 3, "polyfold: the storage of Q is certified for these parameter values only");
     double result = 0.0;

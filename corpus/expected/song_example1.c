@@ -24,7 +24,7 @@
 static void song_example1(double E[N + 1])
 {
     int i;
-    double A[N];
+    double A[N > 1 ? N : 1];
 
 #pragma scop
     for (i = 1; i <= N; i++)

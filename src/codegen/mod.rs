@@ -3,6 +3,12 @@
 //!
 //! Invariant: `codegen` consumes mappings, it never invents them, and it
 //! returns edits, it never prints an AST.
+//!
+//! Every operand it prints goes through `util::c_text::operand` (C
+//! precedence levels, `Prec`): source text copied into `e % b` is
+//! parenthesised unless it is one primary expression, and a macro whose
+//! body is several tokens (`Scop::compound_macros`, e.g. `#define LAST N-1`)
+//! counts as several tokens. Parameters print as `Scop::param_texts`.
 
 pub mod edits;
 pub mod plan;

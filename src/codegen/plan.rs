@@ -4,19 +4,17 @@
 use crate::ir::{ArrayId, Scop};
 use crate::mapping::layout::{ArrayLayout, DimLayout};
 
+use crate::util::c_text::{Prec, operand};
+
 use super::edits::Edit;
 
-/// Whether `text` needs parentheses before a `%` is applied to it.
-fn needs_parens(text: &str) -> bool {
-    !text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn modulus_text(text: String) -> String {
-    if needs_parens(&text) {
-        format!("({text})")
-    } else {
-        text
-    }
+/// `text` (copied from the source, or printed from an affine expression
+/// over [`Scop::param_texts`]) as an operand of `%`, `*`, `+` or `-`:
+/// parenthesised unless it is one primary expression — a number, a
+/// parenthesised expression, or a name that is not a macro whose body is
+/// several tokens (`#define LAST N-1`: `LAST % 2` would be `N-1 % 2`).
+fn operand_text(scop: &Scop, text: &str) -> String {
+    operand(text, Prec::Postfix, &|name| scop.is_compound(name))
 }
 
 /// The edits that give `array` of `scop` the layout `layout`: its declarator
@@ -29,7 +27,7 @@ pub fn plan_array_edits(
     layout: &ArrayLayout,
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
-    let params = scop.param_names();
+    let params = scop.param_texts();
     let declarator = decl.declarator_span.clone()?;
     if layout.is_linear() {
         return Some(plan_linear(source, scop, array, layout, declarator));
@@ -41,8 +39,20 @@ pub fn plan_array_edits(
             DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
             DimLayout::Dropped => {}
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
-            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
-                text.push_str(&format!("[{}]", b.to_text(&params)))
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo {
+                modulus: b,
+                extent_proven: true,
+                ..
+            } => text.push_str(&format!("[{}]", b.to_text(&params))),
+            DimLayout::Modulo {
+                modulus: b,
+                extent_proven: false,
+                ..
+            } => {
+                // Not proven >= 1 where the program is valid: `max(b, 1)`.
+                let b = operand(&b.to_text(&params), Prec::Shift, &|n| scop.is_compound(n));
+                text.push_str(&format!("[{b} > 1 ? {b} : 1]"))
             }
         }
     }
@@ -70,14 +80,10 @@ pub fn plan_array_edits(
                             text.push_str(&format!("[{}]", v % modulus.constant));
                             continue;
                         }
-                        let sub = if needs_parens(sub) {
-                            format!("({sub})")
-                        } else {
-                            sub.to_string()
-                        };
                         text.push_str(&format!(
-                            "[{sub} % {}]",
-                            modulus_text(modulus.to_text(&params))
+                            "[{} % {}]",
+                            operand_text(scop, sub),
+                            operand_text(scop, &modulus.to_text(&params))
                         ));
                     }
                 }
@@ -94,7 +100,7 @@ pub fn plan_array_edits(
 
 /// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into
 /// the constant, positive terms come first (`k - i`, not `-i + k`).
-fn linear_text(coeffs: &[i64], subs: &[&str], offset: i64) -> String {
+fn linear_text(scop: &Scop, coeffs: &[i64], subs: &[&str], offset: i64) -> String {
     let mut constant = Some(offset);
     let mut terms: Vec<(i64, &str)> = Vec::new();
     for (c, sub) in coeffs.iter().zip(subs) {
@@ -114,25 +120,16 @@ fn linear_text(coeffs: &[i64], subs: &[&str], offset: i64) -> String {
             .filter(|(c, _)| **c != 0)
             .map(|(c, s)| (*c, *s))
             .collect();
-        return render_terms(&terms, offset);
+        return render_terms(scop, &terms, offset);
     };
     terms.sort_by_key(|(c, _)| *c < 0);
-    render_terms(&terms, constant)
+    render_terms(scop, &terms, constant)
 }
 
-fn render_terms(terms: &[(i64, &str)], constant: i64) -> String {
+fn render_terms(scop: &Scop, terms: &[(i64, &str)], constant: i64) -> String {
     let terms: Vec<(i64, String)> = terms
         .iter()
-        .map(|(c, sub)| {
-            (
-                *c,
-                if needs_parens(sub) {
-                    format!("({sub})")
-                } else {
-                    sub.to_string()
-                },
-            )
-        })
+        .map(|(c, sub)| (*c, operand_text(scop, sub)))
         .collect();
     crate::util::c_text::affine_text(&terms, constant)
 }
@@ -174,16 +171,11 @@ fn plan_linear(
                     exempt,
                 } = dim
                 {
-                    let arg = linear_text(coeffs, &subs, *offset);
+                    let arg = linear_text(scop, coeffs, &subs, *offset);
                     if exempt.contains(&(si, position)) {
                         text.push_str(&format!("[{arg}]"));
                     } else {
-                        let arg = if needs_parens(&arg) {
-                            format!("({arg})")
-                        } else {
-                            arg
-                        };
-                        text.push_str(&format!("[{arg} % {modulus}]"));
+                        text.push_str(&format!("[{} % {modulus}]", operand_text(scop, &arg)));
                     }
                 }
             }

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use super::syntax::{BinOp, Expr, ExprKind, UnOp};
 use crate::diag::{Diagnostic, Severity};
+use crate::util::c_text::Prec;
 
 /// A variable of an affine form.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -269,6 +270,73 @@ pub trait Resolver {
     /// result is then exact for that value only, and whatever is proven
     /// from it holds for that value only.
     fn note_value_use(&mut self, name: &str);
+    /// The level of `name`'s expansion when it is an object-like macro
+    /// whose body is not one operand (see
+    /// [`crate::util::c_text::macro_level`]).
+    fn macro_level(&self, name: &str) -> Option<Prec> {
+        let _ = name;
+        None
+    }
+    /// Whether the source text right around `span` is `(` … `)`.
+    fn parenthesised(&self, span: &Range<usize>) -> bool {
+        let _ = span;
+        false
+    }
+}
+
+/// The C text of a macro's expansion replaces its name: `8 * N` with
+/// `#define N M+2` is `8 * M+2`, not `8 * (M+2)`. A name whose expansion is
+/// looser than the operator slot it fills (and that is not written in
+/// parentheses) is rejected, so that the model never reads it as one
+/// operand where the compiler does not.
+fn check_macro_operands<R: Resolver>(e: &Expr, place: Place, res: &R) -> Result<(), Diagnostic> {
+    let slots: Vec<(&Expr, Prec)> = match &e.kind {
+        ExprKind::Binary(op, a, b) => {
+            let level = match op {
+                BinOp::Mul | BinOp::Div | BinOp::Mod => Prec::Multiplicative,
+                BinOp::Add | BinOp::Sub => Prec::Additive,
+                BinOp::Shl | BinOp::Shr => Prec::Shift,
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Relational,
+                BinOp::Eq | BinOp::Ne => Prec::Equality,
+                BinOp::BitAnd => Prec::BitAnd,
+                BinOp::BitXor => Prec::BitXor,
+                BinOp::BitOr => Prec::BitOr,
+                BinOp::And => Prec::LogicalAnd,
+                BinOp::Or => Prec::LogicalOr,
+            };
+            vec![(a, level), (b, level.tighter())]
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => vec![(a, Prec::Unary)],
+        ExprKind::Cond(c, x, y) => vec![
+            (c, Prec::LogicalOr),
+            (x, Prec::Comma),
+            (y, Prec::Conditional),
+        ],
+        ExprKind::Subscript(a, _) => vec![(a, Prec::Postfix)],
+        _ => Vec::new(),
+    };
+    for (child, min) in slots {
+        let ExprKind::Ident(name) = &child.kind else {
+            continue;
+        };
+        let Some(level) = res.macro_level(name) else {
+            continue;
+        };
+        // An expansion's spans are those of its use: parentheses cannot
+        // be seen there.
+        if level >= min || (!child.from_macro && res.parenthesised(&child.span)) {
+            continue;
+        }
+        return Err(not_affine(
+            res,
+            place,
+            &child.span,
+            &format!(
+                "macro `{name}` expands to several tokens that the operator next to it regroups; parenthesise its body"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The value of an affine form whose only variables are parameters with
@@ -342,6 +410,7 @@ fn to_val_depth<R: Resolver>(
     if depth > MAX_MACRO_DEPTH {
         return Err(not_affine(res, place, &e.span, "macro expansion too deep"));
     }
+    check_macro_operands(e, place, res)?;
     let recur = |x: &Expr, res: &mut R| to_val_depth(x, place, res, depth);
     match &e.kind {
         ExprKind::Int(v) => Ok(Val::Aff(Lin::constant(*v))),
@@ -658,6 +727,7 @@ fn to_dnf_depth<R: Resolver>(
     if depth > MAX_MACRO_DEPTH {
         return Err(not_affine(res, place, &e.span, "macro expansion too deep"));
     }
+    check_macro_operands(e, place, res)?;
     let to_dnf = |x: &Expr, place: Place, res: &mut R| to_dnf_depth(x, place, res, depth);
     let too_complex = |res: &R| {
         Diagnostic::new(

@@ -1081,7 +1081,40 @@ fn strip_parens_span(source: &str, span: Range<usize>) -> Range<usize> {
     span
 }
 
+/// [`super::affine::Resolver::macro_level`] over the file's macro table.
+pub(super) fn macro_level_in(macros: &Macros, name: &str) -> Option<crate::util::c_text::Prec> {
+    macros.object(name)?;
+    crate::util::c_text::macro_level(name, &|n| {
+        macros
+            .table
+            .objects
+            .iter()
+            .filter(|o| o.name == n)
+            .map(|o| o.body.clone())
+            .collect()
+    })
+}
+
+/// Whether `span` of `source` is directly enclosed in parentheses.
+pub(super) fn parenthesised_in(source: &str, span: &std::ops::Range<usize>) -> bool {
+    let before = source
+        .get(..span.start)
+        .and_then(|t| t.trim_end().chars().next_back());
+    let after = source
+        .get(span.end..)
+        .and_then(|t| t.trim_start().chars().next());
+    before == Some('(') && after == Some(')')
+}
+
 impl Resolver for Analyzer<'_> {
+    fn macro_level(&self, name: &str) -> Option<crate::util::c_text::Prec> {
+        macro_level_in(self.macros, name)
+    }
+
+    fn parenthesised(&self, span: &Range<usize>) -> bool {
+        parenthesised_in(self.source, span)
+    }
+
     fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic> {
         if let Some(d) = self.loops.iter().rposition(|l| l == name) {
             return Ok(Val::Aff(Lin::sym(Sym::Iter(d))));

@@ -205,6 +205,14 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         context,
         arrays,
         stmts,
+        compound_macros: crate::util::c_text::compound_macro_names(
+            &cx.macros
+                .table
+                .objects
+                .iter()
+                .map(|o| (o.name.clone(), o.body.clone()))
+                .collect::<Vec<_>>(),
+        ),
     })
 }
 
@@ -277,6 +285,14 @@ struct ExtentResolver<'c, 'a> {
 }
 
 impl Resolver for ExtentResolver<'_, '_> {
+    fn macro_level(&self, name: &str) -> Option<crate::util::c_text::Prec> {
+        super::analyze::macro_level_in(self.cx.macros, name)
+    }
+
+    fn parenthesised(&self, span: &Range<usize>) -> bool {
+        super::analyze::parenthesised_in(self.cx.source, span)
+    }
+
     fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic> {
         if let Some(m) = self.cx.macros.object(name) {
             if let Some(v) = m.value {

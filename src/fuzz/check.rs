@@ -390,7 +390,7 @@ pub fn run_with_env(
 }
 
 /// Compiles and runs one C file; its output or a description.
-fn build_and_run(
+pub fn build_and_run(
     source_path: &Path,
     tag: &str,
     dir: &Path,

@@ -134,6 +134,11 @@ pub struct Scop {
     pub context: BasicSet,
     pub arrays: Vec<Array>,
     pub stmts: Vec<Stmt>,
+    /// The object-like macros of the file whose body is not one operand
+    /// (`#define LAST N-1`, `#define N M+2`), sorted: their names must be
+    /// parenthesised wherever printed C puts them next to an operator
+    /// (see [`crate::util::c_text::compound_macro_names`]).
+    pub compound_macros: Vec<String>,
 }
 
 impl Scop {
@@ -146,6 +151,29 @@ impl Scop {
 
     pub fn param_names(&self) -> Vec<String> {
         self.params.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Whether `name` is a macro whose expansion is not one operand.
+    pub fn is_compound(&self, name: &str) -> bool {
+        self.compound_macros
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
+    }
+
+    /// Parameter names in column order as C operands: a macro whose body
+    /// is not one operand is parenthesised (`(N)` for `#define N M+2`), so
+    /// that `2 * (N)` and `i % (N)` mean what they say.
+    pub fn param_texts(&self) -> Vec<String> {
+        self.params
+            .iter()
+            .map(|p| {
+                if self.is_compound(&p.name) {
+                    format!("({})", p.name)
+                } else {
+                    p.name.clone()
+                }
+            })
+            .collect()
     }
 
     pub fn array(&self, id: ArrayId) -> &Array {

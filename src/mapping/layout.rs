@@ -27,9 +27,15 @@ pub enum DimLayout {
     /// The subscript becomes `e % modulus`; the extent becomes `modulus`.
     /// The accesses listed in `exempt` (statement, position) are proven
     /// never to wrap (`0 <= e < modulus`) and keep their plain subscript.
+    /// `extent_proven`: `modulus >= 1` is proven for every parameter value
+    /// of the certificate, not only where the array is accessed; otherwise
+    /// the declaration needs the guarded extent `max(modulus, 1)` (a loop
+    /// that does not run, e.g. `w = 2` for `1 <= i <= w - 2`, would make a
+    /// VLA of size `w - 2 <= 0`).
     Modulo {
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
+        extent_proven: bool,
     },
     /// One dimension of a general (non-axis) mapping: the subscript becomes
     /// `(Σ coeffs[p]·e_p + offset) % modulus`, where `offset` is a multiple
@@ -86,6 +92,40 @@ fn proves_empty(
         Ok(p) => Ok(p.is_none()),
         Err(PolyError::Budget) => Ok(false),
         Err(e) => Err(e),
+    }
+}
+
+/// Whether `b >= 1` holds for every parameter value of `certificate`: the
+/// known values, or every point of `context` (which holds the facts of the
+/// original program — its declared extents are at least 1 — and nothing
+/// derived from loop bounds, which hold only where a loop runs).
+fn proves_at_least_one(
+    b: &ParamAffine,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<bool, PolyError> {
+    match certificate {
+        Certificate::ForValues(values) => Ok(b.eval(values).is_ok_and(|v| v >= 1)),
+        Certificate::ForAllParameters => {
+            if b.is_constant() {
+                return Ok(b.constant >= 1);
+            }
+            // { p ∈ context : b(p) <= 0 } must be empty.
+            let mut q = context.clone();
+            let mut row = q.zero_row();
+            for (k, c) in b.coeffs.iter().enumerate() {
+                row[k] = -c;
+            }
+            let last = row.len() - 1;
+            row[last] = -b.constant;
+            q.add_ineq(row);
+            match integer_point(&q, budget) {
+                Ok(p) => Ok(p.is_none()),
+                Err(PolyError::Budget) => Ok(false),
+                Err(e) => Err(e),
+            }
+        }
     }
 }
 
@@ -167,15 +207,26 @@ pub fn axis_layout(
                 "cannot prove that subscript {p} is never negative, so `%` would be wrong"
             )));
         }
+        // A new extent must be at least 1 wherever the original program is
+        // valid, not only where the array is accessed.
+        let extent_proven = proves_at_least_one(b, certificate, context, budget).map_err(err)?;
         if below_modulus {
-            // No wrap: keep the extent when it is already no larger.
-            let keep = match (&extents[p], certificate) {
-                (Some(ext), Certificate::ForValues(values)) => {
-                    matches!((ext.eval(values), b.eval(values)), (Ok(e), Ok(m)) if e <= m)
-                }
-                (Some(ext), Certificate::ForAllParameters) => ext == b,
-                (None, _) => false,
-            };
+            // No wrap: keep the extent when it is already no larger, or
+            // when the new one is not proven positive (the declared one is
+            // large enough: every access is below it).
+            if !extent_proven && extents[p].is_none() {
+                return Err(LayoutFailure(format!(
+                    "cannot prove that the new extent of dimension {p} is at least 1"
+                )));
+            }
+            let keep = !extent_proven
+                || match (&extents[p], certificate) {
+                    (Some(ext), Certificate::ForValues(values)) => {
+                        matches!((ext.eval(values), b.eval(values)), (Ok(e), Ok(m)) if e <= m)
+                    }
+                    (Some(ext), Certificate::ForAllParameters) => ext == b,
+                    (None, _) => false,
+                };
             dims.push(DimLayout::Plain {
                 extent: if keep { None } else { Some(b.clone()) },
             });
@@ -184,6 +235,7 @@ pub fn axis_layout(
             dims.push(DimLayout::Modulo {
                 modulus: b.clone(),
                 exempt,
+                extent_proven,
             });
         }
     }

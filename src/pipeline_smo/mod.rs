@@ -326,14 +326,10 @@ fn level_text(
         let last = shifted.len() - 1;
         shifted[last] = shifted[last].checked_add(add).ok_or("overflow")?;
     }
-    let m = if modulus_text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
-        modulus_text.to_string()
-    } else {
-        format!("({modulus_text})")
-    };
+    // The names in `modulus_text` are already C operands (see
+    // `Scop::param_texts`).
+    let m =
+        crate::util::c_text::operand(modulus_text, crate::util::c_text::Prec::Postfix, &|_| false);
     Ok(format!("({}) % {m}", row_text(&shifted, names)))
 }
 
@@ -801,7 +797,9 @@ pub fn contract_scop_smo_with(
         smo_index,
         pieces,
     };
-    let params = scop.param_names();
+    // Parameter names as C operands (`(N)` for `#define N M+2`): every
+    // row, modulus and extent printed below uses them.
+    let params = scop.param_texts();
 
     // Declarations.
     let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
@@ -852,6 +850,11 @@ pub fn contract_scop_smo_with(
         }
         let mut text = format!("{elem} {name}");
         for m in &array.moduli {
+            // An extent of the merged buffer must be at least 1 for the
+            // values it is certified (and pinned) for.
+            if !m.eval(values).is_ok_and(|v| v >= 1) {
+                return Err(format!("{name}: an extent is below 1"));
+            }
             let _ = write!(text, "[{}]", m.to_text(&params));
         }
         if array.moduli.is_empty() {
