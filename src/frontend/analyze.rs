@@ -16,7 +16,7 @@ use super::macros::Macros;
 use super::scope::{Role, Scopes};
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
 use crate::diag::{Diagnostic, Severity};
-use crate::ir::{AccessKind, ParamOrigin};
+use crate::ir::{AccessKind, ParamOrigin, Placement, StmtId, SyntaxNode};
 
 /// An access found by the analysis, before array ids exist.
 #[derive(Clone, Debug)]
@@ -73,6 +73,73 @@ pub struct Analyzed {
     pub iterators: BTreeSet<String>,
     /// Scalars read on right-hand sides.
     pub scalar_reads: BTreeSet<String>,
+    /// The statement as a syntax node; its statements carry a placeholder
+    /// id ([`UNNUMBERED`]) until lowering numbers them.
+    pub node: SyntaxNode,
+    /// Where the statement sits in its parent.
+    pub placement: Placement,
+    /// The `#pragma` lines right before it that apply to it.
+    pub pragmas: Vec<Range<usize>>,
+}
+
+/// The id of a statement of a [`SyntaxNode`] before lowering numbers it.
+pub const UNNUMBERED: StmtId = StmtId(u32::MAX);
+
+/// Whether `stmt` is a `#pragma` line that applies to the statement after
+/// it (`#pragma omp ...`, `#pragma GCC ivdep`, ...). polyfold's own
+/// pragmas (`scop`, `endscop`, `polyfold ...`) apply to nothing.
+pub fn is_statement_pragma(stmt: &CStmt, source: &str) -> bool {
+    let CStmt::Preproc { span } = stmt else {
+        return false;
+    };
+    let text = source.get(span.clone()).unwrap_or("");
+    let Some(rest) = text.trim_start().strip_prefix('#') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
+        return false;
+    };
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return false;
+    }
+    let first = rest.split_whitespace().next().unwrap_or("");
+    !matches!(first, "scop" | "endscop" | "polyfold")
+}
+
+/// The syntax node of a statement accepted by the analysis (statements get
+/// the placeholder id [`UNNUMBERED`]).
+pub fn syntax_node(stmt: &CStmt, source: &str) -> SyntaxNode {
+    match stmt {
+        CStmt::Expr { span, .. } => SyntaxNode::Stmt {
+            id: UNNUMBERED,
+            span: span.clone(),
+        },
+        CStmt::For { body, span, .. } => SyntaxNode::For {
+            span: span.clone(),
+            body: Box::new(syntax_node(body, source)),
+        },
+        CStmt::If {
+            then,
+            els,
+            else_start,
+            span,
+            ..
+        } => SyntaxNode::If {
+            span: span.clone(),
+            then: Box::new(syntax_node(then, source)),
+            els: els.as_ref().map(|e| Box::new(syntax_node(e, source))),
+            else_start: *else_start,
+        },
+        CStmt::Compound { items, span } => SyntaxNode::Block {
+            span: span.clone(),
+            items: items.iter().map(|i| syntax_node(i, source)).collect(),
+        },
+        CStmt::Empty { span } => SyntaxNode::Empty { span: span.clone() },
+        CStmt::Preproc { span } if is_statement_pragma(stmt, source) => {
+            SyntaxNode::Pragma { span: span.clone() }
+        }
+        other => SyntaxNode::Kept { span: other.span() },
+    }
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -240,6 +307,10 @@ impl<'a> Analyzer<'a> {
             has_loop: self.has_loop,
             iterators: self.iterators.clone(),
             scalar_reads: std::mem::take(&mut self.scalar_reads),
+            node: syntax_node(stmt, self.source),
+            // The caller knows the parent.
+            placement: Placement::Sole,
+            pragmas: Vec::new(),
         })
     }
 
