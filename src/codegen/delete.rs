@@ -10,6 +10,9 @@
 //! ([`crate::ir::ScopItem`]); comments are trivia: a comment inside a
 //! deleted node goes with it, one outside stays.
 //!
+//! A loop whose iterator may be read after it stays, with `;` as its body,
+//! so that the iterator keeps its final value.
+//!
 //! What this does NOT do: decide what to delete (the caller proves that a
 //! statement is dead), or delete declarations (kept, even when a block
 //! holds nothing else).
@@ -40,7 +43,15 @@ fn left(node: &SyntaxNode, deleted: &dyn Fn(StmtId) -> bool) -> Left {
                 Left::Untouched
             }
         }
-        SyntaxNode::For { body, .. } => left(body, deleted),
+        SyntaxNode::For {
+            body,
+            keeps_iterator,
+            ..
+        } => match left(body, deleted) {
+            // The loop stays for its iterator's final value.
+            Left::Nothing if *keeps_iterator => Left::Part,
+            other => other,
+        },
         SyntaxNode::If { then, els, .. } => {
             let parts = std::iter::once(then.as_ref()).chain(els.as_deref());
             combine(parts.map(|n| left(n, deleted)).collect())
@@ -116,7 +127,10 @@ fn inside(
     edits: &mut Vec<Edit>,
 ) {
     match node {
-        SyntaxNode::For { body, .. } => inside(source, body, deleted, edits),
+        SyntaxNode::For { body, .. } => match left(body, deleted) {
+            Left::Nothing => edits.push(Edit::replace(body.span(), ";")),
+            _ => inside(source, body, deleted, edits),
+        },
         SyntaxNode::If {
             then,
             els,
@@ -241,7 +255,7 @@ mod tests {
     /// text contains `copy` deleted.
     fn delete_copies(body: &str) -> String {
         let source = format!(
-            "#define N 8\nvoid f(double *out) {{\n  double u[N + 2]; double v[N + 2];\n  int t, i;\n{body}}}\n"
+            "#define N 8\nvoid f(double out[N + 2]) {{\n  double u[N + 2]; double v[N + 2];\n  int t, i;\n{body}}}\n"
         );
         let program = extract("t.c", &source, &Options::default());
         assert!(!program.has_errors(), "{:?}", program.diagnostics);
@@ -315,6 +329,17 @@ mod tests {
             out,
             "  for (i = 0; i < N; i++) {\n    out[i] = u[i];\n  }\n"
         );
+    }
+
+    #[test]
+    fn a_loop_whose_iterator_is_read_after_it_stays_empty() {
+        let out = delete_copies("  for (i = 0; i < N; i++)\n    u[i] = v[i];\n  out[1] = i;\n");
+        assert_eq!(out, "  for (i = 0; i < N; i++)\n    ;\n  out[1] = i;\n");
+        // A later loop that assigns it first does not read it.
+        let out = delete_copies(
+            "  for (i = 0; i < N; i++)\n    u[i] = v[i];\n  for (i = 0; i < N; i++)\n    out[i] = u[i];\n",
+        );
+        assert_eq!(out, "  for (i = 0; i < N; i++)\n    out[i] = u[i];\n");
     }
 
     #[test]

@@ -291,6 +291,9 @@ pub enum SyntaxNode {
     For {
         span: Range<usize>,
         body: Box<SyntaxNode>,
+        /// The iterator's value after the loop may be read: the loop must
+        /// stay (with an empty body when its body goes).
+        keeps_iterator: bool,
     },
     /// An `if` (its condition has no side effect); `else_start` is where
     /// the `else` keyword starts.

@@ -18,7 +18,10 @@
 //! minimum over the statement's domain (for the given values), and
 //! dead-copy elimination: a pure copy `A[x] = A[x]` (after remapping, on
 //! every iteration, checked by enumeration for the given values) is
-//! deleted, and so is every `for` loop left with nothing else in its body.
+//! deleted by syntax nodes (`codegen::delete`): with the brace-less
+//! `for`/`if`/`else` headers, blocks and loops it leaves empty (a loop
+//! whose iterator is read after it stays, with `;` as its body), or
+//! replaced by `;` where a statement must remain.
 //! Before returning, a value-id trace of the original and the transformed
 //! program checks that every read sees the value it saw in the original.
 //!
@@ -27,9 +30,7 @@
 //! multi-declarator declarations, compound assignments to temporaries,
 //! source pieces with existentials (strides); prove the result for other
 //! parameter values than the ones given (the `%` offsets and the
-//! certificate are for these values). Deleting a loop also deletes the
-//! update of its iterator: the iterators of a SCoP are assumed dead after it
-//! (the frontend's SCoP rules).
+//! certificate are for these values).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
