@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use polyfold::fuzz::check::{CheckOptions, check_program, run_polyfold, scratch_dir};
+use polyfold::fuzz::check::{CheckOptions, CheckStats, check_program, run_polyfold, scratch_dir};
 
 fn source_of(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -28,21 +28,27 @@ fn blank_lines(text: &str) -> usize {
 }
 
 fn check_case(name: &str) {
+    let stats = check_with(name, true);
+    assert!(
+        stats.merged_scops >= 1,
+        "{name}: --inter-array no longer merges this case, so it tests nothing"
+    );
+}
+
+/// The differential check of case `name` (with or without
+/// `--inter-array`), and no new line of blanks.
+fn check_with(name: &str, inter_array: bool) -> CheckStats {
     let source = source_of(name);
     let scratch = scratch_dir(&format!("miscompile-{name}")).expect("scratch directory");
     let options = CheckOptions {
         sanitize: true,
-        inter_array: true,
+        inter_array,
         ..CheckOptions::default()
     };
     let result = check_program(name, &source, &scratch, &options);
     let _ = std::fs::remove_dir_all(&scratch);
     let stats = result.unwrap_or_else(|f| panic!("{name}: {:?}: {}", f.kind, f.detail));
-    assert!(
-        stats.merged_scops >= 1,
-        "{name}: --inter-array no longer merges this case, so it tests nothing"
-    );
-    let (contraction, _) = run_polyfold(name, &source, options.library_time_limit, true)
+    let (contraction, _) = run_polyfold(name, &source, options.library_time_limit, inter_array)
         .unwrap_or_else(|f| panic!("{name}: {:?}: {}", f.kind, f.detail));
     assert_eq!(
         blank_lines(&contraction.output),
@@ -50,6 +56,7 @@ fn check_case(name: &str) {
         "{name}: a deletion left a line of blanks:\n{}",
         contraction.output
     );
+    stats
 }
 
 #[test]
@@ -80,4 +87,13 @@ fn a_pragma_goes_with_the_deleted_loop_it_applies_to() {
 #[test]
 fn merged_buffers_are_declared_in_a_block_enclosing_every_use() {
     check_case("merged_buffer_sibling_blocks");
+}
+
+#[test]
+fn a_temporary_read_in_a_macro_body_keeps_its_layout() {
+    // Both modes: folding (out-of-bounds read before the fix) and merging
+    // (compile error before the fix).
+    let stats = check_with("macro_body_reads_temporary", false);
+    assert!(stats.temporaries >= 1, "the case has no temporary left");
+    check_with("macro_body_reads_temporary", true);
 }

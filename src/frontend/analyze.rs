@@ -131,7 +131,7 @@ pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
                 },
                 // `for (int i = ...)`: the iterator dies with the loop.
                 ForInit::Decl(_) => false,
-                ForInit::None => true,
+                ForInit::None | ForInit::Expr(_) => true,
             };
             SyntaxNode::For {
                 span: span.clone(),

@@ -333,9 +333,20 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         Role::Subscripted(d) => *d < ndims,
     });
     let used_outside_scop = uses.iter().any(|(at, _)| !scop.contains(at));
+    // A macro whose body names the variable may use it anywhere, in any
+    // way, without a use in the text: its layout must stay.
+    let named_in_macro = {
+        let table = &cx.macros.table;
+        let names = |body: &str| {
+            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == var.name())
+        };
+        table.objects.iter().any(|o| names(&o.body))
+            || table.functions.iter().any(|f| names(&f.body))
+    };
     ArrayFacts {
         storage: var.storage,
-        address_taken,
+        address_taken: address_taken || named_in_macro,
         used_outside_scop,
         declared_in_function: var.in_function && cx.function_span.contains(&var.key),
         is_scalar: ndims == 0,
