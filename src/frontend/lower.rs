@@ -337,12 +337,12 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
     // way, without a use in the text: its layout must stay.
     let named_in_macro = {
         let table = &cx.macros.table;
-        let names = |body: &str| {
+        let names = |body: &str, params: &[String]| {
             body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|w| w == var.name())
+                .any(|w| w == var.name() && !params.iter().any(|p| p == w))
         };
-        table.objects.iter().any(|o| names(&o.body))
-            || table.functions.iter().any(|f| names(&f.body))
+        table.objects.iter().any(|o| names(&o.body, &[]))
+            || table.functions.iter().any(|f| names(&f.body, &f.params))
     };
     ArrayFacts {
         storage: var.storage,
