@@ -255,7 +255,7 @@ fn block_path(body: &CStmt, decl: &Range<usize>, source: &str) -> Vec<BlockStep>
     loop {
         let next: Option<&CStmt> = match cur {
             CStmt::Compound { items, span } => {
-                let Some(k) = items.iter().position(|i| holds(i)) else {
+                let Some(k) = items.iter().position(&holds) else {
                     break;
                 };
                 let mut start = items[k].span().start;

@@ -453,7 +453,7 @@ fn child_lists(stmt: &CStmt) -> Vec<Vec<Item<'_>>> {
             }
             v
         }
-        CStmt::Other { children, .. } => children.iter().map(|c| as_list(c)).collect(),
+        CStmt::Other { children, .. } => children.iter().map(as_list).collect(),
         _ => Vec::new(),
     }
 }

@@ -876,11 +876,9 @@ impl<'s> Lowerer<'s> {
                         return Some(alt.start_byte());
                     }
                     let mut cursor = node.walk();
-                    let found = node
-                        .children(&mut cursor)
+                    node.children(&mut cursor)
                         .find(|c| c.kind() == "else")
-                        .map(|c| c.start_byte());
-                    found
+                        .map(|c| c.start_byte())
                 });
                 let els = alternative.and_then(|alt| {
                     let inner = if alt.kind() == "else_clause" {
@@ -1302,10 +1300,8 @@ impl<'s> Lowerer<'s> {
 /// trivia: `else // why` is followed by the statement).
 fn first_named_non_comment(node: Node) -> Option<Node> {
     let mut cursor = node.walk();
-    let found = node
-        .named_children(&mut cursor)
-        .find(|c| c.kind() != "comment");
-    found
+    node.named_children(&mut cursor)
+        .find(|c| c.kind() != "comment")
 }
 
 fn is_expression_kind(k: &str) -> bool {
