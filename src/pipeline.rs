@@ -396,7 +396,8 @@ fn merge_scop(
     let values =
         param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
     let start = Instant::now();
-    let c = crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides, budget)?;
+    let mut c =
+        crate::pipeline_smo::contract_scop_smo_with(program, si, &values, overrides, budget)?;
     if c.safety_net_fired {
         for d in decisions.iter_mut() {
             if c.temporaries.contains(&d.name) {
@@ -424,23 +425,14 @@ fn merge_scop(
             c.new_cells
         ));
     }
-    let first_decl = c
-        .temporaries
-        .iter()
-        .filter_map(|n| scop.arrays.iter().find(|a| a.name == *n)?.decl_span.clone())
-        .min_by_key(|s| s.start)
-        .ok_or("no declaration found")?;
     scop_edits.retain(|(a, _)| !c.temporaries.contains(&scop.array(*a).name));
-    let mut edits = c.edits.clone();
     let condition = values_condition(scop, &values);
     if !condition.is_empty() {
-        edits.push(static_assert_after(
-            program,
-            first_decl.end,
-            &condition,
-            &format!("merged storage of {}", c.temporaries.join(", ")),
-        ));
+        // Right after the buffers' declaration (wherever it was placed).
+        let what = format!("merged storage of {}", c.temporaries.join(", "));
+        c.declare_after_buffers(&program.source, &static_assert_text(&condition, &what))?;
     }
+    let edits = c.edits.clone();
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
@@ -514,9 +506,15 @@ fn static_assert_after(program: &Program, end: usize, condition: &str, what: &st
         .collect();
     Edit::insert(
         end,
-        format!(
-            "\n{indent}_Static_assert({condition}, \"polyfold: the {what} is certified for these parameter values only\");"
-        ),
+        format!("\n{indent}{}", static_assert_text(condition, what)),
+    )
+}
+
+/// `_Static_assert(condition, "polyfold: the {what} is certified for these
+/// parameter values only");`
+fn static_assert_text(condition: &str, what: &str) -> String {
+    format!(
+        "_Static_assert({condition}, \"polyfold: the {what} is certified for these parameter values only\");"
     )
 }
 

@@ -83,8 +83,10 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> Result<String, EditError> {
     }
     for pair in sorted.windows(2) {
         let (a, b) = (&pair[0].range, &pair[1].range);
-        // Two insertions at the same point would have an unspecified order.
-        if b.start < a.end || (a.start == b.start && (a.is_empty() || b.is_empty())) {
+        // Two insertions at the same point would have an unspecified
+        // order; an insertion at the start of a deletion or replacement
+        // goes before it (sorted by end).
+        if b.start < a.end || (a.is_empty() && b.is_empty() && a.start == b.start) {
             return Err(EditError::Overlap {
                 first: a.clone(),
                 second: b.clone(),
@@ -130,6 +132,10 @@ mod tests {
         assert_eq!(
             apply_edits(text, &[Edit::delete(0..2), Edit::insert(6, "!")]).unwrap(),
             "cdef!"
+        );
+        assert_eq!(
+            apply_edits(text, &[Edit::delete(2..4), Edit::insert(2, "!")]).unwrap(),
+            "ab!ef"
         );
     }
 }

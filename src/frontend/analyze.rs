@@ -17,7 +17,7 @@ use super::scope::{Role, Scopes};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
 use crate::diag::{Diagnostic, Severity};
-use crate::ir::{AccessKind, ParallelMark, ParamOrigin};
+use crate::ir::{AccessKind, ParallelMark, ParamOrigin, Placement, StmtId, SyntaxNode};
 
 /// An access found by the analysis, before array ids exist.
 #[derive(Clone, Debug)]
@@ -79,6 +79,99 @@ pub struct Analyzed {
     /// Parameters whose known value an affine form uses (a product, `/`
     /// or `%` folded to a number): the SCoP is exact for that value only.
     pub value_uses: BTreeSet<String>,
+    /// The statement as a syntax node; its statements carry a placeholder
+    /// id ([`UNNUMBERED`]) until lowering numbers them.
+    pub node: SyntaxNode,
+    /// Where the statement sits in its parent.
+    pub placement: Placement,
+    /// The `#pragma` lines right before it that apply to it.
+    pub pragmas: Vec<Range<usize>>,
+}
+
+/// The id of a statement of a [`SyntaxNode`] before lowering numbers it.
+pub const UNNUMBERED: StmtId = StmtId(u32::MAX);
+
+/// Whether `stmt` is a `#pragma` line that applies to the statement after
+/// it (`#pragma omp ...`, `#pragma GCC ivdep`, ...). polyfold's own
+/// pragmas (`scop`, `endscop`, `polyfold ...`) apply to nothing.
+pub fn is_statement_pragma(stmt: &CStmt, source: &str) -> bool {
+    let CStmt::Preproc { span } = stmt else {
+        return false;
+    };
+    let text = source.get(span.clone()).unwrap_or("");
+    let Some(rest) = text.trim_start().strip_prefix('#') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
+        return false;
+    };
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return false;
+    }
+    let first = rest.split_whitespace().next().unwrap_or("");
+    !matches!(first, "scop" | "endscop" | "polyfold")
+}
+
+/// The syntax node of a statement accepted by the analysis (statements get
+/// the placeholder id [`UNNUMBERED`]).
+pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
+    match stmt {
+        CStmt::Expr { span, .. } => SyntaxNode::Stmt {
+            id: UNNUMBERED,
+            span: span.clone(),
+        },
+        CStmt::For {
+            init, body, span, ..
+        } => {
+            // The loop's iterator may be read after it (then the loop
+            // stays, for the iterator's final value).
+            let keeps_iterator = match init {
+                ForInit::Expr(Expr {
+                    kind: ExprKind::Assign(None, lhs, _),
+                    ..
+                }) => match &lhs.kind {
+                    ExprKind::Ident(n) => scopes
+                        .lookup(n, lhs.span.start)
+                        .is_none_or(|var| !scopes.iterator_dead_after(var, span)),
+                    _ => true,
+                },
+                // `for (int i = ...)`: the iterator dies with the loop.
+                ForInit::Decl(_) => false,
+                ForInit::None | ForInit::Expr(_) => true,
+            };
+            SyntaxNode::For {
+                span: span.clone(),
+                body: Box::new(syntax_node(body, source, scopes)),
+                keeps_iterator,
+            }
+        }
+        CStmt::If {
+            then,
+            els,
+            else_start,
+            span,
+            ..
+        } => SyntaxNode::If {
+            span: span.clone(),
+            then: Box::new(syntax_node(then, source, scopes)),
+            els: els
+                .as_ref()
+                .map(|e| Box::new(syntax_node(e, source, scopes))),
+            else_start: *else_start,
+        },
+        CStmt::Compound { items, span } => SyntaxNode::Block {
+            span: span.clone(),
+            items: items
+                .iter()
+                .map(|i| syntax_node(i, source, scopes))
+                .collect(),
+        },
+        CStmt::Empty { span } => SyntaxNode::Empty { span: span.clone() },
+        CStmt::Preproc { span } if is_statement_pragma(stmt, source) => {
+            SyntaxNode::Pragma { span: span.clone() }
+        }
+        other => SyntaxNode::Kept { span: other.span() },
+    }
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -264,6 +357,10 @@ impl<'a> Analyzer<'a> {
             iterators: self.iterators.clone(),
             scalar_reads: std::mem::take(&mut self.scalar_reads),
             value_uses: std::mem::take(&mut self.value_uses),
+            node: syntax_node(stmt, self.source, self.scopes),
+            // The caller knows the parent.
+            placement: Placement::Sole,
+            pragmas: Vec::new(),
         })
     }
 
@@ -961,6 +1058,35 @@ impl<'a> Analyzer<'a> {
         })
     }
 
+    /// A variable visible at `at` that the body of object-like macro
+    /// `name` names (through other object-like macros too), if any. Too
+    /// deep a chain counts as naming one.
+    fn variable_in_object_macro(&self, name: &str, at: usize, depth: usize) -> Option<String> {
+        if depth > MAX_MACRO_DEPTH {
+            return Some(name.to_string());
+        }
+        let Some(body) = self.macros.object_body(name) else {
+            // A body that is not an expression may name anything.
+            return Some(name.to_string());
+        };
+        let mut found = None;
+        body.walk(&mut |x: &Expr| {
+            if found.is_some() {
+                return;
+            }
+            if let ExprKind::Ident(n) = &x.kind {
+                if self.macros.object(n).is_some() {
+                    if n != name {
+                        found = self.variable_in_object_macro(n, at, depth + 1);
+                    }
+                } else if self.scopes.lookup(n, at).is_some() {
+                    found = Some(n.clone());
+                }
+            }
+        });
+        found
+    }
+
     fn collect_reads(&mut self, e: &Expr, reads: &mut Vec<RawAccess>) -> Res<()> {
         match &e.kind {
             ExprKind::Ident(name) => {
@@ -979,13 +1105,24 @@ impl<'a> Analyzer<'a> {
                     self.diags.push(d);
                     return Err(());
                 }
-                let Some(var) = self.scopes.lookup(name, e.span.start) else {
-                    return Ok(()); // a macro, an enum constant or a function
-                };
                 if self.macros.object(name).is_some() {
+                    // A macro: its body is read here, and a variable it
+                    // names is an access the model would not see.
+                    if let Some(var) = self.variable_in_object_macro(name, e.span.start, 0) {
+                        let d = self.warn(
+                            "PF027",
+                            format!("variable `{var}` accessed inside a macro expansion"),
+                            e.span.clone(),
+                            format!("the body of `{name}` names a variable"),
+                        );
+                        self.diags.push(d);
+                        return Err(());
+                    }
                     return Ok(());
                 }
-                let _ = var;
+                if self.scopes.lookup(name, e.span.start).is_none() {
+                    return Ok(()); // an enum constant or a function
+                }
                 let a = self.scalar_access(name, e, AccessKind::Read)?;
                 self.scalar_reads.insert(name.clone());
                 reads.push(a);

@@ -12,19 +12,22 @@ use super::affine::{
     Constraint, Dnf, Lin, Place, Resolver, Sym, Val, is_signed_integer_type_text, not_affine,
     to_lin,
 };
+use super::analyze::is_statement_pragma;
 use super::analyze::{Analyzed, LoopNode, Node, RawAccess, StmtNode};
 use super::macros::Macros;
 use super::scope::{Role, Scopes};
-use super::syntax::Expr;
+use super::syntax::{CStmt, Expr};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Access, AccessKind, AffExpr, Array, ArrayFacts, ArrayId, Extent, Liveness, Param, ParamOrigin,
-    SchedEntry, Scop, ScopId, ScopKind, Stmt, StmtId,
+    Access, AccessKind, AffExpr, Array, ArrayFacts, ArrayId, BlockStep, Extent, Liveness, Param,
+    ParamOrigin, SchedEntry, Scop, ScopId, ScopItem, ScopKind, Stmt, StmtId, SyntaxNode,
 };
 use crate::poly::{BasicSet, Set, Space, Tuple};
 
 /// What the lowering needs to know besides the run.
 pub struct LowerContext<'a> {
+    /// The body of the function that contains the run.
+    pub body: &'a CStmt,
     pub source: &'a str,
     pub macros: &'a Macros,
     pub scopes: &'a Scopes<'a>,
@@ -174,6 +177,11 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             extents,
             decl_span: Some(var.decl.span.clone()),
             declarator_span: Some(var.dc.span.clone()),
+            decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
+                block_path(cx.body, &var.decl.span, cx.source)
+            } else {
+                Vec::new()
+            },
             facts: facts(cx, v, &span),
             liveness: Liveness::Unclassified,
         });
@@ -196,6 +204,23 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         return None;
     }
     let _ = n_params;
+    let ids: HashMap<(usize, usize), StmtId> = stmts
+        .iter()
+        .map(|st| ((st.span.start, st.span.end), st.id))
+        .collect();
+    let items = run
+        .iter()
+        .filter(|a| !a.nodes.is_empty())
+        .map(|a| {
+            let mut node = a.node.clone();
+            number_statements(&mut node, &ids);
+            ScopItem {
+                node,
+                placement: a.placement,
+                pragmas: a.pragmas.clone(),
+            }
+        })
+        .collect();
     Some(Scop {
         id: cx.id,
         function: cx.function.to_string(),
@@ -213,7 +238,80 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 .map(|o| (o.name.clone(), o.body.clone()))
                 .collect::<Vec<_>>(),
         ),
+        items,
     })
+}
+
+/// Gives the statements of `node` their ids (by span); a statement that
+/// is not one of the SCoP's becomes a node to keep.
+fn number_statements(node: &mut SyntaxNode, ids: &HashMap<(usize, usize), StmtId>) {
+    match node {
+        SyntaxNode::Stmt { id, span } => match ids.get(&(span.start, span.end)) {
+            Some(found) => *id = *found,
+            None => *node = SyntaxNode::Kept { span: span.clone() },
+        },
+        SyntaxNode::For { body, .. } => number_statements(body, ids),
+        SyntaxNode::If { then, els, .. } => {
+            number_statements(then, ids);
+            if let Some(e) = els {
+                number_statements(e, ids);
+            }
+        }
+        SyntaxNode::Block { items, .. } => {
+            for it in items {
+                number_statements(it, ids);
+            }
+        }
+        SyntaxNode::Empty { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => {}
+    }
+}
+
+/// The blocks of a function body around the declaration at `decl`,
+/// outermost first, each with its item that holds the declaration (grown
+/// over the `#pragma` lines right before it that apply to it).
+fn block_path(body: &CStmt, decl: &Range<usize>, source: &str) -> Vec<BlockStep> {
+    let holds = |s: &CStmt| {
+        let sp = s.span();
+        sp.start <= decl.start && decl.end <= sp.end
+    };
+    let mut out = Vec::new();
+    let mut cur = body;
+    loop {
+        let next: Option<&CStmt> = match cur {
+            CStmt::Compound { items, span } => {
+                let Some(k) = items.iter().position(&holds) else {
+                    break;
+                };
+                let mut start = items[k].span().start;
+                for before in items[..k].iter().rev() {
+                    if !is_statement_pragma(before, source) {
+                        break;
+                    }
+                    start = before.span().start;
+                }
+                out.push(BlockStep {
+                    block: span.clone(),
+                    item: start..items[k].span().end,
+                });
+                Some(&items[k])
+            }
+            CStmt::For { body, .. } => Some(body.as_ref()),
+            CStmt::If { then, els, .. } => {
+                if holds(then) {
+                    Some(then.as_ref())
+                } else {
+                    els.as_deref()
+                }
+            }
+            CStmt::Other { children, .. } => children.iter().find(|c| holds(c)),
+            _ => None,
+        };
+        match next {
+            Some(n) if holds(n) && !std::ptr::eq(n, cur) => cur = n,
+            _ => break,
+        }
+    }
+    out
 }
 
 fn is_param_read(a: &RawAccess, params: &[String]) -> bool {
@@ -266,9 +364,20 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         .iter()
         .find(|l| !l.span.contains(&var.dc.span.start))
         .map(|l| (l.iterator.clone(), l.mark.clone()));
+    // A macro whose body names the variable may use it anywhere, in any
+    // way, without a use in the text: its layout must stay.
+    let named_in_macro = {
+        let table = &cx.macros.table;
+        let names = |body: &str, params: &[String]| {
+            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == var.name() && !params.iter().any(|p| p == w))
+        };
+        table.objects.iter().any(|o| names(&o.body, &[]))
+            || table.functions.iter().any(|f| names(&f.body, &f.params))
+    };
     ArrayFacts {
         storage: var.storage,
-        address_taken,
+        address_taken: address_taken || named_in_macro,
         used_outside_scop,
         declared_in_function: var.in_function && cx.function_span.contains(&var.key),
         is_scalar: ndims == 0,

@@ -35,7 +35,7 @@ use scope::Scopes;
 use syntax::{CStmt, Function, SyntaxFile};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::ir::{Program, Scop, ScopId, ScopKind};
+use crate::ir::{Placement, Program, Scop, ScopId, ScopKind};
 
 /// Options of the extraction.
 #[derive(Clone, Debug, Default)]
@@ -203,9 +203,9 @@ impl<'a> Extractor<'a> {
             .filter(|p| p.text == "scop" || p.text == "endscop")
             .collect();
         if pragmas.is_empty() {
-            let items: Vec<&CStmt> = match &f.body {
-                CStmt::Compound { items, .. } => items.iter().collect(),
-                other => vec![other],
+            let items: Vec<Item> = match &f.body {
+                CStmt::Compound { .. } => child_lists(&f.body).into_iter().flatten().collect(),
+                other => vec![Item::sole(other)],
             };
             self.process_list(&items, Mode::Inferred, f);
             return;
@@ -251,20 +251,35 @@ impl<'a> Extractor<'a> {
         }
     }
 
-    fn process_list(&mut self, items: &[&'a CStmt], mode: Mode, f: &'a Function) {
+    fn process_list(&mut self, items: &[Item<'a>], mode: Mode, f: &'a Function) {
         let mut run: Vec<Analyzed> = Vec::new();
         let mut run_writes: BTreeSet<String> = BTreeSet::new();
         let mut run_params: BTreeSet<String> = BTreeSet::new();
         let mut run_iterators: BTreeSet<String> = BTreeSet::new();
         let mut run_scalar_reads: BTreeSet<String> = BTreeSet::new();
-        for item in items {
+        // The `#pragma` lines (that apply to the next statement) seen
+        // right before the current item, with their place.
+        let mut pending_pragmas: Vec<(Range<usize>, Parent)> = Vec::new();
+        for entry in items {
+            let item = entry.stmt;
+            if analyze::is_statement_pragma(item, self.source) {
+                pending_pragmas.push((item.span(), entry.parent));
+                continue;
+            }
+            let pragmas = attached_pragmas(&pending_pragmas, entry.parent);
+            pending_pragmas.clear();
             let mut an = Analyzer::new(self.source, self.macros, self.scopes)
                 .with_pragmas(&self.file.pragmas);
             match an.analyze_top(item) {
-                Some(a) => {
+                Some(mut a) => {
                     if a.nodes.is_empty() {
                         continue;
                     }
+                    a.placement = match entry.parent {
+                        Parent::Block { .. } => Placement::InBlock,
+                        Parent::Sole => Placement::Sole,
+                    };
+                    a.pragmas = pragmas;
                     let clash_w: Vec<&String> = a.writes.intersection(&run_params).collect();
                     let clash_p: Vec<&String> = a
                         .params
@@ -368,6 +383,7 @@ impl<'a> Extractor<'a> {
             return;
         }
         let cx = LowerContext {
+            body: &f.body,
             source: self.source,
             macros: self.macros,
             scopes: self.scopes,
@@ -440,17 +456,75 @@ fn keyword_span(source: &str, span: &Range<usize>) -> Range<usize> {
     span.start..span.start + n
 }
 
+/// Where a statement of a list sits in its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parent {
+    /// Item `index` of the block starting at byte `block`.
+    Block { block: usize, index: usize },
+    /// The only statement of its parent (a brace-less body or branch).
+    Sole,
+}
+
+/// A statement to analyse and where it sits.
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    stmt: &'a CStmt,
+    parent: Parent,
+}
+
+impl<'a> Item<'a> {
+    fn sole(stmt: &'a CStmt) -> Item<'a> {
+        Item {
+            stmt,
+            parent: Parent::Sole,
+        }
+    }
+}
+
+/// The spans of the pragmas of `pending` that are the items of the same
+/// block right before an item at `parent`.
+fn attached_pragmas(pending: &[(Range<usize>, Parent)], parent: Parent) -> Vec<Range<usize>> {
+    let Parent::Block { block, index } = parent else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut want = index;
+    for (span, p) in pending.iter().rev() {
+        match p {
+            Parent::Block { block: b, index: i } if *b == block && i + 1 == want => {
+                out.push(span.clone());
+                want = *i;
+            }
+            _ => break,
+        }
+    }
+    out.reverse();
+    out
+}
+
 /// The statement lists inside a statement, for recursion into rejected
 /// statements.
-fn child_lists(stmt: &CStmt) -> Vec<Vec<&CStmt>> {
-    fn as_list(s: &CStmt) -> Vec<&CStmt> {
+fn child_lists(stmt: &CStmt) -> Vec<Vec<Item<'_>>> {
+    fn as_list(s: &CStmt) -> Vec<Item<'_>> {
         match s {
             CStmt::Compound { .. } => child_lists(s).into_iter().flatten().collect(),
-            other => vec![other],
+            other => vec![Item::sole(other)],
         }
     }
     match stmt {
-        CStmt::Compound { items, .. } => vec![items.iter().collect()],
+        CStmt::Compound { items, span } => vec![
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, stmt)| Item {
+                    stmt,
+                    parent: Parent::Block {
+                        block: span.start,
+                        index,
+                    },
+                })
+                .collect(),
+        ],
         CStmt::For { body, .. } => vec![as_list(body)],
         CStmt::If { then, els, .. } => {
             let mut v = vec![as_list(then)];
@@ -459,13 +533,13 @@ fn child_lists(stmt: &CStmt) -> Vec<Vec<&CStmt>> {
             }
             v
         }
-        CStmt::Other { children, .. } => children.iter().map(|c| as_list(c)).collect(),
+        CStmt::Other { children, .. } => children.iter().map(as_list).collect(),
         _ => Vec::new(),
     }
 }
 
 /// The maximal statements inside `region` (a byte range between pragmas).
-fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<&'s CStmt>) {
+fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<Item<'s>>) {
     let inside = |s: &CStmt| {
         let sp = s.span();
         sp.start >= region.start && sp.end <= region.end
@@ -474,24 +548,34 @@ fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<&'s CS
         let sp = s.span();
         sp.start < region.end && sp.end > region.start
     };
-    let children: Vec<&CStmt> = match stmt {
-        CStmt::Compound { items, .. } => items.iter().collect(),
-        CStmt::For { body, .. } => vec![body],
+    let children: Vec<Item> = match stmt {
+        CStmt::Compound { items, span } => items
+            .iter()
+            .enumerate()
+            .map(|(index, stmt)| Item {
+                stmt,
+                parent: Parent::Block {
+                    block: span.start,
+                    index,
+                },
+            })
+            .collect(),
+        CStmt::For { body, .. } => vec![Item::sole(body)],
         CStmt::If { then, els, .. } => {
-            let mut v = vec![then.as_ref()];
+            let mut v = vec![Item::sole(then)];
             if let Some(e) = els {
-                v.push(e);
+                v.push(Item::sole(e));
             }
             v
         }
-        CStmt::Other { children, .. } => children.iter().collect(),
+        CStmt::Other { children, .. } => children.iter().map(Item::sole).collect(),
         _ => Vec::new(),
     };
     for c in children {
-        if inside(c) {
+        if inside(c.stmt) {
             out.push(c);
-        } else if overlaps(c) {
-            region_items(c, region, out);
+        } else if overlaps(c.stmt) {
+            region_items(c.stmt, region, out);
         }
     }
 }

@@ -64,6 +64,9 @@ pub struct Scopes<'a> {
     pub uses: HashMap<usize, Vec<(usize, Role)>>,
     /// Function spans, to find the function around a position.
     functions: Vec<Range<usize>>,
+    /// Per variable, the `for` loops whose initialisation assigns it
+    /// (`for (i = ...; ...)`), by span.
+    pub iterator_loops: HashMap<usize, Vec<Range<usize>>>,
 }
 
 impl<'a> Scopes<'a> {
@@ -221,6 +224,67 @@ impl<'a> Scopes<'a> {
                 self.uses.entry(i).or_default().push((at, role));
             }
         }
+        let mut loops = Vec::new();
+        collect_iterator_loops(&f.body, &mut loops);
+        for (name, at, span) in loops {
+            if let Some(i) = self.lookup(name, at) {
+                self.iterator_loops.entry(i).or_default().push(span);
+            }
+        }
+    }
+
+    /// Whether the value that variable `var` has after the `for` loop at
+    /// `span` (which assigns it in its initialisation) is never read: every
+    /// use of `var` outside the loop is inside another loop that assigns
+    /// it first and does not enclose this one.
+    pub fn iterator_dead_after(&self, var: usize, span: &Range<usize>) -> bool {
+        let loops = self.iterator_loops.get(&var).map_or(&[][..], Vec::as_slice);
+        let inside = |r: &Range<usize>, at: usize| r.start <= at && at < r.end;
+        self.uses.get(&var).is_none_or(|uses| {
+            uses.iter().all(|(at, _)| {
+                inside(span, *at)
+                    || loops
+                        .iter()
+                        .any(|l| inside(l, *at) && !(l.start <= span.start && span.end <= l.end))
+            })
+        })
+    }
+}
+
+/// The `for` loops of `stmt` whose initialisation assigns a variable:
+/// (name, offset of the name, loop span).
+fn collect_iterator_loops<'a>(stmt: &'a CStmt, out: &mut Vec<(&'a str, usize, Range<usize>)>) {
+    match stmt {
+        CStmt::For {
+            init, body, span, ..
+        } => {
+            if let ForInit::Expr(Expr {
+                kind: ExprKind::Assign(None, lhs, _),
+                ..
+            }) = init
+                && let ExprKind::Ident(n) = &lhs.kind
+            {
+                out.push((n.as_str(), lhs.span.start, span.clone()));
+            }
+            collect_iterator_loops(body, out);
+        }
+        CStmt::If { then, els, .. } => {
+            collect_iterator_loops(then, out);
+            if let Some(e) = els {
+                collect_iterator_loops(e, out);
+            }
+        }
+        CStmt::Compound { items, .. } => {
+            for it in items {
+                collect_iterator_loops(it, out);
+            }
+        }
+        CStmt::Other { children, .. } => {
+            for c in children {
+                collect_iterator_loops(c, out);
+            }
+        }
+        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Decl { .. } | CStmt::Preproc { .. } => {}
     }
 }
 

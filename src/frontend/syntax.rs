@@ -218,6 +218,8 @@ pub enum CStmt {
         cond: Expr,
         then: Box<CStmt>,
         els: Option<Box<CStmt>>,
+        /// Where the `else` keyword starts (with `els`).
+        else_start: Option<usize>,
         span: Range<usize>,
     },
     Compound {
@@ -944,13 +946,16 @@ impl<'s> Lowerer<'s> {
                 let cond = node.child_by_field_name("condition").map(|n| self.expr(n));
                 let update = node.child_by_field_name("update").map(|n| self.expr(n));
                 let body_node = node.child_by_field_name("body");
+                // The end of the `)` before the body (comments between the
+                // header and the body are trivia, not part of the header).
                 let header_end = body_node.map_or(span.end, |b| {
-                    // End of the `)` before the body.
-                    let mut end = b.start_byte();
-                    while end > span.start && (self.src[end - 1] as char).is_whitespace() {
-                        end -= 1;
-                    }
-                    end
+                    let mut cursor = node.walk();
+                    let close = node
+                        .children(&mut cursor)
+                        .filter(|c| c.kind() == ")" && c.end_byte() <= b.start_byte())
+                        .last()
+                        .map(|c| c.end_byte());
+                    close.unwrap_or(b.start_byte())
                 });
                 let body = match body_node {
                     Some(b) => self.stmt(b),
@@ -982,9 +987,21 @@ impl<'s> Lowerer<'s> {
                         span: span.end..span.end,
                     },
                 };
-                let els = node.child_by_field_name("alternative").and_then(|alt| {
+                let alternative = node.child_by_field_name("alternative");
+                // The `else` keyword: the start of an `else_clause`, or the
+                // anonymous `else` token before the alternative.
+                let else_start = alternative.and_then(|alt| {
+                    if alt.kind() == "else_clause" {
+                        return Some(alt.start_byte());
+                    }
+                    let mut cursor = node.walk();
+                    node.children(&mut cursor)
+                        .find(|c| c.kind() == "else")
+                        .map(|c| c.start_byte())
+                });
+                let els = alternative.and_then(|alt| {
                     let inner = if alt.kind() == "else_clause" {
-                        alt.named_child(0)?
+                        first_named_non_comment(alt)?
                     } else {
                         alt
                     };
@@ -993,6 +1010,7 @@ impl<'s> Lowerer<'s> {
                 CStmt::If {
                     cond,
                     then: Box::new(then),
+                    else_start: els.as_ref().and(else_start),
                     els,
                     span,
                 }
@@ -1046,7 +1064,7 @@ impl<'s> Lowerer<'s> {
                         || k == "declaration"
                     {
                         if k == "else_clause" {
-                            if let Some(inner) = child.named_child(0) {
+                            if let Some(inner) = first_named_non_comment(child) {
                                 children.push(self.stmt(inner));
                             }
                         } else {
@@ -1395,6 +1413,14 @@ impl<'s> Lowerer<'s> {
         };
         self.mk(kind, node)
     }
+}
+
+/// The first named child of `node` that is not a comment (comments are
+/// trivia: `else // why` is followed by the statement).
+fn first_named_non_comment(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .find(|c| c.kind() != "comment")
 }
 
 fn is_expression_kind(k: &str) -> bool {

@@ -139,6 +139,10 @@ pub struct Scop {
     /// parenthesised wherever printed C puts them next to an operator
     /// (see [`crate::util::c_text::compound_macro_names`]).
     pub compound_macros: Vec<String>,
+    /// The control structure of the SCoP's text, one entry per top-level
+    /// statement that holds a statement of the SCoP, in source order (what
+    /// code generation needs to delete statements by syntax nodes).
+    pub items: Vec<ScopItem>,
 }
 
 impl Scop {
@@ -303,8 +307,94 @@ pub struct Array {
     pub decl_span: Option<Range<usize>>,
     /// The declarator (`A[N][N]`), when found.
     pub declarator_span: Option<Range<usize>>,
+    /// The blocks around the declaration (empty at file scope or for a
+    /// function parameter).
+    pub decl_blocks: Vec<BlockStep>,
     pub facts: ArrayFacts,
     pub liveness: Liveness,
+}
+
+/// Where a declaration sits in the blocks of its function: one step per
+/// enclosing `{ ... }` block, outermost (the function body) first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockStep {
+    /// The block, braces included.
+    pub block: Range<usize>,
+    /// The item of the block that contains the declaration (the
+    /// declaration itself in the innermost step), grown over the `#pragma`
+    /// lines right before it that apply to it.
+    pub item: Range<usize>,
+}
+
+/// A statement of the SCoP's text as a syntax node: what code generation
+/// needs to delete statements with the control structure around them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxNode {
+    /// A statement of the SCoP (an expression statement, `;` included).
+    Stmt { id: StmtId, span: Range<usize> },
+    /// A `for` loop (its header has no effect but on its iterator).
+    For {
+        span: Range<usize>,
+        body: Box<SyntaxNode>,
+        /// The iterator's value after the loop may be read: the loop must
+        /// stay (with an empty body when its body goes).
+        keeps_iterator: bool,
+    },
+    /// An `if` (its condition has no side effect); `else_start` is where
+    /// the `else` keyword starts.
+    If {
+        span: Range<usize>,
+        then: Box<SyntaxNode>,
+        els: Option<Box<SyntaxNode>>,
+        else_start: Option<usize>,
+    },
+    /// A `{ ... }` block.
+    Block {
+        span: Range<usize>,
+        items: Vec<SyntaxNode>,
+    },
+    /// An empty statement `;`.
+    Empty { span: Range<usize> },
+    /// A `#pragma` line that applies to the next item of its block (`omp`,
+    /// `GCC ivdep`, `unroll`, ...).
+    Pragma { span: Range<usize> },
+    /// Anything else (a declaration, another preprocessor line): kept.
+    Kept { span: Range<usize> },
+}
+
+impl SyntaxNode {
+    pub fn span(&self) -> Range<usize> {
+        match self {
+            SyntaxNode::Stmt { span, .. }
+            | SyntaxNode::For { span, .. }
+            | SyntaxNode::If { span, .. }
+            | SyntaxNode::Block { span, .. }
+            | SyntaxNode::Empty { span }
+            | SyntaxNode::Pragma { span }
+            | SyntaxNode::Kept { span } => span.clone(),
+        }
+    }
+}
+
+/// Where a top-level statement of a SCoP sits in its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// An item of a `{ ... }` block (or of a `case`): it can be removed.
+    InBlock,
+    /// The only statement of its parent (the body of a brace-less `for`,
+    /// `while` or `do`, a branch of an `if`, a labelled statement): it can
+    /// only be replaced, by `;`.
+    Sole,
+}
+
+/// One top-level statement of a SCoP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScopItem {
+    pub node: SyntaxNode,
+    pub placement: Placement,
+    /// The `#pragma` lines right before the statement that apply to it
+    /// (with `InBlock` only).
+    pub pragmas: Vec<Range<usize>>,
 }
 
 /// One entry of a 2d+1 schedule.

@@ -18,7 +18,10 @@
 //! minimum over the statement's domain (for the given values), and
 //! dead-copy elimination: a pure copy `A[x] = A[x]` (after remapping, on
 //! every iteration, checked by enumeration for the given values) is
-//! deleted, and so is every `for` loop left with nothing else in its body.
+//! deleted by syntax nodes (`codegen::delete`): with the brace-less
+//! `for`/`if`/`else` headers, blocks and loops it leaves empty (a loop
+//! whose iterator is read after it stays, with `;` as its body), or
+//! replaced by `;` where a statement must remain.
 //! Before returning, a value-id trace of the original and the transformed
 //! program checks that every read sees the value it saw in the original.
 //!
@@ -27,9 +30,7 @@
 //! multi-declarator declarations, compound assignments to temporaries,
 //! source pieces with existentials (strides); prove the result for other
 //! parameter values than the ones given (the `%` offsets and the
-//! certificate are for these values). Deleting a loop also deletes the
-//! update of its iterator: the iterators of a SCoP are assumed dead after it
-//! (the frontend's SCoP rules).
+//! certificate are for these values).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -38,6 +39,7 @@ use crate::analysis::dataflow::{
     ConflictLimit, ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
 };
 use crate::analysis::liveness::{LivenessOverrides, classify};
+use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
@@ -91,6 +93,8 @@ pub struct SmoContraction {
     pub removed: Vec<String>,
     /// The edits on the original source.
     pub edits: Vec<Edit>,
+    /// Which of `edits` declares the buffers, and how.
+    pub declaration: BufferDeclaration,
     /// The transformed program.
     pub output: String,
     /// A human-readable report (mappings, sizes, removals, trace).
@@ -108,6 +112,117 @@ pub struct SmoContraction {
     /// Whether a wall-clock safety net stopped a search of this SCoP (the
     /// result may then differ between runs; the driver warns).
     pub safety_net_fired: bool,
+}
+
+impl SmoContraction {
+    /// Adds `text` (a declaration, e.g. a `_Static_assert`) on a line of
+    /// its own right after the buffers' declaration, and updates
+    /// `output`.
+    pub fn declare_after_buffers(&mut self, source: &str, text: &str) -> Result<(), String> {
+        let d = &self.declaration;
+        let edit = &mut self.edits[d.edit];
+        if d.own_line {
+            // The replacement ends with the line break of its own line.
+            edit.replacement.push_str(&format!("{}{text}\n", d.indent));
+        } else {
+            edit.replacement.push_str(&format!("\n{}{text}", d.indent));
+        }
+        self.output = apply_edits(source, &self.edits).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// The edit that declares the merged buffers.
+#[derive(Clone, Debug)]
+pub struct BufferDeclaration {
+    /// Its index in [`SmoContraction::edits`].
+    pub edit: usize,
+    /// Whether it is a line of its own (an insertion ending with a line
+    /// break) rather than the replacement of a declaration.
+    pub own_line: bool,
+    /// The indentation of its line.
+    pub indent: String,
+}
+
+/// Where the merged buffers are declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum BufferPlace {
+    /// In place of the first declaration of the merged arrays (in text
+    /// order), which is in a block that encloses all the others.
+    Replace,
+    /// Before this byte (the start of an item of the innermost block that
+    /// encloses every merged array's declaration, or of the pragmas that
+    /// apply to it); every declaration of the merged arrays is deleted.
+    Before(usize),
+}
+
+/// The place of the merged buffers' declaration: the innermost block that
+/// encloses the declarations of all merged arrays (so every use, and every
+/// value's lifetime: a value of an array declared in a loop body lives in
+/// one execution of that body), at its item that holds the first of them.
+/// The sizes are `#define`s, which must be defined before that place.
+/// `decls` is sorted by position.
+fn buffer_place(
+    program: &Program,
+    scop: &Scop,
+    decls: &[(usize, std::ops::Range<usize>)],
+) -> Result<BufferPlace, String> {
+    let paths: Vec<&[crate::ir::BlockStep]> = decls
+        .iter()
+        .map(|(t, _)| scop.arrays[*t].decl_blocks.as_slice())
+        .collect();
+    let first = paths.first().ok_or("no declaration")?;
+    if paths.iter().any(|p| p.is_empty()) {
+        // Not in a function body: the merge needs every declaration in
+        // the blocks of one function.
+        return Err(format!(
+            "{}: declared outside a block of the function, no place encloses every use",
+            scop.arrays[decls[paths.iter().position(|p| p.is_empty()).unwrap_or(0)].0].name
+        ));
+    }
+    let mut depth = 0;
+    while paths
+        .iter()
+        .all(|p| p.len() > depth && p[depth].block == first[depth].block)
+    {
+        depth += 1;
+    }
+    if depth == 0 {
+        return Err("the merged arrays are declared in different functions".into());
+    }
+    let place = if first.len() == depth {
+        BufferPlace::Replace
+    } else {
+        BufferPlace::Before(first[depth - 1].item.start)
+    };
+    let at = match place {
+        BufferPlace::Replace => decls[0].1.start,
+        BufferPlace::Before(at) => at,
+    };
+    for p in &scop.params {
+        let defined_after = program
+            .macros
+            .objects
+            .iter()
+            .filter(|o| o.name == p.name)
+            .any(|o| o.span.as_ref().is_some_and(|s| s.start >= at));
+        if defined_after {
+            return Err(format!(
+                "`{}` is defined after the place of the merged buffers",
+                p.name
+            ));
+        }
+    }
+    Ok(place)
+}
+
+/// The blanks at the start of the line holding byte `at`.
+fn indent_of_line(source: &str, at: usize) -> String {
+    let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    source[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
 }
 
 /// One written value's home: buffer index and location in it.
@@ -331,25 +446,6 @@ fn level_text(
     let m =
         crate::util::c_text::operand(modulus_text, crate::util::c_text::Prec::Postfix, &|_| false);
     Ok(format!("({}) % {m}", row_text(&shifted, names)))
-}
-
-/// `span` grown to its whole line (with the line break) when nothing else
-/// but blanks shares the line, so that a deleted declaration leaves no
-/// blank line behind.
-fn whole_line(source: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let start = source[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = source[span.end..]
-        .find('\n')
-        .map_or(source.len(), |i| span.end + i + 1);
-    let blank = |t: &str| {
-        t.chars()
-            .all(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r')
-    };
-    if blank(&source[start..span.start]) && blank(&source[span.end..end]) {
-        start..end
-    } else {
-        span
-    }
 }
 
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
@@ -872,12 +968,29 @@ pub fn contract_scop_smo_with(
         buffer_names.push(name);
     }
     let new_cells = sol.size(values).map_err(|e| e.to_string())?;
+    let place = buffer_place(program, scop, &decls)?;
     let mut edits = Vec::new();
+    let declaration = match &place {
+        BufferPlace::Replace => {
+            edits.push(Edit::replace(decls[0].1.clone(), decl_text.clone()));
+            BufferDeclaration {
+                edit: 0,
+                own_line: false,
+                indent: indent_of_line(source, decls[0].1.start),
+            }
+        }
+        BufferPlace::Before(at) => {
+            edits.push(line_insertion(source, *at, &decl_text));
+            BufferDeclaration {
+                edit: 0,
+                own_line: starts_line(source, *at),
+                indent: indent_of_line(source, *at),
+            }
+        }
+    };
     for (k, (_, span)) in decls.iter().enumerate() {
-        if k == 0 {
-            edits.push(Edit::replace(span.clone(), decl_text.clone()));
-        } else {
-            edits.push(Edit::delete(whole_line(source, span.clone())));
+        if k > 0 || matches!(place, BufferPlace::Before(_)) {
+            edits.push(deletion(source, span.clone()));
         }
     }
 
@@ -1047,11 +1160,21 @@ pub fn contract_scop_smo_with(
         }
         edits.extend(stmt_edits);
     }
-    // Delete dead copies with the loops left empty.
-    for &si in &deleted_stmts {
-        let span = enclosing_empty_loops(source, scop.stmts[si].span.clone());
-        removed.push(source[span.clone()].to_string());
-        edits.push(Edit::delete(span));
+    // Delete the dead copies with the brace-less headers, loops and
+    // blocks they leave empty (by syntax nodes).
+    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
+    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
+        let text = if edit.replacement.is_empty() {
+            source[edit.range.clone()].trim().to_string()
+        } else {
+            format!(
+                "{} (now `{}`)",
+                source[edit.range.clone()].trim(),
+                edit.replacement
+            )
+        };
+        removed.push(text);
+        edits.push(edit);
     }
     let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
 
@@ -1115,6 +1238,7 @@ pub fn contract_scop_smo_with(
         buffers,
         removed,
         edits,
+        declaration,
         output,
         report,
         reads_checked,
@@ -1123,70 +1247,6 @@ pub fn contract_scop_smo_with(
         lower_bound,
         safety_net_fired,
     })
-}
-
-/// The span of `stmt` grown over every `for (...)` whose body it alone is
-/// (with or without braces).
-fn enclosing_empty_loops(source: &str, stmt: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let bytes = source.as_bytes();
-    let mut span = stmt;
-    loop {
-        let mut start = span.start;
-        let mut end = span.end;
-        let skip_back = |mut p: usize| {
-            while p > 0 && bytes[p - 1].is_ascii_whitespace() {
-                p -= 1;
-            }
-            p
-        };
-        let skip_fwd = |mut p: usize| {
-            while p < bytes.len() && bytes[p].is_ascii_whitespace() {
-                p += 1;
-            }
-            p
-        };
-        let mut p = skip_back(start);
-        if p > 0 && bytes[p - 1] == b'{' {
-            let q = skip_fwd(end);
-            if q < bytes.len() && bytes[q] == b'}' {
-                end = q + 1;
-                p = skip_back(p - 1);
-            } else {
-                return span;
-            }
-        }
-        if p == 0 || bytes[p - 1] != b')' {
-            return span;
-        }
-        // Match the parenthesis backwards.
-        let mut depth = 0i64;
-        let mut q = p;
-        let mut open = None;
-        while q > 0 {
-            q -= 1;
-            match bytes[q] {
-                b')' => depth += 1,
-                b'(' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        open = Some(q);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let Some(open) = open else { return span };
-        let k = skip_back(open);
-        if k < 3
-            || &source[k - 3..k] != "for"
-            || (k > 3 && (bytes[k - 4].is_ascii_alphanumeric() || bytes[k - 4] == b'_'))
-        {
-            return span;
-        }
-        start = k - 3;
-        span = start..end;
-    }
 }
 
 /// One operation of a SCoP run: schedule (padded), statement, iterators.
@@ -1438,48 +1498,4 @@ fn trace_check(
         }
     }
     Ok(checked)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::enclosing_empty_loops;
-
-    /// The span of `needle` in `text`.
-    fn span_of(text: &str, needle: &str) -> std::ops::Range<usize> {
-        let start = text.find(needle).expect("needle");
-        start..start + needle.len()
-    }
-
-    #[test]
-    fn a_declaration_alone_on_its_line_is_deleted_with_the_line() {
-        let text = "{\n    double A[N];\n    double B[N]; int k;\n}\n";
-        let a = span_of(text, "double A[N];");
-        assert_eq!(&text[super::whole_line(text, a)], "    double A[N];\n");
-        let b = span_of(text, "double B[N];");
-        assert_eq!(&text[super::whole_line(text, b)], "double B[N];");
-    }
-
-    #[test]
-    fn empty_loops_grow_over_braces_and_nesting_but_not_over_siblings() {
-        // Nested loops whose only statement is the copy: both go.
-        let text =
-            "x; for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }\n y;";
-        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
-        assert_eq!(
-            &text[span],
-            "for (t = 0; t < T; t++) {\n  for (i = 0; i < (N); i++)\n    B[i] = A[i];\n }"
-        );
-        // A sibling statement keeps the outer loop.
-        let text =
-            "for (t = 0; t < T; t++) {\n  for (i = 0; i < N; i++) B[i] = A[i];\n  C[t] = 1;\n}";
-        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
-        assert_eq!(&text[span], "for (i = 0; i < N; i++) B[i] = A[i];");
-        // An `if` or a call-like `xfor(...)` is not a loop to delete.
-        let text = "if (i > 0) B[i] = A[i];";
-        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
-        assert_eq!(&text[span], "B[i] = A[i];");
-        let text = "xfor (i) B[i] = A[i];";
-        let span = enclosing_empty_loops(text, span_of(text, "B[i] = A[i];"));
-        assert_eq!(&text[span], "B[i] = A[i];");
-    }
 }
