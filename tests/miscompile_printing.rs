@@ -46,7 +46,7 @@ fn check(name: &str, defines: &[(&str, i64)], expect_change: bool) -> String {
     let output_path = scratch.join(format!("{name}.polyfold.c"));
     std::fs::write(&output_path, &contraction.output).expect("write");
     let limit = Duration::from_secs(20);
-    let expected = build_and_run(&path, name, &scratch, true, limit)
+    let expected = build_and_run(&path, name, &scratch, true, limit, None)
         .unwrap_or_else(|(_, e)| panic!("{name}: the original fails: {e}"));
     let actual = build_and_run(
         &output_path,
@@ -54,6 +54,7 @@ fn check(name: &str, defines: &[(&str, i64)], expect_change: bool) -> String {
         &scratch,
         true,
         limit,
+        None,
     )
     .unwrap_or_else(|(_, e)| panic!("{name}: the output fails: {e}\n{}", contraction.output));
     let _ = std::fs::remove_dir_all(&scratch);
