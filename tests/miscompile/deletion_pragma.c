@@ -1,6 +1,7 @@
 /* Issue 14, class 1: a dead copy loop with braces and a `#pragma` that
  * applies to it: the pragma goes with the loop. Before the fix the braces
- * and the pragma stayed and the output did not compile.
+ * and the pragma stayed and the output did not compile. (`GCC unroll`: a
+ * pragma that does not mark the loop parallel, which would keep the arrays.)
  */
 #include <stdio.h>
 #define N 16
@@ -16,7 +17,7 @@ int main(void) {
     for (t = 0; t < T; t++) {
         for (i = 1; i <= N; i++)
             un[i] = (u[i - 1] + u[i] + u[i + 1]) / 3.0;
-        #pragma GCC ivdep
+        #pragma GCC unroll 4
         for (i = 1; i <= N; i++) { u[i] = un[i]; }
         probe += u[N / 2];
     }
