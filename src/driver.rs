@@ -32,6 +32,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Exit 0 with `stdout`, nothing to write.
+    fn ok(stdout: String, stderr: String) -> Outcome {
+        Outcome {
+            stdout,
+            stderr,
+            code: 0,
+            rewrite: None,
+        }
+    }
+
     fn fail(stderr: String, code: u8) -> Outcome {
         Outcome {
             stdout: String::new(),
@@ -372,25 +382,14 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 rewrite: None,
             };
         }
-        Some(Emit::Smo) => {
-            return match emit_smo(&program, options) {
-                Ok(stdout) => Outcome {
-                    stdout,
-                    stderr,
-                    code: 0,
-                    rewrite: None,
-                },
-                Err(e) => Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2),
-            };
-        }
         Some(which) => {
-            return match emit_sets(&program, options, which) {
-                Ok(stdout) => Outcome {
-                    stdout,
-                    stderr,
-                    code: 0,
-                    rewrite: None,
-                },
+            let printed = if which == Emit::Smo {
+                emit_smo(&program, options)
+            } else {
+                emit_sets(&program, options, which)
+            };
+            return match printed {
+                Ok(stdout) => Outcome::ok(stdout, stderr),
                 Err(e) => Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2),
             };
         }

@@ -75,19 +75,9 @@ fn line_containing(source: &str, needle: &str) -> usize {
 
 /// Compiles `source` with `cc -std=c11 -O1 -g -fopenmp` and `flags`.
 fn compile(source: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
-    let out = Command::new("cc")
-        .args(["-std=c11", "-O1", "-g", "-w", "-fopenmp"])
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(source)
-        .output()
-        .map_err(|e| format!("cannot run cc: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    let mut all = vec!["-std=c11", "-O1", "-g", "-w", "-fopenmp"];
+    all.extend_from_slice(flags);
+    polyfold::fuzz::check::compile(source, exe, &all)
 }
 
 /// Runs `exe` with 4 OpenMP threads; its standard output and error.

@@ -12,7 +12,6 @@
 //! the build polyfold was told about).
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use polyfold::driver::{RunOptions, run_source};
@@ -21,20 +20,15 @@ use polyfold::fuzz::check::{run_with_limit, scratch_dir};
 /// Builds `source_path` with the sanitizers and `flags`; the error text when
 /// it does not compile.
 fn build(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
-    let out = Command::new("cc")
-        .args(["-std=c11", "-O1", "-w", "-fsanitize=address,undefined"])
-        .arg("-fno-sanitize-recover=all")
-        .args(flags)
-        .arg("-o")
-        .arg(exe)
-        .arg(source_path)
-        .output()
-        .map_err(|e| format!("cannot run cc: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    let mut all = vec![
+        "-std=c11",
+        "-O1",
+        "-w",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=all",
+    ];
+    all.extend_from_slice(flags);
+    polyfold::fuzz::check::compile(source_path, exe, &all)
 }
 
 /// One case: the file, the `-D` values given to polyfold, and the builds

@@ -47,23 +47,11 @@ impl Budget {
 
     /// Consumes one step.
     pub fn tick(&mut self) -> PolyResult<()> {
-        if self.steps_left == 0 {
-            return Err(PolyError::Budget);
-        }
-        self.steps_left -= 1;
-        if self.steps_left.is_multiple_of(1024)
-            && let Some(d) = self.deadline
-            && Instant::now() > d
-        {
-            self.steps_left = 0;
-            self.net_fired = true;
-            return Err(PolyError::Budget);
-        }
-        Ok(())
+        self.charge(1)
     }
 
     /// Consumes `steps` steps at once (for a loop whose work is known in
-    /// advance), checking the safety net as [`Budget::tick`] does.
+    /// advance), checking the safety net each time a multiple of 1024 steps is crossed.
     pub fn charge(&mut self, steps: u64) -> PolyResult<()> {
         if steps == 0 {
             return Ok(());
