@@ -11,10 +11,12 @@
 //! output, computed independently of polyfold by the C compiler.
 //!
 //! Seeds 0..200 run by default; `POLYFOLD_FUZZ_PROGRAMS=N` runs seeds
-//! 0..N and `POLYFOLD_FUZZ_SEED=S` starts at S. `POLYFOLD_FUZZ_FORMS=all`
-//! (or a list, see `Forms::parse`) generates with the forms of issue 14
-//! and compares every other build of each program too (default:
-//! `classic`, the original generator). Longer campaigns:
+//! 0..N and `POLYFOLD_FUZZ_SEED=S` starts at S. The programs use the forms
+//! of C that hid the miscompiles of issue 14 (derived size macros, `/` and
+//! `%`, `#ifdef` sizes, comments, brace-less bodies, copy-back loops,
+//! block-scoped temporaries, VLAs called with tiny sizes, OpenMP), and every
+//! other build of each program is compared too; `POLYFOLD_FUZZ_FORMS=classic`
+//! (or a list, see `Forms::parse`) restricts them. Longer campaigns:
 //! `cargo run --release --features fuzz --bin polyfold-fuzz -- --programs 10000 --seed 1`.
 //!
 //! Every `tests/regressions/*.c` file (minimised cases of bugs found by the
@@ -128,7 +130,7 @@ fn random_programs_print_the_same_after_contraction() {
     let first = env_number("POLYFOLD_FUZZ_SEED", 0);
     let forms = std::env::var("POLYFOLD_FUZZ_FORMS")
         .map(|v| Forms::parse(&v).expect("POLYFOLD_FUZZ_FORMS names known forms"))
-        .unwrap_or_else(|_| Forms::classic());
+        .unwrap_or_else(|_| Forms::all());
     let scratch = scratch_dir("differential").expect("scratch directory");
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
