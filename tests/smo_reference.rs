@@ -40,7 +40,11 @@ fn reference_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!(
+        // Written to the process's stderr directly (not through the test
+        // harness's capture), so that `cargo test` shows the skip.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "skipped: the published SMO specifications are not here ({} does not exist); \
              the project's own specifications in tests/smo/ are checked by the other tests",
             dir.display()
