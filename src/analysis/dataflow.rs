@@ -682,8 +682,8 @@ impl ConflictLimit {
 }
 
 /// [`global_conflicts`] that gives up with [`PolyError::Budget`] once the
-/// work of `limit` is spent (see [`ConflictLimit`]). With `for_values`, the set is exact for those
-/// parameter values only: every piece fixes the parameters to them (which
+/// work of `limit` is spent (see [`ConflictLimit`]). With `for_values`, the
+/// set is exact for those parameter values only: every piece fixes the parameters to them (which
 /// makes the emptiness tests cheaper), and the pairs not `needed` are
 /// skipped.
 pub fn global_conflicts_until(
@@ -778,9 +778,12 @@ pub fn global_conflicts_until(
         }
         check_time()?;
         let mut out = Vec::new();
-        let kept = without_redundant_pieces(rel.pieces, deadline).inspect_err(|_| {
-            // Only the safety net stops this step.
-            if let Some(l) = limit {
+        let kept = without_redundant_pieces(rel.pieces, deadline).inspect_err(|e| {
+            // A budget error past the deadline is the safety net firing.
+            if let Some(l) = limit
+                && *e == PolyError::Budget
+                && before_deadline(deadline).is_err()
+            {
                 l.net_fired
                     .store(true, std::sync::atomic::Ordering::Relaxed);
             }

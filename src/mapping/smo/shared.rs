@@ -33,8 +33,8 @@
 //! conflict, so the later levels need at least that many cells: a lower
 //! bound from the value lifetimes the caller gives). Passes of growing
 //! width (a greedy dive first) share a cache of the nodes, and the search
-//! stops when its work budget is spent with the best mapping found, or at once when the
-//! product meets the max-live bound.
+//! stops when its work budget is spent (with the best mapping found), or
+//! at once when the product meets the max-live bound.
 //!
 //! Ranges come from rational LP bounds (rounded inwards, which keeps every
 //! integer point), so they can only be too wide: a level may get a larger
