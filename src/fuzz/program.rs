@@ -501,6 +501,10 @@ impl Style {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllDefined(pub String);
 
+/// A size chosen by the dataset macros: its name, then its value in the
+/// small, the default (medium) and the large dataset.
+type Dataset = (String, i64, i64, i64);
+
 impl GenProgram {
     /// The form of each base size (`Define` when the shape says nothing).
     pub fn size_form(&self, index: usize) -> SizeForm {
@@ -574,7 +578,7 @@ impl GenProgram {
         out.push_str("#include <stdio.h>\n\n");
         out.push_str("#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n");
         out.push_str("#pragma STDC FP_CONTRACT OFF\n\n");
-        let mut datasets: Vec<(String, i64, i64, i64)> = Vec::new();
+        let mut datasets: Vec<Dataset> = Vec::new();
         for (index, (name, value)) in self.sizes.iter().enumerate() {
             match self.size_form(index) {
                 SizeForm::Define => {
@@ -660,8 +664,8 @@ impl GenProgram {
         out
     }
 
-    fn print_datasets(&self, datasets: &[(String, i64, i64, i64)], out: &mut String) {
-        let defines = |pick: &dyn Fn(&(String, i64, i64, i64)) -> i64| -> String {
+    fn print_datasets(&self, datasets: &[Dataset], out: &mut String) {
+        let defines = |pick: &dyn Fn(&Dataset) -> i64| -> String {
             datasets
                 .iter()
                 .map(|d| format!("#define {} {}\n", d.0, pick(d)))
