@@ -512,19 +512,7 @@ fn child_lists(stmt: &CStmt) -> Vec<Vec<Item<'_>>> {
         }
     }
     match stmt {
-        CStmt::Compound { items, span } => vec![
-            items
-                .iter()
-                .enumerate()
-                .map(|(index, stmt)| Item {
-                    stmt,
-                    parent: Parent::Block {
-                        block: span.start,
-                        index,
-                    },
-                })
-                .collect(),
-        ],
+        CStmt::Compound { items, span } => vec![block_items(items, span)],
         CStmt::For { body, .. } => vec![as_list(body)],
         CStmt::If { then, els, .. } => {
             let mut v = vec![as_list(then)];
@@ -538,6 +526,21 @@ fn child_lists(stmt: &CStmt) -> Vec<Vec<Item<'_>>> {
     }
 }
 
+/// The statements of the block `{ items }` at `span`, with their places.
+fn block_items<'s>(items: &'s [CStmt], span: &Range<usize>) -> Vec<Item<'s>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, stmt)| Item {
+            stmt,
+            parent: Parent::Block {
+                block: span.start,
+                index,
+            },
+        })
+        .collect()
+}
+
 /// The maximal statements inside `region` (a byte range between pragmas).
 fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<Item<'s>>) {
     let inside = |s: &CStmt| {
@@ -549,17 +552,7 @@ fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<Item<'
         sp.start < region.end && sp.end > region.start
     };
     let children: Vec<Item> = match stmt {
-        CStmt::Compound { items, span } => items
-            .iter()
-            .enumerate()
-            .map(|(index, stmt)| Item {
-                stmt,
-                parent: Parent::Block {
-                    block: span.start,
-                    index,
-                },
-            })
-            .collect(),
+        CStmt::Compound { items, span } => block_items(items, span),
         CStmt::For { body, .. } => vec![Item::sole(body)],
         CStmt::If { then, els, .. } => {
             let mut v = vec![Item::sole(then)];
