@@ -43,8 +43,8 @@ use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_de
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
-    SharedLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed, shared::Lifetime,
-    shared_solve_isolating, smo_solve, smo_solve_isolating,
+    SharedLimit, SmoLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
+    shared::Lifetime, shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
@@ -57,13 +57,16 @@ pub use split::{SplitScop, split_by_footprints};
 /// global conflict set may use half of it, and all SMO solves share it
 /// (one level may use all of it).
 pub const DEFAULT_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
-/// Wall-clock limit of each level of SMO on all statements after a
-/// successful solve with the split-off values apart.
-const SMO_SECOND_LEVEL_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+/// Branch-and-bound nodes of all SMO ILPs of one SCoP.
+const SMO_NODES: u64 = 200_000;
 
-/// The time the SMO ILP gets after the shared-hyperplane search found a
+/// Nodes of each level of SMO on all statements after a successful solve
+/// with the split-off values apart.
+const SMO_SECOND_LEVEL_NODES: u64 = 250;
+
+/// Nodes of all SMO ILPs after the shared-hyperplane search found a
 /// mapping.
-const SMO_AFTER_SHARED_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+const SMO_AFTER_SHARED_NODES: u64 = 5_000;
 
 /// Work units of the global conflict set (one per conflict piece built
 /// and tested): the count, not the time, decides whether it is built.
@@ -761,9 +764,10 @@ pub fn contract_scop_smo_with(
         .map(|(j, _)| crate::mapping::smo::StmtId(j))
         .collect();
     let mut results = Vec::new();
+    // Nodes decide; the budget's end is the ILPs' safety net.
     let mut opts = SmoOptions {
-        level_time_limit: budget,
-        deadline: Some(started + budget),
+        level_safety_net: budget,
+        limit: std::rc::Rc::new(SmoLimit::new(SMO_NODES, Some(started + budget))),
         ..SmoOptions::default()
     };
     // No storage needs fewer cells than the values live at once.
@@ -836,13 +840,15 @@ pub fn contract_scop_smo_with(
         if spec.conflicts.len() > SMO_AFTER_SHARED_PIECES {
             run_ilp = false;
         }
-        let end = (started + budget).min(std::time::Instant::now() + SMO_AFTER_SHARED_TIME);
-        opts.deadline = Some(end);
+        opts.limit = std::rc::Rc::new(SmoLimit::new(
+            SMO_AFTER_SHARED_NODES,
+            Some(started + budget),
+        ));
     }
     if run_ilp && !isolated.is_empty() {
         let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
         if r.is_ok() {
-            opts.level_time_limit = SMO_SECOND_LEVEL_TIME;
+            opts.level_nodes = SMO_SECOND_LEVEL_NODES;
         }
         run_ilp = !meets_bound(&r);
         results.push(("SMO, split-off values apart", r));
@@ -850,6 +856,10 @@ pub fn contract_scop_smo_with(
     if run_ilp {
         let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
         results.push(("SMO", smo));
+    }
+    safety_net_fired |= opts.limit.net_fired.get();
+    if debug {
+        eprintln!("smo ILPs: {} nodes", opts.limit.used.get());
     }
     stage("shared and ILP");
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;

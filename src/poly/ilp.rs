@@ -7,7 +7,10 @@
 //!   linear constraints with `i64` coefficients, and one or more objectives
 //!   solved lexicographically (each objective is fixed at its optimum before
 //!   the next one is optimised);
-//! - a time budget over all stages ([`IlpOptions`]);
+//! - a budget over all stages ([`IlpOptions`]): branch-and-bound nodes,
+//!   which decide where the search stops (the same model and budget give
+//!   the same answer on any machine), and a wall-clock safety net whose
+//!   firing is reported ([`IlpStats::safety_net_fired`]);
 //! - exact re-verification: the integer values returned by the
 //!   floating-point solver are rounded, checked to be integral, then fixed,
 //!   and the remaining continuous problem is solved again with the exact
@@ -28,10 +31,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use good_lp::{
-    Expression, ProblemVariables, ResolutionError, Solution as _, SolutionStatus, SolverModel,
-    WithTimeLimit, microlp, variable,
-};
+use ::microlp::{Error as MicroLpError, SolveOptions, TerminationReason};
+use good_lp::{Expression, ProblemVariables, SolverModel, microlp, variable};
 
 use super::basic::BasicSet;
 use super::budget::Budget;
@@ -103,8 +104,80 @@ pub struct IlpModel {
 /// Solver options.
 #[derive(Clone, Debug, Default)]
 pub struct IlpOptions {
-    /// Wall-clock budget for all lexicographic stages together.
+    /// Branch-and-bound nodes for all lexicographic stages together (each
+    /// solver call also counts its root relaxation as one node). This
+    /// deterministic count decides where the search stops.
+    pub node_limit: Option<u64>,
+    /// Wall-clock safety net for all stages together. Hitting it is
+    /// reported in [`IlpStats::safety_net_fired`]: the answer may then
+    /// depend on the machine's speed and load.
     pub time_limit: Option<Duration>,
+}
+
+/// What a solve used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IlpStats {
+    /// Nodes counted against [`IlpOptions::node_limit`].
+    pub nodes: u64,
+    /// Whether the wall-clock safety net stopped a solver call.
+    pub safety_net_fired: bool,
+}
+
+/// The node budget and safety net of one [`IlpModel::solve`].
+struct Meter {
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    stats: IlpStats,
+}
+
+impl Meter {
+    /// Nodes left (`None`: unlimited).
+    fn nodes_left(&self) -> Option<u64> {
+        self.node_limit.map(|l| l.saturating_sub(self.stats.nodes))
+    }
+
+    /// Time left before the safety net (`None`: none).
+    fn time_left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether nothing is left (then the run stops, reporting which limit).
+    fn spent(&mut self) -> bool {
+        if self.nodes_left() == Some(0) {
+            return true;
+        }
+        if self.time_left().is_some_and(|t| t.is_zero()) {
+            self.stats.safety_net_fired = true;
+            return true;
+        }
+        false
+    }
+
+    /// Runs microlp with at most `nodes` nodes (and the time left), and
+    /// counts what it used.
+    fn run(
+        &mut self,
+        model: &IlpModel,
+        fixings: &[IlpConstraint],
+        objective: Option<&Objective>,
+        nodes: Option<u64>,
+    ) -> Result<RawSolution, RawFailure> {
+        let (raw, used) = run_microlp(model, fixings, objective, nodes, self.time_left());
+        self.stats.nodes = self.stats.nodes.saturating_add(used);
+        if matches!(raw, Err(RawFailure::Limit { safety_net: true }))
+            || matches!(
+                raw,
+                Ok(RawSolution {
+                    stopped_by_safety_net: true,
+                    ..
+                })
+            )
+        {
+            self.stats.safety_net_fired = true;
+        }
+        raw
+    }
 }
 
 /// An exactly verified solution.
@@ -137,14 +210,15 @@ impl Solution {
 pub enum SolveStatus {
     /// Verified solution; the solver reported every stage optimal.
     Optimal(Solution),
-    /// Verified solution without an optimality claim (time limit hit).
+    /// Verified solution without an optimality claim (a limit was hit).
     Feasible(Solution),
     /// The solver reported no solution (not a proof).
     Infeasible,
     /// The solver (or the exact continuous re-solve) found the objective
     /// unbounded.
     Unbounded,
-    /// The time limit was reached before any solution was found.
+    /// The node limit (or the safety net) was reached before any solution
+    /// was found.
     TimeLimit,
     /// Anything else, including solver panics and failed verification.
     Error(String),
@@ -221,16 +295,42 @@ impl IlpModel {
                 v.name
             ));
         }
+        let outside_i32 = |b: Option<i64>| b.is_some_and(|b| i32::try_from(b).is_err());
+        if let Some(v) = self
+            .vars
+            .iter()
+            .find(|v| v.kind == VarKind::Integer && (outside_i32(v.lower) || outside_i32(v.upper)))
+        {
+            return Err(format!(
+                "integer variable {} has a bound outside the solver's i32 range",
+                v.name
+            ));
+        }
         Ok(())
     }
 
     /// Solves the model: lexicographic objectives by successive solves, each
     /// stage's integer solution exactly re-verified (see the module docs).
     pub fn solve(&self, options: &IlpOptions) -> SolveStatus {
+        self.solve_counted(options).0
+    }
+
+    /// [`IlpModel::solve`], with what the solve used.
+    pub fn solve_counted(&self, options: &IlpOptions) -> (SolveStatus, IlpStats) {
+        let mut meter = Meter {
+            node_limit: options.node_limit,
+            deadline: options.time_limit.map(|t| Instant::now() + t),
+            stats: IlpStats::default(),
+        };
+        let status = self.solve_metered(&mut meter);
+        (status, meter.stats)
+    }
+
+    fn solve_metered(&self, meter: &mut Meter) -> SolveStatus {
         if let Err(e) = self.check() {
             return SolveStatus::Error(e);
         }
-        let deadline = options.time_limit.map(|t| Instant::now() + t);
+        let debug = std::env::var_os("POLYFOLD_ILP_DEBUG").is_some();
         let mut fixings: Vec<IlpConstraint> = Vec::new();
         let mut best: Option<Solution> = None;
         let stages: Vec<Option<&Objective>> = if self.objectives.is_empty() {
@@ -238,54 +338,50 @@ impl IlpModel {
         } else {
             self.objectives.iter().map(Some).collect()
         };
+        let stop = |best: Option<Solution>| match best {
+            Some(s) => SolveStatus::Feasible(s),
+            None => SolveStatus::TimeLimit,
+        };
         for (stage, objective) in stages.iter().enumerate() {
-            let remaining = match deadline {
-                None => None,
-                Some(d) => {
-                    let r = d.saturating_duration_since(Instant::now());
-                    if r.is_zero() {
-                        return match best {
-                            Some(s) => SolveStatus::Feasible(s),
-                            None => SolveStatus::TimeLimit,
-                        };
-                    }
-                    Some(r)
-                }
-            };
+            if meter.spent() {
+                return stop(best);
+            }
             let stage_start = Instant::now();
-            // A later stage optimises for a third of the time left; if that
-            // runs out, feasibility probes improve the earlier solution
+            let nodes_before = meter.stats.nodes;
+            // A later stage optimises with a third of the nodes left; if
+            // they run out, feasibility probes improve the earlier solution
             // with the rest (see `probe_stage`).
             // Only for objectives over integer variables with integer
             // coefficients: their values are integers, so "better by 1" is
             // "better".
             let probing = stage > 0
                 && best.is_some()
-                && remaining.is_some()
+                && meter.node_limit.is_some()
                 && objective.is_some_and(|o| {
                     o.terms
                         .iter()
                         .all(|(v, _)| self.vars[v.0].kind == VarKind::Integer)
                 });
-            let stage_time = if probing {
-                remaining.map(|r| r / 3)
+            let stage_nodes = if probing {
+                meter.nodes_left().map(|n| (n / 3).max(1))
             } else {
-                remaining
+                meter.nodes_left()
             };
-            let raw = run_microlp(self, &fixings, *objective, stage_time);
+            let raw = meter.run(self, &fixings, *objective, stage_nodes);
             if probing
-                && matches!(raw, Err(RawFailure::TimeLimit))
-                && let (Some(obj), Some(current), Some(d)) = (*objective, best.as_ref(), deadline)
+                && matches!(raw, Err(RawFailure::Limit { safety_net: false }))
+                && let (Some(obj), Some(current)) = (*objective, best.as_ref())
             {
-                let probed = probe_stage(self, &fixings, obj, current, d);
-                if std::env::var_os("POLYFOLD_ILP_DEBUG").is_some() {
+                let probed = probe_stage(self, &fixings, obj, current, meter);
+                if debug {
                     eprintln!(
-                        "ilp stage {stage}: {:.3} s, optimisation timed out, probes: {}",
+                        "ilp stage {stage}: {:.3} s, {} nodes, optimisation stopped, probes: {}",
                         stage_start.elapsed().as_secs_f64(),
+                        meter.stats.nodes - nodes_before,
                         match &probed {
                             Ok(Some((_, v, true))) => format!("optimal {v}"),
-                            Ok(Some((_, v, false))) => format!("improved to {v}, time limit"),
-                            Ok(None) => "no improvement, time limit".into(),
+                            Ok(Some((_, v, false))) => format!("improved to {v}, limit"),
+                            Ok(None) => "no improvement, limit".into(),
                             Err(e) => e.clone(),
                         }
                     );
@@ -309,19 +405,19 @@ impl IlpModel {
                     Ok(None) => {}
                     Err(e) => return SolveStatus::Error(e),
                 }
-                // The probes ran out of time too: the best so far stands.
-                return match best {
-                    Some(s) => SolveStatus::Feasible(s),
-                    None => SolveStatus::TimeLimit,
-                };
+                // The probes ran out too: the best so far stands.
+                return stop(best);
             }
-            if std::env::var_os("POLYFOLD_ILP_DEBUG").is_some() {
+            if debug {
                 eprintln!(
-                    "ilp stage {stage}: {:.3} s, {}",
+                    "ilp stage {stage}: {:.3} s, {} nodes, {}",
                     stage_start.elapsed().as_secs_f64(),
+                    meter.stats.nodes - nodes_before,
                     match &raw {
-                        Ok(_) => "solved",
-                        Err(RawFailure::TimeLimit) => "time limit",
+                        Ok(r) if r.proven_optimal => "solved",
+                        Ok(_) => "feasible, limit",
+                        Err(RawFailure::Limit { safety_net: false }) => "node limit",
+                        Err(RawFailure::Limit { safety_net: true }) => "safety net",
                         Err(_) => "failed",
                     }
                 );
@@ -330,12 +426,7 @@ impl IlpModel {
                 Ok(raw) => raw,
                 Err(RawFailure::Infeasible) if stage == 0 => return SolveStatus::Infeasible,
                 Err(RawFailure::Unbounded) => return SolveStatus::Unbounded,
-                Err(RawFailure::TimeLimit) => {
-                    return match best {
-                        Some(s) => SolveStatus::Feasible(s),
-                        None => SolveStatus::TimeLimit,
-                    };
-                }
+                Err(RawFailure::Limit { .. }) => return stop(best),
                 Err(RawFailure::Infeasible) => {
                     return SolveStatus::Error(format!(
                         "lexicographic stage {stage} infeasible after fixing earlier objectives \
@@ -373,10 +464,7 @@ impl IlpModel {
                 n_constraints: self.n_constraints(),
             });
             if !raw.proven_optimal {
-                return match best {
-                    Some(s) => SolveStatus::Feasible(s),
-                    None => SolveStatus::TimeLimit,
-                };
+                return stop(best);
             }
         }
         match best {
@@ -389,7 +477,7 @@ impl IlpModel {
 /// Improves `current` for the stage objective `obj` (integer-valued) by
 /// feasibility probes (no objective, the constraint `obj` better than the
 /// current value by at least 1), until a probe is infeasible (the value is
-/// then optimal for the stage: `true`) or `deadline` passes (`false`: the
+/// then optimal for the stage: `true`) or the meter is spent (`false`: the
 /// best solution found, not proven optimal). `None` when the current
 /// solution cannot be evaluated. Each probe's solution is checked exactly
 /// like any other.
@@ -398,7 +486,7 @@ fn probe_stage(
     fixings: &[IlpConstraint],
     obj: &Objective,
     current: &Solution,
-    deadline: Instant,
+    meter: &mut Meter,
 ) -> Result<Option<(Solution, Rat, bool)>, String> {
     let as_raw = |s: &Solution| -> Vec<f64> {
         s.values
@@ -432,8 +520,7 @@ fn probe_stage(
         ))
     };
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if meter.spent() {
             return Ok(done(values, value, false));
         }
         // Strictly better: obj <= value - 1 (minimise) or >= value + 1, on
@@ -444,11 +531,12 @@ fn probe_stage(
         }
         .map_err(|e| e.to_string())?;
         let probe = fixing_constraint(obj, target).map_err(|e| e.to_string())?;
-        match run_microlp(
+        let left = meter.nodes_left();
+        match meter.run(
             model,
             &[fixings, std::slice::from_ref(&probe)].concat(),
             None,
-            Some(left),
+            left,
         ) {
             Ok(raw) => match value_of(&raw.values, std::slice::from_ref(&probe))? {
                 Some((v, val)) => {
@@ -467,12 +555,18 @@ fn probe_stage(
 struct RawSolution {
     values: Vec<f64>,
     proven_optimal: bool,
+    /// The answer is the incumbent the safety net stopped at.
+    stopped_by_safety_net: bool,
 }
 
 enum RawFailure {
     Infeasible,
     Unbounded,
-    TimeLimit,
+    /// The node limit (`safety_net: false`) or the safety net stopped the
+    /// call before any solution.
+    Limit {
+        safety_net: bool,
+    },
     Error(String),
 }
 
@@ -485,13 +579,17 @@ fn expression(terms: &[(IlpVar, i64)], constant: i64, vars: &[good_lp::Variable]
 }
 
 /// Runs microlp on the model plus `fixings` with one objective, under
-/// `catch_unwind`.
+/// `catch_unwind`, with at most `node_limit` branch-and-bound nodes and
+/// the `time_limit` safety net. Also returns the nodes used (the root
+/// relaxation counts as one).
 fn run_microlp(
     model: &IlpModel,
     fixings: &[IlpConstraint],
     objective: Option<&Objective>,
+    node_limit: Option<u64>,
     time_limit: Option<Duration>,
-) -> Result<RawSolution, RawFailure> {
+) -> (Result<RawSolution, RawFailure>, u64) {
+    let mut used = 1;
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut pv = ProblemVariables::new();
         let vars: Vec<good_lp::Variable> = model
@@ -522,9 +620,6 @@ fn run_microlp(
             }
         };
         let mut problem = unsolved.using(microlp);
-        if let Some(t) = time_limit {
-            problem = problem.with_time_limit(t.as_secs_f64());
-        }
         for c in model.constraints.iter().chain(fixings) {
             let lhs = expression(&c.terms, 0, &vars);
             let rhs = c.rhs as f64;
@@ -535,33 +630,55 @@ fn run_microlp(
             };
             problem = problem.with(con);
         }
-        match problem.solve() {
-            Ok(sol) => {
-                let values: Vec<f64> = vars.iter().map(|v| sol.value(*v)).collect();
-                let proven_optimal = matches!(sol.status(), SolutionStatus::Optimal);
-                Ok(RawSolution {
-                    values,
-                    proven_optimal,
-                })
-            }
-            Err(ResolutionError::Infeasible) => Err(RawFailure::Infeasible),
-            Err(ResolutionError::Unbounded) => Err(RawFailure::Unbounded),
-            Err(ResolutionError::Other(s)) if s.contains("Time limit") => {
-                Err(RawFailure::TimeLimit)
-            }
-            Err(e) => Err(RawFailure::Error(e.to_string())),
-        }
+        // The problem good_lp built, solved with microlp's own options:
+        // the node limit is deterministic, the time limit a safety net.
+        // (Variables are created in model order; `check` keeps integer
+        // bounds in microlp's i32 range.)
+        let mut options = SolveOptions::default();
+        options.node_limit = node_limit;
+        options.time_limit = time_limit;
+        let outcome = match problem.as_inner().solve_with(options) {
+            Ok(o) => o,
+            Err(e) => return (Err(failure_of(e)), 1),
+        };
+        let nodes = 1 + outcome.stats().nodes_solved;
+        let reason = outcome.termination_reason();
+        let safety_net = reason == TerminationReason::TimeLimit;
+        let raw = match outcome.solution() {
+            Some(sol) => Ok(RawSolution {
+                values: sol.iter().map(|(_, x)| x).collect(),
+                proven_optimal: reason == TerminationReason::ProvenOptimal,
+                stopped_by_safety_net: safety_net,
+            }),
+            None => Err(RawFailure::Limit { safety_net }),
+        };
+        (raw, nodes)
     }));
     match result {
-        Ok(r) => r,
+        Ok((r, nodes)) => {
+            used = nodes;
+            (r, used)
+        }
         Err(payload) => {
             let msg = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            Err(RawFailure::Error(format!("solver panicked: {msg}")))
+            (
+                Err(RawFailure::Error(format!("solver panicked: {msg}"))),
+                used,
+            )
         }
+    }
+}
+
+/// A microlp error as a failure of one call.
+fn failure_of(e: MicroLpError) -> RawFailure {
+    match e {
+        MicroLpError::Infeasible => RawFailure::Infeasible,
+        MicroLpError::Unbounded => RawFailure::Unbounded,
+        other => RawFailure::Error(other.to_string()),
     }
 }
 
@@ -744,6 +861,85 @@ mod tests {
     use crate::poly::simplex::proptest_cases;
     use crate::util::rng::Rng;
 
+    /// A 0/1 knapsack that branch and bound cannot close at the root:
+    /// maximise Σ v·x subject to Σ w·x <= 40 (weights and values odd, so
+    /// the relaxation is fractional), and its optimum by brute force over
+    /// the 2^10 choices.
+    fn knapsack() -> (IlpModel, i64) {
+        let w = [11, 13, 7, 9, 17, 5, 15, 3, 19, 21];
+        let v = [15, 19, 9, 13, 23, 7, 21, 3, 27, 29];
+        let mut m = IlpModel::new();
+        let x: Vec<IlpVar> = (0..w.len())
+            .map(|i| m.add_integer(&format!("x{i}"), Some(0), Some(1)))
+            .collect();
+        m.add_constraint(x.iter().zip(w).map(|(x, w)| (*x, w)).collect(), Cmp::Le, 40);
+        m.add_objective(
+            Sense::Maximize,
+            x.iter().zip(v).map(|(x, v)| (*x, v)).collect(),
+            0,
+        );
+        let mut best = 0;
+        for mask in 0u32..1 << w.len() {
+            let pick = |a: &[i64]| -> i64 {
+                (0..w.len())
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| a[i])
+                    .sum()
+            };
+            if pick(&w) <= 40 {
+                best = best.max(pick(&v));
+            }
+        }
+        (m, best)
+    }
+
+    /// The node limit decides where the search stops: the same model and
+    /// limit give the same answer and count every time, and the limit is
+    /// kept (one root node per solver call on top of the branch nodes).
+    #[test]
+    fn node_limit_stops_the_search_deterministically() {
+        let (m, best) = knapsack();
+        let (full, full_stats) = m.solve_counted(&IlpOptions::default());
+        match &full {
+            SolveStatus::Optimal(s) => assert_eq!(s.objective_values, vec![Rat::from_int(best)]),
+            other => panic!("knapsack: {other:?}"),
+        }
+        assert!(full_stats.nodes > 3, "the model needs branching");
+        assert!(!full_stats.safety_net_fired);
+        let limited = IlpOptions {
+            node_limit: Some(2),
+            time_limit: None,
+        };
+        let first = m.solve_counted(&limited);
+        for _ in 0..5 {
+            assert_eq!(m.solve_counted(&limited), first);
+        }
+        assert!(first.1.nodes <= 3, "{:?}", first.1);
+        assert!(!first.1.safety_net_fired);
+        match &first.0 {
+            SolveStatus::Feasible(s) => {
+                assert!(s.objective_values[0] <= Rat::from_int(best));
+            }
+            SolveStatus::TimeLimit => {}
+            other => panic!("knapsack with 2 nodes: {other:?}"),
+        }
+    }
+
+    /// A wall-clock safety net that fires is reported, not silent.
+    #[test]
+    fn safety_net_firing_is_reported() {
+        let (m, _) = knapsack();
+        let (status, stats) = m.solve_counted(&IlpOptions {
+            node_limit: None,
+            time_limit: Some(Duration::ZERO),
+        });
+        assert!(stats.safety_net_fired, "{status:?} {stats:?}");
+        assert!(
+            matches!(status, SolveStatus::TimeLimit | SolveStatus::Feasible(_)),
+            "{status:?}"
+        );
+    }
+
     #[test]
     fn probes_improve_a_stage_to_its_proven_optimum() {
         // min 2x + 3y + z over integers 0..=5 with x + y >= 3, 2x - z <= 4:
@@ -775,8 +971,12 @@ mod tests {
             n_vars: 3,
             n_constraints: 2,
         };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let (sol, value, proven) = probe_stage(&m, &[], &obj, &current, deadline)
+        let mut meter = Meter {
+            node_limit: Some(10_000),
+            deadline: None,
+            stats: IlpStats::default(),
+        };
+        let (sol, value, proven) = probe_stage(&m, &[], &obj, &current, &mut meter)
             .unwrap()
             .expect("the current solution is feasible");
         assert!(proven);
@@ -845,7 +1045,8 @@ mod tests {
         m.add_objective(Sense::Minimize, vec![(lambda, 1)], 0);
         m.add_objective(Sense::Minimize, vec![(t[0], 1), (t[1], 1)], 0);
         let sol = match m.solve(&IlpOptions {
-            time_limit: Some(Duration::from_secs(20)),
+            node_limit: Some(100_000),
+            time_limit: None,
         }) {
             SolveStatus::Optimal(s) => s,
             other => panic!("successive minimum MILP: {other:?}"),

@@ -28,7 +28,8 @@ pub use input::{
 };
 pub use shared::{SharedLimit, shared_solve_isolating};
 pub use solve::{
-    ArrayMapping, Hyperplane, SmoOptions, SmoSolution, smo_solve, smo_solve_isolating,
+    ArrayMapping, DEFAULT_LEVEL_NODES, Hyperplane, SmoLimit, SmoOptions, SmoSolution, smo_solve,
+    smo_solve_isolating,
 };
 
 use crate::mapping::modular::ParamAffine;

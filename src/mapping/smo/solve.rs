@@ -39,11 +39,13 @@
 //! by [`super::certify`] before it is reported; the ILP solver's claims of
 //! optimality are floating-point claims (see `poly::ilp`).
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::farkas::farkas_nonnegative;
-use crate::poly::ilp::{Cmp, IlpModel, IlpOptions, IlpVar, Sense, SolveStatus};
+use crate::poly::ilp::{Cmp, IlpModel, IlpOptions, IlpStats, IlpVar, Sense, SolveStatus};
 use crate::poly::simplex::{LpResult, integer_point, lp_min};
 use crate::poly::{BasicSet, Budget, PolyError};
 
@@ -59,15 +61,24 @@ pub struct SmoOptions {
     pub max_coeff: i64,
     /// Bound on the absolute value of each hyperplane offset.
     pub max_offset: i64,
-    /// Wall-clock budget of one level's ILP (all stages).
-    pub level_time_limit: Duration,
+    /// Branch-and-bound nodes of one level's ILPs (all stages, the
+    /// per-statement ones included): the count, not the time, decides
+    /// where a level's search stops.
+    pub level_nodes: u64,
+    /// Wall-clock safety net of one level (reported through
+    /// [`SmoLimit::net_fired`] when it fires).
+    pub level_safety_net: Duration,
     /// Whether to split the statements into arrays of comparable shapes
     /// (seed 000 §4.5) and solve each array again.
     pub decoalesce: bool,
-    /// A wall-clock deadline for the whole heuristic: each level's ILP gets
-    /// at most the time left, and none starts after it.
-    pub deadline: Option<Instant>,
+    /// The budget of the whole heuristic, shared by every call given these
+    /// options (and their clones).
+    pub limit: Rc<SmoLimit>,
 }
+
+/// Default [`SmoOptions::level_nodes`]: the levels of the published
+/// specifications and of the corpus need at most a few hundred nodes.
+pub const DEFAULT_LEVEL_NODES: u64 = 20_000;
 
 impl Default for SmoOptions {
     fn default() -> SmoOptions {
@@ -75,9 +86,53 @@ impl Default for SmoOptions {
             c: 10,
             max_coeff: 4,
             max_offset: 10,
-            level_time_limit: Duration::from_secs(20),
+            level_nodes: DEFAULT_LEVEL_NODES,
+            level_safety_net: Duration::from_secs(20),
             decoalesce: true,
-            deadline: None,
+            limit: Rc::new(SmoLimit::unlimited()),
+        }
+    }
+}
+
+/// The budget of the heuristic across levels and calls: `nodes`
+/// branch-and-bound nodes in all (the count decides, so a run gives the
+/// same mapping on any machine under any load) and a wall-clock
+/// `safety_net` that only stops a pathological case; `net_fired` tells the
+/// caller it did (the result may then differ between runs). `used` is the
+/// count so far.
+#[derive(Debug)]
+pub struct SmoLimit {
+    pub nodes: u64,
+    pub safety_net: Option<Instant>,
+    pub used: Cell<u64>,
+    pub net_fired: Cell<bool>,
+}
+
+impl SmoLimit {
+    /// `nodes` in all, and a wall-clock safety net.
+    pub fn new(nodes: u64, safety_net: Option<Instant>) -> SmoLimit {
+        SmoLimit {
+            nodes,
+            safety_net,
+            used: Cell::new(0),
+            net_fired: Cell::new(false),
+        }
+    }
+
+    /// No limit beyond the per-level ones.
+    pub fn unlimited() -> SmoLimit {
+        SmoLimit::new(u64::MAX, None)
+    }
+
+    /// Nodes left.
+    pub fn left(&self) -> u64 {
+        self.nodes.saturating_sub(self.used.get())
+    }
+
+    fn charge(&self, stats: &IlpStats) {
+        self.used.set(self.used.get().saturating_add(stats.nodes));
+        if stats.safety_net_fired {
+            self.net_fired.set(true);
         }
     }
 }
@@ -652,17 +707,35 @@ fn solve_level(
 ) -> Result<Result<LevelResult, String>, PolyError> {
     let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
     let started = Instant::now();
-    // Each ILP gets the level's limit, or the time left before the
-    // deadline when that is shorter.
-    let level_end = started + opts.level_time_limit;
-    let end = opts.deadline.map_or(level_end, |d| d.min(level_end));
+    // The level's nodes (or what the heuristic has left, when fewer) are
+    // shared by its ILPs; the safety net is the level's, or the
+    // heuristic's when earlier.
+    let level_nodes = opts.level_nodes.min(opts.limit.left());
+    let level_used = Cell::new(0u64);
+    let level_end = started + opts.level_safety_net;
+    let end = opts
+        .limit
+        .safety_net
+        .map_or(level_end, |d| d.min(level_end));
     let ilp_opts = || -> Option<IlpOptions> {
+        let nodes = level_nodes.saturating_sub(level_used.get());
         let left = end.saturating_duration_since(Instant::now());
-        (!left.is_zero()).then_some(IlpOptions {
+        if left.is_zero() {
+            opts.limit.net_fired.set(true);
+            return None;
+        }
+        (nodes > 0).then_some(IlpOptions {
+            node_limit: Some(nodes),
             time_limit: Some(left),
         })
     };
-    const SPENT: &str = "the time budget of the heuristic is spent";
+    let solve = |m: &IlpModel, o: &IlpOptions| -> SolveStatus {
+        let (status, stats) = m.solve_counted(o);
+        level_used.set(level_used.get().saturating_add(stats.nodes));
+        opts.limit.charge(&stats);
+        status
+    };
+    const SPENT: &str = "the budget of the heuristic is spent";
     // Per-statement intra stages.
     let mut intra_fix: Vec<Option<(i64, i64, i64)>> = vec![None; stmts.len()];
     for (si, s) in stmts.iter().enumerate() {
@@ -682,7 +755,7 @@ fn solve_level(
         let Some(o) = ilp_opts() else {
             return Ok(Err(SPENT.into()));
         };
-        let sol = match solve_status_solution(b.m.solve(&o)) {
+        let sol = match solve_status_solution(solve(&b.m, &o)) {
             Ok(s) => s,
             Err(e) => return Ok(Err(format!("statement S{}: {e}", s.0))),
         };
@@ -758,14 +831,15 @@ fn solve_level(
     let Some(o) = ilp_opts() else {
         return Ok(Err(SPENT.into()));
     };
-    let status = m.solve(&o);
+    let status = solve(&m, &o);
     if debug {
         eprintln!(
-            "smo level: {} pieces, {} vars, {} constraints, {:.3} s",
+            "smo level: {} pieces, {} vars, {} constraints, {:.3} s, {} nodes",
             pieces.len(),
             m.n_vars(),
             m.n_constraints(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            level_used.get()
         );
     }
     let x_intra = x_intra_all;
