@@ -67,7 +67,7 @@ pub enum OutputMode {
 }
 
 /// Options of a run, independent of clap.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RunOptions {
     pub emit: Option<Emit>,
     pub defines: Vec<(String, i64)>,
@@ -81,10 +81,29 @@ pub struct RunOptions {
     pub optimal_budget: Option<u64>,
     /// Wall-clock safety net per array in seconds (`None`: the default).
     pub time_limit: Option<f64>,
-    /// Merge the temporaries of each SCoP (SMO) when that is smaller.
+    /// Merge the temporaries of each SCoP (SMO) when that is smaller (the
+    /// default).
     pub inter_array: bool,
     /// Seconds for `--inter-array` per SCoP (`None`: the default).
     pub inter_array_budget: Option<f64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            emit: None,
+            defines: Vec::new(),
+            mode: OutputMode::default(),
+            report: None,
+            temp: Vec::new(),
+            live_out: Vec::new(),
+            no_lattice: false,
+            optimal_budget: None,
+            time_limit: None,
+            inter_array: true,
+            inter_array_budget: None,
+        }
+    }
 }
 
 impl RunOptions {
@@ -96,7 +115,7 @@ impl RunOptions {
             no_lattice: a.no_lattice,
             optimal_budget: Some(a.optimal_budget),
             time_limit: Some(a.time_limit),
-            inter_array: a.inter_array,
+            inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             ..RunOptions::default()
         }

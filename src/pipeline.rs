@@ -52,7 +52,7 @@ impl Default for ContractOptions {
             time_per_array: Duration::from_secs(60),
             lattices: true,
             optimal_steps: crate::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
-            inter_array: false,
+            inter_array: true,
             inter_array_time: crate::pipeline_smo::DEFAULT_BUDGET,
         }
     }
@@ -66,8 +66,9 @@ pub enum ArrayOutcome {
     /// A temporary that keeps its layout, and why.
     Kept { why: String },
     /// A temporary folded together with the other temporaries of its SCoP
-    /// into merged buffers (see [`MergedScop`]).
-    Merged { note: String },
+    /// into merged buffers (see [`MergedScop`]); `alone` is what folding it
+    /// by itself needed.
+    Merged { note: String, alone: i64 },
     /// A temporary with a new, certified layout.
     Remapped {
         mapping: ModularMapping,
@@ -162,6 +163,14 @@ impl ArrayDecision {
             .iter()
             .any(|s| s.proven_optimal == Some(true) && s.cells == new)
             .then_some(Optimality::LatticeSearch)
+    }
+
+    /// Cells of the array folded by itself, merged or not.
+    pub fn alone_cells(&self) -> Option<i64> {
+        match &self.outcome {
+            ArrayOutcome::Merged { alone, .. } => Some(*alone),
+            _ => self.new_cells(),
+        }
     }
 
     pub fn new_cells(&self) -> Option<i64> {
@@ -436,7 +445,11 @@ fn merge_scop(
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
+            let alone = d
+                .new_cells()
+                .ok_or_else(|| format!("`{}` has no known size", d.name))?;
             d.outcome = ArrayOutcome::Merged {
+                alone,
                 note: format!(
                     "merged with {} into {} ({}; {} cells instead of {per_array})",
                     c.temporaries.join(", "),

@@ -31,7 +31,7 @@ fn note(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
         ArrayOutcome::Kept { why } => format!("kept: {why}"),
-        ArrayOutcome::Merged { note } => note.clone(),
+        ArrayOutcome::Merged { note, .. } => note.clone(),
         ArrayOutcome::Remapped { certificate, .. } => match certificate {
             crate::mapping::Certificate::ForAllParameters => {
                 "certified for every parameter value".into()
