@@ -33,7 +33,10 @@ impl Default for BenchOptions {
         BenchOptions {
             repeats: 5,
             bless: false,
-            contract: ContractOptions::default(),
+            contract: ContractOptions {
+                record_max_live: true,
+                ..ContractOptions::default()
+            },
         }
     }
 }
@@ -189,11 +192,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
             if !seen.insert(key.clone()) {
                 continue;
             }
-            let max_live = reports
-                .iter()
-                .find(|(s, _)| *s == d.scop)
-                .and_then(|(_, r)| r.max_live.get(d.array.0 as usize))
-                .copied();
+            let max_live = d.max_live;
             let bound = max_live.map_or("?".into(), |b| b.to_string());
             let new = d.new_cells();
             // Merged arrays are checked by their size folded alone (and

@@ -224,6 +224,8 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
             _ => defaults.time_per_array,
         },
         inter_array: options.inter_array,
+        // Reports show every temporary's lower bound.
+        record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {
             Some(s) if s.is_finite() && s > 0.0 => {
                 std::time::Duration::from_secs_f64(s.min(3600.0))
@@ -446,16 +448,11 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
     }
     if let Some(format) = options.report {
-        let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
-        let bounds: report::LowerBounds = verify_contraction(&program, &contraction, &mut budget)
-            .unwrap_or_default()
+        // The max-live counts the pipeline traced (nothing is traced again).
+        let bounds: report::LowerBounds = contraction
+            .decisions
             .iter()
-            .flat_map(|(si, r)| {
-                r.max_live
-                    .iter()
-                    .enumerate()
-                    .map(move |(ai, b)| ((*si, ai), *b))
-            })
+            .filter_map(|d| Some(((d.scop, d.array.0 as usize), d.max_live?)))
             .collect();
         match format {
             ReportFormat::Text => {
