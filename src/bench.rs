@@ -310,19 +310,19 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
         }
         if options.bless {
             std::fs::write(expected_dir.join(format!("{kernel}.sizes")), &sizes_text)?;
-            std::fs::write(&golden, &contraction.output)?;
             result.notes.push(format!("{kernel}: blessed"));
-        } else {
-            match std::fs::read_to_string(&golden) {
-                Ok(g) if g == contraction.output => {}
-                Ok(_) => result.regressions.push(format!(
-                    "{kernel}: output differs from {} (review the diff, then --bless)",
-                    golden.display()
-                )),
-                Err(_) => result
-                    .regressions
-                    .push(format!("{kernel}: no golden output {}", golden.display())),
-            }
+        }
+        // The golden output, through the project's one snapshot check
+        // (a mismatch carries the unified diff; `--bless` rewrites it).
+        if let Err(why) = crate::util::snapshot::check_snapshot(
+            &golden,
+            &contraction.output,
+            options.bless,
+            "polyfold bench --bless",
+        ) {
+            result
+                .regressions
+                .push(format!("{kernel}: golden output: {why}"));
         }
     }
     result.table = table;

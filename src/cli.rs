@@ -164,6 +164,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub report: Option<ReportFormat>,
 
+    /// Leave every time out of `--report` (text and JSON), so that the
+    /// report depends only on the input and the flags (for snapshot tests
+    /// and diffs between runs).
+    #[arg(long = "no-timings")]
+    pub no_timings: bool,
+
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }

@@ -73,6 +73,8 @@ pub struct RunOptions {
     pub defines: Vec<(String, i64)>,
     pub mode: OutputMode,
     pub report: Option<ReportFormat>,
+    /// Whether `--report` prints times (`--no-timings`: omitted).
+    pub timings: report::Timings,
     pub temp: Vec<String>,
     pub live_out: Vec<String>,
     /// Successive modulo only.
@@ -137,6 +139,11 @@ impl From<&RunArgs> for RunOptions {
             emit: a.emit,
             mode,
             report: a.report,
+            timings: if a.no_timings {
+                report::Timings::Omitted
+            } else {
+                report::Timings::Shown
+            },
             ..RunOptions::from_analysis(&a.analysis)
         }
     }
@@ -455,12 +462,17 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
             .filter_map(|d| Some(((d.scop, d.array.0 as usize), d.max_live?)))
             .collect();
         match format {
-            ReportFormat::Text => {
-                stdout.push_str(&report::text_report(path, &program, &contraction, &bounds))
-            }
+            ReportFormat::Text => stdout.push_str(&report::text_report(
+                path,
+                &program,
+                &contraction,
+                &bounds,
+                options.timings,
+            )),
             ReportFormat::Json => {
                 stdout.push_str(
-                    &report::json_report(path, &program, &contraction, &bounds).to_string(),
+                    &report::json_report(path, &program, &contraction, &bounds, options.timings)
+                        .to_string(),
                 );
                 stdout.push('\n');
             }

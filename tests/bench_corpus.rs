@@ -7,6 +7,8 @@
 //! verifier accepts every mapping. `POLYFOLD_BLESS=1`
 //! rewrites the expectations after a deliberate change (review the diff!).
 
+mod common;
+
 use std::path::Path;
 
 use polyfold::bench::{BenchOptions, run_bench};
@@ -14,7 +16,7 @@ use polyfold::bench::{BenchOptions, run_bench};
 #[test]
 fn corpus_meets_its_expected_sizes_and_golden_outputs() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let bless = std::env::var_os("POLYFOLD_BLESS").is_some_and(|v| v == "1");
+    let bless = common::snapshot::bless_requested();
     let options = BenchOptions {
         repeats: 1,
         bless,
