@@ -104,6 +104,7 @@ impl Default for RunOptions {
             time_limit: None,
             inter_array: true,
             inter_array_budget: None,
+            timings: report::Timings::default(),
         }
     }
 }

@@ -390,7 +390,12 @@ pub fn contract_program(
                 parallel_loops,
             });
         }
-        if options.inter_array {
+        // Merging needs two temporaries, or one whose copies can go.
+        let temporaries = decisions[first_decision..]
+            .iter()
+            .filter(|d| !matches!(d.outcome, ArrayOutcome::External))
+            .count();
+        if options.inter_array && temporaries > 0 {
             match merge_scop(
                 program,
                 si,

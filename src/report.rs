@@ -118,8 +118,11 @@ pub fn text_report(
             "  {}.{}: {}, lower bound {}, {}{}\n    mapping: {}\n    {}",
             scop.function,
             d.name,
-            if matches!(d.outcome, ArrayOutcome::Merged { .. }) {
-                format!("{} cells -> merged buffers", opt(d.original_cells))
+            if let ArrayOutcome::Merged { alone, .. } = d.outcome {
+                format!(
+                    "{} cells -> merged buffers ({alone} cells folded alone)",
+                    opt(d.original_cells)
+                )
             } else {
                 format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells()))
             },
