@@ -350,7 +350,7 @@ fn emit_smo(program: &Program, options: &RunOptions) -> Result<String, String> {
         }
         let flow = crate::analysis::dataflow::compute_dataflow(scop)
             .map_err(|e| format!("{title}: dataflow: {e}"))?;
-        let spec = crate::analysis::dataflow::global_conflicts(scop, &flow, &writers)
+        let spec = crate::mapping::smo::conflicts::global_conflicts(scop, &flow, &writers)
             .map_err(|e| format!("{title}: conflict set: {e}"))?;
         let Some(spec) = spec else {
             out.push_str(&format!("# {title}: the dataflow is not exact\n"));

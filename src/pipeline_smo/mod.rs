@@ -35,16 +35,16 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::analysis::dataflow::{
-    ConflictLimit, ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
-};
+use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
     SharedLimit, SmoLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
-    shared::Lifetime, shared_solve_isolating, smo_solve, smo_solve_isolating,
+    conflicts::{ConflictLimit, ForValues, global_conflicts_until},
+    shared::Lifetime,
+    shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
