@@ -32,6 +32,10 @@ Exit codes:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Developer diagnostics on stderr, for comma-separated stages: smo,
+    /// ilp, conflicts, or all (e.g. `--log smo,ilp`).
+    #[arg(long = "log", value_name = "TARGETS", global = true)]
+    pub log: Option<String>,
     #[command(flatten)]
     pub run: RunArgs,
 }

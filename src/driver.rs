@@ -14,7 +14,7 @@ use crate::analysis::liveness::LivenessOverrides;
 use crate::cli::{AnalysisArgs, Emit, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
 use crate::pipeline::{
-    ArrayOutcome, ContractOptions, FileContraction, contract_program, verify_contraction,
+    ArrayOutcome, ContractOptions, FileContraction, KeptCause, contract_program, verify_contraction,
 };
 use crate::poly::{Budget, Set};
 use crate::{diag, frontend, ir, report};
@@ -256,8 +256,10 @@ fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
                 d.name
             ));
         }
-        if let ArrayOutcome::Kept { why } = &d.outcome
-            && why.contains("has no known value")
+        if let ArrayOutcome::Kept {
+            why,
+            cause: KeptCause::MissingValue { .. },
+        } = &d.outcome
         {
             let f = &program.scops[d.scop].function;
             out.push_str(&format!(

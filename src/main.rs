@@ -31,6 +31,15 @@ fn main() -> ExitCode {
 
 fn run() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(spec) = &cli.log {
+        match polyfold::util::logging::StderrLogger::parse(spec) {
+            Ok(logger) => logger.install(),
+            Err(e) => {
+                eprintln!("polyfold: error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let mut code = 0u8;
     match cli.command {
         Some(Command::Verify(args)) => {

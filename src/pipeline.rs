@@ -69,8 +69,9 @@ impl Default for ContractOptions {
 pub enum ArrayOutcome {
     /// External: never considered for remapping.
     External,
-    /// A temporary that keeps its layout, and why.
-    Kept { why: String },
+    /// A temporary that keeps its layout: why (the text of the reports),
+    /// and what of it the driver acts on.
+    Kept { why: String, cause: KeptCause },
     /// A temporary folded together with the other temporaries of its SCoP
     /// into merged buffers (see [`MergedScop`]); `alone` is what folding it
     /// by itself needed.
@@ -82,6 +83,37 @@ pub enum ArrayOutcome {
         layout: ArrayLayout,
         new_cells: Option<i64>,
     },
+}
+
+/// What the driver acts on in a kept array's reason (the text is in
+/// [`ArrayOutcome::Kept`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeptCause {
+    /// A parameter has no known value (the driver warns: `-D` gives one).
+    MissingValue { param: String },
+    /// Anything else (the report says why).
+    Other,
+}
+
+/// Why [`contract_array`] keeps an array.
+struct Kept {
+    why: String,
+    cause: KeptCause,
+}
+
+impl From<String> for Kept {
+    fn from(why: String) -> Kept {
+        Kept {
+            why,
+            cause: KeptCause::Other,
+        }
+    }
+}
+
+impl From<&str> for Kept {
+    fn from(why: &str) -> Kept {
+        Kept::from(why.to_string())
+    }
 }
 
 /// The decision for one array of one SCoP.
@@ -322,7 +354,13 @@ pub fn contract_program(
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
             } else if let Some(why) = &unmodelled {
-                (ArrayOutcome::Kept { why: why.clone() }, "-")
+                (
+                    ArrayOutcome::Kept {
+                        why: why.clone(),
+                        cause: KeptCause::Other,
+                    },
+                    "-",
+                )
             } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
                 // Every iteration of that loop runs the SCoP, at the same
                 // time, on this one array: its layout stays.
@@ -330,7 +368,13 @@ pub fn contract_program(
                     "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {}",
                     mark.describe(&program.source, iterator)
                 );
-                (ArrayOutcome::Kept { why }, "-")
+                (
+                    ArrayOutcome::Kept {
+                        why,
+                        cause: KeptCause::Other,
+                    },
+                    "-",
+                )
             } else {
                 let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
                 let job = ArrayJob {
@@ -348,7 +392,7 @@ pub fn contract_program(
                 };
                 let result = match contract_array(options, job, &mut budget, found) {
                     Ok(o) => o,
-                    Err(why) => (ArrayOutcome::Kept { why }, "-"),
+                    Err(Kept { why, cause }) => (ArrayOutcome::Kept { why, cause }, "-"),
                 };
                 if options.record_max_live && !traced {
                     max_live = values.as_ref().and_then(|values| {
@@ -467,14 +511,9 @@ fn merge_scop(
         per_array = per_array.checked_add(cells).ok_or("overflow")?;
     }
     if c.new_cells >= per_array {
-        let chosen = c
-            .report
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("chosen: "))
-            .unwrap_or(c.method);
         return Err(format!(
-            "{} cells, not fewer than the {per_array} of the arrays folded alone ({chosen})",
-            c.new_cells
+            "{} cells, not fewer than the {per_array} of the arrays folded alone ({})",
+            c.new_cells, c.chosen
         ));
     }
     scop_edits.retain(|(a, _)| !c.temporaries.contains(&scop.array(*a).name));
@@ -639,7 +678,7 @@ fn contract_array(
     job: ArrayJob<'_>,
     budget: &mut Budget,
     found: Found<'_>,
-) -> Result<(ArrayOutcome, &'static str), String> {
+) -> Result<(ArrayOutcome, &'static str), Kept> {
     let Found {
         strategies,
         max_live,
@@ -660,8 +699,10 @@ fn contract_array(
     if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
         return Err("it is never written in the SCoP".into());
     }
-    let values = param_values(scop)
-        .map_err(|name| format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"))?;
+    let values = param_values(scop).map_err(|name| Kept {
+        why: format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"),
+        cause: KeptCause::MissingValue { param: name },
+    })?;
     let solver = |e: crate::poly::PolyError| format!("analysis gave up: {e}");
     // The trace of the statements that access this array, run at most once
     // and only when an exact answer for the known values is needed.
@@ -959,9 +1000,7 @@ fn contract_array(
             if let (Some(new), Some(old)) = (choice.new_cells, original_cells)
                 && new >= old
             {
-                return Err(format!(
-                    "no smaller mapping: the best needs all {old} cells"
-                ));
+                return Err(format!("no smaller mapping: the best needs all {old} cells").into());
             }
             Ok((
                 ArrayOutcome::Remapped {
@@ -973,7 +1012,7 @@ fn contract_array(
                 choice.method,
             ))
         }
-        None => Err(last_failure),
+        None => Err(last_failure.into()),
     }
 }
 

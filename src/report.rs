@@ -58,7 +58,7 @@ fn mapping_text(d: &ArrayDecision) -> String {
 fn note(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
-        ArrayOutcome::Kept { why } => format!("kept: {why}"),
+        ArrayOutcome::Kept { why, .. } => format!("kept: {why}"),
         ArrayOutcome::Merged { note, .. } => note.clone(),
         ArrayOutcome::Remapped { certificate, .. } => match certificate {
             crate::mapping::Certificate::ForAllParameters => {

@@ -51,7 +51,7 @@ fn describe(result: &FileContraction) -> String {
         .iter()
         .map(|d| match &d.outcome {
             ArrayOutcome::External => format!("{}: external ({})", d.name, d.classification.reason),
-            ArrayOutcome::Kept { why } => format!("{}: kept ({why})", d.name),
+            ArrayOutcome::Kept { why, .. } => format!("{}: kept ({why})", d.name),
             ArrayOutcome::Merged { note, .. } => format!("{}: {note}", d.name),
             ArrayOutcome::Remapped {
                 mapping, new_cells, ..

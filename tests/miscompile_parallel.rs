@@ -360,7 +360,7 @@ fn scop_inside_a_parallel_loop_keeps_the_shared_array() {
         let d = c.decisions.iter().find(|d| d.name == "row").unwrap();
         let line = line_containing(&source, "#pragma omp parallel for");
         match &d.outcome {
-            ArrayOutcome::Kept { why } => assert!(
+            ArrayOutcome::Kept { why, .. } => assert!(
                 why.contains(&format!("at line {line}")) && why.contains("loop `i`"),
                 "{why}"
             ),
@@ -386,7 +386,7 @@ fn nowait_keeps_the_temporaries_of_the_scop() {
         assert!(c.merged.is_empty());
         let d = c.decisions.iter().find(|d| d.name == "t").unwrap();
         match &d.outcome {
-            ArrayOutcome::Kept { why } => assert!(
+            ArrayOutcome::Kept { why, .. } => assert!(
                 why.contains("nowait") && why.contains(&format!("line {line}")),
                 "{why}"
             ),

@@ -169,7 +169,8 @@ int main(void)\n\
 /// S1 and S2 reaches Table 1's N + 1.
 #[test]
 fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
-    use polyfold::analysis::dataflow::{compute_dataflow, global_conflicts};
+    use polyfold::analysis::dataflow::compute_dataflow;
+    use polyfold::mapping::smo::conflicts::global_conflicts;
     use polyfold::mapping::smo::{SmoOptions, SmoVerdict, certify_fixed, smo_solve};
     let text = std::fs::read_to_string(corpus("pingpong1d.c")).expect("corpus file");
     let program = polyfold::frontend::extract(

@@ -115,6 +115,9 @@ pub struct SmoContraction {
     pub method: &'static str,
     /// The certified size of each candidate (method, cells).
     pub candidate_sizes: Vec<(&'static str, i64)>,
+    /// The chosen candidate, every certified size and why the others
+    /// failed, in words (the report's `chosen:` line).
+    pub chosen: String,
     /// The most values of the temporaries live at once (a lower bound for
     /// every storage mapping).
     pub lower_bound: usize,
@@ -644,10 +647,10 @@ pub fn contract_scop_smo_with(
     budget: std::time::Duration,
 ) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
-    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    let debug = log::log_enabled!(target: "smo", log::Level::Debug);
     let stage = |what: &str| {
         if debug {
-            eprintln!(
+            log::debug!(target: "smo",
                 "smo stage: {what} done at {:.3} s",
                 started.elapsed().as_secs_f64()
             );
@@ -750,7 +753,7 @@ pub fn contract_scop_smo_with(
     // SMO and the baseline; the smaller certified result wins (ties: SMO).
     stage("conflict set");
     if debug {
-        eprintln!(
+        log::debug!(target: "smo",
             "smo path: {} statements, {} conflict polyhedra ({:.3} s, {} work units)",
             stmts.len(),
             spec.conflicts.len(),
@@ -760,7 +763,7 @@ pub fn contract_scop_smo_with(
                 .load(std::sync::atomic::Ordering::Relaxed)
         );
         for c in &spec.conflicts {
-            eprintln!("  {} {} {}", c.source.0, c.target.0, c.relation);
+            log::debug!(target: "smo", "  {} {} {}", c.source.0, c.target.0, c.relation);
         }
     }
     // The split-off parts (values whose cells nobody rewrites) in arrays of
@@ -832,7 +835,7 @@ pub fn contract_scop_smo_with(
             .map_err(|e| e.to_string())?;
         safety_net_fired |= limit.net_fired.get();
         if debug {
-            eprintln!(
+            log::debug!(target: "smo",
                 "smo {method}: {:?} ({:.3} s, {} work units)",
                 r.as_ref().map(|s| s.size(values)),
                 t.elapsed().as_secs_f64(),
@@ -869,7 +872,7 @@ pub fn contract_scop_smo_with(
     }
     safety_net_fired |= opts.limit.net_fired.get();
     if debug {
-        eprintln!("smo ILPs: {} nodes", opts.limit.used.get());
+        log::debug!(target: "smo", "smo ILPs: {} nodes", opts.limit.used.get());
     }
     stage("shared and ILP");
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
@@ -1225,9 +1228,8 @@ pub fn contract_scop_smo_with(
             ""
         }
     );
-    let _ = writeln!(
-        report,
-        "  chosen: {method} (certified sizes: {}){}",
+    let chosen = format!(
+        "{method} (certified sizes: {}){}",
         sizes.join(", "),
         if rejected.is_empty() {
             String::new()
@@ -1235,6 +1237,7 @@ pub fn contract_scop_smo_with(
             format!("; {}", rejected.join("; "))
         }
     );
+    let _ = writeln!(report, "  chosen: {chosen}");
     for (ai, array) in sol.arrays.iter().enumerate() {
         for (s, st) in array.statements.iter().enumerate() {
             let _ = writeln!(
@@ -1269,6 +1272,7 @@ pub fn contract_scop_smo_with(
         reads_checked,
         method,
         candidate_sizes,
+        chosen,
         lower_bound,
         safety_net_fired,
     })

@@ -330,7 +330,7 @@ impl IlpModel {
         if let Err(e) = self.check() {
             return SolveStatus::Error(e);
         }
-        let debug = std::env::var_os("POLYFOLD_ILP_DEBUG").is_some();
+        let debug = log::log_enabled!(target: "ilp", log::Level::Debug);
         let mut fixings: Vec<IlpConstraint> = Vec::new();
         let mut best: Option<Solution> = None;
         let stages: Vec<Option<&Objective>> = if self.objectives.is_empty() {
@@ -374,7 +374,7 @@ impl IlpModel {
             {
                 let probed = probe_stage(self, &fixings, obj, current, meter);
                 if debug {
-                    eprintln!(
+                    log::debug!(target: "ilp",
                         "ilp stage {stage}: {:.3} s, {} nodes, optimisation stopped, probes: {}",
                         stage_start.elapsed().as_secs_f64(),
                         meter.stats.nodes - nodes_before,
@@ -409,7 +409,7 @@ impl IlpModel {
                 return stop(best);
             }
             if debug {
-                eprintln!(
+                log::debug!(target: "ilp",
                     "ilp stage {stage}: {:.3} s, {} nodes, {}",
                     stage_start.elapsed().as_secs_f64(),
                     meter.stats.nodes - nodes_before,

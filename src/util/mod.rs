@@ -3,5 +3,6 @@
 pub mod atomic;
 pub mod c_text;
 pub mod hash;
+pub mod logging;
 pub mod rng;
 pub mod snapshot;

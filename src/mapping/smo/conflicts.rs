@@ -220,8 +220,8 @@ pub fn global_conflicts_until(
                         } else {
                             pair(ja, jb)
                         };
-                        if std::env::var_os("POLYFOLD_CONFLICT_DEBUG").is_some() {
-                            eprintln!(
+                        if log::log_enabled!(target: "conflicts", log::Level::Debug) {
+                            log::debug!(target: "conflicts",
                                 "conflict pair {} {}: {:.3} s",
                                 i / stmts.len(),
                                 i % stmts.len(),

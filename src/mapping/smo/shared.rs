@@ -266,9 +266,9 @@ impl Search<'_> {
                 out.push(c);
             }
         }
-        if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
+        if log::log_enabled!(target: "smo", log::Level::Debug) {
             let moduli: Vec<i64> = out.iter().map(|c| c.modulus).collect();
-            eprintln!(
+            log::debug!(target: "smo",
                 "  shared level {gamma:?}: {} pieces, {} pairs, moduli {moduli:?}",
                 ranges.len(),
                 pairs.len()
@@ -418,8 +418,8 @@ impl Search<'_> {
         let node_started = Instant::now();
         if !self.cache.borrow().contains_key(path.as_slice()) {
             let levels = self.node(pieces, path)?;
-            if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
-                eprintln!(
+            if log::log_enabled!(target: "smo", log::Level::Debug) {
+                log::debug!(target: "smo",
                     "  shared node depth {depth}: {} pieces, {} levels, best rank {:?} ({:.3} s)",
                     pieces.len(),
                     levels.len(),
@@ -549,8 +549,8 @@ fn shared_mapping(
             "no shared hyperplanes separate the conflicts".into()
         }));
     };
-    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
-        eprintln!("shared mapping of {stmts:?}: {levels:?}");
+    if log::log_enabled!(target: "smo", log::Level::Debug) {
+        log::debug!(target: "smo", "shared mapping of {stmts:?}: {levels:?}");
     }
     let mut mapping = ArrayMapping::without_levels(stmts);
     for (hyperplanes, modulus) in levels {

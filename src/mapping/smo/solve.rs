@@ -705,7 +705,7 @@ fn solve_level(
     n_param: usize,
     opts: &SmoOptions,
 ) -> Result<Result<LevelResult, String>, PolyError> {
-    let debug = std::env::var_os("POLYFOLD_SMO_DEBUG").is_some();
+    let debug = log::log_enabled!(target: "smo", log::Level::Debug);
     let started = Instant::now();
     // The level's nodes (or what the heuristic has left, when fewer) are
     // shared by its ILPs; the safety net is the level's, or the
@@ -833,7 +833,7 @@ fn solve_level(
     };
     let status = solve(&m, &o);
     if debug {
-        eprintln!(
+        log::debug!(target: "smo",
             "smo level: {} pieces, {} vars, {} constraints, {:.3} s, {} nodes",
             pieces.len(),
             m.n_vars(),
@@ -1115,8 +1115,8 @@ fn solve_group(
         return Ok(Ok(vec![first]));
     }
     let classes = decoalesce_classes(&first);
-    if std::env::var_os("POLYFOLD_SMO_DEBUG").is_some() {
-        eprintln!(
+    if log::log_enabled!(target: "smo", log::Level::Debug) {
+        log::debug!(target: "smo",
             "smo decoalescing: intra moduli {:?}, classes {classes:?}",
             first.intra_moduli
         );
