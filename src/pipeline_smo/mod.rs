@@ -49,6 +49,7 @@ use crate::mapping::smo::{
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::enumerate::integer_points;
+use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
 mod split;
 pub use split::{SplitScop, split_by_footprints};
@@ -115,6 +116,10 @@ pub struct SmoContraction {
     /// Whether a wall-clock safety net stopped a search of this SCoP (the
     /// result may then differ between runs; the driver warns).
     pub safety_net_fired: bool,
+    /// The storage as emitted, for the trace verifier: the buffers, the
+    /// location every access of a temporary computes (the same values its
+    /// text is printed from), and the deleted copies.
+    pub storage: MergedStorage,
 }
 
 impl SmoContraction {
@@ -412,16 +417,15 @@ fn row_text(row: &[i64], names: &[String]) -> String {
     crate::util::c_text::affine_text(&terms, row[n])
 }
 
-/// `(row + K) % m` text with `K` a multiple of `m` making the argument
-/// non-negative on `points`; the bare row when it already lies in `[0, m)`.
-fn level_text(
+/// The subscript of one level: `(row + K) % m` with `K` a multiple of `m`
+/// making the argument non-negative on `points`; the bare row when it
+/// already lies in `[0, m)`; `0` when the modulus is 1 or there is no point.
+fn level_expr(
     row: &[i64],
-    names: &[String],
     modulus: i64,
-    modulus_text: &str,
     points: &[Vec<i64>],
     values: &[i64],
-) -> Result<String, String> {
+) -> Result<Level, String> {
     let mut lo = i64::MAX;
     let mut hi = i64::MIN;
     for it in points {
@@ -432,10 +436,10 @@ fn level_text(
         hi = hi.max(v);
     }
     if points.is_empty() || modulus == 1 {
-        return Ok("0".into());
+        return Ok(Level::Row(vec![0; row.len()]));
     }
     if lo >= 0 && hi < modulus {
-        return Ok(row_text(row, names));
+        return Ok(Level::Row(row.to_vec()));
     }
     let mut shifted = row.to_vec();
     if lo < 0 {
@@ -444,11 +448,27 @@ fn level_text(
         let last = shifted.len() - 1;
         shifted[last] = shifted[last].checked_add(add).ok_or("overflow")?;
     }
-    // The names in `modulus_text` are already C operands (see
-    // `Scop::param_texts`).
-    let m =
-        crate::util::c_text::operand(modulus_text, crate::util::c_text::Prec::Postfix, &|_| false);
-    Ok(format!("({}) % {m}", row_text(&shifted, names)))
+    Ok(Level::Rem {
+        row: shifted,
+        modulus,
+    })
+}
+
+/// The C text of `level`, with `modulus_text` the text of its modulus.
+fn level_text(level: &Level, names: &[String], modulus_text: &str) -> String {
+    match level {
+        Level::Row(row) => row_text(row, names),
+        Level::Rem { row, .. } => {
+            // The names in `modulus_text` are already C operands (see
+            // `Scop::param_texts`).
+            let m = crate::util::c_text::operand(
+                modulus_text,
+                crate::util::c_text::Prec::Postfix,
+                &|_| false,
+            );
+            format!("({}) % {m}", row_text(row, names))
+        }
+    }
 }
 
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
@@ -475,6 +495,33 @@ fn domain_condition(
     values: &[i64],
     points: &[Vec<i64>],
 ) -> Result<String, String> {
+    let mut cond = Vec::new();
+    for kept in emitted_region(pieces, values, points)? {
+        let text = region_text(&kept, names);
+        if text == "1" {
+            return Ok("1".into());
+        }
+        cond.push(if pieces.len() == 1 {
+            text
+        } else {
+            format!("({text})")
+        });
+    }
+    Ok(if cond.is_empty() {
+        "0".to_string()
+    } else {
+        cond.join(" || ")
+    })
+}
+
+/// The pieces of the condition [`domain_condition`] prints: those of
+/// `pieces` that hold at one of `points` at least, each without the
+/// constraints that hold at all of them.
+fn emitted_region(
+    pieces: &[BasicSet],
+    values: &[i64],
+    points: &[Vec<i64>],
+) -> Result<Vec<BasicSet>, String> {
     let full: Vec<Vec<i64>> = points
         .iter()
         .map(|it| {
@@ -492,7 +539,7 @@ fn domain_condition(
         }
         Ok(true)
     };
-    let mut cond = Vec::new();
+    let mut out = Vec::new();
     for b in pieces {
         if b.n_exist != 0 {
             return Err("a region with existential variables".to_string());
@@ -516,21 +563,9 @@ fn domain_condition(
                 kept.ineqs.push(r.clone());
             }
         }
-        let text = region_text(&kept, names);
-        if text == "1" {
-            return Ok("1".into());
-        }
-        cond.push(if pieces.len() == 1 {
-            text
-        } else {
-            format!("({text})")
-        });
+        out.push(kept);
     }
-    Ok(if cond.is_empty() {
-        "0".to_string()
-    } else {
-        cond.join(" || ")
-    })
+    Ok(out)
 }
 
 /// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
@@ -948,6 +983,7 @@ pub fn contract_scop_smo_with(
     decls.sort_by_key(|(_, s)| s.start);
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
+    let mut trace_buffers = Vec::new();
     let mut decl_text = String::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         let mut name = format!("polyfold_buf{ai}");
@@ -955,19 +991,28 @@ pub fn contract_scop_smo_with(
             name.push('_');
         }
         let mut text = format!("{elem} {name}");
+        let mut extents = Vec::new();
         for m in &array.moduli {
             // An extent of the merged buffer must be at least 1 for the
             // values it is certified (and pinned) for.
-            if !m.eval(values).is_ok_and(|v| v >= 1) {
-                return Err(format!("{name}: an extent is below 1"));
-            }
+            let extent = m
+                .eval(values)
+                .ok()
+                .filter(|v| *v >= 1)
+                .ok_or_else(|| format!("{name}: an extent is below 1"))?;
+            extents.push(extent);
             let _ = write!(text, "[{}]", m.to_text(&params));
         }
         if array.moduli.is_empty() {
             // One cell; an array all the same, so that every access is an
             // lvalue of the same kind.
             text.push_str("[1]");
+            extents.push(1);
         }
+        trace_buffers.push(TraceBuffer {
+            name: name.clone(),
+            extents,
+        });
         text.push(';');
         let size = array.size(values).map_err(|e| e.to_string())?;
         if !decl_text.is_empty() {
@@ -1009,6 +1054,7 @@ pub fn contract_scop_smo_with(
     // conditional on the parts' domains (the last part is the `else`).
     let mut removed = Vec::new();
     let mut deleted_stmts = Vec::new();
+    let mut accesses = Vec::new();
     for (si, stmt) in scop.stmts.iter().enumerate() {
         let nt = stmt.iterators.len();
         let width = params.len() + nt + 1;
@@ -1042,45 +1088,66 @@ pub fn contract_scop_smo_with(
                 domain_condition(&vs.stmts[v].domain.pieces, &names, values, &all_points)?
             });
         }
-        // (buffer, level texts) of writer `w`'s home at `iters`, for a use on `points`.
+        // The home of writer `w`'s value at `iters`, for a use on
+        // `points`: the buffer and one subscript per dimension (`0` for a
+        // buffer of one cell), and their texts.
         let access = |w: usize,
                       iters: &[Vec<i64>],
                       points: &[Vec<i64>]|
-         -> Result<(usize, Vec<String>), String> {
+         -> Result<((usize, Vec<String>), Location), String> {
             let rows = ctx.level_rows(w, iters, width)?;
             let j = ctx.smo_index[&w];
             let a = sol.array_of(StmtId(j)).ok_or("no array")?;
             let mut levels = Vec::new();
+            let mut texts = Vec::new();
             for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
                 let mv = m.eval(values).map_err(|e| e.to_string())?;
-                levels.push(level_text(
-                    row,
-                    &names,
-                    mv,
-                    &m.to_text(&params),
-                    points,
-                    values,
-                )?);
+                let level = level_expr(row, mv, points, values)?;
+                texts.push(level_text(&level, &names, &m.to_text(&params)));
+                levels.push(level);
             }
-            Ok((a, levels))
+            if levels.is_empty() {
+                levels.push(Level::Row(vec![0; width]));
+                texts.push("0".into());
+            }
+            Ok(((a, texts), Location::At { buffer: a, levels }))
         };
         let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
             let mut text = buffer_names[*a].clone();
             for l in levels {
                 let _ = write!(text, "[{l}]");
             }
-            if levels.is_empty() {
-                text.push_str("[0]");
-            }
             text
+        };
+        // The location of every access of a temporary, as emitted.
+        let mut stmt_locations = Vec::new();
+        // The location choosing among the parts' (`Location::Choose` on
+        // the parts' domains, as `choose(&conds, …)` prints it).
+        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
+            if per_part.len() == 1 {
+                return Ok(per_part.swap_remove(0));
+            }
+            let mut branches = Vec::new();
+            for (&v, l) in parts.iter().zip(per_part) {
+                let region = emitted_region(&vs.stmts[v].domain.pieces, values, &all_points)?;
+                branches.push((region, l));
+            }
+            Ok(Location::Choose(branches))
         };
         let mut stmt_edits = Vec::new();
         if is_temp(stmt.write.array) {
-            let per_part: Vec<(usize, Vec<String>)> = parts
+            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
                 .iter()
                 .zip(&part_points)
                 .map(|(&v, pts)| access(v, &ident, pts))
-                .collect::<Result<_, _>>()?;
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Write,
+                location: by_part(locations)?,
+            });
             let text = if per_part.iter().all(|p| *p == per_part[0]) {
                 text_of(&per_part[0])
             } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
@@ -1109,6 +1176,7 @@ pub fn contract_scop_smo_with(
                 return Err(format!("{}: compound assignment to a temporary", stmt.name));
             }
             let mut per_part = Vec::new();
+            let mut part_locations = Vec::new();
             for (&v, pts) in parts.iter().zip(&part_points) {
                 let ps = &ctx.pieces[&(v, ri)];
                 if ps.is_empty() {
@@ -1117,26 +1185,38 @@ pub fn contract_scop_smo_with(
                         stmt.name
                     ));
                 }
-                let texts: Vec<String> = ps
+                let (texts, locations): (Vec<String>, Vec<Location>) = ps
                     .iter()
-                    .map(|p| access(p.writer, &p.iters, pts).map(|t| text_of(&t)))
-                    .collect::<Result<_, _>>()?;
-                let text = if texts.iter().all(|t| *t == texts[0]) {
-                    texts[0].clone()
+                    .map(|p| access(p.writer, &p.iters, pts).map(|(t, l)| (text_of(&t), l)))
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .unzip();
+                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
+                    (texts[0].clone(), locations[0].clone())
                 } else {
                     let cs: Vec<String> = ps
                         .iter()
                         .map(|p| domain_condition(&p.region.pieces, &names, values, pts))
                         .collect::<Result<_, _>>()?;
-                    choose(&cs, &texts)
+                    let mut branches = Vec::new();
+                    for (p, l) in ps.iter().zip(locations) {
+                        branches.push((emitted_region(&p.region.pieces, values, pts)?, l));
+                    }
+                    (choose(&cs, &texts), Location::Choose(branches))
                 };
                 per_part.push(text);
+                part_locations.push(location);
             }
-            let text = if per_part.iter().all(|t| *t == per_part[0]) {
-                per_part[0].clone()
+            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
+                (per_part[0].clone(), part_locations.swap_remove(0))
             } else {
-                choose(&conds, &per_part)
+                (choose(&conds, &per_part), by_part(part_locations)?)
             };
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Read(ri),
+                location,
+            });
             stmt_edits.push(Edit::replace(read.span.clone(), text));
         }
         // Dead copy: `W = R;` with both at the same home on every iteration
@@ -1169,6 +1249,7 @@ pub fn contract_scop_smo_with(
             }
         }
         edits.extend(stmt_edits);
+        accesses.extend(stmt_locations);
     }
     // Delete the dead copies with the brace-less headers, loops and
     // blocks they leave empty (by syntax nodes).
@@ -1256,6 +1337,12 @@ pub fn contract_scop_smo_with(
         candidate_sizes,
         lower_bound,
         safety_net_fired,
+        storage: MergedStorage {
+            arrays: temps.clone(),
+            buffers: trace_buffers,
+            accesses,
+            removed: deleted_stmts.clone(),
+        },
     })
 }
 
