@@ -288,11 +288,12 @@ pub fn verification_report(
                 );
             }
             Some(m) => {
-                let writer = |w: &Option<(String, Vec<i64>)>| {
-                    w.as_ref()
-                        .map_or("the initial value".to_string(), |(s, it)| {
-                            format!("{s}{it:?}")
-                        })
+                // What a place holds: a value written in the SCoP, or
+                // what was there before (in a merged buffer: nothing).
+                let value = |w: &Option<(String, Vec<i64>)>, merged: bool| match w {
+                    Some((s, it)) => format!("the value of {s}{it:?}"),
+                    None if merged => "a cell nothing was written to".to_string(),
+                    None => "the initial value".to_string(),
                 };
                 let location = match &m.buffer {
                     Some(b) => format!("{b}{:?}", m.location),
@@ -305,11 +306,11 @@ pub fn verification_report(
                 let _ = match m.kind {
                     crate::verify::MismatchKind::WrongValue => writeln!(
                         out,
-                        "    WRONG: {}{:?} {access} ({location}) would see the value of {} instead of {}",
+                        "    WRONG: {}{:?} {access} ({location}) would see {} instead of {}",
                         m.statement,
                         m.iteration,
-                        writer(&m.found_writer),
-                        writer(&m.expected_writer)
+                        value(&m.found_writer, m.buffer.is_some()),
+                        value(&m.expected_writer, false)
                     ),
                     crate::verify::MismatchKind::OutOfBounds => writeln!(
                         out,

@@ -869,6 +869,7 @@ pub fn run_trace(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mapping::ModularMapping;
     use crate::mapping::modular::{MappedDim, ParamAffine};
     use crate::poly::{Space, Tuple};
 
@@ -1038,5 +1039,174 @@ mod tests {
             run_trace(&p, &[1_000_000_000_000], &mut budget),
             Err(crate::poly::PolyError::Budget)
         ));
+    }
+}
+
+#[cfg(test)]
+mod merged_tests {
+    use super::*;
+    use crate::poly::{Space, Tuple};
+    use crate::verify::storage::{AccessLocation, MergedStorage};
+
+    fn stmt(
+        name: &str,
+        lo: i64,
+        phase: i64,
+        reads: Vec<TraceAccess>,
+        write: usize,
+    ) -> TraceStatement {
+        let space = Space::set(vec!["N".into()], Tuple::new(Some(name), &["i"]));
+        let mut d = BasicSet::universe(space);
+        d.add_ineq(vec![0, 1, -lo]);
+        d.add_ineq(vec![1, -1, -1]);
+        TraceStatement {
+            name: name.into(),
+            domain: vec![d],
+            schedule: vec![vec![0, 0, phase], vec![0, 1, 0], vec![0, 0, 0]],
+            reads,
+            write: TraceAccess {
+                array: write,
+                subscripts: vec![vec![0, 1, 0]],
+            },
+            removed: false,
+        }
+    }
+
+    fn read(array: usize, offset: i64) -> TraceAccess {
+        TraceAccess {
+            array,
+            subscripts: vec![vec![0, 1, offset]],
+        }
+    }
+
+    /// `i + offset` over `[N | i | 1]`.
+    fn row(offset: i64) -> Level {
+        Level::Row(vec![0, 1, offset])
+    }
+
+    /// S0: A[i] = f(i), 0 <= i < N; S1: B[i] = A[i] (a copy), 0 <= i < N;
+    /// S2: C[i] = B[i - 1], 1 <= i < N. A and B share the buffer `buf`
+    /// of N = 10 cells, A[i] and B[i] at `buf[i]`, so the copy is removed
+    /// and S2 reads `buf[location]`.
+    fn program(location: Location) -> TraceProgram {
+        let mut p = TraceProgram {
+            arrays: ["A", "B", "C"]
+                .iter()
+                .map(|n| TraceArray {
+                    name: (*n).into(),
+                    storage: Storage::Original,
+                })
+                .collect(),
+            statements: vec![
+                stmt("S0", 0, 0, vec![], 0),
+                stmt("S1", 0, 1, vec![read(0, 0)], 1),
+                stmt("S2", 1, 2, vec![read(1, -1)], 2),
+            ],
+            buffers: Vec::new(),
+        };
+        let storage = MergedStorage {
+            arrays: vec![0, 1],
+            buffers: vec![TraceBuffer {
+                name: "buf".into(),
+                extents: vec![10],
+            }],
+            accesses: vec![
+                AccessLocation {
+                    statement: 0,
+                    slot: Slot::Write,
+                    location: Location::At {
+                        buffer: 0,
+                        levels: vec![row(0)],
+                    },
+                },
+                AccessLocation {
+                    statement: 2,
+                    slot: Slot::Read(0),
+                    location,
+                },
+            ],
+            removed: vec![1],
+        };
+        p.merge(&storage).unwrap();
+        p
+    }
+
+    fn at(level: Level) -> Location {
+        Location::At {
+            buffer: 0,
+            levels: vec![level],
+        }
+    }
+
+    fn run(p: &TraceProgram) -> TraceReport {
+        run_trace(p, &[10], &mut Budget::default()).unwrap()
+    }
+
+    #[test]
+    fn a_removed_copy_passes_its_value_through() {
+        let r = run(&program(at(row(-1))));
+        assert!(r.first_mismatch.is_none(), "{:?}", r.first_mismatch);
+        // S2's nine reads; the removed copy's reads are not executed.
+        assert_eq!(r.reads_checked, 9);
+        // Lifetimes are the original program's (the copy's values are
+        // values of B): all ten values of A wait for S1, and B[0..8] wait
+        // for S2 when S1 writes B[9] (live at its write, never read).
+        assert_eq!(r.max_live[0], 10);
+        assert_eq!(r.max_live[1], 10);
+        assert_eq!(r.initial_reads, vec![0, 0, 0]);
+    }
+
+    #[test]
+    fn a_wrong_merged_location_is_a_wrong_read() {
+        // buf[i] holds A[i] = S0[i]; S2 at i = 1 wants B[0] = S0[0].
+        let m = run(&program(at(row(0)))).first_mismatch.unwrap();
+        assert_eq!(m.kind, MismatchKind::WrongValue);
+        assert_eq!((m.statement.as_str(), m.read), ("S2", Some(0)));
+        assert_eq!((m.iteration, m.cell), (vec![1], vec![0]));
+        assert_eq!(m.buffer.as_deref(), Some("buf"));
+        assert_eq!(m.location, vec![1]);
+        assert_eq!(m.expected_writer, Some(("S0".into(), vec![0])));
+        assert_eq!(m.found_writer, Some(("S0".into(), vec![1])));
+    }
+
+    #[test]
+    fn a_negative_remainder_is_outside_the_buffer() {
+        // C's (i - 2) % 10 is -1 at i = 1; (i + 9) % 10 is i - 1.
+        let rem = |offset| Level::Rem {
+            row: vec![0, 1, offset],
+            modulus: 10,
+        };
+        assert!(run(&program(at(rem(9)))).first_mismatch.is_none());
+        let m = run(&program(at(rem(-2)))).first_mismatch.unwrap();
+        assert_eq!(m.kind, MismatchKind::OutOfBounds);
+        assert_eq!((m.iteration, m.location), (vec![1], vec![-1]));
+    }
+
+    #[test]
+    fn a_choice_takes_the_first_branch_that_holds_else_the_last() {
+        let space = Space::set(vec!["N".into()], Tuple::new(Some("S2"), &["i"]));
+        // i >= 5.
+        let mut high = BasicSet::universe(space);
+        high.add_ineq(vec![0, 1, -5]);
+        let choice = |otherwise| {
+            Location::Choose(vec![
+                (vec![high.clone()], at(row(-1))),
+                (Vec::new(), at(otherwise)),
+            ])
+        };
+        assert!(run(&program(choice(row(-1)))).first_mismatch.is_none());
+        // The `else` is wrong: seen at i = 1, not at i >= 5.
+        let m = run(&program(choice(row(0)))).first_mismatch.unwrap();
+        assert_eq!(m.iteration, vec![1]);
+        // With the condition never holding, the else is taken everywhere.
+        let never = Location::Choose(vec![(Vec::new(), at(row(0))), (Vec::new(), at(row(-1)))]);
+        assert!(run(&program(never)).first_mismatch.is_none());
+    }
+
+    #[test]
+    fn an_access_of_a_merged_array_needs_a_location() {
+        let mut p = program(at(row(-1)));
+        p.statements[1].removed = false;
+        assert!(run_trace(&p, &[10], &mut Budget::default()).is_err());
     }
 }
