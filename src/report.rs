@@ -270,9 +270,10 @@ pub fn verification_report(
                 .collect();
             let _ = writeln!(
                 out,
-                "    merged buffers checked: {} in {}, every access at the location the output computes{}",
+                "    merged buffers checked: {} in {}, {} accesses at the locations the output computes{}",
                 names.join(", "),
                 buffers.join(" "),
+                r.merged_accesses,
                 match m.storage.removed.len() {
                     0 => String::new(),
                     1 => ", the deleted copy not run".into(),

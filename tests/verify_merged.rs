@@ -50,6 +50,14 @@ fn verify(program: &Program, c: &FileContraction) -> (Option<Mismatch>, String) 
     let mut budget = Budget::new(u64::MAX, None);
     let reports = verify_contraction(program, c, &mut budget).expect("the trace runs");
     let text = polyfold::report::verification_report("kernel.c", program, c, &reports);
+    for m in &c.merged {
+        let (_, r) = reports.iter().find(|(s, _)| *s == m.scop).expect("traced");
+        assert!(
+            r.merged_accesses > 0,
+            "SCoP {}: no access ran on the buffers",
+            m.scop
+        );
+    }
     let first = reports.into_iter().find_map(|(_, r)| r.first_mismatch);
     (first, text)
 }
@@ -82,8 +90,14 @@ fn the_merging_kernels_verify_through_the_cli() {
             "{file}: {stdout}{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // The count is the trace's: accesses it ran on merged buffers.
+        let checked = stdout
+            .lines()
+            .find(|l| l.contains("merged buffers checked: "))
+            .and_then(|l| l.split_once(" accesses at the locations the output computes"))
+            .and_then(|(head, _)| head.rsplit(' ').next()?.parse::<usize>().ok());
         assert!(
-            stdout.contains("merged buffers checked: "),
+            checked.is_some_and(|n| n > 0),
             "{file}: the report does not say the merged buffers were checked\n{stdout}"
         );
         assert!(!stdout.contains("WRONG"), "{file}\n{stdout}");

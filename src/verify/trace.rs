@@ -93,6 +93,9 @@ pub struct TraceReport {
     /// Per array, how many reads found a value from before the SCoP (of a
     /// cell that the SCoP had not written yet).
     pub initial_reads: Vec<usize>,
+    /// How many reads and writes ran on merged buffers, each at the
+    /// location its access's [`Location`] gives.
+    pub merged_accesses: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -652,6 +655,7 @@ pub fn run_trace(
         max_live: vec![0; n_arrays],
         max_live_total: 0,
         initial_reads: vec![0; n_arrays],
+        merged_accesses: 0,
     };
     let describe = |v: Value| -> Option<(String, Vec<i64>)> {
         match v {
@@ -770,6 +774,7 @@ pub fn run_trace(
                 &mut location,
             )?;
             report.reads_checked += 1;
+            report.merged_accesses += usize::from(store >= n_arrays);
             let found = match decode(mapped[store].get(&location[..lrank])) {
                 Some(Value::Written(op)) if inside => Some(op),
                 _ => None,
@@ -813,6 +818,7 @@ pub fn run_trace(
                 content.push(Value::Written(op_index));
                 let (store, lrank, inside) =
                     place(w, locations[wi].as_ref(), &cell, rank, it, &mut location)?;
+                report.merged_accesses += usize::from(store >= n_arrays);
                 if inside {
                     mapped[store].set(&location[..lrank], code);
                 } else if report.first_mismatch.is_none() {
@@ -1148,6 +1154,8 @@ mod merged_tests {
         assert!(r.first_mismatch.is_none(), "{:?}", r.first_mismatch);
         // S2's nine reads; the removed copy's reads are not executed.
         assert_eq!(r.reads_checked, 9);
+        // S0's ten writes and S2's nine reads.
+        assert_eq!(r.merged_accesses, 19);
         // Lifetimes are the original program's (the copy's values are
         // values of B): all ten values of A wait for S1, and B[0..8] wait
         // for S2 when S1 writes B[9] (live at its write, never read).
