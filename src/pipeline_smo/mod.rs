@@ -22,8 +22,12 @@
 //! `for`/`if`/`else` headers, blocks and loops it leaves empty (a loop
 //! whose iterator is read after it stays, with `;` as its body), or
 //! replaced by `;` where a statement must remain.
-//! Before returning, a value-id trace of the original and the transformed
-//! program checks that every read sees the value it saw in the original.
+//! Before returning, the trace verifier runs the original and the
+//! transformed program on value ids and checks that every read sees the
+//! value it saw in the original; it places each access of a temporary
+//! where the emitted text does (the `MergedStorage` built next to the
+//! text, which the contraction also returns for `polyfold verify`), not
+//! where the dataflow's source says the value is.
 //!
 //! What this does NOT do: change the default pipeline (`contract_program`)
 //! or the CLI; handle temporaries with reads of initial values, non-local or
@@ -240,7 +244,6 @@ type Home = (usize, Vec<i64>);
 struct Ctx<'a> {
     /// The SCoP of the statement parts.
     scop: &'a Scop,
-    split: &'a SplitScop,
     values: &'a [i64],
     sol: &'a SmoSolution,
     /// Scop statement index → position in the SMO statement list.
@@ -319,23 +322,6 @@ impl Ctx<'_> {
             .map_err(|e| e.to_string())?
             .ok_or("no location")?;
         Ok((a, loc))
-    }
-
-    /// The part (a statement of `self.scop`) of original statement `s`
-    /// that executes iteration `it`.
-    fn part_of(&self, s: usize, it: &[i64]) -> Result<usize, String> {
-        let parts = &self.split.parts[s];
-        if let [only] = parts.as_slice() {
-            return Ok(*only);
-        }
-        let mut point = self.values.to_vec();
-        point.extend_from_slice(it);
-        for &v in parts {
-            if contains(&self.scop.stmts[v].domain.pieces, &point)? {
-                return Ok(v);
-            }
-        }
-        Err(format!("no part of statement {s} at {it:?}"))
     }
 
     /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
@@ -932,7 +918,6 @@ pub fn contract_scop_smo_with(
     let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
     let ctx = Ctx {
         scop: vs,
-        split: &split,
         values,
         sol: &sol,
         smo_index,
@@ -1269,9 +1254,17 @@ pub fn contract_scop_smo_with(
     }
     let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
 
-    // The trace check.
+    // The trace check: the verifier's trace of the program as emitted
+    // (every access of a temporary at the location its text computes, the
+    // deleted copies not run), not of the dataflow's sources.
     stage("code generation");
-    let reads_checked = trace_check(&ctx, scop, &temps, &deleted_stmts)?;
+    let storage = MergedStorage {
+        arrays: temps.clone(),
+        buffers: trace_buffers,
+        accesses,
+        removed: deleted_stmts.clone(),
+    };
+    let reads_checked = trace_check(scop, values, &storage)?;
     stage("trace check");
 
     let mut report = String::new();
@@ -1337,12 +1330,7 @@ pub fn contract_scop_smo_with(
         candidate_sizes,
         lower_bound,
         safety_net_fired,
-        storage: MergedStorage {
-            arrays: temps.clone(),
-            buffers: trace_buffers,
-            accesses,
-            removed: deleted_stmts.clone(),
-        },
+        storage,
     })
 }
 
@@ -1503,96 +1491,33 @@ fn max_live_of(lifetimes: &[ValueLife]) -> usize {
     usize::try_from(max).unwrap_or(0)
 }
 
-/// Runs the original and the transformed SCoP on value ids: a pure copy
-/// statement propagates its value id in the original; in the transformed
-/// program deleted statements must find their value already at home. Every
-/// read must see the value it saw in the original. Returns the number of
-/// reads compared.
-fn trace_check(
-    ctx: &Ctx,
-    scop: &Scop,
-    temps: &[usize],
-    deleted: &[usize],
-) -> Result<usize, String> {
-    let values = ctx.values;
-    let (tp, ops) = operations(scop, values)?;
-    // Value ids: initial values are (array, cell) keyed; written ones are op numbers.
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    enum V {
-        Initial(usize),
-        Op(usize),
+/// Runs the trace verifier on `scop` with its temporaries in the merged
+/// `storage`, for the parameter values `values`: every read of the
+/// transformed program must see the value it sees in the original. Returns
+/// the number of reads compared.
+fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
+    let mut trace = crate::analysis::build::trace_program(scop);
+    trace.merge(storage)?;
+    // Unbounded, as the enumerations of the operations above: the trace
+    // visits each operation once.
+    let mut budget = Budget::new(u64::MAX, None);
+    let report =
+        crate::verify::run_trace(&trace, values, &mut budget).map_err(|e| e.to_string())?;
+    match report.first_mismatch {
+        None => Ok(report.reads_checked),
+        Some(m) => Err(format!(
+            "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
+            m.statement,
+            m.iteration,
+            m.read
+                .map_or("the write".to_string(), |k| format!("read {k}")),
+            m.array,
+            m.cell,
+            m.buffer.as_deref().unwrap_or(""),
+            m.location,
+            m.expected_writer,
+            m.found_writer,
+            m.kind
+        )),
     }
-    let mut original: HashMap<(usize, Vec<i64>), V> = HashMap::new();
-    let mut initial: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
-    // Transformed memory: non-temporaries by (array, cell); temporaries by
-    // (usize::MAX - buffer, location).
-    let mut mapped: HashMap<(usize, Vec<i64>), V> = HashMap::new();
-    let mut checked = 0usize;
-    let eval = |rows: &[Vec<i64>], full: &[i64]| -> Result<Vec<i64>, String> {
-        rows.iter()
-            .map(|r| eval_row(r, full))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())
-    };
-    for (op, (_, si, it)) in ops.iter().enumerate() {
-        let st = &tp.statements[*si];
-        let mut full = values.to_vec();
-        full.extend_from_slice(it);
-        let mut seen = Vec::new();
-        for (ri, acc) in st.reads.iter().enumerate() {
-            let cell = eval(&acc.subscripts, &full)?;
-            let key = (acc.array, cell);
-            let expected = match original.get(&key) {
-                Some(v) => *v,
-                None => {
-                    let n = initial.len();
-                    V::Initial(*initial.entry(key.clone()).or_insert(n))
-                }
-            };
-            let loc_key = if temps.contains(&acc.array) {
-                let (w, witers) = ctx
-                    .source(ctx.part_of(*si, it)?, ri, it)?
-                    .ok_or_else(|| format!("{} read {ri} at {it:?}: no source", st.name))?;
-                let (b, loc) = ctx.home(w, &witers)?;
-                (usize::MAX - b, loc)
-            } else {
-                key
-            };
-            let found = mapped.get(&loc_key).copied();
-            let ok = match (expected, found) {
-                (V::Initial(_), None) => !temps.contains(&acc.array),
-                (e, Some(f)) => e == f,
-                (V::Op(_), None) => false,
-            };
-            if !ok {
-                return Err(format!(
-                    "trace check failed: {} at {it:?} read {ri} expected {expected:?}, found {found:?}",
-                    st.name
-                ));
-            }
-            checked += 1;
-            seen.push((expected, loc_key));
-        }
-        let cell = eval(&st.write.subscripts, &full)?;
-        let is_copy = deleted.contains(si);
-        let value = if is_copy { seen[0].0 } else { V::Op(op) };
-        let w_key = if temps.contains(&st.write.array) {
-            let (b, loc) = ctx.home(ctx.part_of(*si, it)?, it)?;
-            (usize::MAX - b, loc)
-        } else {
-            (st.write.array, cell.clone())
-        };
-        original.insert((st.write.array, cell), value);
-        if is_copy {
-            if w_key != seen[0].1 {
-                return Err(format!(
-                    "{} at {it:?}: deleted copy is not in place",
-                    st.name
-                ));
-            }
-        } else {
-            mapped.insert(w_key, value);
-        }
-    }
-    Ok(checked)
 }
