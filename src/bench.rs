@@ -4,10 +4,12 @@
 //! time is reported), the trace verifier measures the max-live lower bound,
 //! and the result is compared with the committed expectations:
 //! `DIR/expected/NAME.sizes` (one `array cells` line per array) and
-//! `DIR/expected/NAME.c` (the golden transformed program). A larger size or
-//! a different output is a regression; `--bless` rewrites the expectations.
-//! With `--inter-array` the merged SCoPs are checked instead, against
-//! `DIR/expected/NAME.merged` (one `scopN cells` line per merged SCoP).
+//! `DIR/expected/NAME.c` (the golden transformed program), and the merged
+//! SCoPs against `DIR/expected/NAME.merged` (one `scopN cells` line per
+//! merged SCoP). A merged array's size is the one it needs folded alone. A
+//! larger size or a different output is a regression; `--bless` rewrites
+//! the expectations. With `--no-inter-array` (or `--no-lattice`) only the
+//! per-array sizes are checked.
 //! `DIR/published.txt` (lines `kernel array text`) supplies the published
 //! figure column.
 
@@ -31,7 +33,10 @@ impl Default for BenchOptions {
         BenchOptions {
             repeats: 5,
             bless: false,
-            contract: ContractOptions::default(),
+            contract: ContractOptions {
+                record_max_live: true,
+                ..ContractOptions::default()
+            },
         }
     }
 }
@@ -187,13 +192,12 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
             if !seen.insert(key.clone()) {
                 continue;
             }
-            let max_live = reports
-                .iter()
-                .find(|(s, _)| *s == d.scop)
-                .and_then(|(_, r)| r.max_live.get(d.array.0 as usize))
-                .copied();
+            let max_live = d.max_live;
             let bound = max_live.map_or("?".into(), |b| b.to_string());
             let new = d.new_cells();
+            // Merged arrays are checked by their size folded alone (and
+            // the merged buffers below).
+            let alone = d.alone_cells();
             let time = array_times
                 .get(i)
                 .map(|v| median(v.clone()))
@@ -212,7 +216,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                 ],
                 time,
             );
-            if let Some(n) = new {
+            if let Some(n) = alone {
                 let _ = writeln!(sizes_text, "{key} {n}");
                 match expected.iter().find(|(a, _)| *a == key) {
                     Some((_, e)) if n > *e => result.regressions.push(format!(
@@ -299,27 +303,26 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
             median(times),
         );
         let golden = expected_dir.join(format!("{kernel}.c"));
-        if options.contract.inter_array {
-            // The per-array expectations and golden outputs are those of
-            // the default pipeline; with `--inter-array` only the merged
-            // sizes are checked.
+        if !options.contract.inter_array || !options.contract.lattices {
+            // The golden outputs are those of the default pipeline; without
+            // merging or lattices only the per-array sizes are checked.
             continue;
         }
         if options.bless {
             std::fs::write(expected_dir.join(format!("{kernel}.sizes")), &sizes_text)?;
-            std::fs::write(&golden, &contraction.output)?;
             result.notes.push(format!("{kernel}: blessed"));
-        } else {
-            match std::fs::read_to_string(&golden) {
-                Ok(g) if g == contraction.output => {}
-                Ok(_) => result.regressions.push(format!(
-                    "{kernel}: output differs from {} (review the diff, then --bless)",
-                    golden.display()
-                )),
-                Err(_) => result
-                    .regressions
-                    .push(format!("{kernel}: no golden output {}", golden.display())),
-            }
+        }
+        // The golden output, through the project's one snapshot check
+        // (a mismatch carries the unified diff; `--bless` rewrites it).
+        if let Err(why) = crate::util::snapshot::check_snapshot(
+            &golden,
+            &contraction.output,
+            options.bless,
+            "polyfold bench --bless",
+        ) {
+            result
+                .regressions
+                .push(format!("{kernel}: golden output: {why}"));
         }
     }
     result.table = table;

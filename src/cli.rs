@@ -116,13 +116,18 @@ pub struct AnalysisArgs {
     /// between runs.
     #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
-    /// Also fold the temporaries of each SCoP together into merged buffers
-    /// (SMO) and delete the copies that become `A[x] = A[x]`; kept when it
-    /// needs fewer cells than folding each array alone. Certified for the
-    /// known parameter values (pinned by a `_Static_assert`).
-    #[arg(long = "inter-array")]
+    /// Do not fold the temporaries of a SCoP together into merged buffers.
+    /// By default they are (SMO), and the copies that become `A[x] = A[x]`
+    /// are deleted, wherever that needs fewer cells than folding each array
+    /// alone (certified for the known parameter values, pinned by a
+    /// `_Static_assert`).
+    #[arg(long = "no-inter-array", overrides_with = "inter_array")]
+    pub no_inter_array: bool,
+    /// Merge the temporaries of each SCoP where that is smaller: the
+    /// default (accepted so that existing scripts keep working).
+    #[arg(long = "inter-array", overrides_with = "no_inter_array")]
     pub inter_array: bool,
-    /// Seconds allowed to `--inter-array` per SCoP (conflict set and solves).
+    /// Seconds allowed to the merging per SCoP (conflict set and solves).
     #[arg(
         long = "inter-array-budget",
         value_name = "SECONDS",
@@ -159,6 +164,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub report: Option<ReportFormat>,
 
+    /// Leave every time out of `--report` (text and JSON), so that the
+    /// report depends only on the input and the flags (for snapshot tests
+    /// and diffs between runs).
+    #[arg(long = "no-timings")]
+    pub no_timings: bool,
+
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }
@@ -188,11 +199,13 @@ pub struct BenchArgs {
     #[arg(long = "no-lattice")]
     pub no_lattice: bool,
 
-    /// Also merge each SCoP's temporaries (SMO) where that is smaller; adds
-    /// a `(merged)` row per merged SCoP, checked against
-    /// `expected/NAME.merged` (`--bless` rewrites those only); the per-array
-    /// sizes and golden outputs are those of the default pipeline.
-    #[arg(long = "inter-array")]
+    /// Do not merge the SCoPs' temporaries: only the per-array sizes are
+    /// checked (no golden outputs, no `expected/NAME.merged`).
+    #[arg(long = "no-inter-array", overrides_with = "inter_array")]
+    pub no_inter_array: bool,
+    /// Merge each SCoP's temporaries where that is smaller: the default
+    /// (accepted so that existing scripts keep working).
+    #[arg(long = "inter-array", overrides_with = "no_inter_array")]
     pub inter_array: bool,
     /// Runs per kernel; the median time is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]

@@ -67,12 +67,14 @@ pub enum OutputMode {
 }
 
 /// Options of a run, independent of clap.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RunOptions {
     pub emit: Option<Emit>,
     pub defines: Vec<(String, i64)>,
     pub mode: OutputMode,
     pub report: Option<ReportFormat>,
+    /// Whether `--report` prints times (`--no-timings`: omitted).
+    pub timings: report::Timings,
     pub temp: Vec<String>,
     pub live_out: Vec<String>,
     /// Successive modulo only.
@@ -81,10 +83,30 @@ pub struct RunOptions {
     pub optimal_budget: Option<u64>,
     /// Wall-clock safety net per array in seconds (`None`: the default).
     pub time_limit: Option<f64>,
-    /// Merge the temporaries of each SCoP (SMO) when that is smaller.
+    /// Merge the temporaries of each SCoP (SMO) when that is smaller (the
+    /// default).
     pub inter_array: bool,
     /// Seconds for `--inter-array` per SCoP (`None`: the default).
     pub inter_array_budget: Option<f64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            emit: None,
+            defines: Vec::new(),
+            mode: OutputMode::default(),
+            report: None,
+            temp: Vec::new(),
+            live_out: Vec::new(),
+            no_lattice: false,
+            optimal_budget: None,
+            time_limit: None,
+            inter_array: true,
+            inter_array_budget: None,
+            timings: report::Timings::default(),
+        }
+    }
 }
 
 impl RunOptions {
@@ -96,7 +118,7 @@ impl RunOptions {
             no_lattice: a.no_lattice,
             optimal_budget: Some(a.optimal_budget),
             time_limit: Some(a.time_limit),
-            inter_array: a.inter_array,
+            inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             ..RunOptions::default()
         }
@@ -118,6 +140,11 @@ impl From<&RunArgs> for RunOptions {
             emit: a.emit,
             mode,
             report: a.report,
+            timings: if a.no_timings {
+                report::Timings::Omitted
+            } else {
+                report::Timings::Shown
+            },
             ..RunOptions::from_analysis(&a.analysis)
         }
     }
@@ -205,6 +232,8 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
             _ => defaults.time_per_array,
         },
         inter_array: options.inter_array,
+        // Reports show every temporary's lower bound.
+        record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {
             Some(s) if s.is_finite() && s > 0.0 => {
                 std::time::Duration::from_secs_f64(s.min(3600.0))
@@ -321,7 +350,7 @@ fn emit_smo(program: &Program, options: &RunOptions) -> Result<String, String> {
         }
         let flow = crate::analysis::dataflow::compute_dataflow(scop)
             .map_err(|e| format!("{title}: dataflow: {e}"))?;
-        let spec = crate::analysis::dataflow::global_conflicts(scop, &flow, &writers)
+        let spec = crate::mapping::smo::conflicts::global_conflicts(scop, &flow, &writers)
             .map_err(|e| format!("{title}: conflict set: {e}"))?;
         let Some(spec) = spec else {
             out.push_str(&format!("# {title}: the dataflow is not exact\n"));
@@ -427,24 +456,24 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
     }
     if let Some(format) = options.report {
-        let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
-        let bounds: report::LowerBounds = verify_contraction(&program, &contraction, &mut budget)
-            .unwrap_or_default()
+        // The max-live counts the pipeline traced (nothing is traced again).
+        let bounds: report::LowerBounds = contraction
+            .decisions
             .iter()
-            .flat_map(|(si, r)| {
-                r.max_live
-                    .iter()
-                    .enumerate()
-                    .map(move |(ai, b)| ((*si, ai), *b))
-            })
+            .filter_map(|d| Some(((d.scop, d.array.0 as usize), d.max_live?)))
             .collect();
         match format {
-            ReportFormat::Text => {
-                stdout.push_str(&report::text_report(path, &program, &contraction, &bounds))
-            }
+            ReportFormat::Text => stdout.push_str(&report::text_report(
+                path,
+                &program,
+                &contraction,
+                &bounds,
+                options.timings,
+            )),
             ReportFormat::Json => {
                 stdout.push_str(
-                    &report::json_report(path, &program, &contraction, &bounds).to_string(),
+                    &report::json_report(path, &program, &contraction, &bounds, options.timings)
+                        .to_string(),
                 );
                 stdout.push('\n');
             }

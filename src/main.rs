@@ -42,9 +42,9 @@ fn run() -> ExitCode {
             }
         }
         Some(Command::Bench(args)) => {
-            if args.no_lattice && args.bless {
+            if (args.no_lattice || args.no_inter_array) && args.bless {
                 eprintln!(
-                    "polyfold: error: --bless records the default configuration (or the merged sizes with --inter-array); drop --no-lattice"
+                    "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array"
                 );
                 return ExitCode::from(2);
             }
@@ -54,7 +54,7 @@ fn run() -> ExitCode {
                 ..BenchOptions::default()
             };
             options.contract.lattices = !args.no_lattice;
-            options.contract.inter_array = args.inter_array;
+            options.contract.inter_array = !args.no_inter_array;
             match run_bench(&args.dir, &options) {
                 Ok(result) => {
                     print!("{}", result.table);

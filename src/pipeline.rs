@@ -42,6 +42,11 @@ pub struct ContractOptions {
     pub inter_array: bool,
     /// Wall-clock budget of the SMO path per SCoP.
     pub inter_array_time: Duration,
+    /// Record the max-live count of every temporary in its decision (for
+    /// reports and `bench`): a trace of the array's statements for the
+    /// known values, within the trace's work budget, run once here unless
+    /// a strategy already ran it.
+    pub record_max_live: bool,
 }
 
 impl Default for ContractOptions {
@@ -52,8 +57,9 @@ impl Default for ContractOptions {
             time_per_array: Duration::from_secs(60),
             lattices: true,
             optimal_steps: crate::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
-            inter_array: false,
+            inter_array: true,
             inter_array_time: crate::pipeline_smo::DEFAULT_BUDGET,
+            record_max_live: false,
         }
     }
 }
@@ -66,8 +72,9 @@ pub enum ArrayOutcome {
     /// A temporary that keeps its layout, and why.
     Kept { why: String },
     /// A temporary folded together with the other temporaries of its SCoP
-    /// into merged buffers (see [`MergedScop`]).
-    Merged { note: String },
+    /// into merged buffers (see [`MergedScop`]); `alone` is what folding it
+    /// by itself needed.
+    Merged { note: String, alone: i64 },
     /// A temporary with a new, certified layout.
     Remapped {
         mapping: ModularMapping,
@@ -92,6 +99,10 @@ pub struct ArrayDecision {
     /// ties the simplest).
     pub strategies: Vec<StrategySize>,
     pub time: Duration,
+    /// The most values of the array live at once for the known parameter
+    /// values (no mapping needs fewer cells), when the pipeline traced it
+    /// (reports read it here; nothing traces twice).
+    pub max_live: Option<usize>,
     /// Whether a wall-clock safety net stopped some of the work on this
     /// array: its result may then differ between runs (the driver warns).
     pub safety_net_fired: bool,
@@ -155,13 +166,24 @@ impl ArrayDecision {
     /// `bound` (`None`: not known to be).
     pub fn proven_optimal(&self, bound: Option<usize>) -> Option<Optimality> {
         let new = self.new_cells()?;
-        if bound.is_some_and(|b| i64::try_from(b).is_ok_and(|b| b == new)) {
+        // No remapped array needs fewer than one cell.
+        let remapped = matches!(self.outcome, ArrayOutcome::Remapped { .. });
+        if (new == 1 && remapped) || bound.is_some_and(|b| i64::try_from(b).is_ok_and(|b| b == new))
+        {
             return Some(Optimality::MaxLiveBound);
         }
         self.strategies
             .iter()
             .any(|s| s.proven_optimal == Some(true) && s.cells == new)
             .then_some(Optimality::LatticeSearch)
+    }
+
+    /// Cells of the array folded by itself, merged or not.
+    pub fn alone_cells(&self) -> Option<i64> {
+        match &self.outcome {
+            ArrayOutcome::Merged { alone, .. } => Some(*alone),
+            _ => self.new_cells(),
+        }
     }
 
     pub fn new_cells(&self) -> Option<i64> {
@@ -256,6 +278,11 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
 /// `polyfold verify` has its own, larger budget. The time is a safety net.
 const TRACE_STEPS: u64 = 2_000_000;
 
+/// Steps of the trace that only records an array's max-live count for the
+/// reports (`ContractOptions::record_max_live`): small, so that a report
+/// costs little more than the transform; past it the bound is unknown.
+const RECORD_TRACE_STEPS: u64 = 250_000;
+
 /// Solver steps the lattice strategies of one array may use (the optimal
 /// search has its own, `optimal_steps`): the corpus needs at most 340 000
 /// (blur_tiled's `blurx`); a difference set of many pieces whose hull would
@@ -293,6 +320,7 @@ pub fn contract_program(
                 .iter()
                 .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
             let mut strategies = Vec::new();
+            let mut max_live = None;
             let mut safety_net_fired = false;
             let (outcome, method) = if classification.liveness == Liveness::External {
                 (ArrayOutcome::External, "-")
@@ -315,10 +343,28 @@ pub fn contract_program(
                     extents: &extents,
                     original_cells,
                 };
-                let result = match contract_array(options, job, &mut budget, &mut strategies) {
+                let mut traced = false;
+                let found = Found {
+                    strategies: &mut strategies,
+                    max_live: &mut max_live,
+                    traced: &mut traced,
+                };
+                let result = match contract_array(options, job, &mut budget, found) {
                     Ok(o) => o,
                     Err(why) => (ArrayOutcome::Kept { why }, "-"),
                 };
+                if options.record_max_live && !traced {
+                    max_live = values.as_ref().and_then(|values| {
+                        let program =
+                            crate::analysis::build::trace_program_of_array(scop, array.id);
+                        budget
+                            .with_part(RECORD_TRACE_STEPS, options.time_per_array, |part| {
+                                crate::verify::run_trace(&program, values, part)
+                            })
+                            .ok()
+                            .map(|t| t.max_live[array.id.0 as usize])
+                    });
+                }
                 safety_net_fired = budget.safety_net_fired();
                 result
             };
@@ -342,11 +388,17 @@ pub fn contract_program(
                 method,
                 strategies,
                 time: start.elapsed(),
+                max_live,
                 safety_net_fired,
                 parallel_loops,
             });
         }
-        if options.inter_array {
+        // Merging needs two temporaries, or one whose copies can go.
+        let temporaries = decisions[first_decision..]
+            .iter()
+            .filter(|d| !matches!(d.outcome, ArrayOutcome::External))
+            .count();
+        if options.inter_array && temporaries > 0 {
             match merge_scop(
                 program,
                 si,
@@ -439,7 +491,11 @@ fn merge_scop(
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
+            let alone = d
+                .new_cells()
+                .ok_or_else(|| format!("`{}` has no known size", d.name))?;
             d.outcome = ArrayOutcome::Merged {
+                alone,
                 note: format!(
                     "merged with {} into {} ({}; {} cells instead of {per_array})",
                     c.temporaries.join(", "),
@@ -571,14 +627,28 @@ struct ArrayJob<'a> {
     original_cells: Option<i64>,
 }
 
-/// Finds, certifies and lays out a mapping for one temporary array; every
-/// strategy that finds a certified size is added to `strategies`.
+/// What [`contract_array`] learns on the way, whatever it decides.
+struct Found<'a> {
+    /// Every strategy that found a certified size.
+    strategies: &'a mut Vec<StrategySize>,
+    /// The max-live count, when a trace ran.
+    max_live: &'a mut Option<usize>,
+    /// Whether a trace ran (or gave up).
+    traced: &'a mut bool,
+}
+
+/// Finds, certifies and lays out a mapping for one temporary array.
 fn contract_array(
     options: &ContractOptions,
     job: ArrayJob<'_>,
     budget: &mut Budget,
-    strategies: &mut Vec<StrategySize>,
+    found: Found<'_>,
 ) -> Result<(ArrayOutcome, &'static str), String> {
+    let Found {
+        strategies,
+        max_live,
+        traced,
+    } = found;
     let ArrayJob {
         scop,
         macros_pinnable,
@@ -634,9 +704,11 @@ fn contract_array(
             let run = budget.with_part(TRACE_STEPS, options.time_per_array, |part| {
                 crate::verify::run_trace(&program, &values, part)
             });
+            *traced = true;
             trace = Some(run.map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
+        *max_live = Some(report.max_live[array.0 as usize]);
         if report.initial_reads[array.0 as usize] > 0 {
             return Err("some cells are read before they are written (live-in)".into());
         }
@@ -813,6 +885,10 @@ fn contract_array(
                     crate::verify::run_trace(&program, &values, part)
                 })
                 .ok();
+            *traced = true;
+        }
+        if let Some(t) = &trace {
+            *max_live = Some(t.max_live[array.0 as usize]);
         }
         let lower_bound = trace
             .as_ref()

@@ -1,6 +1,8 @@
 //! Human and JSON reports of a contraction: one row per array with its
 //! class, sizes, mapping, method, lower bound, time and the reason for
-//! whatever was decided.
+//! whatever was decided. With [`Timings::Omitted`] (`--no-timings`) no
+//! time is printed, so a report depends only on the input and the flags
+//! and can be compared as a snapshot.
 
 use std::fmt::Write;
 
@@ -8,6 +10,32 @@ use serde_json::{Value, json};
 
 use crate::ir::Program;
 use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction, Optimality};
+
+/// Whether a report prints the analysis times (the only part of a report
+/// that depends on the machine and its load).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Timings {
+    /// Times in milliseconds (the default).
+    #[default]
+    Shown,
+    /// No time at all (`--no-timings`): the report is deterministic.
+    Omitted,
+}
+
+impl Timings {
+    /// `time` in milliseconds with one decimal, or `None` when omitted.
+    fn ms(self, time: std::time::Duration) -> Option<String> {
+        match self {
+            Timings::Shown => Some(format!("{:.1} ms", time.as_secs_f64() * 1e3)),
+            Timings::Omitted => None,
+        }
+    }
+
+    /// ` (T ms)` after a line, or nothing when omitted.
+    fn suffix(self, time: std::time::Duration) -> String {
+        self.ms(time).map_or(String::new(), |t| format!(" ({t})"))
+    }
+}
 
 /// Per-array lower bounds (max-live counts) from the trace verifier, by
 /// `(scop, array index)`.
@@ -31,7 +59,7 @@ fn note(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
         ArrayOutcome::Kept { why } => format!("kept: {why}"),
-        ArrayOutcome::Merged { note } => note.clone(),
+        ArrayOutcome::Merged { note, .. } => note.clone(),
         ArrayOutcome::Remapped { certificate, .. } => match certificate {
             crate::mapping::Certificate::ForAllParameters => {
                 "certified for every parameter value".into()
@@ -44,22 +72,23 @@ fn note(d: &ArrayDecision) -> String {
 }
 
 /// Every strategy's size and time, e.g. `successive modulo 2304 (3.1 ms),
-/// optimal search 1728 (proven optimal, 430.2 ms)`.
-fn strategies_text(d: &ArrayDecision) -> String {
+/// optimal search 1728 (proven optimal, 430.2 ms)`; without times,
+/// `successive modulo 2304, optimal search 1728 (proven optimal)`.
+fn strategies_text(d: &ArrayDecision, timings: Timings) -> String {
     d.strategies
         .iter()
         .map(|s| {
             let proof = match s.proven_optimal {
-                Some(true) => "proven optimal, ",
-                Some(false) => "optimality not proven, ",
-                None => "",
+                Some(true) => Some("proven optimal".to_string()),
+                Some(false) => Some("optimality not proven".to_string()),
+                None => None,
             };
-            format!(
-                "{} {} ({proof}{:.1} ms)",
-                s.method,
-                s.cells,
-                s.time.as_secs_f64() * 1e3
-            )
+            let notes: Vec<String> = proof.into_iter().chain(timings.ms(s.time)).collect();
+            if notes.is_empty() {
+                format!("{} {}", s.method, s.cells)
+            } else {
+                format!("{} {} ({})", s.method, s.cells, notes.join(", "))
+            }
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -75,6 +104,7 @@ pub fn text_report(
     program: &Program,
     c: &FileContraction,
     bounds: &LowerBounds,
+    timings: Timings,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}:");
@@ -85,17 +115,20 @@ pub fn text_report(
         let scop = &program.scops[d.scop];
         let _ = writeln!(
             out,
-            "  {}.{}: {}, lower bound {}, {} ({:.1} ms)\n    mapping: {}\n    {}",
+            "  {}.{}: {}, lower bound {}, {}{}\n    mapping: {}\n    {}",
             scop.function,
             d.name,
-            if matches!(d.outcome, ArrayOutcome::Merged { .. }) {
-                format!("{} cells -> merged buffers", opt(d.original_cells))
+            if let ArrayOutcome::Merged { alone, .. } = d.outcome {
+                format!(
+                    "{} cells -> merged buffers ({alone} cells folded alone)",
+                    opt(d.original_cells)
+                )
             } else {
                 format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells()))
             },
             lower_bound(bounds, d).map_or("?".into(), |b| b.to_string()),
             d.method,
-            d.time.as_secs_f64() * 1e3,
+            timings.suffix(d.time),
             mapping_text(d),
             note(d),
         );
@@ -112,7 +145,7 @@ pub fn text_report(
             );
         }
         if !d.strategies.is_empty() {
-            let _ = writeln!(out, "    strategies: {}", strategies_text(d));
+            let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
         if let Some(why) = d.proven_optimal(lower_bound(bounds, d)) {
             let _ = writeln!(out, "    {}", why.sentence());
@@ -122,12 +155,12 @@ pub fn text_report(
         let scop = &program.scops[m.scop];
         let _ = writeln!(
             out,
-            "  SCoP {} in {}: inter-array: {} cells instead of {} folding each array alone ({:.1} ms)",
+            "  SCoP {} in {}: inter-array: {} cells instead of {} folding each array alone{}",
             m.scop,
             scop.function,
             m.merged_cells,
             m.per_array_cells,
-            m.time.as_secs_f64() * 1e3
+            timings.suffix(m.time)
         );
         for line in m.report.lines() {
             let _ = writeln!(out, "    {line}");
@@ -139,13 +172,16 @@ pub fn text_report(
     out
 }
 
-/// The JSON report of one file.
+/// The JSON report of one file; with [`Timings::Omitted`] the keys
+/// `analysis_ms` and `ms` are left out.
 pub fn json_report(
     path: &str,
     program: &Program,
     c: &FileContraction,
     bounds: &LowerBounds,
+    timings: Timings,
 ) -> Value {
+    let shown = timings == Timings::Shown;
     let arrays: Vec<Value> = c
         .decisions
         .iter()
@@ -162,16 +198,23 @@ pub fn json_report(
                 "mapping": match &d.outcome { ArrayOutcome::Remapped { mapping, .. } => Value::from(mapping.to_string()), _ => Value::Null },
                 "method": d.method,
                 "lower_bound": lower_bound(bounds, d),
-                "analysis_ms": d.time.as_secs_f64() * 1e3,
                 "note": note(d),
-                "strategies": d.strategies.iter().map(|s| json!({
-                    "method": s.method,
-                    "cells": s.cells,
-                    "proven_optimal": s.proven_optimal,
-                    "ms": s.time.as_secs_f64() * 1e3,
-                })).collect::<Vec<_>>(),
+                "strategies": d.strategies.iter().map(|s| {
+                    let mut strategy = json!({
+                        "method": s.method,
+                        "cells": s.cells,
+                        "proven_optimal": s.proven_optimal,
+                    });
+                    if shown {
+                        strategy["ms"] = json!(s.time.as_secs_f64() * 1e3);
+                    }
+                    strategy
+                }).collect::<Vec<_>>(),
                 "optimal": d.proven_optimal(lower_bound(bounds, d)).map(Optimality::name),
             });
+            if shown {
+                entry["analysis_ms"] = json!(d.time.as_secs_f64() * 1e3);
+            }
             // Only when there are some, so that reports of sequential code
             // keep their shape.
             if !d.parallel_loops.is_empty() {
@@ -195,15 +238,18 @@ pub fn json_report(
         .merged
         .iter()
         .map(|m| {
-            json!({
+            let mut entry = json!({
                 "scop": m.scop,
                 "per_array_cells": m.per_array_cells,
                 "merged_cells": m.merged_cells,
                 "lower_bound": m.lower_bound,
                 "method": m.method,
-                "analysis_ms": m.time.as_secs_f64() * 1e3,
                 "report": m.report,
-            })
+            });
+            if shown {
+                entry["analysis_ms"] = json!(m.time.as_secs_f64() * 1e3);
+            }
+            entry
         })
         .collect();
     let not_merged: Vec<Value> = c

@@ -314,6 +314,38 @@ fn report_json_and_verify() {
     );
 }
 
+/// `--no-timings` leaves every time out of both report formats (and the
+/// rest of the report is the same as with times).
+#[test]
+fn no_timings_reports_have_no_time() {
+    let dir = scratch("no_timings");
+    let path = dir.join("k.c");
+    fs::write(&path, FOLDS).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let timed = polyfold(&["--report", "json", p]);
+    let plain = polyfold(&["--report", "json", "--no-timings", p]);
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let mut with: serde_json::Value = serde_json::from_slice(&timed.stdout).expect("JSON");
+    let without: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("JSON");
+    let arrays = with["arrays"].as_array_mut().expect("arrays");
+    assert!(!arrays.is_empty());
+    for a in arrays {
+        assert!(a["analysis_ms"].is_number(), "{a}");
+        a.as_object_mut().expect("object").remove("analysis_ms");
+        for s in a["strategies"].as_array_mut().expect("strategies") {
+            assert!(s["ms"].is_number(), "{s}");
+            s.as_object_mut().expect("object").remove("ms");
+        }
+    }
+    assert_eq!(with, without);
+    let report = text(&polyfold(&["--report", "text", "--no-timings", p]).stdout);
+    assert!(
+        report.contains("-> 1 cells") && !report.contains(" ms"),
+        "{report}"
+    );
+    assert!(text(&polyfold(&["--help"]).stdout).contains("--no-timings"));
+}
+
 #[test]
 fn version_and_help() {
     let out = polyfold(&["--version"]);

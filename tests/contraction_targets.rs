@@ -6,12 +6,14 @@
 use polyfold::frontend;
 use polyfold::pipeline::{ArrayOutcome, ContractOptions, FileContraction, contract_program};
 
-/// Successive modulo only (the heuristic column of seed 001 Figure 3).
+/// Successive modulo only, each array by itself (the heuristic column of
+/// seed 001 Figure 3).
 fn contract(file: &str) -> FileContraction {
     contract_with(
         file,
         ContractOptions {
             lattices: false,
+            inter_array: false,
             ..ContractOptions::default()
         },
     )
@@ -31,14 +33,15 @@ fn contract_with(file: &str, options: ContractOptions) -> FileContraction {
     contract_program(&program, &options).expect("contraction runs")
 }
 
-/// The new size of `array`, or its original size when it was kept.
+/// The new size of `array` folded by itself (merged or not), or its
+/// original size when it was kept.
 fn size_of(result: &FileContraction, array: &str) -> i64 {
     let d = result
         .decisions
         .iter()
         .find(|d| d.name == array)
         .unwrap_or_else(|| panic!("no array {array}"));
-    d.new_cells()
+    d.alone_cells()
         .unwrap_or_else(|| panic!("{array} has no size"))
 }
 
@@ -49,7 +52,7 @@ fn describe(result: &FileContraction) -> String {
         .map(|d| match &d.outcome {
             ArrayOutcome::External => format!("{}: external ({})", d.name, d.classification.reason),
             ArrayOutcome::Kept { why } => format!("{}: kept ({why})", d.name),
-            ArrayOutcome::Merged { note } => format!("{}: {note}", d.name),
+            ArrayOutcome::Merged { note, .. } => format!("{}: {note}", d.name),
             ArrayOutcome::Remapped {
                 mapping, new_cells, ..
             } => format!("{}: {mapping} = {new_cells:?}", d.name),

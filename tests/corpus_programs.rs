@@ -132,11 +132,16 @@ fn check_program(source: &Path, expected_stdout: &Path, scratch: &Path) -> Resul
     let expected = std::fs::read(expected_stdout)
         .map_err(|error| format!("{name}: cannot read {}: {error}", expected_stdout.display()))?;
     if run.stdout != expected {
+        // Not a snapshot to bless: the expectation is what the original
+        // program prints; only the diff is shared with the snapshot helper.
         return Err(format!(
-            "{name}: output differs from {}\n--- expected\n{}\n--- actual\n{}",
+            "{name}: output differs from {}\n{}",
             expected_stdout.display(),
-            String::from_utf8_lossy(&expected),
-            String::from_utf8_lossy(&run.stdout)
+            polyfold::util::snapshot::snapshot_diff(
+                &expected_stdout.display().to_string(),
+                &String::from_utf8_lossy(&expected),
+                &String::from_utf8_lossy(&run.stdout)
+            )
         ));
     }
     Ok(())

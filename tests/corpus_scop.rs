@@ -1,16 +1,20 @@
 //! `polyfold --emit scop` on every corpus kernel: it must succeed (no error
 //! diagnostic) and print exactly the committed dump
-//! `corpus/expected/NAME.scop`. `POLYFOLD_BLESS=1` rewrites the dumps after
-//! a deliberate change of the front end (review the diff).
+//! `corpus/expected/NAME.scop` (a mismatch prints a unified diff).
+//! `POLYFOLD_BLESS=1` rewrites the dumps after a deliberate change of the
+//! front end (review the diff).
+
+mod common;
 
 use std::path::Path;
+
+use common::snapshot::check_snapshot;
 
 use polyfold::driver::{RunOptions, run_source};
 
 #[test]
 fn every_corpus_kernel_has_its_expected_scop_dump() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let bless = std::env::var_os("POLYFOLD_BLESS").is_some_and(|v| v == "1");
     let options = RunOptions {
         emit: Some(polyfold::cli::Emit::Scop),
         ..RunOptions::default()
@@ -35,17 +39,8 @@ fn every_corpus_kernel_has_its_expected_scop_dump() {
             "{name} has a SCoP"
         );
         let expected_path = dir.join("expected").join(format!("{name}.scop"));
-        if bless {
-            std::fs::write(&expected_path, &out.stdout).expect("write dump");
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == out.stdout => {}
-            Ok(_) => failures.push(format!(
-                "{name}: dump differs from {}",
-                expected_path.display()
-            )),
-            Err(e) => failures.push(format!("{name}: {}: {e}", expected_path.display())),
+        if let Err(e) = check_snapshot(&expected_path, &out.stdout) {
+            failures.push(format!("{name}: {e}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

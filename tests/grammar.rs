@@ -6,11 +6,16 @@
 //!
 //! A first line `// polyfold-args: -D N=10 -D M=5` passes `-D` values.
 //! Set `POLYFOLD_BLESS=1` to rewrite the expectations after a deliberate
-//! change (then review the diff by hand). Every SCoP is also checked with
+//! change (then review the diff by hand); a mismatch prints a unified diff
+//! (the snapshot helper of `tests/common/snapshot.rs`). Every SCoP is also checked with
 //! `ir::verify`.
+
+mod common;
 
 use std::fs;
 use std::path::Path;
+
+use common::snapshot::check_snapshot;
 
 use polyfold::cli::{Emit, parse_define};
 use polyfold::driver::{RunOptions, run_source};
@@ -43,7 +48,6 @@ fn options_for(source: &str) -> RunOptions {
 #[test]
 fn grammar_cases() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("grammar-tests");
-    let bless = std::env::var("POLYFOLD_BLESS").is_ok_and(|v| v == "1");
     let mut names: Vec<String> = fs::read_dir(&dir)
         .expect("grammar-tests/ exists")
         .filter_map(|e| e.ok())
@@ -77,23 +81,8 @@ fn grammar_cases() {
                 failures.push(format!("{name}: ir::verify: {e}"));
             }
         }
-        let expected_path = path.with_extension("expected");
-        if bless {
-            fs::write(&expected_path, &actual).expect("write expectation");
-            continue;
-        }
-        match fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == actual => {}
-            Ok(expected) => {
-                let diff = similar::TextDiff::from_lines(&expected, &actual)
-                    .unified_diff()
-                    .header("expected", "actual")
-                    .to_string();
-                failures.push(format!("{name}: output differs\n{diff}"));
-            }
-            Err(_) => failures.push(format!(
-                "{name}: no {name}.expected (run with POLYFOLD_BLESS=1)"
-            )),
+        if let Err(e) = check_snapshot(&path.with_extension("expected"), &actual) {
+            failures.push(format!("{name}: {e}"));
         }
     }
     assert!(

@@ -13,9 +13,12 @@
 //!   from `$POLYFOLD_SHARED_DIR/reference/smo`): an extra check that runs
 //!   only when that folder exists, and says it was skipped otherwise.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::snapshot::assert_snapshot;
 use polyfold::driver::{RunOptions, run_source};
 use polyfold::mapping::smo::baseline::baseline;
 use polyfold::mapping::smo::solve::with_array_spaces;
@@ -449,7 +452,6 @@ const OWN_KERNELS: [&str; 2] = ["heat1d", "heat2d"];
 /// its kernel today (`POLYFOLD_BLESS=1` rewrites them; review the diff).
 #[test]
 fn own_specifications_are_what_emit_smo_prints() {
-    let bless = std::env::var_os("POLYFOLD_BLESS").is_some_and(|v| v == "1");
     let options = RunOptions {
         emit: Some(polyfold::cli::Emit::Smo),
         ..RunOptions::default()
@@ -460,19 +462,9 @@ fn own_specifications_are_what_emit_smo_prints() {
         let out = run_source(&format!("tests/smo/{name}.c"), &source, &options);
         assert_eq!(out.code, 0, "{name}: {}", out.stderr);
         let spec_path = own_dir().join(format!("{name}.smo.input"));
-        if bless {
-            std::fs::write(&spec_path, &out.stdout).expect("write");
-            continue;
-        }
-        let committed = std::fs::read_to_string(&spec_path).expect("committed specification");
-        assert_eq!(
-            committed,
-            out.stdout,
-            "{}: not what --emit smo prints (POLYFOLD_BLESS=1 after review)",
-            spec_path.display()
-        );
+        assert_snapshot(&spec_path, &out.stdout);
         // It reads back: two statements (compute and copy back).
-        let spec = parse_smo_input(&committed).expect("parses");
+        let spec = parse_smo_input(&out.stdout).expect("parses");
         assert_eq!(spec.n_statements, 2, "{name}");
     }
 }

@@ -32,51 +32,47 @@
 static double jacobi2d_smoothing_kernel(double in[N][N])
 {
     int i, j;
-    double a[N][N];
-    double A0[N][N];
-    double A1[N][N];
-    double A2[N][N];
-    double A3[N][N];
-    double A4[N][N];
+    double polyfold_buf0[64][65];
+    _Static_assert(N == 64, "polyfold: the merged storage of a, A0, A1, A2, A3, A4 is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
-            a[i][j] = in[i][j];
+            polyfold_buf0[j][i] = in[i][j];
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                A0[i][j] = a[i][j];
+                polyfold_buf0[j][(i + 64) % 65] = ((i == 0) ? polyfold_buf0[j][0] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 1] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i] : polyfold_buf0[N - 1][i]);
             else
-                A0[i][j] = a[i][j] + (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
+                polyfold_buf0[j][i - 1] = polyfold_buf0[j][i] + (polyfold_buf0[j][i - 1] + polyfold_buf0[j][i + 1] + polyfold_buf0[j - 1][i] + polyfold_buf0[j + 1][i]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                A1[i][j] = A0[i][j];
+                polyfold_buf0[j][(i + 63) % 65] = ((i == 0) ? polyfold_buf0[j][(64) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 2] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 64) % 65] : polyfold_buf0[N - 1][(i + 64) % 65]);
             else
-                A1[i][j] = A0[i][j] + (A0[i - 1][j] + A0[i + 1][j] + A0[i][j - 1] + A0[i][j + 1]);
+                polyfold_buf0[j][(i + 63) % 65] = polyfold_buf0[j][i - 1] + (((i - 1 == 0) ? polyfold_buf0[j][(64) % 65] : polyfold_buf0[j][(i + 63) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 2] : polyfold_buf0[j][i]) + ((j - 1 == 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[j - 1][i - 1]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][i - 1] : polyfold_buf0[j + 1][i - 1]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                A2[i][j] = A1[i][j];
+                polyfold_buf0[j][(i + 62) % 65] = ((i == 0) ? polyfold_buf0[j][(63) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 3] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 63) % 65] : polyfold_buf0[N - 1][(i + 63) % 65]);
             else
-                A2[i][j] = A1[i][j] + (A1[i - 1][j] + A1[i + 1][j] + A1[i][j - 1] + A1[i][j + 1]);
+                polyfold_buf0[j][(i + 62) % 65] = polyfold_buf0[j][(i + 63) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(63) % 65] : polyfold_buf0[j][(i + 62) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 3] : polyfold_buf0[j][i - 1]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 63) % 65] : polyfold_buf0[j - 1][(i + 63) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 63) % 65] : polyfold_buf0[j + 1][(i + 63) % 65]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                A3[i][j] = A2[i][j];
+                polyfold_buf0[j][(i + 61) % 65] = ((i == 0) ? polyfold_buf0[j][(62) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 4] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 62) % 65] : polyfold_buf0[N - 1][(i + 62) % 65]);
             else
-                A3[i][j] = A2[i][j] + (A2[i - 1][j] + A2[i + 1][j] + A2[i][j - 1] + A2[i][j + 1]);
+                polyfold_buf0[j][(i + 61) % 65] = polyfold_buf0[j][(i + 62) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(62) % 65] : polyfold_buf0[j][(i + 61) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 4] : polyfold_buf0[j][(i + 63) % 65]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 62) % 65] : polyfold_buf0[j - 1][(i + 62) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 62) % 65] : polyfold_buf0[j + 1][(i + 62) % 65]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                A4[i][j] = A3[i][j];
+                polyfold_buf0[j][(i + 60) % 65] = ((i == 0) ? polyfold_buf0[j][(61) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 5] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 61) % 65] : polyfold_buf0[N - 1][(i + 61) % 65]);
             else
-                A4[i][j] = A3[i][j] + (A3[i - 1][j] + A3[i + 1][j] + A3[i][j - 1] + A3[i][j + 1]);
+                polyfold_buf0[j][(i + 60) % 65] = polyfold_buf0[j][(i + 61) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(61) % 65] : polyfold_buf0[j][(i + 60) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 5] : polyfold_buf0[j][(i + 62) % 65]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 61) % 65] : polyfold_buf0[j - 1][(i + 61) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 61) % 65] : polyfold_buf0[j + 1][(i + 61) % 65]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
-            result += (double)((i * 3 + j) % 7 + 1) * A4[i][j];
+            result += (double)((i * 3 + j) % 7 + 1) * ((i == 0) ? polyfold_buf0[j][(60) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 6] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 60) % 65] : (N - j - 1 == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[N - 1][(i + 60) % 65] : polyfold_buf0[j][(i + 60) % 65]);
 #pragma endscop
     return result;
 }

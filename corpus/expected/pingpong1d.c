@@ -37,21 +37,19 @@
 static double pingpong1d_kernel(const double in[N + 2])
 {
     int t, i;
-    double P[N > 1 ? N : 1];
-    double Q[N + 2];
+    double polyfold_buf0[65]; double polyfold_buf1[1]; double polyfold_buf2[1];
+    _Static_assert(N == 64 && T == 6, "polyfold: the merged storage of Q, P is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 0; i <= N + 1; i++)
-        Q[i] = in[i];
+        *((i - 1 >= 0 && N - i >= 0) ? &polyfold_buf0[i] : (i == 0) ? &polyfold_buf1[0] : &polyfold_buf2[0]) = in[i];
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
-            P[i % N] = 0.25 * Q[i - 1] + 0.5 * Q[i] + 0.25 * Q[i + 1];
-        for (i = 1; i <= N; i++)
-            Q[i] = P[i % N];
+            polyfold_buf0[(i - t + 65) % 65] = 0.25 * ((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[i - 1] : ((i - 1 == 0 && t - 1 == 0) || (i - 1 == 0 && t - 2 >= 0)) ? polyfold_buf1[0] : polyfold_buf0[(i - t + 65) % 65]) + 0.5 * ((t - 1 == 0) ? polyfold_buf0[i] : polyfold_buf0[(i - t + 66) % 65]) + 0.25 * ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(i + 1) % 65] : ((N - i == 0 && t - 1 == 0) || (N - i == 0 && t - 2 >= 0)) ? polyfold_buf2[0] : polyfold_buf0[(i - t + 67) % 65]);
     }
     for (i = 1; i <= N; i++)
-        result += (double)(i % 7 + 1) * Q[i];
+        result += (double)(i % 7 + 1) * polyfold_buf0[(i - T + 65) % 65];
 #pragma endscop
     return result;
 }

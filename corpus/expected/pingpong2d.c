@@ -33,30 +33,26 @@
 static double pingpong2d_kernel(double in[N + 2][N + 2])
 {
     int t, i, j;
-    double P[N > 1 ? N : 1][N > 1 ? N : 1];
-    double Q[4354];
-    _Static_assert(N == 64 && T == 4, "polyfold: the storage of Q is certified for these parameter values only");
+    double polyfold_buf0[64][65]; double polyfold_buf1[64]; double polyfold_buf2[64]; double polyfold_buf3[64]; double polyfold_buf4[64];
+    _Static_assert(N == 64 && T == 4, "polyfold: the merged storage of Q, P is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 0; j <= N + 1; j++)
-            Q[j - 66 * i + 4354] = in[i][j];
+            *((j - 1 >= 0 && N - j >= 0) ? &polyfold_buf0[(j) % 64][i] : (j == 0) ? &polyfold_buf1[(i) % 64] : &polyfold_buf2[(i) % 64]) = in[i][j];
     for (j = 1; j <= N; j++) {
-        Q[(j + 4354) % 4354] = in[0][j];
-        Q[j - 66 * (N + 1) + 4354] = in[N + 1][j];
+        polyfold_buf3[(j) % 64] = in[0][j];
+        polyfold_buf4[(j) % 64] = in[N + 1][j];
     }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
-                P[i % N][j % N] = 0.5 * Q[j - 66 * i + 4354] + 0.125 * (Q[(j - 66 * (i - 1) + 4354) % 4354] + Q[j - 66 * (i + 1) + 4354] + Q[(j - 1) - 66 * i + 4354] + Q[(j + 1) - 66 * i + 4354]);
-        for (i = 1; i <= N; i++)
-            for (j = 1; j <= N; j++)
-                Q[j - 66 * i + 4354] = P[i % N][j % N];
+                polyfold_buf0[(j) % 64][(i - t + 65) % 65] = 0.5 * ((t - 1 == 0) ? polyfold_buf0[(j) % 64][i] : polyfold_buf0[(j) % 64][(i - t + 66) % 65]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % 64][i - 1] : ((i - 1 == 0 && t - 1 == 0) || (i - 1 == 0 && t - 2 >= 0)) ? polyfold_buf3[(j) % 64] : polyfold_buf0[(j) % 64][(i - t + 65) % 65]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % 64][(i + 1) % 65] : ((N - i == 0 && t - 1 == 0) || (N - i == 0 && t - 2 >= 0)) ? polyfold_buf4[(j) % 64] : polyfold_buf0[(j) % 64][(i - t + 67) % 65]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][i] : ((j - 1 == 0 && t - 1 == 0) || (j - 1 == 0 && t - 2 >= 0)) ? polyfold_buf1[(i) % 64] : polyfold_buf0[j - 1][(i - t + 66) % 65]) + ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % 64][i] : ((N - j == 0 && t - 1 == 0) || (N - j == 0 && t - 2 >= 0)) ? polyfold_buf2[(i) % 64] : polyfold_buf0[(j + 1) % 64][(i - t + 66) % 65]));
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
-            result += (double)((i * 3 + j) % 7 + 1) * Q[j - 66 * i + 4354];
+            result += (double)((i * 3 + j) % 7 + 1) * polyfold_buf0[(j) % 64][(i - T + 65) % 65];
 #pragma endscop
     return result;
 }

@@ -30,41 +30,36 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1];
-    double Q[18][322];
-    _Static_assert(N == 16 && T == 3, "polyfold: the storage of Q is certified for these parameter values only");
+    double polyfold_buf0[16][16][17]; double polyfold_buf1[16][16]; double polyfold_buf2[16][16]; double polyfold_buf3[16][16]; double polyfold_buf4[16][16]; double polyfold_buf5[16][16]; double polyfold_buf6[16][16];
+    _Static_assert(N == 16 && T == 3, "polyfold: the merged storage of Q, P is certified for these parameter values only");
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 0; k <= N + 1; k++)
-                Q[i][k - 18 * j + 322] = in[i][j][k];
+                *((k - 1 >= 0 && N - k >= 0) ? &polyfold_buf0[(j) % 16][(k) % 16][i] : (k == 0) ? &polyfold_buf1[(i) % 16][(j) % 16] : &polyfold_buf2[(i) % 16][(j) % 16]) = in[i][j][k];
     for (i = 1; i <= N; i++)
         for (k = 1; k <= N; k++) {
-            Q[i][(k + 322) % 322] = in[i][0][k];
-            Q[i][k - 18 * (N + 1) + 322] = in[i][N + 1][k];
+            polyfold_buf3[(i) % 16][(k) % 16] = in[i][0][k];
+            polyfold_buf4[(i) % 16][(k) % 16] = in[i][N + 1][k];
         }
     for (j = 1; j <= N; j++)
         for (k = 1; k <= N; k++) {
-            Q[0][k - 18 * j + 322] = in[0][j][k];
-            Q[(N + 1)][k - 18 * j + 322] = in[N + 1][j][k];
+            polyfold_buf5[(j) % 16][(k) % 16] = in[0][j][k];
+            polyfold_buf6[(j) % 16][(k) % 16] = in[N + 1][j][k];
         }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    P[i % N][j % N][k % N] = 0.25 * Q[i][k - 18 * j + 322] + 0.125 * (Q[(i - 1)][k - 18 * j + 322] + Q[(i + 1)][k - 18 * j + 322] + Q[i][(k - 18 * (j - 1) + 322) % 322] +
-                                                              Q[i][k - 18 * (j + 1) + 322] + Q[i][(k - 1) - 18 * j + 322] + Q[i][(k + 1) - 18 * j + 322]);
-        for (i = 1; i <= N; i++)
-            for (j = 1; j <= N; j++)
-                for (k = 1; k <= N; k++)
-                    Q[i][k - 18 * j + 322] = P[i % N][j % N][k % N];
+                    polyfold_buf0[(j) % 16][(k) % 16][(i - t + 17) % 17] = 0.25 * ((t - 1 == 0) ? polyfold_buf0[(j) % 16][(k) % 16][i] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 18) % 17]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % 16][(k) % 16][i - 1] : ((i - 1 == 0 && t - 1 == 0) || (i - 1 == 0 && t - 2 >= 0)) ? polyfold_buf5[(j) % 16][(k) % 16] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 17) % 17]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % 16][(k) % 16][(i + 1) % 17] : ((N - i == 0 && t - 1 == 0) || (N - i == 0 && t - 2 >= 0)) ? polyfold_buf6[(j) % 16][(k) % 16] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 2) % 17]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][(k) % 16][i] : ((j - 1 == 0 && t - 1 == 0) || (j - 1 == 0 && t - 2 >= 0)) ? polyfold_buf3[(i) % 16][(k) % 16] : polyfold_buf0[j - 1][(k) % 16][(i - t + 18) % 17]) +
+                                                              ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % 16][(k) % 16][i] : ((N - j == 0 && t - 1 == 0) || (N - j == 0 && t - 2 >= 0)) ? polyfold_buf4[(i) % 16][(k) % 16] : polyfold_buf0[(j + 1) % 16][(k) % 16][(i - t + 18) % 17]) + ((t - 1 == 0 && k - 2 >= 0) ? polyfold_buf0[(j) % 16][k - 1][i] : ((k - 1 == 0 && t - 1 == 0) || (k - 1 == 0 && t - 2 >= 0)) ? polyfold_buf1[(i) % 16][(j) % 16] : polyfold_buf0[(j) % 16][k - 1][(i - t + 18) % 17]) + ((t - 1 == 0 && N - k - 1 >= 0) ? polyfold_buf0[(j) % 16][(k + 1) % 16][i] : ((N - k == 0 && t - 1 == 0) || (N - k == 0 && t - 2 >= 0)) ? polyfold_buf2[(i) % 16][(j) % 16] : polyfold_buf0[(j) % 16][(k + 1) % 16][(i - t + 18) % 17]));
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 1; k <= N; k++)
-                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * Q[i][k - 18 * j + 322];
+                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * polyfold_buf0[(j) % 16][(k) % 16][(i - T + 17) % 17];
 #pragma endscop
     return result;
 }

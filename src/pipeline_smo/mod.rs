@@ -39,16 +39,16 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::analysis::dataflow::{
-    ConflictLimit, ForValues, SourcePiece, compute_dataflow, global_conflicts_until, source_pieces,
-};
+use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
     SharedLimit, SmoLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
-    shared::Lifetime, shared_solve_isolating, smo_solve, smo_solve_isolating,
+    conflicts::{ConflictLimit, ForValues, global_conflicts_until},
+    shared::Lifetime,
+    shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
@@ -71,7 +71,13 @@ const SMO_SECOND_LEVEL_NODES: u64 = 250;
 
 /// Nodes of all SMO ILPs after the shared-hyperplane search found a
 /// mapping.
-const SMO_AFTER_SHARED_NODES: u64 = 5_000;
+const SMO_AFTER_SHARED_NODES: u64 = 1_000;
+
+/// Operations of a SCoP (statement instances for the known parameter
+/// values) that the merging may enumerate (for the lifetimes, the lower
+/// bound and the trace check): a count, so a SCoP too large for it gets the
+/// same answer every time, and its cost does not grow with the sizes.
+const SMO_MAX_OPERATIONS: u64 = 300_000;
 
 /// Work units of the global conflict set (one per conflict piece built
 /// and tested): the count, not the time, decides whether it is built.
@@ -378,11 +384,15 @@ fn contains(pieces: &[BasicSet], point: &[i64]) -> Result<bool, String> {
 }
 
 /// All integer points of a statement domain for the given values.
-fn domain_points(scop: &Scop, s: usize, values: &[i64]) -> Result<Vec<Vec<i64>>, String> {
-    let mut budget = Budget::default_query();
+fn domain_points(
+    scop: &Scop,
+    s: usize,
+    values: &[i64],
+    budget: &mut Budget,
+) -> crate::poly::PolyResult<Vec<Vec<i64>>> {
     let mut pts = Vec::new();
     for piece in &scop.stmts[s].domain.pieces {
-        pts.extend(integer_points(piece, values, &mut budget).map_err(|e| e.to_string())?);
+        pts.extend(integer_points(piece, values, budget)?);
     }
     pts.sort();
     pts.dedup();
@@ -1049,7 +1059,11 @@ pub fn contract_scop_smo_with(
         // none does: the text is then never run, but must still compile).
         let mut executed: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
         for &v in &split.parts[si] {
-            executed.push((v, domain_points(vs, v, values)?));
+            executed.push((
+                v,
+                domain_points(vs, v, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
+                    .map_err(|e| e.to_string())?,
+            ));
         }
         if executed.iter().any(|(_, pts)| !pts.is_empty()) {
             executed.retain(|(_, pts)| !pts.is_empty());
@@ -1064,7 +1078,8 @@ pub fn contract_scop_smo_with(
             })
             .collect();
         // Per part: its points and the condition selecting it.
-        let all_points = domain_points(scop, si, values)?;
+        let all_points = domain_points(scop, si, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
+            .map_err(|e| e.to_string())?;
         let mut conds = Vec::new();
         for &v in parts {
             conds.push(if parts.len() == 1 {
@@ -1345,8 +1360,16 @@ fn operations(
 ) -> Result<(crate::verify::trace::TraceProgram, Vec<Operation>), String> {
     let tp = crate::analysis::build::trace_program(scop);
     let mut ops: Vec<Operation> = Vec::new();
+    // One step per point visited, for all statements together.
+    let mut budget = Budget::steps(SMO_MAX_OPERATIONS);
     for (si, st) in tp.statements.iter().enumerate() {
-        for it in domain_points(scop, si, values)? {
+        let points = domain_points(scop, si, values, &mut budget).map_err(|e| match e {
+            crate::poly::PolyError::Budget => format!(
+                "the SCoP runs more than {SMO_MAX_OPERATIONS} operations for the known parameter values (the merging enumerates them)"
+            ),
+            e => e.to_string(),
+        })?;
+        for it in points {
             let mut full = values.to_vec();
             full.extend_from_slice(&it);
             let sched = st

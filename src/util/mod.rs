@@ -4,3 +4,4 @@ pub mod atomic;
 pub mod c_text;
 pub mod hash;
 pub mod rng;
+pub mod snapshot;

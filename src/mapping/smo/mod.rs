@@ -15,6 +15,7 @@
 
 pub mod baseline;
 pub mod certify;
+pub mod conflicts;
 pub mod input;
 pub mod shared;
 pub mod solve;
