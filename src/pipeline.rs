@@ -256,6 +256,9 @@ pub struct MergedScop {
     /// The report of the SMO path (mappings, removed copies, trace check).
     pub report: String,
     pub time: Duration,
+    /// The merged storage as emitted (buffers, every access's location,
+    /// deleted copies): what `verify_contraction` traces.
+    pub storage: crate::verify::MergedStorage,
 }
 
 /// Known values of every parameter of `scop`, or the name of one without.
@@ -552,6 +555,7 @@ fn merge_scop(
         method: c.method,
         report: c.report,
         time: start.elapsed(),
+        storage: c.storage,
     })
 }
 
@@ -736,7 +740,8 @@ fn contract_array(
         // the mapping, and it checks whether one location is enough (below).
         if trace.is_none() {
             let mut program = crate::analysis::build::trace_program_of_array(scop, array);
-            program.arrays[array.0 as usize].mapping = Some(one_location.clone());
+            program.arrays[array.0 as usize].storage =
+                crate::verify::Storage::Modular(one_location.clone());
             let run = budget.with_part(TRACE_STEPS, options.time_per_array, |part| {
                 crate::verify::run_trace(&program, &values, part)
             });
@@ -1025,9 +1030,11 @@ struct Choice {
     method: &'static str,
 }
 
-/// Runs the trace verifier on every SCoP of `program` with the mappings of
-/// `contraction`, for the known parameter values (each SCoP whose
-/// parameters all have values). Returns one report per verified SCoP.
+/// Runs the trace verifier on every SCoP of `program` with the storage of
+/// `contraction` (per-array mappings, and merged buffers with every
+/// access at the location the emitted program computes), for the known
+/// parameter values (each SCoP whose parameters all have values). Returns
+/// one report per verified SCoP.
 pub fn verify_contraction(
     program: &Program,
     contraction: &FileContraction,
@@ -1041,8 +1048,16 @@ pub fn verify_contraction(
         let mut trace = crate::analysis::build::trace_program(scop);
         for d in contraction.decisions.iter().filter(|d| d.scop == si) {
             if let ArrayOutcome::Remapped { mapping, .. } = &d.outcome {
-                trace.arrays[d.array.0 as usize].mapping = Some(mapping.clone());
+                trace.arrays[d.array.0 as usize].storage =
+                    crate::verify::Storage::Modular(mapping.clone());
             }
+        }
+        // Merged buffers: every access at the location the emitted program
+        // computes, the deleted copies not run.
+        for m in contraction.merged.iter().filter(|m| m.scop == si) {
+            trace
+                .merge(&m.storage)
+                .map_err(|e| format!("merged storage of SCoP {si}: {e}"))?;
         }
         let report = crate::verify::run_trace(&trace, &values, budget)
             .map_err(|e| format!("trace of SCoP {si} failed: {e}"))?;

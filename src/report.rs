@@ -298,6 +298,35 @@ pub fn verification_report(
             r.operations,
             r.reads_checked
         );
+        if let Some(m) = c.merged.iter().find(|m| m.scop == *si) {
+            let names: Vec<&str> = m
+                .storage
+                .arrays
+                .iter()
+                .filter_map(|a| scop.arrays.get(*a).map(|a| a.name.as_str()))
+                .collect();
+            let buffers: Vec<String> = m
+                .storage
+                .buffers
+                .iter()
+                .map(|b| {
+                    let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
+                    format!("{}{dims}", b.name)
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "    merged buffers checked: {} in {}, {} accesses at the locations the output computes{}",
+                names.join(", "),
+                buffers.join(" "),
+                r.merged_accesses,
+                match m.storage.removed.len() {
+                    0 => String::new(),
+                    1 => ", the deleted copy not run".into(),
+                    n => format!(", the {n} deleted copies not run"),
+                }
+            );
+        }
         match &r.first_mismatch {
             None => {
                 let _ = writeln!(
@@ -306,37 +335,55 @@ pub fn verification_report(
                 );
             }
             Some(m) => {
-                let writer = |w: &Option<(String, Vec<i64>)>| {
-                    w.as_ref()
-                        .map_or("the initial value".to_string(), |(s, it)| {
-                            format!("{s}{it:?}")
-                        })
+                // What a place holds: a value written in the SCoP, or
+                // what was there before (in a merged buffer: nothing).
+                let value = |w: &Option<(String, Vec<i64>)>, merged: bool| match w {
+                    Some((s, it)) => format!("the value of {s}{it:?}"),
+                    None if merged => "a cell nothing was written to".to_string(),
+                    None => "the initial value".to_string(),
                 };
-                let _ = writeln!(
-                    out,
-                    "    WRONG: {}{:?} reads {}{:?} (location {:?}) and would see the value of {} instead of {}",
-                    m.statement,
-                    m.iteration,
-                    m.array,
-                    m.cell,
-                    m.location,
-                    writer(&m.found_writer),
-                    writer(&m.expected_writer)
-                );
+                let location = match &m.buffer {
+                    Some(b) => format!("{b}{:?}", m.location),
+                    None => format!("location {:?}", m.location),
+                };
+                let access = match m.read {
+                    Some(k) => format!("read {k} of {}{:?}", m.array, m.cell),
+                    None => format!("the write of {}{:?}", m.array, m.cell),
+                };
+                let _ = match m.kind {
+                    crate::verify::MismatchKind::WrongValue => writeln!(
+                        out,
+                        "    WRONG: {}{:?} {access} ({location}) would see {} instead of {}",
+                        m.statement,
+                        m.iteration,
+                        value(&m.found_writer, m.buffer.is_some()),
+                        value(&m.expected_writer, false)
+                    ),
+                    crate::verify::MismatchKind::OutOfBounds => writeln!(
+                        out,
+                        "    WRONG: {}{:?} {access} is at {location}, outside the buffer",
+                        m.statement, m.iteration
+                    ),
+                };
             }
         }
         for (ai, array) in scop.arrays.iter().enumerate() {
-            let new = c
+            let decision = c
                 .decisions
                 .iter()
-                .find(|d| d.scop == *si && d.array.0 as usize == ai)
-                .and_then(|d| d.new_cells());
+                .find(|d| d.scop == *si && d.array.0 as usize == ai);
+            let used = match decision {
+                Some(d) if matches!(d.outcome, ArrayOutcome::Merged { .. }) => "merged".into(),
+                _ => decision
+                    .and_then(|d| d.new_cells())
+                    .map_or("?".into(), |v| v.to_string()),
+            };
             let _ = writeln!(
                 out,
                 "    {:<12} max live {:>8}   cells used {:>8}",
                 array.name,
                 r.max_live.get(ai).copied().unwrap_or(0),
-                new.map_or("?".into(), |v| v.to_string())
+                used
             );
         }
         let _ = writeln!(out, "    {:<12} max live {:>8}", "(all)", r.max_live_total);

@@ -133,7 +133,7 @@ fn corpus_case(
             let vals = values.clone();
             let check = move |mapping: Option<ModularMapping>| {
                 let mut t = trace.clone();
-                t.arrays[index].mapping = mapping;
+                t.arrays[index].storage = mapping.into();
                 let mut budget = Budget::new(u64::MAX, Some(Duration::from_secs(60)));
                 let r = run_trace(&t, &vals, &mut budget).unwrap();
                 (r.max_live[index], r.first_mismatch.is_none())

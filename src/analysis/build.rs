@@ -111,6 +111,7 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
                 schedule: schedule_rows(stmt, n_param, width),
                 reads: stmt.reads.iter().map(access).collect(),
                 write: access(&stmt.write),
+                removed: false,
             }
         })
         .collect();
@@ -119,8 +120,12 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
         .iter()
         .map(|a| TraceArray {
             name: a.name.clone(),
-            mapping: None,
+            storage: crate::verify::Storage::Original,
         })
         .collect();
-    TraceProgram { arrays, statements }
+    TraceProgram {
+        arrays,
+        statements,
+        buffers: Vec::new(),
+    }
 }

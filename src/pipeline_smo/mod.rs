@@ -22,8 +22,12 @@
 //! `for`/`if`/`else` headers, blocks and loops it leaves empty (a loop
 //! whose iterator is read after it stays, with `;` as its body), or
 //! replaced by `;` where a statement must remain.
-//! Before returning, a value-id trace of the original and the transformed
-//! program checks that every read sees the value it saw in the original.
+//! Before returning, the trace verifier runs the original and the
+//! transformed program on value ids and checks that every read sees the
+//! value it saw in the original; it places each access of a temporary
+//! where the emitted text does (the `MergedStorage` built next to the
+//! text, which the contraction also returns for `polyfold verify`), not
+//! where the dataflow's source says the value is.
 //!
 //! What this does NOT do: change the default pipeline (`contract_program`)
 //! or the CLI; handle temporaries with reads of initial values, non-local or
@@ -49,6 +53,7 @@ use crate::mapping::smo::{
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::enumerate::integer_points;
+use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
 mod split;
 pub use split::{SplitScop, split_by_footprints};
@@ -124,6 +129,10 @@ pub struct SmoContraction {
     /// Whether a wall-clock safety net stopped a search of this SCoP (the
     /// result may then differ between runs; the driver warns).
     pub safety_net_fired: bool,
+    /// The storage as emitted, for the trace verifier: the buffers, the
+    /// location every access of a temporary computes (the same values its
+    /// text is printed from), and the deleted copies.
+    pub storage: MergedStorage,
 }
 
 impl SmoContraction {
@@ -244,7 +253,6 @@ type Home = (usize, Vec<i64>);
 struct Ctx<'a> {
     /// The SCoP of the statement parts.
     scop: &'a Scop,
-    split: &'a SplitScop,
     values: &'a [i64],
     sol: &'a SmoSolution,
     /// Scop statement index → position in the SMO statement list.
@@ -323,23 +331,6 @@ impl Ctx<'_> {
             .map_err(|e| e.to_string())?
             .ok_or("no location")?;
         Ok((a, loc))
-    }
-
-    /// The part (a statement of `self.scop`) of original statement `s`
-    /// that executes iteration `it`.
-    fn part_of(&self, s: usize, it: &[i64]) -> Result<usize, String> {
-        let parts = &self.split.parts[s];
-        if let [only] = parts.as_slice() {
-            return Ok(*only);
-        }
-        let mut point = self.values.to_vec();
-        point.extend_from_slice(it);
-        for &v in parts {
-            if contains(&self.scop.stmts[v].domain.pieces, &point)? {
-                return Ok(v);
-            }
-        }
-        Err(format!("no part of statement {s} at {it:?}"))
     }
 
     /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
@@ -425,16 +416,15 @@ fn row_text(row: &[i64], names: &[String]) -> String {
     crate::util::c_text::affine_text(&terms, row[n])
 }
 
-/// `(row + K) % m` text with `K` a multiple of `m` making the argument
-/// non-negative on `points`; the bare row when it already lies in `[0, m)`.
-fn level_text(
+/// The subscript of one level: `(row + K) % m` with `K` a multiple of `m`
+/// making the argument non-negative on `points`; the bare row when it
+/// already lies in `[0, m)`; `0` when the modulus is 1 or there is no point.
+fn level_expr(
     row: &[i64],
-    names: &[String],
     modulus: i64,
-    modulus_text: &str,
     points: &[Vec<i64>],
     values: &[i64],
-) -> Result<String, String> {
+) -> Result<Level, String> {
     let mut lo = i64::MAX;
     let mut hi = i64::MIN;
     for it in points {
@@ -445,10 +435,10 @@ fn level_text(
         hi = hi.max(v);
     }
     if points.is_empty() || modulus == 1 {
-        return Ok("0".into());
+        return Ok(Level::Row(vec![0; row.len()]));
     }
     if lo >= 0 && hi < modulus {
-        return Ok(row_text(row, names));
+        return Ok(Level::Row(row.to_vec()));
     }
     let mut shifted = row.to_vec();
     if lo < 0 {
@@ -457,11 +447,27 @@ fn level_text(
         let last = shifted.len() - 1;
         shifted[last] = shifted[last].checked_add(add).ok_or("overflow")?;
     }
-    // The names in `modulus_text` are already C operands (see
-    // `Scop::param_texts`).
-    let m =
-        crate::util::c_text::operand(modulus_text, crate::util::c_text::Prec::Postfix, &|_| false);
-    Ok(format!("({}) % {m}", row_text(&shifted, names)))
+    Ok(Level::Rem {
+        row: shifted,
+        modulus,
+    })
+}
+
+/// The C text of `level`, with `modulus_text` the text of its modulus.
+fn level_text(level: &Level, names: &[String], modulus_text: &str) -> String {
+    match level {
+        Level::Row(row) => row_text(row, names),
+        Level::Rem { row, .. } => {
+            // The names in `modulus_text` are already C operands (see
+            // `Scop::param_texts`).
+            let m = crate::util::c_text::operand(
+                modulus_text,
+                crate::util::c_text::Prec::Postfix,
+                &|_| false,
+            );
+            format!("({}) % {m}", row_text(row, names))
+        }
+    }
 }
 
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
@@ -488,6 +494,33 @@ fn domain_condition(
     values: &[i64],
     points: &[Vec<i64>],
 ) -> Result<String, String> {
+    let mut cond = Vec::new();
+    for kept in emitted_region(pieces, values, points)? {
+        let text = region_text(&kept, names);
+        if text == "1" {
+            return Ok("1".into());
+        }
+        cond.push(if pieces.len() == 1 {
+            text
+        } else {
+            format!("({text})")
+        });
+    }
+    Ok(if cond.is_empty() {
+        "0".to_string()
+    } else {
+        cond.join(" || ")
+    })
+}
+
+/// The pieces of the condition [`domain_condition`] prints: those of
+/// `pieces` that hold at one of `points` at least, each without the
+/// constraints that hold at all of them.
+fn emitted_region(
+    pieces: &[BasicSet],
+    values: &[i64],
+    points: &[Vec<i64>],
+) -> Result<Vec<BasicSet>, String> {
     let full: Vec<Vec<i64>> = points
         .iter()
         .map(|it| {
@@ -505,7 +538,7 @@ fn domain_condition(
         }
         Ok(true)
     };
-    let mut cond = Vec::new();
+    let mut out = Vec::new();
     for b in pieces {
         if b.n_exist != 0 {
             return Err("a region with existential variables".to_string());
@@ -529,21 +562,9 @@ fn domain_condition(
                 kept.ineqs.push(r.clone());
             }
         }
-        let text = region_text(&kept, names);
-        if text == "1" {
-            return Ok("1".into());
-        }
-        cond.push(if pieces.len() == 1 {
-            text
-        } else {
-            format!("({text})")
-        });
+        out.push(kept);
     }
-    Ok(if cond.is_empty() {
-        "0".to_string()
-    } else {
-        cond.join(" || ")
-    })
+    Ok(out)
 }
 
 /// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
@@ -910,7 +931,6 @@ pub fn contract_scop_smo_with(
     let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
     let ctx = Ctx {
         scop: vs,
-        split: &split,
         values,
         sol: &sol,
         smo_index,
@@ -961,6 +981,7 @@ pub fn contract_scop_smo_with(
     decls.sort_by_key(|(_, s)| s.start);
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
+    let mut trace_buffers = Vec::new();
     let mut decl_text = String::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         let mut name = format!("polyfold_buf{ai}");
@@ -968,19 +989,28 @@ pub fn contract_scop_smo_with(
             name.push('_');
         }
         let mut text = format!("{elem} {name}");
+        let mut extents = Vec::new();
         for m in &array.moduli {
             // An extent of the merged buffer must be at least 1 for the
             // values it is certified (and pinned) for.
-            if !m.eval(values).is_ok_and(|v| v >= 1) {
-                return Err(format!("{name}: an extent is below 1"));
-            }
+            let extent = m
+                .eval(values)
+                .ok()
+                .filter(|v| *v >= 1)
+                .ok_or_else(|| format!("{name}: an extent is below 1"))?;
+            extents.push(extent);
             let _ = write!(text, "[{}]", m.to_text(&params));
         }
         if array.moduli.is_empty() {
             // One cell; an array all the same, so that every access is an
             // lvalue of the same kind.
             text.push_str("[1]");
+            extents.push(1);
         }
+        trace_buffers.push(TraceBuffer {
+            name: name.clone(),
+            extents,
+        });
         text.push(';');
         let size = array.size(values).map_err(|e| e.to_string())?;
         if !decl_text.is_empty() {
@@ -1022,6 +1052,7 @@ pub fn contract_scop_smo_with(
     // conditional on the parts' domains (the last part is the `else`).
     let mut removed = Vec::new();
     let mut deleted_stmts = Vec::new();
+    let mut accesses = Vec::new();
     for (si, stmt) in scop.stmts.iter().enumerate() {
         let nt = stmt.iterators.len();
         let width = params.len() + nt + 1;
@@ -1060,45 +1091,66 @@ pub fn contract_scop_smo_with(
                 domain_condition(&vs.stmts[v].domain.pieces, &names, values, &all_points)?
             });
         }
-        // (buffer, level texts) of writer `w`'s home at `iters`, for a use on `points`.
+        // The home of writer `w`'s value at `iters`, for a use on
+        // `points`: the buffer and one subscript per dimension (`0` for a
+        // buffer of one cell), and their texts.
         let access = |w: usize,
                       iters: &[Vec<i64>],
                       points: &[Vec<i64>]|
-         -> Result<(usize, Vec<String>), String> {
+         -> Result<((usize, Vec<String>), Location), String> {
             let rows = ctx.level_rows(w, iters, width)?;
             let j = ctx.smo_index[&w];
             let a = sol.array_of(StmtId(j)).ok_or("no array")?;
             let mut levels = Vec::new();
+            let mut texts = Vec::new();
             for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
                 let mv = m.eval(values).map_err(|e| e.to_string())?;
-                levels.push(level_text(
-                    row,
-                    &names,
-                    mv,
-                    &m.to_text(&params),
-                    points,
-                    values,
-                )?);
+                let level = level_expr(row, mv, points, values)?;
+                texts.push(level_text(&level, &names, &m.to_text(&params)));
+                levels.push(level);
             }
-            Ok((a, levels))
+            if levels.is_empty() {
+                levels.push(Level::Row(vec![0; width]));
+                texts.push("0".into());
+            }
+            Ok(((a, texts), Location::At { buffer: a, levels }))
         };
         let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
             let mut text = buffer_names[*a].clone();
             for l in levels {
                 let _ = write!(text, "[{l}]");
             }
-            if levels.is_empty() {
-                text.push_str("[0]");
-            }
             text
+        };
+        // The location of every access of a temporary, as emitted.
+        let mut stmt_locations = Vec::new();
+        // The location choosing among the parts' (`Location::Choose` on
+        // the parts' domains, as `choose(&conds, …)` prints it).
+        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
+            if per_part.len() == 1 {
+                return Ok(per_part.swap_remove(0));
+            }
+            let mut branches = Vec::new();
+            for (&v, l) in parts.iter().zip(per_part) {
+                let region = emitted_region(&vs.stmts[v].domain.pieces, values, &all_points)?;
+                branches.push((region, l));
+            }
+            Ok(Location::Choose(branches))
         };
         let mut stmt_edits = Vec::new();
         if is_temp(stmt.write.array) {
-            let per_part: Vec<(usize, Vec<String>)> = parts
+            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
                 .iter()
                 .zip(&part_points)
                 .map(|(&v, pts)| access(v, &ident, pts))
-                .collect::<Result<_, _>>()?;
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Write,
+                location: by_part(locations)?,
+            });
             let text = if per_part.iter().all(|p| *p == per_part[0]) {
                 text_of(&per_part[0])
             } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
@@ -1127,6 +1179,7 @@ pub fn contract_scop_smo_with(
                 return Err(format!("{}: compound assignment to a temporary", stmt.name));
             }
             let mut per_part = Vec::new();
+            let mut part_locations = Vec::new();
             for (&v, pts) in parts.iter().zip(&part_points) {
                 let ps = &ctx.pieces[&(v, ri)];
                 if ps.is_empty() {
@@ -1135,26 +1188,38 @@ pub fn contract_scop_smo_with(
                         stmt.name
                     ));
                 }
-                let texts: Vec<String> = ps
+                let (texts, locations): (Vec<String>, Vec<Location>) = ps
                     .iter()
-                    .map(|p| access(p.writer, &p.iters, pts).map(|t| text_of(&t)))
-                    .collect::<Result<_, _>>()?;
-                let text = if texts.iter().all(|t| *t == texts[0]) {
-                    texts[0].clone()
+                    .map(|p| access(p.writer, &p.iters, pts).map(|(t, l)| (text_of(&t), l)))
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .unzip();
+                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
+                    (texts[0].clone(), locations[0].clone())
                 } else {
                     let cs: Vec<String> = ps
                         .iter()
                         .map(|p| domain_condition(&p.region.pieces, &names, values, pts))
                         .collect::<Result<_, _>>()?;
-                    choose(&cs, &texts)
+                    let mut branches = Vec::new();
+                    for (p, l) in ps.iter().zip(locations) {
+                        branches.push((emitted_region(&p.region.pieces, values, pts)?, l));
+                    }
+                    (choose(&cs, &texts), Location::Choose(branches))
                 };
                 per_part.push(text);
+                part_locations.push(location);
             }
-            let text = if per_part.iter().all(|t| *t == per_part[0]) {
-                per_part[0].clone()
+            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
+                (per_part[0].clone(), part_locations.swap_remove(0))
             } else {
-                choose(&conds, &per_part)
+                (choose(&conds, &per_part), by_part(part_locations)?)
             };
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Read(ri),
+                location,
+            });
             stmt_edits.push(Edit::replace(read.span.clone(), text));
         }
         // Dead copy: `W = R;` with both at the same home on every iteration
@@ -1187,6 +1252,7 @@ pub fn contract_scop_smo_with(
             }
         }
         edits.extend(stmt_edits);
+        accesses.extend(stmt_locations);
     }
     // Delete the dead copies with the brace-less headers, loops and
     // blocks they leave empty (by syntax nodes).
@@ -1206,9 +1272,17 @@ pub fn contract_scop_smo_with(
     }
     let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
 
-    // The trace check.
+    // The trace check: the verifier's trace of the program as emitted
+    // (every access of a temporary at the location its text computes, the
+    // deleted copies not run), not of the dataflow's sources.
     stage("code generation");
-    let reads_checked = trace_check(&ctx, scop, &temps, &deleted_stmts)?;
+    let storage = MergedStorage {
+        arrays: temps.clone(),
+        buffers: trace_buffers,
+        accesses,
+        removed: deleted_stmts.clone(),
+    };
+    let reads_checked = trace_check(scop, values, &storage)?;
     stage("trace check");
 
     let mut report = String::new();
@@ -1275,6 +1349,7 @@ pub fn contract_scop_smo_with(
         chosen,
         lower_bound,
         safety_net_fired,
+        storage,
     })
 }
 
@@ -1443,96 +1518,33 @@ fn max_live_of(lifetimes: &[ValueLife]) -> usize {
     usize::try_from(max).unwrap_or(0)
 }
 
-/// Runs the original and the transformed SCoP on value ids: a pure copy
-/// statement propagates its value id in the original; in the transformed
-/// program deleted statements must find their value already at home. Every
-/// read must see the value it saw in the original. Returns the number of
-/// reads compared.
-fn trace_check(
-    ctx: &Ctx,
-    scop: &Scop,
-    temps: &[usize],
-    deleted: &[usize],
-) -> Result<usize, String> {
-    let values = ctx.values;
-    let (tp, ops) = operations(scop, values)?;
-    // Value ids: initial values are (array, cell) keyed; written ones are op numbers.
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    enum V {
-        Initial(usize),
-        Op(usize),
+/// Runs the trace verifier on `scop` with its temporaries in the merged
+/// `storage`, for the parameter values `values`: every read of the
+/// transformed program must see the value it sees in the original. Returns
+/// the number of reads compared.
+fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
+    let mut trace = crate::analysis::build::trace_program(scop);
+    trace.merge(storage)?;
+    // Unbounded, as the enumerations of the operations above: the trace
+    // visits each operation once.
+    let mut budget = Budget::new(u64::MAX, None);
+    let report =
+        crate::verify::run_trace(&trace, values, &mut budget).map_err(|e| e.to_string())?;
+    match report.first_mismatch {
+        None => Ok(report.reads_checked),
+        Some(m) => Err(format!(
+            "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
+            m.statement,
+            m.iteration,
+            m.read
+                .map_or("the write".to_string(), |k| format!("read {k}")),
+            m.array,
+            m.cell,
+            m.buffer.as_deref().unwrap_or(""),
+            m.location,
+            m.expected_writer,
+            m.found_writer,
+            m.kind
+        )),
     }
-    let mut original: HashMap<(usize, Vec<i64>), V> = HashMap::new();
-    let mut initial: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
-    // Transformed memory: non-temporaries by (array, cell); temporaries by
-    // (usize::MAX - buffer, location).
-    let mut mapped: HashMap<(usize, Vec<i64>), V> = HashMap::new();
-    let mut checked = 0usize;
-    let eval = |rows: &[Vec<i64>], full: &[i64]| -> Result<Vec<i64>, String> {
-        rows.iter()
-            .map(|r| eval_row(r, full))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())
-    };
-    for (op, (_, si, it)) in ops.iter().enumerate() {
-        let st = &tp.statements[*si];
-        let mut full = values.to_vec();
-        full.extend_from_slice(it);
-        let mut seen = Vec::new();
-        for (ri, acc) in st.reads.iter().enumerate() {
-            let cell = eval(&acc.subscripts, &full)?;
-            let key = (acc.array, cell);
-            let expected = match original.get(&key) {
-                Some(v) => *v,
-                None => {
-                    let n = initial.len();
-                    V::Initial(*initial.entry(key.clone()).or_insert(n))
-                }
-            };
-            let loc_key = if temps.contains(&acc.array) {
-                let (w, witers) = ctx
-                    .source(ctx.part_of(*si, it)?, ri, it)?
-                    .ok_or_else(|| format!("{} read {ri} at {it:?}: no source", st.name))?;
-                let (b, loc) = ctx.home(w, &witers)?;
-                (usize::MAX - b, loc)
-            } else {
-                key
-            };
-            let found = mapped.get(&loc_key).copied();
-            let ok = match (expected, found) {
-                (V::Initial(_), None) => !temps.contains(&acc.array),
-                (e, Some(f)) => e == f,
-                (V::Op(_), None) => false,
-            };
-            if !ok {
-                return Err(format!(
-                    "trace check failed: {} at {it:?} read {ri} expected {expected:?}, found {found:?}",
-                    st.name
-                ));
-            }
-            checked += 1;
-            seen.push((expected, loc_key));
-        }
-        let cell = eval(&st.write.subscripts, &full)?;
-        let is_copy = deleted.contains(si);
-        let value = if is_copy { seen[0].0 } else { V::Op(op) };
-        let w_key = if temps.contains(&st.write.array) {
-            let (b, loc) = ctx.home(ctx.part_of(*si, it)?, it)?;
-            (usize::MAX - b, loc)
-        } else {
-            (st.write.array, cell.clone())
-        };
-        original.insert((st.write.array, cell), value);
-        if is_copy {
-            if w_key != seen[0].1 {
-                return Err(format!(
-                    "{} at {it:?}: deleted copy is not in place",
-                    st.name
-                ));
-            }
-        } else {
-            mapped.insert(w_key, value);
-        }
-    }
-    Ok(checked)
 }

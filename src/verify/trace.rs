@@ -5,11 +5,11 @@ use std::hash::Hasher;
 
 use crate::util::hash::FastMap;
 
-use crate::mapping::ModularMapping;
 use crate::poly::error::PolyResult;
-use crate::poly::{BasicSet, Budget};
+use crate::poly::{BasicSet, Budget, PolyError};
 
 use super::enumerate::for_each_integer_point;
+use super::storage::{Level, Location, Slot, Storage, TraceBuffer};
 
 /// One access of a statement. `subscripts` are rows over
 /// `[params | iterators | constant]` of the statement.
@@ -29,29 +29,51 @@ pub struct TraceStatement {
     pub schedule: Vec<Vec<i64>>,
     pub reads: Vec<TraceAccess>,
     pub write: TraceAccess,
+    /// A pure copy (`W = R;`, one read) that the transformed program no
+    /// longer executes: in the original it writes the value it reads; in
+    /// the transformed program nothing happens (later reads must find the
+    /// value where the copy would have put it).
+    pub removed: bool,
 }
 
-/// An array of the trace; `mapping` is its storage mapping in the
-/// transformed program (`None`: original layout).
+/// An array of the trace and where the transformed program keeps it.
 #[derive(Clone, Debug)]
 pub struct TraceArray {
     pub name: String,
-    pub mapping: Option<ModularMapping>,
+    pub storage: Storage,
 }
 
 #[derive(Clone, Debug)]
 pub struct TraceProgram {
     pub arrays: Vec<TraceArray>,
     pub statements: Vec<TraceStatement>,
+    /// The merged buffers of the transformed program (see
+    /// [`Storage::Merged`]).
+    pub buffers: Vec<TraceBuffer>,
 }
 
-/// The first read that sees a different value in the transformed program.
+/// What went wrong at a [`Mismatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MismatchKind {
+    /// The read sees another value than in the original program.
+    WrongValue,
+    /// The access's location lies outside its merged buffer.
+    OutOfBounds,
+}
+
+/// The first access of the transformed program that goes wrong: a read
+/// that sees a different value, or an access outside its buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
+    pub kind: MismatchKind,
     pub statement: String,
+    /// Which read of the statement (`None`: its write).
+    pub read: Option<usize>,
     pub iteration: Vec<i64>,
     pub array: String,
     pub cell: Vec<i64>,
+    /// The merged buffer of `location` (`None`: the array's own storage).
+    pub buffer: Option<String>,
     pub location: Vec<i64>,
     /// The operation that wrote the value the original reads (`None`: the
     /// value was there before the SCoP).
@@ -71,6 +93,9 @@ pub struct TraceReport {
     /// Per array, how many reads found a value from before the SCoP (of a
     /// cell that the SCoP had not written yet).
     pub initial_reads: Vec<usize>,
+    /// How many reads and writes ran on merged buffers, each at the
+    /// location its access's [`Location`] gives.
+    pub merged_accesses: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,6 +240,148 @@ fn compile(rows: &[Vec<i64>], params: &[i64]) -> PolyResult<Vec<CompiledRow>> {
     rows.iter().map(|r| CompiledRow::new(r, params)).collect()
 }
 
+/// A [`Location`] with its rows compiled for the trace's parameter values.
+enum CompiledLocation {
+    At {
+        buffer: usize,
+        /// Per dimension: the row and, for `row % m`, the modulus.
+        levels: Vec<(CompiledRow, Option<i64>)>,
+    },
+    Choose(Vec<(Vec<CompiledPiece>, CompiledLocation)>),
+}
+
+/// A condition piece: every equality is zero and every inequality
+/// non-negative.
+struct CompiledPiece {
+    eqs: Vec<CompiledRow>,
+    ineqs: Vec<CompiledRow>,
+}
+
+fn solver(what: String) -> PolyError {
+    PolyError::Solver(what)
+}
+
+impl CompiledLocation {
+    /// Compiles `location` of an access of a statement with `n_iter`
+    /// iterators; checks the rows' widths and the buffers' ranks.
+    fn new(
+        location: &Location,
+        params: &[i64],
+        n_iter: usize,
+        buffers: &[TraceBuffer],
+    ) -> PolyResult<CompiledLocation> {
+        let width = params.len() + n_iter + 1;
+        let row = |r: &Vec<i64>| {
+            if r.len() != width {
+                return Err(solver("a merged location row of the wrong width".into()));
+            }
+            CompiledRow::new(r, params)
+        };
+        match location {
+            Location::At { buffer, levels } => {
+                let b = buffers
+                    .get(*buffer)
+                    .ok_or_else(|| solver(format!("no merged buffer {buffer}")))?;
+                if levels.len() != b.extents.len() {
+                    return Err(solver(format!(
+                        "{}: {} subscripts for {} dimensions",
+                        b.name,
+                        levels.len(),
+                        b.extents.len()
+                    )));
+                }
+                let levels = levels
+                    .iter()
+                    .map(|l| match l {
+                        Level::Row(r) => Ok((row(r)?, None)),
+                        Level::Rem { row: r, modulus } if *modulus > 0 => {
+                            Ok((row(r)?, Some(*modulus)))
+                        }
+                        Level::Rem { .. } => Err(solver(format!(
+                            "{}: a subscript modulo a non-positive number",
+                            b.name
+                        ))),
+                    })
+                    .collect::<PolyResult<_>>()?;
+                Ok(CompiledLocation::At {
+                    buffer: *buffer,
+                    levels,
+                })
+            }
+            Location::Choose(branches) => {
+                if branches.is_empty() {
+                    return Err(solver("a choice without branches".into()));
+                }
+                let mut out = Vec::with_capacity(branches.len());
+                for (condition, then) in branches {
+                    let mut pieces = Vec::with_capacity(condition.len());
+                    for b in condition {
+                        if b.n_exist != 0 || b.space.n_var() + 1 != width {
+                            return Err(solver(
+                                "a merged location's condition with existential variables or of the wrong width"
+                                    .into(),
+                            ));
+                        }
+                        pieces.push(CompiledPiece {
+                            eqs: b.eqs.iter().map(row).collect::<PolyResult<_>>()?,
+                            ineqs: b.ineqs.iter().map(row).collect::<PolyResult<_>>()?,
+                        });
+                    }
+                    out.push((
+                        pieces,
+                        CompiledLocation::new(then, params, n_iter, buffers)?,
+                    ));
+                }
+                Ok(CompiledLocation::Choose(out))
+            }
+        }
+    }
+
+    /// The buffer and location at iteration `it`, as C computes them: the
+    /// location is written into `out`.
+    fn eval(&self, it: &[i64], out: &mut [i64; 4]) -> PolyResult<usize> {
+        match self {
+            CompiledLocation::At { buffer, levels } => {
+                for (slot, (row, modulus)) in out.iter_mut().zip(levels) {
+                    let v = row.eval(it)?;
+                    // Rust's `%` truncates like C's.
+                    *slot = modulus.map_or(v, |m| v % m);
+                }
+                Ok(*buffer)
+            }
+            CompiledLocation::Choose(branches) => {
+                let Some(((_, otherwise), first)) = branches.split_last() else {
+                    return Err(solver("a choice without branches".into()));
+                };
+                for (pieces, then) in first {
+                    if holds(pieces, it)? {
+                        return then.eval(it, out);
+                    }
+                }
+                otherwise.eval(it, out)
+            }
+        }
+    }
+}
+
+/// Whether `it` lies in one of `pieces`.
+fn holds(pieces: &[CompiledPiece], it: &[i64]) -> PolyResult<bool> {
+    'pieces: for p in pieces {
+        for r in &p.eqs {
+            if r.eval(it)? != 0 {
+                continue 'pieces;
+            }
+        }
+        for r in &p.ineqs {
+            if r.eval(it)? < 0 {
+                continue 'pieces;
+            }
+        }
+        return Ok(true);
+    }
+    Ok(false)
+}
+
 /// The range of `row` (over `[params | iterators | constant]`) when the
 /// iterators range over the box `iters` and the parameters are `params`.
 fn row_range(row: &[i64], params: &[i64], iters: &[(i64, i64)]) -> (i128, i128) {
@@ -257,11 +424,61 @@ pub fn run_trace(
         }
     }
     for array in &program.arrays {
-        if array.mapping.as_ref().is_some_and(|m| m.dims.len() > 4) {
+        if let Storage::Modular(m) = &array.storage
+            && m.dims.len() > 4
+        {
             return Err(crate::poly::PolyError::Solver(
                 "the trace handles mappings of at most four dimensions".into(),
             ));
         }
+    }
+    if program.buffers.iter().any(|b| b.extents.len() > 4) {
+        return Err(solver(
+            "the trace handles buffers of at most four dimensions".into(),
+        ));
+    }
+    // Per statement, per access (reads, then the write): the compiled
+    // location of an access of a merged array (a removed copy has none: the
+    // transformed program does not execute it).
+    let mut compiled_locations: Vec<Vec<Option<CompiledLocation>>> =
+        Vec::with_capacity(program.statements.len());
+    for (si, stmt) in program.statements.iter().enumerate() {
+        let n_iter = stmt
+            .schedule
+            .first()
+            .map_or(0, |r| r.len().saturating_sub(1 + params.len()));
+        let slots = stmt
+            .reads
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (Slot::Read(k), r.array))
+            .chain([(Slot::Write, stmt.write.array)]);
+        let mut per_access = Vec::new();
+        for (slot, array) in slots {
+            let merged = match &program.arrays.get(array).map(|a| &a.storage) {
+                Some(Storage::Merged(list)) => list,
+                _ => {
+                    per_access.push(None);
+                    continue;
+                }
+            };
+            match merged.iter().find(|l| l.statement == si && l.slot == slot) {
+                Some(l) => per_access.push(Some(CompiledLocation::new(
+                    &l.location,
+                    params,
+                    n_iter,
+                    &program.buffers,
+                )?)),
+                None if stmt.removed => per_access.push(None),
+                None => {
+                    return Err(solver(format!(
+                        "{}: an access of merged `{}` without a location",
+                        stmt.name, program.arrays[array].name
+                    )));
+                }
+            }
+        }
+        compiled_locations.push(per_access);
     }
     // Every operation: its schedule vector and iteration vector, stored
     // flat (one allocation for all operations, not two per operation), and
@@ -379,17 +596,23 @@ pub fn run_trace(
             .collect()
     };
     let mut original: Vec<Store> = Vec::with_capacity(n_arrays);
-    let mut mapped: Vec<Store> = Vec::with_capacity(n_arrays);
+    // The transformed program's memory: one store per array (unused for a
+    // merged array), then one per merged buffer.
+    let mut mapped: Vec<Store> = Vec::with_capacity(n_arrays + program.buffers.len());
     let mut moduli: Vec<Vec<i64>> = Vec::with_capacity(n_arrays);
     for (a, array) in program.arrays.iter().enumerate() {
         let cells = cell_box[a].clone().unwrap_or_default();
         original.push(Store::new(&to_i64(&cells), &mut limit));
-        match &array.mapping {
-            None => {
+        match &array.storage {
+            Storage::Original => {
                 moduli.push(Vec::new());
                 mapped.push(Store::new(&to_i64(&cells), &mut limit));
             }
-            Some(m) => {
+            Storage::Merged(_) => {
+                moduli.push(Vec::new());
+                mapped.push(Store::new(&[], &mut limit));
+            }
+            Storage::Modular(m) => {
                 let mut bounds = Vec::new();
                 let mut bs = Vec::new();
                 for d in &m.dims {
@@ -412,10 +635,18 @@ pub fn run_trace(
             }
         }
     }
+    for b in &program.buffers {
+        let bounds: Vec<(i64, i64)> = b.extents.iter().map(|e| (0, e - 1)).collect();
+        mapped.push(Store::new(&bounds, &mut limit));
+    }
 
     // Per written value (by operation): (array, birth, death); per initial
     // value (by id): (array, death).
     let mut written: Vec<Option<(usize, usize, usize)>> = vec![None; ops.len()];
+    // Per operation, the value its write puts in memory: its own, or for a
+    // removed copy the value it copies (values and lifetimes stay those of
+    // the original program; the checks compare contents).
+    let mut content: Vec<Value> = Vec::with_capacity(ops.len());
     let mut initial: Vec<(usize, usize)> = Vec::new();
     let mut report = TraceReport {
         operations: ops.len(),
@@ -424,6 +655,7 @@ pub fn run_trace(
         max_live: vec![0; n_arrays],
         max_live_total: 0,
         initial_reads: vec![0; n_arrays],
+        merged_accesses: 0,
     };
     let describe = |v: Value| -> Option<(String, Vec<i64>)> {
         match v {
@@ -443,25 +675,35 @@ pub fn run_trace(
     };
     let mut cell = [0i64; 4];
     let mut location = [0i64; 4];
-    // Evaluates `access` (with compiled subscripts `rows`) at iteration
-    // `it` into `cell` and its location into `location`; returns the ranks
-    // of both.
-    let locate = |access: &TraceAccess,
-                  rows: &[CompiledRow],
-                  it: &[i64],
-                  cell: &mut [i64; 4],
-                  location: &mut [i64; 4]|
-     -> PolyResult<(usize, usize)> {
+    // Evaluates the compiled subscripts `rows` at iteration `it` into
+    // `cell`; returns the rank.
+    let cell_of = |rows: &[CompiledRow], it: &[i64], cell: &mut [i64; 4]| -> PolyResult<usize> {
         for (slot, r) in cell.iter_mut().zip(rows) {
             *slot = r.eval(it)?;
         }
-        let rank = rows.len();
-        match &program.arrays[access.array].mapping {
-            None => {
-                location[..rank].copy_from_slice(&cell[..rank]);
-                Ok((rank, rank))
-            }
-            Some(m) => {
+        Ok(rows.len())
+    };
+    // The location in the transformed program of `access` of `cell` (of
+    // rank `rank`) at iteration `it`, into `location`: returns the store,
+    // the rank of the location and whether it lies in its buffer.
+    let place = |access: &TraceAccess,
+                 merged: Option<&CompiledLocation>,
+                 cell: &[i64; 4],
+                 rank: usize,
+                 it: &[i64],
+                 location: &mut [i64; 4]|
+     -> PolyResult<(usize, usize, bool)> {
+        if let Some(l) = merged {
+            let b = l.eval(it, location)?;
+            let extents = &program.buffers[b].extents;
+            let inside = extents
+                .iter()
+                .zip(location.iter())
+                .all(|(e, x)| 0 <= *x && x < e);
+            return Ok((n_arrays + b, extents.len(), inside));
+        }
+        match &program.arrays[access.array].storage {
+            Storage::Modular(m) => {
                 for (k, d) in m.dims.iter().enumerate() {
                     let mut e: i64 = 0;
                     for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
@@ -469,16 +711,27 @@ pub fn run_trace(
                     }
                     location[k] = e.rem_euclid(moduli[access.array][k]);
                 }
-                Ok((rank, m.dims.len()))
+                Ok((access.array, m.dims.len(), true))
             }
+            Storage::Original => {
+                location[..rank].copy_from_slice(&cell[..rank]);
+                Ok((access.array, rank, true))
+            }
+            Storage::Merged(_) => Err(solver(format!(
+                "an access of merged `{}` without a location",
+                program.arrays[access.array].name
+            ))),
         }
     };
     for (op_index, (si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
         let rows = &compiled_accesses[*si];
+        let locations = &compiled_locations[*si];
         let read_time = 2 * op_index + 1;
+        // The value the first read sees (what a removed copy copies).
+        let mut copied = None;
         for (ri, access) in stmt.reads.iter().enumerate() {
-            let (rank, lrank) = locate(access, &rows[ri], it, &mut cell, &mut location)?;
+            let rank = cell_of(&rows[ri], it, &mut cell)?;
             let a = access.array;
             let expected = match decode(original[a].get(&cell[..rank])) {
                 Some(v) => v,
@@ -489,26 +742,13 @@ pub fn run_trace(
                     Value::Initial(id)
                 }
             };
-            let found = match decode(mapped[a].get(&location[..lrank])) {
-                Some(Value::Written(op)) => Some(Value::Written(op)),
-                _ => None,
+            // What the cell holds: for a removed copy's value, what it copied.
+            let want = match expected {
+                Value::Written(op) => content[op],
+                v => v,
             };
-            report.reads_checked += 1;
-            let ok = match (expected, found) {
-                (Value::Initial(_), None) => true,
-                (e, Some(f)) => e == f,
-                (Value::Written(_), None) => false,
-            };
-            if !ok && report.first_mismatch.is_none() {
-                report.first_mismatch = Some(Mismatch {
-                    statement: stmt.name.clone(),
-                    iteration: it.to_vec(),
-                    array: program.arrays[a].name.clone(),
-                    cell: cell[..rank].to_vec(),
-                    location: location[..lrank].to_vec(),
-                    expected_writer: describe(expected),
-                    found_writer: found.and_then(describe),
-                });
+            if ri == 0 {
+                copied = Some(want);
             }
             match expected {
                 Value::Initial(id) => {
@@ -521,12 +761,82 @@ pub fn run_trace(
                     }
                 }
             }
+            if stmt.removed {
+                // Not executed by the transformed program.
+                continue;
+            }
+            let (store, lrank, inside) = place(
+                access,
+                locations[ri].as_ref(),
+                &cell,
+                rank,
+                it,
+                &mut location,
+            )?;
+            report.reads_checked += 1;
+            report.merged_accesses += usize::from(store >= n_arrays);
+            let found = match decode(mapped[store].get(&location[..lrank])) {
+                Some(Value::Written(op)) if inside => Some(op),
+                _ => None,
+            };
+            let ok = inside
+                && match (want, found) {
+                    // A merged buffer does not hold the array's initial
+                    // values.
+                    (Value::Initial(_), None) => store < n_arrays,
+                    (Value::Written(w), Some(f)) => w == f,
+                    _ => false,
+                };
+            if !ok && report.first_mismatch.is_none() {
+                report.first_mismatch = Some(Mismatch {
+                    kind: if inside {
+                        MismatchKind::WrongValue
+                    } else {
+                        MismatchKind::OutOfBounds
+                    },
+                    statement: stmt.name.clone(),
+                    read: Some(ri),
+                    iteration: it.to_vec(),
+                    array: program.arrays[a].name.clone(),
+                    cell: cell[..rank].to_vec(),
+                    buffer: (store >= n_arrays)
+                        .then(|| program.buffers[store - n_arrays].name.clone()),
+                    location: location[..lrank].to_vec(),
+                    expected_writer: describe(want),
+                    found_writer: found.and_then(|op| describe(Value::Written(op))),
+                });
+            }
         }
         let w = &stmt.write;
-        let (rank, lrank) = locate(w, &rows[stmt.reads.len()], it, &mut cell, &mut location)?;
+        let wi = stmt.reads.len();
+        let rank = cell_of(&rows[wi], it, &mut cell)?;
         let code = op_index as i64 + 1;
         original[w.array].set(&cell[..rank], code);
-        mapped[w.array].set(&location[..lrank], code);
+        match copied {
+            Some(v) if stmt.removed => content.push(v),
+            _ => {
+                content.push(Value::Written(op_index));
+                let (store, lrank, inside) =
+                    place(w, locations[wi].as_ref(), &cell, rank, it, &mut location)?;
+                report.merged_accesses += usize::from(store >= n_arrays);
+                if inside {
+                    mapped[store].set(&location[..lrank], code);
+                } else if report.first_mismatch.is_none() {
+                    report.first_mismatch = Some(Mismatch {
+                        kind: MismatchKind::OutOfBounds,
+                        statement: stmt.name.clone(),
+                        read: None,
+                        iteration: it.to_vec(),
+                        array: program.arrays[w.array].name.clone(),
+                        cell: cell[..rank].to_vec(),
+                        buffer: Some(program.buffers[store - n_arrays].name.clone()),
+                        location: location[..lrank].to_vec(),
+                        expected_writer: None,
+                        found_writer: None,
+                    });
+                }
+            }
+        }
         let birth = 2 * op_index + 2;
         written[op_index] = Some((w.array, birth, birth));
     }
@@ -565,6 +875,7 @@ pub fn run_trace(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mapping::ModularMapping;
     use crate::mapping::modular::{MappedDim, ParamAffine};
     use crate::poly::{Space, Tuple};
 
@@ -588,6 +899,7 @@ mod tests {
             schedule: vec![vec![0, 0, phase], vec![0, 1, 0], vec![0, 0, 0]],
             reads,
             write,
+            removed: false,
         }
     }
 
@@ -617,15 +929,15 @@ mod tests {
             arrays: vec![
                 TraceArray {
                     name: "A".into(),
-                    mapping: a_mapping,
+                    storage: a_mapping.into(),
                 },
                 TraceArray {
                     name: "B".into(),
-                    mapping: None,
+                    storage: Storage::Original,
                 },
                 TraceArray {
                     name: "C".into(),
-                    mapping: None,
+                    storage: Storage::Original,
                 },
             ],
             statements: vec![
@@ -639,6 +951,7 @@ mod tests {
                     at(1, 1, 0),
                 ),
             ],
+            buffers: Vec::new(),
         }
     }
 
@@ -732,5 +1045,176 @@ mod tests {
             run_trace(&p, &[1_000_000_000_000], &mut budget),
             Err(crate::poly::PolyError::Budget)
         ));
+    }
+}
+
+#[cfg(test)]
+mod merged_tests {
+    use super::*;
+    use crate::poly::{Space, Tuple};
+    use crate::verify::storage::{AccessLocation, MergedStorage};
+
+    fn stmt(
+        name: &str,
+        lo: i64,
+        phase: i64,
+        reads: Vec<TraceAccess>,
+        write: usize,
+    ) -> TraceStatement {
+        let space = Space::set(vec!["N".into()], Tuple::new(Some(name), &["i"]));
+        let mut d = BasicSet::universe(space);
+        d.add_ineq(vec![0, 1, -lo]);
+        d.add_ineq(vec![1, -1, -1]);
+        TraceStatement {
+            name: name.into(),
+            domain: vec![d],
+            schedule: vec![vec![0, 0, phase], vec![0, 1, 0], vec![0, 0, 0]],
+            reads,
+            write: TraceAccess {
+                array: write,
+                subscripts: vec![vec![0, 1, 0]],
+            },
+            removed: false,
+        }
+    }
+
+    fn read(array: usize, offset: i64) -> TraceAccess {
+        TraceAccess {
+            array,
+            subscripts: vec![vec![0, 1, offset]],
+        }
+    }
+
+    /// `i + offset` over `[N | i | 1]`.
+    fn row(offset: i64) -> Level {
+        Level::Row(vec![0, 1, offset])
+    }
+
+    /// S0: A[i] = f(i), 0 <= i < N; S1: B[i] = A[i] (a copy), 0 <= i < N;
+    /// S2: C[i] = B[i - 1], 1 <= i < N. A and B share the buffer `buf`
+    /// of N = 10 cells, A[i] and B[i] at `buf[i]`, so the copy is removed
+    /// and S2 reads `buf[location]`.
+    fn program(location: Location) -> TraceProgram {
+        let mut p = TraceProgram {
+            arrays: ["A", "B", "C"]
+                .iter()
+                .map(|n| TraceArray {
+                    name: (*n).into(),
+                    storage: Storage::Original,
+                })
+                .collect(),
+            statements: vec![
+                stmt("S0", 0, 0, vec![], 0),
+                stmt("S1", 0, 1, vec![read(0, 0)], 1),
+                stmt("S2", 1, 2, vec![read(1, -1)], 2),
+            ],
+            buffers: Vec::new(),
+        };
+        let storage = MergedStorage {
+            arrays: vec![0, 1],
+            buffers: vec![TraceBuffer {
+                name: "buf".into(),
+                extents: vec![10],
+            }],
+            accesses: vec![
+                AccessLocation {
+                    statement: 0,
+                    slot: Slot::Write,
+                    location: Location::At {
+                        buffer: 0,
+                        levels: vec![row(0)],
+                    },
+                },
+                AccessLocation {
+                    statement: 2,
+                    slot: Slot::Read(0),
+                    location,
+                },
+            ],
+            removed: vec![1],
+        };
+        p.merge(&storage).unwrap();
+        p
+    }
+
+    fn at(level: Level) -> Location {
+        Location::At {
+            buffer: 0,
+            levels: vec![level],
+        }
+    }
+
+    fn run(p: &TraceProgram) -> TraceReport {
+        run_trace(p, &[10], &mut Budget::default()).unwrap()
+    }
+
+    #[test]
+    fn a_removed_copy_passes_its_value_through() {
+        let r = run(&program(at(row(-1))));
+        assert!(r.first_mismatch.is_none(), "{:?}", r.first_mismatch);
+        // S2's nine reads; the removed copy's reads are not executed.
+        assert_eq!(r.reads_checked, 9);
+        // S0's ten writes and S2's nine reads.
+        assert_eq!(r.merged_accesses, 19);
+        // Lifetimes are the original program's (the copy's values are
+        // values of B): all ten values of A wait for S1, and B[0..8] wait
+        // for S2 when S1 writes B[9] (live at its write, never read).
+        assert_eq!(r.max_live[0], 10);
+        assert_eq!(r.max_live[1], 10);
+        assert_eq!(r.initial_reads, vec![0, 0, 0]);
+    }
+
+    #[test]
+    fn a_wrong_merged_location_is_a_wrong_read() {
+        // buf[i] holds A[i] = S0[i]; S2 at i = 1 wants B[0] = S0[0].
+        let m = run(&program(at(row(0)))).first_mismatch.unwrap();
+        assert_eq!(m.kind, MismatchKind::WrongValue);
+        assert_eq!((m.statement.as_str(), m.read), ("S2", Some(0)));
+        assert_eq!((m.iteration, m.cell), (vec![1], vec![0]));
+        assert_eq!(m.buffer.as_deref(), Some("buf"));
+        assert_eq!(m.location, vec![1]);
+        assert_eq!(m.expected_writer, Some(("S0".into(), vec![0])));
+        assert_eq!(m.found_writer, Some(("S0".into(), vec![1])));
+    }
+
+    #[test]
+    fn a_negative_remainder_is_outside_the_buffer() {
+        // C's (i - 2) % 10 is -1 at i = 1; (i + 9) % 10 is i - 1.
+        let rem = |offset| Level::Rem {
+            row: vec![0, 1, offset],
+            modulus: 10,
+        };
+        assert!(run(&program(at(rem(9)))).first_mismatch.is_none());
+        let m = run(&program(at(rem(-2)))).first_mismatch.unwrap();
+        assert_eq!(m.kind, MismatchKind::OutOfBounds);
+        assert_eq!((m.iteration, m.location), (vec![1], vec![-1]));
+    }
+
+    #[test]
+    fn a_choice_takes_the_first_branch_that_holds_else_the_last() {
+        let space = Space::set(vec!["N".into()], Tuple::new(Some("S2"), &["i"]));
+        // i >= 5.
+        let mut high = BasicSet::universe(space);
+        high.add_ineq(vec![0, 1, -5]);
+        let choice = |otherwise| {
+            Location::Choose(vec![
+                (vec![high.clone()], at(row(-1))),
+                (Vec::new(), at(otherwise)),
+            ])
+        };
+        assert!(run(&program(choice(row(-1)))).first_mismatch.is_none());
+        // The `else` is wrong: seen at i = 1, not at i >= 5.
+        let m = run(&program(choice(row(0)))).first_mismatch.unwrap();
+        assert_eq!(m.iteration, vec![1]);
+        // With the condition never holding, the else is taken everywhere.
+        let never = Location::Choose(vec![(Vec::new(), at(row(0))), (Vec::new(), at(row(-1)))]);
+        assert!(run(&program(never)).first_mismatch.is_none());
+    }
+
+    #[test]
+    fn an_access_of_a_merged_array_needs_a_location() {
+        let mut p = program(at(row(-1)));
+        p.statements[1].removed = false;
+        assert!(run_trace(&p, &[10], &mut Budget::default()).is_err());
     }
 }

@@ -1,0 +1,212 @@
+//! Where the transformed program keeps an array's values, as the trace
+//! interpreter sees it: the original layout, a per-array modular mapping,
+//! or merged buffers shared by several arrays, where every access carries
+//! the location the emitted program computes for it.
+//!
+//! A merged location is described the way the code generator prints it
+//! (`pipeline_smo`): per access, a choice among branches (`(c0) ? t0 :
+//! (c1) ? t1 : t2`) whose leaves name a buffer and one C subscript per
+//! buffer dimension (an affine row, or C's truncated `row % m`). The trace
+//! evaluates that description at every operation; it never consults the
+//! dataflow analysis that produced it, so a wrong source, offset, modulus
+//! or condition shows as a read that sees the wrong value, or as a
+//! subscript outside its buffer.
+//!
+//! What this does NOT do: read the emitted C text (the description is
+//! built next to it, from the same values the text is printed from);
+//! describe conditions with existential variables.
+
+use crate::mapping::ModularMapping;
+use crate::poly::BasicSet;
+
+/// Where the transformed program keeps the values of one array.
+#[derive(Clone, Debug, Default)]
+pub enum Storage {
+    /// The original layout: every cell is its own location.
+    #[default]
+    Original,
+    /// A per-array modular mapping: every cell is sent through it.
+    Modular(ModularMapping),
+    /// In the merged buffers of the trace program
+    /// ([`super::TraceProgram::buffers`]): each access of the array has
+    /// its own location, given here (every access of the array must have
+    /// one).
+    Merged(Vec<AccessLocation>),
+}
+
+impl From<Option<ModularMapping>> for Storage {
+    fn from(mapping: Option<ModularMapping>) -> Storage {
+        match mapping {
+            Some(m) => Storage::Modular(m),
+            None => Storage::Original,
+        }
+    }
+}
+
+/// One subscript of a merged buffer, over `[params | iterators |
+/// constant]` of the accessing statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The row's value.
+    Row(Vec<i64>),
+    /// C's `row % modulus`: truncated, so negative when the row is.
+    Rem { row: Vec<i64>, modulus: i64 },
+}
+
+/// The location an access of the emitted program touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// Buffer `buffer` (an index into the trace program's buffers) at one
+    /// subscript per dimension.
+    At { buffer: usize, levels: Vec<Level> },
+    /// The location of the first branch whose condition holds (the point
+    /// `[params | iterators]` lies in one of its pieces, which have no
+    /// existential variables); the last branch's when none does (the
+    /// emitted `else`).
+    Choose(Vec<(Vec<BasicSet>, Location)>),
+}
+
+/// Which access of a statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// Read number `k` (in the order of the statement's reads).
+    Read(usize),
+    Write,
+}
+
+/// The location of one access of one statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessLocation {
+    /// The statement's index in the trace program.
+    pub statement: usize,
+    pub slot: Slot,
+    pub location: Location,
+}
+
+/// A buffer of the transformed program: its name and its extents (for the
+/// parameter values of the trace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceBuffer {
+    pub name: String,
+    pub extents: Vec<i64>,
+}
+
+/// Everything the trace needs to run a SCoP whose temporaries live in
+/// merged buffers, as emitted: which arrays, the buffers, every access of
+/// those arrays with its location, and the statements the transformed
+/// program no longer executes (pure copies `A[x] = B[y];` deleted because
+/// the value is already where the copy would put it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergedStorage {
+    /// The arrays in the buffers (indices into the trace's arrays).
+    pub arrays: Vec<usize>,
+    pub buffers: Vec<TraceBuffer>,
+    pub accesses: Vec<AccessLocation>,
+    /// Indices of the deleted copy statements.
+    pub removed: Vec<usize>,
+}
+
+impl super::TraceProgram {
+    /// Puts the arrays of `storage` into its buffers: their storage
+    /// becomes [`Storage::Merged`] with their accesses' locations, the
+    /// buffers are added, and the deleted copies are marked. Checks that
+    /// every access of a merged array in a statement still executed has
+    /// exactly one location and that every deleted statement is a copy
+    /// (one read).
+    pub fn merge(&mut self, storage: &MergedStorage) -> Result<(), String> {
+        let first_buffer = self.buffers.len();
+        self.buffers.extend(storage.buffers.iter().cloned());
+        for &a in &storage.arrays {
+            let array = self
+                .arrays
+                .get_mut(a)
+                .ok_or_else(|| format!("merged array {a} is not in the trace"))?;
+            array.storage = Storage::Merged(Vec::new());
+        }
+        for access in &storage.accesses {
+            let stmt = self
+                .statements
+                .get(access.statement)
+                .ok_or_else(|| format!("statement {} is not in the trace", access.statement))?;
+            let array = match access.slot {
+                Slot::Write => stmt.write.array,
+                Slot::Read(k) => {
+                    stmt.reads
+                        .get(k)
+                        .ok_or_else(|| format!("{} has no read {k}", stmt.name))?
+                        .array
+                }
+            };
+            let name = stmt.name.clone();
+            let mut location = access.location.clone();
+            shift_buffers(&mut location, first_buffer);
+            match &mut self.arrays[array].storage {
+                Storage::Merged(list) => {
+                    if list
+                        .iter()
+                        .any(|l| l.statement == access.statement && l.slot == access.slot)
+                    {
+                        return Err(format!("{name}: two locations for one access"));
+                    }
+                    list.push(AccessLocation {
+                        location,
+                        ..access.clone()
+                    });
+                }
+                _ => {
+                    return Err(format!(
+                        "{name}: a location for an access of `{}`, which is not merged",
+                        self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        for &s in &storage.removed {
+            let stmt = self
+                .statements
+                .get_mut(s)
+                .ok_or_else(|| format!("removed statement {s} is not in the trace"))?;
+            if stmt.reads.len() != 1 {
+                return Err(format!(
+                    "{}: a removed statement that is not a copy",
+                    stmt.name
+                ));
+            }
+            stmt.removed = true;
+        }
+        for (si, stmt) in self.statements.iter().enumerate() {
+            if stmt.removed {
+                // Not executed by the transformed program.
+                continue;
+            }
+            let slots = stmt
+                .reads
+                .iter()
+                .enumerate()
+                .map(|(k, r)| (Slot::Read(k), r.array))
+                .chain([(Slot::Write, stmt.write.array)]);
+            for (slot, array) in slots {
+                if let Storage::Merged(list) = &self.arrays[array].storage
+                    && !list.iter().any(|l| l.statement == si && l.slot == slot)
+                {
+                    return Err(format!(
+                        "{}: an access of merged `{}` without a location",
+                        stmt.name, self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn shift_buffers(location: &mut Location, by: usize) {
+    match location {
+        Location::At { buffer, .. } => *buffer += by,
+        Location::Choose(branches) => {
+            for (_, l) in branches {
+                shift_buffers(l, by);
+            }
+        }
+    }
+}
