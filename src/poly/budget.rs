@@ -177,3 +177,58 @@ mod tests {
         assert!(other.safety_net_fired());
     }
 }
+
+/// A work count shared by several searches (through a reference, on one
+/// thread): `work` units in all decide where they stop, so a run gives the
+/// same answer on any machine under any load; `safety_net` is a wall-clock
+/// limit that only stops a pathological case, and `net_fired` tells the
+/// caller it did (the result may then differ between runs). `used` is the
+/// count so far. The shared-hyperplane search counts conflict pieces
+/// examined, SMO's ILPs branch-and-bound nodes.
+#[derive(Debug)]
+pub struct WorkLimit {
+    pub work: u64,
+    pub safety_net: Option<Instant>,
+    pub used: std::cell::Cell<u64>,
+    pub net_fired: std::cell::Cell<bool>,
+}
+
+impl WorkLimit {
+    /// `work` units in all, and a wall-clock safety net.
+    pub fn new(work: u64, safety_net: Option<Instant>) -> WorkLimit {
+        WorkLimit {
+            work,
+            safety_net,
+            used: std::cell::Cell::new(0),
+            net_fired: std::cell::Cell::new(false),
+        }
+    }
+
+    /// No limit at all.
+    pub fn unlimited() -> WorkLimit {
+        WorkLimit::new(u64::MAX, None)
+    }
+
+    /// Units left.
+    pub fn left(&self) -> u64 {
+        self.work.saturating_sub(self.used.get())
+    }
+
+    /// Counts `units` of work done.
+    pub fn charge(&self, units: u64) {
+        self.used.set(self.used.get().saturating_add(units));
+    }
+
+    /// Whether a search must stop: the count reached `work_limit` (at most
+    /// `work`), or the safety net fired (which is remembered).
+    pub fn spent(&self, work_limit: u64) -> bool {
+        if self.used.get() >= work_limit.min(self.work) {
+            return true;
+        }
+        if self.safety_net.is_some_and(|d| Instant::now() >= d) {
+            self.net_fired.set(true);
+            return true;
+        }
+        false
+    }
+}

@@ -30,7 +30,7 @@ pub mod simplex;
 pub mod space;
 
 pub use basic::BasicSet;
-pub use budget::Budget;
+pub use budget::{Budget, WorkLimit};
 pub use error::{PolyError, PolyResult};
 pub use set::Set;
 pub use space::{Space, Tuple};

@@ -179,12 +179,7 @@ impl super::TraceProgram {
                 // Not executed by the transformed program.
                 continue;
             }
-            let slots = stmt
-                .reads
-                .iter()
-                .enumerate()
-                .map(|(k, r)| (Slot::Read(k), r.array))
-                .chain([(Slot::Write, stmt.write.array)]);
+            let slots = stmt.slots();
             for (slot, array) in slots {
                 if let Storage::Merged(list) = &self.arrays[array].storage
                     && !list.iter().any(|l| l.statement == si && l.slot == slot)

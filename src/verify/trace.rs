@@ -36,6 +36,17 @@ pub struct TraceStatement {
     pub removed: bool,
 }
 
+impl TraceStatement {
+    /// Every access with its array: the reads in order, then the write.
+    pub fn slots(&self) -> impl Iterator<Item = (Slot, usize)> + '_ {
+        self.reads
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (Slot::Read(k), r.array))
+            .chain([(Slot::Write, self.write.array)])
+    }
+}
+
 /// An array of the trace and where the transformed program keeps it.
 #[derive(Clone, Debug)]
 pub struct TraceArray {
@@ -447,12 +458,7 @@ pub fn run_trace(
             .schedule
             .first()
             .map_or(0, |r| r.len().saturating_sub(1 + params.len()));
-        let slots = stmt
-            .reads
-            .iter()
-            .enumerate()
-            .map(|(k, r)| (Slot::Read(k), r.array))
-            .chain([(Slot::Write, stmt.write.array)]);
+        let slots = stmt.slots();
         let mut per_access = Vec::new();
         for (slot, array) in slots {
             let merged = match &program.arrays.get(array).map(|a| &a.storage) {

@@ -42,14 +42,14 @@
 //! caller certifies the mapping exactly against the conflict set, as for the
 //! ILP's mappings.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::simplex::{LpResult, lp_max, lp_min};
-use crate::poly::{BasicSet, PolyError};
+use crate::poly::{BasicSet, PolyError, WorkLimit};
 
 use super::input::{ConflictSpec, StmtId};
 use super::solve::{
@@ -75,54 +75,10 @@ const PASSES: [[usize; 3]; 4] = [
     [usize::MAX, usize::MAX, usize::MAX],
 ];
 
-/// How much the shared-hyperplane search may do. The work units (one per
-/// conflict piece examined for a candidate linear part or a revision)
-/// decide where it stops, so a run gives the same mapping on any machine
-/// under any load; `safety_net` is a wall-clock limit that only stops a
-/// pathological case, and `net_fired` tells the caller it did (the result
-/// may then differ between runs). `used` is the work done so far.
-#[derive(Debug)]
-pub struct SharedLimit {
-    pub work: u64,
-    pub safety_net: Option<Instant>,
-    pub used: Cell<u64>,
-    pub net_fired: Cell<bool>,
-}
-
-impl SharedLimit {
-    /// `work` units, and a wall-clock safety net.
-    pub fn new(work: u64, safety_net: Option<Instant>) -> SharedLimit {
-        SharedLimit {
-            work,
-            safety_net,
-            used: Cell::new(0),
-            net_fired: Cell::new(false),
-        }
-    }
-
-    /// No limit at all (for tests on small inputs).
-    pub fn unlimited() -> SharedLimit {
-        SharedLimit::new(u64::MAX, None)
-    }
-
-    fn charge(&self, units: usize) {
-        let units = u64::try_from(units).unwrap_or(u64::MAX);
-        self.used.set(self.used.get().saturating_add(units));
-    }
-
-    /// Whether the search must stop: its work is spent, or the safety net
-    /// fired (which is remembered).
-    fn spent(&self, work_limit: u64) -> bool {
-        if self.used.get() >= work_limit {
-            return true;
-        }
-        if self.safety_net.is_some_and(|d| Instant::now() >= d) {
-            self.net_fired.set(true);
-            return true;
-        }
-        false
-    }
-}
+/// How much the shared-hyperplane search may do: one work unit per
+/// conflict piece examined for a candidate linear part or a revision (see
+/// [`WorkLimit`]).
+pub type SharedLimit = WorkLimit;
 
 /// A level of a mapping: each statement's hyperplane, and the modulus.
 type Level = (Vec<Hyperplane>, i64);
@@ -211,7 +167,7 @@ impl Search<'_> {
     fn offsets(&self, pieces: &[Piece], gamma: &[i64]) -> Result<Vec<Candidate>, PolyError> {
         let n = self.stmts.len();
         let linear: Vec<Hyperplane> = (0..n).map(|j| self.hyperplane(j, gamma, 0)).collect();
-        self.limit.charge(pieces.len());
+        self.limit.charge(pieces.len() as u64);
         // (source index, target index, lo, hi) per piece.
         let mut ranges = Vec::with_capacity(pieces.len());
         for p in pieces {
@@ -384,7 +340,7 @@ impl Search<'_> {
             return Ok(r);
         }
         let c = self.cache.borrow()[path][i].candidate.clone();
-        self.limit.charge(pieces.len());
+        self.limit.charge(pieces.len() as u64);
         let r = Rc::new(revise(
             pieces,
             self.stmts,
@@ -604,7 +560,7 @@ pub fn shared_solve_isolating(
     for (gi, g) in groups.into_iter().enumerate() {
         // Each group gets an equal share of the work left (and leaves what
         // it does not use to the next).
-        let left = limit.work.saturating_sub(limit.used.get());
+        let left = limit.left();
         let share = left / u64::try_from(n_groups - gi).unwrap_or(u64::MAX);
         let work_limit = limit.used.get().saturating_add(share);
         match shared_mapping(spec, &g, align, values, lifetimes, limit, work_limit)? {

@@ -47,7 +47,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::poly::farkas::farkas_nonnegative;
 use crate::poly::ilp::{Cmp, IlpModel, IlpOptions, IlpStats, IlpVar, Sense, SolveStatus};
 use crate::poly::simplex::{LpResult, integer_point, lp_min};
-use crate::poly::{BasicSet, Budget, PolyError};
+use crate::poly::{BasicSet, Budget, PolyError, WorkLimit};
 
 use super::input::{ConflictSpec, StmtId};
 
@@ -94,46 +94,15 @@ impl Default for SmoOptions {
     }
 }
 
-/// The budget of the heuristic across levels and calls: `nodes`
-/// branch-and-bound nodes in all (the count decides, so a run gives the
-/// same mapping on any machine under any load) and a wall-clock
-/// `safety_net` that only stops a pathological case; `net_fired` tells the
-/// caller it did (the result may then differ between runs). `used` is the
-/// count so far.
-#[derive(Debug)]
-pub struct SmoLimit {
-    pub nodes: u64,
-    pub safety_net: Option<Instant>,
-    pub used: Cell<u64>,
-    pub net_fired: Cell<bool>,
-}
+/// The budget of the heuristic across levels and calls: branch-and-bound
+/// nodes in all (see [`WorkLimit`]).
+pub type SmoLimit = WorkLimit;
 
-impl SmoLimit {
-    /// `nodes` in all, and a wall-clock safety net.
-    pub fn new(nodes: u64, safety_net: Option<Instant>) -> SmoLimit {
-        SmoLimit {
-            nodes,
-            safety_net,
-            used: Cell::new(0),
-            net_fired: Cell::new(false),
-        }
-    }
-
-    /// No limit beyond the per-level ones.
-    pub fn unlimited() -> SmoLimit {
-        SmoLimit::new(u64::MAX, None)
-    }
-
-    /// Nodes left.
-    pub fn left(&self) -> u64 {
-        self.nodes.saturating_sub(self.used.get())
-    }
-
-    fn charge(&self, stats: &IlpStats) {
-        self.used.set(self.used.get().saturating_add(stats.nodes));
-        if stats.safety_net_fired {
-            self.net_fired.set(true);
-        }
+/// Counts what an ILP used against `limit`.
+fn charge_ilp(limit: &SmoLimit, stats: &IlpStats) {
+    limit.charge(stats.nodes);
+    if stats.safety_net_fired {
+        limit.net_fired.set(true);
     }
 }
 
@@ -732,7 +701,7 @@ fn solve_level(
     let solve = |m: &IlpModel, o: &IlpOptions| -> SolveStatus {
         let (status, stats) = m.solve_counted(o);
         level_used.set(level_used.get().saturating_add(stats.nodes));
-        opts.limit.charge(&stats);
+        charge_ilp(&opts.limit, &stats);
         status
     };
     const SPENT: &str = "the budget of the heuristic is spent";
