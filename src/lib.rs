@@ -4,8 +4,17 @@
 //! Pipeline (data flows one way):
 //! `frontend` (C text → SCoPs in the `ir`) → `analysis` (lifetimes, conflicts)
 //! → `mapping` (certified storage mappings) → `codegen` (byte-range edits).
-//! `driver` runs the stages for one file; `cli` declares the command line;
-//! `diag` holds diagnostics and renders them with codespan-reporting.
+//! `pipeline` runs them per SCoP (each array alone, then `pipeline_smo`
+//! merges the SCoP's temporaries when that is smaller) and returns one
+//! record, `pipeline::FileContraction`, that `report`, `bench` and
+//! `verify` read. `driver` runs the stages for one file; `cli` declares the
+//! command line; `diag` holds diagnostics and renders them with
+//! codespan-reporting; `util::logging` is the one switch for developer
+//! diagnostics (`--log`).
+//!
+//! Dependencies run one way: `poly` < `ir` < `analysis` < `mapping` <
+//! {`verify`, `codegen`} < `pipeline`. (Known exception, to be moved:
+//! `analysis::build` still builds the trace programs of `verify`.)
 //!
 //! Invariants:
 //! - only `frontend` names `tree_sitter` (in `frontend::syntax`);
