@@ -13,8 +13,8 @@
 //! diagnostics (`--log`).
 //!
 //! Dependencies run one way: `poly` < `ir` < `analysis` < `mapping` <
-//! {`verify`, `codegen`} < `pipeline`. (Known exception, to be moved:
-//! `analysis::build` still builds the trace programs of `verify`.)
+//! {`verify`, `codegen`} < `pipeline` (`verify::build` turns a SCoP into
+//! the trace program it interprets).
 //!
 //! Invariants:
 //! - only `frontend` names `tree_sitter` (in `frontend::syntax`);

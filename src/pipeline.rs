@@ -399,8 +399,7 @@ pub fn contract_program(
                 };
                 if options.record_max_live && !traced {
                     max_live = values.as_ref().and_then(|values| {
-                        let program =
-                            crate::analysis::build::trace_program_of_array(scop, array.id);
+                        let program = crate::verify::build::trace_program_of_array(scop, array.id);
                         budget
                             .with_part(RECORD_TRACE_STEPS, options.time_per_array, |part| {
                                 crate::verify::run_trace(&program, values, part)
@@ -739,7 +738,7 @@ fn contract_array(
         // location: its live-in count and max-live bound do not depend on
         // the mapping, and it checks whether one location is enough (below).
         if trace.is_none() {
-            let mut program = crate::analysis::build::trace_program_of_array(scop, array);
+            let mut program = crate::verify::build::trace_program_of_array(scop, array);
             program.arrays[array.0 as usize].storage =
                 crate::verify::Storage::Modular(one_location.clone());
             let run = budget.with_part(TRACE_STEPS, options.time_per_array, |part| {
@@ -920,7 +919,7 @@ fn contract_array(
         .unwrap_or(i64::MAX);
     if options.lattices && macros_pinnable && model.rank >= 2 && current > 1 {
         if trace.is_none() {
-            let program = crate::analysis::build::trace_program_of_array(scop, array);
+            let program = crate::verify::build::trace_program_of_array(scop, array);
             trace = budget
                 .with_part(TRACE_STEPS, options.time_per_array, |part| {
                     crate::verify::run_trace(&program, &values, part)
@@ -1045,7 +1044,7 @@ pub fn verify_contraction(
         let Ok(values) = param_values(scop) else {
             continue;
         };
-        let mut trace = crate::analysis::build::trace_program(scop);
+        let mut trace = crate::verify::build::trace_program(scop);
         for d in contraction.decisions.iter().filter(|d| d.scop == si) {
             if let ArrayOutcome::Remapped { mapping, .. } = &d.outcome {
                 trace.arrays[d.array.0 as usize].storage =

@@ -7,7 +7,6 @@
 use std::time::{Duration, Instant};
 
 use polyfold::analysis::build::array_model;
-use polyfold::analysis::build::trace_program;
 use polyfold::analysis::cells::compute_cell_conflicts;
 use polyfold::frontend;
 use polyfold::mapping::ModularMapping;
@@ -18,6 +17,7 @@ use polyfold::mapping::lattice::{
 use polyfold::mapping::successive::moduli_for_values;
 use polyfold::poly::rational::Rat;
 use polyfold::poly::{BasicSet, Budget};
+use polyfold::verify::build::trace_program;
 use polyfold::verify::trace::run_trace;
 
 /// Seed 001 §4.1.1: K for durbin's y (exact DS), N = 100.

@@ -1,8 +1,7 @@
-//! From the IR to the analysis and verification models: access events of
-//! one array, and the whole SCoP as a trace program.
+//! From the IR to the analysis model: access events of one array, and the
+//! affine rows (subscripts, 2d+1 schedules) the models are made of.
 
 use crate::ir::{AccessKind as IrKind, AffExpr, ArrayId, SchedEntry, Scop, Stmt};
-use crate::verify::trace::{TraceAccess, TraceArray, TraceProgram, TraceStatement};
 
 use super::model::{AccessEvent, AccessKind, ArrayModel};
 
@@ -75,57 +74,5 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
         params: scop.param_names(),
         rank: a.extents.len(),
         events,
-    }
-}
-
-/// The whole SCoP as a trace program (every array in its original layout;
-/// the caller sets mappings).
-/// The trace program of the statements of `scop` that access `array` (read
-/// or write): its values, lifetimes and max-live count are those of the
-/// whole SCoP, since other statements neither write nor read them and the
-/// execution order of the kept ones is unchanged.
-pub fn trace_program_of_array(scop: &Scop, array: crate::ir::ArrayId) -> TraceProgram {
-    let mut program = trace_program(scop);
-    let a = array.0 as usize;
-    program
-        .statements
-        .retain(|s| s.write.array == a || s.reads.iter().any(|r| r.array == a));
-    program
-}
-
-pub fn trace_program(scop: &Scop) -> TraceProgram {
-    let n_param = scop.params.len();
-    let statements = scop
-        .stmts
-        .iter()
-        .map(|stmt| {
-            let n_iter = stmt.iterators.len();
-            let width = n_param + n_iter + 1;
-            let access = |a: &crate::ir::Access| TraceAccess {
-                array: a.array.0 as usize,
-                subscripts: a.subscripts.iter().map(|s| aff_row(s, width)).collect(),
-            };
-            TraceStatement {
-                name: stmt.name.clone(),
-                domain: stmt.domain.pieces.clone(),
-                schedule: schedule_rows(stmt, n_param, width),
-                reads: stmt.reads.iter().map(access).collect(),
-                write: access(&stmt.write),
-                removed: false,
-            }
-        })
-        .collect();
-    let arrays = scop
-        .arrays
-        .iter()
-        .map(|a| TraceArray {
-            name: a.name.clone(),
-            storage: crate::verify::Storage::Original,
-        })
-        .collect();
-    TraceProgram {
-        arrays,
-        statements,
-        buffers: Vec::new(),
     }
 }

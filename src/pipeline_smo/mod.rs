@@ -1362,7 +1362,7 @@ fn operations(
     scop: &Scop,
     values: &[i64],
 ) -> Result<(crate::verify::trace::TraceProgram, Vec<Operation>), String> {
-    let tp = crate::analysis::build::trace_program(scop);
+    let tp = crate::verify::build::trace_program(scop);
     let mut ops: Vec<Operation> = Vec::new();
     // One step per point visited, for all statements together.
     let mut budget = Budget::steps(SMO_MAX_OPERATIONS);
@@ -1523,7 +1523,7 @@ fn max_live_of(lifetimes: &[ValueLife]) -> usize {
 /// transformed program must see the value it sees in the original. Returns
 /// the number of reads compared.
 fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
-    let mut trace = crate::analysis::build::trace_program(scop);
+    let mut trace = crate::verify::build::trace_program(scop);
     trace.merge(storage)?;
     // Unbounded, as the enumerations of the operations above: the trace
     // visits each operation once.

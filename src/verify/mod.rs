@@ -14,6 +14,7 @@
 //! Invariant: `verify` is independent of how mappings were found; it trusts
 //! nothing but the enumeration of the iteration domains.
 
+pub mod build;
 pub mod enumerate;
 pub mod storage;
 pub mod trace;
