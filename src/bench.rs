@@ -210,7 +210,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &d.original_cells.map_or("?".into(), |v| v.to_string()),
                     &new.map_or("?".into(), |v| v.to_string()),
                     &bound,
-                    d.proven_optimal(max_live).map_or("-", Optimality::short),
+                    d.proven_optimal().map_or("-", Optimality::short),
                     &published_text(&published, &kernel, &d.name),
                     d.method,
                 ],

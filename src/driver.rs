@@ -458,24 +458,18 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
     }
     if let Some(format) = options.report {
-        // The max-live counts the pipeline traced (nothing is traced again).
-        let bounds: report::LowerBounds = contraction
-            .decisions
-            .iter()
-            .filter_map(|d| Some(((d.scop, d.array.0 as usize), d.max_live?)))
-            .collect();
+        // The reports read the max-live counts the pipeline recorded
+        // (nothing is traced again).
         match format {
             ReportFormat::Text => stdout.push_str(&report::text_report(
                 path,
                 &program,
                 &contraction,
-                &bounds,
                 options.timings,
             )),
             ReportFormat::Json => {
                 stdout.push_str(
-                    &report::json_report(path, &program, &contraction, &bounds, options.timings)
-                        .to_string(),
+                    &report::json_report(path, &program, &contraction, options.timings).to_string(),
                 );
                 stdout.push('\n');
             }

@@ -194,9 +194,10 @@ pub struct StrategySize {
 }
 
 impl ArrayDecision {
-    /// Why the chosen size is the smallest, given the max-live lower bound
-    /// `bound` (`None`: not known to be).
-    pub fn proven_optimal(&self, bound: Option<usize>) -> Option<Optimality> {
+    /// Why the chosen size is the smallest, given the recorded max-live
+    /// lower bound (`None`: not known to be).
+    pub fn proven_optimal(&self) -> Option<Optimality> {
+        let bound = self.max_live;
         let new = self.new_cells()?;
         // No remapped array needs fewer than one cell.
         let remapped = matches!(self.outcome, ArrayOutcome::Remapped { .. });
@@ -387,17 +388,18 @@ pub fn contract_program(
                     extents: &extents,
                     original_cells,
                 };
-                let mut traced = false;
+                // `None`: no trace ran; `Some(None)`: one gave up.
+                let mut traced: Option<Option<usize>> = None;
                 let found = Found {
                     strategies: &mut strategies,
-                    max_live: &mut max_live,
-                    traced: &mut traced,
+                    max_live: &mut traced,
                 };
                 let result = match contract_array(options, job, &mut budget, found) {
                     Ok(o) => o,
                     Err(Kept { why, cause }) => (ArrayOutcome::Kept { why, cause }, "-"),
                 };
-                if options.record_max_live && !traced {
+                max_live = traced.flatten();
+                if options.record_max_live && traced.is_none() {
                     max_live = values.as_ref().and_then(|values| {
                         let program = crate::verify::build::trace_program_of_array(scop, array.id);
                         budget
@@ -436,7 +438,7 @@ pub fn contract_program(
                 parallel_loops,
             });
         }
-        // Merging needs two temporaries, or one whose copies can go.
+        // Nothing to merge in a SCoP without temporaries.
         let temporaries = decisions[first_decision..]
             .iter()
             .filter(|d| !matches!(d.outcome, ArrayOutcome::External))
@@ -669,10 +671,8 @@ struct ArrayJob<'a> {
 struct Found<'a> {
     /// Every strategy that found a certified size.
     strategies: &'a mut Vec<StrategySize>,
-    /// The max-live count, when a trace ran.
-    max_live: &'a mut Option<usize>,
-    /// Whether a trace ran (or gave up).
-    traced: &'a mut bool,
+    /// When a trace ran: its max-live count (`None` when it gave up).
+    max_live: &'a mut Option<Option<usize>>,
 }
 
 /// Finds, certifies and lays out a mapping for one temporary array.
@@ -685,7 +685,6 @@ fn contract_array(
     let Found {
         strategies,
         max_live,
-        traced,
     } = found;
     let ArrayJob {
         scop,
@@ -744,11 +743,11 @@ fn contract_array(
             let run = budget.with_part(TRACE_STEPS, options.time_per_array, |part| {
                 crate::verify::run_trace(&program, &values, part)
             });
-            *traced = true;
+            *max_live = Some(None);
             trace = Some(run.map_err(solver)?);
         }
         let report = trace.as_ref().expect("just computed");
-        *max_live = Some(report.max_live[array.0 as usize]);
+        *max_live = Some(Some(report.max_live[array.0 as usize]));
         if report.initial_reads[array.0 as usize] > 0 {
             return Err("some cells are read before they are written (live-in)".into());
         }
@@ -925,11 +924,8 @@ fn contract_array(
                     crate::verify::run_trace(&program, &values, part)
                 })
                 .ok();
-            *traced = true;
         }
-        if let Some(t) = &trace {
-            *max_live = Some(t.max_live[array.0 as usize]);
-        }
+        *max_live = Some(trace.as_ref().map(|t| t.max_live[array.0 as usize]));
         let lower_bound = trace
             .as_ref()
             .map_or(1, |t| t.max_live[array.0 as usize] as i64)

@@ -37,17 +37,6 @@ impl Timings {
     }
 }
 
-/// Per-array lower bounds (max-live counts) from the trace verifier, by
-/// `(scop, array index)`.
-pub type LowerBounds = Vec<((usize, usize), usize)>;
-
-fn lower_bound(bounds: &LowerBounds, d: &ArrayDecision) -> Option<usize> {
-    bounds
-        .iter()
-        .find(|(k, _)| *k == (d.scop, d.array.0 as usize))
-        .map(|(_, v)| *v)
-}
-
 fn mapping_text(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::Remapped { mapping, .. } => mapping.to_string(),
@@ -99,13 +88,7 @@ fn opt(v: Option<i64>) -> String {
 }
 
 /// The text report of one file.
-pub fn text_report(
-    path: &str,
-    program: &Program,
-    c: &FileContraction,
-    bounds: &LowerBounds,
-    timings: Timings,
-) -> String {
+pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: Timings) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}:");
     if c.decisions.is_empty() {
@@ -126,7 +109,7 @@ pub fn text_report(
             } else {
                 format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells()))
             },
-            lower_bound(bounds, d).map_or("?".into(), |b| b.to_string()),
+            d.max_live.map_or("?".into(), |b| b.to_string()),
             d.method,
             timings.suffix(d.time),
             mapping_text(d),
@@ -147,7 +130,7 @@ pub fn text_report(
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
-        if let Some(why) = d.proven_optimal(lower_bound(bounds, d)) {
+        if let Some(why) = d.proven_optimal() {
             let _ = writeln!(out, "    {}", why.sentence());
         }
     }
@@ -174,13 +157,7 @@ pub fn text_report(
 
 /// The JSON report of one file; with [`Timings::Omitted`] the keys
 /// `analysis_ms` and `ms` are left out.
-pub fn json_report(
-    path: &str,
-    program: &Program,
-    c: &FileContraction,
-    bounds: &LowerBounds,
-    timings: Timings,
-) -> Value {
+pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: Timings) -> Value {
     let shown = timings == Timings::Shown;
     let arrays: Vec<Value> = c
         .decisions
@@ -197,7 +174,7 @@ pub fn json_report(
                 "new_cells": d.new_cells(),
                 "mapping": match &d.outcome { ArrayOutcome::Remapped { mapping, .. } => Value::from(mapping.to_string()), _ => Value::Null },
                 "method": d.method,
-                "lower_bound": lower_bound(bounds, d),
+                "lower_bound": d.max_live,
                 "note": note(d),
                 "strategies": d.strategies.iter().map(|s| {
                     let mut strategy = json!({
@@ -210,7 +187,7 @@ pub fn json_report(
                     }
                     strategy
                 }).collect::<Vec<_>>(),
-                "optimal": d.proven_optimal(lower_bound(bounds, d)).map(Optimality::name),
+                "optimal": d.proven_optimal().map(Optimality::name),
             });
             if shown {
                 entry["analysis_ms"] = json!(d.time.as_secs_f64() * 1e3);

@@ -589,7 +589,6 @@ fn run_microlp(
     node_limit: Option<u64>,
     time_limit: Option<Duration>,
 ) -> (Result<RawSolution, RawFailure>, u64) {
-    let mut used = 1;
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut pv = ProblemVariables::new();
         let vars: Vec<good_lp::Variable> = model
@@ -655,20 +654,15 @@ fn run_microlp(
         (raw, nodes)
     }));
     match result {
-        Ok((r, nodes)) => {
-            used = nodes;
-            (r, used)
-        }
+        Ok(answer) => answer,
         Err(payload) => {
             let msg = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            (
-                Err(RawFailure::Error(format!("solver panicked: {msg}"))),
-                used,
-            )
+            // A panic counts as the root node only.
+            (Err(RawFailure::Error(format!("solver panicked: {msg}"))), 1)
         }
     }
 }
