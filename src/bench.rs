@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::frontend;
+use crate::mapping::Method;
 use crate::pipeline::{ContractOptions, Optimality, contract_program, verify_contraction};
 use crate::poly::Budget;
 
@@ -212,7 +213,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     &bound,
                     d.proven_optimal().map_or("-", Optimality::short),
                     &published_text(&published, &kernel, &d.name),
-                    d.method,
+                    d.method.name(),
                 ],
                 time,
             );
@@ -257,7 +258,7 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                         "-"
                     },
                     &published_text(&published, &kernel, "(merged)"),
-                    "inter-array",
+                    Method::InterArray.name(),
                 ],
                 time,
             );

@@ -14,7 +14,7 @@ use crate::analysis::liveness::LivenessOverrides;
 use crate::cli::{AnalysisArgs, Emit, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
 use crate::pipeline::{
-    ArrayOutcome, ContractOptions, FileContraction, KeptCause, contract_program, verify_contraction,
+    ArrayOutcome, ContractOptions, FileContraction, KeptCause, contract_program,
 };
 use crate::poly::{Budget, Set};
 use crate::{diag, frontend, ir, report};
@@ -528,13 +528,14 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
     };
     stderr.push_str(&kept_warnings(&shown, &program, &contraction));
     let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
-    let reports = match verify_contraction(&program, &contraction, &mut budget) {
+    let storage = contraction.emitted();
+    let reports = match crate::verify::build::verify_program(&program, &storage, &mut budget) {
         Ok(r) => r,
         Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
     };
     let wrong = reports.iter().any(|(_, r)| r.first_mismatch.is_some());
     Outcome {
-        stdout: report::verification_report(&shown, &program, &contraction, &reports),
+        stdout: report::verification_report(&shown, &program, &contraction, &storage, &reports),
         stderr,
         code: u8::from(wrong),
         rewrite: None,

@@ -4,10 +4,12 @@
 //! Pipeline (data flows one way):
 //! `frontend` (C text → SCoPs in the `ir`) → `analysis` (lifetimes, conflicts)
 //! → `mapping` (certified storage mappings) → `codegen` (byte-range edits).
-//! `pipeline` runs them per SCoP (each array alone, then `pipeline_smo`
-//! merges the SCoP's temporaries when that is smaller) and returns one
-//! record, `pipeline::FileContraction`, that `report`, `bench` and
-//! `verify` read. `driver` runs the stages for one file; `cli` declares the
+//! `pipeline` runs them per SCoP: strategies propose storage (each array
+//! alone, then merged buffers for the SCoP's temporaries when that is
+//! smaller), one certifier (`pipeline::certify`, the only maker of a
+//! `Certified`) checks it, code generation takes certified storage only,
+//! and one record, `pipeline::FileContraction`, is what `report`, `bench`
+//! and `verify` read. A new strategy is one file in `pipeline::strategy`. `driver` runs the stages for one file; `cli` declares the
 //! command line; `diag` holds diagnostics and renders them with
 //! codespan-reporting; `util::logging` is the one switch for developer
 //! diagnostics (`--log`).
@@ -34,7 +36,6 @@ pub mod fuzz;
 pub mod ir;
 pub mod mapping;
 pub mod pipeline;
-pub mod pipeline_smo;
 pub mod poly;
 pub mod report;
 pub mod util;

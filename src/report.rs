@@ -39,7 +39,9 @@ impl Timings {
 
 fn mapping_text(d: &ArrayDecision) -> String {
     match &d.outcome {
-        ArrayOutcome::Remapped { mapping, .. } => mapping.to_string(),
+        ArrayOutcome::Remapped { certified, .. } => certified
+            .mapping()
+            .map_or_else(|| "-".into(), |m| m.to_string()),
         _ => "-".into(),
     }
 }
@@ -49,7 +51,7 @@ fn note(d: &ArrayDecision) -> String {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
         ArrayOutcome::Kept { why, .. } => format!("kept: {why}"),
         ArrayOutcome::Merged { note, .. } => note.clone(),
-        ArrayOutcome::Remapped { certificate, .. } => match certificate {
+        ArrayOutcome::Remapped { certified, .. } => match certified.certificate() {
             crate::mapping::Certificate::ForAllParameters => {
                 "certified for every parameter value".into()
             }
@@ -172,13 +174,13 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "reason": d.classification.reason,
                 "original_cells": d.original_cells,
                 "new_cells": d.new_cells(),
-                "mapping": match &d.outcome { ArrayOutcome::Remapped { mapping, .. } => Value::from(mapping.to_string()), _ => Value::Null },
-                "method": d.method,
+                "mapping": match &d.outcome { ArrayOutcome::Remapped { certified, .. } => certified.mapping().map_or(Value::Null, |m| Value::from(m.to_string())), _ => Value::Null },
+                "method": d.method.to_string(),
                 "lower_bound": d.max_live,
                 "note": note(d),
                 "strategies": d.strategies.iter().map(|s| {
                     let mut strategy = json!({
-                        "method": s.method,
+                        "method": s.method.to_string(),
                         "cells": s.cells,
                         "proven_optimal": s.proven_optimal,
                     });
@@ -220,7 +222,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "per_array_cells": m.per_array_cells,
                 "merged_cells": m.merged_cells,
                 "lower_bound": m.lower_bound,
-                "method": m.method,
+                "method": m.method.to_string(),
                 "report": m.report,
             });
             if shown {
@@ -244,6 +246,7 @@ pub fn verification_report(
     path: &str,
     program: &Program,
     c: &FileContraction,
+    storage: &crate::verify::ProgramStorage,
     reports: &[(usize, crate::verify::TraceReport)],
 ) -> String {
     let mut out = String::new();
@@ -275,15 +278,13 @@ pub fn verification_report(
             r.operations,
             r.reads_checked
         );
-        if let Some(m) = c.merged.iter().find(|m| m.scop == *si) {
+        if let Some((_, m)) = storage.merged.iter().find(|(s, _)| s == si) {
             let names: Vec<&str> = m
-                .storage
                 .arrays
                 .iter()
                 .filter_map(|a| scop.arrays.get(*a).map(|a| a.name.as_str()))
                 .collect();
             let buffers: Vec<String> = m
-                .storage
                 .buffers
                 .iter()
                 .map(|b| {
@@ -297,7 +298,7 @@ pub fn verification_report(
                 names.join(", "),
                 buffers.join(" "),
                 r.merged_accesses,
-                match m.storage.removed.len() {
+                match m.removed.len() {
                     0 => String::new(),
                     1 => ", the deleted copy not run".into(),
                     n => format!(", the {n} deleted copies not run"),

@@ -42,7 +42,7 @@ fn durbin_k_successive_minima_are_1_over_99_and_1() {
 
 fn best<'a>(c: &'a [Candidate], method: &str) -> &'a Candidate {
     c.iter()
-        .find(|c| c.method == method)
+        .find(|c| c.method.name() == method)
         .unwrap_or_else(|| panic!("no {method} in {c:#?}"))
 }
 

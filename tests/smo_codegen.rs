@@ -1,4 +1,4 @@
-//! The opt-in SMO path (`polyfold::pipeline_smo::contract_scop_smo`) on
+//! The SMO path (`polyfold::pipeline::merged::contract_scop_smo`) on
 //! corpus programs: the transformed program must compile with
 //! `cc -std=c11 -O2 -Wall -Werror`, run, and print exactly the committed
 //! `corpus/NAME.stdout` of the original; the trace check inside the pipeline
@@ -16,7 +16,7 @@ fn corpus(file: &str) -> PathBuf {
 
 /// Runs the SMO path on the first SCoP of `stem.c` with the parameter
 /// values of its macros.
-fn contract(stem: &str) -> polyfold::pipeline_smo::SmoContraction {
+fn contract(stem: &str) -> polyfold::pipeline::merged::SmoContraction {
     let text = std::fs::read_to_string(corpus(&format!("{stem}.c"))).expect("corpus file");
     let program = polyfold::frontend::extract(
         &format!("{stem}.c"),
@@ -25,8 +25,8 @@ fn contract(stem: &str) -> polyfold::pipeline_smo::SmoContraction {
     );
     assert!(!program.has_errors(), "{stem} parses");
     let values = polyfold::pipeline::param_values(&program.scops[0]).expect("macro parameters");
-    match polyfold::pipeline_smo::contract_scop_smo(&program, 0, &values) {
-        Ok(c) => c,
+    match polyfold::pipeline::merged::contract_scop_smo(&program, 0, &values) {
+        Ok(c) => c.merged().expect("merged storage").clone(),
         Err(why) => panic!("{stem}: SMO path failed: {why}"),
     }
 }
@@ -56,7 +56,7 @@ fn compile_and_run(stem: &str, text: &str) -> String {
     String::from_utf8(run.stdout).expect("utf-8 output")
 }
 
-fn check_runs(stem: &str, c: &polyfold::pipeline_smo::SmoContraction) {
+fn check_runs(stem: &str, c: &polyfold::pipeline::merged::SmoContraction) {
     let expected = std::fs::read_to_string(corpus(&format!("{stem}.stdout"))).expect("stdout file");
     assert_eq!(
         compile_and_run(stem, &c.output),
@@ -142,8 +142,9 @@ int main(void)\n\
         polyfold::frontend::extract("copy.c", text, &polyfold::frontend::Options::default());
     assert!(!program.has_errors());
     let values = polyfold::pipeline::param_values(&program.scops[0]).expect("macro parameters");
-    let c = polyfold::pipeline_smo::contract_scop_smo(&program, 0, &values)
+    let certified = polyfold::pipeline::merged::contract_scop_smo(&program, 0, &values)
         .unwrap_or_else(|why| panic!("SMO path failed: {why}"));
+    let c = certified.merged().expect("merged storage");
     println!("{}\n{}", c.report, c.output);
     assert_eq!(
         compile_and_run("copy", &c.output),

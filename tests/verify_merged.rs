@@ -12,8 +12,10 @@ use std::process::Command;
 
 use polyfold::frontend;
 use polyfold::ir::Program;
-use polyfold::pipeline::{ContractOptions, FileContraction, contract_program, verify_contraction};
+use polyfold::pipeline::{ContractOptions, FileContraction, contract_program};
 use polyfold::poly::Budget;
+use polyfold::verify::ProgramStorage;
+use polyfold::verify::build::verify_program;
 use polyfold::verify::{Level, Location, MergedStorage, Mismatch, MismatchKind, Slot};
 
 /// The corpus kernels whose temporaries `--inter-array` merges.
@@ -46,16 +48,19 @@ fn contract(file: &str) -> (Program, FileContraction) {
 }
 
 /// The first mismatch of the verification of `c`, with the report's text.
-fn verify(program: &Program, c: &FileContraction) -> (Option<Mismatch>, String) {
+fn verify(
+    program: &Program,
+    c: &FileContraction,
+    storage: &ProgramStorage,
+) -> (Option<Mismatch>, String) {
     let mut budget = Budget::new(u64::MAX, None);
-    let reports = verify_contraction(program, c, &mut budget).expect("the trace runs");
-    let text = polyfold::report::verification_report("kernel.c", program, c, &reports);
-    for m in &c.merged {
-        let (_, r) = reports.iter().find(|(s, _)| *s == m.scop).expect("traced");
+    let reports = verify_program(program, storage, &mut budget).expect("the trace runs");
+    let text = polyfold::report::verification_report("kernel.c", program, c, storage, &reports);
+    for (scop, _) in &storage.merged {
+        let (_, r) = reports.iter().find(|(s, _)| s == scop).expect("traced");
         assert!(
             r.merged_accesses > 0,
-            "SCoP {}: no access ran on the buffers",
-            m.scop
+            "SCoP {scop}: no access ran on the buffers"
         );
     }
     let first = reports.into_iter().find_map(|(_, r)| r.first_mismatch);
@@ -113,7 +118,7 @@ fn the_merging_kernels_verify_with_every_merged_access_located() {
             // Every read and write of a merged temporary in a statement the
             // output still runs has its location (checked again by the
             // trace), and only temporaries are merged.
-            for &a in &m.storage.arrays {
+            for &a in &m.storage().arrays {
                 assert!(
                     c.decisions
                         .iter()
@@ -123,7 +128,7 @@ fn the_merging_kernels_verify_with_every_merged_access_located() {
                 );
             }
             let cells: i64 = m
-                .storage
+                .storage()
                 .buffers
                 .iter()
                 .map(|b| b.extents.iter().product::<i64>())
@@ -133,7 +138,7 @@ fn the_merging_kernels_verify_with_every_merged_access_located() {
                 "{file}: the buffers traced are the ones declared"
             );
         }
-        let (mismatch, text) = verify(&program, &c);
+        let (mismatch, text) = verify(&program, &c, &c.emitted());
         assert!(mismatch.is_none(), "{file}\n{text}");
         assert!(text.contains("merged buffers checked: "), "{file}\n{text}");
     }
@@ -218,9 +223,9 @@ fn expect_caught(
     c: &FileContraction,
     brk: fn(&mut MergedStorage) -> (String, i64),
 ) {
-    let mut c = c.clone();
-    let merged = &mut c.merged[0];
-    let (what, lost) = brk(&mut merged.storage);
+    let mut storage = c.emitted();
+    let merged = &c.merged[0];
+    let (what, lost) = brk(&mut storage.merged[0].1);
     if lost > 0 {
         // Below the values live at once: no storage can be right.
         assert!(
@@ -230,7 +235,7 @@ fn expect_caught(
             merged.lower_bound
         );
     }
-    let (mismatch, text) = verify(program, &c);
+    let (mismatch, text) = verify(program, c, &storage);
     println!("{file}: {what}:\n{text}");
     let m = mismatch.unwrap_or_else(|| panic!("{file}: {what} verifies\n{text}"));
     assert!(text.contains("WRONG: "), "{file}: {what}\n{text}");
@@ -254,9 +259,9 @@ fn expect_caught(
     // What `verify` did before it traced merged buffers: the merged
     // temporaries in their original layout. That sees nothing wrong, so
     // the break is caught by the merged storage alone.
-    let mut old = c.clone();
+    let mut old = storage.clone();
     old.merged.clear();
-    let (before, text) = verify(program, &old);
+    let (before, text) = verify(program, c, &old);
     assert!(before.is_none(), "{file}\n{text}");
 }
 

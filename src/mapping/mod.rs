@@ -10,10 +10,12 @@
 pub mod certify;
 pub mod lattice;
 pub mod layout;
+pub mod method;
 pub mod modular;
 pub mod smo;
 pub mod successive;
 
 pub use certify::{Certificate, CertifyMode, certify_modular};
+pub use method::{LatticeMethod, MergeMethod, Method};
 pub use modular::{MappedDim, ModularMapping, ParamAffine};
 pub use successive::{SuccessiveResult, successive_modulo};

@@ -57,3 +57,46 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
         buffers: Vec::new(),
     }
 }
+
+/// Traces every SCoP of `program` whose parameters all have known values,
+/// with the arrays in `storage` (per-array mappings; merged buffers with
+/// every access at the location the emitted program computes, the deleted
+/// copies not run). One report per traced SCoP.
+pub fn verify_program(
+    program: &crate::ir::Program,
+    storage: &super::ProgramStorage,
+    budget: &mut crate::poly::Budget,
+) -> Result<Vec<(usize, super::TraceReport)>, String> {
+    let mut reports = Vec::new();
+    for (si, scop) in program.scops.iter().enumerate() {
+        let Some(values) = scop
+            .params
+            .iter()
+            .map(|p| p.value)
+            .collect::<Option<Vec<i64>>>()
+        else {
+            continue;
+        };
+        let mut trace = trace_program(scop);
+        for (s, a, mapping) in &storage.arrays {
+            if *s == si {
+                let array = trace
+                    .arrays
+                    .get_mut(*a)
+                    .ok_or_else(|| format!("SCoP {si} has no array {a}"))?;
+                array.storage = super::Storage::Modular(mapping.clone());
+            }
+        }
+        for (s, merged) in &storage.merged {
+            if *s == si {
+                trace
+                    .merge(merged)
+                    .map_err(|e| format!("merged storage of SCoP {si}: {e}"))?;
+            }
+        }
+        let report = super::run_trace(&trace, &values, budget)
+            .map_err(|e| format!("trace of SCoP {si} failed: {e}"))?;
+        reports.push((si, report));
+    }
+    Ok(reports)
+}

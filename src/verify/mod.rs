@@ -19,7 +19,9 @@ pub mod enumerate;
 pub mod storage;
 pub mod trace;
 
-pub use storage::{AccessLocation, Level, Location, MergedStorage, Slot, Storage, TraceBuffer};
+pub use storage::{
+    AccessLocation, Level, Location, MergedStorage, ProgramStorage, Slot, Storage, TraceBuffer,
+};
 pub use trace::{
     Mismatch, MismatchKind, TraceAccess, TraceArray, TraceProgram, TraceReport, TraceStatement,
     run_trace,

@@ -205,3 +205,15 @@ fn shift_buffers(location: &mut Location, by: usize) {
         }
     }
 }
+
+/// The storage a transformed program uses, per SCoP, as a plain
+/// description (not a certificate): what `polyfold verify` traces. The
+/// pipeline's record gives the one it emitted; a test can break a copy to
+/// see the trace catch it.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramStorage {
+    /// `(SCoP, array index, mapping)` of every array folded alone.
+    pub arrays: Vec<(usize, usize, ModularMapping)>,
+    /// `(SCoP, storage)` of every SCoP whose temporaries are merged.
+    pub merged: Vec<(usize, MergedStorage)>,
+}

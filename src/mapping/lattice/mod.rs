@@ -39,6 +39,7 @@ use crate::poly::rational::Rat;
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 
 use super::certify::{CertifyMode, certify_modular};
+pub use super::method::LatticeMethod;
 use super::modular::{MappedDim, ModularMapping, ParamAffine};
 use basis::{NumericMapping, linearise, mapping_from_scaled_basis};
 use heuristics::{
@@ -95,14 +96,12 @@ pub struct Candidate {
     pub mapping: ModularMapping,
     /// Number of locations for the given parameter values.
     pub size: i64,
-    /// `"heuristic 1"`, `"heuristic 1.a"`, `"heuristic 2"`, `"heuristic 2
-    /// (linearised)"`, `"heuristic 3"`, `"heuristic 3 (linearised)"`,
-    /// `"block optimal"` (rank >= 3: successive modulo outside, optimal 2-D
-    /// lattice inside) or `"optimal search"`.
-    pub method: &'static str,
+    /// Which heuristic, the block strategy (rank >= 3: successive modulo
+    /// outside, optimal 2-D lattice inside) or the optimal search.
+    pub method: LatticeMethod,
     /// Which basis the heuristic used (e.g. `identity`, `(1, 0), (0, 1)`).
     pub detail: String,
-    /// For `"optimal search"`: whether no smaller lattice exists (proven);
+    /// For the optimal search: whether no smaller lattice exists (proven);
     /// `None` for heuristics.
     pub optimal: Option<bool>,
     /// Time the method took, over every basis it tried (for the optimal
@@ -128,7 +127,7 @@ fn numeric_of(m: &ModularMapping) -> NumericMapping {
 /// A raw (uncertified) result of one strategy.
 #[derive(Clone, Debug)]
 pub struct StrategyResult {
-    pub method: &'static str,
+    pub method: LatticeMethod,
     pub detail: String,
     pub mapping: NumericMapping,
     pub time: Duration,
@@ -203,7 +202,7 @@ pub fn analyse(
     if n == 0 {
         // A scalar: one location.
         analysis.heuristics.push(StrategyResult {
-            method: "heuristic 3",
+            method: LatticeMethod::Heuristic3,
             detail: "rank 0".into(),
             mapping: NumericMapping {
                 rows: Vec::new(),
@@ -218,7 +217,7 @@ pub fn analyse(
         Some(None) => {
             // DS ⊆ {0}: one location suffices.
             analysis.heuristics.push(StrategyResult {
-                method: "heuristic 3",
+                method: LatticeMethod::Heuristic3,
                 detail: "DS = {0}".into(),
                 mapping: NumericMapping {
                     rows: Vec::new(),
@@ -252,7 +251,7 @@ pub fn analyse(
         )?;
         if let Some(mapping) = h1 {
             analysis.heuristics.push(StrategyResult {
-                method: "heuristic 1",
+                method: LatticeMethod::Heuristic1,
                 detail: format!("basis {}", basis_text(sm_basis)),
                 mapping,
                 time: t.elapsed(),
@@ -267,7 +266,7 @@ pub fn analyse(
         )?;
         if let Some(Some(mapping)) = h1a {
             analysis.heuristics.push(StrategyResult {
-                method: "heuristic 1.a",
+                method: LatticeMethod::Heuristic1a,
                 detail: format!("basis {}", basis_text(sm_basis)),
                 mapping,
                 time: t.elapsed(),
@@ -310,13 +309,13 @@ pub fn analyse(
             if let Some((multi, linear)) = h2 {
                 let detail = format!("{name}: {}", basis_text(basis));
                 analysis.heuristics.push(StrategyResult {
-                    method: "heuristic 2",
+                    method: LatticeMethod::Heuristic2,
                     detail: detail.clone(),
                     mapping: multi,
                     time: elapsed,
                 });
                 analysis.heuristics.push(StrategyResult {
-                    method: "heuristic 2 (linearised)",
+                    method: LatticeMethod::Heuristic2Linearised,
                     detail,
                     mapping: linear,
                     time: elapsed,
@@ -342,13 +341,13 @@ pub fn analyse(
         if let Some((c, m3, linear)) = h3 {
             let detail = format!("{name}: rows {}", basis_text(&c));
             analysis.heuristics.push(StrategyResult {
-                method: "heuristic 3",
+                method: LatticeMethod::Heuristic3,
                 detail: detail.clone(),
                 mapping: m3,
                 time: elapsed,
             });
             analysis.heuristics.push(StrategyResult {
-                method: "heuristic 3 (linearised)",
+                method: LatticeMethod::Heuristic3Linearised,
                 detail,
                 mapping: linear,
                 time: elapsed,
@@ -391,7 +390,7 @@ pub fn analyse(
                             b.outer, b.inner
                         );
                         analysis.heuristics.push(StrategyResult {
-                            method: "block optimal",
+                            method: LatticeMethod::BlockOptimal,
                             detail,
                             mapping: b.mapping.clone(),
                             time: tb.elapsed(),
@@ -485,9 +484,9 @@ fn candidates_from(
     budget: &mut Budget,
 ) -> PolyResult<Vec<Candidate>> {
     let mut out: Vec<Candidate> = Vec::new();
-    let mut times: Vec<(&'static str, Duration)> = Vec::new();
+    let mut times: Vec<(LatticeMethod, Duration)> = Vec::new();
     let mut verdicts: Vec<(NumericMapping, bool)> = Vec::new();
-    let mut consider = |method: &'static str,
+    let mut consider = |method: LatticeMethod,
                         detail: &str,
                         m: &NumericMapping,
                         optimal: Option<bool>,
@@ -531,7 +530,7 @@ fn candidates_from(
     };
     for h in &analysis.heuristics {
         // Heuristics 1 and 1.a are built on the successive minima.
-        let time = if h.method.starts_with("heuristic 1") {
+        let time = if h.method.uses_minima() {
             h.time + analysis.minima_time
         } else {
             h.time
@@ -541,7 +540,7 @@ fn candidates_from(
     if let Some(r) = &analysis.optimal {
         if let Some(m) = &r.mapping {
             consider(
-                "optimal search",
+                LatticeMethod::OptimalSearch,
                 "Hermite enumeration",
                 m,
                 Some(r.proven),
@@ -551,7 +550,7 @@ fn candidates_from(
         } else if let Some((_, m)) = &analysis.optimal_upper {
             // No smaller lattice below the best heuristic.
             consider(
-                "optimal search",
+                LatticeMethod::OptimalSearch,
                 "best heuristic, no smaller lattice",
                 m,
                 Some(r.proven),
@@ -751,7 +750,7 @@ pub fn symbolic_heuristic_3(
                 })
                 .collect(),
         };
-        let mut tries = vec![("heuristic 3 (symbolic)", multi)];
+        let mut tries = vec![(LatticeMethod::Heuristic3Symbolic, multi)];
         // Linearised: weights Π_{j<i} ρ_j must be numbers, the product affine.
         let symbolic: Vec<usize> = (0..rank).filter(|p| !moduli[*p].is_constant()).collect();
         if symbolic.len() <= 1 && symbolic.first().is_none_or(|p| *p + 1 == rank) {
@@ -784,7 +783,7 @@ pub fn symbolic_heuristic_3(
                 constant: crate::poly::error::mul(prefix, last.constant)?,
             };
             tries.push((
-                "heuristic 3 (symbolic, linearised)",
+                LatticeMethod::Heuristic3SymbolicLinearised,
                 ModularMapping {
                     array: array.to_string(),
                     params: params.clone(),

@@ -12,7 +12,7 @@ use super::basis::NumericMapping;
 use super::minima::{gauge, successive_minima};
 use super::optimal::{box_bound, optimal_lattice};
 use super::polytope::{DifferencePoints, FixedDifferenceSet, Polytope, difference_space};
-use super::{LatticeOptions, analyse, lattice_candidates};
+use super::{LatticeMethod, LatticeOptions, analyse, lattice_candidates};
 
 /// A random bounded 0-symmetric polytope: a box `|x_i| <= B_i` cut by a few
 /// symmetric pairs of random half-spaces `|a·x| <= c`.
@@ -162,7 +162,7 @@ fn every_heuristic_is_admissible_and_heuristic_3_beats_successive_modulo() {
         let h3 = a
             .heuristics
             .iter()
-            .filter(|h| h.method == "heuristic 3")
+            .filter(|h| h.method == LatticeMethod::Heuristic3)
             .map(|h| h.mapping.size().unwrap())
             .min()
             .unwrap();
@@ -176,7 +176,7 @@ fn every_heuristic_is_admissible_and_heuristic_3_beats_successive_modulo() {
             &mut Budget::default(),
         )
         .unwrap();
-        let mut methods: Vec<&str> = a.heuristics.iter().map(|h| h.method).collect();
+        let mut methods: Vec<LatticeMethod> = a.heuristics.iter().map(|h| h.method).collect();
         methods.sort();
         methods.dedup();
         for m in methods {
@@ -275,7 +275,10 @@ fn flat_polytope_folds_the_missing_direction() {
     for cand in &c {
         assert_eq!(cand.size, 4, "{cand:?}");
     }
-    let h1a = c.iter().find(|c| c.method == "heuristic 1.a").unwrap();
+    let h1a = c
+        .iter()
+        .find(|c| c.method == LatticeMethod::Heuristic1a)
+        .unwrap();
     assert_eq!(h1a.mapping.dims.len(), 1);
 }
 
@@ -306,9 +309,12 @@ fn unbounded_or_huge_difference_sets_skip_strategies_without_failing() {
         &mut Budget::default(),
     )
     .unwrap();
-    let h3 = c.iter().find(|c| c.method == "heuristic 3").unwrap();
+    let h3 = c
+        .iter()
+        .find(|c| c.method == LatticeMethod::Heuristic3)
+        .unwrap();
     assert_eq!(h3.size, 301 * 301 * 301);
-    assert!(c.iter().all(|c| c.method != "optimal search"));
+    assert!(c.iter().all(|c| c.method != LatticeMethod::OptimalSearch));
 }
 
 #[test]

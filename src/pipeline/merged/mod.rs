@@ -58,39 +58,11 @@ use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceB
 mod split;
 pub use split::{SplitScop, split_by_footprints};
 
-/// The default wall-clock budget of one SCoP's SMO path: building the
-/// global conflict set may use half of it, and all SMO solves share it
-/// (one level may use all of it).
-pub const DEFAULT_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
-/// Branch-and-bound nodes of all SMO ILPs of one SCoP.
-const SMO_NODES: u64 = 200_000;
-
-/// Nodes of each level of SMO on all statements after a successful solve
-/// with the split-off values apart.
-const SMO_SECOND_LEVEL_NODES: u64 = 250;
-
-/// Nodes of all SMO ILPs after the shared-hyperplane search found a
-/// mapping.
-const SMO_AFTER_SHARED_NODES: u64 = 1_000;
-
-/// Operations of a SCoP (statement instances for the known parameter
-/// values) that the merging may enumerate (for the lifetimes, the lower
-/// bound and the trace check): a count, so a SCoP too large for it gets the
-/// same answer every time, and its cost does not grow with the sizes.
-const SMO_MAX_OPERATIONS: u64 = 300_000;
-
-/// Work units of the global conflict set (one per conflict piece built
-/// and tested): the count, not the time, decides whether it is built.
-const CONFLICT_WORK: u64 = 1_000_000;
-
-/// Work units of each shared-hyperplane search (one per conflict piece
-/// examined for a candidate linear part or a revision): the count, not the
-/// time, decides where the search stops.
-const SHARED_WORK: u64 = 10_000;
-
-/// The most conflict polyhedra for which the SMO ILP still runs after the
-/// shared-hyperplane search found a mapping.
-const SMO_AFTER_SHARED_PIECES: usize = 32;
+use super::options::{
+    CONFLICT_WORK, INTER_ARRAY_SAFETY_NET, SHARED_WORK, SMO_AFTER_SHARED_NODES,
+    SMO_AFTER_SHARED_PIECES, SMO_MAX_OPERATIONS, SMO_NODES, SMO_SECOND_LEVEL_NODES,
+};
+use crate::mapping::MergeMethod;
 
 /// The result of the SMO contraction of one SCoP.
 #[derive(Clone, Debug)]
@@ -113,13 +85,14 @@ pub struct SmoContraction {
     pub output: String,
     /// A human-readable report (mappings, sizes, removals, trace).
     pub report: String,
-    /// Number of read operations the trace check compared.
+    /// Number of read operations the certifier's trace check compared
+    /// (zero until [`super::certify::certify_merged`] ran it).
     pub reads_checked: usize,
     /// Which candidate's mapping was used (`shared hyperplanes`, `SMO`,
     /// `baseline`, ...).
-    pub method: &'static str,
+    pub method: MergeMethod,
     /// The certified size of each candidate (method, cells).
-    pub candidate_sizes: Vec<(&'static str, i64)>,
+    pub candidate_sizes: Vec<(MergeMethod, i64)>,
     /// The chosen candidate, every certified size and why the others
     /// failed, in words (the report's `chosen:` line).
     pub chosen: String,
@@ -642,25 +615,29 @@ fn region_text(b: &BasicSet, names: &[String]) -> String {
 }
 
 /// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
-/// the parameter values `values` (in the order of the SCoP's parameters).
+/// the parameter values `values` (in the order of the SCoP's parameters),
+/// and certifies the result (the trace check of the storage as emitted).
 pub fn contract_scop_smo(
     program: &Program,
     scop_index: usize,
     values: &[i64],
-) -> Result<SmoContraction, String> {
-    contract_scop_smo_with(
+) -> Result<super::Certified, String> {
+    let proposal = propose(
         program,
         scop_index,
         values,
         &LivenessOverrides::default(),
-        DEFAULT_BUDGET,
-    )
+        INTER_ARRAY_SAFETY_NET,
+    )?;
+    super::certify::certify_merged(&program.scops[scop_index], values, proposal)
 }
 
-/// [`contract_scop_smo`] with the user's liveness overrides (`--temp`,
-/// `--live-out`) and a wall-clock budget for the conflict set and the
-/// solves (see [`DEFAULT_BUDGET`]).
-pub fn contract_scop_smo_with(
+/// The merged storage of SCoP `scop_index`'s temporaries and the edits
+/// that emit it, with the user's liveness overrides (`--temp`,
+/// `--live-out`) and a wall-clock safety net for the conflict set and the
+/// solves (see [`INTER_ARRAY_SAFETY_NET`]). Not certified: only
+/// [`super::certify::certify_merged`] makes it usable.
+pub fn propose(
     program: &Program,
     scop_index: usize,
     values: &[i64],
@@ -841,9 +818,9 @@ pub fn contract_scop_smo_with(
         .load(std::sync::atomic::Ordering::Relaxed);
     let mut variants = Vec::new();
     if !isolated.is_empty() {
-        variants.push(("shared hyperplanes, split-off values apart", &isolated[..]));
+        variants.push((MergeMethod::SharedHyperplanesApart, &isolated[..]));
     }
-    variants.push(("shared hyperplanes", &[][..]));
+    variants.push((MergeMethod::SharedHyperplanes, &[][..]));
     for (method, apart) in variants {
         if optimal {
             break;
@@ -885,11 +862,11 @@ pub fn contract_scop_smo_with(
             opts.level_nodes = SMO_SECOND_LEVEL_NODES;
         }
         run_ilp = !meets_bound(&r);
-        results.push(("SMO, split-off values apart", r));
+        results.push((MergeMethod::SmoApart, r));
     }
     if run_ilp {
         let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
-        results.push(("SMO", smo));
+        results.push((MergeMethod::Smo, smo));
     }
     safety_net_fired |= opts.limit.net_fired.get();
     if debug {
@@ -898,8 +875,8 @@ pub fn contract_scop_smo_with(
     stage("shared and ILP");
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
     stage("baseline");
-    results.push(("baseline", base));
-    let mut candidates: Vec<(&'static str, SmoSolution, i64)> = Vec::new();
+    results.push((MergeMethod::Baseline, base));
+    let mut candidates: Vec<(MergeMethod, SmoSolution, i64)> = Vec::new();
     let mut rejected = Vec::new();
     for (method, result) in results {
         match result {
@@ -926,7 +903,7 @@ pub fn contract_scop_smo_with(
         .min_by_key(|(i, c)| (c.2, *i))
         .map(|(i, _)| i)
         .ok_or_else(|| format!("no certified mapping: {}", rejected.join("; ")))?;
-    let candidate_sizes: Vec<(&'static str, i64)> = candidates.iter().map(|c| (c.0, c.2)).collect();
+    let candidate_sizes: Vec<(MergeMethod, i64)> = candidates.iter().map(|c| (c.0, c.2)).collect();
     let (method, sol, _) = candidates.swap_remove(best);
     let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
     let ctx = Ctx {
@@ -1282,8 +1259,6 @@ pub fn contract_scop_smo_with(
         accesses,
         removed: deleted_stmts.clone(),
     };
-    let reads_checked = trace_check(scop, values, &storage)?;
-    stage("trace check");
 
     let mut report = String::new();
     let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
@@ -1329,10 +1304,6 @@ pub fn contract_scop_smo_with(
             r.split_whitespace().collect::<Vec<_>>().join(" ")
         );
     }
-    let _ = writeln!(
-        report,
-        "  trace check: {reads_checked} reads see their original values"
-    );
     Ok(SmoContraction {
         temporaries: names,
         original_cells,
@@ -1343,7 +1314,7 @@ pub fn contract_scop_smo_with(
         declaration,
         output,
         report,
-        reads_checked,
+        reads_checked: 0,
         method,
         candidate_sizes,
         chosen,
@@ -1522,7 +1493,11 @@ fn max_live_of(lifetimes: &[ValueLife]) -> usize {
 /// `storage`, for the parameter values `values`: every read of the
 /// transformed program must see the value it sees in the original. Returns
 /// the number of reads compared.
-fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
+pub(super) fn trace_check(
+    scop: &Scop,
+    values: &[i64],
+    storage: &MergedStorage,
+) -> Result<usize, String> {
     let mut trace = crate::verify::build::trace_program(scop);
     trace.merge(storage)?;
     // Unbounded, as the enumerations of the operations above: the trace

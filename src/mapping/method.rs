@@ -1,0 +1,165 @@
+//! The names of the strategies, as enums: the pipeline, the record and the
+//! tests compare these; text exists only at the edge (`Display`, which the
+//! reports, `bench` and the JSON output print).
+
+use std::fmt;
+
+/// How an array's storage was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// No new storage: the array keeps its declared layout (external, or
+    /// no certified improvement).
+    Unchanged,
+    /// At most one value live at a time, shown by the exhaustive trace of
+    /// the array's statements for the known values: one location.
+    TraceMaxLiveOne,
+    /// Successive modulo (seed 001 §3, Lefebvre–Feautrier style moduli).
+    SuccessiveModulo,
+    /// A lattice strategy of seed 001 §4.
+    Lattice(LatticeMethod),
+    /// Folded together with the other temporaries of its SCoP into merged
+    /// buffers (seed 000); the SCoP's record says which search found them.
+    InterArray,
+}
+
+/// The lattice strategies (seed 001 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LatticeMethod {
+    Heuristic1,
+    Heuristic1a,
+    Heuristic2,
+    Heuristic2Linearised,
+    Heuristic3,
+    Heuristic3Linearised,
+    /// Heuristic 3 with moduli affine in the parameters.
+    Heuristic3Symbolic,
+    Heuristic3SymbolicLinearised,
+    /// Rank ≥ 3: successive modulo outside, the optimal 2-D lattice inside.
+    BlockOptimal,
+    /// The exhaustive search over Hermite normal forms.
+    OptimalSearch,
+}
+
+/// The searches of the inter-array (SMO) path, one per candidate storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MergeMethod {
+    /// Shared storage hyperplanes with the split-off values in arrays of
+    /// their own.
+    SharedHyperplanesApart,
+    SharedHyperplanes,
+    /// The SMO ILP (seed 000 §3) with the split-off values apart.
+    SmoApart,
+    Smo,
+    /// One array per statement, folded alone (seed 000's baseline).
+    Baseline,
+}
+
+impl LatticeMethod {
+    /// Heuristics 1 and 1.a are built on the successive minima (their
+    /// time includes computing them).
+    pub fn uses_minima(self) -> bool {
+        matches!(self, LatticeMethod::Heuristic1 | LatticeMethod::Heuristic1a)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LatticeMethod::Heuristic1 => "heuristic 1",
+            LatticeMethod::Heuristic1a => "heuristic 1.a",
+            LatticeMethod::Heuristic2 => "heuristic 2",
+            LatticeMethod::Heuristic2Linearised => "heuristic 2 (linearised)",
+            LatticeMethod::Heuristic3 => "heuristic 3",
+            LatticeMethod::Heuristic3Linearised => "heuristic 3 (linearised)",
+            LatticeMethod::Heuristic3Symbolic => "heuristic 3 (symbolic)",
+            LatticeMethod::Heuristic3SymbolicLinearised => "heuristic 3 (symbolic, linearised)",
+            LatticeMethod::BlockOptimal => "block optimal",
+            LatticeMethod::OptimalSearch => "optimal search",
+        }
+    }
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Unchanged => "-",
+            Method::TraceMaxLiveOne => "max-live 1 (trace)",
+            Method::SuccessiveModulo => "successive modulo",
+            Method::Lattice(l) => l.name(),
+            Method::InterArray => "inter-array",
+        }
+    }
+}
+
+impl MergeMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            MergeMethod::SharedHyperplanesApart => "shared hyperplanes, split-off values apart",
+            MergeMethod::SharedHyperplanes => "shared hyperplanes",
+            MergeMethod::SmoApart => "SMO, split-off values apart",
+            MergeMethod::Smo => "SMO",
+            MergeMethod::Baseline => "baseline",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl fmt::Display for LatticeMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl fmt::Display for MergeMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names are what the reports, the JSON output and `bench` print:
+    /// distinct, so that a name says which strategy it was.
+    #[test]
+    fn names_are_distinct() {
+        use LatticeMethod::*;
+        let mut names: Vec<&str> = [
+            Heuristic1,
+            Heuristic1a,
+            Heuristic2,
+            Heuristic2Linearised,
+            Heuristic3,
+            Heuristic3Linearised,
+            Heuristic3Symbolic,
+            Heuristic3SymbolicLinearised,
+            BlockOptimal,
+            OptimalSearch,
+        ]
+        .into_iter()
+        .map(|l| Method::Lattice(l).name())
+        .chain(
+            [
+                Method::Unchanged,
+                Method::TraceMaxLiveOne,
+                Method::SuccessiveModulo,
+                Method::InterArray,
+            ]
+            .map(Method::name),
+        )
+        .collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert_eq!(format!("{:<8}|", Method::InterArray), "inter-array|");
+        assert_eq!(
+            format!("{:<20}|", Method::SuccessiveModulo),
+            "successive modulo   |"
+        );
+    }
+}

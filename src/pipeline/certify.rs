@@ -1,0 +1,231 @@
+//! The one certifier. Every storage that reaches code generation is a
+//! [`Certified`], and its fields are private to this module: the functions
+//! below are the only way to make one, and each runs an exact check first.
+//!
+//! - [`certify_array`]: a modular mapping of one array, proven on the
+//!   array's difference set (integer emptiness of the collision set, for
+//!   the known values or for every value of the context), then laid out.
+//! - [`certify_by_trace`]: one location for an array whose values never
+//!   overlap, from the exhaustive trace of its statements for the known
+//!   values (every operation enumerated, with that storage: the
+//!   correctness criterion itself).
+//! - [`certify_merged`]: merged buffers of a SCoP's temporaries, by the
+//!   trace of the program as emitted (every access at the location its
+//!   text computes, the deleted copies not run).
+//!
+//! What this does NOT do: search. Strategies propose; what they propose is
+//! checked here again, whatever the strategy checked on its way.
+
+use crate::analysis::model::ArrayModel;
+use crate::ir::{ArrayId, Scop};
+use crate::mapping::certify::{Certificate, CertifyMode, certify_modular};
+use crate::mapping::layout::{ArrayLayout, axis_layout, linear_layout};
+use crate::mapping::modular::{ModularMapping, ParamAffine};
+use crate::poly::{BasicSet, Budget};
+use crate::verify::TraceReport;
+
+use super::merged::SmoContraction;
+
+/// A certified storage: what code generation accepts.
+#[derive(Clone, Debug)]
+pub struct Certified {
+    storage: Storage,
+    certificate: Certificate,
+}
+
+/// The kinds of storage. A new kind (piecewise mappings, a changed
+/// schedule) is one more variant here and one more `certify_*` function.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    /// One array folded by a modular mapping, and how its declaration and
+    /// subscripts are written.
+    Modular {
+        array: ArrayId,
+        mapping: ModularMapping,
+        layout: ArrayLayout,
+    },
+    /// The temporaries of a SCoP in merged buffers, with the edits that
+    /// emit them (the trace checked those very locations).
+    Merged(Box<SmoContraction>),
+}
+
+impl Certified {
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    pub fn certificate(&self) -> &Certificate {
+        &self.certificate
+    }
+
+    /// The modular mapping, for a per-array storage.
+    pub fn mapping(&self) -> Option<&ModularMapping> {
+        match &self.storage {
+            Storage::Modular { mapping, .. } => Some(mapping),
+            Storage::Merged(_) => None,
+        }
+    }
+
+    /// The layout, for a per-array storage.
+    pub fn layout(&self) -> Option<&ArrayLayout> {
+        match &self.storage {
+            Storage::Modular { layout, .. } => Some(layout),
+            Storage::Merged(_) => None,
+        }
+    }
+
+    /// The merged buffers, for a SCoP's merged storage.
+    pub fn merged(&self) -> Option<&SmoContraction> {
+        match &self.storage {
+            Storage::Merged(m) => Some(m),
+            Storage::Modular { .. } => None,
+        }
+    }
+}
+
+/// What a per-array proof is about: the array, its model and difference
+/// set, and the values the proof may be for.
+pub struct ArrayClaim<'a> {
+    pub scop: &'a Scop,
+    pub array: ArrayId,
+    pub model: &'a ArrayModel,
+    /// Its declared extents, affine in the parameters where they are.
+    pub extents: &'a [Option<ParamAffine>],
+    pub values: &'a [i64],
+    /// The difference set, symbolic and with the known values fixed.
+    pub ds: &'a [BasicSet],
+    pub fixed_ds: &'a [BasicSet],
+}
+
+/// For which values a per-array mapping is to be proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every parameter value of the SCoP's context.
+    EveryValue,
+    /// The known values (the caller pins them with a `_Static_assert`).
+    KnownValues,
+}
+
+/// Proves `mapping` on the array's difference set and lays it out.
+pub fn certify_array(
+    claim: &ArrayClaim<'_>,
+    mapping: ModularMapping,
+    scope: Scope,
+    budget: &mut Budget,
+) -> Result<Certified, String> {
+    let (pieces, mode) = match scope {
+        Scope::EveryValue => (
+            claim.ds,
+            CertifyMode::Symbolic {
+                context: &claim.scop.context,
+            },
+        ),
+        Scope::KnownValues => (claim.fixed_ds, CertifyMode::Fixed(claim.values)),
+    };
+    let certificate = certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+    let layout = if mapping.is_axis() {
+        axis_layout(
+            claim.model,
+            &mapping,
+            claim.extents,
+            &certificate,
+            &claim.scop.context,
+            budget,
+        )
+    } else {
+        match &certificate {
+            Certificate::ForValues(values) => linear_layout(claim.model, &mapping, values, budget),
+            Certificate::ForAllParameters => {
+                return Err("a linearised mapping is laid out for known values only".into());
+            }
+        }
+    }
+    .map_err(|f| f.0)?;
+    Ok(Certified {
+        storage: Storage::Modular {
+            array: claim.array,
+            mapping,
+            layout,
+        },
+        certificate,
+    })
+}
+
+/// One location for the array, from `trace`: the trace of its statements
+/// for `claim.values` with every cell of the array at the one location of
+/// `mapping`. Certified when that run saw no live-in value, at most one
+/// value live at a time and every read find the value the original
+/// program reads. The trace runs the sequential order: an array accessed
+/// in a parallel loop is refused.
+pub fn certify_by_trace(
+    claim: &ArrayClaim<'_>,
+    mapping: ModularMapping,
+    trace: &TraceReport,
+    traced_storage: &crate::verify::Storage,
+    budget: &mut Budget,
+) -> Result<Certified, String> {
+    let a = claim.array.0 as usize;
+    if !matches!(traced_storage, crate::verify::Storage::Modular(m) if *m == mapping) {
+        return Err("the trace ran with another storage".into());
+    }
+    if mapping
+        .dims
+        .iter()
+        .any(|d| !d.modulus.is_constant() || d.modulus.constant != 1)
+    {
+        return Err("not a single location".into());
+    }
+    if claim
+        .model
+        .events
+        .iter()
+        .any(|e| !e.parallel_levels.is_empty())
+    {
+        return Err("the trace does not order the iterations of a parallel loop".into());
+    }
+    if trace.initial_reads[a] > 0 {
+        return Err("some cells are read before they are written (live-in)".into());
+    }
+    if trace.max_live[a] > 1 {
+        return Err(format!("{} values live at once", trace.max_live[a]));
+    }
+    if let Some(m) = &trace.first_mismatch {
+        return Err(format!("the trace found a wrong read in {}", m.statement));
+    }
+    let certificate = Certificate::ForValues(claim.values.to_vec());
+    let layout = axis_layout(
+        claim.model,
+        &mapping,
+        claim.extents,
+        &certificate,
+        &claim.scop.context,
+        budget,
+    )
+    .map_err(|f| f.0)?;
+    Ok(Certified {
+        storage: Storage::Modular {
+            array: claim.array,
+            mapping,
+            layout,
+        },
+        certificate,
+    })
+}
+
+/// Merged buffers for `values`, by the trace of `scop` with its
+/// temporaries where the emitted text puts them.
+pub fn certify_merged(
+    scop: &Scop,
+    values: &[i64],
+    mut proposal: SmoContraction,
+) -> Result<Certified, String> {
+    let reads = super::merged::trace_check(scop, values, &proposal.storage)?;
+    proposal.reads_checked = reads;
+    proposal.report.push_str(&format!(
+        "  trace check: {reads} reads see their original values\n"
+    ));
+    Ok(Certified {
+        storage: Storage::Merged(Box::new(proposal)),
+        certificate: Certificate::ForValues(values.to_vec()),
+    })
+}

@@ -1,0 +1,247 @@
+//! The contraction pipeline, one SCoP at a time:
+//!
+//! ```text
+//! classify (once) → lifetimes and conflicts (strategy::ArrayFacts)
+//!   → each strategy proposes storage (strategy/*.rs)
+//!   → one certifier (certify.rs: the only maker of `Certified`)
+//!   → choose (the smallest certified, per array; then merged buffers
+//!     for the SCoP when they need fewer cells: strategy/inter_array.rs)
+//!   → code generation (`emit`, from `Certified` only)
+//!   → one record (record.rs), which reports, `bench`, `verify` and the
+//!     JSON output read.
+//! ```
+//!
+//! Each array that is not provably improved keeps its layout, and its
+//! decision says why. Options and every limit are in `options.rs`; pins
+//! (`_Static_assert`s of the known values) in `pins.rs`; the inter-array
+//! (SMO) path with its own code generation in `merged/`.
+//!
+//! Adding a strategy: read `strategy/mod.rs`.
+
+use std::time::Instant;
+
+use crate::analysis::liveness::{LivenessOverrides, classify};
+use crate::codegen::plan::plan_array_edits;
+use crate::codegen::{Edit, apply_edits};
+use crate::ir::{Array, Liveness, Program, Scop};
+use crate::mapping::Method;
+use crate::mapping::modular::ParamAffine;
+use crate::poly::Budget;
+
+pub mod certify;
+pub mod merged;
+pub mod options;
+mod pins;
+pub mod record;
+pub mod strategy;
+
+pub use certify::{Certified, Storage};
+pub use options::ContractOptions;
+pub use record::{
+    ArrayDecision, ArrayOutcome, FileContraction, KeptCause, MergedScop, Optimality, StrategySize,
+};
+pub use strategy::param_values;
+
+use options::RECORD_TRACE_STEPS;
+use record::Kept;
+use strategy::ArrayFacts;
+
+/// Runs the whole contraction on `program`.
+pub fn contract_program(
+    program: &Program,
+    options: &ContractOptions,
+) -> Result<FileContraction, String> {
+    let mut overrides = options.overrides.clone();
+    overrides
+        .temp
+        .extend(crate::analysis::liveness::pragma_temps(&program.source));
+    let mut record = FileContraction {
+        decisions: Vec::new(),
+        merged: Vec::new(),
+        not_merged: Vec::new(),
+        edits: Vec::new(),
+        output: String::new(),
+    };
+    for si in 0..program.scops.len() {
+        contract_scop(program, si, options, &overrides, &mut record)?;
+    }
+    record
+        .edits
+        .extend(pins::static_assertions(program, &record.decisions));
+    record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
+    Ok(record)
+}
+
+/// The pipeline of one SCoP: a decision per array, merged buffers when
+/// they pay, the edits of every certified storage.
+fn contract_scop(
+    program: &Program,
+    si: usize,
+    options: &ContractOptions,
+    overrides: &LivenessOverrides,
+    record: &mut FileContraction,
+) -> Result<(), String> {
+    let scop = &program.scops[si];
+    let first = record.decisions.len();
+    for array in &scop.arrays {
+        let decision = decide_array(program, si, array, options, overrides);
+        record.decisions.push(decision);
+    }
+    let decisions = &mut record.decisions[first..];
+    let temporaries = decisions
+        .iter()
+        .any(|d| !matches!(d.outcome, ArrayOutcome::External));
+    let mut merged = None;
+    if options.inter_array && temporaries {
+        match strategy::inter_array::merge_scop(
+            program,
+            si,
+            overrides,
+            options.inter_array_time,
+            decisions,
+        ) {
+            Ok(m) => merged = Some(m),
+            Err(why) => record.not_merged.push((si, why)),
+        }
+    }
+    for d in decisions.iter() {
+        if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
+            record.edits.extend(emit(program, scop, certified)?);
+        }
+    }
+    if let Some(m) = merged {
+        record.edits.extend(emit(program, scop, &m.certified)?);
+        record.merged.push(m);
+    }
+    Ok(())
+}
+
+/// Code generation, from certified storage only.
+fn emit(program: &Program, scop: &Scop, certified: &Certified) -> Result<Vec<Edit>, String> {
+    match certified.storage() {
+        Storage::Modular { array, layout, .. } => {
+            plan_array_edits(&program.source, scop, *array, layout).ok_or_else(|| {
+                format!(
+                    "internal error: no declarator for `{}`",
+                    scop.array(*array).name
+                )
+            })
+        }
+        Storage::Merged(m) => Ok(m.edits.clone()),
+    }
+}
+
+/// The decision for one array: classified, then (for a temporary) the
+/// per-array strategies.
+fn decide_array(
+    program: &Program,
+    si: usize,
+    array: &Array,
+    options: &ContractOptions,
+    overrides: &LivenessOverrides,
+) -> ArrayDecision {
+    let scop = &program.scops[si];
+    let start = Instant::now();
+    let classification = classify(array, overrides);
+    let values = param_values(scop).ok();
+    let extents: Vec<Option<i64>> = array
+        .extents
+        .iter()
+        .map(|e| values.as_ref().and_then(|v| eval_extent(&e.aff, v)))
+        .collect();
+    let mut decision = ArrayDecision {
+        scop: si,
+        array: array.id,
+        name: array.name.clone(),
+        original_cells: extents
+            .iter()
+            .try_fold(1i64, |acc, e| acc.checked_mul((*e)?)),
+        outcome: ArrayOutcome::External,
+        method: Method::Unchanged,
+        strategies: Vec::new(),
+        time: Default::default(),
+        max_live: None,
+        safety_net_fired: false,
+        parallel_loops: Vec::new(),
+        classification,
+    };
+    if decision.classification.liveness == Liveness::External {
+        decision.time = start.elapsed();
+        return decision;
+    }
+    decision.parallel_loops = scop.parallel_loops(Some(array.id));
+    let kept = |why: String| ArrayOutcome::Kept {
+        why,
+        cause: KeptCause::Other,
+    };
+    // `nowait`, tasks, sections: concurrency beyond parallel loops.
+    if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
+        decision.outcome = kept(why);
+    } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
+        // Every iteration of that loop runs the SCoP, at the same time, on
+        // this one array: its layout stays.
+        decision.outcome = kept(format!(
+            "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {}",
+            mark.describe(&program.source, iterator)
+        ));
+    } else {
+        let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
+        let pinnable = pins::params_are_macros(program, scop);
+        let (result, traced) =
+            match ArrayFacts::build(options, scop, array.id, &extents, pinnable, &mut budget) {
+                Ok(mut facts) => {
+                    let (result, sizes) = strategy::choose(&mut facts, &mut budget);
+                    decision.strategies = sizes;
+                    (result, facts.max_live)
+                }
+                Err(kept) => (Err(kept), None),
+            };
+        decision.outcome = match result {
+            Ok(choice) => {
+                decision.method = choice.method;
+                ArrayOutcome::Remapped {
+                    certified: choice.certified,
+                    new_cells: choice.cells,
+                }
+            }
+            Err(Kept { why, cause }) => ArrayOutcome::Kept { why, cause },
+        };
+        decision.max_live = traced.flatten();
+        if options.record_max_live && traced.is_none() {
+            decision.max_live = values.as_ref().and_then(|values| {
+                let trace = crate::verify::build::trace_program_of_array(scop, array.id);
+                budget
+                    .with_part(RECORD_TRACE_STEPS, options.time_per_array, |part| {
+                        crate::verify::run_trace(&trace, values, part)
+                    })
+                    .ok()
+                    .map(|t| t.max_live[array.id.0 as usize])
+            });
+        }
+        decision.safety_net_fired = budget.safety_net_fired();
+    }
+    decision.time = start.elapsed();
+    decision
+}
+
+fn eval_extent(aff: &Option<crate::ir::AffExpr>, values: &[i64]) -> Option<i64> {
+    let aff = aff.as_ref()?;
+    ParamAffine {
+        coeffs: aff.coeffs.clone(),
+        constant: aff.constant,
+    }
+    .eval(values)
+    .ok()
+}
+
+/// Runs the trace verifier on every SCoP of `program` with the storage
+/// `contraction` emitted ([`FileContraction::emitted`]), for the known
+/// parameter values (each SCoP whose parameters all have values). Returns
+/// one report per verified SCoP.
+pub fn verify_contraction(
+    program: &Program,
+    contraction: &FileContraction,
+    budget: &mut Budget,
+) -> Result<Vec<(usize, crate::verify::TraceReport)>, String> {
+    crate::verify::build::verify_program(program, &contraction.emitted(), budget)
+}

@@ -1,0 +1,100 @@
+//! Every option and every limit of the contraction, in one place. Limits
+//! count work (solver steps, branch-and-bound nodes, conflict pieces,
+//! operations): the counts decide results, so the output depends only on
+//! the input and the flags. The durations are safety nets only; when one
+//! fires, the decision says so and the driver warns.
+
+use std::time::Duration;
+
+use crate::analysis::liveness::LivenessOverrides;
+
+/// Options of the contraction.
+#[derive(Clone, Debug)]
+pub struct ContractOptions {
+    pub overrides: LivenessOverrides,
+    /// Solver budget per array: the steps decide, the time is only a
+    /// safety net (reported when it fires).
+    pub steps_per_array: u64,
+    pub time_per_array: Duration,
+    /// Run the lattice strategies (seed 001 §4) besides successive modulo.
+    pub lattices: bool,
+    /// Work of the optimal lattice search per array, in search steps (zero:
+    /// no search).
+    pub optimal_steps: u64,
+    /// Also fold the temporaries of each SCoP together (SMO, seed 000:
+    /// [`super::merged`]), and keep that when it needs fewer cells than
+    /// folding each array alone.
+    pub inter_array: bool,
+    /// Wall-clock safety net of the inter-array path per SCoP.
+    pub inter_array_time: Duration,
+    /// Record the max-live count of every temporary in its decision (for
+    /// reports and `bench`): a trace of the array's statements for the
+    /// known values, within [`RECORD_TRACE_STEPS`], run once unless a
+    /// strategy already ran it.
+    pub record_max_live: bool,
+}
+
+impl Default for ContractOptions {
+    fn default() -> ContractOptions {
+        ContractOptions {
+            overrides: LivenessOverrides::default(),
+            steps_per_array: 20_000_000,
+            time_per_array: Duration::from_secs(60),
+            lattices: true,
+            optimal_steps: crate::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
+            inter_array: true,
+            inter_array_time: INTER_ARRAY_SAFETY_NET,
+            record_max_live: false,
+        }
+    }
+}
+
+/// Steps (about one per operation) the pipeline's trace of one array may
+/// use: it only helps (exact live-in and max-live for the known values), so
+/// a huge iteration space gives up early instead of filling the memory;
+/// `polyfold verify` has its own, larger budget.
+pub const TRACE_STEPS: u64 = 2_000_000;
+
+/// Steps of the trace that only records an array's max-live count for the
+/// reports (`ContractOptions::record_max_live`): small, so that a report
+/// costs little more than the transform; past it the bound is unknown.
+pub const RECORD_TRACE_STEPS: u64 = 250_000;
+
+/// Solver steps the lattice strategies of one array may use (the optimal
+/// search has its own, `optimal_steps`): the corpus needs at most 340 000
+/// (blur_tiled's `blurx`); a difference set of many pieces whose hull would
+/// take minutes stops here (tests/regressions/lattice_hull_budget.c).
+pub const LATTICE_STEPS: u64 = 1_000_000;
+
+/// The wall-clock safety net of one SCoP's inter-array path: building the
+/// global conflict set may use half of it, and all SMO solves share it.
+pub const INTER_ARRAY_SAFETY_NET: Duration = Duration::from_secs(20);
+
+/// Branch-and-bound nodes of all SMO ILPs of one SCoP.
+pub const SMO_NODES: u64 = 200_000;
+
+/// Nodes of each level of SMO on all statements after a successful solve
+/// with the split-off values apart.
+pub const SMO_SECOND_LEVEL_NODES: u64 = 250;
+
+/// Nodes of all SMO ILPs after the shared-hyperplane search found a
+/// mapping.
+pub const SMO_AFTER_SHARED_NODES: u64 = 1_000;
+
+/// The most conflict polyhedra for which the SMO ILP still runs after the
+/// shared-hyperplane search found a mapping.
+pub const SMO_AFTER_SHARED_PIECES: usize = 32;
+
+/// Operations of a SCoP (statement instances for the known parameter
+/// values) that the merging may enumerate (for the lifetimes, the lower
+/// bound and the trace check): a count, so a SCoP too large for it gets the
+/// same answer every time.
+pub const SMO_MAX_OPERATIONS: u64 = 300_000;
+
+/// Work units of the global conflict set (one per conflict piece built
+/// and tested): the count, not the time, decides whether it is built.
+pub const CONFLICT_WORK: u64 = 1_000_000;
+
+/// Work units of each shared-hyperplane search (one per conflict piece
+/// examined for a candidate linear part or a revision).
+pub const SHARED_WORK: u64 = 10_000;

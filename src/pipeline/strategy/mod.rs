@@ -1,0 +1,449 @@
+//! The strategies of one temporary array, and the chooser.
+//!
+//! [`ArrayFacts`] is computed once per array (the lifetimes stage: model,
+//! live-in, the trace when one is needed; and on demand the conflicts
+//! stage: the difference set, fixed for the known values). Each strategy
+//! then *proposes* storage ([`Proposal`]: a mapping, the method, and the
+//! kind of proof it expects); the certifier ([`super::certify`]) checks it;
+//! the [`Chooser`] keeps the smallest certified one. A strategy never makes
+//! a certified storage itself.
+//!
+//! Adding a strategy: a file here with
+//! `pub(super) fn propose(facts: &mut ArrayFacts, chooser: &Chooser,
+//! budget: &mut Budget) -> Result<Proposals, Kept>`, listed in [`PER_ARRAY`]
+//! in the order it should run (cheap and exact first). If its proof is of
+//! a new kind, one [`Proof`] variant and one `certify_*` function; if its
+//! storage is of a new kind, one [`super::certify::Storage`] variant and
+//! its code generation in `super::emit`. The SCoP-level strategy (merged
+//! buffers, `inter_array`) runs after the per-array ones, on their result.
+
+use std::time::Duration;
+
+use crate::analysis::build::array_model;
+use crate::analysis::cells::compute_cell_conflicts;
+use crate::analysis::livein::{LiveIn, live_in_cells};
+use crate::analysis::model::{AccessKind, ArrayModel};
+use crate::ir::{ArrayId, Scop};
+use crate::mapping::Method;
+use crate::mapping::certify::fix_params;
+use crate::mapping::layout::{ArrayLayout, DimLayout};
+use crate::mapping::modular::{ModularMapping, ParamAffine};
+use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
+use crate::poly::simplex::integer_point;
+use crate::poly::{BasicSet, Budget};
+use crate::verify::{Storage as TraceStorage, TraceReport};
+
+use super::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_trace};
+use super::options::{ContractOptions, TRACE_STEPS};
+use super::record::{Kept, KeptCause, StrategySize};
+
+pub mod inter_array;
+mod lattice;
+mod successive;
+mod trace_one;
+
+/// A per-array strategy.
+type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
+
+/// The per-array strategies, in the order they run.
+const PER_ARRAY: [Strategy; 3] = [trace_one::propose, successive::propose, lattice::propose];
+
+/// A candidate storage for one array, not yet certified.
+pub(super) struct Proposal {
+    pub method: Method,
+    pub mapping: ModularMapping,
+    pub proof: Proof,
+    /// The size the strategy expects (`None`: unknown): a proposal that
+    /// cannot beat the current choice is not certified.
+    pub cells: Option<i64>,
+    /// The strategy's time, for the reports.
+    pub time: Duration,
+}
+
+/// Which proof a proposal asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Proof {
+    /// On the difference set, for every parameter value or the known ones.
+    DifferenceSet(Scope),
+    /// The trace of the array's statements with this storage
+    /// ([`ArrayFacts::trace`] ran with it).
+    Trace,
+}
+
+/// What a strategy proposes, and what it found on the way.
+#[derive(Default)]
+pub(super) struct Proposals {
+    /// In order of preference: the first certified one that beats the
+    /// current choice is taken.
+    pub list: Vec<Proposal>,
+    /// Sizes the strategy certified by itself (e.g. every lattice
+    /// heuristic), for the reports; the chosen one is certified again.
+    pub sizes: Vec<StrategySize>,
+    /// Why the strategy found nothing (kept when nothing else is found).
+    pub failure: Option<String>,
+}
+
+/// What the pipeline knows about one temporary before any strategy runs.
+pub(super) struct ArrayFacts<'a> {
+    pub options: &'a ContractOptions,
+    pub scop: &'a Scop,
+    pub array: ArrayId,
+    pub model: ArrayModel,
+    pub values: Vec<i64>,
+    /// Extents for the known values, and as affine expressions.
+    pub extents: &'a [Option<i64>],
+    pub extent_affs: Vec<Option<ParamAffine>>,
+    pub original_cells: Option<i64>,
+    /// Whether the parameters are `#define`s that a `_Static_assert` can
+    /// pin (storage for the known values only is allowed then).
+    pub macros_pinnable: bool,
+    /// Whether a proof for every parameter value is possible (no live-in
+    /// cells, no known value folded into the model).
+    pub allow_symbolic: bool,
+    /// Every cell of the array on one location.
+    pub one_location: ModularMapping,
+    live_in: LiveIn,
+    /// The trace of the array's statements, once run, and the storage it
+    /// ran with.
+    pub trace: Option<(TraceReport, TraceStorage)>,
+    /// `None`: no trace ran; `Some(None)`: one gave up.
+    pub max_live: Option<Option<usize>>,
+    pub(super) conflicts: Option<Conflicts>,
+}
+
+/// The difference set of the array, symbolic and for the known values.
+pub(super) struct Conflicts {
+    pub ds: Vec<BasicSet>,
+    pub fixed_ds: Vec<BasicSet>,
+    /// Successive-modulo moduli for the known values.
+    pub numeric: Vec<i64>,
+}
+
+pub(super) fn solver(e: crate::poly::PolyError) -> Kept {
+    Kept::from(format!("analysis gave up: {e}"))
+}
+
+/// Known values of every parameter of `scop`, or the name of one without.
+pub fn param_values(scop: &Scop) -> Result<Vec<i64>, String> {
+    scop.params
+        .iter()
+        .map(|p| p.value.ok_or_else(|| p.name.clone()))
+        .collect()
+}
+
+impl<'a> ArrayFacts<'a> {
+    /// The lifetimes stage: the model, its live-in cells and, when the
+    /// symbolic live-in is not exact, the trace that decides it for the
+    /// known values (with every cell on one location, so that it also
+    /// tells whether one location is enough).
+    pub fn build(
+        options: &'a ContractOptions,
+        scop: &'a Scop,
+        array: ArrayId,
+        extents: &'a [Option<i64>],
+        macros_pinnable: bool,
+        budget: &mut Budget,
+    ) -> Result<ArrayFacts<'a>, Kept> {
+        let decl = scop.array(array);
+        let model = array_model(scop, array);
+        if decl.declarator_span.is_none() {
+            return Err("its declaration was not found".into());
+        }
+        if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
+            return Err("it is never written in the SCoP".into());
+        }
+        let values = param_values(scop).map_err(|name| Kept {
+            why: format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"),
+            cause: KeptCause::MissingValue { param: name },
+        })?;
+        let extent_affs = decl
+            .extents
+            .iter()
+            .map(|e| {
+                e.aff.as_ref().map(|a| ParamAffine {
+                    coeffs: a.coeffs.clone(),
+                    constant: a.constant,
+                })
+            })
+            .collect();
+        let one_location = ModularMapping::axis(
+            &decl.name,
+            &model.params,
+            vec![ParamAffine::constant(model.params.len(), 1); model.rank],
+        );
+        let live_in = live_in_cells(&model, &scop.context, budget).map_err(solver)?;
+        // Live-in cells for some parameter values of the context: the
+        // mapping can only be certified for the known values, where there
+        // are none. A model that folded a known value into a coefficient
+        // (`N / 2` became 32) is exact for the known values only.
+        let allow_symbolic = live_in.pieces.is_empty() && !scop.depends_on_values();
+        let original_cells = extents
+            .iter()
+            .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
+        let mut facts = ArrayFacts {
+            options,
+            scop,
+            array,
+            model,
+            values,
+            extents,
+            extent_affs,
+            original_cells,
+            macros_pinnable,
+            allow_symbolic,
+            one_location,
+            live_in,
+            trace: None,
+            max_live: None,
+            conflicts: None,
+        };
+        if !facts.live_in.exact && !facts.live_in.pieces.is_empty() {
+            // The symbolic answer is a superset; the trace decides exactly.
+            let storage = TraceStorage::Modular(facts.one_location.clone());
+            facts.max_live = Some(None);
+            facts.run_trace(storage, budget).map_err(solver)?;
+            let report = &facts.trace.as_ref().expect("just run").0;
+            if report.initial_reads[array.0 as usize] > 0 {
+                return Err("some cells are read before they are written (live-in)".into());
+            }
+        }
+        Ok(facts)
+    }
+
+    /// Runs the trace of the array's statements with `storage` for the
+    /// array, within [`TRACE_STEPS`], and records its max-live count.
+    pub fn run_trace(
+        &mut self,
+        storage: TraceStorage,
+        budget: &mut Budget,
+    ) -> crate::poly::PolyResult<()> {
+        let mut program = crate::verify::build::trace_program_of_array(self.scop, self.array);
+        program.arrays[self.array.0 as usize].storage = storage.clone();
+        let values = &self.values;
+        let report = budget.with_part(TRACE_STEPS, self.options.time_per_array, |part| {
+            crate::verify::run_trace(&program, values, part)
+        })?;
+        self.max_live = Some(Some(report.max_live[self.array.0 as usize]));
+        self.trace = Some((report, storage));
+        Ok(())
+    }
+
+    /// The max-live count of the trace, when one ran and finished.
+    pub fn traced_max_live(&self) -> Option<usize> {
+        self.max_live.flatten()
+    }
+
+    /// The conflicts stage, run once when a strategy needs it: no live-in
+    /// cell for the known values (exactly), then the difference set.
+    pub fn conflicts(&mut self, budget: &mut Budget) -> Result<&Conflicts, Kept> {
+        self.compute_conflicts(budget)?;
+        Ok(self.conflicts.as_ref().expect("just computed"))
+    }
+
+    fn compute_conflicts(&mut self, budget: &mut Budget) -> Result<(), Kept> {
+        if self.conflicts.is_none() {
+            if self.live_in.exact {
+                for piece in &self.live_in.pieces {
+                    let mut q = piece.clone();
+                    fix_params(&mut q, &self.values);
+                    if !matches!(integer_point(&q, budget), Ok(None)) {
+                        return Err("some cells are read before they are written (live-in)".into());
+                    }
+                }
+            }
+            let conflicts = compute_cell_conflicts(&self.model, &[], budget).map_err(solver)?;
+            let ds = conflicts.difference_set();
+            let fixed_ds = fix_and_simplify(&ds, &self.values).map_err(solver)?;
+            let numeric = moduli_for_values(&fixed_ds, self.model.rank, &self.values, budget)
+                .map_err(solver)?;
+            self.conflicts = Some(Conflicts {
+                ds,
+                fixed_ds,
+                numeric,
+            });
+        }
+        Ok(())
+    }
+
+    fn claim(&self) -> ArrayClaim<'_> {
+        let (ds, fixed_ds) = match &self.conflicts {
+            Some(c) => (&c.ds[..], &c.fixed_ds[..]),
+            None => (&[][..], &[][..]),
+        };
+        ArrayClaim {
+            scop: self.scop,
+            array: self.array,
+            model: &self.model,
+            extents: &self.extent_affs,
+            values: &self.values,
+            ds,
+            fixed_ds,
+        }
+    }
+
+    /// Hands `proposal` to the certifier.
+    fn certify(&self, proposal: &Proposal, budget: &mut Budget) -> Result<Certified, String> {
+        let mapping = proposal.mapping.clone();
+        match proposal.proof {
+            Proof::DifferenceSet(scope) => {
+                if self.conflicts.is_none() {
+                    return Err("no difference set was computed".into());
+                }
+                certify_array(&self.claim(), mapping, scope, budget)
+            }
+            Proof::Trace => {
+                let Some((report, storage)) = &self.trace else {
+                    return Err("no trace ran".into());
+                };
+                certify_by_trace(&self.claim(), mapping, report, storage, budget)
+            }
+        }
+    }
+
+    /// Cells of the array laid out with `layout`, for the known values.
+    pub fn cells_of(&self, layout: &ArrayLayout) -> Option<i64> {
+        layout_cells(layout, self.extents, &self.values)
+    }
+}
+
+/// Cells of an array after remapping with `layout`.
+fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -> Option<i64> {
+    let mut cells: i64 = 1;
+    if layout.is_linear() {
+        for dim in &layout.dims {
+            if let DimLayout::Linear { modulus, .. } = dim {
+                cells = cells.checked_mul(*modulus)?;
+            }
+        }
+        return Some(cells);
+    }
+    for (dim, extent) in layout.dims.iter().zip(extents) {
+        let size = match dim {
+            DimLayout::Dropped => 1,
+            DimLayout::Linear { modulus, .. } => *modulus,
+            DimLayout::Plain { extent: None } => (*extent)?,
+            DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
+            // A guarded extent is at least 1 (see `DimLayout::Modulo`).
+            DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
+        };
+        cells = cells.checked_mul(size)?;
+    }
+    Some(cells)
+}
+
+/// A chosen storage: certified, its size for the known values, and the
+/// strategy that proposed it.
+pub(super) struct Choice {
+    pub certified: Certified,
+    pub cells: Option<i64>,
+    pub method: Method,
+}
+
+/// The choice among certified proposals: the smallest, the first on ties.
+pub(super) struct Chooser {
+    original_cells: Option<i64>,
+    best: Option<Choice>,
+    /// Every certified size, for the reports.
+    pub sizes: Vec<StrategySize>,
+    /// Why nothing (better) was found, from the last failure.
+    pub failure: String,
+}
+
+impl Chooser {
+    /// The size to beat: the current choice's, or the declaration's.
+    pub fn current(&self) -> i64 {
+        self.best
+            .as_ref()
+            .and_then(|b| b.cells)
+            .or(self.original_cells)
+            .unwrap_or(i64::MAX)
+    }
+
+    /// Whether no strategy can do better: one cell.
+    fn done(&self) -> bool {
+        self.best.as_ref().is_some_and(|b| b.cells == Some(1))
+    }
+}
+
+/// Runs the per-array strategies on `facts` and returns the chosen
+/// certified storage with its size and method, every certified size, and
+/// why the array keeps its layout when nothing smaller is proven.
+pub(super) fn choose(
+    facts: &mut ArrayFacts<'_>,
+    budget: &mut Budget,
+) -> (Result<Choice, Kept>, Vec<StrategySize>) {
+    let scop = facts.scop;
+    let failure = if scop.depends_on_values() && !facts.macros_pinnable {
+        format!(
+            "the model uses the known value of {} (a product, `/` or `%` folded to a number), which is not a #define of the file that a _Static_assert could pin",
+            super::pins::value_used_names(scop)
+        )
+    } else {
+        String::from(
+            "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
+        )
+    };
+    let mut chooser = Chooser {
+        original_cells: facts.original_cells,
+        best: None,
+        sizes: Vec::new(),
+        failure,
+    };
+    for strategy in PER_ARRAY {
+        if chooser.done() {
+            break;
+        }
+        let proposals = match strategy(facts, &chooser, budget) {
+            Ok(p) => p,
+            Err(kept) => return (Err(kept), chooser.sizes),
+        };
+        chooser.sizes.extend(proposals.sizes);
+        if let Some(f) = proposals.failure {
+            chooser.failure = f;
+        }
+        for p in proposals.list {
+            let current = chooser.current();
+            if chooser.best.is_some() && p.cells.is_some_and(|c| c >= current) {
+                continue;
+            }
+            let certified = match facts.certify(&p, budget) {
+                Ok(c) => c,
+                Err(why) => {
+                    chooser.failure = why;
+                    continue;
+                }
+            };
+            let cells = certified.layout().and_then(|l| facts.cells_of(l));
+            if chooser.best.is_some() && cells.is_none_or(|c| c >= current) {
+                continue;
+            }
+            if !matches!(p.method, Method::Lattice(_)) {
+                // The lattice strategies report their own sizes.
+                chooser.sizes.extend(cells.map(|cells| StrategySize {
+                    method: p.method,
+                    cells,
+                    proven_optimal: None,
+                    time: p.time,
+                }));
+            }
+            chooser.best = Some(Choice {
+                certified,
+                cells,
+                method: p.method,
+            });
+            break;
+        }
+    }
+    let result = match chooser.best {
+        Some(Choice {
+            cells: Some(new), ..
+        }) if facts.original_cells.is_some_and(|old| new >= old) => Err(format!(
+            "no smaller mapping: the best needs all {} cells",
+            facts.original_cells.unwrap_or_default()
+        )
+        .into()),
+        Some(best) => Ok(best),
+        None => Err(chooser.failure.into()),
+    };
+    (result, chooser.sizes)
+}
