@@ -23,9 +23,10 @@ use polyfold::driver::{RunOptions, run_source};
 use polyfold::mapping::smo::baseline::baseline;
 use polyfold::mapping::smo::solve::with_array_spaces;
 use polyfold::mapping::smo::{
-    ConflictSpec, SharedLimit, SmoOptions, SmoSolution, SmoVerdict, certify_fixed,
-    certify_symbolic, parse_smo_input, shared_solve_isolating, smo_report, smo_solve,
+    ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, certify_fixed, certify_symbolic,
+    parse_smo_input, shared_solve_isolating, smo_report, smo_solve,
 };
+use polyfold::poly::WorkLimit;
 use polyfold::poly::brute::satisfies;
 
 /// The project's own specifications and the kernels they come from.
@@ -376,7 +377,7 @@ fn shared_hyperplanes_on_the_reference_specifications() {
         for n in [4i64, 6] {
             let values = [n];
             let start = Instant::now();
-            let limit = SharedLimit::new(100_000, Some(start + Duration::from_secs(60)));
+            let limit = WorkLimit::new(100_000, Some(start + Duration::from_secs(60)));
             let sol = shared_solve_isolating(&spec, &[], &identity, &values, &[], &limit)
                 .expect("no solver error")
                 .unwrap_or_else(|why| panic!("{rel}, N0 = {n}: {why}"));
@@ -404,7 +405,7 @@ fn shared_hyperplanes_on_the_reference_specifications() {
     let identity: Vec<Vec<usize>> = (0..spec.n_statements)
         .map(|_| (0..spec.n_dim).collect())
         .collect();
-    let sol = shared_solve_isolating(&spec, &[], &identity, &[8], &[], &SharedLimit::unlimited())
+    let sol = shared_solve_isolating(&spec, &[], &identity, &[8], &[], &WorkLimit::unlimited())
         .expect("no solver error")
         .expect("a mapping");
     assert_eq!(sol.size(&[8]).expect("size"), 9);
@@ -512,16 +513,10 @@ fn own_heat1d_shared_hyperplanes_reach_n_plus_1() {
         .collect();
     for n in [4i64, 6] {
         let values = [3, n];
-        let sol = shared_solve_isolating(
-            &spec,
-            &[],
-            &identity,
-            &values,
-            &[],
-            &SharedLimit::unlimited(),
-        )
-        .expect("no solver error")
-        .unwrap_or_else(|why| panic!("N = {n}: {why}"));
+        let sol =
+            shared_solve_isolating(&spec, &[], &identity, &values, &[], &WorkLimit::unlimited())
+                .expect("no solver error")
+                .unwrap_or_else(|why| panic!("N = {n}: {why}"));
         assert_eq!(certify_fixed(&spec, &sol, &values), SmoVerdict::Valid);
         let pairs = brute_check(&spec, &sol, &values, n + 1);
         assert!(pairs > 0, "no conflicting pair enumerated");

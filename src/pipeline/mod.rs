@@ -93,13 +93,7 @@ fn contract_scop(
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));
     let mut merged = None;
     if options.inter_array && temporaries {
-        match strategy::inter_array::merge_scop(
-            program,
-            si,
-            overrides,
-            options.inter_array_time,
-            decisions,
-        ) {
+        match strategy::inter_array::merge_scop(program, si, options.inter_array_time, decisions) {
             Ok(m) => merged = Some(m),
             Err(why) => record.not_merged.push((si, why)),
         }

@@ -8,6 +8,7 @@
 //! ([`Budget::safety_net_fired`]) so that the caller can report that this
 //! result may differ between runs, instead of silently changing its output.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::error::{PolyError, PolyResult};
@@ -179,18 +180,19 @@ mod tests {
 }
 
 /// A work count shared by several searches (through a reference, on one
-/// thread): `work` units in all decide where they stop, so a run gives the
-/// same answer on any machine under any load; `safety_net` is a wall-clock
-/// limit that only stops a pathological case, and `net_fired` tells the
-/// caller it did (the result may then differ between runs). `used` is the
-/// count so far. The shared-hyperplane search counts conflict pieces
-/// examined, SMO's ILPs branch-and-bound nodes.
+/// thread or several): `work` units in all decide where they stop, so a run
+/// gives the same answer on any machine under any load; `safety_net` is a
+/// wall-clock limit that only stops a pathological case, and
+/// [`WorkLimit::net_fired`] tells the caller it did (the result may then
+/// differ between runs). The global conflict set counts conflict pieces
+/// built, the shared-hyperplane search pieces examined, SMO's ILPs
+/// branch-and-bound nodes. ([`Budget`] is the owned form, for one query.)
 #[derive(Debug)]
 pub struct WorkLimit {
     pub work: u64,
     pub safety_net: Option<Instant>,
-    pub used: std::cell::Cell<u64>,
-    pub net_fired: std::cell::Cell<bool>,
+    used: AtomicU64,
+    net_fired: AtomicBool,
 }
 
 impl WorkLimit {
@@ -199,8 +201,8 @@ impl WorkLimit {
         WorkLimit {
             work,
             safety_net,
-            used: std::cell::Cell::new(0),
-            net_fired: std::cell::Cell::new(false),
+            used: AtomicU64::new(0),
+            net_fired: AtomicBool::new(false),
         }
     }
 
@@ -209,24 +211,57 @@ impl WorkLimit {
         WorkLimit::new(u64::MAX, None)
     }
 
+    /// Units counted so far.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// Whether the safety net stopped a search.
+    pub fn net_fired(&self) -> bool {
+        self.net_fired.load(Ordering::Relaxed)
+    }
+
+    /// Records that the safety net stopped a search (one that checks its
+    /// own deadline).
+    pub fn fire(&self) {
+        self.net_fired.store(true, Ordering::Relaxed);
+    }
+
     /// Units left.
     pub fn left(&self) -> u64 {
-        self.work.saturating_sub(self.used.get())
+        self.work.saturating_sub(self.used())
     }
 
     /// Counts `units` of work done.
     pub fn charge(&self, units: u64) {
-        self.used.set(self.used.get().saturating_add(units));
+        let _ = self
+            .used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| {
+                Some(u.saturating_add(units))
+            });
+    }
+
+    /// One unit of work, for a search that stops at the first `Err`: the
+    /// work is spent, or the safety net fired (remembered).
+    pub fn tick(&self) -> PolyResult<()> {
+        if self.used.fetch_add(1, Ordering::Relaxed) >= self.work {
+            return Err(PolyError::Budget);
+        }
+        if self.safety_net.is_some_and(|d| Instant::now() >= d) {
+            self.fire();
+            return Err(PolyError::Budget);
+        }
+        Ok(())
     }
 
     /// Whether a search must stop: the count reached `work_limit` (at most
     /// `work`), or the safety net fired (which is remembered).
     pub fn spent(&self, work_limit: u64) -> bool {
-        if self.used.get() >= work_limit.min(self.work) {
+        if self.used() >= work_limit.min(self.work) {
             return true;
         }
         if self.safety_net.is_some_and(|d| Instant::now() >= d) {
-            self.net_fired.set(true);
+            self.fire();
             return true;
         }
         false

@@ -8,7 +8,7 @@
 
 use crate::analysis::dataflow::{Dataflow, max_schedule_len, source_pieces};
 use crate::ir::{SchedEntry, Scop};
-use crate::poly::{BasicSet, PolyError, PolyResult, Space, Tuple};
+use crate::poly::{BasicSet, PolyError, PolyResult, Space, Tuple, WorkLimit};
 
 use super::input::{ConflictPolyhedron, ConflictSpec, StmtId};
 
@@ -41,48 +41,8 @@ pub struct ForValues<'a> {
     pub needed: &'a [Vec<bool>],
 }
 
-/// The work a global conflict set may take: `work` units (one per conflict
-/// piece built and tested) decide, so the same SCoP always gets the same
-/// answer; `safety_net` is a wall-clock limit whose firing is remembered in
-/// `net_fired` (the caller reports it: the answer may differ between runs).
-/// The statement pairs are built in parallel, but the answer does not
-/// depend on their order: the set fails exactly when the total work of all
-/// pairs exceeds `work`.
-#[derive(Debug)]
-pub struct ConflictLimit {
-    pub work: u64,
-    pub safety_net: Option<std::time::Instant>,
-    pub used: std::sync::atomic::AtomicU64,
-    pub net_fired: std::sync::atomic::AtomicBool,
-}
-
-impl ConflictLimit {
-    pub fn new(work: u64, safety_net: Option<std::time::Instant>) -> ConflictLimit {
-        ConflictLimit {
-            work,
-            safety_net,
-            used: std::sync::atomic::AtomicU64::new(0),
-            net_fired: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// One unit of work; `Err(PolyError::Budget)` when the work is spent or
-    /// the safety net fired.
-    fn charge(&self) -> PolyResult<()> {
-        use std::sync::atomic::Ordering;
-        if self.used.fetch_add(1, Ordering::Relaxed) >= self.work {
-            return Err(PolyError::Budget);
-        }
-        if before_deadline(self.safety_net).is_err() {
-            self.net_fired.store(true, Ordering::Relaxed);
-            return Err(PolyError::Budget);
-        }
-        Ok(())
-    }
-}
-
 /// [`global_conflicts`] that gives up with [`PolyError::Budget`] once the
-/// work of `limit` is spent (see [`ConflictLimit`]). With `for_values`, the
+/// work of `limit` is spent (one unit per conflict piece built and tested). With `for_values`, the
 /// set is exact for those parameter values only: every piece fixes the parameters to them (which
 /// makes the emptiness tests cheaper), and the pairs not `needed` are
 /// skipped.
@@ -90,13 +50,13 @@ pub fn global_conflicts_until(
     scop: &Scop,
     flow: &Dataflow,
     stmts: &[usize],
-    limit: Option<&ConflictLimit>,
+    limit: Option<&WorkLimit>,
     for_values: Option<ForValues<'_>>,
 ) -> PolyResult<Option<ConflictSpec>> {
     let deadline = limit.and_then(|l| l.safety_net);
     let needed = for_values.map(|f| f.needed);
     let fixed = for_values.map(|f| f.values);
-    let check_time = || limit.map_or(Ok(()), ConflictLimit::charge);
+    let check_time = || limit.map_or(Ok(()), WorkLimit::tick);
     let dmax = stmts
         .iter()
         .map(|s| scop.stmts[*s].iterators.len())
@@ -183,8 +143,7 @@ pub fn global_conflicts_until(
                 && *e == PolyError::Budget
                 && before_deadline(deadline).is_err()
             {
-                l.net_fired
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                l.fire();
             }
         })?;
         for piece in kept {

@@ -27,9 +27,9 @@ pub use certify::{SmoVerdict, certify_fixed, certify_symbolic};
 pub use input::{
     ConflictPolyhedron, ConflictSpec, SmoInputError, StmtId, parse_smo_input, print_smo_input,
 };
-pub use shared::{SharedLimit, shared_solve_isolating};
+pub use shared::shared_solve_isolating;
 pub use solve::{
-    ArrayMapping, DEFAULT_LEVEL_NODES, Hyperplane, SmoLimit, SmoOptions, SmoSolution, smo_solve,
+    ArrayMapping, DEFAULT_LEVEL_NODES, Hyperplane, SmoOptions, SmoSolution, smo_solve,
     smo_solve_isolating,
 };
 

@@ -75,11 +75,6 @@ const PASSES: [[usize; 3]; 4] = [
     [usize::MAX, usize::MAX, usize::MAX],
 ];
 
-/// How much the shared-hyperplane search may do: one work unit per
-/// conflict piece examined for a candidate linear part or a revision (see
-/// [`WorkLimit`]).
-pub type SharedLimit = WorkLimit;
-
 /// A level of a mapping: each statement's hyperplane, and the modulus.
 type Level = (Vec<Hyperplane>, i64);
 
@@ -103,7 +98,7 @@ struct Search<'a> {
     align: Vec<Vec<usize>>,
     n_param: usize,
     n_dim: usize,
-    limit: &'a SharedLimit,
+    limit: &'a WorkLimit,
     /// The total work (of `limit`) at which this search stops.
     work_limit: u64,
     max_levels: usize,
@@ -429,7 +424,7 @@ fn shared_mapping(
     align: &[Vec<usize>],
     values: &[i64],
     lifetimes: &[Lifetime],
-    limit: &SharedLimit,
+    limit: &WorkLimit,
     work_limit: u64,
 ) -> Result<Result<ArrayMapping, String>, PolyError> {
     let n_param = spec.params.len();
@@ -527,7 +522,7 @@ pub fn shared_solve_isolating(
     align: &[Vec<usize>],
     values: &[i64],
     lifetimes: &[Lifetime],
-    limit: &SharedLimit,
+    limit: &WorkLimit,
 ) -> Result<Result<SmoSolution, String>, PolyError> {
     if values.len() != spec.params.len() {
         return Ok(Err("one value per parameter is needed".into()));
@@ -562,7 +557,7 @@ pub fn shared_solve_isolating(
         // it does not use to the next).
         let left = limit.left();
         let share = left / u64::try_from(n_groups - gi).unwrap_or(u64::MAX);
-        let work_limit = limit.used.get().saturating_add(share);
+        let work_limit = limit.used().saturating_add(share);
         match shared_mapping(spec, &g, align, values, lifetimes, limit, work_limit)? {
             Ok(m) => {
                 levels += m.levels.len();

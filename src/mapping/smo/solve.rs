@@ -66,14 +66,14 @@ pub struct SmoOptions {
     /// where a level's search stops.
     pub level_nodes: u64,
     /// Wall-clock safety net of one level (reported through
-    /// [`SmoLimit::net_fired`] when it fires).
+    /// [`WorkLimit::net_fired`] when it fires).
     pub level_safety_net: Duration,
     /// Whether to split the statements into arrays of comparable shapes
     /// (seed 000 §4.5) and solve each array again.
     pub decoalesce: bool,
     /// The budget of the whole heuristic, shared by every call given these
     /// options (and their clones).
-    pub limit: Rc<SmoLimit>,
+    pub limit: Rc<WorkLimit>,
 }
 
 /// Default [`SmoOptions::level_nodes`]: the levels of the published
@@ -89,20 +89,16 @@ impl Default for SmoOptions {
             level_nodes: DEFAULT_LEVEL_NODES,
             level_safety_net: Duration::from_secs(20),
             decoalesce: true,
-            limit: Rc::new(SmoLimit::unlimited()),
+            limit: Rc::new(WorkLimit::unlimited()),
         }
     }
 }
 
-/// The budget of the heuristic across levels and calls: branch-and-bound
-/// nodes in all (see [`WorkLimit`]).
-pub type SmoLimit = WorkLimit;
-
 /// Counts what an ILP used against `limit`.
-fn charge_ilp(limit: &SmoLimit, stats: &IlpStats) {
+fn charge_ilp(limit: &WorkLimit, stats: &IlpStats) {
     limit.charge(stats.nodes);
     if stats.safety_net_fired {
-        limit.net_fired.set(true);
+        limit.fire();
     }
 }
 
@@ -690,7 +686,7 @@ fn solve_level(
         let nodes = level_nodes.saturating_sub(level_used.get());
         let left = end.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            opts.limit.net_fired.set(true);
+            opts.limit.fire();
             return None;
         }
         (nodes > 0).then_some(IlpOptions {

@@ -3,7 +3,7 @@
 //! merged buffers found by [`crate::mapping::smo::smo_solve`] on the
 //! SCoP's global conflict set (total expansion, exact value lifetimes).
 //!
-//! Steps: classify the arrays (default overrides), take the statements that
+//! Steps: take the temporaries (as the pipeline classified them), the statements that
 //! write temporaries and split them by footprints (`split`: values whose
 //! cells nobody rewrites, such as a stencil's boundary, become statements
 //! of their own), build the global conflict set, solve (SMO with the
@@ -45,13 +45,13 @@ use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_de
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::smo::{
-    SharedLimit, SmoLimit, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
-    conflicts::{ConflictLimit, ForValues, global_conflicts_until},
+    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
+    conflicts::{ForValues, global_conflicts_until},
     shared::Lifetime,
     shared_solve_isolating, smo_solve, smo_solve_isolating,
 };
 use crate::poly::basic::eval_row;
-use crate::poly::{BasicSet, Budget};
+use crate::poly::{BasicSet, Budget, WorkLimit};
 use crate::verify::enumerate::integer_points;
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
@@ -446,10 +446,11 @@ fn level_text(level: &Level, names: &[String], modulus_text: &str) -> String {
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
 fn part_name(split: &SplitScop, v: usize) -> String {
     let s = split.origin[v];
-    let name = &split.scop.stmts[v].name;
+    // Statement `s` of the original SCoP is `S{s}` (`ir::verify`).
+    let name = format!("S{s}");
     let parts = &split.parts[s];
     if parts.len() == 1 {
-        name.clone()
+        name
     } else {
         let k = parts.iter().position(|p| *p == v).unwrap_or(0);
         format!("{name}.{k}")
@@ -622,26 +623,29 @@ pub fn contract_scop_smo(
     scop_index: usize,
     values: &[i64],
 ) -> Result<super::Certified, String> {
-    let proposal = propose(
-        program,
-        scop_index,
-        values,
-        &LivenessOverrides::default(),
-        INTER_ARRAY_SAFETY_NET,
-    )?;
+    let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
+    let overrides = LivenessOverrides::default();
+    let temps: Vec<usize> = scop
+        .arrays
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| classify(a, &overrides).liveness == Liveness::Temporary)
+        .map(|(i, _)| i)
+        .collect();
+    let proposal = propose(program, scop_index, values, &temps, INTER_ARRAY_SAFETY_NET)?;
     super::certify::certify_merged(&program.scops[scop_index], values, proposal)
 }
 
-/// The merged storage of SCoP `scop_index`'s temporaries and the edits
-/// that emit it, with the user's liveness overrides (`--temp`,
-/// `--live-out`) and a wall-clock safety net for the conflict set and the
+/// The merged storage of the temporaries `temporaries` (array indices, as
+/// the pipeline classified them) of SCoP `scop_index`, and the edits that
+/// emit it, with a wall-clock safety net for the conflict set and the
 /// solves (see [`INTER_ARRAY_SAFETY_NET`]). Not certified: only
 /// [`super::certify::certify_merged`] makes it usable.
 pub fn propose(
     program: &Program,
     scop_index: usize,
     values: &[i64],
-    overrides: &LivenessOverrides,
+    temporaries: &[usize],
     budget: std::time::Duration,
 ) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
@@ -671,14 +675,11 @@ pub fn propose(
     if values.len() != scop.params.len() {
         return Err("one value per parameter is needed".into());
     }
-    let temps: Vec<usize> = scop
-        .arrays
+    // Scalars have no cells to merge.
+    let temps: Vec<usize> = temporaries
         .iter()
-        .enumerate()
-        .filter(|(_, a)| {
-            !a.extents.is_empty() && classify(a, overrides).liveness == Liveness::Temporary
-        })
-        .map(|(i, _)| i)
+        .copied()
+        .filter(|t| scop.arrays.get(*t).is_some_and(|a| !a.extents.is_empty()))
         .collect();
     if temps.is_empty() {
         return Err("no temporary array".into());
@@ -691,6 +692,14 @@ pub fn propose(
     // SCoP of the parts, and everything below indexes its statements.
     let split = split_by_footprints(scop, &writers, values).map_err(|e| e.to_string())?;
     let vs = &split.scop;
+    // An IR-to-IR transform: its output keeps the IR's invariants.
+    if cfg!(debug_assertions)
+        && let Err(e) = crate::ir::verify(vs, source)
+    {
+        return Err(format!(
+            "internal error: the split SCoP fails ir::verify: {e}"
+        ));
+    }
     let stmts: Vec<usize> = (0..vs.stmts.len())
         .filter(|s| is_temp(vs.stmts[*s].write.array))
         .collect();
@@ -704,7 +713,13 @@ pub fn propose(
         }
         let p = source_pieces(vs, r)
             .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("{} read {}: no exact source", vs.stmts[r.stmt].name, r.read))?;
+            .ok_or_else(|| {
+                format!(
+                    "{} read {}: no exact source",
+                    part_name(&split, r.stmt),
+                    r.read
+                )
+            })?;
         if p.iter().any(|p| !stmts.contains(&p.writer)) {
             return Err("a source outside the statements writing temporaries".into());
         }
@@ -723,7 +738,7 @@ pub fn propose(
         needed: &needed,
     };
     // Work decides; half the wall-clock budget is the safety net.
-    let conflict_limit = ConflictLimit::new(CONFLICT_WORK, Some(started + budget / 2));
+    let conflict_limit = WorkLimit::new(CONFLICT_WORK, Some(started + budget / 2));
     let spec = global_conflicts_until(
         vs,
         &flow,
@@ -733,9 +748,7 @@ pub fn propose(
     )
     .map_err(|e| match e {
         crate::poly::PolyError::Budget
-            if conflict_limit
-                .net_fired
-                .load(std::sync::atomic::Ordering::Relaxed) =>
+            if conflict_limit.net_fired() =>
         {
             format!(
                 "the global conflict set hit its wall-clock safety net ({:.1} s, half of --inter-array-budget); this result may differ between runs",
@@ -756,9 +769,7 @@ pub fn propose(
             stmts.len(),
             spec.conflicts.len(),
             conflicts_start.elapsed().as_secs_f64(),
-            conflict_limit
-                .used
-                .load(std::sync::atomic::Ordering::Relaxed)
+            conflict_limit.used()
         );
         for c in &spec.conflicts {
             log::debug!(target: "smo", "  {} {} {}", c.source.0, c.target.0, c.relation);
@@ -778,7 +789,7 @@ pub fn propose(
     // Nodes decide; the budget's end is the ILPs' safety net.
     let mut opts = SmoOptions {
         level_safety_net: budget,
-        limit: std::rc::Rc::new(SmoLimit::new(SMO_NODES, Some(started + budget))),
+        limit: std::rc::Rc::new(WorkLimit::new(SMO_NODES, Some(started + budget))),
         ..SmoOptions::default()
     };
     // No storage needs fewer cells than the values live at once.
@@ -813,9 +824,7 @@ pub fn propose(
                 .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound))
         })
     };
-    let mut safety_net_fired = conflict_limit
-        .net_fired
-        .load(std::sync::atomic::Ordering::Relaxed);
+    let mut safety_net_fired = conflict_limit.net_fired();
     let mut variants = Vec::new();
     if !isolated.is_empty() {
         variants.push((MergeMethod::SharedHyperplanesApart, &isolated[..]));
@@ -828,16 +837,16 @@ pub fn propose(
         let t = std::time::Instant::now();
         // The work decides; the wall clock (a quarter of the budget) is a
         // safety net, reported when it fires.
-        let limit = SharedLimit::new(SHARED_WORK, Some((started + budget).min(t + budget / 4)));
+        let limit = WorkLimit::new(SHARED_WORK, Some((started + budget).min(t + budget / 4)));
         let r = shared_solve_isolating(&spec, apart, &align, values, &lifetimes, &limit)
             .map_err(|e| e.to_string())?;
-        safety_net_fired |= limit.net_fired.get();
+        safety_net_fired |= limit.net_fired();
         if debug {
             log::debug!(target: "smo",
                 "smo {method}: {:?} ({:.3} s, {} work units)",
                 r.as_ref().map(|s| s.size(values)),
                 t.elapsed().as_secs_f64(),
-                limit.used.get()
+                limit.used()
             );
         }
         optimal = meets_bound(&r);
@@ -851,7 +860,7 @@ pub fn propose(
         if spec.conflicts.len() > SMO_AFTER_SHARED_PIECES {
             run_ilp = false;
         }
-        opts.limit = std::rc::Rc::new(SmoLimit::new(
+        opts.limit = std::rc::Rc::new(WorkLimit::new(
             SMO_AFTER_SHARED_NODES,
             Some(started + budget),
         ));
@@ -868,9 +877,9 @@ pub fn propose(
         let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
         results.push((MergeMethod::Smo, smo));
     }
-    safety_net_fired |= opts.limit.net_fired.get();
+    safety_net_fired |= opts.limit.net_fired();
     if debug {
-        log::debug!(target: "smo", "smo ILPs: {} nodes", opts.limit.used.get());
+        log::debug!(target: "smo", "smo ILPs: {} nodes", opts.limit.used());
     }
     stage("shared and ILP");
     let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;

@@ -8,8 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::liveness::LivenessOverrides;
-use crate::ir::Program;
+use crate::ir::{Liveness, Program};
 use crate::mapping::Method;
 use crate::pipeline::certify::{Certified, certify_merged};
 use crate::pipeline::pins::{params_are_macros, static_assert_text, values_condition};
@@ -23,7 +22,6 @@ use super::param_values;
 pub fn merge_scop(
     program: &Program,
     si: usize,
-    overrides: &LivenessOverrides,
     safety_net: Duration,
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, String> {
@@ -37,7 +35,14 @@ pub fn merge_scop(
     let values =
         param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
     let start = Instant::now();
-    let mut c = crate::pipeline::merged::propose(program, si, &values, overrides, safety_net)?;
+    // The temporaries as the pipeline classified them (with the user's
+    // `--temp` and `--live-out`).
+    let temporaries: Vec<usize> = decisions
+        .iter()
+        .filter(|d| d.classification.liveness == Liveness::Temporary)
+        .map(|d| d.array.0 as usize)
+        .collect();
+    let mut c = crate::pipeline::merged::propose(program, si, &values, &temporaries, safety_net)?;
     if c.safety_net_fired {
         for d in decisions.iter_mut() {
             if c.temporaries.contains(&d.name) {
