@@ -1221,13 +1221,15 @@ fn strip_parens_span(source: &str, span: Range<usize>) -> Range<usize> {
 /// [`super::affine::Resolver::macro_level`] over the file's macro table.
 pub(super) fn macro_level_in(macros: &Macros, name: &str) -> Option<crate::util::c_text::Prec> {
     macros.object(name)?;
+    // Bodies with the function-like macro calls in them expanded: the
+    // level of `POLYBENCH_LOOP_BOUND(NI, ni)` is that of `ni`.
     crate::util::c_text::macro_level(name, &|n| {
         macros
             .table
             .objects
             .iter()
             .filter(|o| o.name == n)
-            .map(|o| o.body.clone())
+            .map(|o| macros.expand_calls_text(&o.body))
             .collect()
     })
 }

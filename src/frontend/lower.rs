@@ -176,7 +176,9 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             },
             extents,
             decl_span: Some(var.decl.span.clone()),
-            declarator_span: Some(var.dc.span.clone()),
+            // A declarator expanded from a macro is not the user's text:
+            // it is never rewritten (the array keeps its layout).
+            declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
             decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
                 block_path(cx.body, &var.decl.span, cx.source)
             } else {

@@ -40,8 +40,13 @@ use crate::ir::{Placement, Program, Scop, ScopId, ScopKind};
 /// Options of the extraction.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// `-D NAME=VALUE` pairs, in command-line order (later ones win).
+    /// `-D NAME=VALUE` pairs with integer values, in command-line order
+    /// (later ones win); applied before `macros`.
     pub defines: Vec<(String, i64)>,
+    /// `-D NAME`, `-D NAME=TOKENS` and `-U NAME`, in command-line order.
+    pub macros: Vec<preproc::CommandMacro>,
+    /// `-I` directories, in order.
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 /// Extracts the SCoPs of one C file.
@@ -103,8 +108,28 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     // Only the active branches of `#if`/`#ifdef`: their `#define`s, their
     // functions and their globals.
     let mut file = file;
-    let evaluated = preproc::evaluate(&file.pp, &file.defines, &options.defines);
+    let command_line = preproc::command_line_macros(&options.defines, &options.macros);
+    let includes = preproc::IncludePaths {
+        file_dir: std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        dirs: options.include_dirs.clone(),
+    };
+    let evaluated = preproc::evaluate(&file.pp, &file.defines, &command_line, &includes);
     let mut pp_diags = Vec::new();
+    for (span, why) in &evaluated.missing_headers {
+        pp_diags.push(
+            Diagnostic::new(
+                "PF034",
+                Severity::Warning,
+                "header not read",
+                span.clone(),
+                why.clone(),
+            )
+            .with_note("the macros it defines are unknown names here: code that uses them stays out of SCoPs (pass -I DIR)"),
+        );
+    }
     for (span, why) in &evaluated.undecided {
         let names: Vec<String> = evaluated
             .unknown
@@ -131,8 +156,9 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     keep_active(&mut file.functions, &evaluated.functions);
     keep_active(&mut file.globals, &evaluated.globals);
     file.defines = evaluated.defines;
+    let macros = Macros::build(&file.defines, &command_line);
+    expand_macro_declarators(&mut file, &macros, source);
     let file = file;
-    let macros = Macros::build(&file.defines, &options.defines);
     let scopes = Scopes::build(&file);
     let mut ex = Extractor {
         source,
@@ -431,6 +457,57 @@ impl<'a> Extractor<'a> {
                 ));
             }
         }
+    }
+}
+
+/// Replaces every declarator written as a call of a function-like macro
+/// (`double POLYBENCH_2D(A, N, N, n, n)`, `double ARR_1D(A, N)`) by the
+/// declarator it expands to, in parameters, globals and local
+/// declarations. A call that does not expand to one declarator whose name
+/// the user wrote stays as it was (a function declarator: no array).
+fn expand_macro_declarators(file: &mut SyntaxFile, macros: &Macros, source: &str) {
+    if macros.table.functions.is_empty() {
+        return;
+    }
+    let fix = |decl: &mut syntax::Decl| {
+        for dc in decl.declarators.iter_mut() {
+            if dc.is_function
+                && macros.table.function(&dc.name).is_some()
+                && let Some(mut new) = macros.expand_declarator(source, dc.span.clone())
+            {
+                new.init = dc.init.take();
+                *dc = new;
+            }
+        }
+    };
+    fn in_stmt(s: &mut CStmt, fix: &dyn Fn(&mut syntax::Decl)) {
+        match s {
+            CStmt::Decl { decl, .. } => fix(decl),
+            CStmt::For { init, body, .. } => {
+                if let syntax::ForInit::Decl(d) = init {
+                    fix(d);
+                }
+                in_stmt(body, fix);
+            }
+            CStmt::If { then, els, .. } => {
+                in_stmt(then, fix);
+                if let Some(e) = els {
+                    in_stmt(e, fix);
+                }
+            }
+            CStmt::Compound { items, .. } => items.iter_mut().for_each(|i| in_stmt(i, fix)),
+            CStmt::Other { children, .. } => children.iter_mut().for_each(|i| in_stmt(i, fix)),
+            CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Preproc { .. } => {}
+        }
+    }
+    for g in file.globals.iter_mut() {
+        fix(g);
+    }
+    for f in file.functions.iter_mut() {
+        for p in f.params.iter_mut() {
+            fix(p);
+        }
+        in_stmt(&mut f.body, &fix);
     }
 }
 
