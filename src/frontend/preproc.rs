@@ -247,7 +247,19 @@ impl Walker<'_> {
                         if decided {
                             continue;
                         }
-                        match self.condition(cond) {
+                        let verdict = match (cond, self.condition(cond)) {
+                            // The include-guard idiom `#ifndef G` then
+                            // `#define G`: a reserved guard name (`_GEMM_H`)
+                            // is the header's own, never the compiler's.
+                            (PpCond::NotDefined(g), Err(_))
+                                if matches!(body.first(), Some(PpItem::Define(k)) if defines[*k].name == *g)
+                                    && !self.state.contains_key(g) =>
+                            {
+                                Ok(true)
+                            }
+                            (_, v) => v,
+                        };
+                        match verdict {
                             Ok(true) => {
                                 decided = true;
                                 self.walk(body, defines, Mode::Active, origin, dir);
