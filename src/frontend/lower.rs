@@ -206,6 +206,25 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         return None;
     }
     let _ = n_params;
+    // A chained assignment `a = b = k;` reads `b` through the reference
+    // that writes it: one piece of text for two accesses, which a new
+    // layout could not give two different forms. `b` keeps its layout.
+    let shared: Vec<ArrayId> = stmts
+        .iter()
+        .flat_map(|st| {
+            st.reads
+                .iter()
+                .filter(|r| {
+                    stmts
+                        .iter()
+                        .any(|o| o.id != st.id && o.span == st.span && o.write.span == r.span)
+                })
+                .map(|r| r.array)
+        })
+        .collect();
+    for a in shared {
+        arrays[a.0 as usize].facts.address_taken = true;
+    }
     let ids: HashMap<(usize, usize), StmtId> = stmts
         .iter()
         .map(|st| ((st.span.start, st.span.end), st.id))

@@ -406,6 +406,27 @@ impl<'a> Extractor<'a> {
     fn flush(&mut self, run: &mut Vec<Analyzed>, mode: Mode, f: &'a Function) {
         let taken = std::mem::take(run);
         if !taken.iter().any(|a| a.has_loop) {
+            // Statements of a `#pragma scop` region are never dropped
+            // silently: a part without loops (cut off by a rejected
+            // statement, or a region without loops) is said to be left out.
+            if mode == Mode::Pragma
+                && let (Some(first), Some(last)) = (taken.first(), taken.last())
+            {
+                let n: usize = taken.iter().map(|a| a.nodes.len()).sum();
+                self.sink.push(
+                    Diagnostic::new(
+                        "PF035",
+                        Severity::Warning,
+                        format!(
+                            "{n} statement{} of the `#pragma scop` region left out of every SCoP",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                        keyword_span(self.source, &(first.span.start..last.span.end)),
+                        "no loop in this part of the region",
+                    )
+                    .with_note("a SCoP needs a loop; the statements around this part were rejected or split it off (see the warnings above)"),
+                );
+            }
             return;
         }
         let cx = LowerContext {
