@@ -410,7 +410,7 @@ impl<'a> Extractor<'a> {
             // silently: a part without loops (cut off by a rejected
             // statement, or a region without loops) is said to be left out.
             if mode == Mode::Pragma
-                && let (Some(first), Some(last)) = (taken.first(), taken.last())
+                && let Some(first) = taken.first()
             {
                 let n: usize = taken.iter().map(|a| a.nodes.len()).sum();
                 self.sink.push(
@@ -421,7 +421,7 @@ impl<'a> Extractor<'a> {
                             "{n} statement{} of the `#pragma scop` region left out of every SCoP",
                             if n == 1 { "" } else { "s" }
                         ),
-                        keyword_span(self.source, &(first.span.start..last.span.end)),
+                        first.span.clone(),
                         "no loop in this part of the region",
                     )
                     .with_note("a SCoP needs a loop; the statements around this part were rejected or split it off (see the warnings above)"),
