@@ -121,7 +121,8 @@ impl RunOptions {
         RunOptions {
             defines: Vec::new(),
             // `-U` cancels the `-D`s given before it; clap keeps the two
-            // lists apart, so `-U` applies after every `-D`.
+            // lists apart, so here `-U` applies after every `-D` (the
+            // binary restores the command-line order from clap's indices).
             macros: a.define.iter().chain(&a.undef).cloned().collect(),
             include_dirs: a.include.clone(),
             temp: a.temp.clone(),

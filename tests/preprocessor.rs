@@ -140,6 +140,13 @@ fn macros_and_headers_from_the_command_line() {
         "{}",
         text(&out.stdout)
     );
+    // ... only the -D before it, as in cc.
+    let out = run(&["-I", inc, "-U", "SMALL", "-D", "SMALL"]);
+    assert!(
+        text(&out.stdout).contains("N = 10 (#define)"),
+        "{}",
+        text(&out.stdout)
+    );
     // Without -I, <sizes.h> is a system header: not read, not warned
     // about; N is unknown and the loop is rejected (a warning, exit 0).
     let out = run(&[]);

@@ -127,7 +127,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
                 span.clone(),
                 why.clone(),
             )
-            .with_note("the macros it defines are unknown names here: code that uses them stays out of SCoPs (pass -I DIR)"),
+            .with_note("the macros it defines are unknown names, and the macros defined before it lose their values (it may redefine them): code that uses them stays out of SCoPs (pass -I DIR)"),
         );
     }
     for (span, why) in &evaluated.undecided {
@@ -157,7 +157,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     keep_active(&mut file.globals, &evaluated.globals);
     file.defines = evaluated.defines;
     let macros = Macros::build(&file.defines, &command_line);
-    expand_macro_declarators(&mut file, &macros, source);
+    pp_diags.extend(expand_macro_declarators(&mut file, &macros, source));
     let file = file;
     let scopes = Scopes::build(&file);
     let mut ex = Extractor {
@@ -486,27 +486,49 @@ impl<'a> Extractor<'a> {
 /// declarator it expands to, in parameters, globals and local
 /// declarations. A call that does not expand to one declarator whose name
 /// the user wrote stays as it was (a function declarator: no array).
-fn expand_macro_declarators(file: &mut SyntaxFile, macros: &Macros, source: &str) {
+fn expand_macro_declarators(
+    file: &mut SyntaxFile,
+    macros: &Macros,
+    source: &str,
+) -> Vec<Diagnostic> {
     if macros.table.functions.is_empty() {
-        return;
+        return Vec::new();
     }
-    let fix = |decl: &mut syntax::Decl| {
+    let notes = std::cell::RefCell::new(Vec::new());
+    // `local`: a declaration inside a function body, whose array could be
+    // a temporary; it keeps its layout, and a note says why.
+    let fix = |decl: &mut syntax::Decl, local: bool| {
         for dc in decl.declarators.iter_mut() {
             if dc.is_function
                 && macros.table.function(&dc.name).is_some()
                 && let Some(mut new) = macros.expand_declarator(source, dc.span.clone())
             {
+                if local && !new.dims.is_empty() {
+                    notes.borrow_mut().push(
+                        Diagnostic::new(
+                            "PF036",
+                            Severity::Note,
+                            format!(
+                                "array `{}` is declared through the macro `{}`",
+                                new.name, dc.name
+                            ),
+                            dc.span.clone(),
+                            "its declarator is the macro's text, not the file's",
+                        )
+                        .with_note("polyfold never rewrites text inside a macro: this array keeps its layout"),
+                    );
+                }
                 new.init = dc.init.take();
                 *dc = new;
             }
         }
     };
-    fn in_stmt(s: &mut CStmt, fix: &dyn Fn(&mut syntax::Decl)) {
+    fn in_stmt(s: &mut CStmt, fix: &dyn Fn(&mut syntax::Decl, bool)) {
         match s {
-            CStmt::Decl { decl, .. } => fix(decl),
+            CStmt::Decl { decl, .. } => fix(decl, true),
             CStmt::For { init, body, .. } => {
                 if let syntax::ForInit::Decl(d) = init {
-                    fix(d);
+                    fix(d, true);
                 }
                 in_stmt(body, fix);
             }
@@ -522,14 +544,15 @@ fn expand_macro_declarators(file: &mut SyntaxFile, macros: &Macros, source: &str
         }
     }
     for g in file.globals.iter_mut() {
-        fix(g);
+        fix(g, false);
     }
     for f in file.functions.iter_mut() {
         for p in f.params.iter_mut() {
-            fix(p);
+            fix(p, false);
         }
         in_stmt(&mut f.body, &fix);
     }
+    notes.into_inner()
 }
 
 /// Keeps the elements of `all` whose index is in `active` (sorted).

@@ -220,14 +220,10 @@ impl Walker<'_> {
                     }
                 }
                 PpItem::Include { name, angled, span } => {
-                    if mode == Mode::Active {
-                        let at = origin.map_or(span, |(s, _)| s);
-                        self.include(name, *angled, at, origin.map(|(_, h)| h), dir);
-                    }
-                    // An `#include` under an unknown condition may define
-                    // anything: nothing polyfold can name, so the macros
-                    // it would bring stay unknown names (rejected where
-                    // used).
+                    // Under an unknown condition, the header's `#define`s
+                    // and `#undef`s make the names they touch unknown.
+                    let at = origin.map_or(span, |(s, _)| s);
+                    self.include(name, *angled, at, origin.map(|(_, h)| h), dir, mode);
                 }
                 PpItem::Cond { branches } => {
                     if mode != Mode::Active {
@@ -295,6 +291,7 @@ impl Walker<'_> {
         at: &Range<usize>,
         within: Option<&str>,
         dir: &Path,
+        mode: Mode,
     ) {
         let shown = if angled {
             format!("<{name}>")
@@ -302,18 +299,22 @@ impl Walker<'_> {
             format!("\"{name}\"")
         };
         let inside = within.map_or(String::new(), |h| format!(" (included by `{h}`)"));
-        let mut problem = |why: String| {
-            self.out.missing_headers.push((at.clone(), why));
-        };
+        let problem = |w: &mut Self, why: String| w.unreadable(at, why);
         if name.is_empty() {
-            problem(format!("a computed `#include`{inside} is not followed"));
+            problem(
+                self,
+                format!("a computed `#include`{inside} is not followed"),
+            );
             return;
         }
         let Some(path) = self.includes.find(name, angled, dir) else {
             if !angled {
-                problem(format!(
-                    "`{shown}`{inside} is not found next to the file or in any -I directory"
-                ));
+                problem(
+                    self,
+                    format!(
+                        "`{shown}`{inside} is not found next to the file or in any -I directory"
+                    ),
+                );
             }
             // `<...>` found in no -I directory: a system header, not read.
             return;
@@ -323,24 +324,31 @@ impl Walker<'_> {
             return;
         }
         if self.stack.len() >= MAX_INCLUDE_DEPTH {
-            problem(format!(
-                "`{shown}`{inside}: headers nested more than {MAX_INCLUDE_DEPTH} deep"
-            ));
+            problem(
+                self,
+                format!("`{shown}`{inside}: headers nested more than {MAX_INCLUDE_DEPTH} deep"),
+            );
             return;
         }
         let text = match std::fs::read(&path).map(String::from_utf8) {
             Ok(Ok(t)) => t,
             Ok(Err(_)) => {
-                problem(format!("`{}`{inside} is not valid UTF-8", path.display()));
+                problem(
+                    self,
+                    format!("`{}`{inside} is not valid UTF-8", path.display()),
+                );
                 return;
             }
             Err(e) => {
-                problem(format!("cannot read `{}`{inside}: {e}", path.display()));
+                problem(
+                    self,
+                    format!("cannot read `{}`{inside}: {e}", path.display()),
+                );
                 return;
             }
         };
         let Some(header) = parse_file(&text) else {
-            problem(format!("the C parser failed on `{}`", path.display()));
+            problem(self, format!("the C parser failed on `{}`", path.display()));
             return;
         };
         if header.pragmas.iter().any(|p| p.text == "once") {
@@ -353,11 +361,29 @@ impl Walker<'_> {
         self.walk(
             &header.pp,
             &header.defines,
-            Mode::Active,
+            mode,
             Some((at, &label)),
             &header_dir,
         );
         self.stack.pop();
+    }
+
+    /// A header that cannot be read: said, and since it may redefine or
+    /// undefine any macro defined so far, none of them keeps a known value.
+    fn unreadable(&mut self, at: &Range<usize>, why: String) {
+        self.out.missing_headers.push((at.clone(), why));
+        let saved = std::mem::replace(&mut self.cause, at.clone());
+        let mut names: Vec<String> = self
+            .state
+            .iter()
+            .filter(|(_, st)| !matches!(st, State::Unknown))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        for n in names {
+            self.make_unknown(&n);
+        }
+        self.cause = saved;
     }
 
     fn make_unknown(&mut self, name: &str) {
