@@ -219,3 +219,41 @@ fn bad_preprocessor_flags_are_usage_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn include_cycles_pragma_once_and_nested_headers() {
+    let dir = scratch_dir("preproc-cycle").expect("scratch dir");
+    // A header that includes itself without a guard: cut at 64 levels,
+    // said (PF034), no hang, exit 0.
+    std::fs::write(dir.join("loop.h"), "#define N 10\n#include \"loop.h\"\n").expect("write");
+    // `#pragma once`: the second #include is skipped, so `M` stays
+    // undefined after the #undef and the #else branch is compiled.
+    std::fs::write(dir.join("once.h"), "#pragma once\n#define M 7\n").expect("write");
+    let cycle = dir.join("cycle.c");
+    std::fs::write(
+        &cycle,
+        "#include \"loop.h\"\nvoid f(double A[100]) {\n  for (int i = 0; i < 5; i++)\n    A[i] = 0;\n}\n",
+    )
+    .expect("write");
+    let out = polyfold(&["--emit", "scop", cycle.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("headers nested more than 64 deep"),
+        "{}",
+        text(&out.stderr)
+    );
+    let once = dir.join("once.c");
+    std::fs::write(
+        &once,
+        "#include \"once.h\"\n#undef M\n#include \"once.h\"\n#ifdef M\n# define K 1\n#else\n# define K 2\n#endif\nvoid f(double A[100]) {\n  for (int i = 0; i < K; i++)\n    A[i] = 0;\n}\n",
+    )
+    .expect("write");
+    let out = polyfold(&["--emit", "scop", once.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).contains("K = 2 (#define)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -700,4 +700,82 @@ mod tests {
         assert_eq!(e.span, 5..20);
         assert!(m.expand_call("MIN", &call, &[arg("x", 9)]).is_none());
     }
+
+    fn fdef(name: &str, params: &[&str], body: &str) -> Define {
+        def(name, Some(params), body)
+    }
+
+    fn expand(m: &Macros, text: &str) -> Option<String> {
+        let toks = m.expand_tokens(&lex(text, Some(0)))?;
+        Some(
+            toks.iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
+    #[test]
+    fn token_expansion_follows_cc() {
+        let defs = vec![
+            def("N", None, "100"),
+            def("EMPTY", None, ""),
+            def("T", None, "double"),
+            fdef("SEL", &["x", "y"], "x"),
+            fdef("ARR", &["v", "d"], "v[EMPTY SEL(d, 0) + 1]"),
+            fdef("CAT", &["a", "b"], "a ## b"),
+            fdef("STR", &["a"], "#a"),
+            fdef("SELF", &["x"], "SELF(x) + 1"),
+            fdef("PAIR", &["a"], "a"),
+        ];
+        let m = Macros::build(&defs, &[]);
+        // Integer-valued macros stay names (they are parameters); empty
+        // bodies vanish; nested calls expand.
+        assert_eq!(expand(&m, "ARR(A, N)").as_deref(), Some("A [ N + 1 ]"));
+        assert_eq!(expand(&m, "T x").as_deref(), Some("double x"));
+        assert_eq!(expand(&m, "CAT(x, 1)").as_deref(), Some("x1"));
+        assert_eq!(expand(&m, "STR(a + b)").as_deref(), Some("\"a + b\""));
+        // A macro is not expanded inside its own expansion.
+        assert_eq!(expand(&m, "SELF(2)").as_deref(), Some("SELF ( 2 ) + 1"));
+        // Commas inside parentheses do not split arguments.
+        assert_eq!(expand(&m, "PAIR((a, b))").as_deref(), Some("( a , b )"));
+        // Wrong argument counts and unbalanced calls do not expand.
+        assert_eq!(expand(&m, "SEL(1)"), None);
+        assert_eq!(expand(&m, "SEL(1, 2"), None);
+    }
+
+    #[test]
+    fn expanded_declarators_keep_the_users_spans() {
+        let defs = vec![
+            def("PAD", None, "0"),
+            fdef("ARR_2D", &["v", "d1", "d2"], "v[d1 + PAD][d2]"),
+        ];
+        let m = Macros::build(&defs, &[]);
+        let src = "double ARR_2D(Img, rows, cols);";
+        let call = 7..src.len() - 1;
+        let dc = m.expand_declarator(src, call.clone()).expect("expands");
+        assert_eq!(dc.name, "Img");
+        assert_eq!(&src[dc.name_span.clone()], "Img");
+        assert!(dc.from_macro);
+        assert_eq!(dc.span, call);
+        assert_eq!(dc.dims.len(), 2);
+        // `rows + PAD` mixes the user's token with the macro's: the call's
+        // span, marked; `cols` is the user's own.
+        let (Some(d0), _) = &dc.dims[0] else {
+            panic!("a size")
+        };
+        assert!(d0.from_macro);
+        assert_eq!(d0.span, call);
+        let (Some(d1), text) = &dc.dims[1] else {
+            panic!("a size")
+        };
+        assert!(!d1.from_macro);
+        assert_eq!(&src[d1.span.clone()], "cols");
+        assert_eq!(text, "cols");
+        // A name that comes from the macro's body is refused.
+        let defs = vec![fdef("HIDDEN", &["d"], "secret[d]")];
+        let m = Macros::build(&defs, &[]);
+        let src = "double HIDDEN(4);";
+        assert!(m.expand_declarator(src, 7..16).is_none());
+    }
 }

@@ -7,9 +7,12 @@
 //! a warning diagnostic and simply stays out of every SCoP; only unparseable
 //! input is an error.
 //!
-//! Flow: [`syntax::parse_file`] → [`macros::Macros::build`] →
-//! [`scope::Scopes::build`] → per function: pragma regions or maximal runs
-//! (`detect_function`) → [`analyze::Analyzer`] per top-level statement →
+//! Flow: [`syntax::parse_file`] → [`preproc::evaluate`] (active
+//! branches, headers read through `-I`, `-D`/`-U`) →
+//! [`macros::Macros::build`] → `expand_macro_declarators` (declarators
+//! written as function-like macro calls) → [`scope::Scopes::build`] →
+//! per function: pragma regions or maximal runs (`detect_function`) →
+//! [`analyze::Analyzer`] per top-level statement →
 //! [`lower::lower_run`] per run → `ir::verify` (debug builds).
 
 // Rejections travel as `Result<_, Diagnostic>`; they are rare and cold, so
