@@ -212,9 +212,9 @@ pub fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
             i += 1;
             while i < b.len() {
                 let d = b[i];
-                if (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P') {
-                    i += 1;
-                } else if d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
+                let exponent_sign =
+                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if exponent_sign || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
                     i += 1;
                 } else {
                     break;
@@ -453,7 +453,7 @@ impl Macros {
                 .collect::<Option<_>>()?;
             let (first, last) = (origins.first()?, origins.last()?);
             let in_order = origins.windows(2).all(|w| w[0].end <= w[1].start);
-            in_order.then(|| first.start..last.end)
+            in_order.then_some(first.start..last.end)
         };
         dc.name_span = map(&dc.name_span)?;
         for (size, text) in dc.dims.iter_mut() {
