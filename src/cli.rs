@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::frontend::preproc::CommandMacro;
+
 /// Exit codes, shown at the end of `--help`.
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -92,9 +94,22 @@ pub struct LatticeArgs {
 /// Options shared by the default action and `verify`.
 #[derive(Debug, Clone, Args)]
 pub struct AnalysisArgs {
-    /// Set or override a parameter value (repeatable), e.g. `-D N=100`.
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
-    pub define: Vec<(String, i64)>,
+    /// Define a macro as `cc` does (repeatable): `-D NAME` (to 1) or
+    /// `-D NAME=TOKENS`, e.g. `-D N=100`, `-D SMALL_DATASET`,
+    /// `-D DATA_TYPE=float`. It overrides a `#define` of the file.
+    #[arg(short = 'D', value_name = "NAME[=TOKENS]", value_parser = parse_macro_define)]
+    pub define: Vec<CommandMacro>,
+
+    /// Cancel the `-D NAME`s given before it (repeatable).
+    #[arg(short = 'U', value_name = "NAME", value_parser = parse_macro_undef)]
+    pub undef: Vec<CommandMacro>,
+
+    /// Look for `#include` files in this directory (repeatable, searched in
+    /// order, after the including file's own directory for `#include "..."`;
+    /// an `#include <...>` found in no -I directory is a system header and
+    /// is not read).
+    #[arg(short = 'I', value_name = "DIR", value_parser = parse_include_dir)]
+    pub include: Vec<PathBuf>,
 
     /// Treat this array as a temporary even if it looks external (repeatable).
     #[arg(long = "temp", value_name = "NAME")]
@@ -274,9 +289,81 @@ pub fn parse_define(s: &str) -> Result<(String, i64), String> {
     Ok((name.to_string(), v))
 }
 
+/// Whether `name` is a C identifier.
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Parses `-D NAME` (defined to 1, as in `cc`) or `-D NAME=TOKENS` (any
+/// body, possibly empty).
+pub fn parse_macro_define(s: &str) -> Result<CommandMacro, String> {
+    let (name, body) = s.split_once('=').unwrap_or((s, "1"));
+    if name.contains('(') {
+        return Err(format!(
+            "`{name}`: function-like macros on the command line are not supported"
+        ));
+    }
+    if !is_identifier(name) {
+        return Err(format!("`{name}` is not a C identifier"));
+    }
+    if body.contains(['\n', '\r']) {
+        return Err(format!("the body of `{name}` spans several lines"));
+    }
+    Ok(CommandMacro::Define {
+        name: name.to_string(),
+        body: body.trim().to_string(),
+    })
+}
+
+/// Parses `-U NAME`.
+pub fn parse_macro_undef(s: &str) -> Result<CommandMacro, String> {
+    if !is_identifier(s) {
+        return Err(format!("`{s}` is not a C identifier"));
+    }
+    Ok(CommandMacro::Undef(s.to_string()))
+}
+
+/// Parses `-I DIR`: an existing directory.
+pub fn parse_include_dir(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    if p.is_dir() {
+        Ok(p)
+    } else {
+        Err(format!("`{s}` is not a directory"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_work;
+    use super::*;
+
+    #[test]
+    fn macro_definitions_follow_cc() {
+        let d = |n: &str, b: &str| CommandMacro::Define {
+            name: n.into(),
+            body: b.into(),
+        };
+        assert_eq!(
+            parse_macro_define("SMALL_DATASET"),
+            Ok(d("SMALL_DATASET", "1"))
+        );
+        assert_eq!(parse_macro_define("N=100"), Ok(d("N", "100")));
+        assert_eq!(
+            parse_macro_define("DATA_TYPE=double"),
+            Ok(d("DATA_TYPE", "double"))
+        );
+        assert_eq!(parse_macro_define("E="), Ok(d("E", "")));
+        assert_eq!(parse_macro_define("M=N + 1"), Ok(d("M", "N + 1")));
+        for bad in ["", "=3", "3X=1", "A-B", "F(x)=x"] {
+            assert!(parse_macro_define(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_macro_undef("N"), Ok(CommandMacro::Undef("N".into())));
+        assert!(parse_macro_undef("N=3").is_err());
+        assert!(parse_include_dir("/definitely/not/here").is_err());
+        assert!(parse_include_dir(".").is_ok());
+    }
 
     #[test]
     fn work_counts_take_suffixes_and_refuse_the_rest() {

@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use crate::analysis::liveness::LivenessOverrides;
-use crate::cli::{AnalysisArgs, Emit, ReportFormat, RunArgs};
+use crate::cli::{AnalysisArgs, CommandMacro, Emit, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
 use crate::pipeline::{
     ArrayOutcome, ContractOptions, FileContraction, KeptCause, contract_program,
@@ -70,7 +70,12 @@ pub enum OutputMode {
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub emit: Option<Emit>,
+    /// `-D NAME=VALUE` with integer values (applied before `macros`).
     pub defines: Vec<(String, i64)>,
+    /// `-D`/`-U` of the command line, in order.
+    pub macros: Vec<CommandMacro>,
+    /// `-I` directories, in order.
+    pub include_dirs: Vec<std::path::PathBuf>,
     pub mode: OutputMode,
     pub report: Option<ReportFormat>,
     /// Whether `--report` prints times (`--no-timings`: omitted).
@@ -95,6 +100,8 @@ impl Default for RunOptions {
         RunOptions {
             emit: None,
             defines: Vec::new(),
+            macros: Vec::new(),
+            include_dirs: Vec::new(),
             mode: OutputMode::default(),
             report: None,
             temp: Vec::new(),
@@ -112,7 +119,12 @@ impl Default for RunOptions {
 impl RunOptions {
     pub fn from_analysis(a: &AnalysisArgs) -> RunOptions {
         RunOptions {
-            defines: a.define.clone(),
+            defines: Vec::new(),
+            // `-U` cancels the `-D`s given before it; clap keeps the two
+            // lists apart, so here `-U` applies after every `-D` (the
+            // binary restores the command-line order from clap's indices).
+            macros: a.define.iter().chain(&a.undef).cloned().collect(),
+            include_dirs: a.include.clone(),
             temp: a.temp.clone(),
             live_out: a.live_out.clone(),
             no_lattice: a.no_lattice,
@@ -190,6 +202,8 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
         source,
         &frontend::Options {
             defines: options.defines.clone(),
+            macros: options.macros.clone(),
+            include_dirs: options.include_dirs.clone(),
         },
     );
     let stderr = diag::render(path, source, &program.diagnostics);

@@ -6,14 +6,33 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use polyfold::bench::{BenchOptions, run_bench};
-use polyfold::cli::{Cli, Command};
+use polyfold::cli::{AnalysisArgs, Cli, Command, CommandMacro};
 use polyfold::driver::{Outcome, RunOptions, run_file, verify_file};
 
 fn emit(out: &Outcome) {
     let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
     let _ = std::io::stdout().lock().write_all(out.stdout.as_bytes());
+}
+
+/// The `-D` and `-U` of the command line in the order given (clap keeps
+/// them in two lists): `-U NAME` cancels only the `-D NAME`s before it, as
+/// in `cc`.
+fn ordered_macros(matches: &ArgMatches, args: &AnalysisArgs) -> Vec<CommandMacro> {
+    let at = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|i| i.collect())
+            .unwrap_or_default()
+    };
+    let mut all: Vec<(usize, CommandMacro)> = at("define")
+        .into_iter()
+        .zip(args.define.iter().cloned())
+        .chain(at("undef").into_iter().zip(args.undef.iter().cloned()))
+        .collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, m)| m).collect()
 }
 
 /// The work runs on a thread with a large stack: parsing deeply nested C
@@ -30,7 +49,8 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Some(spec) = &cli.log {
         match polyfold::util::logging::StderrLogger::parse(spec) {
             Ok(logger) => logger.install(),
@@ -43,7 +63,10 @@ fn run() -> ExitCode {
     let mut code = 0u8;
     match cli.command {
         Some(Command::Verify(args)) => {
-            let options = RunOptions::from_analysis(&args.analysis);
+            let mut options = RunOptions::from_analysis(&args.analysis);
+            if let Some(sub) = matches.subcommand_matches("verify") {
+                options.macros = ordered_macros(sub, &args.analysis);
+            }
             for file in &args.files {
                 let out = verify_file(file, &options);
                 emit(&out);
@@ -128,7 +151,8 @@ fn run() -> ExitCode {
             }
         },
         None => {
-            let options = RunOptions::from(&cli.run);
+            let mut options = RunOptions::from(&cli.run);
+            options.macros = ordered_macros(&matches, &cli.run.analysis);
             for file in &cli.run.files {
                 let out = run_file(file, &options);
                 emit(&out);

@@ -97,9 +97,12 @@ fn bad_flags_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let out = polyfold(&["-D", "1N=3", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("NAME=VALUE"));
+    assert!(text(&out.stderr).contains("NAME[=TOKENS]"));
+    // `-D N=ten` is a macro with a body, as in cc (the missing file is
+    // the error here, not the flag).
     let out = polyfold(&["-D", "N=ten", "x.c"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read x.c"));
     let out = polyfold(&[]);
     assert_eq!(out.status.code(), Some(2), "a file is required");
 }
@@ -359,7 +362,9 @@ fn version_and_help() {
     let help = text(&out.stdout);
     assert!(help.contains("Exit codes:"), "{help}");
     assert!(help.contains("--emit"));
-    assert!(help.contains("-D <NAME=VALUE>"), "{help}");
+    assert!(help.contains("-D <NAME[=TOKENS]>"), "{help}");
+    assert!(help.contains("-U <NAME>"), "{help}");
+    assert!(help.contains("-I <DIR>"), "{help}");
 }
 
 #[test]

@@ -121,6 +121,7 @@ fn mutated_inputs_never_break_the_front_end() {
             let text = mutate(&mut rng, &source);
             let options = Options {
                 defines: vec![("N".into(), 5)],
+                ..Default::default()
             };
             let a = extract("m.c", &text, &options);
             let b = extract("m.c", &text, &options);

@@ -4,7 +4,9 @@
 //! stdout, then `exit: N` when the exit code is not 0) is compared with
 //! `grammar-tests/NAME.expected`.
 //!
-//! A first line `// polyfold-args: -D N=10 -D M=5` passes `-D` values.
+//! A first line `// polyfold-args: -D N=10 -D M=5` passes `-D` values
+//! (`-D NAME`, `-D NAME=TOKENS`, `-U NAME` and `-I DIR`, the directory
+//! relative to the crate, as the CLI takes them).
 //! Set `POLYFOLD_BLESS=1` to rewrite the expectations after a deliberate
 //! change (then review the diff by hand); a mismatch prints a unified diff
 //! (the snapshot helper of `tests/common/snapshot.rs`). Every SCoP is also checked with
@@ -17,30 +19,37 @@ use std::path::Path;
 
 use common::snapshot::check_snapshot;
 
-use polyfold::cli::{Emit, parse_define};
+use polyfold::cli::{Emit, parse_macro_define, parse_macro_undef};
 use polyfold::driver::{RunOptions, run_source};
 use polyfold::frontend;
 use polyfold::ir;
 
 fn options_for(source: &str) -> RunOptions {
-    let mut defines = Vec::new();
+    let mut macros = Vec::new();
+    let mut include_dirs = Vec::new();
     if let Some(first) = source.lines().next()
         && let Some(args) = first.strip_prefix("// polyfold-args:")
     {
         let words: Vec<&str> = args.split_whitespace().collect();
         let mut k = 0;
         while k < words.len() {
-            if words[k] == "-D" && k + 1 < words.len() {
-                defines.push(parse_define(words[k + 1]).expect("valid -D in a test header"));
-                k += 2;
-            } else {
-                panic!("unknown test argument `{}`", words[k]);
+            match (words[k], words.get(k + 1)) {
+                ("-D", Some(w)) => {
+                    macros.push(parse_macro_define(w).expect("valid -D in a test header"))
+                }
+                ("-U", Some(w)) => {
+                    macros.push(parse_macro_undef(w).expect("valid -U in a test header"))
+                }
+                ("-I", Some(w)) => include_dirs.push(std::path::PathBuf::from(w)),
+                _ => panic!("unknown test argument `{}`", words[k]),
             }
+            k += 2;
         }
     }
     RunOptions {
         emit: Some(Emit::Scop),
-        defines,
+        macros,
+        include_dirs,
         ..RunOptions::default()
     }
 }
@@ -74,6 +83,8 @@ fn grammar_cases() {
             &source,
             &frontend::Options {
                 defines: options.defines.clone(),
+                macros: options.macros.clone(),
+                include_dirs: options.include_dirs.clone(),
             },
         );
         for scop in &program.scops {

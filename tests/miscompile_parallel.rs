@@ -340,6 +340,7 @@ fn scop_inside_a_parallel_loop_keeps_the_shared_array() {
     let source = read_case(file);
     let options = polyfold::frontend::Options {
         defines: vec![("i".into(), 5)],
+        ..Default::default()
     };
     let program = polyfold::frontend::extract(file, &source, &options);
     assert!(!program.has_errors());

@@ -32,6 +32,7 @@ fn check(name: &str, defines: &[(&str, i64)], expect_change: bool) -> String {
     let (path, source) = case(name);
     let options = polyfold::frontend::Options {
         defines: defines.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        ..Default::default()
     };
     let program = polyfold::frontend::extract(&path.display().to_string(), &source, &options);
     let contraction =

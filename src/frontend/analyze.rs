@@ -767,6 +767,59 @@ impl<'a> Analyzer<'a> {
         })])
     }
 
+    /// `a = b = k;` (any depth, compound operators allowed): one statement
+    /// per target, right to left, all with the span of the C statement:
+    /// `b = k`, then `a = b` (reading the value `b` now holds, which is the
+    /// value of `b = k` in C). The reads of every target but the last
+    /// share the span of a write: `lower` keeps those variables' layout.
+    fn chained_assignment(&mut self, expr: &Expr, span: &Range<usize>) -> Res<Vec<Node>> {
+        let mut targets: Vec<(Option<BinOp>, &Expr)> = Vec::new();
+        let mut value = expr;
+        while let ExprKind::Assign(op, lhs, rhs) = &value.kind {
+            targets.push((*op, lhs));
+            value = rhs;
+        }
+        let mut nodes = Vec::new();
+        let mut previous: Option<RawAccess> = None;
+        for (op, lhs) in targets.into_iter().rev() {
+            let write = self.lhs_access(lhs)?;
+            let mut reads = Vec::new();
+            if op.is_some() {
+                let mut r = write.clone();
+                r.kind = AccessKind::Read;
+                reads.push(r);
+            }
+            match previous.take() {
+                None => self.collect_reads(value, &mut reads)?,
+                Some(mut p) => {
+                    p.kind = AccessKind::Read;
+                    reads.push(p);
+                }
+            }
+            previous = Some(write.clone());
+            nodes.push(Node::Stmt(StmtNode {
+                write,
+                reads,
+                conds: self.conds.clone(),
+                span: span.clone(),
+            }));
+        }
+        let mut n: usize = 1;
+        for c in &self.conds {
+            n = n.saturating_mul(c.0.len().max(1));
+        }
+        if n > MAX_DISJUNCTS {
+            let d = self.warn(
+                "PF029",
+                "the conditions around this statement are too complex",
+                span.clone(),
+                format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
+            );
+            return self.reject(d);
+        }
+        Ok(nodes)
+    }
+
     fn overflow_diag(&self, e: &Expr) -> Diagnostic {
         self.warn(
             "PF040",
@@ -796,6 +849,11 @@ impl<'a> Analyzer<'a> {
     }
 
     fn expr_stmt(&mut self, expr: &Expr, span: &Range<usize>) -> Res<Vec<Node>> {
+        if let ExprKind::Assign(_, _, rhs) = &expr.kind
+            && matches!(rhs.kind, ExprKind::Assign(..))
+        {
+            return self.chained_assignment(expr, span);
+        }
         let mut reads = Vec::new();
         let write = match &expr.kind {
             ExprKind::Assign(op, lhs, rhs) => {
@@ -1109,6 +1167,14 @@ impl<'a> Analyzer<'a> {
                     // A macro: its body is read here, and a variable it
                     // names is an access the model would not see.
                     if let Some(var) = self.variable_in_object_macro(name, e.span.start, 0) {
+                        // A macro whose value is an affine expression of
+                        // parameters and iterators (`#define _PB_N n`)
+                        // reads no memory the model must see: its
+                        // variables become parameters (checked against
+                        // the writes of the run like any other).
+                        if to_val(e, Place::Subscript, self).is_ok() {
+                            return Ok(());
+                        }
                         let d = self.warn(
                             "PF027",
                             format!("variable `{var}` accessed inside a macro expansion"),
@@ -1221,13 +1287,15 @@ fn strip_parens_span(source: &str, span: Range<usize>) -> Range<usize> {
 /// [`super::affine::Resolver::macro_level`] over the file's macro table.
 pub(super) fn macro_level_in(macros: &Macros, name: &str) -> Option<crate::util::c_text::Prec> {
     macros.object(name)?;
+    // Bodies with the function-like macro calls in them expanded: the
+    // level of `POLYBENCH_LOOP_BOUND(NI, ni)` is that of `ni`.
     crate::util::c_text::macro_level(name, &|n| {
         macros
             .table
             .objects
             .iter()
             .filter(|o| o.name == n)
-            .map(|o| o.body.clone())
+            .map(|o| macros.expand_calls_text(&o.body))
             .collect()
     })
 }

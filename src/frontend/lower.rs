@@ -176,7 +176,9 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             },
             extents,
             decl_span: Some(var.decl.span.clone()),
-            declarator_span: Some(var.dc.span.clone()),
+            // A declarator expanded from a macro is not the user's text:
+            // it is never rewritten (the array keeps its layout).
+            declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
             decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
                 block_path(cx.body, &var.decl.span, cx.source)
             } else {
@@ -204,6 +206,25 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         return None;
     }
     let _ = n_params;
+    // A chained assignment `a = b = k;` reads `b` through the reference
+    // that writes it: one piece of text for two accesses, which a new
+    // layout could not give two different forms. `b` keeps its layout.
+    let shared: Vec<ArrayId> = stmts
+        .iter()
+        .flat_map(|st| {
+            st.reads
+                .iter()
+                .filter(|r| {
+                    stmts
+                        .iter()
+                        .any(|o| o.id != st.id && o.span == st.span && o.write.span == r.span)
+                })
+                .map(|r| r.array)
+        })
+        .collect();
+    for a in shared {
+        arrays[a.0 as usize].facts.address_taken = true;
+    }
     let ids: HashMap<(usize, usize), StmtId> = stmts
         .iter()
         .map(|st| ((st.span.start, st.span.end), st.id))

@@ -6,11 +6,24 @@
 //! macros keep their parsed bodies so that the affine conversion can expand
 //! them. This module does not resolve variables and does not decide what is
 //! affine.
+//!
+//! Declarations written with a function-like macro (PolyBench's
+//! `DATA_TYPE POLYBENCH_2D(A, NI, NJ, ni, nj)`) are expanded here at the
+//! token level, as `cc` does ([`Macros::expand_declarator`]): every token
+//! of the expansion remembers the byte range of the user's file it was
+//! copied from (an argument), or that it has none (a macro body, which may
+//! live in a header). A node of the expanded declarator gets its own span
+//! only when all its tokens are the user's, in order; any other node takes
+//! the span of the whole macro call and is marked `from_macro`, and the
+//! declarator itself is marked `from_macro`, so that nothing is ever
+//! rewritten inside a macro body.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::syntax::{
-    BinOp, Define, Expr, ExprKind, UnOp, parse_expression_text, parse_expression_text_with,
+    BinOp, Declarator, Define, Expr, ExprKind, UnOp, parse_declarator_text, parse_expression_text,
+    parse_expression_text_with,
 };
 use crate::ir::{FunctionMacro, MacroTable, ObjectMacro, ParamOrigin};
 
@@ -33,8 +46,8 @@ const MAX_EVAL_DEPTH: usize = 64;
 
 impl Macros {
     /// Builds the table from the file's `#define`s and the command line's
-    /// `-D NAME=VALUE` pairs (which override a `#define` of the same name).
-    pub fn build(defines: &[Define], command_line: &[(String, i64)]) -> Macros {
+    /// `-D NAME=BODY` pairs (which override a `#define` of the same name).
+    pub fn build(defines: &[Define], command_line: &[(String, String)]) -> Macros {
         let mut m = Macros::default();
         for d in defines {
             match &d.params {
@@ -63,19 +76,16 @@ impl Macros {
                 }
             }
         }
-        for (name, value) in command_line {
-            m.object_bodies.insert(
-                name.clone(),
-                Some(Expr {
-                    kind: ExprKind::Int(*value),
-                    span: 0..0,
-                    from_macro: true,
-                }),
-            );
+        for (name, body) in command_line {
+            let parsed = parse_expression_text(body).map(|mut e| {
+                mark_from_macro(&mut e);
+                e
+            });
+            m.object_bodies.insert(name.clone(), parsed);
             m.table.objects.push(ObjectMacro {
                 name: name.clone(),
-                body: value.to_string(),
-                value: Some(*value),
+                body: body.trim().to_string(),
+                value: None,
                 origin: ParamOrigin::CommandLine,
                 span: None,
             });
@@ -152,6 +162,388 @@ impl Macros {
         visiting.pop();
         memo.insert(name.to_string(), v);
         v
+    }
+}
+
+/// A preprocessing token: its text and, when it was copied from the
+/// user's file, the byte range it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PpToken {
+    pub text: String,
+    pub origin: Option<Range<usize>>,
+}
+
+/// Punctuators of C, longest first.
+const PUNCTUATORS: [&str; 23] = [
+    "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
+    "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##",
+];
+
+/// Splits `text` into preprocessing tokens (comments and line splices are
+/// blanks). With `base`, each token's origin is its range in the user's
+/// file, `text` starting at byte `base`.
+pub fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() || c == b'\\' {
+            i += 1;
+            continue;
+        }
+        if text[i..].starts_with("//") {
+            i = text[i..].find('\n').map_or(b.len(), |k| i + k);
+            continue;
+        }
+        if text[i..].starts_with("/*") {
+            i = text[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+            continue;
+        }
+        let start = i;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            // A pp-number: digits, letters, `_`, `.`, and a sign after an
+            // exponent letter.
+            i += 1;
+            while i < b.len() {
+                let d = b[i];
+                let exponent_sign =
+                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if exponent_sign || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+        } else if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+        } else if let Some(p) = PUNCTUATORS.iter().find(|p| text[i..].starts_with(**p)) {
+            i += p.len();
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+        }
+        out.push(PpToken {
+            text: text[start..i].to_string(),
+            origin: base.map(|b0| b0 + start..b0 + i),
+        });
+    }
+    out
+}
+
+/// The deepest nesting of macro expansions followed.
+const MAX_EXPANSION_DEPTH: usize = 64;
+
+impl Macros {
+    /// Expands the macros of `tokens` as `cc` does (arguments expanded
+    /// before substitution except next to `#` and `##`, the result
+    /// rescanned, a macro never expanded inside its own expansion), except
+    /// that object-like macros with an integer value stay names: they are
+    /// the SCoP's parameters. `None` when a call is malformed (unbalanced,
+    /// wrong number of arguments, variadic) or the expansion is too deep.
+    pub fn expand_tokens(&self, tokens: &[PpToken]) -> Option<Vec<PpToken>> {
+        let mut out = Vec::new();
+        let mut disabled = Vec::new();
+        self.expand_into(tokens, &mut disabled, &mut out, 0)?;
+        Some(out)
+    }
+
+    fn expand_into(
+        &self,
+        tokens: &[PpToken],
+        disabled: &mut Vec<String>,
+        out: &mut Vec<PpToken>,
+        depth: usize,
+    ) -> Option<()> {
+        if depth > MAX_EXPANSION_DEPTH {
+            return None;
+        }
+        let mut i = 0;
+        while i < tokens.len() {
+            let t = &tokens[i];
+            let name = t.text.as_str();
+            let is_ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+            if !is_ident || disabled.iter().any(|d| d == name) {
+                out.push(t.clone());
+                i += 1;
+                continue;
+            }
+            if let Some(f) = self.table.function(name)
+                && tokens.get(i + 1).is_some_and(|n| n.text == "(")
+            {
+                let (args, next) = split_arguments(tokens, i + 2)?;
+                if f.params.iter().any(|p| p == "..." || p.ends_with("...")) {
+                    return None;
+                }
+                let args = if f.params.is_empty() && args.len() == 1 && args[0].is_empty() {
+                    Vec::new()
+                } else {
+                    args
+                };
+                if args.len() != f.params.len() {
+                    return None;
+                }
+                let body = lex(&f.body, None);
+                let substituted =
+                    self.substitute_tokens(&body, &f.params, &args, disabled, depth)?;
+                disabled.push(name.to_string());
+                let r = self.expand_into(&substituted, disabled, out, depth + 1);
+                disabled.pop();
+                r?;
+                i = next;
+                continue;
+            }
+            if let Some(o) = self.table.object(name)
+                && o.value.is_none()
+            {
+                let body = lex(&o.body, None);
+                disabled.push(name.to_string());
+                let r = self.expand_into(&body, disabled, out, depth + 1);
+                disabled.pop();
+                r?;
+                i += 1;
+                continue;
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        Some(())
+    }
+
+    /// `text` with the calls of function-like macros in it expanded (the
+    /// tokens separated by blanks); `text` itself when a call is malformed.
+    /// Object-like macros stay names.
+    pub fn expand_calls_text(&self, text: &str) -> String {
+        let tokens = lex(text, None);
+        if !tokens
+            .iter()
+            .any(|t| self.table.function(&t.text).is_some())
+        {
+            return text.to_string();
+        }
+        let mut out = Vec::new();
+        let mut disabled: Vec<String> = self.table.objects.iter().map(|o| o.name.clone()).collect();
+        match self.expand_into(&tokens, &mut disabled, &mut out, 0) {
+            Some(()) => out
+                .iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            None => text.to_string(),
+        }
+    }
+
+    /// The body of a function-like macro with its parameters replaced.
+    fn substitute_tokens(
+        &self,
+        body: &[PpToken],
+        params: &[String],
+        args: &[Vec<PpToken>],
+        disabled: &mut Vec<String>,
+        depth: usize,
+    ) -> Option<Vec<PpToken>> {
+        let param = |t: &PpToken| params.iter().position(|p| *p == t.text);
+        let mut out: Vec<PpToken> = Vec::new();
+        let mut k = 0;
+        while k < body.len() {
+            let t = &body[k];
+            // `# param`: the argument's spelling as a string literal.
+            if t.text == "#"
+                && let Some(p) = body.get(k + 1).and_then(param)
+            {
+                let spelled: Vec<&str> = args[p].iter().map(|a| a.text.as_str()).collect();
+                let escaped = spelled.join(" ").replace('\\', "\\\\").replace('"', "\\\"");
+                out.push(PpToken {
+                    text: format!("\"{escaped}\""),
+                    origin: None,
+                });
+                k += 2;
+                continue;
+            }
+            // `left ## right`: the last token of the left and the first of
+            // the right are glued into one (arguments not expanded).
+            if t.text == "##" {
+                let right: Vec<PpToken> = match body.get(k + 1) {
+                    Some(r) => match param(r) {
+                        Some(p) => args[p].clone(),
+                        None => vec![r.clone()],
+                    },
+                    None => Vec::new(),
+                };
+                let mut right = right.into_iter();
+                match (out.pop(), right.next()) {
+                    (Some(l), Some(r)) => {
+                        let glued = format!("{}{}", l.text, r.text);
+                        let mut toks = lex(&glued, None);
+                        if toks.len() != 1 {
+                            return None;
+                        }
+                        out.append(&mut toks);
+                    }
+                    (Some(l), None) => out.push(l),
+                    (None, Some(r)) => out.push(PpToken {
+                        text: r.text,
+                        origin: None,
+                    }),
+                    (None, None) => {}
+                }
+                out.extend(right);
+                k += 2;
+                continue;
+            }
+            match param(t) {
+                Some(p) => {
+                    let pasted_next = body.get(k + 1).is_some_and(|n| n.text == "##");
+                    if pasted_next {
+                        out.extend(args[p].iter().cloned());
+                    } else {
+                        let mut expanded = Vec::new();
+                        self.expand_into(&args[p], disabled, &mut expanded, depth + 1)?;
+                        out.extend(expanded);
+                    }
+                }
+                None => out.push(PpToken {
+                    text: t.text.clone(),
+                    origin: None,
+                }),
+            }
+            k += 1;
+        }
+        Some(out)
+    }
+
+    /// Expands the declarator `source[span]`, a call of a function-like
+    /// macro (`POLYBENCH_2D(A, NI, NJ, ni, nj)`), into the declarator it
+    /// stands for. The name must be a token of the user's file; nodes made
+    /// only of the user's tokens keep their spans, the others take `span`
+    /// and are marked `from_macro`, and so is the declarator.
+    pub fn expand_declarator(&self, source: &str, span: Range<usize>) -> Option<Declarator> {
+        let tokens = lex(source.get(span.clone())?, Some(span.start));
+        let expanded = self.expand_tokens(&tokens)?;
+        // The text `int ` + tokens separated by blanks; where each token sits.
+        const PREFIX: usize = "int ".len();
+        let mut text = String::new();
+        let mut at = Vec::with_capacity(expanded.len());
+        for t in &expanded {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            at.push(PREFIX + text.len());
+            text.push_str(&t.text);
+        }
+        let mut dc = parse_declarator_text(&text)?;
+        let map = |r: &Range<usize>| -> Option<Range<usize>> {
+            let inside: Vec<usize> = (0..expanded.len())
+                .filter(|&k| at[k] >= r.start && at[k] + expanded[k].text.len() <= r.end)
+                .collect();
+            let origins: Vec<&Range<usize>> = inside
+                .iter()
+                .map(|&k| expanded[k].origin.as_ref())
+                .collect::<Option<_>>()?;
+            let (first, last) = (origins.first()?, origins.last()?);
+            let in_order = origins.windows(2).all(|w| w[0].end <= w[1].start);
+            in_order.then_some(first.start..last.end)
+        };
+        dc.name_span = map(&dc.name_span)?;
+        for (size, text) in dc.dims.iter_mut() {
+            if let Some(e) = size {
+                remap_spans(e, &map, &span);
+            }
+            *text = text.trim().to_string();
+        }
+        dc.span = span;
+        dc.from_macro = true;
+        Some(dc)
+    }
+}
+
+/// The arguments of a macro call whose `(` is right before `tokens[start]`,
+/// split at top-level commas, and the index after the closing `)`.
+fn split_arguments(tokens: &[PpToken], start: usize) -> Option<(Vec<Vec<PpToken>>, usize)> {
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    let mut k = start;
+    while k < tokens.len() {
+        let t = &tokens[k];
+        match t.text.as_str() {
+            ")" if depth == 0 => return Some((args, k + 1)),
+            "," if depth == 0 => args.push(Vec::new()),
+            _ => {
+                match t.text.as_str() {
+                    "(" => depth += 1,
+                    ")" => depth -= 1,
+                    _ => {}
+                }
+                args.last_mut()?.push(t.clone());
+            }
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Gives every node of `e` the user's span `map` finds for it, or `call`
+/// and the `from_macro` mark.
+fn remap_spans(
+    e: &mut Expr,
+    map: &dyn Fn(&Range<usize>) -> Option<Range<usize>>,
+    call: &Range<usize>,
+) {
+    match map(&e.span) {
+        Some(r) => {
+            e.span = r;
+            e.from_macro = false;
+        }
+        None => {
+            e.span = call.clone();
+            e.from_macro = true;
+        }
+    }
+    for c in children_mut(e) {
+        remap_spans(c, map, call);
+    }
+}
+
+/// Marks every node of `e` as coming from a macro.
+fn mark_from_macro(e: &mut Expr) {
+    e.from_macro = true;
+    for c in children_mut(e) {
+        mark_from_macro(c);
+    }
+}
+
+/// The direct sub-expressions of `e`.
+fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => Vec::new(),
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Update(_, a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Field(a) => vec![a.as_mut()],
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Subscript(a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => vec![a.as_mut(), b.as_mut()],
+        ExprKind::Cond(a, b, c) => vec![a.as_mut(), b.as_mut(), c.as_mut()],
+        ExprKind::Call(callee, args) => {
+            let mut v = vec![callee.as_mut()];
+            v.extend(args.iter_mut());
+            v
+        }
+        ExprKind::Other(_, subs) => subs.iter_mut().collect(),
     }
 }
 
@@ -252,7 +644,7 @@ mod tests {
         let m = Macros::build(&defs, &[]);
         assert_eq!(m.object("M").and_then(|o| o.value), Some(202));
         assert_eq!(m.object("T").and_then(|o| o.value), None);
-        let m = Macros::build(&defs, &[("N".into(), 10)]);
+        let m = Macros::build(&defs, &[("N".into(), "10".into())]);
         assert_eq!(m.object("N").and_then(|o| o.value), Some(10));
         assert_eq!(
             m.object("N").map(|o| o.origin),
@@ -307,5 +699,83 @@ mod tests {
         assert!(matches!(e.kind, ExprKind::Cond(..)));
         assert_eq!(e.span, 5..20);
         assert!(m.expand_call("MIN", &call, &[arg("x", 9)]).is_none());
+    }
+
+    fn fdef(name: &str, params: &[&str], body: &str) -> Define {
+        def(name, Some(params), body)
+    }
+
+    fn expand(m: &Macros, text: &str) -> Option<String> {
+        let toks = m.expand_tokens(&lex(text, Some(0)))?;
+        Some(
+            toks.iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
+    #[test]
+    fn token_expansion_follows_cc() {
+        let defs = vec![
+            def("N", None, "100"),
+            def("EMPTY", None, ""),
+            def("T", None, "double"),
+            fdef("SEL", &["x", "y"], "x"),
+            fdef("ARR", &["v", "d"], "v[EMPTY SEL(d, 0) + 1]"),
+            fdef("CAT", &["a", "b"], "a ## b"),
+            fdef("STR", &["a"], "#a"),
+            fdef("SELF", &["x"], "SELF(x) + 1"),
+            fdef("PAIR", &["a"], "a"),
+        ];
+        let m = Macros::build(&defs, &[]);
+        // Integer-valued macros stay names (they are parameters); empty
+        // bodies vanish; nested calls expand.
+        assert_eq!(expand(&m, "ARR(A, N)").as_deref(), Some("A [ N + 1 ]"));
+        assert_eq!(expand(&m, "T x").as_deref(), Some("double x"));
+        assert_eq!(expand(&m, "CAT(x, 1)").as_deref(), Some("x1"));
+        assert_eq!(expand(&m, "STR(a + b)").as_deref(), Some("\"a + b\""));
+        // A macro is not expanded inside its own expansion.
+        assert_eq!(expand(&m, "SELF(2)").as_deref(), Some("SELF ( 2 ) + 1"));
+        // Commas inside parentheses do not split arguments.
+        assert_eq!(expand(&m, "PAIR((a, b))").as_deref(), Some("( a , b )"));
+        // Wrong argument counts and unbalanced calls do not expand.
+        assert_eq!(expand(&m, "SEL(1)"), None);
+        assert_eq!(expand(&m, "SEL(1, 2"), None);
+    }
+
+    #[test]
+    fn expanded_declarators_keep_the_users_spans() {
+        let defs = vec![
+            def("PAD", None, "0"),
+            fdef("ARR_2D", &["v", "d1", "d2"], "v[d1 + PAD][d2]"),
+        ];
+        let m = Macros::build(&defs, &[]);
+        let src = "double ARR_2D(Img, rows, cols);";
+        let call = 7..src.len() - 1;
+        let dc = m.expand_declarator(src, call.clone()).expect("expands");
+        assert_eq!(dc.name, "Img");
+        assert_eq!(&src[dc.name_span.clone()], "Img");
+        assert!(dc.from_macro);
+        assert_eq!(dc.span, call);
+        assert_eq!(dc.dims.len(), 2);
+        // `rows + PAD` mixes the user's token with the macro's: the call's
+        // span, marked; `cols` is the user's own.
+        let (Some(d0), _) = &dc.dims[0] else {
+            panic!("a size")
+        };
+        assert!(d0.from_macro);
+        assert_eq!(d0.span, call);
+        let (Some(d1), text) = &dc.dims[1] else {
+            panic!("a size")
+        };
+        assert!(!d1.from_macro);
+        assert_eq!(&src[d1.span.clone()], "cols");
+        assert_eq!(text, "cols");
+        // A name that comes from the macro's body is refused.
+        let defs = vec![fdef("HIDDEN", &["d"], "secret[d]")];
+        let m = Macros::build(&defs, &[]);
+        let src = "double HIDDEN(4);";
+        assert!(m.expand_declarator(src, 7..16).is_none());
     }
 }

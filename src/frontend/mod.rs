@@ -7,9 +7,12 @@
 //! a warning diagnostic and simply stays out of every SCoP; only unparseable
 //! input is an error.
 //!
-//! Flow: [`syntax::parse_file`] → [`macros::Macros::build`] →
-//! [`scope::Scopes::build`] → per function: pragma regions or maximal runs
-//! (`detect_function`) → [`analyze::Analyzer`] per top-level statement →
+//! Flow: [`syntax::parse_file`] → [`preproc::evaluate`] (active
+//! branches, headers read through `-I`, `-D`/`-U`) →
+//! [`macros::Macros::build`] → `expand_macro_declarators` (declarators
+//! written as function-like macro calls) → [`scope::Scopes::build`] →
+//! per function: pragma regions or maximal runs (`detect_function`) →
+//! [`analyze::Analyzer`] per top-level statement →
 //! [`lower::lower_run`] per run → `ir::verify` (debug builds).
 
 // Rejections travel as `Result<_, Diagnostic>`; they are rare and cold, so
@@ -40,8 +43,13 @@ use crate::ir::{Placement, Program, Scop, ScopId, ScopKind};
 /// Options of the extraction.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// `-D NAME=VALUE` pairs, in command-line order (later ones win).
+    /// `-D NAME=VALUE` pairs with integer values, in command-line order
+    /// (later ones win); applied before `macros`.
     pub defines: Vec<(String, i64)>,
+    /// `-D NAME`, `-D NAME=TOKENS` and `-U NAME`, in command-line order.
+    pub macros: Vec<preproc::CommandMacro>,
+    /// `-I` directories, in order.
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 /// Extracts the SCoPs of one C file.
@@ -103,8 +111,28 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     // Only the active branches of `#if`/`#ifdef`: their `#define`s, their
     // functions and their globals.
     let mut file = file;
-    let evaluated = preproc::evaluate(&file.pp, &file.defines, &options.defines);
+    let command_line = preproc::command_line_macros(&options.defines, &options.macros);
+    let includes = preproc::IncludePaths {
+        file_dir: std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        dirs: options.include_dirs.clone(),
+    };
+    let evaluated = preproc::evaluate(&file.pp, &file.defines, &command_line, &includes);
     let mut pp_diags = Vec::new();
+    for (span, why) in &evaluated.missing_headers {
+        pp_diags.push(
+            Diagnostic::new(
+                "PF034",
+                Severity::Warning,
+                "header not read",
+                span.clone(),
+                why.clone(),
+            )
+            .with_note("the macros it defines are unknown names, and the macros defined before it lose their values (it may redefine them): code that uses them stays out of SCoPs (pass -I DIR)"),
+        );
+    }
     for (span, why) in &evaluated.undecided {
         let names: Vec<String> = evaluated
             .unknown
@@ -131,8 +159,9 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     keep_active(&mut file.functions, &evaluated.functions);
     keep_active(&mut file.globals, &evaluated.globals);
     file.defines = evaluated.defines;
+    let macros = Macros::build(&file.defines, &command_line);
+    pp_diags.extend(expand_macro_declarators(&mut file, &macros, source));
     let file = file;
-    let macros = Macros::build(&file.defines, &options.defines);
     let scopes = Scopes::build(&file);
     let mut ex = Extractor {
         source,
@@ -380,6 +409,27 @@ impl<'a> Extractor<'a> {
     fn flush(&mut self, run: &mut Vec<Analyzed>, mode: Mode, f: &'a Function) {
         let taken = std::mem::take(run);
         if !taken.iter().any(|a| a.has_loop) {
+            // Statements of a `#pragma scop` region are never dropped
+            // silently: a part without loops (cut off by a rejected
+            // statement, or a region without loops) is said to be left out.
+            if mode == Mode::Pragma
+                && let Some(first) = taken.first()
+            {
+                let n: usize = taken.iter().map(|a| a.nodes.len()).sum();
+                self.sink.push(
+                    Diagnostic::new(
+                        "PF035",
+                        Severity::Warning,
+                        format!(
+                            "{n} statement{} of the `#pragma scop` region left out of every SCoP",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                        first.span.clone(),
+                        "no loop in this part of the region",
+                    )
+                    .with_note("a SCoP needs a loop; the statements around this part were rejected or split it off (see the warnings above)"),
+                );
+            }
             return;
         }
         let cx = LowerContext {
@@ -432,6 +482,80 @@ impl<'a> Extractor<'a> {
             }
         }
     }
+}
+
+/// Replaces every declarator written as a call of a function-like macro
+/// (`double POLYBENCH_2D(A, N, N, n, n)`, `double ARR_1D(A, N)`) by the
+/// declarator it expands to, in parameters, globals and local
+/// declarations. A call that does not expand to one declarator whose name
+/// the user wrote stays as it was (a function declarator: no array).
+fn expand_macro_declarators(
+    file: &mut SyntaxFile,
+    macros: &Macros,
+    source: &str,
+) -> Vec<Diagnostic> {
+    if macros.table.functions.is_empty() {
+        return Vec::new();
+    }
+    let notes = std::cell::RefCell::new(Vec::new());
+    // `local`: a declaration inside a function body, whose array could be
+    // a temporary; it keeps its layout, and a note says why.
+    let fix = |decl: &mut syntax::Decl, local: bool| {
+        for dc in decl.declarators.iter_mut() {
+            if dc.is_function
+                && macros.table.function(&dc.name).is_some()
+                && let Some(mut new) = macros.expand_declarator(source, dc.span.clone())
+            {
+                if local && !new.dims.is_empty() {
+                    notes.borrow_mut().push(
+                        Diagnostic::new(
+                            "PF036",
+                            Severity::Note,
+                            format!(
+                                "array `{}` is declared through the macro `{}`",
+                                new.name, dc.name
+                            ),
+                            dc.span.clone(),
+                            "its declarator is the macro's text, not the file's",
+                        )
+                        .with_note("polyfold never rewrites text inside a macro: this array keeps its layout"),
+                    );
+                }
+                new.init = dc.init.take();
+                *dc = new;
+            }
+        }
+    };
+    fn in_stmt(s: &mut CStmt, fix: &dyn Fn(&mut syntax::Decl, bool)) {
+        match s {
+            CStmt::Decl { decl, .. } => fix(decl, true),
+            CStmt::For { init, body, .. } => {
+                if let syntax::ForInit::Decl(d) = init {
+                    fix(d, true);
+                }
+                in_stmt(body, fix);
+            }
+            CStmt::If { then, els, .. } => {
+                in_stmt(then, fix);
+                if let Some(e) = els {
+                    in_stmt(e, fix);
+                }
+            }
+            CStmt::Compound { items, .. } => items.iter_mut().for_each(|i| in_stmt(i, fix)),
+            CStmt::Other { children, .. } => children.iter_mut().for_each(|i| in_stmt(i, fix)),
+            CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Preproc { .. } => {}
+        }
+    }
+    for g in file.globals.iter_mut() {
+        fix(g, false);
+    }
+    for f in file.functions.iter_mut() {
+        for p in f.params.iter_mut() {
+            fix(p, false);
+        }
+        in_stmt(&mut f.body, &fix);
+    }
+    notes.into_inner()
 }
 
 /// Keeps the elements of `all` whose index is in `active` (sorted).

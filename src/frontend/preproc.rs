@@ -11,9 +11,22 @@
 //! `#undef`s leave the names they touch without a known value, and their
 //! functions and globals are not analysed. This module does not expand
 //! macros in code and does not know about SCoPs.
+//!
+//! Headers: an active `#include "NAME"` is looked up in the directory of
+//! the file that includes it, then in each `-I` directory in order; an
+//! `#include <NAME>` only in the `-I` directories (a header found nowhere
+//! there is a system header, and is not read). A header's `#define`s,
+//! `#undef`s and conditionals are walked in place, as `cc` does; its
+//! functions and globals are not the user's file and are never analysed.
+//! Every `#define` read from a header carries the span of the `#include`
+//! line of the user's file that brought it in: no span ever points into a
+//! header, and no edit can land there.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::syntax::parse_file;
 
 use super::syntax::{Define, PpCond, PpItem};
 
@@ -35,6 +48,65 @@ enum State {
     Unknown,
 }
 
+/// A `-D` or `-U` of the command line, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandMacro {
+    /// `-D NAME` (body `1`) or `-D NAME=TOKENS` (the body may be empty).
+    Define { name: String, body: String },
+    /// `-U NAME`: cancels the `-D NAME`s before it.
+    Undef(String),
+}
+
+/// The object-like macros the command line defines, in order: `-D` values
+/// given as integers first (the library's older interface), then the
+/// `-D`/`-U` sequence, a later `-D` of a name replacing an earlier one and
+/// a `-U` removing it, as `cc` does.
+pub fn command_line_macros(
+    integers: &[(String, i64)],
+    macros: &[CommandMacro],
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let define = |out: &mut Vec<(String, String)>, name: &str, body: String| {
+        out.retain(|(n, _)| n != name);
+        out.push((name.to_string(), body));
+    };
+    for (name, value) in integers {
+        define(&mut out, name, value.to_string());
+    }
+    for m in macros {
+        match m {
+            CommandMacro::Define { name, body } => define(&mut out, name, body.clone()),
+            CommandMacro::Undef(name) => out.retain(|(n, _)| n != name),
+        }
+    }
+    out
+}
+
+/// Where `#include`s are looked up.
+#[derive(Clone, Debug, Default)]
+pub struct IncludePaths {
+    /// The directory of the user's file (`#include "..."` starts there).
+    pub file_dir: PathBuf,
+    /// The `-I` directories, in order.
+    pub dirs: Vec<PathBuf>,
+}
+
+impl IncludePaths {
+    /// The path and text of a header, or `None` when it is not found.
+    /// `from` is the directory of the including file.
+    fn find(&self, name: &str, angled: bool, from: &Path) -> Option<PathBuf> {
+        let local = (!angled).then(|| from.join(name));
+        local
+            .into_iter()
+            .chain(self.dirs.iter().map(|d| d.join(name)))
+            .find(|p| p.is_file())
+    }
+}
+
+/// Headers nested deeper than this are not read (an include cycle without
+/// a guard, or a runaway chain).
+const MAX_INCLUDE_DEPTH: usize = 64;
+
 /// What the walk found.
 #[derive(Clone, Debug, Default)]
 pub struct Evaluated {
@@ -51,25 +123,34 @@ pub struct Evaluated {
     pub unknown: Vec<(String, Range<usize>)>,
     /// Conditions that could not be evaluated, with the reason.
     pub undecided: Vec<(Range<usize>, String)>,
+    /// `#include "..."` lines whose header could not be read (not found,
+    /// not UTF-8, nested too deeply, computed), with the reason. Macros it
+    /// would define stay unknown names.
+    pub missing_headers: Vec<(Range<usize>, String)>,
+    /// The headers read, in order (for `--emit`-style listings and tests).
+    pub headers: Vec<PathBuf>,
 }
 
 /// Walks the preprocessor structure of a file with the `-D` values.
 pub fn evaluate(
     items: &[PpItem],
     all_defines: &[Define],
-    command_line: &[(String, i64)],
+    command_line: &[(String, String)],
+    includes: &IncludePaths,
 ) -> Evaluated {
     let mut w = Walker {
         state: HashMap::new(),
         out: Evaluated::default(),
-        all_defines,
         cause: 0..0,
+        includes,
+        once: HashSet::new(),
+        stack: Vec::new(),
     };
-    for (name, value) in command_line {
-        w.state
-            .insert(name.clone(), State::Object(value.to_string()));
+    for (name, body) in command_line {
+        w.state.insert(name.clone(), State::Object(body.clone()));
     }
-    w.walk(items, Mode::Active);
+    let dir = includes.file_dir.clone();
+    w.walk(items, all_defines, Mode::Active, None, &dir);
     let mut seen = std::collections::HashSet::new();
     w.out.unknown.retain(|(n, _)| seen.insert(n.clone()));
     w.out
@@ -78,17 +159,33 @@ pub fn evaluate(
 struct Walker<'a> {
     state: HashMap<String, State>,
     out: Evaluated,
-    all_defines: &'a [Define],
     /// The span of the innermost unknown condition (for the warnings).
     cause: Range<usize>,
+    includes: &'a IncludePaths,
+    /// Headers with `#pragma once` already read.
+    once: HashSet<PathBuf>,
+    /// The headers being read, outermost first (for cycles and depth).
+    stack: Vec<PathBuf>,
 }
 
+/// Where the items being walked come from: `None` for the user's file, or
+/// the span of the user's `#include` line that (maybe indirectly) brought
+/// them in and the header's name.
+type Origin<'o> = Option<(&'o Range<usize>, &'o str)>;
+
 impl Walker<'_> {
-    fn walk(&mut self, items: &[PpItem], mode: Mode) {
+    fn walk(
+        &mut self,
+        items: &[PpItem],
+        defines: &[Define],
+        mode: Mode,
+        origin: Origin,
+        dir: &Path,
+    ) {
         for item in items {
             match item {
                 PpItem::Define(k) => {
-                    let d = &self.all_defines[*k];
+                    let d = &defines[*k];
                     match mode {
                         Mode::Active => {
                             let st = match &d.params {
@@ -96,7 +193,11 @@ impl Walker<'_> {
                                 Some(_) => State::Function,
                             };
                             self.state.insert(d.name.clone(), st);
-                            self.out.defines.push(d.clone());
+                            let mut d = d.clone();
+                            if let Some((span, _)) = origin {
+                                d.span = span.clone();
+                            }
+                            self.out.defines.push(d);
                         }
                         Mode::Unknown => self.make_unknown(&d.name),
                     }
@@ -109,19 +210,25 @@ impl Walker<'_> {
                     Mode::Unknown => self.make_unknown(name),
                 },
                 PpItem::Function(k) => {
-                    if mode == Mode::Active {
+                    if mode == Mode::Active && origin.is_none() {
                         self.out.functions.push(*k);
                     }
                 }
                 PpItem::Global(k) => {
-                    if mode == Mode::Active {
+                    if mode == Mode::Active && origin.is_none() {
                         self.out.globals.push(*k);
                     }
+                }
+                PpItem::Include { name, angled, span } => {
+                    // Under an unknown condition, the header's `#define`s
+                    // and `#undef`s make the names they touch unknown.
+                    let at = origin.map_or(span, |(s, _)| s);
+                    self.include(name, *angled, at, origin.map(|(_, h)| h), dir, mode);
                 }
                 PpItem::Cond { branches } => {
                     if mode != Mode::Active {
                         for (_, _, body) in branches {
-                            self.walk(body, mode);
+                            self.walk(body, defines, mode, origin, dir);
                         }
                         continue;
                     }
@@ -130,23 +237,41 @@ impl Walker<'_> {
                     let mut unknown = false;
                     for (cond, span, body) in branches {
                         if unknown {
-                            self.walk(body, Mode::Unknown);
+                            self.walk(body, defines, Mode::Unknown, origin, dir);
                             continue;
                         }
                         if decided {
                             continue;
                         }
-                        match self.condition(cond) {
+                        let verdict = match (cond, self.condition(cond)) {
+                            // The include-guard idiom `#ifndef G` then
+                            // `#define G`: a reserved guard name (`_GEMM_H`)
+                            // is the header's own, never the compiler's.
+                            (PpCond::NotDefined(g), Err(_))
+                                if matches!(body.first(), Some(PpItem::Define(k)) if defines[*k].name == *g)
+                                    && !self.state.contains_key(g) =>
+                            {
+                                Ok(true)
+                            }
+                            (_, v) => v,
+                        };
+                        match verdict {
                             Ok(true) => {
                                 decided = true;
-                                self.walk(body, Mode::Active);
+                                self.walk(body, defines, Mode::Active, origin, dir);
                             }
                             Ok(false) => {}
                             Err(why) => {
-                                self.out.undecided.push((span.clone(), why));
-                                self.cause = span.clone();
+                                let (at, why) = match origin {
+                                    Some((at, header)) => {
+                                        (at.clone(), format!("in `{header}`: {why}"))
+                                    }
+                                    None => (span.clone(), why),
+                                };
+                                self.out.undecided.push((at.clone(), why));
+                                self.cause = at;
                                 unknown = true;
-                                self.walk(body, Mode::Unknown);
+                                self.walk(body, defines, Mode::Unknown, origin, dir);
                             }
                         }
                     }
@@ -154,6 +279,111 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// Reads the header `name` and walks its items in place. `at` is the
+    /// user's `#include` line; `within` the header that includes this one
+    /// (for the messages); `dir` the directory of the including file.
+    fn include(
+        &mut self,
+        name: &str,
+        angled: bool,
+        at: &Range<usize>,
+        within: Option<&str>,
+        dir: &Path,
+        mode: Mode,
+    ) {
+        let shown = if angled {
+            format!("<{name}>")
+        } else {
+            format!("\"{name}\"")
+        };
+        let inside = within.map_or(String::new(), |h| format!(" (included by `{h}`)"));
+        let problem = |w: &mut Self, why: String| w.unreadable(at, why);
+        if name.is_empty() {
+            problem(
+                self,
+                format!("a computed `#include`{inside} is not followed"),
+            );
+            return;
+        }
+        let Some(path) = self.includes.find(name, angled, dir) else {
+            if !angled {
+                problem(
+                    self,
+                    format!(
+                        "`{shown}`{inside} is not found next to the file or in any -I directory"
+                    ),
+                );
+            }
+            // `<...>` found in no -I directory: a system header, not read.
+            return;
+        };
+        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if self.once.contains(&key) {
+            return;
+        }
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            problem(
+                self,
+                format!("`{shown}`{inside}: headers nested more than {MAX_INCLUDE_DEPTH} deep"),
+            );
+            return;
+        }
+        let text = match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(t)) => t,
+            Ok(Err(_)) => {
+                problem(
+                    self,
+                    format!("`{}`{inside} is not valid UTF-8", path.display()),
+                );
+                return;
+            }
+            Err(e) => {
+                problem(
+                    self,
+                    format!("cannot read `{}`{inside}: {e}", path.display()),
+                );
+                return;
+            }
+        };
+        let Some(header) = parse_file(&text) else {
+            problem(self, format!("the C parser failed on `{}`", path.display()));
+            return;
+        };
+        if header.pragmas.iter().any(|p| p.text == "once") {
+            self.once.insert(key.clone());
+        }
+        self.out.headers.push(path.clone());
+        self.stack.push(key);
+        let header_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let label = path.display().to_string();
+        self.walk(
+            &header.pp,
+            &header.defines,
+            mode,
+            Some((at, &label)),
+            &header_dir,
+        );
+        self.stack.pop();
+    }
+
+    /// A header that cannot be read: said, and since it may redefine or
+    /// undefine any macro defined so far, none of them keeps a known value.
+    fn unreadable(&mut self, at: &Range<usize>, why: String) {
+        self.out.missing_headers.push((at.clone(), why));
+        let saved = std::mem::replace(&mut self.cause, at.clone());
+        let mut names: Vec<String> = self
+            .state
+            .iter()
+            .filter(|(_, st)| !matches!(st, State::Unknown))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        for n in names {
+            self.make_unknown(&n);
+        }
+        self.cause = saved;
     }
 
     fn make_unknown(&mut self, name: &str) {
@@ -500,9 +730,14 @@ mod tests {
     #[test]
     fn ifdef_picks_the_active_branch() {
         let (defs, items) = small_large();
-        let ev = evaluate(&items, &defs, &[]);
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
         assert_eq!(value_of(&ev, "N").as_deref(), Some("100"));
-        let ev = evaluate(&items, &defs, &[("SMALL".into(), 1)]);
+        let ev = evaluate(
+            &items,
+            &defs,
+            &[("SMALL".into(), "1".into())],
+            &IncludePaths::default(),
+        );
         assert_eq!(value_of(&ev, "N").as_deref(), Some("10"));
         assert!(ev.unknown.is_empty());
     }
@@ -530,13 +765,23 @@ mod tests {
             },
         ];
         // N = 10: M = 21 > 20.
-        let ev = evaluate(&items, &defs, &[("N".into(), 10)]);
+        let ev = evaluate(
+            &items,
+            &defs,
+            &[("N".into(), "10".into())],
+            &IncludePaths::default(),
+        );
         assert_eq!(value_of(&ev, "A").as_deref(), Some("1"));
         // N = 5: M = 11; `defined N` holds.
-        let ev = evaluate(&items, &defs, &[("N".into(), 5)]);
+        let ev = evaluate(
+            &items,
+            &defs,
+            &[("N".into(), "5".into())],
+            &IncludePaths::default(),
+        );
         assert_eq!(value_of(&ev, "A").as_deref(), Some("2"));
         // No N: M = (0 * 2 + 1); an unknown name is 0, so the second holds.
-        let ev = evaluate(&items, &defs, &[]);
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
         assert_eq!(value_of(&ev, "A").as_deref(), Some("2"));
     }
 
@@ -555,7 +800,7 @@ mod tests {
                 ],
             },
         ];
-        let ev = evaluate(&items, &defs, &[]);
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
         assert_eq!(value_of(&ev, "N"), None);
         assert_eq!(value_of(&ev, "K"), None);
         let names: Vec<&str> = ev.unknown.iter().map(|(n, _)| n.as_str()).collect();
@@ -567,7 +812,7 @@ mod tests {
                 vec![PpItem::Define(2)],
             )],
         }];
-        let ev = evaluate(&items, &defs, &[]);
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
         assert_eq!(ev.unknown.len(), 1);
     }
 
@@ -576,8 +821,10 @@ mod tests {
         let ev = Walker {
             state: HashMap::new(),
             out: Evaluated::default(),
-            all_defines: &[],
             cause: 0..0,
+            includes: &IncludePaths::default(),
+            once: HashSet::new(),
+            stack: Vec::new(),
         };
         let check = |text: &str, want: bool| {
             assert_eq!(ev.condition(&PpCond::Expr(text.into())), Ok(want), "{text}");

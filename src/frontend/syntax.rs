@@ -162,6 +162,10 @@ pub struct Declarator {
     pub is_pointer: bool,
     pub is_function: bool,
     pub init: Option<Expr>,
+    /// The declarator comes from the expansion of a function-like macro
+    /// (`POLYBENCH_2D(A, N, N, n, n)`): its text is not the user's, so it
+    /// is never rewritten (the array keeps its layout).
+    pub from_macro: bool,
 }
 
 /// A declaration: `static const int n = 3, m;`.
@@ -377,6 +381,14 @@ pub enum PpItem {
     Define(usize),
     /// `#undef NAME`.
     Undef(String),
+    /// `#include "name"` (`angled: false`) or `#include <name>`, with the
+    /// span of the directive line. `name` is empty for a computed
+    /// `#include MACRO`.
+    Include {
+        name: String,
+        angled: bool,
+        span: Range<usize>,
+    },
     /// `SyntaxFile::functions[k]`.
     Function(usize),
     /// `SyntaxFile::globals[k]`.
@@ -509,6 +521,37 @@ pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr>
     let e = lower.expr(value);
     // A body nested too deeply to lower is treated as unparseable.
     lower.too_deep.borrow().is_none().then_some(e)
+}
+
+/// Parses `text` as the declarator of a declaration `int TEXT;` (the text
+/// a function-like macro in a declaration expands to). Spans of the result
+/// index `int ` + `text`: callers map them back. `None` unless the text is
+/// exactly one declarator.
+pub fn parse_declarator_text(text: &str) -> Option<Declarator> {
+    let wrapper = format!("int {text};\n");
+    let tree = parse_text(&wrapper)?;
+    let root = tree.root_node();
+    if root.has_error() || root.named_child_count() != 1 {
+        return None;
+    }
+    let decl = root.named_child(0)?;
+    if decl.kind() != "declaration" {
+        return None;
+    }
+    let (value_names, _) = prepass(root, wrapper.as_bytes());
+    let lower = Lowerer {
+        src: wrapper.as_bytes(),
+        has_loops: false,
+        value_names,
+        fake: RefCell::new(HashSet::new()),
+        depth: Cell::new(0),
+        too_deep: RefCell::new(None),
+    };
+    let mut d = lower.decl(decl);
+    if d.declarators.len() != 1 || lower.too_deep.borrow().is_some() {
+        return None;
+    }
+    d.declarators.pop()
 }
 
 fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
@@ -662,6 +705,31 @@ impl<'s> Lowerer<'s> {
                     file.defines.push(d);
                     out.push(PpItem::Define(file.defines.len() - 1));
                 }
+            }
+            "preproc_include" => {
+                let r = child.byte_range();
+                let mut end = r.end;
+                while end > r.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+                    end -= 1;
+                }
+                let (name, angled) = match child.child_by_field_name("path") {
+                    Some(p) if p.kind() == "string_literal" => {
+                        (self.text(p).trim_matches('"').to_string(), false)
+                    }
+                    Some(p) if p.kind() == "system_lib_string" => (
+                        self.text(p)
+                            .trim_start_matches('<')
+                            .trim_end_matches('>')
+                            .to_string(),
+                        true,
+                    ),
+                    _ => (String::new(), false),
+                };
+                out.push(PpItem::Include {
+                    name,
+                    angled,
+                    span: r.start..end,
+                });
             }
             "preproc_call" => {
                 let directive = child
@@ -914,6 +982,7 @@ impl<'s> Lowerer<'s> {
             is_pointer,
             is_function,
             init,
+            from_macro: false,
         })
     }
 
