@@ -14,7 +14,7 @@ use crate::analysis::liveness::LivenessOverrides;
 use crate::cli::{AnalysisArgs, CommandMacro, Emit, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
 use crate::pipeline::{
-    ArrayOutcome, ContractOptions, FileContraction, KeptCause, contract_program,
+    ArrayOutcome, ContractOptions, FileContraction, KeptReason, contract_program,
 };
 use crate::poly::{Budget, Set};
 use crate::{diag, frontend, ir, report};
@@ -271,8 +271,7 @@ fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
             ));
         }
         if let ArrayOutcome::Kept {
-            why,
-            cause: KeptCause::MissingValue { .. },
+            why: why @ KeptReason::MissingValue { .. },
         } = &d.outcome
         {
             let f = &program.scops[d.scop].function;

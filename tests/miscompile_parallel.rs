@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use polyfold::fuzz::check::{run_polyfold, scratch_dir};
-use polyfold::pipeline::{ArrayOutcome, FileContraction};
+use polyfold::pipeline::{ArrayOutcome, FileContraction, KeptReason};
 
 fn case_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -361,8 +361,10 @@ fn scop_inside_a_parallel_loop_keeps_the_shared_array() {
         let d = c.decisions.iter().find(|d| d.name == "row").unwrap();
         let line = line_containing(&source, "#pragma omp parallel for");
         match &d.outcome {
-            ArrayOutcome::Kept { why, .. } => assert!(
-                why.contains(&format!("at line {line}")) && why.contains("loop `i`"),
+            ArrayOutcome::Kept {
+                why: why @ KeptReason::SharedByParallelLoop(pragma),
+            } => assert!(
+                pragma.contains(&format!("at line {line}")) && pragma.contains("loop `i`"),
                 "{why}"
             ),
             other => panic!("`row` must be kept: {other:?}"),
@@ -387,8 +389,10 @@ fn nowait_keeps_the_temporaries_of_the_scop() {
         assert!(c.merged.is_empty());
         let d = c.decisions.iter().find(|d| d.name == "t").unwrap();
         match &d.outcome {
-            ArrayOutcome::Kept { why, .. } => assert!(
-                why.contains("nowait") && why.contains(&format!("line {line}")),
+            ArrayOutcome::Kept {
+                why: why @ KeptReason::UnmodelledConcurrency(text),
+            } => assert!(
+                text.contains("nowait") && text.contains(&format!("line {line}")),
                 "{why}"
             ),
             other => panic!("`t` must be kept: {other:?}"),

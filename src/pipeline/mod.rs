@@ -38,12 +38,11 @@ pub mod strategy;
 pub use certify::{Certified, Storage};
 pub use options::ContractOptions;
 pub use record::{
-    ArrayDecision, ArrayOutcome, FileContraction, KeptCause, MergedScop, Optimality, StrategySize,
+    ArrayDecision, ArrayOutcome, FileContraction, KeptReason, MergedScop, Optimality, StrategySize,
 };
 pub use strategy::param_values;
 
 use options::RECORD_TRACE_STEPS;
-use record::Kept;
 use strategy::ArrayFacts;
 
 /// Runs the whole contraction on `program`.
@@ -164,19 +163,15 @@ fn decide_array(
         return decision;
     }
     decision.parallel_loops = scop.parallel_loops(Some(array.id));
-    let kept = |why: String| ArrayOutcome::Kept {
-        why,
-        cause: KeptCause::Other,
-    };
+    let kept = |why: KeptReason| ArrayOutcome::Kept { why };
     // `nowait`, tasks, sections: concurrency beyond parallel loops.
     if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
-        decision.outcome = kept(why);
+        decision.outcome = kept(KeptReason::UnmodelledConcurrency(why));
     } else if let Some((iterator, mark)) = &array.facts.shared_by_parallel_loop {
         // Every iteration of that loop runs the SCoP, at the same time, on
         // this one array: its layout stays.
-        decision.outcome = kept(format!(
-            "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {}",
-            mark.describe(&program.source, iterator)
+        decision.outcome = kept(KeptReason::SharedByParallelLoop(
+            mark.describe(&program.source, iterator),
         ));
     } else {
         let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
@@ -198,7 +193,7 @@ fn decide_array(
                     new_cells: choice.cells,
                 }
             }
-            Err(Kept { why, cause }) => ArrayOutcome::Kept { why, cause },
+            Err(why) => ArrayOutcome::Kept { why },
         };
         decision.max_live = traced.flatten();
         if options.record_max_live && traced.is_none() {

@@ -16,9 +16,8 @@ use super::certify::Certified;
 pub enum ArrayOutcome {
     /// External: never considered for remapping.
     External,
-    /// A temporary that keeps its layout: why (the text of the reports),
-    /// and what of it the driver acts on.
-    Kept { why: String, cause: KeptCause },
+    /// A temporary that keeps its layout, and why.
+    Kept { why: KeptReason },
     /// A temporary folded together with the other temporaries of its SCoP
     /// into merged buffers (see [`MergedScop`]); `alone` is what folding it
     /// by itself needed.
@@ -30,33 +29,85 @@ pub enum ArrayOutcome {
     },
 }
 
-/// What the driver acts on in a kept array's reason (the text is in
-/// [`ArrayOutcome::Kept`]).
+/// Why a temporary keeps its layout. The reports print it (`Display`);
+/// the driver and the tests match on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KeptCause {
+pub enum KeptReason {
+    /// Concurrency beyond parallel loops (`nowait`, tasks, sections), as
+    /// the front end describes it.
+    UnmodelledConcurrency(String),
+    /// The SCoP runs in every iteration of a parallel loop and the array
+    /// is declared outside it (the pragma, described).
+    SharedByParallelLoop(String),
+    DeclarationNotFound,
+    NeverWritten,
     /// A parameter has no known value (the driver warns: `-D` gives one).
-    MissingValue { param: String },
-    /// Anything else (the report says why).
-    Other,
+    MissingValue {
+        param: String,
+    },
+    /// Some cells are read before the SCoP writes them.
+    LiveIn,
+    /// A solver gave up (budget or overflow).
+    AnalysisGaveUp(crate::poly::PolyError),
+    /// The model folded the known value of these parameters (`` `N` ``
+    /// list) into a number, and they are not `#define`s to pin.
+    ValueNotPinnable(String),
+    /// No proof for every value, and the values cannot be pinned.
+    NotProvenForEveryValue,
+    /// The certifier refused the best proposal (its words).
+    NotCertified(String),
+    /// Successive modulo needs the whole declared array.
+    SuccessiveNeedsAll {
+        cells: i64,
+    },
+    /// The best certified storage is no smaller than the declaration.
+    NoSmaller {
+        cells: i64,
+    },
+    /// The lattice strategies gave up, after `before`.
+    LatticeGaveUp {
+        before: Box<KeptReason>,
+        error: crate::poly::PolyError,
+    },
 }
 
-/// Why a strategy or the pipeline keeps an array.
-pub(super) struct Kept {
-    pub why: String,
-    pub cause: KeptCause,
-}
-impl From<String> for Kept {
-    fn from(why: String) -> Kept {
-        Kept {
-            why,
-            cause: KeptCause::Other,
+impl std::fmt::Display for KeptReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeptReason::UnmodelledConcurrency(why) => f.write_str(why),
+            KeptReason::SharedByParallelLoop(pragma) => write!(
+                f,
+                "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {pragma}"
+            ),
+            KeptReason::DeclarationNotFound => f.write_str("its declaration was not found"),
+            KeptReason::NeverWritten => f.write_str("it is never written in the SCoP"),
+            KeptReason::MissingValue { param } => write!(
+                f,
+                "parameter `{param}` has no known value (pass -D {param}=VALUE)"
+            ),
+            KeptReason::LiveIn => {
+                f.write_str("some cells are read before they are written (live-in)")
+            }
+            KeptReason::AnalysisGaveUp(e) => write!(f, "analysis gave up: {e}"),
+            KeptReason::ValueNotPinnable(names) => write!(
+                f,
+                "the model uses the known value of {names} (a product, `/` or `%` folded to a number), which is not a #define of the file that a _Static_assert could pin"
+            ),
+            KeptReason::NotProvenForEveryValue => f.write_str(
+                "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
+            ),
+            KeptReason::NotCertified(why) => f.write_str(why),
+            KeptReason::SuccessiveNeedsAll { cells } => write!(
+                f,
+                "no smaller mapping: successive modulo needs all {cells} cells"
+            ),
+            KeptReason::NoSmaller { cells } => {
+                write!(f, "no smaller mapping: the best needs all {cells} cells")
+            }
+            KeptReason::LatticeGaveUp { before, error } => {
+                write!(f, "{before}; the lattice strategies gave up: {error}")
+            }
         }
-    }
-}
-
-impl From<&str> for Kept {
-    fn from(why: &str) -> Kept {
-        Kept::from(why.to_string())
     }
 }
 

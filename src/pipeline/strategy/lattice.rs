@@ -12,7 +12,7 @@ use crate::mapping::Method;
 use crate::mapping::lattice::{LatticeOptions, lattice_candidates};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::options::LATTICE_STEPS;
-use crate::pipeline::record::{Kept, StrategySize};
+use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 use crate::poly::Budget;
 use crate::verify::Storage as TraceStorage;
 
@@ -57,10 +57,10 @@ pub(super) fn propose(
         Ok(c) => c,
         Err(e) => {
             return Ok(Proposals {
-                failure: Some(format!(
-                    "{}; the lattice strategies gave up: {e}",
-                    chooser.failure
-                )),
+                failure: Some(Kept::LatticeGaveUp {
+                    before: Box::new(chooser.failure.clone()),
+                    error: e,
+                }),
                 ..Proposals::default()
             });
         }

@@ -35,7 +35,7 @@ use crate::verify::{Storage as TraceStorage, TraceReport};
 
 use super::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_trace};
 use super::options::{ContractOptions, TRACE_STEPS};
-use super::record::{Kept, KeptCause, StrategySize};
+use super::record::{KeptReason as Kept, StrategySize};
 
 pub mod inter_array;
 mod lattice;
@@ -80,7 +80,7 @@ pub(super) struct Proposals {
     /// heuristic), for the reports; the chosen one is certified again.
     pub sizes: Vec<StrategySize>,
     /// Why the strategy found nothing (kept when nothing else is found).
-    pub failure: Option<String>,
+    pub failure: Option<Kept>,
 }
 
 /// What the pipeline knows about one temporary before any strategy runs.
@@ -120,7 +120,7 @@ pub(super) struct Conflicts {
 }
 
 pub(super) fn solver(e: crate::poly::PolyError) -> Kept {
-    Kept::from(format!("analysis gave up: {e}"))
+    Kept::AnalysisGaveUp(e)
 }
 
 /// Known values of every parameter of `scop`, or the name of one without.
@@ -147,15 +147,12 @@ impl<'a> ArrayFacts<'a> {
         let decl = scop.array(array);
         let model = array_model(scop, array);
         if decl.declarator_span.is_none() {
-            return Err("its declaration was not found".into());
+            return Err(Kept::DeclarationNotFound);
         }
         if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
-            return Err("it is never written in the SCoP".into());
+            return Err(Kept::NeverWritten);
         }
-        let values = param_values(scop).map_err(|name| Kept {
-            why: format!("parameter `{name}` has no known value (pass -D {name}=VALUE)"),
-            cause: KeptCause::MissingValue { param: name },
-        })?;
+        let values = param_values(scop).map_err(|param| Kept::MissingValue { param })?;
         let extent_affs = decl
             .extents
             .iter()
@@ -204,7 +201,7 @@ impl<'a> ArrayFacts<'a> {
             facts.run_trace(storage, budget).map_err(solver)?;
             let report = &facts.trace.as_ref().expect("just run").0;
             if report.initial_reads[array.0 as usize] > 0 {
-                return Err("some cells are read before they are written (live-in)".into());
+                return Err(Kept::LiveIn);
             }
         }
         Ok(facts)
@@ -247,7 +244,7 @@ impl<'a> ArrayFacts<'a> {
                     let mut q = piece.clone();
                     fix_params(&mut q, &self.values);
                     if !matches!(integer_point(&q, budget), Ok(None)) {
-                        return Err("some cells are read before they are written (live-in)".into());
+                        return Err(Kept::LiveIn);
                     }
                 }
             }
@@ -346,7 +343,7 @@ pub(super) struct Chooser {
     /// Every certified size, for the reports.
     pub sizes: Vec<StrategySize>,
     /// Why nothing (better) was found, from the last failure.
-    pub failure: String,
+    pub failure: Kept,
 }
 
 impl Chooser {
@@ -374,14 +371,9 @@ pub(super) fn choose(
 ) -> (Result<Choice, Kept>, Vec<StrategySize>) {
     let scop = facts.scop;
     let failure = if scop.depends_on_values() && !facts.macros_pinnable {
-        format!(
-            "the model uses the known value of {} (a product, `/` or `%` folded to a number), which is not a #define of the file that a _Static_assert could pin",
-            super::pins::value_used_names(scop)
-        )
+        Kept::ValueNotPinnable(super::pins::value_used_names(scop))
     } else {
-        String::from(
-            "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
-        )
+        Kept::NotProvenForEveryValue
     };
     let mut chooser = Chooser {
         original_cells: facts.original_cells,
@@ -409,7 +401,7 @@ pub(super) fn choose(
             let certified = match facts.certify(&p, budget) {
                 Ok(c) => c,
                 Err(why) => {
-                    chooser.failure = why;
+                    chooser.failure = Kept::NotCertified(why);
                     continue;
                 }
             };
@@ -437,13 +429,11 @@ pub(super) fn choose(
     let result = match chooser.best {
         Some(Choice {
             cells: Some(new), ..
-        }) if facts.original_cells.is_some_and(|old| new >= old) => Err(format!(
-            "no smaller mapping: the best needs all {} cells",
-            facts.original_cells.unwrap_or_default()
-        )
-        .into()),
+        }) if facts.original_cells.is_some_and(|old| new >= old) => Err(Kept::NoSmaller {
+            cells: facts.original_cells.unwrap_or_default(),
+        }),
         Some(best) => Ok(best),
-        None => Err(chooser.failure.into()),
+        None => Err(chooser.failure),
     };
     (result, chooser.sizes)
 }

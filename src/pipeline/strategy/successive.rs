@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::mapping::Method;
 use crate::mapping::successive::{SuccessiveResult, fit_moduli};
 use crate::pipeline::certify::Scope;
-use crate::pipeline::record::{Kept, StrategySize};
+use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 use crate::poly::Budget;
 
 use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
@@ -50,9 +50,7 @@ pub(super) fn propose(
                 })
                 .into_iter()
                 .collect(),
-            failure: Some(format!(
-                "no smaller mapping: successive modulo needs all {old} cells"
-            )),
+            failure: Some(Kept::SuccessiveNeedsAll { cells: old }),
             ..Proposals::default()
         });
     }

@@ -13,7 +13,7 @@ use crate::poly::Budget;
 use crate::verify::Storage as TraceStorage;
 
 use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
-use crate::pipeline::record::Kept;
+use crate::pipeline::record::KeptReason as Kept;
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,
