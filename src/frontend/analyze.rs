@@ -364,6 +364,25 @@ impl<'a> Analyzer<'a> {
         })
     }
 
+    /// Refuses a statement whose domain, under the current conditions,
+    /// would have more than [`MAX_DISJUNCTS`] pieces.
+    fn check_disjuncts(&mut self, span: &std::ops::Range<usize>) -> Res<()> {
+        let mut n: usize = 1;
+        for c in &self.conds {
+            n = n.saturating_mul(c.0.len().max(1));
+        }
+        if n > MAX_DISJUNCTS {
+            let d = self.warn(
+                "PF029",
+                "the conditions around this statement are too complex",
+                span.clone(),
+                format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
+            );
+            self.reject(d)?;
+        }
+        Ok(())
+    }
+
     fn reject(&mut self, d: Diagnostic) -> Res<Vec<Node>> {
         self.diags.push(d);
         Err(())
@@ -804,19 +823,7 @@ impl<'a> Analyzer<'a> {
                 span: span.clone(),
             }));
         }
-        let mut n: usize = 1;
-        for c in &self.conds {
-            n = n.saturating_mul(c.0.len().max(1));
-        }
-        if n > MAX_DISJUNCTS {
-            let d = self.warn(
-                "PF029",
-                "the conditions around this statement are too complex",
-                span.clone(),
-                format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
-            );
-            return self.reject(d);
-        }
+        self.check_disjuncts(&span)?;
         Ok(nodes)
     }
 
@@ -905,19 +912,7 @@ impl<'a> Analyzer<'a> {
                 return self.reject(d);
             }
         };
-        let mut n: usize = 1;
-        for c in &self.conds {
-            n = n.saturating_mul(c.0.len().max(1));
-        }
-        if n > MAX_DISJUNCTS {
-            let d = self.warn(
-                "PF029",
-                "the conditions around this statement are too complex",
-                span.clone(),
-                format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
-            );
-            return self.reject(d);
-        }
+        self.check_disjuncts(&span)?;
         Ok(vec![Node::Stmt(StmtNode {
             write,
             reads,

@@ -469,14 +469,7 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
         ..SyntaxFile::default()
     };
     let (value_names, pragma_nodes) = prepass(root, source.as_bytes());
-    let mut lower = Lowerer {
-        src: source.as_bytes(),
-        has_loops: false,
-        value_names,
-        fake: RefCell::new(HashSet::new()),
-        depth: Cell::new(0),
-        too_deep: RefCell::new(None),
-    };
+    let mut lower = Lowerer::new(source.as_bytes(), value_names);
     let pragmas: Vec<Pragma> = pragma_nodes
         .into_iter()
         .filter_map(|n| lower.pragma(n))
@@ -510,14 +503,7 @@ pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr>
     let value = init.child_by_field_name("value")?;
     let (mut value_names, _) = prepass(root, wrapper.as_bytes());
     value_names.extend(values.iter().cloned());
-    let lower = Lowerer {
-        src: wrapper.as_bytes(),
-        has_loops: false,
-        value_names,
-        fake: RefCell::new(HashSet::new()),
-        depth: Cell::new(0),
-        too_deep: RefCell::new(None),
-    };
+    let lower = Lowerer::new(wrapper.as_bytes(), value_names);
     let e = lower.expr(value);
     // A body nested too deeply to lower is treated as unparseable.
     lower.too_deep.borrow().is_none().then_some(e)
@@ -539,14 +525,7 @@ pub fn parse_declarator_text(text: &str) -> Option<Declarator> {
         return None;
     }
     let (value_names, _) = prepass(root, wrapper.as_bytes());
-    let lower = Lowerer {
-        src: wrapper.as_bytes(),
-        has_loops: false,
-        value_names,
-        fake: RefCell::new(HashSet::new()),
-        depth: Cell::new(0),
-        too_deep: RefCell::new(None),
-    };
+    let lower = Lowerer::new(wrapper.as_bytes(), value_names);
     let mut d = lower.decl(decl);
     if d.declarators.len() != 1 || lower.too_deep.borrow().is_some() {
         return None;
@@ -669,6 +648,17 @@ fn precedence(op: BinOp) -> u8 {
 }
 
 impl<'s> Lowerer<'s> {
+    fn new(src: &'s [u8], value_names: HashSet<String>) -> Lowerer<'s> {
+        Lowerer {
+            src,
+            has_loops: false,
+            value_names,
+            fake: RefCell::new(HashSet::new()),
+            depth: Cell::new(0),
+            too_deep: RefCell::new(None),
+        }
+    }
+
     fn text(&self, n: Node) -> String {
         String::from_utf8_lossy(&self.src[n.byte_range()]).into_owned()
     }

@@ -55,6 +55,20 @@ pub enum MergeMethod {
 }
 
 impl LatticeMethod {
+    /// Every lattice strategy.
+    pub const ALL: [LatticeMethod; 10] = [
+        LatticeMethod::Heuristic1,
+        LatticeMethod::Heuristic1a,
+        LatticeMethod::Heuristic2,
+        LatticeMethod::Heuristic2Linearised,
+        LatticeMethod::Heuristic3,
+        LatticeMethod::Heuristic3Linearised,
+        LatticeMethod::Heuristic3Symbolic,
+        LatticeMethod::Heuristic3SymbolicLinearised,
+        LatticeMethod::BlockOptimal,
+        LatticeMethod::OptimalSearch,
+    ];
+
     /// Heuristics 1 and 1.a are built on the successive minima (their
     /// time includes computing them).
     pub fn uses_minima(self) -> bool {
@@ -127,31 +141,19 @@ mod tests {
     /// distinct, so that a name says which strategy it was.
     #[test]
     fn names_are_distinct() {
-        use LatticeMethod::*;
-        let mut names: Vec<&str> = [
-            Heuristic1,
-            Heuristic1a,
-            Heuristic2,
-            Heuristic2Linearised,
-            Heuristic3,
-            Heuristic3Linearised,
-            Heuristic3Symbolic,
-            Heuristic3SymbolicLinearised,
-            BlockOptimal,
-            OptimalSearch,
-        ]
-        .into_iter()
-        .map(|l| Method::Lattice(l).name())
-        .chain(
-            [
-                Method::Unchanged,
-                Method::TraceMaxLiveOne,
-                Method::SuccessiveModulo,
-                Method::InterArray,
-            ]
-            .map(Method::name),
-        )
-        .collect();
+        let mut names: Vec<&str> = LatticeMethod::ALL
+            .into_iter()
+            .map(|l| Method::Lattice(l).name())
+            .chain(
+                [
+                    Method::Unchanged,
+                    Method::TraceMaxLiveOne,
+                    Method::SuccessiveModulo,
+                    Method::InterArray,
+                ]
+                .map(Method::name),
+            )
+            .collect();
         let n = names.len();
         names.sort();
         names.dedup();

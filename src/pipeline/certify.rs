@@ -123,32 +123,7 @@ pub fn certify_array(
         Scope::KnownValues => (claim.fixed_ds, CertifyMode::Fixed(claim.values)),
     };
     let certificate = certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
-    let layout = if mapping.is_axis() {
-        axis_layout(
-            claim.model,
-            &mapping,
-            claim.extents,
-            &certificate,
-            &claim.scop.context,
-            budget,
-        )
-    } else {
-        match &certificate {
-            Certificate::ForValues(values) => linear_layout(claim.model, &mapping, values, budget),
-            Certificate::ForAllParameters => {
-                return Err("a linearised mapping is laid out for known values only".into());
-            }
-        }
-    }
-    .map_err(|f| f.0)?;
-    Ok(Certified {
-        storage: Storage::Modular {
-            array: claim.array,
-            mapping,
-            layout,
-        },
-        certificate,
-    })
+    modular(claim, mapping, certificate, budget)
 }
 
 /// One location for the array, from `trace`: the trace of its statements
@@ -193,14 +168,34 @@ pub fn certify_by_trace(
         return Err(format!("the trace found a wrong read in {}", m.statement));
     }
     let certificate = Certificate::ForValues(claim.values.to_vec());
-    let layout = axis_layout(
-        claim.model,
-        &mapping,
-        claim.extents,
-        &certificate,
-        &claim.scop.context,
-        budget,
-    )
+    modular(claim, mapping, certificate, budget)
+}
+
+/// A proven per-array storage, laid out (private: only the functions
+/// above call it, after their check).
+fn modular(
+    claim: &ArrayClaim<'_>,
+    mapping: ModularMapping,
+    certificate: Certificate,
+    budget: &mut Budget,
+) -> Result<Certified, String> {
+    let layout = if mapping.is_axis() {
+        axis_layout(
+            claim.model,
+            &mapping,
+            claim.extents,
+            &certificate,
+            &claim.scop.context,
+            budget,
+        )
+    } else {
+        match &certificate {
+            Certificate::ForValues(values) => linear_layout(claim.model, &mapping, values, budget),
+            Certificate::ForAllParameters => {
+                return Err("a linearised mapping is laid out for known values only".into());
+            }
+        }
+    }
     .map_err(|f| f.0)?;
     Ok(Certified {
         storage: Storage::Modular {

@@ -640,6 +640,34 @@ mod tests {
     };
     use crate::util::rng::Rng;
 
+    /// Checks `opt` at the point `ctx` against the brute-force answer
+    /// `want`: exactly one piece holds the point and gives `want`, or none
+    /// does and the point is in the empty part.
+    fn check_opt_at(opt: &LexOpt, ctx: &[i64], bx: &BruteBox, want: &Option<Vec<i64>>, what: &str) {
+        let containing: Vec<&LexPiece> = opt
+            .pieces
+            .iter()
+            .filter(|p| basic_contains(&p.domain, ctx, bx))
+            .collect();
+        match want {
+            None => assert!(containing.is_empty(), "{what}: piece for empty"),
+            Some(w) => {
+                assert_eq!(containing.len(), 1, "{what}");
+                let got: Vec<i64> = containing[0]
+                    .values
+                    .iter()
+                    .map(|q| q.eval(ctx).unwrap())
+                    .collect();
+                assert_eq!(&got, w, "{what}");
+            }
+        }
+        assert_eq!(
+            set_contains(&opt.empty, ctx, bx),
+            want.is_none(),
+            "{what}: empty"
+        );
+    }
+
     /// Brute-force lexicographic maximum (or minimum) of the range at a
     /// parameter/domain point.
     fn brute_opt(rel: &BasicSet, ctx: &[i64], half: i64, max: bool) -> Option<Vec<i64>> {
@@ -783,28 +811,13 @@ mod tests {
             let bx = BruteBox::new(-half, half, -half, half);
             for_each_point(n_param + n_in, -half, half, |ctx| {
                 let want = brute_opt(&b, ctx, half, max);
-                let containing: Vec<&LexPiece> = opt
-                    .pieces
-                    .iter()
-                    .filter(|p| basic_contains(&p.domain, ctx, &bx))
-                    .collect();
-                match &want {
-                    None => assert!(containing.is_empty(), "{b} at {ctx:?}: piece for empty"),
-                    Some(w) => {
-                        n_nonempty_points += 1;
-                        assert_eq!(containing.len(), 1, "{b} at {ctx:?} (max {max})");
-                        let got: Vec<i64> = containing[0]
-                            .values
-                            .iter()
-                            .map(|q| q.eval(ctx).unwrap())
-                            .collect();
-                        assert_eq!(&got, w, "{b} at {ctx:?} (max {max})");
-                    }
-                }
-                assert_eq!(
-                    set_contains(&opt.empty, ctx, &bx),
-                    want.is_none(),
-                    "{b} empty"
+                n_nonempty_points += usize::from(want.is_some());
+                check_opt_at(
+                    &opt,
+                    ctx,
+                    &bx,
+                    &want,
+                    &format!("{b} at {ctx:?} (max {max})"),
                 );
                 true
             });
@@ -880,27 +893,12 @@ mod tests {
                         }
                     }
                 }
-                let containing: Vec<&LexPiece> = opt
-                    .pieces
-                    .iter()
-                    .filter(|p| basic_contains(&p.domain, ctx, &bx))
-                    .collect();
-                match &want {
-                    None => assert!(containing.is_empty(), "{rel} at {ctx:?}"),
-                    Some(w) => {
-                        assert_eq!(containing.len(), 1, "{rel} at {ctx:?} (max {max})");
-                        let got: Vec<i64> = containing[0]
-                            .values
-                            .iter()
-                            .map(|q| q.eval(ctx).unwrap())
-                            .collect();
-                        assert_eq!(&got, w, "{rel} at {ctx:?} (max {max})");
-                    }
-                }
-                assert_eq!(
-                    set_contains(&opt.empty, ctx, &bx),
-                    want.is_none(),
-                    "{rel} empty"
+                check_opt_at(
+                    &opt,
+                    ctx,
+                    &bx,
+                    &want,
+                    &format!("{rel} at {ctx:?} (max {max})"),
                 );
                 true
             });

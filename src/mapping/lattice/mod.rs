@@ -133,6 +133,38 @@ pub struct StrategyResult {
     pub time: Duration,
 }
 
+/// The parameter names of `ds`, checked against one value each.
+fn params_for(ds: &[BasicSet], values: &[i64]) -> PolyResult<Vec<String>> {
+    let params: Vec<String> = ds
+        .first()
+        .map(|p| p.space.params.clone())
+        .unwrap_or_default();
+    if params.len() != values.len() {
+        return Err(PolyError::SpaceMismatch(
+            "one value per parameter is needed".into(),
+        ));
+    }
+    Ok(params)
+}
+
+/// A heuristic's mapping and its linearised form, found together.
+fn push_with_linearised(
+    out: &mut Vec<StrategyResult>,
+    methods: [LatticeMethod; 2],
+    detail: String,
+    mappings: [NumericMapping; 2],
+    time: Duration,
+) {
+    for (method, mapping) in methods.into_iter().zip(mappings) {
+        out.push(StrategyResult {
+            method,
+            detail: detail.clone(),
+            mapping,
+            time,
+        });
+    }
+}
+
 /// Everything the lattice strategies computed for one DS.
 #[derive(Clone, Debug)]
 pub struct LatticeAnalysis {
@@ -308,18 +340,16 @@ pub fn analyse(
             let elapsed = t.elapsed();
             if let Some((multi, linear)) = h2 {
                 let detail = format!("{name}: {}", basis_text(basis));
-                analysis.heuristics.push(StrategyResult {
-                    method: LatticeMethod::Heuristic2,
-                    detail: detail.clone(),
-                    mapping: multi,
-                    time: elapsed,
-                });
-                analysis.heuristics.push(StrategyResult {
-                    method: LatticeMethod::Heuristic2Linearised,
+                push_with_linearised(
+                    &mut analysis.heuristics,
+                    [
+                        LatticeMethod::Heuristic2,
+                        LatticeMethod::Heuristic2Linearised,
+                    ],
                     detail,
-                    mapping: linear,
-                    time: elapsed,
-                });
+                    [multi, linear],
+                    elapsed,
+                );
             }
         }
         // Heuristic 3 with the rows of the dual basis, in reverse order
@@ -340,18 +370,16 @@ pub fn analyse(
         let elapsed = t.elapsed();
         if let Some((c, m3, linear)) = h3 {
             let detail = format!("{name}: rows {}", basis_text(&c));
-            analysis.heuristics.push(StrategyResult {
-                method: LatticeMethod::Heuristic3,
-                detail: detail.clone(),
-                mapping: m3,
-                time: elapsed,
-            });
-            analysis.heuristics.push(StrategyResult {
-                method: LatticeMethod::Heuristic3Linearised,
+            push_with_linearised(
+                &mut analysis.heuristics,
+                [
+                    LatticeMethod::Heuristic3,
+                    LatticeMethod::Heuristic3Linearised,
+                ],
                 detail,
-                mapping: linear,
-                time: elapsed,
-            });
+                [m3, linear],
+                elapsed,
+            );
         }
     }
 
@@ -462,15 +490,7 @@ pub fn lattice_candidates(
 ) -> PolyResult<Vec<Candidate>> {
     let fixed = FixedDifferenceSet::new(ds, rank, values, budget)?;
     let analysis = analyse(&fixed, opts, budget)?;
-    let params: Vec<String> = ds
-        .first()
-        .map(|p| p.space.params.clone())
-        .unwrap_or_default();
-    if params.len() != values.len() {
-        return Err(PolyError::SpaceMismatch(
-            "one value per parameter is needed".into(),
-        ));
-    }
+    let params = params_for(ds, values)?;
     candidates_from(&analysis, ds, rank, values, &params, opts, budget)
 }
 
@@ -703,15 +723,7 @@ pub fn symbolic_heuristic_3(
     array: &str,
     budget: &mut Budget,
 ) -> PolyResult<Option<Candidate>> {
-    let params: Vec<String> = ds
-        .first()
-        .map(|p| p.space.params.clone())
-        .unwrap_or_default();
-    if params.len() != values.len() {
-        return Err(PolyError::SpaceMismatch(
-            "one value per parameter is needed".into(),
-        ));
-    }
+    let params = params_for(ds, values)?;
     let at = |vals: &[i64], rows: &[Vec<i64>], budget: &mut Budget| -> PolyResult<Vec<i64>> {
         let fixed = FixedDifferenceSet::new(ds, rank, vals, budget)?;
         heuristic_3(&fixed, rows, budget)

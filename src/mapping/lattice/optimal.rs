@@ -684,24 +684,21 @@ pub fn optimal_lattice(
             perm,
             offsets: vec![Vec::new(); n],
         };
-        match search.level(n - 1, d, mirror_symmetric) {
-            Ok(_) => {}
-            Err(PolyError::Budget) => {
-                if let Some((m, b)) = search.best.take() {
-                    result.mapping = Some(m);
-                    result.basis = Some(b);
-                    result.size = Some(d);
-                    result.proven = true;
-                }
-                return Ok(result);
-            }
+        // Out of budget: what was found at this determinant (if anything)
+        // is the answer.
+        let out_of_budget = match search.level(n - 1, d, mirror_symmetric) {
+            Ok(_) => false,
+            Err(PolyError::Budget) => true,
             Err(e) => return Err(e),
-        }
+        };
         if let Some((m, b)) = search.best.take() {
             result.mapping = Some(m);
             result.basis = Some(b);
             result.size = Some(d);
             result.proven = true;
+            return Ok(result);
+        }
+        if out_of_budget {
             return Ok(result);
         }
         d += 1;

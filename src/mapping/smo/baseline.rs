@@ -15,7 +15,7 @@
 use crate::mapping::modular::ParamAffine;
 use crate::poly::farkas::least_upper_bound;
 use crate::poly::simplex::{LpResult, integer_point, lp_max};
-use crate::poly::{Budget, PolyError};
+use crate::poly::{BasicSet, Budget, PolyError};
 
 use super::certify::{SmoVerdict, certify_fixed};
 use super::input::{ConflictSpec, StmtId};
@@ -44,12 +44,7 @@ pub fn successive_moduli(
         let mut bounds: Vec<ParamAffine> = Vec::new();
         for piece in &pieces {
             let mut q = piece.clone();
-            for d in 0..axis {
-                let mut row = q.zero_row();
-                row[np + d] = 1;
-                row[np + n + d] = -1;
-                q.add_eq(row);
-            }
+            equal_before(&mut q, np, n, axis);
             if integer_point(&q, &mut Budget::default_query())?.is_none() {
                 continue;
             }
@@ -129,12 +124,7 @@ fn bounds_all(
     for piece in pieces {
         for sign in [1i64, -1] {
             let mut q = piece.clone();
-            for d in 0..axis {
-                let mut row = q.zero_row();
-                row[np + d] = 1;
-                row[np + n + d] = -1;
-                q.add_eq(row);
-            }
+            equal_before(&mut q, np, n, axis);
             // sign·(x − y) − modulus(P) >= 0.
             let mut row = q.zero_row();
             row[np + axis] = sign;
@@ -222,4 +212,15 @@ pub fn baseline(
         }
     }
     Ok(Ok(build(&classes)))
+}
+
+/// Constrains the two points of a conflict piece (`x` at `np`, `y` at
+/// `np + n`) to agree on their first `axis` coordinates.
+fn equal_before(q: &mut BasicSet, np: usize, n: usize, axis: usize) {
+    for d in 0..axis {
+        let mut row = q.zero_row();
+        row[np + d] = 1;
+        row[np + n + d] = -1;
+        q.add_eq(row);
+    }
 }

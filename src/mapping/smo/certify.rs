@@ -21,7 +21,7 @@ use crate::mapping::certify::fix_params;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::input::ConflictSpec;
+use super::input::{ConflictSpec, StmtId};
 use super::solve::{SmoSolution, difference_row, with_array_spaces};
 
 /// The verdict of a certification.
@@ -56,25 +56,15 @@ fn certify_fixed_inner(
         )));
     }
     for (ci, k) in spec.conflicts.iter().enumerate() {
-        let (Some(aj), Some(ak)) = (sol.array_of(k.source), sol.array_of(k.target)) else {
+        let Some(shared) = shared_array(sol, k.source, k.target) else {
             return Ok(SmoVerdict::Undecided(format!(
                 "statement of conflict {ci} has no mapping"
             )));
         };
-        if aj != ak {
+        let Some((aj, sj, sk)) = shared else {
             continue;
-        }
+        };
         let array = &sol.arrays[aj];
-        let sj = array
-            .statements
-            .iter()
-            .position(|s| *s == k.source)
-            .expect("array_of");
-        let sk = array
-            .statements
-            .iter()
-            .position(|s| *s == k.target)
-            .expect("array_of");
         for piece in &k.relation.pieces {
             let mut q: BasicSet = with_array_spaces(spec, piece);
             fix_params(&mut q, values);
@@ -102,28 +92,36 @@ fn certify_fixed_inner(
     Ok(SmoVerdict::Valid)
 }
 
+/// For a conflict from `source` to `target`: `None` when a statement has
+/// no mapping; `Some(None)` when they are in different arrays (they never
+/// share a cell); otherwise their array and their positions in it.
+fn shared_array(
+    sol: &SmoSolution,
+    source: StmtId,
+    target: StmtId,
+) -> Option<Option<(usize, usize, usize)>> {
+    let (aj, ak) = (sol.array_of(source)?, sol.array_of(target)?);
+    if aj != ak {
+        return Some(None);
+    }
+    let statements = &sol.arrays.get(aj)?.statements;
+    let sj = statements.iter().position(|s| *s == source)?;
+    let sk = statements.iter().position(|s| *s == target)?;
+    Some(Some((aj, sj, sk)))
+}
+
 /// Tries to prove `sol` valid for every parameter value. `Ok(true)` is a
 /// proof; `Ok(false)` means "not proven" (not a collision).
 pub fn certify_symbolic(spec: &ConflictSpec, sol: &SmoSolution) -> Result<bool, PolyError> {
     let np = spec.params.len();
     for k in &spec.conflicts {
-        let (Some(aj), Some(ak)) = (sol.array_of(k.source), sol.array_of(k.target)) else {
+        let Some(shared) = shared_array(sol, k.source, k.target) else {
             return Ok(false);
         };
-        if aj != ak {
+        let Some((aj, sj, sk)) = shared else {
             continue;
-        }
+        };
         let array = &sol.arrays[aj];
-        let sj = array
-            .statements
-            .iter()
-            .position(|s| *s == k.source)
-            .expect("array_of");
-        let sk = array
-            .statements
-            .iter()
-            .position(|s| *s == k.target)
-            .expect("array_of");
         let mut frontier: Vec<BasicSet> = k
             .relation
             .pieces

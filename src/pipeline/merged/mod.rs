@@ -244,14 +244,7 @@ impl Ctx<'_> {
         iters: &[Vec<i64>],
         width: usize,
     ) -> Result<Vec<Vec<i64>>, String> {
-        let j = *self
-            .smo_index
-            .get(&w)
-            .ok_or("writer not in the SMO statement list")?;
-        let a = self
-            .sol
-            .array_of(StmtId(j))
-            .ok_or("statement without array")?;
+        let (j, a) = self.smo_array(w)?;
         let array = &self.sol.arrays[a];
         let s = array
             .statements
@@ -280,8 +273,9 @@ impl Ctx<'_> {
         Ok(out)
     }
 
-    /// The home of the value written by scop statement `w` at `it`.
-    fn home(&self, w: usize, it: &[i64]) -> Result<Home, String> {
+    /// Scop statement `w`'s position in the SMO statement list, and its
+    /// SMO array.
+    fn smo_array(&self, w: usize) -> Result<(usize, usize), String> {
         let j = *self
             .smo_index
             .get(&w)
@@ -290,6 +284,12 @@ impl Ctx<'_> {
             .sol
             .array_of(StmtId(j))
             .ok_or("statement without array")?;
+        Ok((j, a))
+    }
+
+    /// The home of the value written by scop statement `w` at `it`.
+    fn home(&self, w: usize, it: &[i64]) -> Result<Home, String> {
+        let (j, a) = self.smo_array(w)?;
         let mut x = vec![j as i64];
         x.extend_from_slice(it);
         x.resize(x.len().max(1 + it.len()), 0);
