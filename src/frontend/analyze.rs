@@ -823,7 +823,7 @@ impl<'a> Analyzer<'a> {
                 span: span.clone(),
             }));
         }
-        self.check_disjuncts(&span)?;
+        self.check_disjuncts(span)?;
         Ok(nodes)
     }
 
@@ -912,7 +912,7 @@ impl<'a> Analyzer<'a> {
                 return self.reject(d);
             }
         };
-        self.check_disjuncts(&span)?;
+        self.check_disjuncts(span)?;
         Ok(vec![Node::Stmt(StmtNode {
             write,
             reads,

@@ -4,7 +4,7 @@
 //! the location the emitted program computes for it.
 //!
 //! A merged location is described the way the code generator prints it
-//! (`pipeline_smo`): per access, a choice among branches (`(c0) ? t0 :
+//! (`pipeline::merged`): per access, a choice among branches (`(c0) ? t0 :
 //! (c1) ? t1 : t2`) whose leaves name a buffer and one C subscript per
 //! buffer dimension (an affine row, or C's truncated `row % m`). The trace
 //! evaluates that description at every operation; it never consults the

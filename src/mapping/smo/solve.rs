@@ -1034,7 +1034,7 @@ pub fn smo_solve(
 /// gets an array of its own (Algorithm 1 on it alone), and the heuristic
 /// runs on the others. For values that no hyperplane can place next to a
 /// sliding window, such as the boundary values of a stencil, which stay
-/// live for the whole time loop (see `pipeline_smo::split`).
+/// live for the whole time loop (see `pipeline::merged::split`).
 pub fn smo_solve_isolating(
     spec: &ConflictSpec,
     isolated: &[StmtId],
