@@ -162,11 +162,31 @@ impl From<&RunArgs> for RunOptions {
     }
 }
 
-/// Reads a file as UTF-8, or a one-line error.
+/// Whether `path` names standard input (`-`, as cc and rustfmt take it).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The name diagnostics and reports give `path` (`<stdin>` for `-`).
+fn shown_name(path: &Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads a file (or standard input for `-`) as UTF-8, or a one-line
+/// error.
 pub fn read_source(path: &Path) -> Result<String, String> {
-    let shown = path.display();
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("polyfold: error: cannot read {shown}: {e}\n"))?;
+    let shown = shown_name(path);
+    let bytes = if is_stdin(path) {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| format!("polyfold: error: cannot read {shown}: {e}\n"))?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "polyfold: error: {shown} is not valid UTF-8 (invalid byte at offset {})\n",
@@ -177,11 +197,17 @@ pub fn read_source(path: &Path) -> Result<String, String> {
 
 /// Reads and processes one file; with `-i`, writes it atomically.
 pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
+    if is_stdin(path) && options.mode == OutputMode::InPlace {
+        return Outcome::fail(
+            "polyfold: error: -i rewrites files; standard input (-) has none\n".into(),
+            2,
+        );
+    }
     let source = match read_source(path) {
         Ok(s) => s,
         Err(e) => return Outcome::fail(e, 2),
     };
-    let mut out = run_source(&path.display().to_string(), &source, options);
+    let mut out = run_source(&shown_name(path), &source, options);
     if let Some(new) = out.rewrite.take()
         && let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes())
     {
@@ -514,7 +540,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         Ok(s) => s,
         Err(e) => return Outcome::fail(e, 2),
     };
-    let shown = path.display().to_string();
+    let shown = shown_name(path);
     let (program, mut stderr) = match extract(&shown, &source, options) {
         Ok(x) => x,
         Err(o) => return o,

@@ -463,3 +463,56 @@ fn lattice_reads_the_set_from_a_file_or_standard_input() {
     assert!(err.starts_with("polyfold: error: cannot read "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Runs the binary with `args` and `input` on standard input.
+fn polyfold_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("output")
+}
+
+/// `-` is standard input, as for cc and rustfmt: the same output as the
+/// file itself, diagnostics named `<stdin>`, and `-i` refused (exit 2:
+/// there is no file to rewrite).
+#[test]
+fn dash_reads_standard_input() {
+    let path = format!("{}/corpus/durbin.c", env!("CARGO_MANIFEST_DIR"));
+    let source = fs::read_to_string(&path).expect("corpus file");
+    let from_file = polyfold(&[&path]);
+    assert_eq!(from_file.status.code(), Some(0));
+    let from_stdin = polyfold_stdin(&["-"], &source);
+    assert_eq!(
+        from_stdin.status.code(),
+        Some(0),
+        "{}",
+        text(&from_stdin.stderr)
+    );
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+    assert_ne!(
+        text(&from_stdin.stdout),
+        source,
+        "the kernel was transformed"
+    );
+    // A report names the input `<stdin>`.
+    let report = polyfold_stdin(&["-", "--report", "text", "--no-timings"], &source);
+    assert!(
+        text(&report.stdout).contains("<stdin>"),
+        "{}",
+        text(&report.stdout)
+    );
+    // `verify -` traces what it reads.
+    let verify = polyfold_stdin(&["verify", "-"], &source);
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify.stderr));
+    let in_place = polyfold_stdin(&["-i", "-"], &source);
+    assert_eq!(in_place.status.code(), Some(2));
+    let err = text(&in_place.stderr);
+    assert!(err.starts_with("polyfold: error: -i"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
