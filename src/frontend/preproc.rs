@@ -485,32 +485,13 @@ const OPS: [&str; 24] = [
     "!", "~", "&", "|", "^", "?", ":",
 ];
 
+/// The tokens of an `#if` condition (C's preprocessing tokens, from
+/// [`super::macros::lex`], read as numbers, names and operators).
 fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() || c == b'\\' {
-            i += 1;
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            break;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            match text[i + 2..].find("*/") {
-                Some(k) => i += k + 4,
-                None => break,
-            }
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            let word = &text[start..i];
+    for token in super::macros::lex(text, None) {
+        let word = token.text.as_str();
+        if word.starts_with(|c: char| c.is_ascii_digit()) {
             let digits = word.trim_end_matches(['l', 'L']);
             if digits.ends_with(['u', 'U'])
                 || word.contains(['.', 'e', 'E']) && !word.starts_with("0x")
@@ -527,24 +508,12 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
             out.push(Tok::Num(
                 v.ok_or_else(|| format!("unsupported number `{word}`"))?,
             ));
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(Tok::Ident(text[start..i].to_string()));
-            continue;
-        }
-        match OPS.iter().find(|op| text[i..].starts_with(**op)) {
-            Some(op) => {
-                out.push(Tok::Op(op));
-                i += op.len();
-            }
-            None => {
-                let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(format!("unsupported token `{ch}` in a condition"));
+        } else if word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            out.push(Tok::Ident(word.to_string()));
+        } else {
+            match OPS.iter().find(|op| **op == word) {
+                Some(op) => out.push(Tok::Op(op)),
+                None => return Err(format!("unsupported token `{word}` in a condition")),
             }
         }
     }

@@ -157,6 +157,14 @@ impl Scop {
         self.params.iter().map(|p| p.name.clone()).collect()
     }
 
+    /// The known value of every parameter, or the name of one without.
+    pub fn param_values(&self) -> Result<Vec<i64>, String> {
+        self.params
+            .iter()
+            .map(|p| p.value.ok_or_else(|| p.name.clone()))
+            .collect()
+    }
+
     /// Whether `name` is a macro whose expansion is not one operand.
     pub fn is_compound(&self, name: &str) -> bool {
         self.compound_macros

@@ -198,13 +198,16 @@ fn decide_array(
         decision.max_live = traced.flatten();
         if options.record_max_live && traced.is_none() {
             decision.max_live = values.as_ref().and_then(|values| {
-                let trace = crate::verify::build::trace_program_of_array(scop, array.id);
-                budget
-                    .with_part(RECORD_TRACE_STEPS, options.time_per_array, |part| {
-                        crate::verify::run_trace(&trace, values, part)
-                    })
-                    .ok()
-                    .map(|t| t.max_live[array.id.0 as usize])
+                strategy::trace_array(
+                    scop,
+                    array.id,
+                    &crate::verify::Storage::Original,
+                    values,
+                    (RECORD_TRACE_STEPS, options.time_per_array),
+                    &mut budget,
+                )
+                .ok()
+                .map(|t| t.max_live[array.id.0 as usize])
             });
         }
         decision.safety_net_fired = budget.safety_net_fired();

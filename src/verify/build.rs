@@ -69,12 +69,7 @@ pub fn verify_program(
 ) -> Result<Vec<(usize, super::TraceReport)>, String> {
     let mut reports = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
-        let Some(values) = scop
-            .params
-            .iter()
-            .map(|p| p.value)
-            .collect::<Option<Vec<i64>>>()
-        else {
+        let Ok(values) = scop.param_values() else {
             continue;
         };
         let mut trace = trace_program(scop);

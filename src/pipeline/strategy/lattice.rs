@@ -31,7 +31,6 @@ pub(super) fn propose(
     if facts.trace.is_none() {
         // Its max-live count bounds every mapping (a trace that gives up
         // leaves the bound at 1).
-        facts.max_live = Some(None);
         let _ = facts.run_trace(TraceStorage::Original, budget);
     }
     let lower_bound = facts.traced_max_live().map_or(1, |m| m as i64).max(1);

@@ -78,6 +78,7 @@ pub(super) struct Proposals {
     pub list: Vec<Proposal>,
     /// Sizes the strategy certified by itself (e.g. every lattice
     /// heuristic), for the reports; the chosen one is certified again.
+    /// When empty, the chooser lists the size of the proposal it takes.
     pub sizes: Vec<StrategySize>,
     /// Why the strategy found nothing (kept when nothing else is found).
     pub failure: Option<Kept>,
@@ -125,10 +126,7 @@ pub(super) fn solver(e: crate::poly::PolyError) -> Kept {
 
 /// Known values of every parameter of `scop`, or the name of one without.
 pub fn param_values(scop: &Scop) -> Result<Vec<i64>, String> {
-    scop.params
-        .iter()
-        .map(|p| p.value.ok_or_else(|| p.name.clone()))
-        .collect()
+    scop.param_values()
 }
 
 impl<'a> ArrayFacts<'a> {
@@ -197,9 +195,7 @@ impl<'a> ArrayFacts<'a> {
         if !facts.live_in.exact && !facts.live_in.pieces.is_empty() {
             // The symbolic answer is a superset; the trace decides exactly.
             let storage = TraceStorage::Modular(facts.one_location.clone());
-            facts.max_live = Some(None);
-            facts.run_trace(storage, budget).map_err(solver)?;
-            let report = &facts.trace.as_ref().expect("just run").0;
+            let report = facts.run_trace(storage, budget).map_err(solver)?;
             if report.initial_reads[array.0 as usize] > 0 {
                 return Err(Kept::LiveIn);
             }
@@ -208,21 +204,24 @@ impl<'a> ArrayFacts<'a> {
     }
 
     /// Runs the trace of the array's statements with `storage` for the
-    /// array, within [`TRACE_STEPS`], and records its max-live count.
+    /// array, within [`TRACE_STEPS`], and records it and its max-live
+    /// count (`Some(None)` when it gives up).
     pub fn run_trace(
         &mut self,
         storage: TraceStorage,
         budget: &mut Budget,
-    ) -> crate::poly::PolyResult<()> {
-        let mut program = crate::verify::build::trace_program_of_array(self.scop, self.array);
-        program.arrays[self.array.0 as usize].storage = storage.clone();
-        let values = &self.values;
-        let report = budget.with_part(TRACE_STEPS, self.options.time_per_array, |part| {
-            crate::verify::run_trace(&program, values, part)
-        })?;
+    ) -> crate::poly::PolyResult<&TraceReport> {
+        self.max_live = Some(None);
+        let report = trace_array(
+            self.scop,
+            self.array,
+            &storage,
+            &self.values,
+            (TRACE_STEPS, self.options.time_per_array),
+            budget,
+        )?;
         self.max_live = Some(Some(report.max_live[self.array.0 as usize]));
-        self.trace = Some((report, storage));
-        Ok(())
+        Ok(&self.trace.insert((report, storage)).0)
     }
 
     /// The max-live count of the trace, when one ran and finished.
@@ -301,6 +300,24 @@ impl<'a> ArrayFacts<'a> {
     pub fn cells_of(&self, layout: &ArrayLayout) -> Option<i64> {
         layout_cells(layout, self.extents, &self.values)
     }
+}
+
+/// The trace of the statements of `scop` that access `array`, with
+/// `storage` for it, for `values`, within a part (`steps`, wall-clock
+/// safety net) of `budget`.
+pub(super) fn trace_array(
+    scop: &Scop,
+    array: ArrayId,
+    storage: &TraceStorage,
+    values: &[i64],
+    (steps, safety_net): (u64, Duration),
+    budget: &mut Budget,
+) -> crate::poly::PolyResult<TraceReport> {
+    let mut program = crate::verify::build::trace_program_of_array(scop, array);
+    program.arrays[array.0 as usize].storage = storage.clone();
+    budget.with_part(steps, safety_net, |part| {
+        crate::verify::run_trace(&program, values, part)
+    })
 }
 
 /// Cells of an array after remapping with `layout`.
@@ -389,6 +406,9 @@ pub(super) fn choose(
             Ok(p) => p,
             Err(kept) => return (Err(kept), chooser.sizes),
         };
+        // A strategy that lists its own sizes (every lattice heuristic) is
+        // not listed again for its chosen proposal.
+        let lists_own_sizes = !proposals.sizes.is_empty();
         chooser.sizes.extend(proposals.sizes);
         if let Some(f) = proposals.failure {
             chooser.failure = f;
@@ -409,8 +429,7 @@ pub(super) fn choose(
             if chooser.best.is_some() && cells.is_none_or(|c| c >= current) {
                 continue;
             }
-            if !matches!(p.method, Method::Lattice(_)) {
-                // The lattice strategies report their own sizes.
+            if !lists_own_sizes {
                 chooser.sizes.extend(cells.map(|cells| StrategySize {
                     method: p.method,
                     cells,
