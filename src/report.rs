@@ -58,6 +58,9 @@ fn note(d: &ArrayDecision) -> String {
             crate::mapping::Certificate::ForValues(v) => {
                 format!("certified for the known parameter values {v:?} only")
             }
+            crate::mapping::Certificate::FromValues(from) => {
+                format!("certified for every parameter value from {from:?} on")
+            }
         },
     }
 }
@@ -109,7 +112,14 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     opt(d.original_cells)
                 )
             } else {
-                format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells()))
+                match &d.formula {
+                    Some(f) => format!(
+                        "{} -> {} cells",
+                        f.original,
+                        f.new.as_deref().unwrap_or(&f.original)
+                    ),
+                    None => format!("{} -> {} cells", opt(d.original_cells), opt(d.new_cells())),
+                }
             },
             d.max_live.map_or("?".into(), |b| b.to_string()),
             d.method,
@@ -193,6 +203,11 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
             });
             if shown {
                 entry["analysis_ms"] = json!(d.time.as_secs_f64() * 1e3);
+            }
+            // Sizes without known values, as C expressions.
+            if let Some(f) = &d.formula {
+                entry["original_formula"] = json!(f.original);
+                entry["new_formula"] = json!(f.new.as_deref().unwrap_or(&f.original));
             }
             // Only when there are some, so that reports of sequential code
             // keep their shape.

@@ -3,6 +3,7 @@
 
 use crate::ir::{ArrayId, Scop};
 use crate::mapping::layout::{ArrayLayout, DimLayout};
+use crate::mapping::modular::ParamAffine;
 
 use crate::util::c_text::{Prec, operand};
 
@@ -99,38 +100,45 @@ pub fn plan_array_edits(
 }
 
 /// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into
-/// the constant, positive terms come first (`k - i`, not `-i + k`).
-fn linear_text(scop: &Scop, coeffs: &[i64], subs: &[&str], offset: i64) -> String {
-    let mut constant = Some(offset);
-    let mut terms: Vec<(i64, &str)> = Vec::new();
+/// the constant, positive terms come first (`k - i`, not `-i + k`), the
+/// offset's parameter terms last (`i - j + 2 * N`).
+fn linear_text(
+    scop: &Scop,
+    coeffs: &[i64],
+    subs: &[&str],
+    offset: &ParamAffine,
+    params: &[String],
+) -> String {
+    let mut constant = Some(offset.constant);
+    let mut terms: Vec<(i64, String)> = Vec::new();
     for (c, sub) in coeffs.iter().zip(subs) {
         if *c == 0 {
             continue;
         }
         match sub.parse::<i64>() {
             Ok(v) => constant = constant.and_then(|k| k.checked_add(c.checked_mul(v)?)),
-            Err(_) => terms.push((*c, sub)),
+            Err(_) => terms.push((*c, operand_text(scop, sub))),
         }
     }
-    let Some(constant) = constant else {
-        // Folding would overflow: keep every term as written.
-        terms = coeffs
-            .iter()
-            .zip(subs)
-            .filter(|(c, _)| **c != 0)
-            .map(|(c, s)| (*c, *s))
-            .collect();
-        return render_terms(scop, &terms, offset);
+    let constant = match constant {
+        Some(k) => k,
+        None => {
+            // Folding would overflow: keep every term as written.
+            terms = coeffs
+                .iter()
+                .zip(subs)
+                .filter(|(c, _)| **c != 0)
+                .map(|(c, s)| (*c, operand_text(scop, s)))
+                .collect();
+            offset.constant
+        }
     };
     terms.sort_by_key(|(c, _)| *c < 0);
-    render_terms(scop, &terms, constant)
-}
-
-fn render_terms(scop: &Scop, terms: &[(i64, &str)], constant: i64) -> String {
-    let terms: Vec<(i64, String)> = terms
-        .iter()
-        .map(|(c, sub)| (*c, operand_text(scop, sub)))
-        .collect();
+    for (c, name) in offset.coeffs.iter().zip(params) {
+        if *c != 0 {
+            terms.push((*c, operand_text(scop, name)));
+        }
+    }
     crate::util::c_text::affine_text(&terms, constant)
 }
 
@@ -146,9 +154,10 @@ fn plan_linear(
     let decl = scop.array(array);
     let mut edits = Vec::new();
     let mut text = decl.name.clone();
+    let params = scop.param_texts();
     for dim in &layout.dims {
         if let DimLayout::Linear { modulus, .. } = dim {
-            text.push_str(&format!("[{modulus}]"));
+            text.push_str(&format!("[{}]", modulus.to_text(&params)));
         }
     }
     edits.push(Edit::replace(declarator, text));
@@ -171,11 +180,15 @@ fn plan_linear(
                     exempt,
                 } = dim
                 {
-                    let arg = linear_text(scop, coeffs, &subs, *offset);
+                    let arg = linear_text(scop, coeffs, &subs, offset, &params);
                     if exempt.contains(&(si, position)) {
                         text.push_str(&format!("[{arg}]"));
                     } else {
-                        text.push_str(&format!("[{} % {modulus}]", operand_text(scop, &arg)));
+                        text.push_str(&format!(
+                            "[{} % {}]",
+                            operand_text(scop, &arg),
+                            operand_text(scop, &modulus.to_text(&params))
+                        ));
                     }
                 }
             }

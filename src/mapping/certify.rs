@@ -10,14 +10,23 @@
 //! For symbolic moduli `b_q(N)` the congruence is not linear; the check
 //! proves the emptiness of a superset instead: a colliding `d` either has
 //! `M·d = 0` (and `d ≠ 0`) or a first row `q` with `M_q·d ≠ 0`, and then
-//! `|M_q·d| ≥ b_q(N)`. Emptiness of those pieces for every parameter value of
-//! the context is a proof for all parameter values. A failed proof is not a
-//! collision: the caller falls back (numeric moduli, or no mapping).
+//! `M_q·d = ±k·b_q(N)` for some `k ≥ 1`: each `k` up to a small bound is a
+//! linear equality (ruled out one by one, so that a lattice whose conflict
+//! distances pass the modulus without hitting a multiple is proven), and
+//! the rest is `|M_q·d| ≥ (bound + 1)·b_q(N)`. Emptiness of those pieces for
+//! every parameter value of the context is a proof for all parameter
+//! values. A failed proof is not a collision: the caller falls back
+//! (numeric moduli, or no mapping).
 
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
 use super::modular::ModularMapping;
+
+/// The multiples `k·b(N)` of a symbolic modulus that the symbolic proof
+/// rules out one by one (each an equality, linear for a fixed `k`); past
+/// them it needs `|M_q·d| < (SYMBOLIC_MULTIPLES + 1)·b(N)`.
+const SYMBOLIC_MULTIPLES: i64 = 2;
 
 /// For which parameter values a proof is wanted.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +44,34 @@ pub enum Certificate {
     ForValues(Vec<i64>),
     /// Valid for every parameter value of the context.
     ForAllParameters,
+    /// Valid for every parameter value of the context with each parameter
+    /// at least `from[q]` (see [`region`]).
+    FromValues(Vec<i64>),
+}
+
+/// `context ∧ p_q >= from[q]` for every parameter `q`.
+pub fn region(context: &BasicSet, from: &[i64]) -> BasicSet {
+    let mut q = context.clone();
+    for (k, v) in from.iter().enumerate() {
+        let mut row = q.zero_row();
+        row[k] = 1;
+        let last = row.len() - 1;
+        row[last] = -v;
+        q.add_ineq(row);
+    }
+    q
+}
+
+impl Certificate {
+    /// The set of parameter values it covers, when it is not a list of
+    /// values: the context, or a region of it.
+    pub fn parameter_set(&self, context: &BasicSet) -> Option<BasicSet> {
+        match self {
+            Certificate::ForValues(_) => None,
+            Certificate::ForAllParameters => Some(context.clone()),
+            Certificate::FromValues(from) => Some(region(context, from)),
+        }
+    }
 }
 
 /// Why a mapping could not be certified.
@@ -135,31 +172,41 @@ pub fn certify_modular(
                 for q in nonzero_pieces(&in_kernel, rank) {
                     check_empty(&q, rank, budget)?;
                 }
-                // First non-zero image row q: |M_q·d| >= b_q(N).
+                // First non-zero image row q: sign·M_q·d = k·b_q(N) for some
+                // k >= 1; each k up to SYMBOLIC_MULTIPLES is an equality
+                // (linear in d and N for a fixed k), the rest is
+                // sign·M_q·d >= (SYMBOLIC_MULTIPLES + 1)·b_q(N).
                 for (qi, dim) in mapping.dims.iter().enumerate() {
                     for sign in [1, -1] {
                         let mut q = base.clone();
                         for earlier in &mapping.dims[..qi] {
                             q.add_eq(image_row(&q, &earlier.coeffs));
                         }
-                        let mut row = image_row(&q, &dim.coeffs);
-                        for v in row.iter_mut() {
-                            *v *= sign;
-                        }
-                        for (p, c) in dim.modulus.coeffs.iter().enumerate() {
-                            row[p] -= c;
-                        }
-                        let last = row.len() - 1;
-                        row[last] -= dim.modulus.constant;
-                        q.add_ineq(row);
-                        match integer_point(&q, budget) {
-                            Ok(None) => {}
-                            Ok(Some(_)) => {
-                                return Err(CertifyFailure::NotProven(format!(
-                                    "a conflict distance reaches the modulus of dimension {qi}"
-                                )));
+                        for k in 1..=SYMBOLIC_MULTIPLES + 1 {
+                            let mut row = image_row(&q, &dim.coeffs);
+                            for v in row.iter_mut() {
+                                *v *= sign;
                             }
-                            Err(e) => return Err(CertifyFailure::Undecided(e)),
+                            for (p, c) in dim.modulus.coeffs.iter().enumerate() {
+                                row[p] -= k * c;
+                            }
+                            let last = row.len() - 1;
+                            row[last] -= k * dim.modulus.constant;
+                            let mut piece = q.clone();
+                            if k <= SYMBOLIC_MULTIPLES {
+                                piece.add_eq(row);
+                            } else {
+                                piece.add_ineq(row);
+                            }
+                            match integer_point(&piece, budget) {
+                                Ok(None) => {}
+                                Ok(Some(_)) => {
+                                    return Err(CertifyFailure::NotProven(format!(
+                                        "a conflict distance reaches {k} times the modulus of dimension {qi}"
+                                    )));
+                                }
+                                Err(e) => return Err(CertifyFailure::Undecided(e)),
+                            }
                         }
                     }
                 }

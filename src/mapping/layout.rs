@@ -41,10 +41,13 @@ pub enum DimLayout {
     /// `(Σ coeffs[p]·e_p + offset) % modulus`, where `offset` is a multiple
     /// of the modulus that makes the argument non-negative on every access;
     /// the accesses in `exempt` are proven never to wrap and drop the `%`.
+    /// For a mapping proven for every parameter value, the modulus is
+    /// affine in the parameters, proven at least 1 on the whole context,
+    /// and the offset a constant multiple of it.
     Linear {
         coeffs: Vec<i64>,
-        offset: i64,
-        modulus: i64,
+        offset: ParamAffine,
+        modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
     },
 }
@@ -84,9 +87,13 @@ fn proves_empty(
 ) -> Result<bool, PolyError> {
     let mut q = piece.clone();
     q.add_ineq(row);
-    match certificate {
-        Certificate::ForValues(values) => fix_params(&mut q, values),
-        Certificate::ForAllParameters => q.add_param_constraints(context),
+    match certificate.parameter_set(context) {
+        None => {
+            if let Certificate::ForValues(values) = certificate {
+                fix_params(&mut q, values)
+            }
+        }
+        Some(set) => q.add_param_constraints(&set),
     }
     match integer_point(&q, budget) {
         Ok(p) => Ok(p.is_none()),
@@ -107,12 +114,14 @@ fn proves_at_least_one(
 ) -> Result<bool, PolyError> {
     match certificate {
         Certificate::ForValues(values) => Ok(b.eval(values).is_ok_and(|v| v >= 1)),
-        Certificate::ForAllParameters => {
+        Certificate::ForAllParameters | Certificate::FromValues(_) => {
             if b.is_constant() {
                 return Ok(b.constant >= 1);
             }
             // { p ∈ context : b(p) <= 0 } must be empty.
-            let mut q = context.clone();
+            let mut q = certificate
+                .parameter_set(context)
+                .unwrap_or_else(|| context.clone());
             let mut row = q.zero_row();
             for (k, c) in b.coeffs.iter().enumerate() {
                 row[k] = -c;
@@ -224,7 +233,9 @@ pub fn axis_layout(
                     (Some(ext), Certificate::ForValues(values)) => {
                         matches!((ext.eval(values), b.eval(values)), (Ok(e), Ok(m)) if e <= m)
                     }
-                    (Some(ext), Certificate::ForAllParameters) => ext == b,
+                    (Some(ext), Certificate::ForAllParameters | Certificate::FromValues(_)) => {
+                        ext == b
+                    }
                     (None, _) => false,
                 };
             dims.push(DimLayout::Plain {
@@ -243,10 +254,139 @@ pub fn axis_layout(
 }
 
 /// The layout of a general mapping (rows of `mapping` combine several
-/// subscripts), for the fixed parameter `values` of its certificate. Each
-/// row gets the smallest offset (a multiple of its modulus) that makes its
-/// argument non-negative on every access, from exact integer minima.
+/// subscripts), for the parameter values of its certificate. Each row gets
+/// the smallest offset (a multiple of its modulus) that makes its argument
+/// non-negative on every access: from exact integer minima for fixed
+/// values; for every value of the context, the smallest multiple `k·b`
+/// (`k <= MAX_OFFSET_MULTIPLE`) proven enough on every access.
 pub fn linear_layout(
+    model: &ArrayModel,
+    mapping: &ModularMapping,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<ArrayLayout, LayoutFailure> {
+    match certificate {
+        Certificate::ForValues(values) => linear_layout_for_values(model, mapping, values, budget),
+        Certificate::ForAllParameters | Certificate::FromValues(_) => {
+            linear_layout_for_all(model, mapping, certificate, context, budget)
+        }
+    }
+}
+
+/// The largest offset multiple tried by a layout for every value.
+const MAX_OFFSET_MULTIPLE: i64 = 4;
+
+/// `Σ coeffs[p]·subscript_p` as a row over an event's columns.
+fn combined_row(
+    coeffs: &[i64],
+    subscripts: &[Vec<i64>],
+    width: usize,
+) -> Result<Vec<i64>, PolyError> {
+    let mut row = vec![0i64; width];
+    for (c, sub) in coeffs.iter().zip(subscripts) {
+        for (o, s) in row.iter_mut().zip(sub) {
+            let term = c.checked_mul(*s).ok_or(PolyError::Overflow)?;
+            *o = o.checked_add(term).ok_or(PolyError::Overflow)?;
+        }
+    }
+    Ok(row)
+}
+
+/// `row + sign·(factor·b)` (`b` over the parameter columns and the constant).
+fn plus_multiple(row: &[i64], b: &ParamAffine, factor: i64) -> Result<Vec<i64>, PolyError> {
+    let mut out = row.to_vec();
+    for (q, c) in b.coeffs.iter().enumerate() {
+        out[q] = out[q]
+            .checked_add(c.checked_mul(factor).ok_or(PolyError::Overflow)?)
+            .ok_or(PolyError::Overflow)?;
+    }
+    let last = out.len() - 1;
+    out[last] = out[last]
+        .checked_add(b.constant.checked_mul(factor).ok_or(PolyError::Overflow)?)
+        .ok_or(PolyError::Overflow)?;
+    Ok(out)
+}
+
+fn linear_layout_for_all(
+    model: &ArrayModel,
+    mapping: &ModularMapping,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<ArrayLayout, LayoutFailure> {
+    let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    let mut dims = Vec::new();
+    for (p, dim) in mapping.dims.iter().enumerate() {
+        let b = &dim.modulus;
+        if !proves_at_least_one(b, certificate, context, budget).map_err(err)? {
+            return Err(LayoutFailure(format!(
+                "cannot prove that the modulus of dimension {p} is at least 1 for every parameter value"
+            )));
+        }
+        let args: Vec<((usize, usize), &BasicSet, Vec<i64>)> = model
+            .events
+            .iter()
+            .map(|e| {
+                combined_row(&dim.coeffs, &e.subscripts, e.domain.width())
+                    .map(|row| ((e.statement, e.position), &e.domain, row))
+            })
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        // The smallest k with arg + k·b >= 0 on every access: -(arg + k·b) - 1 >= 0 is empty.
+        let mut multiple = None;
+        for k in 0..=MAX_OFFSET_MULTIPLE {
+            let mut all = true;
+            for (_, domain, row) in &args {
+                let mut neg: Vec<i64> = plus_multiple(row, b, k)
+                    .map_err(err)?
+                    .iter()
+                    .map(|v| -v)
+                    .collect();
+                let last = neg.len() - 1;
+                neg[last] -= 1;
+                if !proves_empty(domain, neg, certificate, context, budget).map_err(err)? {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                multiple = Some(k);
+                break;
+            }
+        }
+        let Some(k) = multiple else {
+            return Err(LayoutFailure(format!(
+                "cannot prove that the argument of dimension {p} is never negative with an offset of at most {MAX_OFFSET_MULTIPLE} moduli"
+            )));
+        };
+        let offset = ParamAffine {
+            coeffs: b.coeffs.iter().map(|c| c * k).collect(),
+            constant: b.constant * k,
+        };
+        // Exempt: arg + offset - b >= 0 is empty on every piece of the access.
+        let mut wraps: Vec<((usize, usize), bool)> = Vec::new();
+        for (key, domain, row) in &args {
+            let over = plus_multiple(row, b, k - 1).map_err(err)?;
+            let this_wraps =
+                !proves_empty(domain, over, certificate, context, budget).map_err(err)?;
+            match wraps.iter_mut().find(|(kk, _)| kk == key) {
+                Some((_, w)) => *w |= this_wraps,
+                None => wraps.push((*key, this_wraps)),
+            }
+        }
+        dims.push(DimLayout::Linear {
+            coeffs: dim.coeffs.clone(),
+            offset,
+            modulus: b.clone(),
+            exempt: wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect(),
+        });
+    }
+    Ok(ArrayLayout { dims })
+}
+
+/// [`linear_layout`] for fixed parameter `values`.
+fn linear_layout_for_values(
     model: &ArrayModel,
     mapping: &ModularMapping,
     values: &[i64],
@@ -254,6 +394,7 @@ pub fn linear_layout(
 ) -> Result<ArrayLayout, LayoutFailure> {
     use crate::poly::simplex::{IntResult, integer_max, integer_min};
     let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    let n_param = values.len();
     let mut dims = Vec::new();
     for dim in &mapping.dims {
         let b = dim.modulus.eval(values).map_err(err)?;
@@ -265,16 +406,7 @@ pub fn linear_layout(
         for event in &model.events {
             let mut q = event.domain.clone();
             fix_params(&mut q, values);
-            let mut objective = vec![0i64; q.width()];
-            for (c, sub) in dim.coeffs.iter().zip(&event.subscripts) {
-                for (o, s) in objective.iter_mut().zip(sub) {
-                    let term = c.checked_mul(*s).ok_or(PolyError::Overflow).map_err(err)?;
-                    *o = o
-                        .checked_add(term)
-                        .ok_or(PolyError::Overflow)
-                        .map_err(err)?;
-                }
-            }
+            let objective = combined_row(&dim.coeffs, &event.subscripts, q.width()).map_err(err)?;
             let lo = match integer_min(&q, &objective, budget).map_err(err)? {
                 IntResult::Optimal { value, .. } => value,
                 IntResult::Infeasible => continue,
@@ -310,8 +442,8 @@ pub fn linear_layout(
             .collect();
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
-            offset,
-            modulus: b,
+            offset: ParamAffine::constant(n_param, offset),
+            modulus: ParamAffine::constant(n_param, b),
             exempt,
         });
     }

@@ -17,6 +17,10 @@ pub enum Method {
     SuccessiveModulo,
     /// A lattice strategy of seed 001 §4.
     Lattice(LatticeMethod),
+    /// A lattice found at small probe sizes whose basis holds and whose
+    /// moduli move affinely, proven for every parameter value
+    /// (`pipeline::strategy::lifted`).
+    LiftedLattice,
     /// Folded together with the other temporaries of its SCoP into merged
     /// buffers (seed 000); the SCoP's record says which search found them.
     InterArray,
@@ -98,6 +102,7 @@ impl Method {
             Method::TraceMaxLiveOne => "max-live 1 (trace)",
             Method::SuccessiveModulo => "successive modulo",
             Method::Lattice(l) => l.name(),
+            Method::LiftedLattice => "lattice lifted to every size",
             Method::InterArray => "inter-array",
         }
     }
@@ -149,6 +154,7 @@ mod tests {
                     Method::Unchanged,
                     Method::TraceMaxLiveOne,
                     Method::SuccessiveModulo,
+                    Method::LiftedLattice,
                     Method::InterArray,
                 ]
                 .map(Method::name),

@@ -18,7 +18,7 @@
 
 use crate::analysis::model::ArrayModel;
 use crate::ir::{ArrayId, Scop};
-use crate::mapping::certify::{Certificate, CertifyMode, certify_modular};
+use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, region};
 use crate::mapping::layout::{ArrayLayout, axis_layout, linear_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::poly::{BasicSet, Budget};
@@ -104,6 +104,9 @@ pub enum Scope {
     EveryValue,
     /// The known values (the caller pins them with a `_Static_assert`).
     KnownValues,
+    /// Every value of the context with each parameter at least the
+    /// smaller of this and its known value (pinned as `N >= …`).
+    AtLeast(i64),
 }
 
 /// Proves `mapping` on the array's difference set and lays it out.
@@ -113,16 +116,26 @@ pub fn certify_array(
     scope: Scope,
     budget: &mut Budget,
 ) -> Result<Certified, String> {
-    let (pieces, mode) = match scope {
-        Scope::EveryValue => (
+    let from: Option<Vec<i64>> = match scope {
+        Scope::AtLeast(t) => Some(claim.values.iter().map(|v| (*v).min(t)).collect()),
+        _ => None,
+    };
+    let within: Option<BasicSet> = from.as_ref().map(|f| region(&claim.scop.context, f));
+    let (pieces, mode) = match (&within, scope) {
+        (Some(within), _) => (claim.ds, CertifyMode::Symbolic { context: within }),
+        (None, Scope::KnownValues) => (claim.fixed_ds, CertifyMode::Fixed(claim.values)),
+        (None, _) => (
             claim.ds,
             CertifyMode::Symbolic {
                 context: &claim.scop.context,
             },
         ),
-        Scope::KnownValues => (claim.fixed_ds, CertifyMode::Fixed(claim.values)),
     };
-    let certificate = certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+    let mut certificate =
+        certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+    if let Some(from) = from {
+        certificate = Certificate::FromValues(from);
+    }
     modular(claim, mapping, certificate, budget)
 }
 
@@ -189,12 +202,13 @@ fn modular(
             budget,
         )
     } else {
-        match &certificate {
-            Certificate::ForValues(values) => linear_layout(claim.model, &mapping, values, budget),
-            Certificate::ForAllParameters => {
-                return Err("a linearised mapping is laid out for known values only".into());
-            }
-        }
+        linear_layout(
+            claim.model,
+            &mapping,
+            &certificate,
+            &claim.scop.context,
+            budget,
+        )
     }
     .map_err(|f| f.0)?;
     Ok(Certified {

@@ -38,7 +38,8 @@ pub mod strategy;
 pub use certify::{Certified, Storage};
 pub use options::ContractOptions;
 pub use record::{
-    ArrayDecision, ArrayOutcome, FileContraction, KeptReason, MergedScop, Optimality, StrategySize,
+    ArrayDecision, ArrayOutcome, FileContraction, KeptReason, MergedScop, Optimality, SizeFormula,
+    StrategySize,
 };
 pub use strategy::param_values;
 
@@ -157,6 +158,7 @@ fn decide_array(
         safety_net_fired: false,
         parallel_loops: Vec::new(),
         classification,
+        formula: None,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -176,15 +178,21 @@ fn decide_array(
     } else {
         let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
         let pinnable = pins::params_are_macros(program, scop);
+        let mut facts_known = true;
         let (result, traced) =
-            match ArrayFacts::build(options, scop, array.id, &extents, pinnable, &mut budget) {
+            match ArrayFacts::build(options, scop, array.id, pinnable, &mut budget) {
                 Ok(mut facts) => {
+                    facts_known = facts.values_known;
                     let (result, sizes) = strategy::choose(&mut facts, &mut budget);
                     decision.strategies = sizes;
                     (result, facts.max_live)
                 }
                 Err(kept) => (Err(kept), None),
             };
+        if !facts_known {
+            // Sizes at probe values mean nothing to a reader.
+            decision.strategies.clear();
+        }
         decision.outcome = match result {
             Ok(choice) => {
                 decision.method = choice.method;
@@ -212,8 +220,78 @@ fn decide_array(
         }
         decision.safety_net_fired = budget.safety_net_fired();
     }
+    if decision.original_cells.is_none() {
+        decision.formula = size_formula(scop, array, &decision.outcome);
+    }
     decision.time = start.elapsed();
     decision
+}
+
+/// The sizes of `array` as formulas in the parameters: the declaration's,
+/// and the new layout's when it was remapped. `None` when an extent is not
+/// affine.
+fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<SizeFormula> {
+    use crate::mapping::layout::DimLayout;
+    let params = scop.param_texts();
+    let declared: Vec<ParamAffine> = array
+        .extents
+        .iter()
+        .map(|e| {
+            e.aff.as_ref().map(|a| ParamAffine {
+                coeffs: a.coeffs.clone(),
+                constant: a.constant,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let product = |factors: Vec<&ParamAffine>| -> String {
+        let (constants, symbolic): (Vec<&ParamAffine>, Vec<&ParamAffine>) =
+            factors.into_iter().partition(|f| f.is_constant());
+        let constant: i64 = constants.iter().map(|f| f.constant).product();
+        let mut terms: Vec<String> = Vec::new();
+        if constant != 1 || symbolic.is_empty() {
+            terms.push(constant.to_string());
+        }
+        for f in symbolic {
+            let text = f.to_text(&params);
+            let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
+            terms.push(if atomic { text } else { format!("({text})") });
+        }
+        terms.join(" * ")
+    };
+    let new = match outcome {
+        ArrayOutcome::Remapped { certified, .. } => {
+            let layout = certified.layout()?;
+            let mut factors = Vec::new();
+            let linear: Vec<ParamAffine>;
+            if layout.is_linear() {
+                linear = layout
+                    .dims
+                    .iter()
+                    .filter_map(|d| match d {
+                        DimLayout::Linear { modulus, .. } => Some(modulus.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                factors.extend(linear.iter());
+            } else {
+                for (dim, extent) in layout.dims.iter().zip(&declared) {
+                    match dim {
+                        DimLayout::Dropped => {}
+                        DimLayout::Plain { extent: None } => factors.push(extent),
+                        DimLayout::Plain { extent: Some(b) }
+                        | DimLayout::Modulo { modulus: b, .. } => factors.push(b),
+                        DimLayout::Linear { .. } => return None,
+                    }
+                }
+            }
+            Some(product(factors))
+        }
+        _ => None,
+    };
+    Some(SizeFormula {
+        original: product(declared.iter().collect()),
+        new,
+    })
 }
 
 fn eval_extent(aff: &Option<crate::ir::AffExpr>, values: &[i64]) -> Option<i64> {

@@ -55,6 +55,15 @@ impl Default for ContractOptions {
 /// `polyfold verify` has its own, larger budget.
 pub const TRACE_STEPS: u64 = 2_000_000;
 
+/// The probe values of parameters without a known value
+/// (`strategy::probe_values`): the `q`-th parameter is probed at
+/// `PROBE_BASE + PROBE_STEP·q` or above, when the context allows. Large
+/// enough that loops with bounds like `n - 3` run, small enough that the
+/// difference set stays small; distinct so that no two parameters are
+/// equal by chance.
+pub const PROBE_BASE: i64 = 16;
+pub const PROBE_STEP: i64 = 4;
+
 /// Steps of the trace that only records an array's max-live count for the
 /// reports (`ContractOptions::record_max_live`): small, so that a report
 /// costs little more than the transform; past it the bound is unknown.
@@ -65,6 +74,20 @@ pub const RECORD_TRACE_STEPS: u64 = 250_000;
 /// (blur_tiled's `blurx`); a difference set of many pieces whose hull would
 /// take minutes stops here (tests/regressions/lattice_hull_budget.c).
 pub const LATTICE_STEPS: u64 = 1_000_000;
+
+/// The fixed-size lattice strategies (`strategy::lattice`: a search on the
+/// difference set for the known values, whose cost grows with it) run only
+/// on arrays of at most this many cells; larger ones get the mappings
+/// proven for every value (successive modulo, lifted lattices), whose cost
+/// does not depend on the sizes.
+pub const FIXED_SEARCH_CELLS: i64 = 10_000;
+
+/// Solver steps of each search of the lifted lattices (`strategy::lifted`,
+/// one per probe point) and the optimal search's steps there: the probe
+/// values are small, and what a lift finds does not depend on the sizes
+/// of the program.
+pub const LIFT_LATTICE_STEPS: u64 = 1_000_000;
+pub const LIFT_OPTIMAL_STEPS: u64 = 5_000_000;
 
 /// The wall-clock safety net of one SCoP's inter-array path: building the
 /// global conflict set may use half of it, and all SMO solves share it.

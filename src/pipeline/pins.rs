@@ -45,6 +45,17 @@ pub(super) fn values_condition(scop: &Scop, values: &[i64]) -> String {
         .join(" && ")
 }
 
+/// `P1 >= v1 && P2 >= v2 ...` (see [`values_condition`]) for a storage
+/// certified from these values on.
+fn from_condition(scop: &Scop, from: &[i64]) -> String {
+    scop.param_texts()
+        .iter()
+        .zip(from)
+        .map(|(p, v)| format!("{p} >= {v}"))
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
 /// A `_Static_assert(condition, "polyfold: the {what} is certified for
 /// these parameter values only")` on its own line after byte `end` (the end
 /// of a declaration), indented like that line.
@@ -83,16 +94,22 @@ pub(super) fn static_assertions(program: &Program, decisions: &[ArrayDecision]) 
         let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
             continue;
         };
-        let Certificate::ForValues(values) = certified.certificate() else {
-            continue;
-        };
         let scop = &program.scops[d.scop];
+        let condition = match certified.certificate() {
+            Certificate::ForValues(values) => values_condition(scop, values),
+            Certificate::FromValues(from) => from_condition(scop, from),
+            Certificate::ForAllParameters => continue,
+        };
         let Some(decl) = scop.array(d.array).decl_span.clone() else {
             continue;
         };
-        let condition = values_condition(scop, values);
         match by_decl.iter_mut().find(|(end, _, _)| *end == decl.end) {
-            Some((_, names, _)) => names.push(d.name.clone()),
+            Some((_, names, c)) => {
+                names.push(d.name.clone());
+                if *c != condition && !c.split(" && ").any(|part| part == condition) {
+                    *c = format!("{c} && {condition}");
+                }
+            }
             None => by_decl.push((decl.end, vec![d.name.clone()], condition)),
         }
     }

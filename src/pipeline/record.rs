@@ -64,6 +64,9 @@ pub enum KeptReason {
     NoSmaller {
         cells: i64,
     },
+    /// Without parameter values: the best storage proven for every value
+    /// is not smaller than the declaration for every value.
+    NoSmallerForEveryValue,
     /// The lattice strategies gave up, after `before`.
     LatticeGaveUp {
         before: Box<KeptReason>,
@@ -104,6 +107,9 @@ impl std::fmt::Display for KeptReason {
             KeptReason::NoSmaller { cells } => {
                 write!(f, "no smaller mapping: the best needs all {cells} cells")
             }
+            KeptReason::NoSmallerForEveryValue => f.write_str(
+                "no smaller mapping proven for every parameter value (pass -D NAME=VALUE to fold for known sizes)",
+            ),
             KeptReason::LatticeGaveUp { before, error } => {
                 write!(f, "{before}; the lattice strategies gave up: {error}")
             }
@@ -137,6 +143,17 @@ pub struct ArrayDecision {
     /// name and pragma). Cells touched by distinct iterations of one of
     /// them are never given one location.
     pub parallel_loops: Vec<(String, crate::ir::ParallelMark)>,
+    /// When some extent has no known value: the sizes as formulas in the
+    /// parameters (`n * n`, and `n * 2` once remapped).
+    pub formula: Option<SizeFormula>,
+}
+
+/// Sizes of an array as C expressions in the parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeFormula {
+    pub original: String,
+    /// The remapped size (`None`: not remapped).
+    pub new: Option<String>,
 }
 
 /// Why an array's new size is known to be the smallest.

@@ -1,6 +1,8 @@
 //! The lattice strategies of seed 001 §4 (heuristics 1–3, their
 //! linearised forms, the block and the optimal search), for the known
-//! values when they can be pinned, on arrays of rank ≥ 2 whose current
+//! values when they can be pinned, on arrays of rank ≥ 2 and of at most
+//! [`FIXED_SEARCH_CELLS`] cells (their cost grows with the difference set;
+//! `lifted.rs` runs them at small sizes for every size) whose current
 //! choice is above the max-live bound (no mapping can beat that bound, so
 //! then nothing runs). They get a part of the array's budget (the optimal
 //! search its own steps), so that a hard difference set cannot starve the
@@ -11,7 +13,7 @@
 use crate::mapping::Method;
 use crate::mapping::lattice::{LatticeOptions, lattice_candidates};
 use crate::pipeline::certify::Scope;
-use crate::pipeline::options::LATTICE_STEPS;
+use crate::pipeline::options::{FIXED_SEARCH_CELLS, LATTICE_STEPS};
 use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 use crate::poly::Budget;
 use crate::verify::Storage as TraceStorage;
@@ -26,6 +28,14 @@ pub(super) fn propose(
     let current = chooser.current();
     let options = facts.options;
     if !options.lattices || !facts.macros_pinnable || facts.model.rank < 2 || current <= 1 {
+        return Ok(Proposals::default());
+    }
+    if facts
+        .original_cells
+        .is_none_or(|cells| cells > FIXED_SEARCH_CELLS)
+    {
+        // Its cost grows with the sizes; the mappings proven for every
+        // value stand.
         return Ok(Proposals::default());
     }
     if facts.trace.is_none() {

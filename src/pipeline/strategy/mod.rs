@@ -34,11 +34,12 @@ use crate::poly::{BasicSet, Budget};
 use crate::verify::{Storage as TraceStorage, TraceReport};
 
 use super::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_trace};
-use super::options::{ContractOptions, TRACE_STEPS};
+use super::options::{ContractOptions, PROBE_BASE, PROBE_STEP, TRACE_STEPS};
 use super::record::{KeptReason as Kept, StrategySize};
 
 pub mod inter_array;
 mod lattice;
+mod lifted;
 mod successive;
 mod trace_one;
 
@@ -46,7 +47,12 @@ mod trace_one;
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
 
 /// The per-array strategies, in the order they run.
-const PER_ARRAY: [Strategy; 3] = [trace_one::propose, successive::propose, lattice::propose];
+const PER_ARRAY: [Strategy; 4] = [
+    trace_one::propose,
+    successive::propose,
+    lifted::propose,
+    lattice::propose,
+];
 
 /// A candidate storage for one array, not yet certified.
 pub(super) struct Proposal {
@@ -90,9 +96,15 @@ pub(super) struct ArrayFacts<'a> {
     pub scop: &'a Scop,
     pub array: ArrayId,
     pub model: ArrayModel,
+    /// The known parameter values or, when some parameter has none,
+    /// probe values of the context ([`probe_values`]): then only a proof
+    /// for every value is made, and these values only guide the search
+    /// (where to fit moduli, which proposal looks smaller).
     pub values: Vec<i64>,
-    /// Extents for the known values, and as affine expressions.
-    pub extents: &'a [Option<i64>],
+    /// Whether `values` are the program's values (not probes).
+    pub values_known: bool,
+    /// Extents for `values`, and as affine expressions.
+    pub extents: Vec<Option<i64>>,
     pub extent_affs: Vec<Option<ParamAffine>>,
     pub original_cells: Option<i64>,
     /// Whether the parameters are `#define`s that a `_Static_assert` can
@@ -129,6 +141,119 @@ pub fn param_values(scop: &Scop) -> Result<Vec<i64>, String> {
     scop.param_values()
 }
 
+/// Probe values for a SCoP where some parameter has no known value: the
+/// known values, and for the others a point of the context with each at
+/// least [`PROBE_BASE`] and all distinct (`PROBE_BASE + PROBE_STEP·q` for
+/// the `q`-th), so that the search sees the general case (loops that run,
+/// no two parameters equal by chance); any point of the context when there
+/// is none such. `None`: no point at all. They only guide the search: what
+/// is emitted is proven for every value of the context.
+pub(super) fn probe_values(
+    scop: &Scop,
+    budget: &mut Budget,
+) -> crate::poly::PolyResult<Option<Vec<i64>>> {
+    let context = &scop.context;
+    let n_param = context.space.n_param();
+    let mut known = context.clone();
+    for (q, param) in scop.params.iter().enumerate() {
+        if let Some(v) = param.value {
+            let mut row = known.zero_row();
+            row[q] = 1;
+            let last = row.len() - 1;
+            row[last] = -v;
+            known.add_eq(row);
+        }
+    }
+    let mut wanted = known.clone();
+    for (q, param) in scop.params.iter().enumerate() {
+        if param.value.is_none() {
+            let mut row = wanted.zero_row();
+            row[q] = 1;
+            let last = row.len() - 1;
+            row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
+            wanted.add_ineq(row);
+        }
+    }
+    for set in [&wanted, &known] {
+        if let Some(point) = integer_point(set, budget)? {
+            return Ok(Some(point[..n_param].to_vec()));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether every dimension of `layout` is proven no larger than the
+/// declared extent for every parameter value of `context` (the declared
+/// extent itself at least 1), or is a constant: the storage never needs
+/// more cells than the declaration, except by a constant factor where the
+/// declared extents are smaller than those constants (`y[n][2]` for
+/// `y[n][n]` at `n = 1`).
+fn layout_fits(
+    layout: &ArrayLayout,
+    declared: &[Option<ParamAffine>],
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> bool {
+    // `{ p ∈ context : Σ row·p + constant >= 0 }` is empty.
+    let mut never = |coeffs: Vec<i64>, constant: i64| {
+        let mut q = context.clone();
+        let mut row = q.zero_row();
+        row[..coeffs.len()].copy_from_slice(&coeffs);
+        let last = row.len() - 1;
+        row[last] = constant;
+        q.add_ineq(row);
+        matches!(integer_point(&q, budget), Ok(None))
+    };
+    if layout.is_linear() {
+        // One row over k dimensions: b <= e_1 + … + e_k - (k - 1) implies
+        // b <= e_1·…·e_k when every e_p >= 1 (by induction on k, from
+        // a·b - (a + b - 1) = (a - 1)(b - 1) >= 0).
+        let [DimLayout::Linear { modulus: b, .. }] = &layout.dims[..] else {
+            return false;
+        };
+        let Some(extents) = declared.iter().cloned().collect::<Option<Vec<_>>>() else {
+            return false;
+        };
+        let mut sum = ParamAffine::constant(b.coeffs.len(), 1 - extents.len() as i64);
+        for e in &extents {
+            if !never(e.coeffs.iter().map(|c| -c).collect(), -e.constant) {
+                return false;
+            }
+            for (s, c) in sum.coeffs.iter_mut().zip(&e.coeffs) {
+                *s += c;
+            }
+            sum.constant += e.constant;
+        }
+        let diff: Vec<i64> = b
+            .coeffs
+            .iter()
+            .zip(&sum.coeffs)
+            .map(|(b, e)| b - e)
+            .collect();
+        return never(diff, b.constant - sum.constant - 1);
+    }
+    layout.dims.iter().zip(declared).all(|(dim, extent)| {
+        let new = match dim {
+            DimLayout::Dropped | DimLayout::Plain { extent: None } => return true,
+            DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => b,
+            DimLayout::Linear { .. } => return false,
+        };
+        if new.is_constant() {
+            return true;
+        }
+        let Some(e) = extent else { return false };
+        let negated: Vec<i64> = e.coeffs.iter().map(|c| -c).collect();
+        // e >= 1 (so that max(b, 1) <= e follows from b <= e) and b <= e.
+        let diff: Vec<i64> = new
+            .coeffs
+            .iter()
+            .zip(&e.coeffs)
+            .map(|(b, e)| b - e)
+            .collect();
+        never(negated, -e.constant) && never(diff, new.constant - e.constant - 1)
+    })
+}
+
 impl<'a> ArrayFacts<'a> {
     /// The lifetimes stage: the model, its live-in cells and, when the
     /// symbolic live-in is not exact, the trace that decides it for the
@@ -138,7 +263,6 @@ impl<'a> ArrayFacts<'a> {
         options: &'a ContractOptions,
         scop: &'a Scop,
         array: ArrayId,
-        extents: &'a [Option<i64>],
         macros_pinnable: bool,
         budget: &mut Budget,
     ) -> Result<ArrayFacts<'a>, Kept> {
@@ -150,7 +274,15 @@ impl<'a> ArrayFacts<'a> {
         if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
             return Err(Kept::NeverWritten);
         }
-        let values = param_values(scop).map_err(|param| Kept::MissingValue { param })?;
+        let (values, values_known) = match param_values(scop) {
+            Ok(v) => (v, true),
+            Err(param) => (
+                probe_values(scop, budget)
+                    .map_err(solver)?
+                    .ok_or(Kept::MissingValue { param })?,
+                false,
+            ),
+        };
         let extent_affs = decl
             .extents
             .iter()
@@ -160,6 +292,10 @@ impl<'a> ArrayFacts<'a> {
                     constant: a.constant,
                 })
             })
+            .collect::<Vec<Option<ParamAffine>>>();
+        let extents: Vec<Option<i64>> = extent_affs
+            .iter()
+            .map(|e| e.as_ref().and_then(|e| e.eval(&values).ok()))
             .collect();
         let one_location = ModularMapping::axis(
             &decl.name,
@@ -172,6 +308,13 @@ impl<'a> ArrayFacts<'a> {
         // are none. A model that folded a known value into a coefficient
         // (`N / 2` became 32) is exact for the known values only.
         let allow_symbolic = live_in.pieces.is_empty() && !scop.depends_on_values();
+        if !values_known && !allow_symbolic {
+            // Only a proof for every value could be made, and there are
+            // live-in cells for some values (or the symbolic live-in is not
+            // exact): the known values would decide.
+            let param = param_values(scop).err().unwrap_or_default();
+            return Err(Kept::MissingValue { param });
+        }
         let original_cells = extents
             .iter()
             .try_fold(1i64, |acc, e| acc.checked_mul((*e)?));
@@ -181,10 +324,11 @@ impl<'a> ArrayFacts<'a> {
             array,
             model,
             values,
+            values_known,
             extents,
             extent_affs,
             original_cells,
-            macros_pinnable,
+            macros_pinnable: macros_pinnable && values_known,
             allow_symbolic,
             one_location,
             live_in,
@@ -298,7 +442,7 @@ impl<'a> ArrayFacts<'a> {
 
     /// Cells of the array laid out with `layout`, for the known values.
     pub fn cells_of(&self, layout: &ArrayLayout) -> Option<i64> {
-        layout_cells(layout, self.extents, &self.values)
+        layout_cells(layout, &self.extents, &self.values)
     }
 }
 
@@ -326,7 +470,7 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
     if layout.is_linear() {
         for dim in &layout.dims {
             if let DimLayout::Linear { modulus, .. } = dim {
-                cells = cells.checked_mul(*modulus)?;
+                cells = cells.checked_mul(modulus.eval(values).ok()?)?;
             }
         }
         return Some(cells);
@@ -334,7 +478,7 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
     for (dim, extent) in layout.dims.iter().zip(extents) {
         let size = match dim {
             DimLayout::Dropped => 1,
-            DimLayout::Linear { modulus, .. } => *modulus,
+            DimLayout::Linear { modulus, .. } => modulus.eval(values).ok()?,
             DimLayout::Plain { extent: None } => (*extent)?,
             DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
             // A guarded extent is at least 1 (see `DimLayout::Modulo`).
@@ -429,6 +573,13 @@ pub(super) fn choose(
             if chooser.best.is_some() && cells.is_none_or(|c| c >= current) {
                 continue;
             }
+            // Not smaller than the declaration: not worth a report line
+            // (successive modulo still lists its size, as the baseline).
+            if p.method == Method::LiftedLattice
+                && cells.is_some_and(|c| facts.original_cells.is_some_and(|o| c >= o))
+            {
+                continue;
+            }
             if !lists_own_sizes {
                 chooser.sizes.extend(cells.map(|cells| StrategySize {
                     method: p.method,
@@ -446,6 +597,26 @@ pub(super) fn choose(
         }
     }
     let result = match chooser.best {
+        Some(best) if !facts.values_known => {
+            // Probe values: the sizes compared above are only a guide; the
+            // choice must never be larger than the declaration, for any
+            // value, and its size is a formula (no number to record).
+            let fits = best
+                .certified
+                .layout()
+                .is_some_and(|l| layout_fits(l, &facts.extent_affs, &facts.scop.context, budget));
+            let smaller = best
+                .cells
+                .is_some_and(|new| facts.original_cells.is_none_or(|old| new < old));
+            if fits && smaller {
+                Ok(Choice {
+                    cells: None,
+                    ..best
+                })
+            } else {
+                Err(Kept::NoSmallerForEveryValue)
+            }
+        }
         Some(Choice {
             cells: Some(new), ..
         }) if facts.original_cells.is_some_and(|old| new >= old) => Err(Kept::NoSmaller {

@@ -28,7 +28,7 @@ pub(super) fn propose(
     let numeric = conflicts.numeric.clone();
     let estimate = numeric
         .iter()
-        .zip(facts.extents)
+        .zip(&facts.extents)
         .try_fold(1i64, |acc, (b, e)| {
             acc.checked_mul((*b).min(e.unwrap_or(*b)))
         });
@@ -50,7 +50,11 @@ pub(super) fn propose(
                 })
                 .into_iter()
                 .collect(),
-            failure: Some(Kept::SuccessiveNeedsAll { cells: old }),
+            failure: Some(if facts.values_known {
+                Kept::SuccessiveNeedsAll { cells: old }
+            } else {
+                Kept::NoSmallerForEveryValue
+            }),
             ..Proposals::default()
         });
     }

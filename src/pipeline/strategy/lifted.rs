@@ -1,0 +1,213 @@
+//! Lattices lifted to every size. The lattice strategies of seed 001 §4
+//! are searches for fixed parameter values; their mappings often have the
+//! same basis at every size and moduli affine in the parameters (durbin's
+//! `y`: `(2i + k) mod (2N - 3)` for every N ≥ 2). Here they run at small
+//! probe values — a base point, one step along each parameter, and a check
+//! point two steps along all of them — and when one basis is found at each
+//! point with moduli that move affinely (the check point confirming the
+//! fit), the mapping with those affine moduli is proposed for every
+//! parameter value ([`Scope::EveryValue`]), to be certified on the symbolic
+//! difference set like any other. When the fit holds only from some size
+//! on (durbin's 2N − 3 from N = 4) and the known values are `#define`s, it
+//! is also proposed for every value from a small lower end on
+//! ([`Scope::AtLeast`]: pinned as `_Static_assert(N >= 4, …)`), before the
+//! moduli with a few more cells that hold for every value. The searches
+//! run on the small difference
+//! sets of the probe values, whatever the program's own sizes: their cost
+//! does not grow with them, and neither does the mapping's formula.
+//!
+//! Not lifted: a basis that changes with the sizes, moduli that are not
+//! affine (`floor(N / 2)`), and arrays whose proof needs the known values
+//! (live-in cells for some values, values folded into the model).
+
+use std::time::Instant;
+
+use crate::mapping::Method;
+use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
+use crate::mapping::modular::{ModularMapping, ParamAffine};
+use crate::mapping::successive::fix_and_simplify;
+use crate::pipeline::certify::Scope;
+use crate::pipeline::options::{LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, PROBE_BASE, PROBE_STEP};
+use crate::pipeline::record::KeptReason as Kept;
+use crate::poly::simplex::integer_point;
+use crate::poly::{BasicSet, Budget};
+
+use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
+
+/// How many lifted mappings are proposed at most (in order of size at the
+/// base point, then simplicity).
+const MAX_LIFTED: usize = 2;
+
+/// The most cells added to each lifted modulus to make it hold for every
+/// value (see [`propose`]).
+const MAX_SLACK: i64 = 3;
+
+/// The lower ends tried for a lifted mapping proven from some size on
+/// (each parameter at least this or its known value, if smaller).
+const FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
+
+pub(super) fn propose(
+    facts: &mut ArrayFacts<'_>,
+    chooser: &Chooser,
+    budget: &mut Budget,
+) -> Result<Proposals, Kept> {
+    let options = facts.options;
+    let n_param = facts.model.params.len();
+    if !options.lattices
+        || !facts.allow_symbolic
+        || facts.model.rank < 2
+        || n_param == 0
+        || chooser.current() <= 1
+    {
+        return Ok(Proposals::default());
+    }
+    let start = Instant::now();
+    facts.conflicts(budget)?;
+    let Some(points) = probe_points(&facts.scop.context, n_param, budget) else {
+        return Ok(Proposals::default());
+    };
+    let ds = &facts.conflicts.as_ref().expect("computed").ds;
+    let rank = facts.model.rank;
+    let lattice_options = LatticeOptions {
+        array: facts.scop.array(facts.array).name.clone(),
+        optimal: options.optimal_steps > 0,
+        optimal_steps: options.optimal_steps.min(LIFT_OPTIMAL_STEPS),
+        safety_net: options.time_per_array,
+        lower_bound: 1,
+        ..LatticeOptions::default()
+    };
+    // The candidates at each point, best first.
+    let mut found: Vec<Vec<Candidate>> = Vec::with_capacity(points.len());
+    for point in &points {
+        let searched = fix_and_simplify(ds, point).and_then(|fixed| {
+            budget.with_part(LIFT_LATTICE_STEPS, options.time_per_array, |part| {
+                lattice_candidates(&fixed, rank, point, &lattice_options, part)
+            })
+        });
+        let Ok(mut candidates) = searched else {
+            return Ok(Proposals::default());
+        };
+        candidates.sort_by_key(|c| (c.size, c.simplicity()));
+        found.push(candidates);
+    }
+    let (base, others) = found.split_first().expect("at least one point");
+    let mut list: Vec<Proposal> = Vec::new();
+    for candidate in base {
+        if list.len() >= MAX_LIFTED * (MAX_SLACK as usize + 1 + FROM.len()) {
+            break;
+        }
+        let Some(mapping) = lift(candidate, others, &points) else {
+            continue;
+        };
+        if list.iter().any(|p| {
+            p.mapping
+                .dims
+                .iter()
+                .zip(&mapping.dims)
+                .all(|(a, b)| a.coeffs == b.coeffs)
+        }) {
+            continue;
+        }
+        // The fit holds from the probe values on; a few cells more per
+        // modulus often make it hold for the small values too (durbin's
+        // `y` needs 2 cells at N = 2, where 2N - 3 is 1).
+        // When the known values can be pinned, the fit itself from some
+        // size on (`_Static_assert(N >= 4)`) comes before the larger moduli.
+        let mut scopes: Vec<(i64, Scope)> = vec![(0, Scope::EveryValue)];
+        if facts.values_known && facts.macros_pinnable {
+            scopes.extend(FROM.iter().map(|t| (0, Scope::AtLeast(*t))));
+        }
+        scopes.extend((1..=MAX_SLACK).map(|slack| (slack, Scope::EveryValue)));
+        for (slack, scope) in scopes {
+            let mut m = mapping.clone();
+            for dim in &mut m.dims {
+                dim.modulus.constant += slack;
+            }
+            list.push(Proposal {
+                method: Method::LiftedLattice,
+                mapping: m,
+                proof: Proof::DifferenceSet(scope),
+                cells: None,
+                time: start.elapsed(),
+            });
+        }
+    }
+    Ok(Proposals {
+        list,
+        ..Proposals::default()
+    })
+}
+
+/// The probe points: a base point of `context` with the `q`-th parameter
+/// at `PROBE_BASE + PROBE_STEP·q` or above, the base plus one along each
+/// parameter, and the check point, the base plus two along every one. All
+/// must be in the context.
+fn probe_points(context: &BasicSet, n_param: usize, budget: &mut Budget) -> Option<Vec<Vec<i64>>> {
+    let mut wanted = context.clone();
+    for q in 0..n_param {
+        let mut row = wanted.zero_row();
+        row[q] = 1;
+        let last = row.len() - 1;
+        row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
+        wanted.add_ineq(row);
+    }
+    let base: Vec<i64> = integer_point(&wanted, budget).ok()??[..n_param].to_vec();
+    let mut points = vec![base.clone()];
+    for q in 0..n_param {
+        let mut p = base.clone();
+        p[q] += 1;
+        points.push(p);
+    }
+    points.push(base.iter().map(|v| v + 2).collect());
+    let inside = |p: &Vec<i64>| {
+        let mut q = context.clone();
+        crate::mapping::certify::fix_params(&mut q, p);
+        matches!(integer_point(&q, budget), Ok(Some(_)))
+    };
+    points.iter().all(inside).then_some(points)
+}
+
+/// The mapping of `candidate` (at the base point) with moduli affine in
+/// the parameters, fitted through candidates of the same basis at the
+/// steps along each parameter and confirmed at the check point (the last
+/// of `others`).
+fn lift(
+    candidate: &Candidate,
+    others: &[Vec<Candidate>],
+    points: &[Vec<i64>],
+) -> Option<ModularMapping> {
+    let base_map = &candidate.mapping;
+    let base_point = &points[0];
+    let same_basis = |m: &ModularMapping| {
+        m.dims.len() == base_map.dims.len()
+            && m.dims
+                .iter()
+                .zip(&base_map.dims)
+                .all(|(a, b)| a.coeffs == b.coeffs)
+    };
+    let moduli_at = |m: &ModularMapping, point: &[i64]| -> Option<Vec<i64>> {
+        m.dims.iter().map(|d| d.modulus.eval(point).ok()).collect()
+    };
+    let mut at: Vec<Vec<i64>> = Vec::with_capacity(others.len());
+    for (list, point) in others.iter().zip(&points[1..]) {
+        let m = list.iter().find(|c| same_basis(&c.mapping))?;
+        at.push(moduli_at(&m.mapping, point)?);
+    }
+    let base_moduli = moduli_at(base_map, base_point)?;
+    let n_param = base_point.len();
+    let mut mapping = base_map.clone();
+    for (d, dim) in mapping.dims.iter_mut().enumerate() {
+        let coeffs: Vec<i64> = (0..n_param).map(|q| at[q][d] - base_moduli[d]).collect();
+        let mut constant = base_moduli[d];
+        for (c, v) in coeffs.iter().zip(base_point) {
+            constant = constant.checked_sub(c.checked_mul(*v)?)?;
+        }
+        let modulus = ParamAffine { coeffs, constant };
+        // The check point confirms the fit.
+        if modulus.eval(&points[n_param + 1]).ok()? != at[n_param][d] {
+            return None;
+        }
+        dim.modulus = modulus;
+    }
+    Some(mapping)
+}
