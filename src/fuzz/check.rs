@@ -19,6 +19,11 @@ use crate::poly::Budget;
 pub struct CheckOptions {
     /// Also build both programs with `-fsanitize=address,undefined`.
     pub sanitize: bool,
+    /// Build both programs with `-fsanitize=address,undefined` when
+    /// polyfold changed the program (the campaign sets it for programs of
+    /// symbolic sizes, whose folded VLAs an output comparison alone might
+    /// not show out of bounds).
+    pub sanitize_if_changed: bool,
     /// Wall-clock limit of the polyfold library calls.
     pub library_time_limit: Duration,
     /// Wall-clock limit of each compiled program's run.
@@ -118,6 +123,7 @@ impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
             sanitize: false,
+            sanitize_if_changed: false,
             library_time_limit: Duration::from_secs(60),
             run_time_limit: Duration::from_secs(10),
             inter_array: false,
@@ -429,74 +435,82 @@ pub fn check_program(
         options.library_time_limit,
         options.inter_array,
     )?;
+    compare_output(name, source, &contraction.output, dir, options)?;
+    Ok(stats)
+}
+
+/// The compiled half of [`check_program`]: builds and runs `source`
+/// (which must work: `BadOriginal` otherwise) and, when `output` differs
+/// from it or the check sanitizes, builds and runs `output` under the
+/// same flags and every build of `options` and compares what they print;
+/// then parses `output` with lang-c. An unchanged output passes; a
+/// compile error, a run-time error (a sanitizer report among them) or a
+/// different output of `output` is a failure.
+pub fn compare_output(
+    name: &str,
+    source: &str,
+    output: &str,
+    dir: &Path,
+    options: &CheckOptions,
+) -> Result<(), Failure> {
+    let changed = output != source;
+    let sanitize = options.sanitize || (options.sanitize_if_changed && changed);
     let original_path: PathBuf = dir.join(format!("{name}.c"));
     std::fs::write(&original_path, source).map_err(|e| Failure {
         kind: FailureKind::BadOriginal,
         detail: format!("cannot write {}: {e}", original_path.display()),
     })?;
     let limit = options.run_time_limit;
-    let expected = build_and_run(&original_path, name, dir, options.sanitize, limit, None)
-        .map_err(|(_, e)| Failure {
-            kind: FailureKind::BadOriginal,
-            detail: e,
+    let expected =
+        build_and_run(&original_path, name, dir, sanitize, limit, None).map_err(|(_, e)| {
+            Failure {
+                kind: FailureKind::BadOriginal,
+                detail: e,
+            }
         })?;
-    if stats.changed || options.sanitize {
+    if changed || sanitize {
         let output_path = dir.join(format!("{name}.polyfold.c"));
-        std::fs::write(&output_path, &contraction.output).map_err(|e| Failure {
+        std::fs::write(&output_path, output).map_err(|e| Failure {
             kind: FailureKind::BadOriginal,
             detail: format!("cannot write {}: {e}", output_path.display()),
         })?;
         let tag = format!("{name}.polyfold");
-        let actual = build_and_run(&output_path, &tag, dir, options.sanitize, limit, None)
-            .map_err(|(at_compile, e)| Failure {
+        let actual = build_and_run(&output_path, &tag, dir, sanitize, limit, None).map_err(
+            |(at_compile, e)| Failure {
                 kind: if at_compile {
                     FailureKind::OutputDoesNotCompile
                 } else {
                     FailureKind::OutputDiffers
                 },
                 detail: e,
-            })?;
+            },
+        )?;
         if actual != expected {
             return Err(Failure {
                 kind: FailureKind::OutputDiffers,
                 detail: first_difference(&expected, &actual),
             });
         }
-        let pinned =
-            contraction.output.contains("_Static_assert") && !source.contains("_Static_assert");
+        let pinned = output.contains("_Static_assert") && !source.contains("_Static_assert");
         for build in &options.builds {
             if build.changes_sizes && pinned {
                 continue;
             }
             let label = build.label();
-            let expected = build_and_run(
-                &original_path,
-                name,
-                dir,
-                options.sanitize,
-                limit,
-                Some(build),
-            )
-            .map_err(|(_, e)| Failure {
+            let expected = build_and_run(&original_path, name, dir, sanitize, limit, Some(build))
+                .map_err(|(_, e)| Failure {
                 kind: FailureKind::BadOriginal,
                 detail: format!("[build {label}] {e}"),
             })?;
-            let actual = build_and_run(
-                &output_path,
-                &tag,
-                dir,
-                options.sanitize,
-                limit,
-                Some(build),
-            )
-            .map_err(|(at_compile, e)| Failure {
-                kind: if at_compile {
-                    FailureKind::OutputDoesNotCompile
-                } else {
-                    FailureKind::OutputDiffers
-                },
-                detail: format!("[build {label}] {e}"),
-            })?;
+            let actual = build_and_run(&output_path, &tag, dir, sanitize, limit, Some(build))
+                .map_err(|(at_compile, e)| Failure {
+                    kind: if at_compile {
+                        FailureKind::OutputDoesNotCompile
+                    } else {
+                        FailureKind::OutputDiffers
+                    },
+                    detail: format!("[build {label}] {e}"),
+                })?;
             if actual != expected {
                 return Err(Failure {
                     kind: FailureKind::OutputDiffers,
@@ -530,7 +544,7 @@ pub fn check_program(
         let _ = std::fs::remove_file(&output_path);
     }
     let _ = std::fs::remove_file(&original_path);
-    Ok(stats)
+    Ok(())
 }
 
 /// The first differing line of two outputs.
