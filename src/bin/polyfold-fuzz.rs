@@ -146,6 +146,12 @@ fn parse_args() -> Result<Args, String> {
     let mut i = 0;
     while i < raw.len() {
         let flag = raw[i].as_str();
+        if flag == "--help" || flag == "-h" {
+            println!(
+                "{USAGE}\n(see the documentation of src/bin/polyfold-fuzz.rs for each option)"
+            );
+            std::process::exit(0);
+        }
         let value = raw
             .get(i + 1)
             .ok_or_else(|| format!("{flag} needs a value"))?;
@@ -201,17 +207,17 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
+const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
+     [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
+     [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
+     [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--print SEED]";
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(message) => {
             eprintln!("polyfold-fuzz: {message}");
-            eprintln!(
-                "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
-                 [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
-                 [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
-                 [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--print SEED]"
-            );
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };

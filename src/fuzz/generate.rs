@@ -35,6 +35,12 @@
 //! get an `else`. The printer adds comments and drops braces from the
 //! shape's style seed.
 //!
+//! [`generate_sized`] with `symbolic` makes programs whose every size is
+//! a kernel parameter without value (the campaign's `--sizes symbolic`):
+//! extents and subscript offsets are fitted as affine functions of the
+//! sizes, bounds may be `2 * N0 - c` or `N0 + N1 - c`, and `main` calls
+//! the kernel with several sizes, the tiny ones among them.
+//!
 //! Every generated program passes `GenProgram::check_well_defined` for
 //! every build and call it declares (the generator retries with the next
 //! sub-seed otherwise; other builds and calls under which the original
