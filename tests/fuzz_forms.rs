@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use polyfold::fuzz::check::{
     CheckOptions, FailureKind, builds_for, check_program, compare_output, compile, run_with_env,
-    scratch_dir,
+    scratch_dir, verify_at_sizes,
 };
 use polyfold::fuzz::generate::{generate, generate_sized, generate_with};
 use polyfold::fuzz::program::{Forms, GenProgram, SizeForm, SizeMode};
@@ -263,6 +263,7 @@ fn symbolic_size_programs_have_no_values_and_pass_the_check() {
                         sanitize_if_changed: true,
                         inter_array: seed % 2 == 1,
                         builds: builds_for(&program),
+                        trace_sizes: program.call_assignments(),
                         ..CheckOptions::default()
                     };
                     if let Err(f) = check_program(&format!("sym_{seed}"), &text, &scratch, &options) {
@@ -430,4 +431,32 @@ fn the_check_catches_a_fold_wrong_at_another_size() {
         failure.detail
     );
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn the_trace_verifier_runs_at_each_call_size() {
+    // polyfold folds `T` of this kernel when `-D m=3` gives `m` a value;
+    // the trace of that contraction, on the program extracted without the
+    // value, runs once per size given (m = 1, 2, 7), and finds no wrong
+    // read; without sizes it runs none (it skips a SCoP without values).
+    let kernel = "static void kernel(int m, double in[64], double out[64])\n{\n    int t;\n    double T[2 * m];\n#pragma scop\n    for (t = 0; t <= m - 1; t++)\n        T[2 * t] = in[t];\n    for (t = 0; t <= m - 1; t++)\n        out[t] += T[2 * m - 2 - 2 * t];\n#pragma endscop\n}\n";
+    let with_value = polyfold::frontend::extract(
+        "k.c",
+        kernel,
+        &polyfold::frontend::Options {
+            defines: vec![("m".into(), 3)],
+            ..Default::default()
+        },
+    );
+    let contraction =
+        polyfold::pipeline::contract_program(&with_value, &Default::default()).expect("contracts");
+    assert_ne!(contraction.output, kernel, "polyfold folds T with m = 3");
+    let symbolic = polyfold::frontend::extract("k.c", kernel, &Default::default());
+    let sizes: Vec<Vec<(String, i64)>> = [1, 2, 7].iter().map(|v| vec![("m".into(), *v)]).collect();
+    let traces = verify_at_sizes(&symbolic, &contraction, &sizes).expect("no wrong read");
+    assert_eq!(traces, 3);
+    assert_eq!(
+        verify_at_sizes(&symbolic, &contraction, &[]).expect("nothing to do"),
+        0
+    );
 }

@@ -48,7 +48,10 @@
 //! well defined with it (every declared extent >= 1 — a kernel declaring
 //! `T[N0 - 2]` is not valid C for `N0 <= 2` —, every access in bounds, no
 //! read before write), and every call's output is printed and compared.
-//! With `--sanitize-symbolic 1` (the default) a symbolic program that
+//! The trace verifier, which skips a SCoP whose parameters have no value,
+//! runs again at each call's sizes (every read must see the value it
+//! sees in the original; `--trace-calls 0` turns this off). With `--sanitize-symbolic 1` (the default) a
+//! symbolic program that
 //! polyfold changed is always built with `-fsanitize=address,undefined`,
 //! the original and the output. `mixed` (the default) makes the programs
 //! of the seeds with `seed / 2` odd symbolic (so both size modes meet both
@@ -97,6 +100,7 @@ struct Args {
     forms: Forms,
     sizes: SizeMode,
     sanitize_symbolic: bool,
+    trace_calls: bool,
 }
 
 /// When the pipeline runs with `--inter-array`.
@@ -114,6 +118,15 @@ impl Args {
             InterArray::Never => false,
             InterArray::Always => true,
             InterArray::Mixed => seed % 2 == 1,
+        }
+    }
+
+    /// The sizes at which the trace verifier runs again (`--trace-calls`).
+    fn trace_sizes(&self, program: &GenProgram) -> Vec<Vec<(String, i64)>> {
+        if self.trace_calls {
+            program.call_assignments()
+        } else {
+            Vec::new()
         }
     }
 
@@ -140,6 +153,7 @@ fn parse_args() -> Result<Args, String> {
         forms: Forms::all(),
         sizes: SizeMode::Mixed,
         sanitize_symbolic: true,
+        trace_calls: true,
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let mut print_seed = None;
@@ -181,6 +195,7 @@ fn parse_args() -> Result<Args, String> {
             "--forms" => args.forms = Forms::parse(value)?,
             "--sizes" => args.sizes = SizeMode::parse(value)?,
             "--sanitize-symbolic" => args.sanitize_symbolic = number()? != 0,
+            "--trace-calls" => args.trace_calls = number()? != 0,
             "--replay" => {
                 replay(Path::new(value));
                 std::process::exit(0);
@@ -210,7 +225,8 @@ fn parse_args() -> Result<Args, String> {
 const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
      [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
      [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
-     [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--print SEED]";
+     [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--trace-calls 0|1] \
+     [--print SEED]";
 
 fn main() -> ExitCode {
     let args = match parse_args() {
@@ -318,6 +334,7 @@ fn program_campaign(args: &Args) -> bool {
                     let options = CheckOptions {
                         sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
                         sanitize_if_changed: symbolic && args.sanitize_symbolic,
+                        trace_sizes: args.trace_sizes(&program),
                         inter_array: args.inter_array_for(seed),
                         builds: builds_for(&program),
                         ..CheckOptions::default()
@@ -475,6 +492,7 @@ fn minimise_and_write(
             let name = format!("min_{seed}_{counter}");
             let options = CheckOptions {
                 builds: builds_for(candidate),
+                trace_sizes: args.trace_sizes(candidate),
                 ..options.clone()
             };
             match check_program(&name, &candidate.to_c(), scratch, &options) {
@@ -486,6 +504,7 @@ fn minimise_and_write(
     // Re-check the minimum for its own failure detail.
     let options = CheckOptions {
         builds: builds_for(&small),
+        trace_sizes: args.trace_sizes(&small),
         ..options
     };
     let final_failure =

@@ -33,6 +33,10 @@ pub struct CheckOptions {
     /// Other builds of the original and the output, each compared too
     /// (see [`builds_for`]).
     pub builds: Vec<Build>,
+    /// Values of parameters without value (a kernel's `int n`) at which
+    /// the trace verifier also runs, one assignment per kernel call (see
+    /// `GenProgram::call_assignments`): without values it skips a SCoP.
+    pub trace_sizes: Vec<Vec<(String, i64)>>,
 }
 
 /// Another build of both programs: extra compiler flags and environment
@@ -128,6 +132,7 @@ impl Default for CheckOptions {
             run_time_limit: Duration::from_secs(10),
             inter_array: false,
             builds: Vec::new(),
+            trace_sizes: Vec::new(),
         }
     }
 }
@@ -269,8 +274,24 @@ pub fn run_polyfold(
     limit: Duration,
     inter_array: bool,
 ) -> Result<(FileContraction, CheckStats), Failure> {
+    run_polyfold_traced(name, source, limit, inter_array, &[])
+}
+
+/// [`run_polyfold`], and the trace verifier again for each assignment of
+/// `trace_sizes` (values given to the parameters that have none, in a
+/// copy of the front end's program; the contraction is the one made
+/// without them): a parametric mapping is checked at each size the
+/// compiled program runs with.
+pub fn run_polyfold_traced(
+    name: &str,
+    source: &str,
+    limit: Duration,
+    inter_array: bool,
+    trace_sizes: &[Vec<(String, i64)>],
+) -> Result<(FileContraction, CheckStats), Failure> {
     let name = name.to_string();
     let source = source.to_string();
+    let trace_sizes = trace_sizes.to_vec();
     let start = Instant::now();
     let outcome = run_guarded(limit, move || -> Result<_, Failure> {
         let program =
@@ -307,6 +328,7 @@ pub fn run_polyfold(
                 });
             }
         }
+        verify_at_sizes(&program, &contraction, &trace_sizes)?;
         let mut stats = CheckStats::default();
         for d in &contraction.decisions {
             match d.outcome {
@@ -330,6 +352,52 @@ pub fn run_polyfold(
         Ok(Err(failure)) => Err(failure),
         Err((kind, detail)) => Err(Failure { kind, detail }),
     }
+}
+
+/// Runs the trace verifier on `contraction` (of `program`) once per
+/// assignment of `sizes`, with those values given to the SCoPs'
+/// parameters that have none (the trace skips a SCoP without values).
+/// Returns how many SCoP traces ran; a mismatch or a verifier error is a
+/// failure naming the sizes.
+pub fn verify_at_sizes(
+    program: &crate::ir::Program,
+    contraction: &FileContraction,
+    sizes: &[Vec<(String, i64)>],
+) -> Result<usize, Failure> {
+    let mut traces = 0;
+    for sizes in sizes {
+        let mut at = program.clone();
+        let mut given = false;
+        for param in at.scops.iter_mut().flat_map(|s| s.params.iter_mut()) {
+            if param.value.is_none()
+                && let Some((_, v)) = sizes.iter().find(|(n, _)| *n == param.name)
+            {
+                param.value = Some(*v);
+                given = true;
+            }
+        }
+        if !given {
+            continue;
+        }
+        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let reports =
+            crate::pipeline::verify_contraction(&at, contraction, &mut budget).map_err(|e| {
+                Failure {
+                    kind: FailureKind::VerifierError,
+                    detail: format!("at sizes {sizes:?}: {e}"),
+                }
+            })?;
+        for (scop, report) in &reports {
+            if let Some(m) = &report.first_mismatch {
+                return Err(Failure {
+                    kind: FailureKind::VerifierMismatch,
+                    detail: format!("SCoP {scop} at sizes {sizes:?}: {m:?}"),
+                });
+            }
+        }
+        traces += reports.len();
+    }
+    Ok(traces)
 }
 
 /// Compiles `source_path` into `exe` with `flags`; the compiler's
@@ -429,11 +497,12 @@ pub fn check_program(
     dir: &Path,
     options: &CheckOptions,
 ) -> Result<CheckStats, Failure> {
-    let (contraction, stats) = run_polyfold(
+    let (contraction, stats) = run_polyfold_traced(
         name,
         source,
         options.library_time_limit,
         options.inter_array,
+        &options.trace_sizes,
     )?;
     compare_output(name, source, &contraction.output, dir, options)?;
     Ok(stats)

@@ -589,6 +589,16 @@ impl GenProgram {
             .collect()
     }
 
+    /// The parameter sizes' values at each call of the kernel, by name
+    /// (what `CheckOptions::trace_sizes` takes).
+    pub fn call_assignments(&self) -> Vec<Vec<(String, i64)>> {
+        let params = self.parameter_sizes();
+        self.runtime_sizes()
+            .into_iter()
+            .map(|call| params.iter().cloned().zip(call).collect())
+            .collect()
+    }
+
     /// Whether `name` is a derived size (printed in parentheses unless
     /// its coefficient is +1).
     fn is_compound(&self, name: &str) -> bool {
