@@ -7,13 +7,25 @@
 //! for every build and call they declare, show the form in their text,
 //! compile with `cc` and print the same under every other build that
 //! keeps the sizes (`-fopenmp` with 4 threads), and parse with lang-c.
+//!
+//! Programs of symbolic sizes (`generate_sized(.., true)`, the campaign's
+//! `--sizes symbolic`) give no size a value, call their kernel with
+//! several sizes (1, 2, 3 among them) and pass the differential check;
+//! the check catches a fold that is right at the sizes a program was built
+//! for and wrong at another size it is called with.
 
 use std::path::Path;
 use std::time::Duration;
 
-use polyfold::fuzz::check::{builds_for, compile, run_with_env, scratch_dir};
-use polyfold::fuzz::generate::{generate, generate_with};
-use polyfold::fuzz::program::{Forms, GenProgram, SizeForm};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use polyfold::fuzz::check::{
+    CheckOptions, FailureKind, builds_for, check_program, compare_output, compile, run_with_env,
+    scratch_dir, verify_at_sizes,
+};
+use polyfold::fuzz::generate::{generate, generate_sized, generate_with};
+use polyfold::fuzz::program::{Forms, GenProgram, SizeForm, SizeMode};
 
 /// The text between `#pragma scop` and `#pragma endscop`.
 fn scop_text(text: &str) -> &str {
@@ -150,5 +162,301 @@ fn other_sizes_and_tiny_calls_are_really_used() {
     assert!(
         tiny >= 10,
         "only {tiny} programs call their kernel with a size 1"
+    );
+}
+
+/// Why `program` (printed as `text`) gives a size a value, if it does.
+fn value_given(program: &GenProgram, text: &str) -> Option<String> {
+    if !program.shape.symbolic || !program.sizes_are_symbolic() {
+        return Some("a size is not a kernel parameter, or a build defines one".into());
+    }
+    let names: Vec<&str> = program.sizes.iter().map(|(n, _)| n.as_str()).collect();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("#if") || line.contains("DATASET") {
+            return Some(format!("conditional sizes: `{line}`"));
+        }
+        if let Some(rest) = line.strip_prefix("#define ") {
+            // Only the sizes of the external arrays `in` and `out`.
+            let name = rest.split(' ').next().unwrap_or(rest);
+            if !["IN_SIZE", "OUT_SIZE"].contains(&name) {
+                return Some(format!("a size macro: `{line}`"));
+            }
+        }
+    }
+    let scop = scop_text(text);
+    if scop.contains(" / ") || scop.contains(" % ") {
+        return Some("a derived size `N0 / 2` or `N0 % 4`".into());
+    }
+    let signature: Vec<String> = names.iter().map(|n| format!("int {n}, ")).collect();
+    if !text.contains(&format!("static void kernel({}double", signature.concat())) {
+        return Some("the sizes are not the kernel's parameters".into());
+    }
+    if builds_for(program).iter().any(|b| b.changes_sizes) {
+        return Some("a build changes sizes (-D)".into());
+    }
+    // What polyfold sees: no value for any parameter of any SCoP but the
+    // sizes of the external arrays `in` and `out`, and the kernel's SCoP
+    // has parameters (`main`'s loops may make a SCoP of their own).
+    let extracted = polyfold::frontend::extract("p.c", text, &Default::default());
+    let mut symbolic = false;
+    for scop in &extracted.scops {
+        let mut sizes = scop
+            .params
+            .iter()
+            .filter(|p| !["IN_SIZE", "OUT_SIZE"].contains(&p.name.as_str()));
+        if let Some(p) = sizes.clone().find(|p| p.value.is_some()) {
+            return Some(format!("polyfold sees `{}` = {:?}", p.name, p.value));
+        }
+        symbolic |= sizes.next().is_some();
+    }
+    (!symbolic).then(|| "no SCoP with a symbolic size".into())
+}
+
+#[test]
+fn symbolic_size_programs_have_no_values_and_pass_the_check() {
+    // 20 programs of symbolic sizes (fixed seeds, every form but those
+    // giving sizes values, inter-array merging on odd seeds, sanitizers
+    // whenever polyfold changed the program and on every fifth seed):
+    // none gives a size a value, each calls its kernel with several
+    // sizes, most with every size <= 3 and with every size 1, and none
+    // fails the differential check.
+    let scratch = scratch_dir("fuzz-symbolic").expect("scratch directory");
+    let failures = Mutex::new(Vec::new());
+    let counts = Mutex::new((0usize, 0usize, 0usize, 0usize)); // calls, tiny, ones, with TS
+    let next = AtomicUsize::new(0);
+    let seeds: Vec<u64> = (7000..7020).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&seed) = seeds.get(index) else {
+                        break;
+                    };
+                    let program = generate_sized(seed, &Forms::all(), true);
+                    assert_eq!(program, generate_sized(seed, &Forms::all(), true));
+                    let text = program.to_c();
+                    if let Some(why) = value_given(&program, &text) {
+                        failures
+                            .lock()
+                            .expect("lock")
+                            .push(format!("seed {seed}: {why}"));
+                        continue;
+                    }
+                    let calls = program.runtime_sizes();
+                    {
+                        let mut c = counts.lock().expect("lock");
+                        c.0 += calls.len();
+                        c.1 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x <= 3)));
+                        c.2 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x == 1)));
+                        c.3 += usize::from(program.parameter_sizes().contains(&"TS".into()));
+                    }
+                    if calls.len() < 2 {
+                        failures
+                            .lock()
+                            .expect("lock")
+                            .push(format!("seed {seed}: one call only"));
+                    }
+                    let options = CheckOptions {
+                        sanitize: seed.is_multiple_of(5),
+                        sanitize_if_changed: true,
+                        inter_array: seed % 2 == 1,
+                        builds: builds_for(&program),
+                        trace_sizes: program.call_assignments(),
+                        ..CheckOptions::default()
+                    };
+                    if let Err(f) = check_program(&format!("sym_{seed}"), &text, &scratch, &options) {
+                        failures.lock().expect("lock").push(format!(
+                            "seed {seed}: {:?}: {} (reproduce: polyfold-fuzz --programs 1 --seed {seed} --sizes symbolic)",
+                            f.kind, f.detail
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let failures = failures.into_inner().expect("lock");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let (calls, tiny, ones, steps) = counts.into_inner().expect("lock");
+    assert!(calls >= 4 * seeds.len(), "only {calls} kernel calls in all");
+    assert!(tiny >= 15, "only {tiny} programs call with every size <= 3");
+    assert!(ones >= 10, "only {ones} programs call with every size 1");
+    assert!(steps >= 3, "only {steps} programs have symbolic time steps");
+}
+
+#[test]
+fn symbolic_mode_covers_the_generator_shapes() {
+    // Over 200 programs of symbolic sizes: bounds and extents with
+    // `2 * N`, several parameters in one program, ping-pong stencils,
+    // copy-back loops, triangular loops, and more than one temporary.
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..200 {
+        let program = generate_sized(seed, &Forms::all(), true);
+        let text = program.to_c();
+        let scop = scop_text(&text);
+        let mut mark =
+            |key: &'static str, on: bool| *seen.entry(key).or_insert(0) += usize::from(on);
+        mark("2 * N bound", scop.contains("<= 2 * N"));
+        mark(
+            "2 * N extent",
+            text.lines()
+                .any(|l| l.trim_start().starts_with("double T") && l.contains("2 * N")),
+        );
+        mark(
+            "two parameters used",
+            scop.contains("N0") && scop.contains("N1"),
+        );
+        mark("ping-pong", scop.contains("for (t = 1; t <= TS; t++)"));
+        mark("copy-back", scop.contains("- 1 >= 0 && N"));
+        mark(
+            "triangular",
+            scop.lines()
+                .any(|l| l.contains("for (j = i") || l.contains("j <= i")),
+        );
+        mark("several temporaries", program.temps.len() >= 2);
+        if let Some(why) = value_given(&program, &text) {
+            panic!("seed {seed}: {why}");
+        }
+        mark("no value", true);
+    }
+    for (key, count) in &seen {
+        let least = if *key == "no value" { 200 } else { 5 };
+        assert!(*count >= least, "{key}: {count} of 200 programs");
+    }
+    assert_eq!(seen.len(), 8);
+    // The size modes of the campaign.
+    assert_eq!(SizeMode::parse("mixed"), Ok(SizeMode::Mixed));
+    let symbolic: Vec<bool> = (0..8).map(|s| SizeMode::Mixed.symbolic_for(s)).collect();
+    assert_eq!(
+        symbolic,
+        [false, false, true, true, false, false, true, true]
+    );
+    assert!(!SizeMode::Values.symbolic_for(3) && SizeMode::Symbolic.symbolic_for(0));
+    // `values` keeps the programs of every seed.
+    for seed in 0..20 {
+        assert_eq!(
+            generate_sized(seed, &Forms::all(), false),
+            generate_with(seed, &Forms::all())
+        );
+    }
+}
+
+/// A kernel of symbolic size `n` and a fold of `T` that polyfold could
+/// get wrong: each output is right at n = 6 and wrong at another size the
+/// program calls its kernel with.
+const SYMBOLIC_KERNEL: &str = r#"#include <stdio.h>
+static void kernel(int n, double in[64], double out[64])
+{
+    int i;
+    double T[n];
+#pragma scop
+    for (i = 0; i <= n - 1; i++)
+        T[i] = 0.5 * in[i];
+    for (i = 0; i <= n - 1; i++)
+        out[i] += T[n - 1 - i];
+#pragma endscop
+}
+int main(void)
+{
+    static double in[64];
+    static double out[64];
+    int i;
+    for (i = 0; i < 64; i++)
+        in[i] = (double)((i * 37 + 11) % 23) - 11.0;
+    kernel(6, in, out);
+    kernel(1, in, out);
+    kernel(2, in, out);
+    kernel(3, in, out);
+    kernel(11, in, out);
+    for (i = 0; i < 64; i++)
+        printf("%d %.17g\n", i, out[i]);
+    return 0;
+}
+"#;
+
+#[test]
+fn the_check_catches_a_fold_wrong_at_another_size() {
+    let scratch = scratch_dir("fuzz-symbolic-wrong").expect("scratch directory");
+    let options = CheckOptions {
+        sanitize_if_changed: true,
+        ..CheckOptions::default()
+    };
+    // Unchanged: a pass.
+    compare_output("same", SYMBOLIC_KERNEL, SYMBOLIC_KERNEL, &scratch, &options)
+        .expect("an unchanged output passes");
+    // A right rewrite (`T[n]` declared as `T[n + 0]`): a pass.
+    let right = SYMBOLIC_KERNEL.replace("double T[n];", "double T[n + 0];");
+    compare_output("right", SYMBOLIC_KERNEL, &right, &scratch, &options)
+        .expect("an equivalent output passes");
+    // `T[6]` with `i % 6`: right for n <= 6, wrong values at n = 11.
+    let fixed = SYMBOLIC_KERNEL
+        .replace("double T[n];", "double T[6];")
+        .replace("T[i] =", "T[i % 6] =")
+        .replace("T[n - 1 - i]", "T[(n - 1 - i) % 6]");
+    let failure = compare_output("fixed", SYMBOLIC_KERNEL, &fixed, &scratch, &options)
+        .expect_err("a fold right only up to n = 6 fails");
+    assert_eq!(
+        failure.kind,
+        FailureKind::OutputDiffers,
+        "{}",
+        failure.detail
+    );
+    // `T[n - 1]`: the last cell written out of bounds at every size; the
+    // values may print the same, the sanitizers report it.
+    let short = SYMBOLIC_KERNEL.replace("double T[n];", "double T[n - 1 + (n == 6)];");
+    let failure = compare_output("short", SYMBOLIC_KERNEL, &short, &scratch, &options)
+        .expect_err("an out-of-bounds VLA at n != 6 fails");
+    assert_eq!(
+        failure.kind,
+        FailureKind::OutputDiffers,
+        "{}",
+        failure.detail
+    );
+    assert!(
+        failure.detail.contains("runtime error") || failure.detail.contains("Sanitizer"),
+        "{}",
+        failure.detail
+    );
+    // A modulus that is `n` for every n >= 2 and divides by zero at
+    // n = 1 only.
+    let tiny = SYMBOLIC_KERNEL.replace("T[i] =", "T[i % (n - 1 + (n - 1) / (n - 1))] =");
+    let failure = compare_output("tiny", SYMBOLIC_KERNEL, &tiny, &scratch, &options)
+        .expect_err("a fold that divides by zero at n = 1 fails");
+    assert_eq!(
+        failure.kind,
+        FailureKind::OutputDiffers,
+        "{}",
+        failure.detail
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn the_trace_verifier_runs_at_each_call_size() {
+    // polyfold folds `T` of this kernel when `-D m=3` gives `m` a value;
+    // the trace of that contraction, on the program extracted without the
+    // value, runs once per size given (m = 1, 2, 7), and finds no wrong
+    // read; without sizes it runs none (it skips a SCoP without values).
+    let kernel = "static void kernel(int m, double in[64], double out[64])\n{\n    int t;\n    double T[2 * m];\n#pragma scop\n    for (t = 0; t <= m - 1; t++)\n        T[2 * t] = in[t];\n    for (t = 0; t <= m - 1; t++)\n        out[t] += T[2 * m - 2 - 2 * t];\n#pragma endscop\n}\n";
+    let with_value = polyfold::frontend::extract(
+        "k.c",
+        kernel,
+        &polyfold::frontend::Options {
+            defines: vec![("m".into(), 3)],
+            ..Default::default()
+        },
+    );
+    let contraction =
+        polyfold::pipeline::contract_program(&with_value, &Default::default()).expect("contracts");
+    assert_ne!(contraction.output, kernel, "polyfold folds T with m = 3");
+    let symbolic = polyfold::frontend::extract("k.c", kernel, &Default::default());
+    let sizes: Vec<Vec<(String, i64)>> = [1, 2, 7].iter().map(|v| vec![("m".into(), *v)]).collect();
+    let traces = verify_at_sizes(&symbolic, &contraction, &sizes).expect("no wrong read");
+    assert_eq!(traces, 3);
+    assert_eq!(
+        verify_at_sizes(&symbolic, &contraction, &[]).expect("nothing to do"),
+        0
     );
 }

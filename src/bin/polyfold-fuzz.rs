@@ -29,6 +29,36 @@
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.
 //!
+//! `--sizes symbolic|values|mixed` says whether polyfold sees the sizes'
+//! values. `values` is the generator as above (sizes `#define`d or given
+//! by `-D` builds; the `vla` form may make some of them kernel
+//! parameters). `symbolic` makes every size, the time steps too, an `int`
+//! parameter of the kernel with no value anywhere: no `#define` of a size,
+//! no `-D` to polyfold or to `cc`, no derived size (`LAST0`, `N0 / 2`:
+//! polyfold leaves those statements out of its SCoPs without values),
+//! every temporary a VLA whose extents
+//! are affine in the parameters (`N0 + 2`, `2 * N0 + 1`, `N0 + N1`), with
+//! every shape of the generator (producer groups, chained multi-array
+//! groups, initialised groups, ping-pong stencils with and without
+//! copy-back loops, row groups, triangular loops, bounds `N0 - 1`,
+//! `2 * N0 - 1`, `N0 + N1 - 2`, one to three parameters). `main` calls
+//! the kernel, in the one compiled program, with the sizes it was built
+//! for, every size 1, 2 and 3, two mixes of small sizes, no time step,
+//! and two larger random sets; a call is kept only when the ORIGINAL is
+//! well defined with it (every declared extent >= 1 — a kernel declaring
+//! `T[N0 - 2]` is not valid C for `N0 <= 2` —, every access in bounds, no
+//! read before write), and every call's output is printed and compared.
+//! The trace verifier, which skips a SCoP whose parameters have no value,
+//! runs again at each call's sizes (every read must see the value it
+//! sees in the original; `--trace-calls 0` turns this off). With `--sanitize-symbolic 1` (the default) a
+//! symbolic program that
+//! polyfold changed is always built with `-fsanitize=address,undefined`,
+//! the original and the output. `mixed` (the default) makes the programs
+//! of the seeds with `seed / 2` odd symbolic (so both size modes meet both
+//! `--inter-array` choices). As everywhere, an output polyfold leaves
+//! unchanged passes; a compile error, a sanitizer report or a different
+//! output of the transformed program is a failure.
+//!
 //! `--mutations N` runs the no-panic check of the library entry points on
 //! N inputs made by the seeded mutator from the corpus and grammar-test
 //! files; `--binary-every K` also runs the built `polyfold --emit scop` on
@@ -49,11 +79,10 @@ use polyfold::fuzz::check::{
     CheckOptions, Failure, FailureKind, builds_for, check_program, install_quiet_panic_hook,
     scratch_dir,
 };
-use polyfold::fuzz::generate::generate_with;
+use polyfold::fuzz::generate::generate_sized;
 use polyfold::fuzz::minimise::minimise;
 use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
-use polyfold::fuzz::program::Forms;
-use polyfold::fuzz::program::GenProgram;
+use polyfold::fuzz::program::{Forms, GenProgram, SizeMode};
 
 struct Args {
     programs: u64,
@@ -69,6 +98,9 @@ struct Args {
     minimise_tries: usize,
     inter_array: InterArray,
     forms: Forms,
+    sizes: SizeMode,
+    sanitize_symbolic: bool,
+    trace_calls: bool,
 }
 
 /// When the pipeline runs with `--inter-array`.
@@ -88,6 +120,20 @@ impl Args {
             InterArray::Mixed => seed % 2 == 1,
         }
     }
+
+    /// The sizes at which the trace verifier runs again (`--trace-calls`).
+    fn trace_sizes(&self, program: &GenProgram) -> Vec<Vec<(String, i64)>> {
+        if self.trace_calls {
+            program.call_assignments()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The program of `seed`, with the size mode of the campaign.
+    fn program(&self, seed: u64) -> GenProgram {
+        generate_sized(seed, &self.forms, self.sizes.symbolic_for(seed))
+    }
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -105,12 +151,21 @@ fn parse_args() -> Result<Args, String> {
         minimise_tries: 300,
         inter_array: InterArray::Mixed,
         forms: Forms::all(),
+        sizes: SizeMode::Mixed,
+        sanitize_symbolic: true,
+        trace_calls: true,
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let mut print_seed = None;
     let mut i = 0;
     while i < raw.len() {
         let flag = raw[i].as_str();
+        if flag == "--help" || flag == "-h" {
+            println!(
+                "{USAGE}\n(see the documentation of src/bin/polyfold-fuzz.rs for each option)"
+            );
+            std::process::exit(0);
+        }
         let value = raw
             .get(i + 1)
             .ok_or_else(|| format!("{flag} needs a value"))?;
@@ -138,6 +193,9 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--forms" => args.forms = Forms::parse(value)?,
+            "--sizes" => args.sizes = SizeMode::parse(value)?,
+            "--sanitize-symbolic" => args.sanitize_symbolic = number()? != 0,
+            "--trace-calls" => args.trace_calls = number()? != 0,
             "--replay" => {
                 replay(Path::new(value));
                 std::process::exit(0);
@@ -151,7 +209,7 @@ fn parse_args() -> Result<Args, String> {
         i += 2;
     }
     if let Some(seed) = print_seed {
-        let program = generate_with(seed, &args.forms);
+        let program = args.program(seed);
         print!("{}", program.to_c());
         for build in builds_for(&program) {
             eprintln!("other build: {build:?}");
@@ -164,16 +222,18 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
+const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
+     [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
+     [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
+     [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--trace-calls 0|1] \
+     [--print SEED]";
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(args) => args,
         Err(message) => {
             eprintln!("polyfold-fuzz: {message}");
-            eprintln!(
-                "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed S] [--jobs J] \
-                 [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
-                 [--inter-array 0|1|mixed] [--forms all|classic|LIST] [--print SEED]"
-            );
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -208,9 +268,14 @@ fn regression_text(program: &GenProgram, failure: &Failure, original_seed: u64) 
         .iter()
         .map(|b| format!("{:?} {:?}", b.env, b.flags))
         .collect();
+    let sizes = if program.shape.symbolic {
+        "symbolic (kernel parameters, no value given to polyfold)"
+    } else {
+        "values"
+    };
     format!(
         "/* Regression case found by polyfold-fuzz (generator seed {original_seed}), minimised.\n \
-         * Failure: {:?}\n * Detail: {detail}\n * Other builds: {}\n */\n{}",
+         * Failure: {:?}\n * Detail: {detail}\n * Sizes: {sizes}\n * Other builds: {}\n */\n{}",
         failure.kind,
         if builds.is_empty() {
             "none".to_string()
@@ -221,12 +286,33 @@ fn regression_text(program: &GenProgram, failure: &Failure, original_seed: u64) 
     )
 }
 
+/// The counts of a program campaign.
+#[derive(Default)]
+struct Tally {
+    programs: u64,
+    /// Programs where polyfold contracted at least one array.
+    contracting: u64,
+    arrays: u64,
+    temporaries: u64,
+    merged_scops: u64,
+    /// Programs of symbolic sizes, those polyfold changed, their
+    /// contracted arrays, and their kernel calls (runtime sizes).
+    symbolic: u64,
+    symbolic_changed: u64,
+    symbolic_arrays: u64,
+    symbolic_calls: u64,
+    /// Symbolic programs calling their kernel with every size <= 3 at
+    /// least once, and with every size 1.
+    symbolic_tiny: u64,
+    symbolic_ones: u64,
+}
+
 fn program_campaign(args: &Args) -> bool {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
-    let stats = Mutex::new((0u64, 0u64, 0u64, 0u64, 0u64)); // programs, with contraction, arrays, temps, merged SCoPs
+    let stats = Mutex::new(Tally::default());
     let polyfold_time = Mutex::new(Duration::ZERO);
-    let failures: Mutex<Vec<(u64, FailureKind, String)>> = Mutex::new(Vec::new());
+    let failures: Mutex<Vec<(u64, FailureKind, String, bool)>> = Mutex::new(Vec::new());
     let scratch = match scratch_dir("fuzz-programs") {
         Ok(dir) => dir,
         Err(e) => {
@@ -243,9 +329,12 @@ fn program_campaign(args: &Args) -> bool {
                         break;
                     }
                     let seed = args.seed + index;
-                    let program = generate_with(seed, &args.forms);
+                    let program = args.program(seed);
+                    let symbolic = program.shape.symbolic;
                     let options = CheckOptions {
                         sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
+                        sanitize_if_changed: symbolic && args.sanitize_symbolic,
+                        trace_sizes: args.trace_sizes(&program),
                         inter_array: args.inter_array_for(seed),
                         builds: builds_for(&program),
                         ..CheckOptions::default()
@@ -254,11 +343,22 @@ fn program_campaign(args: &Args) -> bool {
                     match check_program(&name, &program.to_c(), &scratch, &options) {
                         Ok(s) => {
                             let mut st = stats.lock().expect("stats lock");
-                            st.0 += 1;
-                            st.1 += u64::from(s.contracted_arrays > 0);
-                            st.2 += s.contracted_arrays as u64;
-                            st.3 += s.temporaries as u64;
-                            st.4 += s.merged_scops as u64;
+                            st.programs += 1;
+                            st.contracting += u64::from(s.contracted_arrays > 0);
+                            st.arrays += s.contracted_arrays as u64;
+                            st.temporaries += s.temporaries as u64;
+                            st.merged_scops += s.merged_scops as u64;
+                            if symbolic {
+                                let calls = program.runtime_sizes();
+                                st.symbolic += 1;
+                                st.symbolic_changed += u64::from(s.changed);
+                                st.symbolic_arrays += s.contracted_arrays as u64;
+                                st.symbolic_calls += calls.len() as u64;
+                                st.symbolic_tiny +=
+                                    u64::from(calls.iter().any(|c| c.iter().all(|v| *v <= 3)));
+                                st.symbolic_ones +=
+                                    u64::from(calls.iter().any(|c| c.iter().all(|v| *v == 1)));
+                            }
                             *polyfold_time.lock().expect("time lock") += s.polyfold_time;
                             if s.polyfold_time > Duration::from_secs(5) {
                                 eprintln!(
@@ -273,11 +373,13 @@ fn program_campaign(args: &Args) -> bool {
                                 minimise_and_write(&program, &failure, seed, &scratch, args);
                             eprintln!("seed {seed}: minimised case written to {}", path.display());
                             let mut st = stats.lock().expect("stats lock");
-                            st.0 += 1;
+                            st.programs += 1;
+                            st.symbolic += u64::from(symbolic);
                             failures.lock().expect("failures lock").push((
                                 seed,
                                 failure.kind,
                                 failure.detail,
+                                symbolic,
                             ));
                         }
                     }
@@ -285,9 +387,11 @@ fn program_campaign(args: &Args) -> bool {
                     if done.is_multiple_of(500) {
                         let st = stats.lock().expect("stats lock");
                         eprintln!(
-                            "... {done} programs, {} contracting, {} arrays contracted, {} failures, {:.0} s",
-                            st.1,
-                            st.2,
+                            "... {done} programs, {} contracting, {} arrays contracted, {} symbolic ({} changed), {} failures, {:.0} s",
+                            st.contracting,
+                            st.arrays,
+                            st.symbolic,
+                            st.symbolic_changed,
                             failures.lock().expect("failures lock").len(),
                             start.elapsed().as_secs_f64()
                         );
@@ -300,29 +404,51 @@ fn program_campaign(args: &Args) -> bool {
     let st = stats.lock().expect("stats lock");
     let failures = failures.lock().expect("failures lock");
     println!(
-        "programs: {} (seeds {}..={}), {:.1} s, {} jobs",
-        st.0,
+        "programs: {} (seeds {}..={}), {:.1} s, {} jobs, sizes {:?}",
+        st.programs,
         args.seed,
         args.seed + args.programs - 1,
         start.elapsed().as_secs_f64(),
-        args.jobs
+        args.jobs,
+        args.sizes
     );
     println!(
         "programs contracting at least one array: {} ({:.1}%)",
-        st.1,
-        100.0 * st.1 as f64 / st.0.max(1) as f64
+        st.contracting,
+        100.0 * st.contracting as f64 / st.programs.max(1) as f64
     );
-    println!("arrays contracted: {} of {} temporaries", st.2, st.3);
+    println!(
+        "arrays contracted: {} of {} temporaries",
+        st.arrays, st.temporaries
+    );
     if args.inter_array != InterArray::Never {
-        println!("SCoPs with merged temporaries (--inter-array): {}", st.4);
+        println!(
+            "SCoPs with merged temporaries (--inter-array): {}",
+            st.merged_scops
+        );
+    }
+    if args.sizes != SizeMode::Values {
+        let passed = st.symbolic - failures.iter().filter(|f| f.3).count() as u64;
+        println!(
+            "programs of symbolic sizes (no value given to polyfold): {}, changed by polyfold: {}, arrays contracted: {}",
+            st.symbolic, st.symbolic_changed, st.symbolic_arrays
+        );
+        println!(
+            "  kernel calls (runtime sizes) of the passing ones: {} ({:.1} per program); {} with a call of every size <= 3, {} with every size 1",
+            st.symbolic_calls,
+            st.symbolic_calls as f64 / passed.max(1) as f64,
+            st.symbolic_tiny,
+            st.symbolic_ones
+        );
     }
     println!(
         "time in polyfold (library, summed over jobs): {:.1} s",
         polyfold_time.lock().expect("time lock").as_secs_f64()
     );
     println!("failures: {}", failures.len());
-    for (seed, kind, detail) in failures.iter() {
-        println!("  seed {seed}: {kind:?}: {}", first_line(detail));
+    for (seed, kind, detail, symbolic) in failures.iter() {
+        let sizes = if *symbolic { " (symbolic sizes)" } else { "" };
+        println!("  seed {seed}{sizes}: {kind:?}: {}", first_line(detail));
     }
     !failures.is_empty()
 }
@@ -343,8 +469,12 @@ fn minimise_and_write(
     scratch: &Path,
     args: &Args,
 ) -> PathBuf {
+    // A failure seen only under the sanitizers must be minimised under
+    // them (symbolic programs are built with them when polyfold changed
+    // them).
     let options = CheckOptions {
-        sanitize: false,
+        sanitize: failure.detail.contains("Sanitizer") || failure.detail.contains("runtime error"),
+        sanitize_if_changed: program.shape.symbolic && args.sanitize_symbolic,
         library_time_limit: if failure.kind == FailureKind::Hang {
             Duration::from_secs(60)
         } else {
@@ -362,6 +492,7 @@ fn minimise_and_write(
             let name = format!("min_{seed}_{counter}");
             let options = CheckOptions {
                 builds: builds_for(candidate),
+                trace_sizes: args.trace_sizes(candidate),
                 ..options.clone()
             };
             match check_program(&name, &candidate.to_c(), scratch, &options) {
@@ -373,6 +504,7 @@ fn minimise_and_write(
     // Re-check the minimum for its own failure detail.
     let options = CheckOptions {
         builds: builds_for(&small),
+        trace_sizes: args.trace_sizes(&small),
         ..options
     };
     let final_failure =
@@ -385,7 +517,12 @@ fn minimise_and_write(
     } else {
         ""
     };
-    let path = args.out.join(format!("{prefix}gen_{seed}.c"));
+    let sizes = if program.shape.symbolic {
+        "symbolic_"
+    } else {
+        ""
+    };
+    let path = args.out.join(format!("{prefix}{sizes}gen_{seed}.c"));
     let _ = std::fs::write(&path, regression_text(&small, &final_failure, seed));
     path
 }

@@ -19,6 +19,11 @@ use crate::poly::Budget;
 pub struct CheckOptions {
     /// Also build both programs with `-fsanitize=address,undefined`.
     pub sanitize: bool,
+    /// Build both programs with `-fsanitize=address,undefined` when
+    /// polyfold changed the program (the campaign sets it for programs of
+    /// symbolic sizes, whose folded VLAs an output comparison alone might
+    /// not show out of bounds).
+    pub sanitize_if_changed: bool,
     /// Wall-clock limit of the polyfold library calls.
     pub library_time_limit: Duration,
     /// Wall-clock limit of each compiled program's run.
@@ -28,6 +33,10 @@ pub struct CheckOptions {
     /// Other builds of the original and the output, each compared too
     /// (see [`builds_for`]).
     pub builds: Vec<Build>,
+    /// Values of parameters without value (a kernel's `int n`) at which
+    /// the trace verifier also runs, one assignment per kernel call (see
+    /// `GenProgram::call_assignments`): without values it skips a SCoP.
+    pub trace_sizes: Vec<Vec<(String, i64)>>,
 }
 
 /// Another build of both programs: extra compiler flags and environment
@@ -118,10 +127,12 @@ impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
             sanitize: false,
+            sanitize_if_changed: false,
             library_time_limit: Duration::from_secs(60),
             run_time_limit: Duration::from_secs(10),
             inter_array: false,
             builds: Vec::new(),
+            trace_sizes: Vec::new(),
         }
     }
 }
@@ -263,8 +274,24 @@ pub fn run_polyfold(
     limit: Duration,
     inter_array: bool,
 ) -> Result<(FileContraction, CheckStats), Failure> {
+    run_polyfold_traced(name, source, limit, inter_array, &[])
+}
+
+/// [`run_polyfold`], and the trace verifier again for each assignment of
+/// `trace_sizes` (values given to the parameters that have none, in a
+/// copy of the front end's program; the contraction is the one made
+/// without them): a parametric mapping is checked at each size the
+/// compiled program runs with.
+pub fn run_polyfold_traced(
+    name: &str,
+    source: &str,
+    limit: Duration,
+    inter_array: bool,
+    trace_sizes: &[Vec<(String, i64)>],
+) -> Result<(FileContraction, CheckStats), Failure> {
     let name = name.to_string();
     let source = source.to_string();
+    let trace_sizes = trace_sizes.to_vec();
     let start = Instant::now();
     let outcome = run_guarded(limit, move || -> Result<_, Failure> {
         let program =
@@ -301,6 +328,7 @@ pub fn run_polyfold(
                 });
             }
         }
+        verify_at_sizes(&program, &contraction, &trace_sizes)?;
         let mut stats = CheckStats::default();
         for d in &contraction.decisions {
             match d.outcome {
@@ -324,6 +352,52 @@ pub fn run_polyfold(
         Ok(Err(failure)) => Err(failure),
         Err((kind, detail)) => Err(Failure { kind, detail }),
     }
+}
+
+/// Runs the trace verifier on `contraction` (of `program`) once per
+/// assignment of `sizes`, with those values given to the SCoPs'
+/// parameters that have none (the trace skips a SCoP without values).
+/// Returns how many SCoP traces ran; a mismatch or a verifier error is a
+/// failure naming the sizes.
+pub fn verify_at_sizes(
+    program: &crate::ir::Program,
+    contraction: &FileContraction,
+    sizes: &[Vec<(String, i64)>],
+) -> Result<usize, Failure> {
+    let mut traces = 0;
+    for sizes in sizes {
+        let mut at = program.clone();
+        let mut given = false;
+        for param in at.scops.iter_mut().flat_map(|s| s.params.iter_mut()) {
+            if param.value.is_none()
+                && let Some((_, v)) = sizes.iter().find(|(n, _)| *n == param.name)
+            {
+                param.value = Some(*v);
+                given = true;
+            }
+        }
+        if !given {
+            continue;
+        }
+        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let reports =
+            crate::pipeline::verify_contraction(&at, contraction, &mut budget).map_err(|e| {
+                Failure {
+                    kind: FailureKind::VerifierError,
+                    detail: format!("at sizes {sizes:?}: {e}"),
+                }
+            })?;
+        for (scop, report) in &reports {
+            if let Some(m) = &report.first_mismatch {
+                return Err(Failure {
+                    kind: FailureKind::VerifierMismatch,
+                    detail: format!("SCoP {scop} at sizes {sizes:?}: {m:?}"),
+                });
+            }
+        }
+        traces += reports.len();
+    }
+    Ok(traces)
 }
 
 /// Compiles `source_path` into `exe` with `flags`; the compiler's
@@ -423,80 +497,89 @@ pub fn check_program(
     dir: &Path,
     options: &CheckOptions,
 ) -> Result<CheckStats, Failure> {
-    let (contraction, stats) = run_polyfold(
+    let (contraction, stats) = run_polyfold_traced(
         name,
         source,
         options.library_time_limit,
         options.inter_array,
+        &options.trace_sizes,
     )?;
+    compare_output(name, source, &contraction.output, dir, options)?;
+    Ok(stats)
+}
+
+/// The compiled half of [`check_program`]: builds and runs `source`
+/// (which must work: `BadOriginal` otherwise) and, when `output` differs
+/// from it or the check sanitizes, builds and runs `output` under the
+/// same flags and every build of `options` and compares what they print;
+/// then parses `output` with lang-c. An unchanged output passes; a
+/// compile error, a run-time error (a sanitizer report among them) or a
+/// different output of `output` is a failure.
+pub fn compare_output(
+    name: &str,
+    source: &str,
+    output: &str,
+    dir: &Path,
+    options: &CheckOptions,
+) -> Result<(), Failure> {
+    let changed = output != source;
+    let sanitize = options.sanitize || (options.sanitize_if_changed && changed);
     let original_path: PathBuf = dir.join(format!("{name}.c"));
     std::fs::write(&original_path, source).map_err(|e| Failure {
         kind: FailureKind::BadOriginal,
         detail: format!("cannot write {}: {e}", original_path.display()),
     })?;
     let limit = options.run_time_limit;
-    let expected = build_and_run(&original_path, name, dir, options.sanitize, limit, None)
-        .map_err(|(_, e)| Failure {
-            kind: FailureKind::BadOriginal,
-            detail: e,
+    let expected =
+        build_and_run(&original_path, name, dir, sanitize, limit, None).map_err(|(_, e)| {
+            Failure {
+                kind: FailureKind::BadOriginal,
+                detail: e,
+            }
         })?;
-    if stats.changed || options.sanitize {
+    if changed || sanitize {
         let output_path = dir.join(format!("{name}.polyfold.c"));
-        std::fs::write(&output_path, &contraction.output).map_err(|e| Failure {
+        std::fs::write(&output_path, output).map_err(|e| Failure {
             kind: FailureKind::BadOriginal,
             detail: format!("cannot write {}: {e}", output_path.display()),
         })?;
         let tag = format!("{name}.polyfold");
-        let actual = build_and_run(&output_path, &tag, dir, options.sanitize, limit, None)
-            .map_err(|(at_compile, e)| Failure {
+        let actual = build_and_run(&output_path, &tag, dir, sanitize, limit, None).map_err(
+            |(at_compile, e)| Failure {
                 kind: if at_compile {
                     FailureKind::OutputDoesNotCompile
                 } else {
                     FailureKind::OutputDiffers
                 },
                 detail: e,
-            })?;
+            },
+        )?;
         if actual != expected {
             return Err(Failure {
                 kind: FailureKind::OutputDiffers,
                 detail: first_difference(&expected, &actual),
             });
         }
-        let pinned =
-            contraction.output.contains("_Static_assert") && !source.contains("_Static_assert");
+        let pinned = output.contains("_Static_assert") && !source.contains("_Static_assert");
         for build in &options.builds {
             if build.changes_sizes && pinned {
                 continue;
             }
             let label = build.label();
-            let expected = build_and_run(
-                &original_path,
-                name,
-                dir,
-                options.sanitize,
-                limit,
-                Some(build),
-            )
-            .map_err(|(_, e)| Failure {
+            let expected = build_and_run(&original_path, name, dir, sanitize, limit, Some(build))
+                .map_err(|(_, e)| Failure {
                 kind: FailureKind::BadOriginal,
                 detail: format!("[build {label}] {e}"),
             })?;
-            let actual = build_and_run(
-                &output_path,
-                &tag,
-                dir,
-                options.sanitize,
-                limit,
-                Some(build),
-            )
-            .map_err(|(at_compile, e)| Failure {
-                kind: if at_compile {
-                    FailureKind::OutputDoesNotCompile
-                } else {
-                    FailureKind::OutputDiffers
-                },
-                detail: format!("[build {label}] {e}"),
-            })?;
+            let actual = build_and_run(&output_path, &tag, dir, sanitize, limit, Some(build))
+                .map_err(|(at_compile, e)| Failure {
+                    kind: if at_compile {
+                        FailureKind::OutputDoesNotCompile
+                    } else {
+                        FailureKind::OutputDiffers
+                    },
+                    detail: format!("[build {label}] {e}"),
+                })?;
             if actual != expected {
                 return Err(Failure {
                     kind: FailureKind::OutputDiffers,
@@ -530,7 +613,7 @@ pub fn check_program(
         let _ = std::fs::remove_file(&output_path);
     }
     let _ = std::fs::remove_file(&original_path);
-    Ok(stats)
+    Ok(())
 }
 
 /// The first differing line of two outputs.

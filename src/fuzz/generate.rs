@@ -35,6 +35,12 @@
 //! get an `else`. The printer adds comments and drops braces from the
 //! shape's style seed.
 //!
+//! [`generate_sized`] with `symbolic` makes programs whose every size is
+//! a kernel parameter without value (the campaign's `--sizes symbolic`):
+//! extents and subscript offsets are fitted as affine functions of the
+//! sizes, bounds may be `2 * N0 - c` or `N0 + N1 - c`, and `main` calls
+//! the kernel with several sizes, the tiny ones among them.
+//!
 //! Every generated program passes `GenProgram::check_well_defined` for
 //! every build and call it declares (the generator retries with the next
 //! sub-seed otherwise; other builds and calls under which the original
@@ -87,6 +93,28 @@ fn guard_for_shift(domain: &Domain, shift: &[(String, Aff)]) -> Vec<Aff> {
             (!delta.terms.is_empty() || delta.constant < 0).then_some(shifted)
         })
         .collect()
+}
+
+/// The affine function whose coefficients and constant are the larger
+/// of `a`'s and `b`'s: at least both wherever the names are >= 0.
+fn coefficient_max(a: &Aff, b: &Aff) -> Aff {
+    let mut names: Vec<String> = Vec::new();
+    for (n, _) in a.terms.iter().chain(&b.terms) {
+        if !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    Aff {
+        terms: names
+            .into_iter()
+            .map(|n| {
+                let c = a.coeff(&n).max(b.coeff(&n));
+                (n, c)
+            })
+            .collect(),
+        constant: a.constant.max(b.constant),
+    }
+    .normalised()
 }
 
 /// Calls `visit` with the environment of every point of `domain`.
@@ -147,6 +175,11 @@ struct Builder {
     /// The draws of the forms, separate from `rng` so that the classic
     /// draws do not move when forms are switched off.
     form_rng: Rng,
+    /// [`SizeMode::Symbolic`](super::program::SizeMode): extents and
+    /// subscript offsets are affine in the sizes (fitted by
+    /// [`Builder::fitted_ranges`]) so that the program stays well defined
+    /// at other sizes than the ones it was built for.
+    symbolic: bool,
 }
 
 impl Builder {
@@ -193,6 +226,34 @@ impl Builder {
         Aff::var(&p, value - pv)
     }
 
+    /// The minimum and maximum of each expression over `domain`, as
+    /// affine functions of the base sizes: exact at the sizes' values,
+    /// with the slope in each base size measured at its value plus one.
+    /// Elsewhere they are a guess (exact where the shape of the domain
+    /// does not change); the well-definedness check of each call keeps
+    /// only the sizes where the program is valid. `None` when the domain
+    /// is empty at the sizes' values.
+    fn fitted_ranges(&self, domain: &Domain, exprs: &[Aff]) -> Option<Vec<(Aff, Aff)>> {
+        let base = ranges(domain, &self.size_values, exprs)?;
+        let mut fitted: Vec<(Aff, Aff)> = base
+            .iter()
+            .map(|(lo, hi)| (Aff::constant(*lo), Aff::constant(*hi)))
+            .collect();
+        for (name, value) in &self.program.sizes {
+            let env = self.program.environment(&[(name.clone(), value + 1)]);
+            let Some(up) = ranges(domain, &env, exprs) else {
+                continue;
+            };
+            let step = Aff::var(name, -value);
+            for ((lo, hi), ((lo0, hi0), (lo1, hi1))) in fitted.iter_mut().zip(base.iter().zip(&up))
+            {
+                *lo = lo.plus_scaled(&step, lo1 - lo0);
+                *hi = hi.plus_scaled(&step, hi1 - hi0);
+            }
+        }
+        Some(fitted)
+    }
+
     /// A nest depth: 1 (35%), 2 (50%) or 3 (15%).
     fn random_depth(&mut self) -> usize {
         match self.rng.below(20) {
@@ -219,6 +280,31 @@ impl Builder {
                 && let Some(atom) = self.atom(1)
             {
                 upper = Aff::var(&atom, -self.form_rng.range(0, 1));
+            }
+            if self.symbolic {
+                // Bounds `2 * N0 - c` and `N0 + N1 - c` (symbolic mode
+                // only: no draw otherwise).
+                let names: Vec<String> = self
+                    .program
+                    .sizes
+                    .iter()
+                    .filter(|(n, _)| n.starts_with('N'))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                match self.form_rng.below(8) {
+                    0 => {
+                        upper = Aff {
+                            terms: vec![(p.clone(), 2)],
+                            constant: -self.form_rng.range(1, 3),
+                        }
+                    }
+                    1 if names.len() >= 2 => {
+                        let q = self.form_rng.pick(&names).clone();
+                        upper = Aff::var(&p, -self.form_rng.range(1, 2))
+                            .plus_scaled(&Aff::var(&q, 0), 1);
+                    }
+                    _ => {}
+                }
             }
             if let (true, Some(outer)) = (triangular, outer) {
                 if self.rng.chance(1, 2) {
@@ -261,6 +347,22 @@ impl Builder {
                 }
             }
             map.push(aff);
+        }
+        if self.symbolic {
+            // `T[i - lo + r]` of extent `hi - lo + 1 + r + slack`, with
+            // `lo` and `hi` affine in the sizes.
+            let fitted = self.fitted_ranges(domain, &map)?;
+            let mut extents = Vec::new();
+            for (aff, (lo, hi)) in map.iter_mut().zip(fitted) {
+                let offset = Aff::constant(self.rng.range(0, 1)).plus_scaled(&lo, -1);
+                *aff = aff.plus_scaled(&offset, 1);
+                let slack = self.rng.range(0, 1);
+                extents.push(
+                    hi.plus_scaled(&offset, 1)
+                        .plus_scaled(&Aff::constant(1 + slack), 1),
+                );
+            }
+            return Some((map, extents));
         }
         let r = ranges(domain, &self.size_values, &map)?;
         let mut extents = Vec::new();
@@ -647,6 +749,26 @@ impl Builder {
         } else {
             // A reduction array indexed by the outer iterator.
             let outer = &domain[order[0]];
+            if self.symbolic {
+                let Some(fitted) =
+                    self.fitted_ranges(&vec![outer.clone()], &[Aff::var(&outer_var, 0)])
+                else {
+                    return Vec::new();
+                };
+                let (lo, hi) = &fitted[0];
+                let extent = hi.plus_scaled(lo, -1).plus_scaled(&Aff::constant(1), 1);
+                let cell = Aff::var(&outer_var, 0).plus_scaled(lo, -1);
+                return self.reduction_array(
+                    domain,
+                    &order,
+                    guard,
+                    read,
+                    w,
+                    outer.clone(),
+                    extent,
+                    cell,
+                );
+            }
             let r = ranges(
                 &vec![outer.clone()],
                 &self.size_values,
@@ -658,8 +780,39 @@ impl Builder {
             let (lo, hi) = r[0];
             let offset = -lo;
             let extent = self.extent_expr(hi + offset + 1);
+            let outer = outer.clone();
+            self.reduction_array(
+                domain,
+                &order,
+                guard,
+                read,
+                w,
+                outer,
+                extent,
+                Aff::var(&outer_var, offset),
+            )
+        }
+    }
+
+    /// The reduction-array consumer: `R[cell] = c;` then, inside the
+    /// loops of `domain` but the outer one, `R[cell] += w * read;`, then
+    /// `out[outer + c] += w2 * R[cell];`, all in the outer loop.
+    #[allow(clippy::too_many_arguments)]
+    fn reduction_array(
+        &mut self,
+        domain: &Domain,
+        order: &[usize],
+        guard: Vec<Aff>,
+        read: Read,
+        w: usize,
+        outer: Level,
+        extent: Aff,
+        cell: Aff,
+    ) -> Vec<Node> {
+        let outer_var = outer.var.clone();
+        {
             let red = self.new_temp(vec![extent]);
-            let cell = vec![Aff::var(&outer_var, offset)];
+            let cell = vec![cell];
             let init = Node::Assign {
                 target: Target::Temp {
                     array: red,
@@ -708,7 +861,7 @@ impl Builder {
     fn initialised_group(&mut self) -> Option<(Vec<Node>, Vec<Vec<Node>>)> {
         let dims = self.rng.range(1, 3) as usize;
         let array = self.new_temp(vec![Aff::constant(1); dims]);
-        let mut units: Vec<Vec<Node>> = Vec::new();
+        let units: Vec<Vec<Node>> = Vec::new();
         let mut accesses: Vec<(Domain, Vec<Aff>)> = Vec::new();
         let n = 1 + i64::from(self.rng.chance(1, 3));
         for _ in 0..n {
@@ -725,11 +878,35 @@ impl Builder {
                 }
                 subs.push(aff.normalised());
             }
-            let r = ranges(&domain, &self.size_values, &subs)?;
-            for (s, (lo, _)) in subs.iter_mut().zip(&r) {
-                s.constant -= lo;
+            if self.symbolic {
+                let fitted = self.fitted_ranges(&domain, &subs)?;
+                for (s, (lo, _)) in subs.iter_mut().zip(&fitted) {
+                    *s = s.plus_scaled(lo, -1);
+                }
+            } else {
+                let r = ranges(&domain, &self.size_values, &subs)?;
+                for (s, (lo, _)) in subs.iter_mut().zip(&r) {
+                    s.constant -= lo;
+                }
             }
             accesses.push((domain, subs));
+        }
+        if self.symbolic {
+            // Extents: per dimension, an affine bound of the largest
+            // subscript of every access (coefficient-wise maximum: sizes
+            // are positive), plus slack.
+            let mut maxima = vec![Aff::constant(0); dims];
+            for (domain, subs) in &accesses {
+                let fitted = self.fitted_ranges(domain, subs)?;
+                for (m, (_, hi)) in maxima.iter_mut().zip(fitted) {
+                    *m = coefficient_max(m, &hi);
+                }
+            }
+            let extents: Vec<Aff> = maxima
+                .iter()
+                .map(|m| m.plus_scaled(&Aff::constant(1 + self.rng.range(0, 1)), 1))
+                .collect();
+            return self.finish_initialised_group(array, extents, accesses, units);
         }
         // Extents: the largest subscript of every access, plus slack.
         let mut maxima = vec![0i64; dims];
@@ -746,6 +923,19 @@ impl Builder {
                 self.extent_expr(m + 1 + slack)
             })
             .collect();
+        self.finish_initialised_group(array, extents, accesses, units)
+    }
+
+    /// The initialisation nest of every cell of `array` (of `extents`),
+    /// then the nests of `accesses`.
+    fn finish_initialised_group(
+        &mut self,
+        array: usize,
+        extents: Vec<Aff>,
+        accesses: Vec<(Domain, Vec<Aff>)>,
+        mut units: Vec<Vec<Node>>,
+    ) -> Option<(Vec<Node>, Vec<Vec<Node>>)> {
+        let dims = extents.len();
         // The initialisation nest over every cell.
         let init_domain: Domain = extents
             .iter()
@@ -835,6 +1025,12 @@ impl Builder {
             let steps = self.rng.range(1, 3);
             self.program.sizes.push(("TS".to_string(), steps));
             self.size_values.insert("TS".to_string(), steps);
+            if self.symbolic {
+                // The time steps are a kernel parameter too (the forms
+                // of the sizes before it are all `Parameter`).
+                let forms = &mut self.program.shape.size_forms;
+                forms.resize(self.program.sizes.len(), SizeForm::Parameter);
+            }
         }
         let dims = self.rng.range(1, 2) as usize;
         let p = self.param();
@@ -1017,7 +1213,11 @@ impl Builder {
             let q = self.param();
             let scoped = self.form(self.forms.block_scoped, 2, 3);
             let parallel = self.form(self.forms.openmp, 2, 3);
-            let row_extent = self.extent_expr(self.size_values[&q]);
+            let row_extent = if self.symbolic {
+                Aff::var(&q, 0)
+            } else {
+                self.extent_expr(self.size_values[&q])
+            };
             let (array, cell): (usize, Box<dyn Fn(Aff) -> Vec<Aff>>) = if scoped {
                 (self.new_temp(vec![row_extent]), Box::new(|j| vec![j]))
             } else {
@@ -1143,12 +1343,36 @@ pub fn generate(seed: u64) -> GenProgram {
 /// of `forms`. With [`Forms::classic`] this is [`generate`]; with other
 /// forms the same seed gives another program.
 pub fn generate_with(seed: u64, forms: &Forms) -> GenProgram {
+    generate_sized(seed, forms, false)
+}
+
+/// [`generate_with`], or with `symbolic` a program of
+/// [`SizeMode::Symbolic`](super::program::SizeMode): every size (the
+/// time steps `TS` too) is an `int` parameter of the kernel with no value
+/// in the text (no `#define`, no `#ifdef` sizes, no `-D` build, and no
+/// derived size `LAST0`, `N0 / 2`, `N0 % 4`: polyfold leaves those
+/// statements out of its SCoPs without values), temporaries are
+/// VLAs whose extents and subscript offsets are affine in the sizes
+/// (`N0 + 2`, `2 * N0 + 1`, `N0 + N1`), loop bounds may be `2 * N0 - c`
+/// or `N0 + N1 - c`, and `main` calls the kernel with the sizes' values,
+/// then with every size 1, 2 and 3, with mixed small sizes, with no time
+/// step, and with two larger random sets. A call is kept only when the
+/// ORIGINAL is well defined with it (every declared extent >= 1, every
+/// access in bounds, no read before write: a kernel with an extent
+/// `N0 - 2` is not valid C for `N0 <= 2`, so no such call is made), so
+/// every program runs its kernel with several sizes, and most with the
+/// tiny ones. Every group shape of the generator is used (producer and
+/// chained multi-array groups, fully initialised groups, ping-pong
+/// stencils with or without copy-back loops, row groups, triangular
+/// loops), with the forms of `forms` except the ones that give sizes a
+/// value.
+pub fn generate_sized(seed: u64, forms: &Forms, symbolic: bool) -> GenProgram {
     let mut attempt: u64 = 0;
     loop {
         let sub_seed = seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add(attempt);
-        if let Some(program) = try_generate(seed, sub_seed, forms)
+        if let Some(program) = try_generate(seed, sub_seed, forms, symbolic)
             && program.check_well_defined().is_ok()
         {
             return program;
@@ -1176,14 +1400,25 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
     }
 }
 
-fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
+fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Option<GenProgram> {
     let mut rng = Rng::new(sub_seed);
     let mut form_rng = Rng::new(sub_seed ^ 0x0F0E_D1C3_B2A1_9087);
-    let forms = if *forms == Forms::classic() {
+    let mut forms = if *forms == Forms::classic() {
         Forms::classic()
     } else {
         program_forms(forms, &mut form_rng)
     };
+    if symbolic {
+        // Sizes are parameters only: no form that gives them a value, and
+        // none that polyfold models only with values (`N0 / 2`, `N0 % 4`
+        // and macros of a parameter such as `#define LAST0 N0-1` make it
+        // leave the statements out of every SCoP).
+        forms.vla = true;
+        forms.ifdef_sizes = false;
+        forms.other_sizes = false;
+        forms.derived_macros = false;
+        forms.div_mod = false;
+    }
     let n_params = rng.range(1, 3) as usize;
     let mut sizes = Vec::new();
     let mut size_values = HashMap::new();
@@ -1196,7 +1431,7 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
         sizes.push((format!("N{p}"), value));
         size_values.insert(format!("N{p}"), value);
     }
-    let shape = choose_shape(&forms, &sizes, &mut form_rng);
+    let shape = choose_shape(&forms, &sizes, &mut form_rng, symbolic);
     let mut builder = Builder {
         rng,
         program: GenProgram {
@@ -1211,6 +1446,7 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
         producers: Vec::new(),
         forms,
         form_rng,
+        symbolic,
     };
     builder.size_values = builder.program.environment(&[]);
     let groups = match builder.rng.below(10) {
@@ -1250,19 +1486,27 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms) -> Option<GenProgram> {
         // The program must be well defined for the sizes seen before the
         // other builds and calls are chosen.
         program.check_well_defined().ok()?;
-        add_builds_and_calls(&mut program, &mut builder.form_rng);
+        if symbolic {
+            add_symbolic_calls(&mut program, &mut builder.form_rng);
+        } else {
+            add_builds_and_calls(&mut program, &mut builder.form_rng);
+        }
     }
     Some(program)
 }
 
 /// How sizes are written, the derived sizes and the printing style.
-fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng) -> Shape {
-    let mut shape = Shape::default();
+fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng, symbolic: bool) -> Shape {
+    let mut shape = Shape {
+        symbolic,
+        ..Shape::default()
+    };
     if *forms == Forms::classic() {
         return shape;
     }
     for (name, value) in sizes {
-        let form = if forms.vla && rng.chance(2, 3) {
+        // Symbolic sizes are all parameters (no draw: `||` short-cuts).
+        let form = if symbolic || forms.vla && rng.chance(2, 3) {
             SizeForm::Parameter
         } else if forms.ifdef_sizes && rng.chance(2, 3) {
             SizeForm::Dataset {
@@ -1320,6 +1564,61 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng) -> Shape 
     shape.plain_copies = forms.copy_back;
     shape.style_seed = rng.next_u64();
     shape
+}
+
+/// The extra kernel calls of a program of symbolic sizes, each kept only
+/// when the program is well defined with it: every size 1, then 2, then
+/// 3; two mixes of small sizes (when there are several); the sizes'
+/// values with no time step (`TS = 0`); and two larger random sets (the
+/// values plus 1 to 5, twice the values plus 0 to 3; `TS` at most 4).
+fn add_symbolic_calls(program: &mut GenProgram, rng: &mut Rng) {
+    let params = program.parameter_sizes();
+    if params.is_empty() {
+        return;
+    }
+    let values: Vec<i64> = program.runtime_sizes()[0].clone();
+    let is_steps: Vec<bool> = params.iter().map(|p| p == "TS").collect();
+    let mut candidates: Vec<Vec<i64>> = (1..=3).map(|t| vec![t; params.len()]).collect();
+    if params.len() - usize::from(is_steps.contains(&true)) >= 2 {
+        for _ in 0..2 {
+            candidates.push(params.iter().map(|_| rng.range(1, 3)).collect());
+        }
+    }
+    if is_steps.contains(&true) {
+        candidates.push(
+            values
+                .iter()
+                .zip(&is_steps)
+                .map(|(v, steps)| if *steps { 0 } else { *v })
+                .collect(),
+        );
+    }
+    for scale in [1, 2] {
+        candidates.push(
+            values
+                .iter()
+                .zip(&is_steps)
+                .map(|(v, steps)| {
+                    if *steps {
+                        rng.range(1, 4)
+                    } else if scale == 1 {
+                        v + rng.range(1, 5)
+                    } else {
+                        2 * v + rng.range(0, 3)
+                    }
+                })
+                .collect(),
+        );
+    }
+    for call in candidates {
+        if program.runtime_sizes().contains(&call) {
+            continue;
+        }
+        program.shape.calls.push(call);
+        if program.check_well_defined().is_err() {
+            program.shape.calls.pop();
+        }
+    }
 }
 
 /// Adds the other builds (`-DN0=..` for guarded sizes, the dataset

@@ -373,6 +373,48 @@ impl Forms {
     }
 }
 
+/// Whether the sizes of generated programs have values polyfold can see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SizeMode {
+    /// The generator as it was: sizes are `#define`d (or chosen by `-D`
+    /// builds), and the `vla` form makes some of them kernel parameters.
+    /// Seeds keep their programs.
+    Values,
+    /// Every size, time steps included, is an `int` parameter of the
+    /// kernel with no value anywhere (no `#define`, no `-D`): temporaries
+    /// are VLAs of symbolic extent, and the kernel is called with several
+    /// sizes (see `generate::generate_sized`).
+    Symbolic,
+    /// `Symbolic` on the seeds whose second bit is set (`seed / 2` odd),
+    /// `Values` on the others, so that both meet both `--inter-array`
+    /// choices of the seed's parity.
+    #[default]
+    Mixed,
+}
+
+impl SizeMode {
+    /// `symbolic`, `values` or `mixed`.
+    pub fn parse(text: &str) -> Result<SizeMode, String> {
+        match text {
+            "symbolic" => Ok(SizeMode::Symbolic),
+            "values" => Ok(SizeMode::Values),
+            "mixed" => Ok(SizeMode::Mixed),
+            _ => Err(format!(
+                "unknown size mode `{text}` (known: symbolic, values, mixed)"
+            )),
+        }
+    }
+
+    /// Whether the program of `seed` has symbolic sizes.
+    pub fn symbolic_for(self, seed: u64) -> bool {
+        match self {
+            SizeMode::Values => false,
+            SizeMode::Symbolic => true,
+            SizeMode::Mixed => (seed / 2) % 2 == 1,
+        }
+    }
+}
+
 /// How a base size is written.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum SizeForm {
@@ -464,6 +506,9 @@ pub struct Shape {
     /// Seed of the printing choices (which bodies lose their braces,
     /// which lines get comments).
     pub style_seed: u64,
+    /// Made in [`SizeMode::Symbolic`]: every base size is a `Parameter`
+    /// and no build gives one a value.
+    pub symbolic: bool,
 }
 
 /// Comments put at line ends by the printer (some with `;`, `{`, `}`).
@@ -520,6 +565,37 @@ impl GenProgram {
         (0..self.sizes.len())
             .filter(|&i| self.size_form(i) == SizeForm::Parameter)
             .map(|i| self.sizes[i].0.clone())
+            .collect()
+    }
+
+    /// Whether no size has a value polyfold could see: every base size
+    /// is a kernel parameter, and no build defines one (`-D`).
+    pub fn sizes_are_symbolic(&self) -> bool {
+        (0..self.sizes.len()).all(|i| self.size_form(i) == SizeForm::Parameter)
+            && self.shape.configs.is_empty()
+    }
+
+    /// The values of the parameter sizes at each call of the kernel by
+    /// `main`, in order (the first call uses the sizes' own values); one
+    /// empty call when the kernel has no parameter.
+    pub fn runtime_sizes(&self) -> Vec<Vec<i64>> {
+        let params = self.parameter_sizes();
+        let first: Vec<i64> = params
+            .iter()
+            .map(|p| self.sizes.iter().find(|(n, _)| n == p).map_or(1, |s| s.1))
+            .collect();
+        std::iter::once(first)
+            .chain(self.shape.calls.iter().cloned())
+            .collect()
+    }
+
+    /// The parameter sizes' values at each call of the kernel, by name
+    /// (what `CheckOptions::trace_sizes` takes).
+    pub fn call_assignments(&self) -> Vec<Vec<(String, i64)>> {
+        let params = self.parameter_sizes();
+        self.runtime_sizes()
+            .into_iter()
+            .map(|call| params.iter().cloned().zip(call).collect())
             .collect()
     }
 
@@ -645,12 +721,7 @@ impl GenProgram {
             out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
             out.push_str("        printf(\"out[%d] %.17g\\n\", i, out[i]);\n");
         } else {
-            let first: Vec<i64> = params
-                .iter()
-                .map(|p| self.sizes.iter().find(|(n, _)| n == p).map_or(1, |s| s.1))
-                .collect();
-            let calls = std::iter::once(&first).chain(self.shape.calls.iter());
-            for (number, call) in calls.enumerate() {
+            for (number, call) in self.runtime_sizes().iter().enumerate() {
                 let args: String = call.iter().map(|v| format!("{v}, ")).collect();
                 let _ = writeln!(out, "    kernel({args}in, out);");
                 out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
