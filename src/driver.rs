@@ -545,17 +545,52 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         Ok(x) => x,
         Err(o) => return o,
     };
-    for scop in &program.scops {
-        if let Some(p) = scop.params.iter().find(|p| p.value.is_none()) {
+    // Parameters without a value: the trace runs at a few sizes of every
+    // such parameter (those the SCoPs' contexts allow).
+    let unknown: Vec<String> = program
+        .scops
+        .iter()
+        .flat_map(|s| s.params.iter())
+        .filter(|p| p.value.is_none())
+        .map(|p| p.name.clone())
+        .fold(Vec::new(), |mut names, n| {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+            names
+        });
+    let assignments: Vec<Vec<(String, i64)>> = if unknown.is_empty() {
+        vec![Vec::new()]
+    } else {
+        let mut all: Vec<Vec<(String, i64)>> = VERIFY_SIZES
+            .iter()
+            .flat_map(|&s| {
+                // Every parameter at `s`, and each at `s + its index`.
+                let same = unknown.iter().map(|n| (n.clone(), s)).collect();
+                let spread = unknown
+                    .iter()
+                    .enumerate()
+                    .map(|(q, n)| (n.clone(), s + q as i64))
+                    .collect();
+                [same, spread]
+            })
+            .collect();
+        all.dedup();
+        let valid: Vec<Vec<(String, i64)>> = all
+            .into_iter()
+            .filter(|a| with_values(&program, a).scops.iter().all(in_context))
+            .collect();
+        if valid.is_empty() {
+            let p = &unknown[0];
             return Outcome::fail(
                 format!(
-                    "{stderr}polyfold: error: {shown}: verification needs a value for parameter `{}` (pass -D {}=VALUE)\n",
-                    p.name, p.name
+                    "{stderr}polyfold: error: {shown}: verification needs a value for parameter `{p}` (pass -D {p}=VALUE): none of the sizes {VERIFY_SIZES:?} is valid for the SCoPs\n"
                 ),
                 2,
             );
         }
-    }
+        valid
+    };
     let contraction = match contract_program(&program, &contract_options(options)) {
         Ok(c) => c,
         Err(e) => {
@@ -566,17 +601,69 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         }
     };
     stderr.push_str(&kept_warnings(&shown, &program, &contraction));
-    let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
     let storage = contraction.emitted();
-    let reports = match crate::verify::build::verify_program(&program, &storage, &mut budget) {
-        Ok(r) => r,
-        Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
-    };
-    let wrong = reports.iter().any(|(_, r)| r.first_mismatch.is_some());
+    let mut stdout = String::new();
+    let mut wrong = false;
+    for assignment in &assignments {
+        let at = with_values(&program, assignment);
+        let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+        let reports = match crate::verify::build::verify_program(&at, &storage, &mut budget) {
+            Ok(r) => r,
+            Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
+        };
+        wrong |= reports.iter().any(|(_, r)| r.first_mismatch.is_some());
+        if !assignment.is_empty() {
+            let sizes: Vec<String> = assignment
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
+            stdout.push_str(&format!("at {}:\n", sizes.join(", ")));
+        }
+        stdout.push_str(&report::verification_report(
+            &shown,
+            &at,
+            &contraction,
+            &storage,
+            &reports,
+        ));
+    }
     Outcome {
-        stdout: report::verification_report(&shown, &program, &contraction, &storage, &reports),
+        stdout,
         stderr,
         code: u8::from(wrong),
         rewrite: None,
     }
+}
+
+/// The sizes `polyfold verify` gives parameters without a value: the
+/// smallest ones (loops that do not run, extents of 1) and a few more.
+const VERIFY_SIZES: [i64; 6] = [1, 2, 3, 4, 7, 16];
+
+/// `program` with the values of `assignment` given to the parameters of
+/// those names that have none.
+fn with_values(program: &Program, assignment: &[(String, i64)]) -> Program {
+    let mut at = program.clone();
+    for param in at.scops.iter_mut().flat_map(|s| s.params.iter_mut()) {
+        if param.value.is_none()
+            && let Some((_, v)) = assignment.iter().find(|(n, _)| *n == param.name)
+        {
+            param.value = Some(*v);
+        }
+    }
+    at
+}
+
+/// Whether the values of `scop`'s parameters satisfy its context (the
+/// original program is valid for them).
+fn in_context(scop: &crate::ir::Scop) -> bool {
+    let Ok(values) = scop.param_values() else {
+        return false;
+    };
+    let mut q = scop.context.clone();
+    crate::mapping::certify::fix_params(&mut q, &values);
+    let mut budget = Budget::new(1_000_000, None);
+    matches!(
+        crate::poly::simplex::integer_point(&q, &mut budget),
+        Ok(Some(_))
+    )
 }

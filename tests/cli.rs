@@ -297,9 +297,21 @@ fn parameter_without_a_value_folds_for_every_value() {
         ),
         "{report}"
     );
+    // `verify` traces it at a few sizes of n, the smallest ones included.
     let verify = polyfold(&["verify", p]);
-    assert_eq!(verify.status.code(), Some(2));
-    assert!(text(&verify.stderr).contains("verification needs a value for parameter `n`"));
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify.stderr));
+    let shown = text(&verify.stdout);
+    for n in [1, 2, 3, 4, 7, 16] {
+        assert!(shown.contains(&format!("at n = {n}:\n")), "{shown}");
+        assert!(
+            shown.contains(&format!(
+                "SCoP 0 in f (n = {n}): {} operations",
+                3 * n + (n - 1) + n
+            )),
+            "{shown}"
+        );
+    }
+    assert!(!shown.contains("wrong"), "{shown}");
 }
 
 #[test]
