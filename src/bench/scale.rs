@@ -40,9 +40,12 @@
 //! time ratio is at most 2 and the mappings are `same` or `affine`.
 //!
 //! Time columns (ms): `time` the median of the runs (front end and
-//! contraction), `front` the front end's median, `arrays` the analysis
-//! time the record attributes to the arrays and merged SCoPs (last run),
-//! `other` the rest (code generation, pins, the SCoPs' shared work).
+//! contraction), `front` the front end's median, `arrays` the median of
+//! the analysis time the record attributes to the arrays and merged SCoPs,
+//! `other` the rest (code generation, pins, and inter-array attempts that
+//! were not used: the record keeps no time for those). `slowest step` is
+//! the longest single time the record holds (a strategy on an array, an
+//! array's whole decision, or a merged SCoP), of the last run.
 
 use std::fmt::Write;
 use std::io::Read;
@@ -344,6 +347,7 @@ pub fn measure_one(
     drop(original);
     let mut times = Vec::new();
     let mut front = Vec::new();
+    let mut attributed = Vec::new();
     let mut last = None;
     let all = Instant::now();
     for run in 0..repeats.max(1) {
@@ -358,6 +362,9 @@ pub fn measure_one(
         front.push(start.elapsed());
         let contraction = contract_program(&program, contract);
         times.push(start.elapsed());
+        if let Ok(c) = &contraction {
+            attributed.push(attributed_time(c));
+        }
         last = Some((program, contraction));
     }
     let Some((program, contraction)) = last else {
@@ -368,6 +375,8 @@ pub fn measure_one(
     let median = sorted[sorted.len() / 2];
     front.sort();
     let front_median = front[front.len() / 2];
+    attributed.sort();
+    let attributed_median = attributed.get(attributed.len() / 2).copied();
     let mut params: Vec<(String, Option<i64>)> = Vec::new();
     for p in program.scops.iter().flat_map(|s| s.params.iter()) {
         if !params.iter().any(|(n, _)| *n == p.name) {
@@ -381,6 +390,7 @@ pub fn measure_one(
         "runs": times.len(),
         "median_ms": median.as_secs_f64() * 1e3,
         "frontend_ms": front_median.as_secs_f64() * 1e3,
+        "attributed_ms": attributed_median.map(|t| t.as_secs_f64() * 1e3),
         "times_ms": times.iter().map(|t| t.as_secs_f64() * 1e3).collect::<Vec<_>>(),
     });
     match contraction {
@@ -394,6 +404,16 @@ pub fn measure_one(
     }
     out["peak_kb"] = json!(peak_kb_self());
     out
+}
+
+/// The analysis time the record attributes to the arrays and the merged
+/// SCoPs of a contraction.
+fn attributed_time(c: &FileContraction) -> Duration {
+    c.decisions
+        .iter()
+        .map(|d| d.time)
+        .chain(c.merged.iter().map(|m| m.time))
+        .sum()
 }
 
 /// Cells, outcomes, merged SCoPs and the slowest step of a contraction.
@@ -412,10 +432,15 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
         if matches!(d.outcome, ArrayOutcome::External) {
             continue;
         }
-        for s in &d.strategies {
-            consider(s.time, format!("{}: {}", d.name, s.method));
-        }
-        consider(d.time, format!("{} (all)", d.name));
+        // The array's whole decision, with its slowest strategy.
+        let strategy = d
+            .strategies
+            .iter()
+            .max_by_key(|s| s.time)
+            .map_or(String::new(), |s| {
+                format!(" ({} {:.0})", s.method, s.time.as_secs_f64() * 1e3)
+            });
+        consider(d.time, format!("{}{strategy}", d.name));
         let key = format!("{}.{}", program.scops[d.scop].function, d.name);
         if !seen.insert(key.clone()) {
             continue;
@@ -449,7 +474,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
     let mut merged = Vec::new();
     for m in &c.merged {
         after = after.map(|a| a + m.merged_cells);
-        consider(m.time, format!("scop{}: inter-array", m.scop));
+        consider(m.time, format!("scop{}(inter-array)", m.scop));
         let buffers: Vec<String> = m
             .storage()
             .buffers
@@ -481,19 +506,18 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
             "ms": m.time.as_secs_f64() * 1e3,
         }));
     }
-    let attributed: Duration = c
-        .decisions
-        .iter()
-        .map(|d| d.time)
-        .chain(c.merged.iter().map(|m| m.time))
-        .sum();
     json!({
-        "attributed_ms": attributed.as_secs_f64() * 1e3,
         "original": original,
         "after": after,
         "arrays": arrays,
         "merged": merged,
-        "slowest": slowest.map(|(t, what)| format!("{what} {:.0} ms", t.as_secs_f64() * 1e3)),
+        "slowest": slowest.map(|(t, what)| {
+            let ms = t.as_secs_f64() * 1e3;
+            match what.split_once(' ') {
+                Some((name, rest)) => format!("{name} {ms:.0} {rest}"),
+                None => format!("{what} {ms:.0}"),
+            }
+        }),
     })
 }
 
@@ -805,7 +829,7 @@ fn table(rows: &[ScaleRow]) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{:<20} {:>6} {:<28} {:>10} {:>4} {:>8} {:>8} {:>8} {:>8} {:>12} {:>10} {:<24} {:<34} outcomes (mapping, kept, merged)",
+        "{:<20} {:>6} {:<28} {:>10} {:>4} {:>8} {:>8} {:>8} {:>8} {:>12} {:>10} {:<24} {:<44} outcomes (mapping, kept, merged)",
         "kernel",
         "factor",
         "parameters",
@@ -818,7 +842,7 @@ fn table(rows: &[ScaleRow]) -> String {
         "orig cells",
         "after",
         "merged",
-        "slowest step"
+        "slowest step ms (its slowest strategy)"
     );
     for r in rows {
         let factor = if r.used == r.factor {
@@ -847,7 +871,7 @@ fn table(rows: &[ScaleRow]) -> String {
                 let other = ms("median_ms") - ms("frontend_ms") - ms("attributed_ms");
                 let _ = writeln!(
                     t,
-                    "{:<20} {:>6} {:<28} {:>10.1} {:>4} {:>8} {:>8.1} {:>8.1} {:>8.1} {:>12} {:>10} {:<24} {:<34} {}",
+                    "{:<20} {:>6} {:<28} {:>10.1} {:>4} {:>8} {:>8.1} {:>8.1} {:>8.1} {:>12} {:>10} {:<24} {:<44} {}",
                     r.kernel,
                     factor,
                     params,
@@ -1009,6 +1033,12 @@ fn summary(rows: &[ScaleRow]) -> String {
             "not scaled (no #define parameter to scale)".to_string()
         } else if !all_done {
             format!("NO: {}", unfinished.join(", "))
+        } else if fits
+            && done
+                .iter()
+                .all(|(_, v)| v["arrays"].as_array().is_some_and(Vec::is_empty))
+        {
+            "yes (no temporaries)".to_string()
         } else if fits {
             "yes".to_string()
         } else {
