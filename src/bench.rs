@@ -12,6 +12,8 @@
 //! per-array sizes are checked.
 //! `DIR/published.txt` (lines `kernel array text`) supplies the published
 //! figure column.
+//!
+//! `--scale` runs the scaling benchmark instead ([`scale`]).
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,8 @@ use crate::frontend;
 use crate::mapping::Method;
 use crate::pipeline::{ContractOptions, Optimality, contract_program, verify_contraction};
 use crate::poly::Budget;
+
+pub mod scale;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

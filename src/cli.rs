@@ -59,6 +59,30 @@ pub enum Command {
     /// in the `.smo.input` format of SMO's authors; print the storage
     /// mappings, sizes, the baseline and the certification verdicts.
     Smo(SmoArgs),
+    /// One measurement of `bench --scale` (run by it in a child process):
+    /// FILE with its size `#define`s multiplied by the factor; prints one
+    /// JSON line with its own peak memory.
+    #[command(name = "bench-scale-one", hide = true)]
+    BenchScaleOne(BenchScaleOneArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchScaleOneArgs {
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub factor: u64,
+    #[arg(long, default_value_t = 3)]
+    pub repeats: u32,
+    /// Seconds: no further repeat starts beyond this.
+    #[arg(long = "time-budget", default_value_t = 150.0)]
+    pub time_budget: f64,
+    #[arg(long = "fixed", value_name = "[KERNEL:]NAME")]
+    pub fixed: Vec<String>,
+    #[arg(long = "no-lattice")]
+    pub no_lattice: bool,
+    #[arg(long = "no-inter-array")]
+    pub no_inter_array: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -226,9 +250,46 @@ pub struct BenchArgs {
     /// (accepted so that existing scripts keep working).
     #[arg(long = "inter-array", overrides_with = "no_inter_array")]
     pub inter_array: bool,
-    /// Runs per kernel; the median time is reported.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub repeats: u32,
+    /// Runs per kernel; the median time is reported (default 5, 3 with
+    /// `--scale`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: Option<u32>,
+
+    /// The scaling benchmark instead of the regression table: every
+    /// kernel of DIR (or the one file DIR names) at its own sizes and
+    /// with its size `#define`s multiplied by each factor (default
+    /// 1,16,256), each run in a child process; prints time, peak memory,
+    /// cells and mappings per size, then per kernel the time ratio and
+    /// whether the mapping stays the same.
+    #[arg(long, value_name = "FACTORS", num_args = 0..=1, default_missing_value = "1,16,256",
+          value_parser = crate::bench::scale::parse_factor_list)]
+    pub scale: Option<crate::bench::scale::Factors>,
+    /// With --scale: keep this `#define` at its value (repeatable;
+    /// `NAME` in every kernel, or `KERNEL:NAME`).
+    #[arg(long = "fixed", value_name = "[KERNEL:]NAME", requires = "scale")]
+    pub fixed: Vec<String>,
+    /// With --scale: lower a kernel's factor until its original program
+    /// declares at most this many cells (`k`, `M`, `G` suffixes).
+    #[arg(long = "max-cells", value_name = "CELLS", value_parser = parse_work, requires = "scale")]
+    pub max_cells: Option<u64>,
+    /// With --scale: seconds one kernel at one factor may run before it
+    /// is killed and shown as `timeout`.
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        default_value_t = 600.0,
+        requires = "scale"
+    )]
+    pub time_limit: f64,
+    /// With --scale: resident memory (MB) one kernel at one factor may
+    /// reach before it is killed and shown as `memory`.
+    #[arg(
+        long = "mem-limit",
+        value_name = "MB",
+        default_value_t = 4096,
+        requires = "scale"
+    )]
+    pub mem_limit: u64,
 }
 
 /// What `--emit` prints.

@@ -7,8 +7,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::{BenchOptions, run_bench};
-use polyfold::cli::{AnalysisArgs, Cli, Command, CommandMacro};
+use polyfold::cli::{AnalysisArgs, BenchArgs, Cli, Command, CommandMacro};
 use polyfold::driver::{Outcome, RunOptions, run_file, verify_file};
 
 fn emit(out: &Outcome) {
@@ -48,6 +49,40 @@ fn main() -> ExitCode {
     }
 }
 
+/// `polyfold bench DIR --scale`: the scaling table (exit 1 when a
+/// measurement failed, 2 when DIR cannot be read).
+fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
+    if args.bless {
+        eprintln!("polyfold: error: --bless does not apply to --scale");
+        return 2;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        eprintln!("polyfold: error: cannot find the polyfold binary to run the measurements");
+        return 2;
+    };
+    let options = ScaleOptions {
+        factors: factors.0.clone(),
+        repeats: args.repeats.unwrap_or(3) as usize,
+        fixed: args.fixed.clone(),
+        max_cells: args.max_cells.map(|c| i64::try_from(c).unwrap_or(i64::MAX)),
+        time_limit: std::time::Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9)),
+        mem_limit_mb: args.mem_limit,
+        lattices: !args.no_lattice,
+        inter_array: !args.no_inter_array,
+        progress: true,
+    };
+    match run_scale(&args.dir, &options, &exe) {
+        Ok(result) => {
+            print!("{}\n{}", result.table, result.summary);
+            u8::from(result.failed)
+        }
+        Err(e) => {
+            eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+            2
+        }
+    }
+}
+
 fn run() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
@@ -80,8 +115,11 @@ fn run() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+            if let Some(factors) = &args.scale {
+                return ExitCode::from(bench_scale(&args, factors));
+            }
             let mut options = BenchOptions {
-                repeats: args.repeats as usize,
+                repeats: args.repeats.unwrap_or(5) as usize,
                 bless: args.bless,
                 ..BenchOptions::default()
             };
@@ -105,6 +143,20 @@ fn run() -> ExitCode {
                     code = 2;
                 }
             }
+        }
+        Some(Command::BenchScaleOne(args)) => {
+            let mut contract = BenchOptions::default().contract;
+            contract.lattices = !args.no_lattice;
+            contract.inter_array = !args.no_inter_array;
+            let line = polyfold::bench::scale::measure_one(
+                &args.file,
+                args.factor,
+                &args.fixed,
+                args.repeats.max(1) as usize,
+                std::time::Duration::from_secs_f64(args.time_budget.max(0.0)),
+                &contract,
+            );
+            println!("{line}");
         }
         Some(Command::Lattice(args)) => {
             let options = polyfold::mapping::lattice::LatticeOptions {

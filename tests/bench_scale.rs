@@ -1,0 +1,165 @@
+//! `polyfold bench FILE --scale`: the scaling benchmark on one small
+//! corpus kernel, through the binary (each measurement is a child
+//! process of it). The parameter values and the original cells of each
+//! row are checked against the kernel's text, read here independently:
+//! its `#define N` value and the declared extents of its temporaries.
+
+use std::path::Path;
+use std::process::Command;
+
+fn polyfold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("polyfold runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The value of `#define NAME VALUE` in `text`.
+fn define_value(text: &str, name: &str) -> i64 {
+    text.lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("#define") && w.next() == Some(name))
+                .then(|| w.next().and_then(|v| v.parse().ok()))
+                .flatten()
+        })
+        .expect("the define is in the file")
+}
+
+/// The local arrays declared in the body of `function` before its
+/// `#pragma scop` (`double y[N][N];`), each as its list of extents.
+fn local_arrays(text: &str, function: &str) -> Vec<(String, Vec<String>)> {
+    let start = text.find(function).expect("the function is in the file");
+    let body = &text[start..];
+    let body = &body[..body.find("#pragma scop").expect("a scop")];
+    body.lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("double ")?.strip_suffix(';')?;
+            let (name, rest) = l.split_once('[')?;
+            let extents = format!("[{rest}")
+                .split('[')
+                .filter(|e| !e.is_empty())
+                .map(|e| e.trim_end_matches(']').trim().to_string())
+                .collect();
+            Some((name.trim().to_string(), extents))
+        })
+        .collect()
+}
+
+/// The rows of the table for `kernel`: whitespace columns (kernel,
+/// factor, parameters, time, runs, peak MB, front, arrays, other,
+/// original cells, cells after, merged, ...).
+fn rows<'a>(table: &'a str, kernel: &str) -> Vec<Vec<&'a str>> {
+    table
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.split_whitespace().next() == Some(kernel))
+        .map(|l| l.split_whitespace().collect())
+        .collect()
+}
+
+#[test]
+fn scaling_durbin_doubles_its_parameter_and_its_cells_follow_the_declarations() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/durbin.c"))
+            .expect("corpus/durbin.c");
+    let n = define_value(&text, "N");
+    let temporaries = local_arrays(&text, "static void durbin_kernel");
+    let names: Vec<&str> = temporaries.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["y", "sum", "alpha", "beta"],
+        "the temporaries of durbin.c"
+    );
+    // Every extent of durbin's temporaries is `N`.
+    let cells = |n: i64| -> i64 {
+        temporaries
+            .iter()
+            .map(|(_, ext)| {
+                ext.iter()
+                    .map(|e| {
+                        assert_eq!(e, "N", "an extent other than N");
+                        n
+                    })
+                    .product::<i64>()
+            })
+            .sum()
+    };
+
+    let (code, out, err) = polyfold(&[
+        "bench",
+        "corpus/durbin.c",
+        "--scale",
+        "1,2",
+        "--repeats",
+        "1",
+    ]);
+    assert_eq!(code, 0, "exit status; stdout:\n{out}\nstderr:\n{err}");
+    let rows = rows(&out, "durbin");
+    assert_eq!(rows.len(), 2, "one row per factor:\n{out}");
+    for (row, factor) in rows.iter().zip([1, 2]) {
+        assert_eq!(row[1], factor.to_string(), "{row:?}");
+        assert_eq!(row[2], format!("N={}", n * factor), "{row:?}");
+        let runs: u32 = row[4].parse().expect("runs");
+        assert_eq!(runs, 1, "{row:?}");
+        let peak: f64 = row[5].parse().expect("a peak memory (Linux has /proc)");
+        assert!(peak > 0.0, "{row:?}");
+        let original: i64 = row[9].parse().expect("original cells");
+        assert_eq!(original, cells(n * factor), "{row:?}");
+        let after: i64 = row[10].parse().expect("cells after");
+        assert!(0 < after && after < original, "{row:?}");
+        assert!(
+            !row.contains(&"kept"),
+            "a temporary of durbin kept: {row:?}"
+        );
+    }
+    // The summary: one line for durbin with both sizes finished.
+    let summary = out
+        .lines()
+        .skip_while(|l| !l.is_empty())
+        .find(|l| l.starts_with("durbin"))
+        .expect("a summary line");
+    assert!(summary.contains("2/2"), "{summary}");
+    assert!(out.contains("runs: 2 finished, 0 timed out"), "{out}");
+}
+
+/// A run that passes the time limit is killed and shown as `timeout`,
+/// the larger factors of that kernel are skipped, and that is a result
+/// (exit 0), not a failure.
+#[test]
+fn scaling_reports_a_timeout_and_skips_the_larger_factors() {
+    let (code, out, err) = polyfold(&[
+        "bench",
+        "corpus/pingpong1d.c",
+        "--scale",
+        "1,2",
+        "--repeats",
+        "1",
+        "--time-limit",
+        "0.001",
+    ]);
+    assert_eq!(code, 0, "exit status; stdout:\n{out}\nstderr:\n{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("pingpong1d "))
+        .collect();
+    assert!(
+        lines[0].contains("N=64,T=6") && lines[0].contains("timeout"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("N=128,T=12") && lines[1].contains("skipped"),
+        "{out}"
+    );
+    assert!(lines[2].contains("NO: 1x timeout"), "{out}");
+    assert!(
+        out.contains("runs: 0 finished, 1 timed out, 0 over the memory limit, 1 skipped"),
+        "{out}"
+    );
+}
