@@ -27,7 +27,9 @@ use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::fix_and_simplify;
 use crate::pipeline::certify::Scope;
-use crate::pipeline::options::{LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, PROBE_BASE, PROBE_STEP};
+use crate::pipeline::options::{
+    FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, PROBE_BASE, PROBE_STEP,
+};
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
@@ -66,6 +68,14 @@ pub(super) fn propose(
     let Some(points) = probe_points(&facts.scop.context, n_param, budget) else {
         return Ok(Proposals::default());
     };
+    // The searches are the fixed-size ones: at the probe sizes too, only
+    // on arrays of at most FIXED_SEARCH_CELLS cells.
+    let probe_cells = facts.extent_affs.iter().try_fold(1i64, |acc, e| {
+        acc.checked_mul(e.as_ref()?.eval(&points[0]).ok()?.max(1))
+    });
+    if probe_cells.is_none_or(|c| c > FIXED_SEARCH_CELLS) {
+        return Ok(Proposals::default());
+    }
     let ds = &facts.conflicts.as_ref().expect("computed").ds;
     let rank = facts.model.rank;
     let lattice_options = LatticeOptions {
