@@ -87,7 +87,10 @@ pub const FIXED_SEARCH_CELLS: i64 = 10_000;
 /// values are small, and what a lift finds does not depend on the sizes
 /// of the program.
 pub const LIFT_LATTICE_STEPS: u64 = 1_000_000;
-pub const LIFT_OPTIMAL_STEPS: u64 = 1000000;
+pub const LIFT_OPTIMAL_STEPS: u64 = 1_000_000;
+/// Steps of the trace that gives the max-live count at the probe sizes (a
+/// lift is not searched when successive modulo already meets it there).
+pub const LIFT_TRACE_STEPS: u64 = 200_000;
 
 /// The wall-clock safety net of one SCoP's inter-array path: building the
 /// global conflict set may use half of it, and all SMO solves share it.

@@ -25,14 +25,16 @@ use std::time::Instant;
 use crate::mapping::Method;
 use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
-use crate::mapping::successive::fix_and_simplify;
+use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::options::{
-    FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, PROBE_BASE, PROBE_STEP,
+    FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PROBE_BASE,
+    PROBE_STEP,
 };
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
+use crate::verify::Storage as TraceStorage;
 
 use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 
@@ -76,8 +78,28 @@ pub(super) fn propose(
     if probe_cells.is_none_or(|c| c > FIXED_SEARCH_CELLS) {
         return Ok(Proposals::default());
     }
+    // Nothing to gain when successive modulo meets the max-live count at
+    // the base point (both cheap there: the probe sizes are small).
     let ds = &facts.conflicts.as_ref().expect("computed").ds;
     let rank = facts.model.rank;
+    let successive = moduli_for_values(ds, rank, &points[0], budget)
+        .ok()
+        .and_then(|m| m.iter().try_fold(1i64, |acc, b| acc.checked_mul(*b)));
+    let live = super::trace_array(
+        facts.scop,
+        facts.array,
+        &TraceStorage::Original,
+        &points[0],
+        (LIFT_TRACE_STEPS, options.time_per_array),
+        budget,
+    )
+    .ok()
+    .map(|t| t.max_live[facts.array.0 as usize] as i64);
+    if let (Some(s), Some(l)) = (successive, live)
+        && s <= l
+    {
+        return Ok(Proposals::default());
+    }
     let lattice_options = LatticeOptions {
         array: facts.scop.array(facts.array).name.clone(),
         optimal: options.optimal_steps > 0,
