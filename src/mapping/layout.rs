@@ -149,6 +149,15 @@ fn subscript_minus(sub: &[i64], modulus: &ParamAffine, sign: i64, offset: i64) -
     row
 }
 
+/// Notes whether one more piece of the access `key` (statement,
+/// position) may wrap: an access wraps when any of its pieces does.
+fn record_wrap(wraps: &mut Vec<((usize, usize), bool)>, key: (usize, usize), this_wraps: bool) {
+    match wraps.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, w)) => *w |= this_wraps,
+        None => wraps.push((key, this_wraps)),
+    }
+}
+
 /// Decides the layout of an axis `mapping` of `model`'s array, whose
 /// declared extents are `extents` (affine in the parameters, when known).
 pub fn axis_layout(
@@ -206,10 +215,7 @@ pub fn axis_layout(
             )
             .map_err(err)?;
             below_modulus &= !this_wraps;
-            match wraps.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, w)) => *w |= this_wraps,
-                None => wraps.push((key, this_wraps)),
-            }
+            record_wrap(&mut wraps, key, this_wraps);
         }
         if !non_negative {
             return Err(LayoutFailure(format!(
@@ -370,10 +376,7 @@ fn linear_layout_for_all(
             let over = plus_multiple(row, b, k - 1).map_err(err)?;
             let this_wraps =
                 !proves_empty(domain, over, certificate, context, budget).map_err(err)?;
-            match wraps.iter_mut().find(|(kk, _)| kk == key) {
-                Some((_, w)) => *w |= this_wraps,
-                None => wraps.push((*key, this_wraps)),
-            }
+            record_wrap(&mut wraps, *key, this_wraps);
         }
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
