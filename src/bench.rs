@@ -55,7 +55,8 @@ pub struct BenchResult {
     pub notes: Vec<String>,
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
+/// The median of `v` (zero when empty).
+pub(crate) fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v.get(v.len() / 2).copied().unwrap_or_default()
 }

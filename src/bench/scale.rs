@@ -57,6 +57,7 @@ use serde_json::{Value, json};
 
 use crate::frontend;
 use crate::ir::{ParamOrigin, Program};
+use crate::mapping::modular::ParamAffine;
 use crate::pipeline::{ArrayOutcome, FileContraction, contract_program};
 
 /// The default factors of `--scale`.
@@ -264,16 +265,8 @@ pub fn declared_cells(program: &Program) -> Option<i64> {
                 continue;
             }
             let mut cells: i64 = 1;
-            for e in &a.extents {
-                let aff = e.aff.as_ref()?;
-                let v = aff
-                    .coeffs
-                    .iter()
-                    .zip(&values)
-                    .try_fold(aff.constant, |acc, (c, x)| {
-                        acc.checked_add(c.checked_mul(*x)?)
-                    })?;
-                cells = cells.checked_mul(v)?;
+            for e in ParamAffine::extents_of(a) {
+                cells = cells.checked_mul(e?.eval(&values).ok()?)?;
             }
             total = total.checked_add(cells)?;
         }
@@ -370,13 +363,9 @@ pub fn measure_one(
     let Some((program, contraction)) = last else {
         return json!({ "error": "no run" });
     };
-    let mut sorted = times.clone();
-    sorted.sort();
-    let median = sorted[sorted.len() / 2];
-    front.sort();
-    let front_median = front[front.len() / 2];
-    attributed.sort();
-    let attributed_median = attributed.get(attributed.len() / 2).copied();
+    let median = super::median(times.clone());
+    let front_median = super::median(front);
+    let attributed_median = (!attributed.is_empty()).then(|| super::median(attributed));
     let mut params: Vec<(String, Option<i64>)> = Vec::new();
     for p in program.scops.iter().flat_map(|s| s.params.iter()) {
         if !params.iter().any(|(n, _)| *n == p.name) {

@@ -87,13 +87,10 @@ fn proves_empty(
 ) -> Result<bool, PolyError> {
     let mut q = piece.clone();
     q.add_ineq(row);
-    match certificate.parameter_set(context) {
-        None => {
-            if let Certificate::ForValues(values) = certificate {
-                fix_params(&mut q, values)
-            }
-        }
-        Some(set) => q.add_param_constraints(&set),
+    if let Certificate::ForValues(values) = certificate {
+        fix_params(&mut q, values);
+    } else if let Some(set) = certificate.parameter_set(context) {
+        q.add_param_constraints(&set);
     }
     match integer_point(&q, budget) {
         Ok(p) => Ok(p.is_none()),

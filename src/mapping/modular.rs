@@ -14,6 +14,24 @@ pub struct ParamAffine {
 }
 
 impl ParamAffine {
+    /// An affine expression of the IR over the parameters (a declared
+    /// extent).
+    pub fn from_aff(aff: &crate::ir::AffExpr) -> ParamAffine {
+        ParamAffine {
+            coeffs: aff.coeffs.clone(),
+            constant: aff.constant,
+        }
+    }
+
+    /// The declared extents of `array`, affine where they are.
+    pub fn extents_of(array: &crate::ir::Array) -> Vec<Option<ParamAffine>> {
+        array
+            .extents
+            .iter()
+            .map(|e| e.aff.as_ref().map(ParamAffine::from_aff))
+            .collect()
+    }
+
     pub fn constant(n_param: usize, value: i64) -> ParamAffine {
         ParamAffine {
             coeffs: vec![0; n_param],

@@ -233,15 +233,8 @@ fn decide_array(
 fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<SizeFormula> {
     use crate::mapping::layout::DimLayout;
     let params = scop.param_texts();
-    let declared: Vec<ParamAffine> = array
-        .extents
-        .iter()
-        .map(|e| {
-            e.aff.as_ref().map(|a| ParamAffine {
-                coeffs: a.coeffs.clone(),
-                constant: a.constant,
-            })
-        })
+    let declared: Vec<ParamAffine> = ParamAffine::extents_of(array)
+        .into_iter()
         .collect::<Option<_>>()?;
     let product = |factors: Vec<&ParamAffine>| -> String {
         let (constants, symbolic): (Vec<&ParamAffine>, Vec<&ParamAffine>) =
@@ -262,17 +255,11 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
         ArrayOutcome::Remapped { certified, .. } => {
             let layout = certified.layout()?;
             let mut factors = Vec::new();
-            let linear: Vec<ParamAffine>;
             if layout.is_linear() {
-                linear = layout
-                    .dims
-                    .iter()
-                    .filter_map(|d| match d {
-                        DimLayout::Linear { modulus, .. } => Some(modulus.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                factors.extend(linear.iter());
+                factors.extend(layout.dims.iter().filter_map(|d| match d {
+                    DimLayout::Linear { modulus, .. } => Some(modulus),
+                    _ => None,
+                }));
             } else {
                 for (dim, extent) in layout.dims.iter().zip(&declared) {
                     match dim {
@@ -295,13 +282,7 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
 }
 
 fn eval_extent(aff: &Option<crate::ir::AffExpr>, values: &[i64]) -> Option<i64> {
-    let aff = aff.as_ref()?;
-    ParamAffine {
-        coeffs: aff.coeffs.clone(),
-        constant: aff.constant,
-    }
-    .eval(values)
-    .ok()
+    ParamAffine::from_aff(aff.as_ref()?).eval(values).ok()
 }
 
 /// Runs the trace verifier on every SCoP of `program` with the storage

@@ -29,7 +29,6 @@ use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::options::{
     FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PROBE_BASE,
-    PROBE_STEP,
 };
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::simplex::integer_point;
@@ -175,15 +174,7 @@ pub(super) fn propose(
 /// parameter, and the check point, the base plus two along every one. All
 /// must be in the context.
 fn probe_points(context: &BasicSet, n_param: usize, budget: &mut Budget) -> Option<Vec<Vec<i64>>> {
-    let mut wanted = context.clone();
-    for q in 0..n_param {
-        let mut row = wanted.zero_row();
-        row[q] = 1;
-        let last = row.len() - 1;
-        row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
-        wanted.add_ineq(row);
-    }
-    let base: Vec<i64> = integer_point(&wanted, budget).ok()??[..n_param].to_vec();
+    let base = super::probe_point(context, |_| true, budget).ok()??;
     let mut points = vec![base.clone()];
     for q in 0..n_param {
         let mut p = base.clone();

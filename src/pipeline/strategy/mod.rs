@@ -164,22 +164,30 @@ pub(super) fn probe_values(
             known.add_eq(row);
         }
     }
-    let mut wanted = known.clone();
-    for (q, param) in scop.params.iter().enumerate() {
-        if param.value.is_none() {
-            let mut row = wanted.zero_row();
-            row[q] = 1;
-            let last = row.len() - 1;
-            row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
-            wanted.add_ineq(row);
-        }
+    if let Some(point) = probe_point(&known, |q| scop.params[q].value.is_none(), budget)? {
+        return Ok(Some(point));
     }
-    for set in [&wanted, &known] {
-        if let Some(point) = integer_point(set, budget)? {
-            return Ok(Some(point[..n_param].to_vec()));
-        }
+    Ok(integer_point(&known, budget)?.map(|point| point[..n_param].to_vec()))
+}
+
+/// The parameter values of a point of `set` with each parameter `q` for
+/// which `probed(q)` at least `PROBE_BASE + PROBE_STEP·q`; `None` when
+/// there is no such point.
+pub(super) fn probe_point(
+    set: &BasicSet,
+    probed: impl Fn(usize) -> bool,
+    budget: &mut Budget,
+) -> crate::poly::PolyResult<Option<Vec<i64>>> {
+    let n_param = set.space.n_param();
+    let mut wanted = set.clone();
+    for q in (0..n_param).filter(|q| probed(*q)) {
+        let mut row = wanted.zero_row();
+        row[q] = 1;
+        let last = row.len() - 1;
+        row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
+        wanted.add_ineq(row);
     }
-    Ok(None)
+    Ok(integer_point(&wanted, budget)?.map(|point| point[..n_param].to_vec()))
 }
 
 /// Whether every dimension of `layout` is proven no larger than the
@@ -283,16 +291,7 @@ impl<'a> ArrayFacts<'a> {
                 false,
             ),
         };
-        let extent_affs = decl
-            .extents
-            .iter()
-            .map(|e| {
-                e.aff.as_ref().map(|a| ParamAffine {
-                    coeffs: a.coeffs.clone(),
-                    constant: a.constant,
-                })
-            })
-            .collect::<Vec<Option<ParamAffine>>>();
+        let extent_affs = ParamAffine::extents_of(decl);
         let extents: Vec<Option<i64>> = extent_affs
             .iter()
             .map(|e| e.as_ref().and_then(|e| e.eval(&values).ok()))
