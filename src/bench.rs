@@ -256,8 +256,8 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
                     "(merged)",
                     &m.per_array_cells.to_string(),
                     &m.merged_cells.to_string(),
-                    &m.lower_bound.to_string(),
-                    if usize::try_from(m.merged_cells).is_ok_and(|c| c == m.lower_bound) {
+                    &m.lower_bound.map_or("-".to_string(), |b| b.to_string()),
+                    if usize::try_from(m.merged_cells).is_ok_and(|c| Some(c) == m.lower_bound) {
                         Optimality::MaxLiveBound.short()
                     } else {
                         "-"

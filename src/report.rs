@@ -148,13 +148,18 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
     }
     for m in &c.merged {
         let scop = &program.scops[m.scop];
+        let every = m.storage_for_every_value();
         let _ = writeln!(
             out,
-            "  SCoP {} in {}: inter-array: {} cells instead of {} folding each array alone{}",
+            "  SCoP {} in {}: inter-array: {} cells instead of {} folding each array alone{}{}",
             m.scop,
             scop.function,
             m.merged_cells,
             m.per_array_cells,
+            every.map_or(String::new(), |e| format!(
+                " ({} for every value, declared {})",
+                e.new_formula, e.original_formula
+            )),
             timings.suffix(m.time)
         );
         for line in m.report.lines() {
@@ -240,6 +245,13 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "method": m.method.to_string(),
                 "report": m.report,
             });
+            if let Some(e) = m.storage_for_every_value() {
+                entry["every_value"] = json!(true);
+                entry["new_formula"] = json!(e.new_formula);
+                entry["original_formula"] = json!(e.original_formula);
+            } else {
+                entry["every_value"] = json!(false);
+            }
             if shown {
                 entry["analysis_ms"] = json!(m.time.as_secs_f64() * 1e3);
             }
@@ -303,7 +315,21 @@ pub fn verification_report(
                 .buffers
                 .iter()
                 .map(|b| {
-                    let dims: String = b.extents.iter().map(|e| format!("[{e}]")).collect();
+                    // The extents at the values of this trace (as a
+                    // formula when a value is missing).
+                    let dims: String = match scop.param_values() {
+                        Ok(v) => b
+                            .extents_at(&v)
+                            .map(|e| e.iter().map(|e| format!("[{e}]")).collect())
+                            .unwrap_or_default(),
+                        Err(_) => {
+                            let names = scop.param_texts();
+                            b.extents
+                                .iter()
+                                .map(|e| format!("[{}]", e.to_text(&names)))
+                                .collect()
+                        }
+                    };
                     format!("{}{dims}", b.name)
                 })
                 .collect();

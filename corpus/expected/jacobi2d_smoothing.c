@@ -32,8 +32,7 @@
 static double jacobi2d_smoothing_kernel(double in[N][N])
 {
     int i, j;
-    double polyfold_buf0[64][65];
-    _Static_assert(N == 64, "polyfold: the merged storage of a, A0, A1, A2, A3, A4 is certified for these parameter values only");
+    double polyfold_buf0[N][N + 1];
     double result = 0.0;
 
 #pragma scop
@@ -43,36 +42,36 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(i + 64) % 65] = ((i == 0) ? polyfold_buf0[j][0] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 1] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i] : polyfold_buf0[N - 1][i]);
+                polyfold_buf0[j][(N + i) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][0] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][N - 1] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i] : polyfold_buf0[N - 1][i]);
             else
                 polyfold_buf0[j][i - 1] = polyfold_buf0[j][i] + (polyfold_buf0[j][i - 1] + polyfold_buf0[j][i + 1] + polyfold_buf0[j - 1][i] + polyfold_buf0[j + 1][i]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(i + 63) % 65] = ((i == 0) ? polyfold_buf0[j][(64) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 2] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 64) % 65] : polyfold_buf0[N - 1][(i + 64) % 65]);
+                polyfold_buf0[j][(N + i - 1) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(N) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][N - 2] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[N - 1][i - 1]);
             else
-                polyfold_buf0[j][(i + 63) % 65] = polyfold_buf0[j][i - 1] + (((i - 1 == 0) ? polyfold_buf0[j][(64) % 65] : polyfold_buf0[j][(i + 63) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 2] : polyfold_buf0[j][i]) + ((j - 1 == 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[j - 1][i - 1]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][i - 1] : polyfold_buf0[j + 1][i - 1]));
+                polyfold_buf0[j][(N + i - 1) % (N + 1)] = polyfold_buf0[j][i - 1] + (((i - 1 == 0) ? polyfold_buf0[j][(N) % (N + 1)] : polyfold_buf0[j][i - 2]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 2] : polyfold_buf0[j][i]) + ((j - 1 == 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[j - 1][i - 1]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][i - 1] : polyfold_buf0[j + 1][i - 1]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(i + 62) % 65] = ((i == 0) ? polyfold_buf0[j][(63) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 3] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 63) % 65] : polyfold_buf0[N - 1][(i + 63) % 65]);
+                polyfold_buf0[j][(2 * N + i - 1) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(N - 1) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 2) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 1) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 1) % (N + 1)]);
             else
-                polyfold_buf0[j][(i + 62) % 65] = polyfold_buf0[j][(i + 63) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(63) % 65] : polyfold_buf0[j][(i + 62) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 3] : polyfold_buf0[j][i - 1]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 63) % 65] : polyfold_buf0[j - 1][(i + 63) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 63) % 65] : polyfold_buf0[j + 1][(i + 63) % 65]));
+                polyfold_buf0[j][(N + i - 2) % (N + 1)] = polyfold_buf0[j][(N + i - 1) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 1) % (N + 1)] : polyfold_buf0[j][(N + i - 2) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 3] : polyfold_buf0[j][i - 1]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 1) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 1) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 1) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 1) % (N + 1)]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(i + 61) % 65] = ((i == 0) ? polyfold_buf0[j][(62) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 4] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 62) % 65] : polyfold_buf0[N - 1][(i + 62) % 65]);
+                polyfold_buf0[j][(2 * N + i - 2) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(2 * N - 1) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 3) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 2) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 2) % (N + 1)]);
             else
-                polyfold_buf0[j][(i + 61) % 65] = polyfold_buf0[j][(i + 62) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(62) % 65] : polyfold_buf0[j][(i + 61) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 4] : polyfold_buf0[j][(i + 63) % 65]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 62) % 65] : polyfold_buf0[j - 1][(i + 62) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 62) % 65] : polyfold_buf0[j + 1][(i + 62) % 65]));
+                polyfold_buf0[j][(N + i - 3) % (N + 1)] = polyfold_buf0[j][(N + i - 2) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 2) % (N + 1)] : polyfold_buf0[j][(N + i - 3) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][(2 * N - 3) % (N + 1)] : polyfold_buf0[j][(N + i - 1) % (N + 1)]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 2) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 2) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 2) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 2) % (N + 1)]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(i + 60) % 65] = ((i == 0) ? polyfold_buf0[j][(61) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 5] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 61) % 65] : polyfold_buf0[N - 1][(i + 61) % 65]);
+                polyfold_buf0[j][(3 * N + i - 2) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(2 * N - 2) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 4) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 3) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 3) % (N + 1)]);
             else
-                polyfold_buf0[j][(i + 60) % 65] = polyfold_buf0[j][(i + 61) % 65] + (((i - 1 == 0) ? polyfold_buf0[j][(61) % 65] : polyfold_buf0[j][(i + 60) % 65]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 5] : polyfold_buf0[j][(i + 62) % 65]) + ((j - 1 == 0) ? polyfold_buf0[0][(i + 61) % 65] : polyfold_buf0[j - 1][(i + 61) % 65]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(i + 61) % 65] : polyfold_buf0[j + 1][(i + 61) % 65]));
+                polyfold_buf0[j][(N + i - 4) % (N + 1)] = polyfold_buf0[j][(N + i - 3) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 3) % (N + 1)] : polyfold_buf0[j][(N + i - 4) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][(2 * N - 4) % (N + 1)] : polyfold_buf0[j][(N + i - 2) % (N + 1)]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 3) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 3) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 3) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 3) % (N + 1)]));
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
-            result += (double)((i * 3 + j) % 7 + 1) * ((i == 0) ? polyfold_buf0[j][(60) % 65] : (N - i - 1 == 0) ? polyfold_buf0[j][N - 6] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(i + 60) % 65] : (N - j - 1 == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[N - 1][(i + 60) % 65] : polyfold_buf0[j][(i + 60) % 65]);
+            result += (double)((i * 3 + j) % 7 + 1) * ((i == 0) ? polyfold_buf0[j][(3 * N - 2) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(3 * N - 4) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 4) % (N + 1)] : (N - j - 1 == 0 && i - 1 >= 0 && N - i - 2 >= 0 && N - 2 >= 0) ? polyfold_buf0[N - 1][(N + i - 4) % (N + 1)] : polyfold_buf0[j][(N + i - 4) % (N + 1)]);
 #pragma endscop
     return result;
 }

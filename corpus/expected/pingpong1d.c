@@ -37,19 +37,18 @@
 static double pingpong1d_kernel(const double in[N + 2])
 {
     int t, i;
-    double polyfold_buf0[65]; double polyfold_buf1[1]; double polyfold_buf2[1];
-    _Static_assert(N == 64 && T == 6, "polyfold: the merged storage of Q, P is certified for these parameter values only");
+    double polyfold_buf0[N + 1 > 1 ? N + 1 : 1]; double polyfold_buf1[1]; double polyfold_buf2[1];
     double result = 0.0;
 
 #pragma scop
     for (i = 0; i <= N + 1; i++)
-        *((i - 1 >= 0 && N - i >= 0) ? &polyfold_buf0[i] : (i == 0) ? &polyfold_buf1[0] : &polyfold_buf2[0]) = in[i];
+        *((i - 1 >= 0 && N - i >= 0) ? &polyfold_buf0[(N - i + 1) % (N + 1)] : (i == 0) ? &polyfold_buf1[0] : &polyfold_buf2[0]) = in[i];
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
-            polyfold_buf0[(i - t + 65) % 65] = 0.25 * ((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[i - 1] : ((i - 1 == 0 && t - 1 == 0) || (i - 1 == 0 && t - 2 >= 0)) ? polyfold_buf1[0] : polyfold_buf0[(i - t + 65) % 65]) + 0.5 * ((t - 1 == 0) ? polyfold_buf0[i] : polyfold_buf0[(i - t + 66) % 65]) + 0.25 * ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(i + 1) % 65] : ((N - i == 0 && t - 1 == 0) || (N - i == 0 && t - 2 >= 0)) ? polyfold_buf2[0] : polyfold_buf0[(i - t + 67) % 65]);
+            polyfold_buf0[(N + t - i + 1) % (N + 1)] = 0.25 * ((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(N - i + 2) % (N + 1)] : (i - 1 == 0) ? polyfold_buf1[0] : polyfold_buf0[(N + t - i + 1) % (N + 1)]) + 0.5 * ((t - 1 == 0) ? polyfold_buf0[(N - i + 1) % (N + 1)] : polyfold_buf0[(N + t - i) % (N + 1)]) + 0.25 * ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(N - i) % (N + 1)] : (N - i == 0) ? polyfold_buf2[0] : polyfold_buf0[(N + t - i - 1) % (N + 1)]);
     }
     for (i = 1; i <= N; i++)
-        result += (double)(i % 7 + 1) * polyfold_buf0[(i - T + 65) % 65];
+        result += (double)(i % 7 + 1) * ((-T >= 0) ? polyfold_buf0[(N - i + 1) % (N + 1)] : polyfold_buf0[(N + T - i + 1) % (N + 1)]);
 #pragma endscop
     return result;
 }

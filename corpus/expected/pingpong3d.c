@@ -30,36 +30,35 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double polyfold_buf0[16][16][17]; double polyfold_buf1[16][16]; double polyfold_buf2[16][16]; double polyfold_buf3[16][16]; double polyfold_buf4[16][16]; double polyfold_buf5[16][16]; double polyfold_buf6[16][16];
-    _Static_assert(N == 16 && T == 3, "polyfold: the merged storage of Q, P is certified for these parameter values only");
+    double polyfold_buf0[N > 1 ? N : 1][N > 1 ? N : 1][N + 1 > 1 ? N + 1 : 1]; double polyfold_buf1[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf2[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf3[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf4[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf5[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf6[N > 1 ? N : 1][N > 1 ? N : 1];
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 0; k <= N + 1; k++)
-                *((k - 1 >= 0 && N - k >= 0) ? &polyfold_buf0[(j) % 16][(k) % 16][i] : (k == 0) ? &polyfold_buf1[(i) % 16][(j) % 16] : &polyfold_buf2[(i) % 16][(j) % 16]) = in[i][j][k];
+                *((k - 1 >= 0 && N - k >= 0) ? &polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : (k == 0) ? &polyfold_buf1[(i) % N][(j) % N] : &polyfold_buf2[(i) % N][(j) % N]) = in[i][j][k];
     for (i = 1; i <= N; i++)
         for (k = 1; k <= N; k++) {
-            polyfold_buf3[(i) % 16][(k) % 16] = in[i][0][k];
-            polyfold_buf4[(i) % 16][(k) % 16] = in[i][N + 1][k];
+            polyfold_buf3[(i) % N][(k) % N] = in[i][0][k];
+            polyfold_buf4[(i) % N][(k) % N] = in[i][N + 1][k];
         }
     for (j = 1; j <= N; j++)
         for (k = 1; k <= N; k++) {
-            polyfold_buf5[(j) % 16][(k) % 16] = in[0][j][k];
-            polyfold_buf6[(j) % 16][(k) % 16] = in[N + 1][j][k];
+            polyfold_buf5[(j) % N][(k) % N] = in[0][j][k];
+            polyfold_buf6[(j) % N][(k) % N] = in[N + 1][j][k];
         }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    polyfold_buf0[(j) % 16][(k) % 16][(i - t + 17) % 17] = 0.25 * ((t - 1 == 0) ? polyfold_buf0[(j) % 16][(k) % 16][i] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 18) % 17]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % 16][(k) % 16][i - 1] : ((i - 1 == 0 && t - 1 == 0) || (i - 1 == 0 && t - 2 >= 0)) ? polyfold_buf5[(j) % 16][(k) % 16] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 17) % 17]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % 16][(k) % 16][(i + 1) % 17] : ((N - i == 0 && t - 1 == 0) || (N - i == 0 && t - 2 >= 0)) ? polyfold_buf6[(j) % 16][(k) % 16] : polyfold_buf0[(j) % 16][(k) % 16][(i - t + 2) % 17]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][(k) % 16][i] : ((j - 1 == 0 && t - 1 == 0) || (j - 1 == 0 && t - 2 >= 0)) ? polyfold_buf3[(i) % 16][(k) % 16] : polyfold_buf0[j - 1][(k) % 16][(i - t + 18) % 17]) +
-                                                              ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % 16][(k) % 16][i] : ((N - j == 0 && t - 1 == 0) || (N - j == 0 && t - 2 >= 0)) ? polyfold_buf4[(i) % 16][(k) % 16] : polyfold_buf0[(j + 1) % 16][(k) % 16][(i - t + 18) % 17]) + ((t - 1 == 0 && k - 2 >= 0) ? polyfold_buf0[(j) % 16][k - 1][i] : ((k - 1 == 0 && t - 1 == 0) || (k - 1 == 0 && t - 2 >= 0)) ? polyfold_buf1[(i) % 16][(j) % 16] : polyfold_buf0[(j) % 16][k - 1][(i - t + 18) % 17]) + ((t - 1 == 0 && N - k - 1 >= 0) ? polyfold_buf0[(j) % 16][(k + 1) % 16][i] : ((N - k == 0 && t - 1 == 0) || (N - k == 0 && t - 2 >= 0)) ? polyfold_buf2[(i) % 16][(j) % 16] : polyfold_buf0[(j) % 16][(k + 1) % 16][(i - t + 18) % 17]));
+                    polyfold_buf0[(j) % N][(k) % N][(N + t - i + 1) % (N + 1)] = 0.25 * ((t - 1 == 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(k) % N][(N + t - i) % (N + 1)]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 2) % (N + 1)] : (i - 1 == 0) ? polyfold_buf5[(j) % N][(k) % N] : polyfold_buf0[(j) % N][(k) % N][(N + t - i + 1) % (N + 1)]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i) % (N + 1)] : (N - i == 0) ? polyfold_buf6[(j) % N][(k) % N] : polyfold_buf0[(j) % N][(k) % N][(N + t - i - 1) % (N + 1)]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][(k) % N][(N - i + 1) % (N + 1)] : (j - 1 == 0) ? polyfold_buf3[(i) % N][(k) % N] : polyfold_buf0[j - 1][(k) % N][(N + t - i) % (N + 1)]) +
+                                                              ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % N][(k) % N][(N - i + 1) % (N + 1)] : (N - j == 0) ? polyfold_buf4[(i) % N][(k) % N] : polyfold_buf0[(j + 1) % N][(k) % N][(N + t - i) % (N + 1)]) + ((t - 1 == 0 && k - 2 >= 0) ? polyfold_buf0[(j) % N][k - 1][(N - i + 1) % (N + 1)] : (k - 1 == 0) ? polyfold_buf1[(i) % N][(j) % N] : polyfold_buf0[(j) % N][k - 1][(N + t - i) % (N + 1)]) + ((t - 1 == 0 && N - k - 1 >= 0) ? polyfold_buf0[(j) % N][(k + 1) % N][(N - i + 1) % (N + 1)] : (N - k == 0) ? polyfold_buf2[(i) % N][(j) % N] : polyfold_buf0[(j) % N][(k + 1) % N][(N + t - i) % (N + 1)]));
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 1; k <= N; k++)
-                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * polyfold_buf0[(j) % 16][(k) % 16][(i - T + 17) % 17];
+                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * ((-T >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(k) % N][(N + T - i + 1) % (N + 1)]);
 #pragma endscop
     return result;
 }

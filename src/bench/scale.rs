@@ -464,12 +464,13 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
     for m in &c.merged {
         after = after.map(|a| a + m.merged_cells);
         consider(m.time, format!("scop{}(inter-array)", m.scop));
+        let param_names = program.scops[m.scop].param_texts();
         let buffers: Vec<String> = m
             .storage()
             .buffers
             .iter()
             .map(|b| {
-                let ext: Vec<String> = b.extents.iter().map(i64::to_string).collect();
+                let ext: Vec<String> = b.extents.iter().map(|e| e.to_text(&param_names)).collect();
                 format!("{}[{}]", b.name, ext.join("]["))
             })
             .collect();

@@ -12,6 +12,10 @@
 //! - [`certify_merged`]: merged buffers of a SCoP's temporaries, by the
 //!   trace of the program as emitted (every access at the location its
 //!   text computes, the deleted copies not run).
+//! - [`certify_merged_for_every_value`]: merged buffers made for every
+//!   parameter value, proven on the symbolic global conflict set (no two
+//!   conflicting values share a cell, for any value of the context), and
+//!   their text traced at a few small sizes.
 //!
 //! What this does NOT do: search. Strategies propose; what they propose is
 //! checked here again, whatever the strategy checked on its way.
@@ -236,5 +240,66 @@ pub fn certify_merged(
     Ok(Certified {
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForValues(values.to_vec()),
+    })
+}
+
+/// The most sizes the text of merged storage made for every value is
+/// traced at (see [`certify_merged_for_every_value`]).
+const EVERY_VALUE_TRACES: usize = 6;
+
+/// Certifies merged storage made for every parameter value: its mapping
+/// is proven on the symbolic global conflict set of the statements'
+/// parts ([`crate::mapping::smo::certify_symbolic`]: for every value of
+/// the context, no two values whose lifetimes overlap share a cell), and
+/// the storage as emitted (every access at the location its text
+/// computes, the deleted copies not run; the offsets and conditions of
+/// that text were proven on the statements' domains when it was made) is
+/// traced at small sizes of the context (each parameter at 1 to 4, where
+/// the context allows) and at the first probe point.
+pub fn certify_merged_for_every_value(
+    scop: &Scop,
+    mut proposal: SmoContraction,
+) -> Result<Certified, String> {
+    let every = proposal
+        .every_value
+        .as_ref()
+        .ok_or("merged storage made for the known values only")?;
+    match crate::mapping::smo::certify_symbolic(&every.spec, &every.sol) {
+        Ok(true) => {}
+        Ok(false) => return Err("the merged mapping is not proven for every value".into()),
+        Err(e) => return Err(format!("the merged mapping is not proven: {e}")),
+    }
+    let n = scop.params.len();
+    let mut sizes: Vec<Vec<i64>> = (1..=4).map(|v| vec![v; n]).collect();
+    sizes.extend((1..=3).map(|v| (0..n).map(|q| v + q as i64).collect()));
+    sizes.extend(every.probes.first().cloned());
+    let mut budget = Budget::default_query();
+    let mut reads = 0;
+    let mut traced = 0;
+    for values in sizes {
+        if traced == EVERY_VALUE_TRACES {
+            break;
+        }
+        let mut q = scop.context.clone();
+        crate::mapping::certify::fix_params(&mut q, &values);
+        if !matches!(
+            crate::poly::simplex::integer_point(&q, &mut budget),
+            Ok(Some(_))
+        ) {
+            continue;
+        }
+        reads += super::merged::trace_check(scop, &values, &proposal.storage)?;
+        traced += 1;
+    }
+    if traced == 0 {
+        return Err("no small size of the context to trace the merged storage at".into());
+    }
+    proposal.reads_checked = reads;
+    proposal.report.push_str(&format!(
+        "  proven for every value; trace check at {traced} sizes: {reads} reads see their original values\n"
+    ));
+    Ok(Certified {
+        storage: Storage::Merged(Box::new(proposal)),
+        certificate: Certificate::ForAllParameters,
     })
 }

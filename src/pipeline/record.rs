@@ -262,8 +262,8 @@ pub struct MergedScop {
     pub per_array_cells: i64,
     pub merged_cells: i64,
     /// The most values of the temporaries live at once: no storage needs
-    /// fewer cells.
-    pub lower_bound: usize,
+    /// fewer cells (`None`: not traced at these sizes).
+    pub lower_bound: Option<usize>,
     /// The search whose mapping was used.
     pub method: MergeMethod,
     /// The report of the SMO path (mappings, removed copies, trace check).
@@ -275,6 +275,12 @@ pub struct MergedScop {
 }
 
 impl MergedScop {
+    /// What the storage is proven on and its sizes as formulas, when it
+    /// is made for every parameter value.
+    pub fn storage_for_every_value(&self) -> Option<&crate::pipeline::merged::EveryValue> {
+        self.certified.merged()?.every_value.as_deref()
+    }
+
     /// The merged storage as emitted (buffers, every access's location,
     /// deleted copies). A `MergedScop` is only made from a merged
     /// certified storage (`strategy::inter_array`).

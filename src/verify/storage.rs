@@ -17,6 +17,7 @@
 //! describe conditions with existential variables.
 
 use crate::mapping::ModularMapping;
+use crate::mapping::modular::ParamAffine;
 use crate::poly::BasicSet;
 
 /// Where the transformed program keeps the values of one array.
@@ -49,8 +50,10 @@ impl From<Option<ModularMapping>> for Storage {
 pub enum Level {
     /// The row's value.
     Row(Vec<i64>),
-    /// C's `row % modulus`: truncated, so negative when the row is.
-    Rem { row: Vec<i64>, modulus: i64 },
+    /// C's `row % modulus`: truncated, so negative when the row is. The
+    /// modulus is affine in the parameters (a constant for storage made
+    /// for known values).
+    Rem { row: Vec<i64>, modulus: ParamAffine },
 }
 
 /// The location an access of the emitted program touches.
@@ -83,12 +86,19 @@ pub struct AccessLocation {
     pub location: Location,
 }
 
-/// A buffer of the transformed program: its name and its extents (for the
-/// parameter values of the trace).
+/// A buffer of the transformed program: its name and its extents, affine
+/// in the parameters (constants for storage made for known values).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceBuffer {
     pub name: String,
-    pub extents: Vec<i64>,
+    pub extents: Vec<ParamAffine>,
+}
+
+impl TraceBuffer {
+    /// The extents for the parameter values `params`.
+    pub fn extents_at(&self, params: &[i64]) -> crate::poly::PolyResult<Vec<i64>> {
+        self.extents.iter().map(|e| e.eval(params)).collect()
+    }
 }
 
 /// Everything the trace needs to run a SCoP whose temporaries live in

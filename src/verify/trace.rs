@@ -305,13 +305,13 @@ impl CompiledLocation {
                     .iter()
                     .map(|l| match l {
                         Level::Row(r) => Ok((row(r)?, None)),
-                        Level::Rem { row: r, modulus } if *modulus > 0 => {
-                            Ok((row(r)?, Some(*modulus)))
-                        }
-                        Level::Rem { .. } => Err(solver(format!(
-                            "{}: a subscript modulo a non-positive number",
-                            b.name
-                        ))),
+                        Level::Rem { row: r, modulus } => match modulus.eval(params)? {
+                            m if m > 0 => Ok((row(r)?, Some(m))),
+                            _ => Err(solver(format!(
+                                "{}: a subscript modulo a non-positive number",
+                                b.name
+                            ))),
+                        },
                     })
                     .collect::<PolyResult<_>>()?;
                 Ok(CompiledLocation::At {
@@ -641,8 +641,19 @@ pub fn run_trace(
             }
         }
     }
-    for b in &program.buffers {
-        let bounds: Vec<(i64, i64)> = b.extents.iter().map(|e| (0, e - 1)).collect();
+    let mut buffer_extents: Vec<Vec<i64>> = program
+        .buffers
+        .iter()
+        .map(|b| b.extents_at(params))
+        .collect::<PolyResult<_>>()?;
+    for extents in buffer_extents.iter_mut() {
+        // A buffer's declared extent is at least 1 (guarded in the text
+        // where the formula can be smaller, for sizes where no statement
+        // runs).
+        for e in extents.iter_mut() {
+            *e = (*e).max(1);
+        }
+        let bounds: Vec<(i64, i64)> = extents.iter().map(|e| (0, e - 1)).collect();
         mapped.push(Store::new(&bounds, &mut limit));
     }
 
@@ -701,7 +712,7 @@ pub fn run_trace(
      -> PolyResult<(usize, usize, bool)> {
         if let Some(l) = merged {
             let b = l.eval(it, location)?;
-            let extents = &program.buffers[b].extents;
+            let extents = &buffer_extents[b];
             let inside = extents
                 .iter()
                 .zip(location.iter())
@@ -1057,6 +1068,7 @@ mod tests {
 #[cfg(test)]
 mod merged_tests {
     use super::*;
+    use crate::mapping::modular::ParamAffine;
     use crate::poly::{Space, Tuple};
     use crate::verify::storage::{AccessLocation, MergedStorage};
 
@@ -1120,7 +1132,7 @@ mod merged_tests {
             arrays: vec![0, 1],
             buffers: vec![TraceBuffer {
                 name: "buf".into(),
-                extents: vec![10],
+                extents: vec![ParamAffine::constant(1, 10)],
             }],
             accesses: vec![
                 AccessLocation {
@@ -1188,7 +1200,7 @@ mod merged_tests {
         // C's (i - 2) % 10 is -1 at i = 1; (i + 9) % 10 is i - 1.
         let rem = |offset| Level::Rem {
             row: vec![0, 1, offset],
-            modulus: 10,
+            modulus: ParamAffine::constant(1, 10),
         };
         assert!(run(&program(at(rem(9)))).first_mismatch.is_none());
         let m = run(&program(at(rem(-2)))).first_mismatch.unwrap();

@@ -44,8 +44,9 @@ use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
+use crate::mapping::modular::ParamAffine;
 use crate::mapping::smo::{
-    SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
+    ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
     conflicts::{ForValues, global_conflicts_until},
     shared::Lifetime,
     shared_solve_isolating, smo_solve, smo_solve_isolating,
@@ -55,8 +56,11 @@ use crate::poly::{BasicSet, Budget, WorkLimit};
 use crate::verify::enumerate::integer_points;
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
+mod iterations;
+mod lifted;
 mod split;
-pub use split::{SplitScop, split_by_footprints};
+use iterations::Iterations;
+pub use split::{SplitFor, SplitScop, split_by_footprints};
 
 use super::options::{
     CONFLICT_WORK, INTER_ARRAY_SAFETY_NET, SHARED_WORK, SMO_AFTER_SHARED_NODES,
@@ -98,7 +102,7 @@ pub struct SmoContraction {
     pub chosen: String,
     /// The most values of the temporaries live at once (a lower bound for
     /// every storage mapping).
-    pub lower_bound: usize,
+    pub lower_bound: Option<usize>,
     /// Whether a wall-clock safety net stopped a search of this SCoP (the
     /// result may then differ between runs; the driver warns).
     pub safety_net_fired: bool,
@@ -106,6 +110,28 @@ pub struct SmoContraction {
     /// location every access of a temporary computes (the same values its
     /// text is printed from), and the deleted copies.
     pub storage: MergedStorage,
+    /// For storage made for every parameter value: what it is proven on,
+    /// and its sizes as formulas (`None`: made for the known values).
+    pub every_value: Option<Box<EveryValue>>,
+}
+
+/// Merged storage made for every parameter value of the context.
+#[derive(Clone, Debug)]
+pub struct EveryValue {
+    /// The symbolic global conflict set of the parts, and the mapping to
+    /// prove on it ([`crate::mapping::smo::certify_symbolic`]).
+    pub spec: ConflictSpec,
+    pub sol: SmoSolution,
+    /// The probe points the mapping was lifted from (the first gives the
+    /// numbers of the report).
+    pub probes: Vec<Vec<i64>>,
+    /// The temporaries' cells and the buffers' cells as C expressions in
+    /// the parameters (`2 * (N + 2)`, `N + 1 + 1 + 1`).
+    pub original_formula: String,
+    pub new_formula: String,
+    /// Whether the buffers hold exactly the most values live at once at
+    /// the first probe point (no storage is smaller there).
+    pub optimal_at_probe: bool,
 }
 
 impl SmoContraction {
@@ -210,6 +236,96 @@ fn buffer_place(
     Ok(place)
 }
 
+/// Whether `m` is at least 1 for every parameter value of `context`
+/// (`{ p ∈ context : m(p) <= 0 }` has no integer point).
+fn at_least_one(m: &ParamAffine, context: &BasicSet) -> bool {
+    never_below_one(m, context.clone())
+}
+
+/// Whether `m` is at least 1 wherever `piece` (a statement domain, over
+/// `[params | iterators]`) has a point for a parameter value of
+/// `context`.
+fn at_least_one_on(m: &ParamAffine, piece: &BasicSet, context: &BasicSet) -> bool {
+    let mut q = piece.clone();
+    q.add_param_constraints(context);
+    never_below_one(m, q)
+}
+
+/// Whether `{ x ∈ q : m(params) <= 0 }` has no integer point.
+fn never_below_one(m: &ParamAffine, mut q: BasicSet) -> bool {
+    let mut row = q.zero_row();
+    for (r, c) in row.iter_mut().zip(&m.coeffs) {
+        *r = -c;
+    }
+    let last = row.len() - 1;
+    row[last] = -m.constant;
+    q.add_ineq(row);
+    matches!(
+        crate::poly::simplex::integer_point(&q, &mut Budget::default_query()),
+        Ok(None)
+    )
+}
+
+/// For storage made for every value: turns each level of each buffer
+/// whose subscripts cannot be made non-negative by a few multiples of its
+/// modulus (`(i - t) % (n + 1)` with `t` unbounded) around, when the
+/// opposite hyperplanes can (`(t - i + n + 1) % (n + 1)`). The same cells
+/// conflict or not either way (`x ≡ y` exactly when `-x ≡ -y`); the
+/// subscripts are those of the values' writers over their domains (a read
+/// reads a value written there).
+fn orient_levels(vs: &Scop, stmts: &[usize], sol: &mut SmoSolution) {
+    let np = vs.params.len();
+    let fits = |array: &crate::mapping::smo::ArrayMapping, l: usize| -> bool {
+        array.statements.iter().enumerate().all(|(s, j)| {
+            let st = &vs.stmts[stmts[j.0]];
+            let nt = st.iterators.len();
+            let h = &array.levels[l][s];
+            let mut row = vec![0i64; np + nt + 1];
+            for q in 0..nt {
+                row[np + q] = h.coeffs.get(1 + q).copied().unwrap_or(0);
+            }
+            let c0 = h.coeffs.first().copied().unwrap_or(0);
+            row[np + nt] = match c0
+                .checked_mul(j.0 as i64)
+                .and_then(|v| v.checked_add(h.offset))
+            {
+                Some(v) => v,
+                None => return false,
+            };
+            Iterations::domain(&st.domain.pieces, &vs.context)
+                .level(&row, &array.moduli[l])
+                .is_ok()
+        })
+    };
+    for array in sol.arrays.iter_mut() {
+        for l in 0..array.levels.len() {
+            if fits(array, l) {
+                continue;
+            }
+            let mut turned = array.clone();
+            for h in turned.levels[l].iter_mut() {
+                for c in h.coeffs.iter_mut() {
+                    *c = -*c;
+                }
+                h.offset = -h.offset;
+            }
+            if fits(&turned, l) {
+                *array = turned;
+            }
+        }
+    }
+}
+
+/// `N = 16, T = 20`.
+fn values_text(names: &[String], values: &[i64]) -> String {
+    names
+        .iter()
+        .zip(values)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The blanks at the start of the line holding byte `at`.
 fn indent_of_line(source: &str, at: usize) -> String {
     let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -285,6 +401,63 @@ impl Ctx<'_> {
             .array_of(StmtId(j))
             .ok_or("statement without array")?;
         Ok((j, a))
+    }
+
+    /// Whether the value read by the copy `v` (its read 0) is, on every
+    /// iteration and for every parameter value, already at the home its
+    /// write would put it: for each source piece, the same buffer and, per
+    /// level, rows that differ by a multiple of the modulus (the same
+    /// affine function of the parameters and iterators; `ident` gives the
+    /// copy's own iterators). Sources whose region holds none of
+    /// `iterations` (the copy's) are left out.
+    fn same_home_everywhere(
+        &self,
+        v: usize,
+        ident: &[Vec<i64>],
+        width: usize,
+        iterations: &Iterations,
+    ) -> Result<bool, String> {
+        let Some(pieces) = self.pieces.get(&(v, 0)) else {
+            return Ok(false);
+        };
+        if pieces.is_empty() {
+            return Ok(false);
+        }
+        let (_, a) = self.smo_array(v)?;
+        let own = self.level_rows(v, ident, width)?;
+        let np = self.scop.params.len();
+        for p in pieces {
+            // A source no iteration reads from.
+            if iterations.emitted_region(&p.region.pieces)?.is_empty() {
+                continue;
+            }
+            if self.smo_array(p.writer)?.1 != a {
+                return Ok(false);
+            }
+            let rows = self.level_rows(p.writer, &p.iters, width)?;
+            for ((r, o), m) in rows.iter().zip(&own).zip(&self.sol.arrays[a].moduli) {
+                let diff: Vec<i64> = r.iter().zip(o).map(|(x, y)| x - y).collect();
+                if diff.iter().all(|d| *d == 0) {
+                    continue;
+                }
+                // diff = c·m: no iterator column, and the parameter and
+                // constant columns a multiple of the modulus.
+                let mut m_row = vec![0; width];
+                m_row[..np].copy_from_slice(&m.coeffs);
+                m_row[width - 1] = m.constant;
+                let Some(k) = m_row.iter().position(|x| *x != 0) else {
+                    return Ok(false);
+                };
+                if diff[k] % m_row[k] != 0 {
+                    return Ok(false);
+                }
+                let c = diff[k] / m_row[k];
+                if diff.iter().zip(&m_row).any(|(d, x)| *d != c * x) {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// The home of the value written by scop statement `w` at `it`.
@@ -389,43 +562,6 @@ fn row_text(row: &[i64], names: &[String]) -> String {
     crate::util::c_text::affine_text(&terms, row[n])
 }
 
-/// The subscript of one level: `(row + K) % m` with `K` a multiple of `m`
-/// making the argument non-negative on `points`; the bare row when it
-/// already lies in `[0, m)`; `0` when the modulus is 1 or there is no point.
-fn level_expr(
-    row: &[i64],
-    modulus: i64,
-    points: &[Vec<i64>],
-    values: &[i64],
-) -> Result<Level, String> {
-    let mut lo = i64::MAX;
-    let mut hi = i64::MIN;
-    for it in points {
-        let mut p = values.to_vec();
-        p.extend_from_slice(it);
-        let v = eval_row(row, &p).map_err(|e| e.to_string())?;
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if points.is_empty() || modulus == 1 {
-        return Ok(Level::Row(vec![0; row.len()]));
-    }
-    if lo >= 0 && hi < modulus {
-        return Ok(Level::Row(row.to_vec()));
-    }
-    let mut shifted = row.to_vec();
-    if lo < 0 {
-        let k = (-lo + modulus - 1) / modulus;
-        let add = k.checked_mul(modulus).ok_or("overflow")?;
-        let last = shifted.len() - 1;
-        shifted[last] = shifted[last].checked_add(add).ok_or("overflow")?;
-    }
-    Ok(Level::Rem {
-        row: shifted,
-        modulus,
-    })
-}
-
 /// The C text of `level`, with `modulus_text` the text of its modulus.
 fn level_text(level: &Level, names: &[String], modulus_text: &str) -> String {
     match level {
@@ -458,23 +594,22 @@ fn part_name(split: &SplitScop, v: usize) -> String {
 }
 
 /// The condition that a point of `[params | iters]` lies in one of `pieces`
-/// (without existentials), as C text, for use at the iterations `points`
-/// only (the output is for the given parameter values): a constraint that
-/// holds at every one of them is left out, and so is a piece that holds
-/// none of them.
+/// (without existentials), as C text, for use at `iterations` only: a
+/// constraint that holds at every one of them is left out, and so is a
+/// piece that holds none of them.
 fn domain_condition(
     pieces: &[BasicSet],
     names: &[String],
-    values: &[i64],
-    points: &[Vec<i64>],
+    iterations: &Iterations,
 ) -> Result<String, String> {
     let mut cond = Vec::new();
-    for kept in emitted_region(pieces, values, points)? {
-        let text = region_text(&kept, names);
+    let kept = iterations.emitted_region(pieces)?;
+    for piece in &kept {
+        let text = region_text(piece, names);
         if text == "1" {
             return Ok("1".into());
         }
-        cond.push(if pieces.len() == 1 {
+        cond.push(if kept.len() == 1 {
             text
         } else {
             format!("({text})")
@@ -485,60 +620,6 @@ fn domain_condition(
     } else {
         cond.join(" || ")
     })
-}
-
-/// The pieces of the condition [`domain_condition`] prints: those of
-/// `pieces` that hold at one of `points` at least, each without the
-/// constraints that hold at all of them.
-fn emitted_region(
-    pieces: &[BasicSet],
-    values: &[i64],
-    points: &[Vec<i64>],
-) -> Result<Vec<BasicSet>, String> {
-    let full: Vec<Vec<i64>> = points
-        .iter()
-        .map(|it| {
-            let mut p = values.to_vec();
-            p.extend_from_slice(it);
-            p
-        })
-        .collect();
-    let holds_everywhere = |row: &[i64], eq: bool| -> Result<bool, String> {
-        for p in &full {
-            let v = eval_row(row, p).map_err(|e| e.to_string())?;
-            if (eq && v != 0) || (!eq && v < 0) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    };
-    let mut out = Vec::new();
-    for b in pieces {
-        if b.n_exist != 0 {
-            return Err("a region with existential variables".to_string());
-        }
-        if !full
-            .iter()
-            .any(|p| contains(std::slice::from_ref(b), p).unwrap_or(true))
-        {
-            continue;
-        }
-        let mut kept = b.clone();
-        kept.eqs.clear();
-        kept.ineqs.clear();
-        for r in &b.eqs {
-            if !holds_everywhere(r, true)? {
-                kept.eqs.push(r.clone());
-            }
-        }
-        for r in &b.ineqs {
-            if !holds_everywhere(r, false)? {
-                kept.ineqs.push(r.clone());
-            }
-        }
-        out.push(kept);
-    }
-    Ok(out)
 }
 
 /// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
@@ -648,6 +729,48 @@ pub fn propose(
     temporaries: &[usize],
     budget: std::time::Duration,
 ) -> Result<SmoContraction, String> {
+    propose_in(
+        program,
+        scop_index,
+        Mode::Values(values),
+        temporaries,
+        budget,
+    )
+}
+
+/// The merged storage of the temporaries `temporaries` of SCoP
+/// `scop_index` for every parameter value of the SCoP's context, and the
+/// edits that emit it: the parts split for every value, the shared
+/// hyperplanes lifted from small probe sizes with moduli affine in the
+/// parameters (`lifted`), and code whose offsets and conditions are
+/// proven on the statements' domains (`iterations`). Its numbers (cells,
+/// lower bound) are those of the probe point. Not certified: only
+/// [`super::certify::certify_merged_for_every_value`] makes it usable.
+pub fn propose_every_value(
+    program: &Program,
+    scop_index: usize,
+    temporaries: &[usize],
+    budget: std::time::Duration,
+) -> Result<SmoContraction, String> {
+    propose_in(program, scop_index, Mode::EveryValue, temporaries, budget)
+}
+
+/// For which parameter values the merged storage is made.
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    /// The known values (the caller pins them with a `_Static_assert`).
+    Values(&'a [i64]),
+    /// Every value of the SCoP's context.
+    EveryValue,
+}
+
+fn propose_in(
+    program: &Program,
+    scop_index: usize,
+    mode: Mode<'_>,
+    temporaries: &[usize],
+    budget: std::time::Duration,
+) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
     let debug = log::log_enabled!(target: "smo", log::Level::Debug);
     let stage = |what: &str| {
@@ -672,7 +795,9 @@ pub fn propose(
             mark.describe(source, &iterator)
         ));
     }
-    if values.len() != scop.params.len() {
+    if let Mode::Values(values) = mode
+        && values.len() != scop.params.len()
+    {
         return Err("one value per parameter is needed".into());
     }
     // Scalars have no cells to merge.
@@ -690,7 +815,16 @@ pub fn propose(
         .collect();
     // SMO works on the parts of the statements (see `split`); `vs` is the
     // SCoP of the parts, and everything below indexes its statements.
-    let split = split_by_footprints(scop, &writers, values).map_err(|e| e.to_string())?;
+    // For every value: the probe points the search runs at (see `lifted`).
+    let probes = match mode {
+        Mode::Values(values) => vec![values.to_vec()],
+        Mode::EveryValue => lifted::probes(scop)?,
+    };
+    let split_for = match mode {
+        Mode::Values(values) => SplitFor::Values(values),
+        Mode::EveryValue => SplitFor::EveryValue { probe: &probes[0] },
+    };
+    let split = split_by_footprints(scop, &writers, split_for).map_err(|e| e.to_string())?;
     let vs = &split.scop;
     // An IR-to-IR transform: its output keeps the IR's invariants.
     if cfg!(debug_assertions)
@@ -725,13 +859,585 @@ pub fn propose(
         }
         pieces.insert((r.stmt, r.read), p);
     }
+    let parts = Parts {
+        split: &split,
+        stmts: &stmts,
+        temps: &temps,
+        flow: &flow,
+    };
+    let solved = match mode {
+        Mode::Values(values) => solve_for_values(&parts, values, budget, started, &stage)?,
+        Mode::EveryValue => lifted::solve_every_value(&parts, &probes, budget, started)?,
+    };
+    stage("solve");
+    let Solved {
+        spec,
+        sol,
+        method,
+        candidate_sizes,
+        chosen,
+        lower_bound,
+        safety_net_fired,
+    } = solved;
+    // The numbers of the report are for the known values, or when a
+    // parameter has none, for the first probe point (where the lower
+    // bound was traced; it is not traced at the known sizes, whose cost
+    // grows with them).
+    let optimal_at_probe = sol
+        .size(&probes[0])
+        .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound));
+    let (base, lower_bound) = match (mode, scop.param_values()) {
+        (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
+        (Mode::EveryValue, Ok(values)) => {
+            // Traced at the known values only while their operations are
+            // few (the same cap as the merging for known values).
+            let bound = writes_and_lifetimes(vs, &temps, &values)
+                .ok()
+                .map(|(_, lives)| max_live_of(&lives));
+            (values, bound)
+        }
+        (Mode::EveryValue, Err(_)) => (probes[0].clone(), Some(lower_bound)),
+    };
+    let values = &base[..];
+    let mut sol = sol;
+    if let Mode::EveryValue = mode {
+        orient_levels(vs, &stmts, &mut sol);
+    }
+    let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
+    let ctx = Ctx {
+        scop: vs,
+        values,
+        sol: &sol,
+        smo_index,
+        pieces,
+    };
+    // Parameter names as C operands (`(N)` for `#define N M+2`): every
+    // row, modulus and extent printed below uses them.
+    let params = scop.param_texts();
+
+    // Declarations.
+    let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
+    let mut original_cells: i64 = 0;
+    for &t in &temps {
+        let a = &scop.arrays[t];
+        let span = a
+            .decl_span
+            .clone()
+            .ok_or_else(|| format!("{}: declaration not found", a.name))?;
+        let dspan = a
+            .declarator_span
+            .clone()
+            .ok_or_else(|| format!("{}: declarator not found", a.name))?;
+        let text: String = source[span.clone()].split_whitespace().collect();
+        let expect: String = format!("{} {};", a.elem_type, &source[dspan])
+            .split_whitespace()
+            .collect();
+        if text != expect || a.elem_type.trim() != elem {
+            return Err(format!(
+                "{}: not a plain declaration of its own ({})",
+                a.name, &source[span]
+            ));
+        }
+        let mut cells: i64 = 1;
+        for e in &a.extents {
+            let aff = e.aff.as_ref().ok_or("extent not affine")?;
+            let mut v = aff.constant;
+            for (c, x) in aff.coeffs.iter().zip(values) {
+                v = v
+                    .checked_add(c.checked_mul(*x).ok_or("overflow")?)
+                    .ok_or("overflow")?;
+            }
+            cells = cells.checked_mul(v).ok_or("overflow")?;
+        }
+        original_cells = original_cells.checked_add(cells).ok_or("overflow")?;
+        decls.push((t, span));
+    }
+    decls.sort_by_key(|(_, s)| s.start);
+    let mut buffers = Vec::new();
+    let mut buffer_names = Vec::new();
+    let mut trace_buffers = Vec::new();
+    let mut decl_text = String::new();
+    for (ai, array) in sol.arrays.iter().enumerate() {
+        let mut name = format!("polyfold_buf{ai}");
+        while source.contains(&name) {
+            name.push('_');
+        }
+        let mut text = format!("{elem} {name}");
+        let mut extents = Vec::new();
+        for m in &array.moduli {
+            // An extent of the merged buffer must be at least 1 for the
+            // values it is certified (and pinned) for: the known ones, or
+            // every value of the context.
+            // Where the context allows a modulus below 1, no value of the
+            // buffer may be written there (every access of the buffer would
+            // divide by it: a read of a value comes after its write, for
+            // the same parameter values), and the declared extent is
+            // guarded: `[n + 1 > 1 ? n + 1 : 1]`.
+            let (positive, guarded) = match mode {
+                Mode::Values(_) => (m.eval(values).is_ok_and(|v| v >= 1), false),
+                Mode::EveryValue if at_least_one(m, &scop.context) => (true, false),
+                Mode::EveryValue => (
+                    array
+                        .statements
+                        .iter()
+                        .flat_map(|j| &vs.stmts[stmts[j.0]].domain.pieces)
+                        .all(|piece| at_least_one_on(m, piece, &scop.context)),
+                    true,
+                ),
+            };
+            if !positive {
+                return Err(format!("{name}: an extent is below 1"));
+            }
+            extents.push(m.clone());
+            let m_text = m.to_text(&params);
+            if guarded {
+                let _ = write!(text, "[{m_text} > 1 ? {m_text} : 1]");
+            } else {
+                let _ = write!(text, "[{m_text}]");
+            }
+        }
+        if array.moduli.is_empty() {
+            // One cell; an array all the same, so that every access is an
+            // lvalue of the same kind.
+            text.push_str("[1]");
+            extents.push(ParamAffine::constant(params.len(), 1));
+        }
+        trace_buffers.push(TraceBuffer {
+            name: name.clone(),
+            extents,
+        });
+        text.push(';');
+        let size = array.size(values).map_err(|e| e.to_string())?;
+        if !decl_text.is_empty() {
+            decl_text.push(' ');
+        }
+        decl_text.push_str(&text);
+        buffers.push((name.clone(), size, text));
+        buffer_names.push(name);
+    }
+    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
+    let place = buffer_place(program, scop, &decls)?;
+    let mut edits = Vec::new();
+    let declaration = match &place {
+        BufferPlace::Replace => {
+            edits.push(Edit::replace(decls[0].1.clone(), decl_text.clone()));
+            BufferDeclaration {
+                edit: 0,
+                own_line: false,
+                indent: indent_of_line(source, decls[0].1.start),
+            }
+        }
+        BufferPlace::Before(at) => {
+            edits.push(line_insertion(source, *at, &decl_text));
+            BufferDeclaration {
+                edit: 0,
+                own_line: starts_line(source, *at),
+                indent: indent_of_line(source, *at),
+            }
+        }
+    };
+    for (k, (_, span)) in decls.iter().enumerate() {
+        if k > 0 || matches!(place, BufferPlace::Before(_)) {
+            edits.push(deletion(source, span.clone()));
+        }
+    }
+
+    // Accesses, and the dead copies. Each original statement is edited
+    // once; when it was split, every access chooses its part's text with a
+    // conditional on the parts' domains (the last part is the `else`).
+    let mut removed = Vec::new();
+    let mut deleted_stmts = Vec::new();
+    let mut accesses = Vec::new();
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        let nt = stmt.iterators.len();
+        let width = params.len() + nt + 1;
+        let mut names = params.clone();
+        names.extend(stmt.iterators.iter().cloned());
+        // The iterations of a statement (part) the text is for: its points
+        // for the known values, or its domain for every value.
+        let iterations_of = |scop: &Scop, v: usize| -> Result<Iterations, String> {
+            let pieces = &scop.stmts[v].domain.pieces;
+            match mode {
+                Mode::Values(values) => {
+                    Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
+                        .map_err(|e| e.to_string())
+                }
+                Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
+            }
+        };
+        // The parts that execute (all of them when none does: the text is
+        // then never run, but must still compile).
+        let mut executed: Vec<(usize, Iterations)> = Vec::new();
+        for &v in &split.parts[si] {
+            executed.push((v, iterations_of(vs, v)?));
+        }
+        if executed.iter().any(|(_, its)| !its.is_empty()) {
+            executed.retain(|(_, its)| !its.is_empty());
+        }
+        let (parts, part_points): (Vec<usize>, Vec<Iterations>) = executed.into_iter().unzip();
+        let parts = &parts;
+        let ident: Vec<Vec<i64>> = (0..nt)
+            .map(|q| {
+                let mut r = vec![0; width];
+                r[params.len() + q] = 1;
+                r
+            })
+            .collect();
+        // Per part: its points and the condition selecting it.
+        let all_points = iterations_of(scop, si)?;
+        let mut conds = Vec::new();
+        for &v in parts {
+            conds.push(if parts.len() == 1 {
+                "1".to_string()
+            } else {
+                domain_condition(&vs.stmts[v].domain.pieces, &names, &all_points)?
+            });
+        }
+        // The home of writer `w`'s value at `iters`, for a use on
+        // `points`: the buffer and one subscript per dimension (`0` for a
+        // buffer of one cell), and their texts.
+        let access = |w: usize,
+                      iters: &[Vec<i64>],
+                      points: &Iterations|
+         -> Result<((usize, Vec<String>), Location), String> {
+            let rows = ctx.level_rows(w, iters, width)?;
+            let j = ctx.smo_index[&w];
+            let a = sol.array_of(StmtId(j)).ok_or("no array")?;
+            let mut levels = Vec::new();
+            let mut texts = Vec::new();
+            for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
+                let level = points.level(row, m)?;
+                texts.push(level_text(&level, &names, &m.to_text(&params)));
+                levels.push(level);
+            }
+            if levels.is_empty() {
+                levels.push(Level::Row(vec![0; width]));
+                texts.push("0".into());
+            }
+            Ok(((a, texts), Location::At { buffer: a, levels }))
+        };
+        let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
+            let mut text = buffer_names[*a].clone();
+            for l in levels {
+                let _ = write!(text, "[{l}]");
+            }
+            text
+        };
+        // The location of every access of a temporary, as emitted.
+        let mut stmt_locations = Vec::new();
+        // The location choosing among the parts' (`Location::Choose` on
+        // the parts' domains, as `choose(&conds, …)` prints it).
+        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
+            if per_part.len() == 1 {
+                return Ok(per_part.swap_remove(0));
+            }
+            let mut branches = Vec::new();
+            for (&v, l) in parts.iter().zip(per_part) {
+                let region = all_points.emitted_region(&vs.stmts[v].domain.pieces)?;
+                branches.push((region, l));
+            }
+            Ok(Location::Choose(branches))
+        };
+        let mut stmt_edits = Vec::new();
+        if is_temp(stmt.write.array) {
+            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
+                .iter()
+                .zip(&part_points)
+                .map(|(&v, pts)| access(v, &ident, pts))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Write,
+                location: by_part(locations)?,
+            });
+            let text = if per_part.iter().all(|p| *p == per_part[0]) {
+                text_of(&per_part[0])
+            } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
+                // One buffer: a conditional in each subscript that differs.
+                let mut text = buffer_names[per_part[0].0].clone();
+                for l in 0..per_part[0].1.len() {
+                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
+                    let _ = write!(text, "[{}]", choose(&conds, &ts));
+                }
+                text
+            } else {
+                // Several buffers: choose the address.
+                let ts: Vec<String> = per_part
+                    .iter()
+                    .map(|p| format!("&{}", text_of(p)))
+                    .collect();
+                format!("*{}", choose(&conds, &ts))
+            };
+            stmt_edits.push(Edit::replace(stmt.write.span.clone(), text));
+        }
+        for (ri, read) in stmt.reads.iter().enumerate() {
+            if !is_temp(read.array) {
+                continue;
+            }
+            if read.span == stmt.write.span {
+                return Err(format!("{}: compound assignment to a temporary", stmt.name));
+            }
+            let mut per_part = Vec::new();
+            let mut part_locations = Vec::new();
+            for (&v, pts) in parts.iter().zip(&part_points) {
+                let ps = &ctx.pieces[&(v, ri)];
+                if ps.is_empty() {
+                    return Err(format!(
+                        "{} read {ri}: no statement writes the value it reads",
+                        stmt.name
+                    ));
+                }
+                let (texts, locations): (Vec<String>, Vec<Location>) = ps
+                    .iter()
+                    .map(|p| {
+                        // Over the domain, the iterations where this source
+                        // applies (for every value, a subscript need only
+                        // be non-negative there).
+                        let within = pts.within(&p.region.pieces);
+                        access(p.writer, &p.iters, within.as_ref().unwrap_or(pts))
+                            .map(|(t, l)| (text_of(&t), l))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .unzip();
+                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
+                    (texts[0].clone(), locations[0].clone())
+                } else {
+                    let cs: Vec<String> = ps
+                        .iter()
+                        .map(|p| domain_condition(&p.region.pieces, &names, pts))
+                        .collect::<Result<_, _>>()?;
+                    let mut branches = Vec::new();
+                    for (p, l) in ps.iter().zip(locations) {
+                        branches.push((pts.emitted_region(&p.region.pieces)?, l));
+                    }
+                    (choose(&cs, &texts), Location::Choose(branches))
+                };
+                per_part.push(text);
+                part_locations.push(location);
+            }
+            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
+                (per_part[0].clone(), part_locations.swap_remove(0))
+            } else {
+                (choose(&conds, &per_part), by_part(part_locations)?)
+            };
+            stmt_locations.push(AccessLocation {
+                statement: si,
+                slot: Slot::Read(ri),
+                location,
+            });
+            stmt_edits.push(Edit::replace(read.span.clone(), text));
+        }
+        // Dead copy: `W = R;` with both at the same home on every iteration
+        // of every part.
+        if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
+            let w = &stmt.write.span;
+            let r = &stmt.reads[0].span;
+            let between = source.get(w.end..r.start).map(|t| t.trim()).unwrap_or("");
+            let after = source
+                .get(r.end..stmt.span.end)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let pure = w.start == stmt.span.start && between == "=" && after == ";";
+            if pure {
+                let mut same = true;
+                'parts: for (&v, pts) in parts.iter().zip(&part_points) {
+                    match pts {
+                        Iterations::Points { points, .. } => {
+                            for it in points {
+                                let home = ctx.home(v, it)?;
+                                let (sw, siters) =
+                                    ctx.source(v, 0, it)?.ok_or("read without source")?;
+                                if ctx.home(sw, &siters)? != home {
+                                    same = false;
+                                    break 'parts;
+                                }
+                            }
+                        }
+                        Iterations::Domain(_) => {
+                            if !ctx.same_home_everywhere(v, &ident, width, pts)? {
+                                same = false;
+                                break 'parts;
+                            }
+                        }
+                    }
+                }
+                if same {
+                    deleted_stmts.push(si);
+                    continue;
+                }
+            }
+        }
+        edits.extend(stmt_edits);
+        accesses.extend(stmt_locations);
+    }
+    // Delete the dead copies with the brace-less headers, loops and
+    // blocks they leave empty (by syntax nodes).
+    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
+    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
+        let text = if edit.replacement.is_empty() {
+            source[edit.range.clone()].trim().to_string()
+        } else {
+            format!(
+                "{} (now `{}`)",
+                source[edit.range.clone()].trim(),
+                edit.replacement
+            )
+        };
+        removed.push(text);
+        edits.push(edit);
+    }
+    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
+
+    // The trace check: the verifier's trace of the program as emitted
+    // (every access of a temporary at the location its text computes, the
+    // deleted copies not run), not of the dataflow's sources.
+    stage("code generation");
+    let storage = MergedStorage {
+        arrays: temps.clone(),
+        buffers: trace_buffers,
+        accesses,
+        removed: deleted_stmts.clone(),
+    };
+
+    let mut report = String::new();
+    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
+    let _ = writeln!(
+        report,
+        "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells{}",
+        names.join(", "),
+        buffers.len(),
+        match mode {
+            Mode::Values(_) => String::new(),
+            Mode::EveryValue => format!(" (at {})", values_text(&scop.param_names(), values)),
+        }
+    );
+    if let Some(lower_bound) = lower_bound {
+        let _ = writeln!(
+            report,
+            "  lower bound: {lower_bound} values of the temporaries live at once{}",
+            if new_cells as u64 <= lower_bound as u64 {
+                " (the merged buffers are optimal)"
+            } else {
+                ""
+            }
+        );
+    }
+    let _ = writeln!(report, "  chosen: {chosen}");
+    for (ai, array) in sol.arrays.iter().enumerate() {
+        for (s, st) in array.statements.iter().enumerate() {
+            let _ = writeln!(
+                report,
+                "  {}: {}",
+                part_name(&split, stmts[st.0]),
+                crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
+            );
+        }
+    }
+    for r in &removed {
+        let _ = writeln!(
+            report,
+            "  removed: {}",
+            r.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+    }
+    let every_value = match mode {
+        Mode::Values(_) => None,
+        Mode::EveryValue => {
+            let mut original = Vec::new();
+            for &t in &temps {
+                let extents: Vec<ParamAffine> = ParamAffine::extents_of(&scop.arrays[t])
+                    .into_iter()
+                    .collect::<Option<_>>()
+                    .ok_or("an extent that is not affine")?;
+                original.push(crate::pipeline::product_text(
+                    &params,
+                    extents.iter().collect(),
+                ));
+            }
+            let new: Vec<String> = sol
+                .arrays
+                .iter()
+                .map(|a| crate::pipeline::product_text(&params, a.moduli.iter().collect()))
+                .collect();
+            Some(Box::new(EveryValue {
+                spec,
+                sol,
+                probes,
+                original_formula: original.join(" + "),
+                new_formula: new.join(" + "),
+                optimal_at_probe,
+            }))
+        }
+    };
+    Ok(SmoContraction {
+        temporaries: names,
+        original_cells,
+        new_cells,
+        buffers,
+        removed,
+        edits,
+        declaration,
+        output,
+        report,
+        reads_checked: 0,
+        method,
+        candidate_sizes,
+        chosen,
+        lower_bound,
+        safety_net_fired,
+        storage,
+        every_value,
+    })
+}
+
+/// The statements of the SCoP's parts that both solvers work on.
+struct Parts<'a> {
+    split: &'a SplitScop,
+    /// The parts writing temporaries (indices into `split.scop`).
+    stmts: &'a [usize],
+    /// The temporaries (array indices).
+    temps: &'a [usize],
+    flow: &'a crate::analysis::dataflow::Dataflow,
+}
+
+/// What the solvers chose, and what the report says about it.
+struct Solved {
+    /// The global conflict set the mapping was certified on.
+    spec: ConflictSpec,
+    sol: SmoSolution,
+    method: MergeMethod,
+    /// The certified size of each candidate (method, cells).
+    candidate_sizes: Vec<(MergeMethod, i64)>,
+    /// The report's `chosen:` line.
+    chosen: String,
+    lower_bound: usize,
+    safety_net_fired: bool,
+}
+
+/// The merged storage for the parameter values `values`: the conflict set
+/// for those values, the shared hyperplanes, SMO's ILPs and the baseline,
+/// each certified for the values; the smallest wins.
+fn solve_for_values(
+    parts: &Parts<'_>,
+    values: &[i64],
+    budget: std::time::Duration,
+    started: std::time::Instant,
+    stage: &dyn Fn(&str),
+) -> Result<Solved, String> {
+    let debug = log::log_enabled!(target: "smo", log::Level::Debug);
+    let (split, stmts, temps, flow) = (parts.split, parts.stmts, parts.temps, parts.flow);
+    let vs = &split.scop;
     let conflicts_start = std::time::Instant::now();
     // The global conflict set is built for the known parameter values only
     // (every mapping is certified for them, and pinned to them by a
     // `_Static_assert`): its pieces fix the parameters, and it skips the
     // statement pairs none of whose values overlap in the lifetimes.
-    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, &temps, values)?;
-    let needed = overlapping_pairs(&writes, &raw_lifetimes, &stmts);
+    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, temps, values)?;
+    let needed = overlapping_pairs(&writes, &raw_lifetimes, stmts);
     stage("lifetimes");
     let for_values = ForValues {
         values,
@@ -741,8 +1447,8 @@ pub fn propose(
     let conflict_limit = WorkLimit::new(CONFLICT_WORK, Some(started + budget / 2));
     let spec = global_conflicts_until(
         vs,
-        &flow,
-        &stmts,
+        flow,
+        stmts,
         Some(&conflict_limit),
         Some(for_values),
     )
@@ -797,21 +1503,7 @@ pub fn propose(
     let lower_bound = max_live_of(&raw_lifetimes);
     // The lifetimes of the parts' values in the coordinates of the
     // conflict set (statement number, iteration, padding).
-    let lifetimes: Vec<Lifetime> = raw_lifetimes
-        .into_iter()
-        .filter_map(|v| {
-            let j = stmts.iter().position(|s| *s == v.stmt)?;
-            let mut coords = vec![j as i64];
-            coords.extend(v.iteration);
-            coords.resize(spec.n_dim.max(coords.len()), 0);
-            Some(Lifetime {
-                stmt: StmtId(j),
-                coords,
-                birth: v.birth,
-                death: v.death,
-            })
-        })
-        .collect();
+    let lifetimes = lifetimes_in(&spec, stmts, raw_lifetimes);
     let align: Vec<Vec<usize>> = stmts
         .iter()
         .map(|s| aligned_dims(vs, *s, spec.n_dim))
@@ -906,431 +1598,88 @@ pub fn propose(
         .iter()
         .map(|(m, _, s)| format!("{m} {s}"))
         .collect();
-    let best = candidates
-        .iter()
-        .enumerate()
-        .min_by_key(|(i, c)| (c.2, *i))
-        .map(|(i, _)| i)
-        .ok_or_else(|| format!("no certified mapping: {}", rejected.join("; ")))?;
-    let candidate_sizes: Vec<(MergeMethod, i64)> = candidates.iter().map(|c| (c.0, c.2)).collect();
-    let (method, sol, _) = candidates.swap_remove(best);
-    let smo_index: HashMap<usize, usize> = stmts.iter().enumerate().map(|(j, s)| (*s, j)).collect();
-    let ctx = Ctx {
-        scop: vs,
-        values,
-        sol: &sol,
-        smo_index,
-        pieces,
+    let found = Found {
+        candidates,
+        sizes,
+        rejected,
     };
-    // Parameter names as C operands (`(N)` for `#define N M+2`): every
-    // row, modulus and extent printed below uses them.
-    let params = scop.param_texts();
+    found.pick(
+        spec,
+        "no certified mapping",
+        "",
+        "certified sizes",
+        (lower_bound, safety_net_fired),
+    )
+}
 
-    // Declarations.
-    let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
-    let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
-    let mut original_cells: i64 = 0;
-    for &t in &temps {
-        let a = &scop.arrays[t];
-        let span = a
-            .decl_span
-            .clone()
-            .ok_or_else(|| format!("{}: declaration not found", a.name))?;
-        let dspan = a
-            .declarator_span
-            .clone()
-            .ok_or_else(|| format!("{}: declarator not found", a.name))?;
-        let text: String = source[span.clone()].split_whitespace().collect();
-        let expect: String = format!("{} {};", a.elem_type, &source[dspan])
-            .split_whitespace()
-            .collect();
-        if text != expect || a.elem_type.trim() != elem {
-            return Err(format!(
-                "{}: not a plain declaration of its own ({})",
-                a.name, &source[span]
-            ));
-        }
-        let mut cells: i64 = 1;
-        for e in &a.extents {
-            let aff = e.aff.as_ref().ok_or("extent not affine")?;
-            let mut v = aff.constant;
-            for (c, x) in aff.coeffs.iter().zip(values) {
-                v = v
-                    .checked_add(c.checked_mul(*x).ok_or("overflow")?)
-                    .ok_or("overflow")?;
-            }
-            cells = cells.checked_mul(v).ok_or("overflow")?;
-        }
-        original_cells = original_cells.checked_add(cells).ok_or("overflow")?;
-        decls.push((t, span));
-    }
-    decls.sort_by_key(|(_, s)| s.start);
-    let mut buffers = Vec::new();
-    let mut buffer_names = Vec::new();
-    let mut trace_buffers = Vec::new();
-    let mut decl_text = String::new();
-    for (ai, array) in sol.arrays.iter().enumerate() {
-        let mut name = format!("polyfold_buf{ai}");
-        while source.contains(&name) {
-            name.push('_');
-        }
-        let mut text = format!("{elem} {name}");
-        let mut extents = Vec::new();
-        for m in &array.moduli {
-            // An extent of the merged buffer must be at least 1 for the
-            // values it is certified (and pinned) for.
-            let extent = m
-                .eval(values)
-                .ok()
-                .filter(|v| *v >= 1)
-                .ok_or_else(|| format!("{name}: an extent is below 1"))?;
-            extents.push(extent);
-            let _ = write!(text, "[{}]", m.to_text(&params));
-        }
-        if array.moduli.is_empty() {
-            // One cell; an array all the same, so that every access is an
-            // lvalue of the same kind.
-            text.push_str("[1]");
-            extents.push(1);
-        }
-        trace_buffers.push(TraceBuffer {
-            name: name.clone(),
-            extents,
-        });
-        text.push(';');
-        let size = array.size(values).map_err(|e| e.to_string())?;
-        if !decl_text.is_empty() {
-            decl_text.push(' ');
-        }
-        decl_text.push_str(&text);
-        buffers.push((name.clone(), size, text));
-        buffer_names.push(name);
-    }
-    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
-    let place = buffer_place(program, scop, &decls)?;
-    let mut edits = Vec::new();
-    let declaration = match &place {
-        BufferPlace::Replace => {
-            edits.push(Edit::replace(decls[0].1.clone(), decl_text.clone()));
-            BufferDeclaration {
-                edit: 0,
-                own_line: false,
-                indent: indent_of_line(source, decls[0].1.start),
-            }
-        }
-        BufferPlace::Before(at) => {
-            edits.push(line_insertion(source, *at, &decl_text));
-            BufferDeclaration {
-                edit: 0,
-                own_line: starts_line(source, *at),
-                indent: indent_of_line(source, *at),
-            }
-        }
-    };
-    for (k, (_, span)) in decls.iter().enumerate() {
-        if k > 0 || matches!(place, BufferPlace::Before(_)) {
-            edits.push(deletion(source, span.clone()));
-        }
-    }
+/// The certified candidates of a solve (method, mapping, cells), each
+/// one's size as the report prints it, and why the others failed.
+struct Found {
+    candidates: Vec<(MergeMethod, SmoSolution, i64)>,
+    sizes: Vec<String>,
+    rejected: Vec<String>,
+}
 
-    // Accesses, and the dead copies. Each original statement is edited
-    // once; when it was split, every access chooses its part's text with a
-    // conditional on the parts' domains (the last part is the `else`).
-    let mut removed = Vec::new();
-    let mut deleted_stmts = Vec::new();
-    let mut accesses = Vec::new();
-    for (si, stmt) in scop.stmts.iter().enumerate() {
-        let nt = stmt.iterators.len();
-        let width = params.len() + nt + 1;
-        let mut names = params.clone();
-        names.extend(stmt.iterators.iter().cloned());
-        // The parts that execute for the given values (all of them when
-        // none does: the text is then never run, but must still compile).
-        let mut executed: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
-        for &v in &split.parts[si] {
-            executed.push((
-                v,
-                domain_points(vs, v, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-                    .map_err(|e| e.to_string())?,
-            ));
-        }
-        if executed.iter().any(|(_, pts)| !pts.is_empty()) {
-            executed.retain(|(_, pts)| !pts.is_empty());
-        }
-        let (parts, part_points): (Vec<usize>, Vec<Vec<Vec<i64>>>) = executed.into_iter().unzip();
-        let parts = &parts;
-        let ident: Vec<Vec<i64>> = (0..nt)
-            .map(|q| {
-                let mut r = vec![0; width];
-                r[params.len() + q] = 1;
-                r
-            })
-            .collect();
-        // Per part: its points and the condition selecting it.
-        let all_points = domain_points(scop, si, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-            .map_err(|e| e.to_string())?;
-        let mut conds = Vec::new();
-        for &v in parts {
-            conds.push(if parts.len() == 1 {
-                "1".to_string()
+impl Found {
+    /// The smallest candidate (the first on ties) with the report's
+    /// `chosen:` line (`{method}{qualifier} ({sizes_label}: …)`); `none`
+    /// heads the error when there is no candidate.
+    fn pick(
+        mut self,
+        spec: ConflictSpec,
+        none: &str,
+        qualifier: &str,
+        sizes_label: &str,
+        (lower_bound, safety_net_fired): (usize, bool),
+    ) -> Result<Solved, String> {
+        let best = self
+            .candidates
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, c)| (c.2, *i))
+            .map(|(i, _)| i)
+            .ok_or_else(|| format!("{none}: {}", self.rejected.join("; ")))?;
+        let candidate_sizes: Vec<(MergeMethod, i64)> =
+            self.candidates.iter().map(|c| (c.0, c.2)).collect();
+        let (method, sol, _) = self.candidates.swap_remove(best);
+        let chosen = format!(
+            "{method}{qualifier} ({sizes_label}: {}){}",
+            self.sizes.join(", "),
+            if self.rejected.is_empty() {
+                String::new()
             } else {
-                domain_condition(&vs.stmts[v].domain.pieces, &names, values, &all_points)?
-            });
-        }
-        // The home of writer `w`'s value at `iters`, for a use on
-        // `points`: the buffer and one subscript per dimension (`0` for a
-        // buffer of one cell), and their texts.
-        let access = |w: usize,
-                      iters: &[Vec<i64>],
-                      points: &[Vec<i64>]|
-         -> Result<((usize, Vec<String>), Location), String> {
-            let rows = ctx.level_rows(w, iters, width)?;
-            let j = ctx.smo_index[&w];
-            let a = sol.array_of(StmtId(j)).ok_or("no array")?;
-            let mut levels = Vec::new();
-            let mut texts = Vec::new();
-            for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
-                let mv = m.eval(values).map_err(|e| e.to_string())?;
-                let level = level_expr(row, mv, points, values)?;
-                texts.push(level_text(&level, &names, &m.to_text(&params)));
-                levels.push(level);
+                format!("; {}", self.rejected.join("; "))
             }
-            if levels.is_empty() {
-                levels.push(Level::Row(vec![0; width]));
-                texts.push("0".into());
-            }
-            Ok(((a, texts), Location::At { buffer: a, levels }))
-        };
-        let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
-            let mut text = buffer_names[*a].clone();
-            for l in levels {
-                let _ = write!(text, "[{l}]");
-            }
-            text
-        };
-        // The location of every access of a temporary, as emitted.
-        let mut stmt_locations = Vec::new();
-        // The location choosing among the parts' (`Location::Choose` on
-        // the parts' domains, as `choose(&conds, …)` prints it).
-        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
-            if per_part.len() == 1 {
-                return Ok(per_part.swap_remove(0));
-            }
-            let mut branches = Vec::new();
-            for (&v, l) in parts.iter().zip(per_part) {
-                let region = emitted_region(&vs.stmts[v].domain.pieces, values, &all_points)?;
-                branches.push((region, l));
-            }
-            Ok(Location::Choose(branches))
-        };
-        let mut stmt_edits = Vec::new();
-        if is_temp(stmt.write.array) {
-            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
-                .iter()
-                .zip(&part_points)
-                .map(|(&v, pts)| access(v, &ident, pts))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .unzip();
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Write,
-                location: by_part(locations)?,
-            });
-            let text = if per_part.iter().all(|p| *p == per_part[0]) {
-                text_of(&per_part[0])
-            } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
-                // One buffer: a conditional in each subscript that differs.
-                let mut text = buffer_names[per_part[0].0].clone();
-                for l in 0..per_part[0].1.len() {
-                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
-                    let _ = write!(text, "[{}]", choose(&conds, &ts));
-                }
-                text
-            } else {
-                // Several buffers: choose the address.
-                let ts: Vec<String> = per_part
-                    .iter()
-                    .map(|p| format!("&{}", text_of(p)))
-                    .collect();
-                format!("*{}", choose(&conds, &ts))
-            };
-            stmt_edits.push(Edit::replace(stmt.write.span.clone(), text));
-        }
-        for (ri, read) in stmt.reads.iter().enumerate() {
-            if !is_temp(read.array) {
-                continue;
-            }
-            if read.span == stmt.write.span {
-                return Err(format!("{}: compound assignment to a temporary", stmt.name));
-            }
-            let mut per_part = Vec::new();
-            let mut part_locations = Vec::new();
-            for (&v, pts) in parts.iter().zip(&part_points) {
-                let ps = &ctx.pieces[&(v, ri)];
-                if ps.is_empty() {
-                    return Err(format!(
-                        "{} read {ri}: no statement writes the value it reads",
-                        stmt.name
-                    ));
-                }
-                let (texts, locations): (Vec<String>, Vec<Location>) = ps
-                    .iter()
-                    .map(|p| access(p.writer, &p.iters, pts).map(|(t, l)| (text_of(&t), l)))
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .unzip();
-                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
-                    (texts[0].clone(), locations[0].clone())
-                } else {
-                    let cs: Vec<String> = ps
-                        .iter()
-                        .map(|p| domain_condition(&p.region.pieces, &names, values, pts))
-                        .collect::<Result<_, _>>()?;
-                    let mut branches = Vec::new();
-                    for (p, l) in ps.iter().zip(locations) {
-                        branches.push((emitted_region(&p.region.pieces, values, pts)?, l));
-                    }
-                    (choose(&cs, &texts), Location::Choose(branches))
-                };
-                per_part.push(text);
-                part_locations.push(location);
-            }
-            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
-                (per_part[0].clone(), part_locations.swap_remove(0))
-            } else {
-                (choose(&conds, &per_part), by_part(part_locations)?)
-            };
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Read(ri),
-                location,
-            });
-            stmt_edits.push(Edit::replace(read.span.clone(), text));
-        }
-        // Dead copy: `W = R;` with both at the same home on every iteration
-        // of every part.
-        if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
-            let w = &stmt.write.span;
-            let r = &stmt.reads[0].span;
-            let between = source.get(w.end..r.start).map(|t| t.trim()).unwrap_or("");
-            let after = source
-                .get(r.end..stmt.span.end)
-                .map(|t| t.trim())
-                .unwrap_or("");
-            let pure = w.start == stmt.span.start && between == "=" && after == ";";
-            if pure {
-                let mut same = true;
-                'parts: for (&v, pts) in parts.iter().zip(&part_points) {
-                    for it in pts {
-                        let home = ctx.home(v, it)?;
-                        let (sw, siters) = ctx.source(v, 0, it)?.ok_or("read without source")?;
-                        if ctx.home(sw, &siters)? != home {
-                            same = false;
-                            break 'parts;
-                        }
-                    }
-                }
-                if same {
-                    deleted_stmts.push(si);
-                    continue;
-                }
-            }
-        }
-        edits.extend(stmt_edits);
-        accesses.extend(stmt_locations);
-    }
-    // Delete the dead copies with the brace-less headers, loops and
-    // blocks they leave empty (by syntax nodes).
-    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
-    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
-        let text = if edit.replacement.is_empty() {
-            source[edit.range.clone()].trim().to_string()
-        } else {
-            format!(
-                "{} (now `{}`)",
-                source[edit.range.clone()].trim(),
-                edit.replacement
-            )
-        };
-        removed.push(text);
-        edits.push(edit);
-    }
-    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
-
-    // The trace check: the verifier's trace of the program as emitted
-    // (every access of a temporary at the location its text computes, the
-    // deleted copies not run), not of the dataflow's sources.
-    stage("code generation");
-    let storage = MergedStorage {
-        arrays: temps.clone(),
-        buffers: trace_buffers,
-        accesses,
-        removed: deleted_stmts.clone(),
-    };
-
-    let mut report = String::new();
-    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
-    let _ = writeln!(
-        report,
-        "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells",
-        names.join(", "),
-        buffers.len()
-    );
-    let _ = writeln!(
-        report,
-        "  lower bound: {lower_bound} values of the temporaries live at once{}",
-        if new_cells as u64 <= lower_bound as u64 {
-            " (the merged buffers are optimal)"
-        } else {
-            ""
-        }
-    );
-    let chosen = format!(
-        "{method} (certified sizes: {}){}",
-        sizes.join(", "),
-        if rejected.is_empty() {
-            String::new()
-        } else {
-            format!("; {}", rejected.join("; "))
-        }
-    );
-    let _ = writeln!(report, "  chosen: {chosen}");
-    for (ai, array) in sol.arrays.iter().enumerate() {
-        for (s, st) in array.statements.iter().enumerate() {
-            let _ = writeln!(
-                report,
-                "  {}: {}",
-                part_name(&split, stmts[st.0]),
-                crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
-            );
-        }
-    }
-    for r in &removed {
-        let _ = writeln!(
-            report,
-            "  removed: {}",
-            r.split_whitespace().collect::<Vec<_>>().join(" ")
         );
+        Ok(Solved {
+            spec,
+            sol,
+            method,
+            candidate_sizes,
+            chosen,
+            lower_bound,
+            safety_net_fired,
+        })
     }
-    Ok(SmoContraction {
-        temporaries: names,
-        original_cells,
-        new_cells,
-        buffers,
-        removed,
-        edits,
-        declaration,
-        output,
-        report,
-        reads_checked: 0,
-        method,
-        candidate_sizes,
-        chosen,
-        lower_bound,
-        safety_net_fired,
-        storage,
-    })
+}
+
+/// The lifetimes of the parts' values in the coordinates of the conflict
+/// set `spec` (statement number among `stmts`, iteration, padding).
+fn lifetimes_in(spec: &ConflictSpec, stmts: &[usize], raw: Vec<ValueLife>) -> Vec<Lifetime> {
+    raw.into_iter()
+        .filter_map(|v| {
+            let j = stmts.iter().position(|s| *s == v.stmt)?;
+            let mut coords = vec![j as i64];
+            coords.extend(v.iteration);
+            coords.resize(spec.n_dim.max(coords.len()), 0);
+            Some(Lifetime {
+                stmt: StmtId(j),
+                coords,
+                birth: v.birth,
+                death: v.death,
+            })
+        })
+        .collect()
 }
 
 /// One operation of a SCoP run: schedule (padded), statement, iterators.

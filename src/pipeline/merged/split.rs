@@ -111,21 +111,44 @@ fn footprint_meet(
     eliminate_exists_where_exact(&out)
 }
 
-/// Whether `set` has an integer point for the parameter values `values`.
-fn nonempty_at(set: &Set, scop: &Scop, values: &[i64]) -> PolyResult<bool> {
+/// Whether `set` has an integer point for the parameter values `values`,
+/// or with `None`, for some parameter value of the SCoP's context.
+fn nonempty_at(set: &Set, scop: &Scop, values: Option<&[i64]>) -> PolyResult<bool> {
     let mut fixed = set.clone();
-    for (p, v) in scop.param_names().iter().zip(values) {
-        fixed = fixed.fix_param(p, *v)?;
+    match values {
+        Some(values) => {
+            for (p, v) in scop.param_names().iter().zip(values) {
+                fixed = fixed.fix_param(p, *v)?;
+            }
+        }
+        None => {
+            for piece in fixed.pieces.iter_mut() {
+                piece.add_param_constraints(&scop.context);
+            }
+        }
     }
     Ok(!fixed.is_empty()?)
 }
 
+/// For which parameter values a statement is split.
+#[derive(Clone, Copy, Debug)]
+pub enum SplitFor<'a> {
+    /// These values: the parts empty for them are left out.
+    Values(&'a [i64]),
+    /// Every value of the context, for a search at the `probe` values:
+    /// the pieces split off that are empty at the probe values stay in
+    /// the rest of the statement (the search would not see them as parts
+    /// of their own), those empty for every value are left out.
+    EveryValue { probe: &'a [i64] },
+}
+
 /// Splits every statement of `writers` (indices of statements writing
-/// temporaries) by the footprints of the other writers of its array.
+/// temporaries) by the footprints of the other writers of its array (see
+/// [`SplitFor`] for the parts left out or kept together).
 pub fn split_by_footprints(
     scop: &Scop,
     writers: &[usize],
-    values: &[i64],
+    values: SplitFor<'_>,
 ) -> PolyResult<SplitScop> {
     let mut domains: Vec<Vec<(Set, bool)>> = Vec::new();
     for (s, stmt) in scop.stmts.iter().enumerate() {
@@ -177,7 +200,7 @@ fn split_one(
     scop: &Scop,
     writers: &[usize],
     s: usize,
-    values: &[i64],
+    values: SplitFor<'_>,
 ) -> PolyResult<Option<Vec<(Set, bool)>>> {
     if !writers.contains(&s) {
         return Ok(None);
@@ -220,17 +243,31 @@ fn split_one(
     {
         return Ok(None);
     }
-    if !nonempty_at(&rest, scop, values)? {
+    let (known, probe) = match values {
+        SplitFor::Values(v) => (Some(v), None),
+        SplitFor::EveryValue { probe } => (None, Some(probe)),
+    };
+    let mut rest = rest;
+    let mut apart = Vec::new();
+    for piece in alone.pieces {
+        let p = Set::from_basic(piece);
+        if !nonempty_at(&p, scop, known)? {
+            continue;
+        }
+        if let Some(probe) = probe
+            && !nonempty_at(&p, scop, Some(probe))?
+        {
+            rest.pieces.extend(p.pieces);
+        } else {
+            apart.push(p);
+        }
+    }
+    if !nonempty_at(&rest, scop, known)? {
         // Nothing of it is rewritten by another statement.
         return Ok(Some(vec![(stmt.domain.clone(), true)]));
     }
     let mut parts = vec![(rest, false)];
-    for piece in alone.pieces {
-        let p = Set::from_basic(piece);
-        if nonempty_at(&p, scop, values)? {
-            parts.push((p, true));
-        }
-    }
+    parts.extend(apart.into_iter().map(|p| (p, true)));
     if parts.len() < 2 {
         return Ok(None);
     }
@@ -251,7 +288,7 @@ fn rename_domain(set: &mut Set, name: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::split_by_footprints;
+    use super::{SplitFor, split_by_footprints};
 
     /// The first SCoP of `text`, its parameter values, and its split for
     /// the writers `writers`.
@@ -260,7 +297,7 @@ mod tests {
         assert!(!program.has_errors());
         let scop = program.scops[0].clone();
         let values = crate::pipeline::param_values(&scop).unwrap();
-        let s = split_by_footprints(&scop, writers, &values).unwrap();
+        let s = split_by_footprints(&scop, writers, SplitFor::Values(&values)).unwrap();
         (scop, values, s)
     }
 
@@ -297,7 +334,7 @@ mod tests {
                         == crate::ir::Liveness::Temporary
                 })
                 .collect();
-            let s = split_by_footprints(scop, &writers, &values).unwrap();
+            let s = split_by_footprints(scop, &writers, SplitFor::Values(&values)).unwrap();
             assert!(
                 s.scop.stmts.len() > scop.stmts.len(),
                 "nothing was split:\n{text}"

@@ -2,23 +2,58 @@
 //! into merged buffers (SMO, seed 000: [`crate::pipeline::merged`]), with
 //! dead-copy elimination. Proposed after the per-array strategies and
 //! used when the merged buffers need fewer cells than the temporaries
-//! folded one by one. Merged buffers are certified for the known values
-//! only, by the trace of the emitted program, and pinned by a
-//! `_Static_assert` after their declaration.
+//! folded one by one.
+//!
+//! Two kinds of merged buffers: made for every parameter value (hyperplanes
+//! lifted from small probe sizes, moduli affine in the parameters, proven
+//! on the symbolic conflict set; no pin, and a cost that does not grow
+//! with the sizes), and made for the known values (certified by the trace
+//! of the emitted program at those values, pinned by a `_Static_assert`
+//! after the buffers' declaration). The second is kept only when it is
+//! smaller than the first.
 
 use std::time::{Duration, Instant};
 
-use crate::ir::{Liveness, Program};
+use crate::ir::{Liveness, ParamOrigin, Program, Scop};
 use crate::mapping::Method;
-use crate::pipeline::certify::{Certified, certify_merged};
+use crate::pipeline::certify::{Certified, certify_merged, certify_merged_for_every_value};
 use crate::pipeline::pins::{params_are_macros, static_assert_text, values_condition};
 use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
 
-use super::param_values;
+use super::{decision_cells_at, param_values};
 
-/// Merges the temporaries of SCoP `si` when that needs fewer cells than
-/// `decisions` (the SCoP's per-array decisions, which become `Merged`).
-/// `Err`: why not (nothing changed).
+/// Whether merged buffers for every parameter value can be made for
+/// `scop`: it has parameters and two temporary arrays at least, its model
+/// holds for every value (no known value folded into it), and each
+/// parameter keeps its value from the
+/// start of the function on (a `#define`, a `-D`, a function parameter
+/// or a `const` global; a local variable may be assigned between the
+/// buffers' declaration and the SCoP).
+fn every_value_possible(scop: &Scop, temporaries: &[usize]) -> Result<(), String> {
+    if scop.params.is_empty() {
+        return Err("no parameter".into());
+    }
+    if scop.depends_on_values() {
+        return Err("the model holds for the known values only".into());
+    }
+    // One array alone is the per-array strategies' to fold.
+    let arrays = temporaries
+        .iter()
+        .filter(|t| scop.arrays.get(**t).is_some_and(|a| !a.extents.is_empty()))
+        .count();
+    if arrays < 2 {
+        return Err("fewer than two temporary arrays".into());
+    }
+    if let Some(p) = scop
+        .params
+        .iter()
+        .find(|p| p.origin == ParamOrigin::Variable)
+    {
+        return Err(format!("parameter `{}` is a local variable", p.name));
+    }
+    Ok(())
+}
+
 pub fn merge_scop(
     program: &Program,
     si: usize,
@@ -29,11 +64,6 @@ pub fn merge_scop(
     if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
         return Err(why);
     }
-    if !params_are_macros(program, scop) {
-        return Err("the parameters are not all #defines of the file".into());
-    }
-    let values =
-        param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))?;
     let start = Instant::now();
     // The temporaries as the pipeline classified them (with the user's
     // `--temp` and `--live-out`).
@@ -42,7 +72,78 @@ pub fn merge_scop(
         .filter(|d| d.classification.liveness == Liveness::Temporary)
         .map(|d| d.array.0 as usize)
         .collect();
-    let mut c = crate::pipeline::merged::propose(program, si, &values, &temporaries, safety_net)?;
+    let mut why_not = Vec::new();
+    // For every value.
+    let every = every_value_possible(scop, &temporaries).and_then(|()| {
+        let c =
+            crate::pipeline::merged::propose_every_value(program, si, &temporaries, safety_net)?;
+        certify_merged_for_every_value(scop, c)
+    });
+    let every = match every {
+        Ok(c) => Some(c),
+        Err(why) => {
+            why_not.push(format!("for every value: {why}"));
+            None
+        }
+    };
+    // For the known values, when they are `#define`s (to pin them).
+    let values = if params_are_macros(program, scop) {
+        param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))
+    } else {
+        Err("the parameters are not all #defines of the file".into())
+    };
+    // Not searched when the storage for every value is already optimal
+    // at the probe sizes (it meets the values live at once there).
+    let optimal = every.as_ref().is_some_and(|e| {
+        e.merged()
+            .and_then(|m| m.every_value.as_ref())
+            .is_some_and(|v| v.optimal_at_probe)
+    });
+    let fixed = match &values {
+        Ok(_) if optimal => Err("the storage for every value is optimal at the probe sizes".into()),
+        Ok(values) => {
+            let mut c =
+                crate::pipeline::merged::propose(program, si, values, &temporaries, safety_net);
+            // Made only to beat the storage for every value.
+            if let (Ok(f), Some(e)) = (&c, &every)
+                && e.merged().is_some_and(|e| e.new_cells <= f.new_cells)
+            {
+                c = Err(format!(
+                    "{} cells for the known values, not fewer than for every value",
+                    f.new_cells
+                ));
+            }
+            c.and_then(|mut c| {
+                let condition = values_condition(scop, values);
+                if !condition.is_empty() {
+                    // Right after the buffers' declaration (wherever it was placed).
+                    let what = format!("merged storage of {}", c.temporaries.join(", "));
+                    c.declare_after_buffers(
+                        &program.source,
+                        &static_assert_text(&condition, &what),
+                    )?;
+                }
+                certify_merged(scop, values, c)
+            })
+        }
+        Err(why) => Err(why.clone()),
+    };
+    let certified: Certified = match (fixed, every) {
+        (Ok(f), _) => f,
+        (Err(why), Some(e)) => {
+            if values.is_ok() {
+                why_not.push(format!("for the known values: {why}"));
+            }
+            e
+        }
+        (Err(why), None) => {
+            why_not.push(format!("for the known values: {why}"));
+            return Err(why_not.join("; "));
+        }
+    };
+    let Some(c) = certified.merged() else {
+        return Err("internal error: not a merged storage".into());
+    };
     if c.safety_net_fired {
         for d in decisions.iter_mut() {
             if c.temporaries.contains(&d.name) {
@@ -50,45 +151,61 @@ pub fn merge_scop(
             }
         }
     }
-    let mut per_array: i64 = 0;
-    for name in &c.temporaries {
-        let cells = decisions
-            .iter()
-            .find(|d| d.name == *name)
-            .and_then(ArrayDecision::new_cells)
-            .ok_or_else(|| format!("`{name}` has no known size"))?;
-        per_array = per_array.checked_add(cells).ok_or("overflow")?;
-    }
-    if c.new_cells >= per_array {
-        return Err(format!(
-            "{} cells, not fewer than the {per_array} of the arrays folded alone ({})",
-            c.new_cells, c.chosen
-        ));
-    }
-    let condition = values_condition(scop, &values);
-    if !condition.is_empty() {
-        // Right after the buffers' declaration (wherever it was placed).
-        let what = format!("merged storage of {}", c.temporaries.join(", "));
-        c.declare_after_buffers(&program.source, &static_assert_text(&condition, &what))?;
-    }
-    let certified: Certified = certify_merged(scop, &values, c)?;
-    let Some(c) = certified.merged() else {
-        return Err("internal error: not a merged storage".into());
+    // The temporaries folded one by one, at the values the merged sizes
+    // are for (the known ones), or at every probe point.
+    let points: Vec<Vec<i64>> = match (&values, &c.every_value) {
+        (Ok(v), _) => vec![v.clone()],
+        (Err(_), Some(e)) => e.probes.clone(),
+        (Err(_), None) => return Err("internal error: no values for the sizes".into()),
     };
+    let mut per_array_at_first = 0;
+    for (k, point) in points.iter().enumerate() {
+        let mut per_array: i64 = 0;
+        for name in &c.temporaries {
+            let d = decisions
+                .iter()
+                .find(|d| d.name == *name)
+                .ok_or_else(|| format!("`{name}` has no decision"))?;
+            let cells = decision_cells_at(scop, d, point)
+                .ok_or_else(|| format!("`{name}` has no known size"))?;
+            per_array = per_array.checked_add(cells).ok_or("overflow")?;
+        }
+        let merged = match &c.every_value {
+            Some(e) => e.sol.size(point).map_err(|e| e.to_string())?,
+            None => c.new_cells,
+        };
+        if merged >= per_array {
+            return Err(format!(
+                "{merged} cells, not fewer than the {per_array} of the arrays folded alone{} ({})",
+                if points.len() > 1 {
+                    format!(" at the probe sizes {point:?}")
+                } else {
+                    String::new()
+                },
+                c.chosen
+            ));
+        }
+        if k == 0 {
+            per_array_at_first = per_array;
+        }
+    }
+    let per_array = per_array_at_first;
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
+    let size_text = match &c.every_value {
+        Some(e) => format!("{} cells instead of {}", e.new_formula, e.original_formula),
+        None => format!("{} cells instead of {per_array}", c.new_cells),
+    };
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
-            let alone = d
-                .new_cells()
+            let alone = decision_cells_at(scop, d, &points[0])
                 .ok_or_else(|| format!("`{}` has no known size", d.name))?;
             d.outcome = ArrayOutcome::Merged {
                 alone,
                 note: format!(
-                    "merged with {} into {} ({}; {} cells instead of {per_array})",
+                    "merged with {} into {} ({}; {size_text})",
                     c.temporaries.join(", "),
                     buffers.join(" "),
                     c.method,
-                    c.new_cells
                 ),
             };
             d.method = Method::InterArray;

@@ -66,7 +66,7 @@ pub(super) fn propose(
     }
     let start = Instant::now();
     facts.conflicts(budget)?;
-    let Some(points) = probe_points(&facts.scop.context, n_param, budget) else {
+    let Some(points) = probe_points(&facts.scop.context, n_param, PROBE_BASE, budget) else {
         return Ok(Proposals::default());
     };
     // The searches are the fixed-size ones: at the probe sizes too, only
@@ -173,8 +173,13 @@ pub(super) fn propose(
 /// at `PROBE_BASE + PROBE_STEP·q` or above, the base plus one along each
 /// parameter, and the check point, the base plus two along every one. All
 /// must be in the context.
-fn probe_points(context: &BasicSet, n_param: usize, budget: &mut Budget) -> Option<Vec<Vec<i64>>> {
-    let base = super::probe_point(context, |_| true, budget).ok()??;
+pub(crate) fn probe_points(
+    context: &BasicSet,
+    n_param: usize,
+    base: i64,
+    budget: &mut Budget,
+) -> Option<Vec<Vec<i64>>> {
+    let base = super::probe_point(context, |_| true, base, budget).ok()??;
     let mut points = vec![base.clone()];
     for q in 0..n_param {
         let mut p = base.clone();

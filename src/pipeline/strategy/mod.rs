@@ -40,6 +40,7 @@ use super::record::{KeptReason as Kept, StrategySize};
 pub mod inter_array;
 mod lattice;
 mod lifted;
+pub(crate) use lifted::probe_points;
 mod successive;
 mod trace_one;
 
@@ -164,7 +165,12 @@ pub(super) fn probe_values(
             known.add_eq(row);
         }
     }
-    if let Some(point) = probe_point(&known, |q| scop.params[q].value.is_none(), budget)? {
+    if let Some(point) = probe_point(
+        &known,
+        |q| scop.params[q].value.is_none(),
+        PROBE_BASE,
+        budget,
+    )? {
         return Ok(Some(point));
     }
     Ok(integer_point(&known, budget)?.map(|point| point[..n_param].to_vec()))
@@ -176,6 +182,7 @@ pub(super) fn probe_values(
 pub(super) fn probe_point(
     set: &BasicSet,
     probed: impl Fn(usize) -> bool,
+    base: i64,
     budget: &mut Budget,
 ) -> crate::poly::PolyResult<Option<Vec<i64>>> {
     let n_param = set.space.n_param();
@@ -184,7 +191,7 @@ pub(super) fn probe_point(
         let mut row = wanted.zero_row();
         row[q] = 1;
         let last = row.len() - 1;
-        row[last] = -(PROBE_BASE + PROBE_STEP * q as i64);
+        row[last] = -(base + PROBE_STEP * q as i64);
         wanted.add_ineq(row);
     }
     Ok(integer_point(&wanted, budget)?.map(|point| point[..n_param].to_vec()))
@@ -461,6 +468,27 @@ pub(super) fn trace_array(
     budget.with_part(steps, safety_net, |part| {
         crate::verify::run_trace(&program, values, part)
     })
+}
+
+/// Cells of the array of decision `d` for the parameter values `values`:
+/// as remapped, or as declared.
+pub(super) fn decision_cells_at(
+    scop: &Scop,
+    d: &crate::pipeline::record::ArrayDecision,
+    values: &[i64],
+) -> Option<i64> {
+    let extents: Vec<Option<i64>> = ParamAffine::extents_of(scop.array(d.array))
+        .iter()
+        .map(|e| e.as_ref().and_then(|e| e.eval(values).ok()))
+        .collect();
+    match &d.outcome {
+        crate::pipeline::record::ArrayOutcome::Remapped { certified, .. } => {
+            layout_cells(certified.layout()?, &extents, values)
+        }
+        _ => extents
+            .iter()
+            .try_fold(1i64, |acc, e| acc.checked_mul((*e)?)),
+    }
 }
 
 /// Cells of an array after remapping with `layout`.
