@@ -17,12 +17,15 @@ use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
 use super::param_values;
 
 /// Merges the temporaries of SCoP `si` when that needs fewer cells than
-/// `decisions` (the SCoP's per-array decisions, which become `Merged`).
+/// `decisions` (the SCoP's per-array decisions, which become `Merged`),
+/// and, unless `min_memory`, enough fewer to pay for the conditionals and
+/// `%` of merged buffers ([`super::cost::merge_pays`]).
 /// `Err`: why not (nothing changed).
 pub fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
+    min_memory: bool,
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
@@ -63,6 +66,12 @@ pub fn merge_scop(
         return Err(format!(
             "{} cells, not fewer than the {per_array} of the arrays folded alone ({})",
             c.new_cells, c.chosen
+        ));
+    }
+    if !min_memory && !super::cost::merge_pays(per_array, c.new_cells) {
+        return Err(format!(
+            "{} cells save less than a quarter of the {per_array} of the arrays folded alone: not worth the conditionals and `%` of merged buffers (--min-memory takes it)",
+            c.new_cells
         ));
     }
     let condition = values_condition(scop, &values);

@@ -37,6 +37,7 @@ use super::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_tra
 use super::options::{ContractOptions, PROBE_BASE, PROBE_STEP, TRACE_STEPS};
 use super::record::{KeptReason as Kept, StrategySize};
 
+pub mod cost;
 pub mod inter_array;
 mod lattice;
 mod lifted;
@@ -504,6 +505,8 @@ pub(super) struct Chooser {
     pub sizes: Vec<StrategySize>,
     /// Why nothing (better) was found, from the last failure.
     pub failure: Kept,
+    /// The smallest certified storage the cost rule refused ([`cost`]).
+    refused: Option<cost::Refusal>,
 }
 
 impl Chooser {
@@ -540,7 +543,9 @@ pub(super) fn choose(
         best: None,
         sizes: Vec::new(),
         failure,
+        refused: None,
     };
+    let accesses = cost::access_keys(&facts.model);
     for strategy in PER_ARRAY {
         if chooser.done() {
             break;
@@ -587,6 +592,23 @@ pub(super) fn choose(
                     time: p.time,
                 }));
             }
+            // The cost rule: a `%` on the accesses must pay for itself.
+            if !facts.options.min_memory
+                && let Some(refusal) = certified.layout().and_then(|l| {
+                    cost::refusal(
+                        l,
+                        &accesses,
+                        &facts.extent_affs,
+                        (facts.original_cells, cells),
+                        facts.values_known,
+                    )
+                })
+            {
+                if chooser.refused.as_ref().is_none_or(|r| refusal.new < r.new) {
+                    chooser.refused = Some(refusal);
+                }
+                continue;
+            }
             chooser.best = Some(Choice {
                 certified,
                 cells,
@@ -622,7 +644,14 @@ pub(super) fn choose(
             cells: facts.original_cells.unwrap_or_default(),
         }),
         Some(best) => Ok(best),
-        None => Err(chooser.failure),
+        None => Err(match chooser.refused {
+            Some(r) => Kept::NotWorthAModulo {
+                original: r.original,
+                new: r.new,
+                at_probe: r.at_probe,
+            },
+            None => chooser.failure,
+        }),
     };
     (result, chooser.sizes)
 }
