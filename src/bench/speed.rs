@@ -532,7 +532,7 @@ mod tests {
             end: SpeedEnd::Unchanged,
         };
         let line = row_line(&row);
-        assert_eq!(line.split_whitespace().count(), 13, "{line}");
+        assert_eq!(line.split_whitespace().count(), 12, "{line}");
         assert!(line.ends_with("unchanged N=8\n"), "{line}");
     }
 }

@@ -584,13 +584,19 @@ pub(super) fn choose(
             {
                 continue;
             }
-            if !lists_own_sizes {
-                chooser.sizes.extend(cells.map(|cells| StrategySize {
+            if !lists_own_sizes
+                && let Some(cells) = cells
+                && !chooser
+                    .sizes
+                    .iter()
+                    .any(|s| s.method == p.method && s.cells == cells)
+            {
+                chooser.sizes.push(StrategySize {
                     method: p.method,
                     cells,
                     proven_optimal: None,
                     time: p.time,
-                }));
+                });
             }
             // The cost rule: a `%` on the accesses must pay for itself.
             if !facts.options.min_memory
