@@ -5,8 +5,10 @@
 //! stage: the difference set, fixed for the known values). Each strategy
 //! then *proposes* storage ([`Proposal`]: a mapping, the method, and the
 //! kind of proof it expects); the certifier ([`super::certify`]) checks it;
-//! the [`Chooser`] keeps the smallest certified one. A strategy never makes
-//! a certified storage itself.
+//! the [`Chooser`] keeps the smallest certified one that pays for the
+//! work it adds to the accesses ([`cost`]: a `%` must save a quarter of
+//! the cells; `--min-memory` turns this off). A strategy never makes a
+//! certified storage itself.
 //!
 //! Adding a strategy: a file here with
 //! `pub(super) fn propose(facts: &mut ArrayFacts, chooser: &Chooser,
