@@ -122,7 +122,7 @@ pub enum SpeedEnd {
 pub struct SpeedRow {
     pub kernel: String,
     pub factor: u64,
-    pub defines: Vec<(String, i64)>,
+    pub defines: Defines,
     pub end: SpeedEnd,
 }
 
@@ -249,6 +249,9 @@ fn quantile(mut v: Vec<f64>, q: f64) -> f64 {
     v.get(i).copied().unwrap_or(0.0)
 }
 
+/// The scaled defines of a kernel and their values.
+type Defines = Vec<(String, i64)>;
+
 /// Measures one kernel file in `scratch`.
 fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -> SpeedRow {
     let kernel = kernel_name(file);
@@ -273,7 +276,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
     let orig_exe = scratch.join(format!("{kernel}.orig"));
     let out_file = scratch.join(format!("{kernel}.stdout"));
     // The scaled original, built (and, when scaling, run once to time it).
-    let mut chosen: Option<(u64, String, Vec<(String, i64)>)> = None;
+    let mut chosen: Option<(u64, String, Defines)> = None;
     let mut factor = options.factor.unwrap_or(1);
     loop {
         let (text, defines) = match scale_source(&program, &kernel, factor, &options.fixed) {
