@@ -25,6 +25,7 @@ use crate::pipeline::{ContractOptions, Optimality, contract_program, verify_cont
 use crate::poly::Budget;
 
 pub mod scale;
+pub mod speed;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::frontend::preproc::CommandMacro;
 
@@ -177,6 +177,13 @@ pub struct AnalysisArgs {
         default_value_t = 20.0
     )]
     pub inter_array_budget: f64,
+    /// The smallest storage at any price: take a fold even when it puts a
+    /// `%` (or a conditional) on the accesses and saves less than a quarter
+    /// of the array's cells (by default such an array keeps its layout, and
+    /// the report says so), and merged buffers even when they save less
+    /// than a quarter of the cells of the arrays folded alone.
+    #[arg(long = "min-memory")]
+    pub min_memory: bool,
 }
 
 /// Options of the default action (running the pipeline on files).
@@ -228,6 +235,7 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(group(ArgGroup::new("sized").args(["scale", "speed"])))]
 pub struct BenchArgs {
     /// The corpus folder (its `*.c` files, `expected/` and `published.txt`).
     #[arg(value_name = "DIR")]
@@ -264,13 +272,40 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FACTORS", num_args = 0..=1, default_missing_value = "1,16,256",
           value_parser = crate::bench::scale::parse_factor_list)]
     pub scale: Option<crate::bench::scale::Factors>,
-    /// With --scale: keep this `#define` at its value (repeatable;
-    /// `NAME` in every kernel, or `KERNEL:NAME`).
-    #[arg(long = "fixed", value_name = "[KERNEL:]NAME", requires = "scale")]
+    /// The speed benchmark instead of the regression table: every kernel
+    /// of DIR (or the one file DIR names) scaled until the original runs
+    /// --min-time seconds (or by --factor), built with `$CC -O3
+    /// -march=native` with polyfold's output, run alternately (--repeats
+    /// pairs, default 7); prints the median time ratio output/original,
+    /// the peak memory of each and whether they print the same.
+    #[arg(long)]
+    pub speed: bool,
+    /// With --speed: this factor for every kernel instead of the
+    /// automatic scaling.
+    #[arg(long, value_name = "K", requires = "speed",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub factor: Option<u64>,
+    /// With --speed: the CPU time (seconds) the original must reach when
+    /// scaling automatically.
+    #[arg(
+        long = "min-time",
+        value_name = "SECONDS",
+        default_value_t = 0.1,
+        requires = "speed"
+    )]
+    pub min_time: f64,
+    /// The smallest storage at any price (as the default action's
+    /// --min-memory): no cost rule.
+    #[arg(long = "min-memory")]
+    pub min_memory: bool,
+    /// With --scale or --speed: keep this `#define` at its value
+    /// (repeatable; `NAME` in every kernel, or `KERNEL:NAME`).
+    #[arg(long = "fixed", value_name = "[KERNEL:]NAME", requires = "sized")]
     pub fixed: Vec<String>,
-    /// With --scale: lower a kernel's factor until its original program
-    /// declares at most this many cells (`k`, `M`, `G` suffixes).
-    #[arg(long = "max-cells", value_name = "CELLS", value_parser = parse_work, requires = "scale")]
+    /// With --scale or --speed: lower a kernel's factor until its original
+    /// program declares at most this many cells (`k`, `M`, `G` suffixes;
+    /// --speed: 64M by default).
+    #[arg(long = "max-cells", value_name = "CELLS", value_parser = parse_work, requires = "sized")]
     pub max_cells: Option<u64>,
     /// With --scale: seconds one kernel at one factor may run before it
     /// is killed and shown as `timeout`.

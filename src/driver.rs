@@ -93,6 +93,8 @@ pub struct RunOptions {
     pub inter_array: bool,
     /// Seconds for `--inter-array` per SCoP (`None`: the default).
     pub inter_array_budget: Option<f64>,
+    /// The smallest storage at any price (`--min-memory`): no cost rule.
+    pub min_memory: bool,
 }
 
 impl Default for RunOptions {
@@ -111,6 +113,7 @@ impl Default for RunOptions {
             time_limit: None,
             inter_array: true,
             inter_array_budget: None,
+            min_memory: false,
             timings: report::Timings::default(),
         }
     }
@@ -132,6 +135,7 @@ impl RunOptions {
             time_limit: Some(a.time_limit),
             inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
+            min_memory: a.min_memory,
             ..RunOptions::default()
         }
     }
@@ -272,6 +276,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
             _ => defaults.time_per_array,
         },
         inter_array: options.inter_array,
+        min_memory: options.min_memory,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {

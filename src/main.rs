@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
+use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{AnalysisArgs, BenchArgs, Cli, Command, CommandMacro};
 use polyfold::driver::{Outcome, RunOptions, run_file, verify_file};
@@ -83,6 +84,39 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
     }
 }
 
+/// `polyfold bench DIR --speed`: the speed table (exit 1 when a kernel
+/// failed or printed differently, 2 when DIR cannot be read).
+fn bench_speed(args: &BenchArgs) -> u8 {
+    if args.bless {
+        eprintln!("polyfold: error: --bless does not apply to --speed");
+        return 2;
+    }
+    let mut options = SpeedOptions {
+        pairs: args.repeats.unwrap_or(7) as usize,
+        min_time: std::time::Duration::from_secs_f64(args.min_time.clamp(0.0, 1e6)),
+        factor: args.factor,
+        fixed: args.fixed.clone(),
+        progress: true,
+        ..SpeedOptions::default()
+    };
+    if let Some(c) = args.max_cells {
+        options.max_cells = i64::try_from(c).unwrap_or(i64::MAX);
+    }
+    options.contract.lattices = !args.no_lattice;
+    options.contract.inter_array = !args.no_inter_array;
+    options.contract.min_memory = args.min_memory;
+    match run_speed(&args.dir, &options) {
+        Ok(result) => {
+            print!("{}", result.table);
+            u8::from(result.failed)
+        }
+        Err(e) => {
+            eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+            2
+        }
+    }
+}
+
 fn run() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
@@ -118,6 +152,9 @@ fn run() -> ExitCode {
             if let Some(factors) = &args.scale {
                 return ExitCode::from(bench_scale(&args, factors));
             }
+            if args.speed {
+                return ExitCode::from(bench_speed(&args));
+            }
             let mut options = BenchOptions {
                 repeats: args.repeats.unwrap_or(5) as usize,
                 bless: args.bless,
@@ -125,6 +162,7 @@ fn run() -> ExitCode {
             };
             options.contract.lattices = !args.no_lattice;
             options.contract.inter_array = !args.no_inter_array;
+            options.contract.min_memory = args.min_memory;
             match run_bench(&args.dir, &options) {
                 Ok(result) => {
                     print!("{}", result.table);

@@ -298,8 +298,10 @@ fn deterministic_reports_have_no_times_and_their_sizes_parse() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stdout.contains(" ms"), "{}", out.stdout);
     let sizes = report_sizes(&out.stdout);
+    // g_tmp keeps its 50 x 50 cells: the 2400 of `g_tmp[x % 48][y]` save
+    // 4 %, not worth a `%` (the cost rule).
     assert!(
-        sizes.contains(&("gauss_kernel.g_tmp".to_string(), Some(2400))),
+        sizes.contains(&("gauss_kernel.g_tmp".to_string(), Some(2500))),
         "{sizes:?}"
     );
     assert!(

@@ -31,26 +31,28 @@
 static void gauss_kernel(int in_image[N][M], const int Gauss[4], int gauss_image[N][M])
 {
     int x, y, k;
-    int polyfold_buf0[1][1][1][1]; int polyfold_buf1[1][48][50][1]; int polyfold_buf2[1][1][1][1];
-    _Static_assert(T == 1 && N == 50 && M == 50, "polyfold: the merged storage of tot, g_acc1, g_tmp, g_acc2 is certified for these parameter values only");
+    int tot;
+    int g_tmp[N][M];
+    int g_acc1;
+    int g_acc2;
 
 #pragma scop
-    polyfold_buf0[0][0][0][0] = 0;
+    tot = 0;
     for (k = T - 1; k <= 1 + T; k++)
-        polyfold_buf0[0][0][0][0] = polyfold_buf0[0][0][0][0] + Gauss[k - T + 1];
+        tot = tot + Gauss[k - T + 1];
     for (x = 1; x < N - 1; x++)
         for (y = 0; y < M; y++) {
-            polyfold_buf1[0][(x) % 48][y][0] = 0;
+            g_acc1 = 0;
             for (k = T - 1; k <= 1 + T; k++)
-                polyfold_buf1[0][(x) % 48][y][0] = polyfold_buf1[0][(x) % 48][y][0] + in_image[x + k - T][y] * Gauss[k - T + 1];
-            polyfold_buf1[0][(x) % 48][y][0] = polyfold_buf1[0][(x) % 48][y][0] / polyfold_buf0[0][0][0][0];
+                g_acc1 = g_acc1 + in_image[x + k - T][y] * Gauss[k - T + 1];
+            g_tmp[x][y] = g_acc1 / tot;
         }
     for (x = 1; x < N - 1; x++)
         for (y = 1; y < M - 1; y++) {
-            polyfold_buf2[0][0][0][0] = 0;
+            g_acc2 = 0;
             for (k = T - 1; k <= 1 + T; k++)
-                polyfold_buf2[0][0][0][0] = polyfold_buf2[0][0][0][0] + polyfold_buf1[0][(x) % 48][y + k - T][0] * Gauss[k - T + 1];
-            gauss_image[x][y] = polyfold_buf2[0][0][0][0] / polyfold_buf0[0][0][0][0];
+                g_acc2 = g_acc2 + g_tmp[x][y + k - T] * Gauss[k - T + 1];
+            gauss_image[x][y] = g_acc2 / tot;
         }
 #pragma endscop
 }

@@ -28,15 +28,15 @@
 static void gauss(int in[N][M], int out[N][M])
 {
     int i, j;
-    int tmp[N - 2 > 1 ? N - 2 : 1][M];
+    int tmp[N][M];
 
 #pragma scop
     for (i = 1; i < N - 1; i++)
         for (j = 0; j < M; j++)
-            tmp[i % (N - 2)][j] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
+            tmp[i][j] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
     for (i = 1; i < N - 1; i++)
         for (j = 1; j < M - 1; j++)
-            out[i][j] = 3 * tmp[i % (N - 2)][j] - tmp[i % (N - 2)][j - 1] - tmp[i % (N - 2)][j + 1];
+            out[i][j] = 3 * tmp[i][j] - tmp[i][j - 1] - tmp[i][j + 1];
 #pragma endscop
 }
 

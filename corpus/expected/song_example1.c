@@ -24,13 +24,13 @@
 static void song_example1(double E[N + 1])
 {
     int i;
-    double A[N > 1 ? N : 1];
+    double A[N + 1];
 
 #pragma scop
     for (i = 1; i <= N; i++)
-        A[i % N] = E[i] + E[i - 1];
+        A[i] = E[i] + E[i - 1];
     for (i = 1; i <= N; i++)
-        E[i] = A[i % N];
+        E[i] = A[i];
 #pragma endscop
 }
 

@@ -35,28 +35,26 @@ static void song_example2(double ZP[JN + 2][KN + 2], double ZQ[JN + 2][KN + 2], 
                           double ZZ[JN + 2][KN + 2], const double za_edge[KN + 2], const double zb_edge[JN + 2])
 {
     int j, k;
-    double ZA[24][19];
-    _Static_assert(KN == 20 && JN == 24, "polyfold: the storage of ZA is certified for these parameter values only");
-    double ZB[23][20];
-    _Static_assert(KN == 20 && JN == 24, "polyfold: the storage of ZB is certified for these parameter values only");
+    double ZA[JN + 2][KN + 2];
+    double ZB[JN + 2][KN + 2];
 
 #pragma scop
     for (k = 2; k <= KN; k++)
-        ZA[1][k % 19] = za_edge[k];
+        ZA[1][k] = za_edge[k];
     for (j = 2; j <= JN; j++)
-        ZB[j % 23][(KN + 1) % 20] = zb_edge[j];
+        ZB[j][KN + 1] = zb_edge[j];
     for (k = 2; k <= KN; k++)
         for (j = 2; j <= JN; j++)
-            ZA[j % 24][k % 19] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
+            ZA[j][k] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
     for (k = 2; k <= KN; k++)
         for (j = 2; j <= JN; j++)
-            ZB[j % 23][k % 20] = ZQ[j - 1][k] + ZZ[j][k];
+            ZB[j][k] = ZQ[j - 1][k] + ZZ[j][k];
     for (k = 2; k <= KN; k++)
         for (j = 2; j <= JN; j++)
-            ZP[j][k] = ZP[j][k] + ZA[j % 24][k % 19] - ZA[j - 1][k % 19] - ZB[j % 23][k % 20] + ZB[j % 23][(k + 1) % 20];
+            ZP[j][k] = ZP[j][k] + ZA[j][k] - ZA[j - 1][k] - ZB[j][k] + ZB[j][k + 1];
     for (k = 2; k <= KN; k++)
         for (j = 2; j <= JN; j++)
-            ZQ[j][k] = ZQ[j][k] + ZA[j % 24][k % 19] + ZA[j - 1][k % 19] + ZB[j % 23][k % 20] + ZB[j % 23][(k + 1) % 20];
+            ZQ[j][k] = ZQ[j][k] + ZA[j][k] + ZA[j - 1][k] + ZB[j][k] + ZB[j][k + 1];
 #pragma endscop
 }
 

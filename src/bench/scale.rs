@@ -149,7 +149,7 @@ fn identifiers(body: &str) -> Vec<&str> {
 }
 
 /// Whether `--fixed` keeps `name` of `kernel` at its value.
-fn is_fixed(fixed: &[String], kernel: &str, name: &str) -> bool {
+pub(crate) fn is_fixed(fixed: &[String], kernel: &str, name: &str) -> bool {
     fixed.iter().any(|f| match f.split_once(':') {
         Some((k, n)) => k == kernel && n == name,
         None => f == name,
@@ -275,7 +275,7 @@ pub fn declared_cells(program: &Program) -> Option<i64> {
 }
 
 /// The kernel name of a file: its stem.
-fn kernel_name(file: &Path) -> String {
+pub(crate) fn kernel_name(file: &Path) -> String {
     file.file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("?")
@@ -650,7 +650,7 @@ fn run_child(exe: &Path, args: &[String], options: &ScaleOptions) -> RunEnd {
 }
 
 /// The files of `path`: the `*.c` of a folder, sorted, or the file itself.
-fn scale_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+pub(crate) fn scale_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if path.is_dir() {
         super::corpus_files(path)
     } else {

@@ -307,6 +307,9 @@ pub fn run_polyfold_traced(
             // Enough to exercise the code generation; the campaign is about
             // correctness, not sizes.
             inter_array_time: Duration::from_secs(5),
+            // Every fold, however little it saves: the campaign checks the
+            // folds' correctness, the cost rule would hide some of them.
+            min_memory: true,
             ..ContractOptions::default()
         };
         let contraction =

@@ -433,6 +433,8 @@ pub fn fuzz_contract_options() -> ContractOptions {
     ContractOptions {
         steps_per_array: 200_000,
         time_per_array: Duration::from_secs(60),
+        // Every fold (no cost rule), as in `check`.
+        min_memory: true,
         ..ContractOptions::default()
     }
 }

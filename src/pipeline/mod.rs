@@ -93,7 +93,13 @@ fn contract_scop(
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));
     let mut merged = None;
     if options.inter_array && temporaries {
-        match strategy::inter_array::merge_scop(program, si, options.inter_array_time, decisions) {
+        match strategy::inter_array::merge_scop(
+            program,
+            si,
+            options.inter_array_time,
+            options.min_memory,
+            decisions,
+        ) {
             Ok(m) => merged = Some(m),
             Err(why) => record.not_merged.push((si, why)),
         }

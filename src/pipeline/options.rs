@@ -32,6 +32,10 @@ pub struct ContractOptions {
     /// known values, within [`RECORD_TRACE_STEPS`], run once unless a
     /// strategy already ran it.
     pub record_max_live: bool,
+    /// The smallest storage at any price (`--min-memory`): no cost rule
+    /// ([`super::strategy::cost`]), a fold that adds a `%` is taken however
+    /// little it saves.
+    pub min_memory: bool,
 }
 
 impl Default for ContractOptions {
@@ -45,6 +49,7 @@ impl Default for ContractOptions {
             inter_array: true,
             inter_array_time: INTER_ARRAY_SAFETY_NET,
             record_max_live: false,
+            min_memory: false,
         }
     }
 }

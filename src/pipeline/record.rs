@@ -67,6 +67,16 @@ pub enum KeptReason {
     /// Without parameter values: the best storage proven for every value
     /// is not smaller than the declaration for every value.
     NoSmallerForEveryValue,
+    /// The smallest certified storage puts a `%` on some access and saves
+    /// less than the cost rule asks (`strategy::cost`: a quarter of the
+    /// cells, or a lower degree in the parameters); `--min-memory` takes
+    /// it. The sizes are those for the known values, or for the probe
+    /// values (`at_probe`).
+    NotWorthAModulo {
+        original: i64,
+        new: i64,
+        at_probe: bool,
+    },
     /// The lattice strategies gave up, after `before`.
     LatticeGaveUp {
         before: Box<KeptReason>,
@@ -109,6 +119,20 @@ impl std::fmt::Display for KeptReason {
             }
             KeptReason::NoSmallerForEveryValue => f.write_str(
                 "no smaller mapping proven for every parameter value (pass -D NAME=VALUE to fold for known sizes)",
+            ),
+            KeptReason::NotWorthAModulo {
+                original,
+                new,
+                at_probe,
+            } => write!(
+                f,
+                "not worth a `%` on its accesses: the best mapping saves {} of {original} cells{}, less than a quarter (--min-memory takes it)",
+                original - new,
+                if *at_probe {
+                    " at the probe sizes and its size grows as fast"
+                } else {
+                    ""
+                }
             ),
             KeptReason::LatticeGaveUp { before, error } => {
                 write!(f, "{before}; the lattice strategies gave up: {error}")

@@ -54,10 +54,16 @@ fn every_value_possible(scop: &Scop, temporaries: &[usize]) -> Result<(), String
     Ok(())
 }
 
+/// Merges the temporaries of SCoP `si` when that needs fewer cells than
+/// `decisions` (the SCoP's per-array decisions, which become `Merged`),
+/// and, unless `min_memory`, enough fewer to pay for the conditionals and
+/// `%` of merged buffers ([`super::cost::merge_pays`]).
+/// `Err`: why not (nothing changed).
 pub fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
+    min_memory: bool,
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
@@ -174,15 +180,20 @@ pub fn merge_scop(
             Some(e) => e.sol.size(point).map_err(|e| e.to_string())?,
             None => c.new_cells,
         };
+        let at = if points.len() > 1 {
+            format!(" at the probe sizes {point:?}")
+        } else {
+            String::new()
+        };
         if merged >= per_array {
             return Err(format!(
-                "{merged} cells, not fewer than the {per_array} of the arrays folded alone{} ({})",
-                if points.len() > 1 {
-                    format!(" at the probe sizes {point:?}")
-                } else {
-                    String::new()
-                },
+                "{merged} cells, not fewer than the {per_array} of the arrays folded alone{at} ({})",
                 c.chosen
+            ));
+        }
+        if !min_memory && !super::cost::merge_pays(per_array, merged) {
+            return Err(format!(
+                "{merged} cells save less than a quarter of the {per_array} of the arrays folded alone{at}: not worth the conditionals and `%` of merged buffers (--min-memory takes it)"
             ));
         }
         if k == 0 {

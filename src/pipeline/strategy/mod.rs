@@ -5,8 +5,10 @@
 //! stage: the difference set, fixed for the known values). Each strategy
 //! then *proposes* storage ([`Proposal`]: a mapping, the method, and the
 //! kind of proof it expects); the certifier ([`super::certify`]) checks it;
-//! the [`Chooser`] keeps the smallest certified one. A strategy never makes
-//! a certified storage itself.
+//! the [`Chooser`] keeps the smallest certified one that pays for the
+//! work it adds to the accesses ([`cost`]: a `%` must save a quarter of
+//! the cells; `--min-memory` turns this off). A strategy never makes a
+//! certified storage itself.
 //!
 //! Adding a strategy: a file here with
 //! `pub(super) fn propose(facts: &mut ArrayFacts, chooser: &Chooser,
@@ -37,6 +39,7 @@ use super::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_tra
 use super::options::{ContractOptions, PROBE_BASE, PROBE_STEP, TRACE_STEPS};
 use super::record::{KeptReason as Kept, StrategySize};
 
+pub mod cost;
 pub mod inter_array;
 mod lattice;
 mod lifted;
@@ -532,6 +535,8 @@ pub(super) struct Chooser {
     pub sizes: Vec<StrategySize>,
     /// Why nothing (better) was found, from the last failure.
     pub failure: Kept,
+    /// The smallest certified storage the cost rule refused ([`cost`]).
+    refused: Option<cost::Refusal>,
 }
 
 impl Chooser {
@@ -568,7 +573,9 @@ pub(super) fn choose(
         best: None,
         sizes: Vec::new(),
         failure,
+        refused: None,
     };
+    let accesses = cost::access_keys(&facts.model);
     for strategy in PER_ARRAY {
         if chooser.done() {
             break;
@@ -607,13 +614,36 @@ pub(super) fn choose(
             {
                 continue;
             }
-            if !lists_own_sizes {
-                chooser.sizes.extend(cells.map(|cells| StrategySize {
+            if !lists_own_sizes
+                && let Some(cells) = cells
+                && !chooser
+                    .sizes
+                    .iter()
+                    .any(|s| s.method == p.method && s.cells == cells)
+            {
+                chooser.sizes.push(StrategySize {
                     method: p.method,
                     cells,
                     proven_optimal: None,
                     time: p.time,
-                }));
+                });
+            }
+            // The cost rule: a `%` on the accesses must pay for itself.
+            if !facts.options.min_memory
+                && let Some(refusal) = certified.layout().and_then(|l| {
+                    cost::refusal(
+                        l,
+                        &accesses,
+                        &facts.extent_affs,
+                        (facts.original_cells, cells),
+                        facts.values_known,
+                    )
+                })
+            {
+                if chooser.refused.as_ref().is_none_or(|r| refusal.new < r.new) {
+                    chooser.refused = Some(refusal);
+                }
+                continue;
             }
             chooser.best = Some(Choice {
                 certified,
@@ -650,7 +680,14 @@ pub(super) fn choose(
             cells: facts.original_cells.unwrap_or_default(),
         }),
         Some(best) => Ok(best),
-        None => Err(chooser.failure),
+        None => Err(match chooser.refused {
+            Some(r) => Kept::NotWorthAModulo {
+                original: r.original,
+                new: r.new,
+                at_probe: r.at_probe,
+            },
+            None => chooser.failure,
+        }),
     };
     (result, chooser.sizes)
 }
