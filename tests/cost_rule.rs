@@ -147,7 +147,10 @@ fn merged_buffers_that_save_enough_are_still_used() {
     // values, 41 at N = 40).
     let file = case("pingpong_local.c");
     let out = stdout(&polyfold(&[], &file));
-    assert!(out.contains("polyfold_buf0[N + 1 > 1 ? N + 1 : 1]"), "{out}");
+    assert!(
+        out.contains("polyfold_buf0[N + 1 > 1 ? N + 1 : 1]"),
+        "{out}"
+    );
     let report = stdout(&polyfold(&["--report", "text", "--no-timings"], &file));
     assert!(report.contains("cells instead of 84"), "{report}");
     prints_the_same(&file, &out, "pingpong_local.merged");
