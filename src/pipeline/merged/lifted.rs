@@ -7,9 +7,9 @@
 //! `strategy::lifted`): hyperplanes and offsets independent of the sizes,
 //! moduli affine in the parameters. The lifted mapping is then proven on
 //! the symbolic global conflict set ([`certify_symbolic`]), which holds
-//! for every value of the context. When no lifting is proven, SMO's ILPs
-//! run on the symbolic conflict set itself (they are parametric by
-//! design), under their node budget.
+//! for every value of the context. SMO's ILPs, parametric by design, are
+//! not run on the symbolic conflict set: under their node budget they
+//! rarely finish there, and then only at the wall-clock safety net.
 //!
 //! Probe points: a base point of the context with the `q`-th parameter
 //! at 8 + 4q or above, one step along each parameter, and a check point
@@ -25,12 +25,11 @@ use crate::mapping::MergeMethod;
 use crate::mapping::modular::ParamAffine;
 use crate::mapping::smo::conflicts::{ForValues, global_conflicts_until};
 use crate::mapping::smo::{
-    ConflictSpec, SmoOptions, SmoSolution, StmtId, certify_symbolic, shared_solve_isolating,
-    smo_solve_isolating,
+    ConflictSpec, SmoSolution, StmtId, certify_symbolic, shared_solve_isolating,
 };
 use crate::poly::{Budget, WorkLimit};
 
-use super::super::options::{CONFLICT_WORK, SHARED_WORK, SMO_NODES};
+use super::super::options::{CONFLICT_WORK, SHARED_WORK};
 use super::{
     Found, Parts, Solved, aligned_dims, lifetimes_in, max_live_of, overlapping_pairs,
     writes_and_lifetimes,
@@ -171,28 +170,6 @@ pub(super) fn solve_every_value(
             Ok(sol) => {
                 let size = sol.size(&probes[0]).map_err(|e| e.to_string())?;
                 candidates.push((*method, sol, size));
-            }
-            Err(why) => rejected.push(format!("{method}: {why}")),
-        }
-    }
-    if candidates.is_empty() {
-        // SMO's ILPs on the symbolic conflict set, under their budget.
-        let opts = SmoOptions {
-            level_safety_net: budget,
-            limit: std::rc::Rc::new(WorkLimit::new(SMO_NODES, Some(started + budget))),
-            ..SmoOptions::default()
-        };
-        let method = if isolated.is_empty() {
-            MergeMethod::Smo
-        } else {
-            MergeMethod::SmoApart
-        };
-        let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
-        safety_net_fired |= opts.limit.net_fired();
-        match r.and_then(|sol| prove(&spec, sol)) {
-            Ok(sol) => {
-                let size = sol.size(&probes[0]).map_err(|e| e.to_string())?;
-                candidates.push((method, sol, size));
             }
             Err(why) => rejected.push(format!("{method}: {why}")),
         }
