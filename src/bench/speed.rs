@@ -180,6 +180,12 @@ fn build(source: &Path, exe: &Path) -> Result<(), String> {
 const RUNNER_SOURCE: &str = include_str!("speed_runner.c");
 
 /// Builds the runner into `scratch`.
+/// Writes `text` to `source` and builds it into `exe`.
+fn write_and_build(source: &Path, text: &str, exe: &Path) -> Result<(), String> {
+    std::fs::write(source, text).map_err(|e| e.to_string())?;
+    build(source, exe)
+}
+
 fn build_runner(scratch: &Path) -> Result<PathBuf, String> {
     let source = scratch.join("speed_runner.c");
     let exe = scratch.join("speed_runner");
@@ -292,9 +298,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
                 break; // keep the previous factor
             }
         }
-        let ok = std::fs::write(&orig_c, &text)
-            .map_err(|e| e.to_string())
-            .and_then(|()| build(&orig_c, &orig_exe));
+        let ok = write_and_build(&orig_c, &text, &orig_exe);
         if let Err(e) = ok {
             row.end = SpeedEnd::Failed(format!("original x{factor}: {e}"));
             return row;
@@ -321,9 +325,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
     // The binary on disk is the last one built: rebuild the chosen one
     // when the search stopped on a larger factor.
     if std::fs::read_to_string(&orig_c).ok().as_deref() != Some(text.as_str()) {
-        let ok = std::fs::write(&orig_c, &text)
-            .map_err(|e| e.to_string())
-            .and_then(|()| build(&orig_c, &orig_exe));
+        let ok = write_and_build(&orig_c, &text, &orig_exe);
         if let Err(e) = ok {
             row.end = SpeedEnd::Failed(format!("original x{factor}: {e}"));
             return row;
@@ -343,9 +345,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
     }
     let new_c = scratch.join(format!("{kernel}.polyfold.c"));
     let new_exe = scratch.join(format!("{kernel}.new"));
-    let ok = std::fs::write(&new_c, &output)
-        .map_err(|e| e.to_string())
-        .and_then(|()| build(&new_c, &new_exe));
+    let ok = write_and_build(&new_c, &output, &new_exe);
     if let Err(e) = ok {
         row.end = SpeedEnd::Failed(format!("output x{factor}: {e}"));
         return row;
