@@ -32,46 +32,51 @@
 static double jacobi2d_smoothing_kernel(double in[N][N])
 {
     int i, j;
-    double polyfold_buf0[N][N + 1];
+    double a[N][N];
+    double A0[N][N];
+    double A1[N][N];
+    double A2[N][N];
+    double A3[N][N];
+    double A4[N][N];
     double result = 0.0;
 
 #pragma scop
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
-            polyfold_buf0[j][i] = in[i][j];
+            a[i][j] = in[i][j];
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(N + i) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][0] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][N - 1] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i] : polyfold_buf0[N - 1][i]);
+                A0[i][j] = a[i][j];
             else
-                polyfold_buf0[j][i - 1] = polyfold_buf0[j][i] + (polyfold_buf0[j][i - 1] + polyfold_buf0[j][i + 1] + polyfold_buf0[j - 1][i] + polyfold_buf0[j + 1][i]);
+                A0[i][j] = a[i][j] + (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(N + i - 1) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(N) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][N - 2] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[N - 1][i - 1]);
+                A1[i][j] = A0[i][j];
             else
-                polyfold_buf0[j][(N + i - 1) % (N + 1)] = polyfold_buf0[j][i - 1] + (((i - 1 == 0) ? polyfold_buf0[j][(N) % (N + 1)] : polyfold_buf0[j][i - 2]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 2] : polyfold_buf0[j][i]) + ((j - 1 == 0) ? polyfold_buf0[0][i - 1] : polyfold_buf0[j - 1][i - 1]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][i - 1] : polyfold_buf0[j + 1][i - 1]));
+                A1[i][j] = A0[i][j] + (A0[i - 1][j] + A0[i + 1][j] + A0[i][j - 1] + A0[i][j + 1]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(2 * N + i - 1) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(N - 1) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 2) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 1) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 1) % (N + 1)]);
+                A2[i][j] = A1[i][j];
             else
-                polyfold_buf0[j][(N + i - 2) % (N + 1)] = polyfold_buf0[j][(N + i - 1) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 1) % (N + 1)] : polyfold_buf0[j][(N + i - 2) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][N - 3] : polyfold_buf0[j][i - 1]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 1) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 1) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 1) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 1) % (N + 1)]));
+                A2[i][j] = A1[i][j] + (A1[i - 1][j] + A1[i + 1][j] + A1[i][j - 1] + A1[i][j + 1]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(2 * N + i - 2) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(2 * N - 1) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 3) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 2) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 2) % (N + 1)]);
+                A3[i][j] = A2[i][j];
             else
-                polyfold_buf0[j][(N + i - 3) % (N + 1)] = polyfold_buf0[j][(N + i - 2) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 2) % (N + 1)] : polyfold_buf0[j][(N + i - 3) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][(2 * N - 3) % (N + 1)] : polyfold_buf0[j][(N + i - 1) % (N + 1)]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 2) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 2) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 2) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 2) % (N + 1)]));
+                A3[i][j] = A2[i][j] + (A2[i - 1][j] + A2[i + 1][j] + A2[i][j - 1] + A2[i][j + 1]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
             if (i == 0 || i == N - 1 || j == 0 || j == N - 1)
-                polyfold_buf0[j][(3 * N + i - 2) % (N + 1)] = ((i == 0) ? polyfold_buf0[j][(2 * N - 2) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(2 * N - 4) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 3) % (N + 1)] : polyfold_buf0[N - 1][(N + i - 3) % (N + 1)]);
+                A4[i][j] = A3[i][j];
             else
-                polyfold_buf0[j][(N + i - 4) % (N + 1)] = polyfold_buf0[j][(N + i - 3) % (N + 1)] + (((i - 1 == 0) ? polyfold_buf0[j][(N - 3) % (N + 1)] : polyfold_buf0[j][(N + i - 4) % (N + 1)]) + ((N - i - 2 == 0) ? polyfold_buf0[j][(2 * N - 4) % (N + 1)] : polyfold_buf0[j][(N + i - 2) % (N + 1)]) + ((j - 1 == 0) ? polyfold_buf0[0][(N + i - 3) % (N + 1)] : polyfold_buf0[j - 1][(N + i - 3) % (N + 1)]) + ((N - j - 2 == 0) ? polyfold_buf0[N - 1][(N + i - 3) % (N + 1)] : polyfold_buf0[j + 1][(N + i - 3) % (N + 1)]));
+                A4[i][j] = A3[i][j] + (A3[i - 1][j] + A3[i + 1][j] + A3[i][j - 1] + A3[i][j + 1]);
     for (i = 0; i < N; ++i)
         for (j = 0; j < N; ++j)
-            result += (double)((i * 3 + j) % 7 + 1) * ((i == 0) ? polyfold_buf0[j][(3 * N - 2) % (N + 1)] : (N - i - 1 == 0 && N - 2 >= 0) ? polyfold_buf0[j][(3 * N - 4) % (N + 1)] : (j == 0 && i - 1 >= 0 && N - i - 2 >= 0) ? polyfold_buf0[0][(N + i - 4) % (N + 1)] : (N - j - 1 == 0 && i - 1 >= 0 && N - i - 2 >= 0 && N - 2 >= 0) ? polyfold_buf0[N - 1][(N + i - 4) % (N + 1)] : polyfold_buf0[j][(N + i - 4) % (N + 1)]);
+            result += (double)((i * 3 + j) % 7 + 1) * A4[i][j];
 #pragma endscop
     return result;
 }

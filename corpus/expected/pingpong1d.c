@@ -37,18 +37,21 @@
 static double pingpong1d_kernel(const double in[N + 2])
 {
     int t, i;
-    double polyfold_buf0[N + 1 > 1 ? N + 1 : 1]; double polyfold_buf1[1]; double polyfold_buf2[1];
+    double P[N + 2];
+    double Q[N + 2];
     double result = 0.0;
 
 #pragma scop
     for (i = 0; i <= N + 1; i++)
-        *((i - 1 >= 0 && N - i >= 0) ? &polyfold_buf0[(N - i + 1) % (N + 1)] : (i == 0) ? &polyfold_buf1[0] : &polyfold_buf2[0]) = in[i];
+        Q[i] = in[i];
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
-            polyfold_buf0[(N + t - i + 1) % (N + 1)] = 0.25 * ((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(N - i + 2) % (N + 1)] : (i - 1 == 0) ? polyfold_buf1[0] : polyfold_buf0[(N + t - i + 1) % (N + 1)]) + 0.5 * ((t - 1 == 0) ? polyfold_buf0[(N - i + 1) % (N + 1)] : polyfold_buf0[(N + t - i) % (N + 1)]) + 0.25 * ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(N - i) % (N + 1)] : (N - i == 0) ? polyfold_buf2[0] : polyfold_buf0[(N + t - i - 1) % (N + 1)]);
+            P[i] = 0.25 * Q[i - 1] + 0.5 * Q[i] + 0.25 * Q[i + 1];
+        for (i = 1; i <= N; i++)
+            Q[i] = P[i];
     }
     for (i = 1; i <= N; i++)
-        result += (double)(i % 7 + 1) * ((-T >= 0) ? polyfold_buf0[(N - i + 1) % (N + 1)] : polyfold_buf0[(N + T - i + 1) % (N + 1)]);
+        result += (double)(i % 7 + 1) * Q[i];
 #pragma endscop
     return result;
 }

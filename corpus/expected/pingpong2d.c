@@ -33,25 +33,29 @@
 static double pingpong2d_kernel(double in[N + 2][N + 2])
 {
     int t, i, j;
-    double polyfold_buf0[N > 1 ? N : 1][N + 1 > 1 ? N + 1 : 1]; double polyfold_buf1[N > 1 ? N : 1]; double polyfold_buf2[N > 1 ? N : 1]; double polyfold_buf3[N > 1 ? N : 1]; double polyfold_buf4[N > 1 ? N : 1];
+    double P[N + 2][N + 2];
+    double Q[N + 2][N + 2];
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 0; j <= N + 1; j++)
-            *((j - 1 >= 0 && N - j >= 0) ? &polyfold_buf0[(j) % N][(N - i + 1) % (N + 1)] : (j == 0) ? &polyfold_buf1[(i) % N] : &polyfold_buf2[(i) % N]) = in[i][j];
+            Q[i][j] = in[i][j];
     for (j = 1; j <= N; j++) {
-        polyfold_buf3[(j) % N] = in[0][j];
-        polyfold_buf4[(j) % N] = in[N + 1][j];
+        Q[0][j] = in[0][j];
+        Q[N + 1][j] = in[N + 1][j];
     }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
-                polyfold_buf0[(j) % N][(N + t - i + 1) % (N + 1)] = 0.5 * ((t - 1 == 0) ? polyfold_buf0[(j) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(N + t - i) % (N + 1)]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % N][(N - i + 2) % (N + 1)] : (i - 1 == 0) ? polyfold_buf3[(j) % N] : polyfold_buf0[(j) % N][(N + t - i + 1) % (N + 1)]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % N][(N - i) % (N + 1)] : (N - i == 0) ? polyfold_buf4[(j) % N] : polyfold_buf0[(j) % N][(N + t - i - 1) % (N + 1)]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][(N - i + 1) % (N + 1)] : (j - 1 == 0) ? polyfold_buf1[(i) % N] : polyfold_buf0[j - 1][(N + t - i) % (N + 1)]) + ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % N][(N - i + 1) % (N + 1)] : (N - j == 0) ? polyfold_buf2[(i) % N] : polyfold_buf0[(j + 1) % N][(N + t - i) % (N + 1)]));
+                P[i][j] = 0.5 * Q[i][j] + 0.125 * (Q[i - 1][j] + Q[i + 1][j] + Q[i][j - 1] + Q[i][j + 1]);
+        for (i = 1; i <= N; i++)
+            for (j = 1; j <= N; j++)
+                Q[i][j] = P[i][j];
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
-            result += (double)((i * 3 + j) % 7 + 1) * ((-T >= 0) ? polyfold_buf0[(j) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(N + T - i + 1) % (N + 1)]);
+            result += (double)((i * 3 + j) % 7 + 1) * Q[i][j];
 #pragma endscop
     return result;
 }

@@ -30,35 +30,40 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double polyfold_buf0[N > 1 ? N : 1][N > 1 ? N : 1][N + 1 > 1 ? N + 1 : 1]; double polyfold_buf1[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf2[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf3[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf4[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf5[N > 1 ? N : 1][N > 1 ? N : 1]; double polyfold_buf6[N > 1 ? N : 1][N > 1 ? N : 1];
+    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1];
+    double Q[N + 2][N + 2][N + 2];
     double result = 0.0;
 
 #pragma scop
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 0; k <= N + 1; k++)
-                *((k - 1 >= 0 && N - k >= 0) ? &polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : (k == 0) ? &polyfold_buf1[(i) % N][(j) % N] : &polyfold_buf2[(i) % N][(j) % N]) = in[i][j][k];
+                Q[i][j][k] = in[i][j][k];
     for (i = 1; i <= N; i++)
         for (k = 1; k <= N; k++) {
-            polyfold_buf3[(i) % N][(k) % N] = in[i][0][k];
-            polyfold_buf4[(i) % N][(k) % N] = in[i][N + 1][k];
+            Q[i][0][k] = in[i][0][k];
+            Q[i][N + 1][k] = in[i][N + 1][k];
         }
     for (j = 1; j <= N; j++)
         for (k = 1; k <= N; k++) {
-            polyfold_buf5[(j) % N][(k) % N] = in[0][j][k];
-            polyfold_buf6[(j) % N][(k) % N] = in[N + 1][j][k];
+            Q[0][j][k] = in[0][j][k];
+            Q[N + 1][j][k] = in[N + 1][j][k];
         }
     for (t = 1; t <= T; t++) {
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    polyfold_buf0[(j) % N][(k) % N][(N + t - i + 1) % (N + 1)] = 0.25 * ((t - 1 == 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(k) % N][(N + t - i) % (N + 1)]) + 0.125 * (((t - 1 == 0 && i - 2 >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 2) % (N + 1)] : (i - 1 == 0) ? polyfold_buf5[(j) % N][(k) % N] : polyfold_buf0[(j) % N][(k) % N][(N + t - i + 1) % (N + 1)]) + ((t - 1 == 0 && N - i - 1 >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i) % (N + 1)] : (N - i == 0) ? polyfold_buf6[(j) % N][(k) % N] : polyfold_buf0[(j) % N][(k) % N][(N + t - i - 1) % (N + 1)]) + ((t - 1 == 0 && j - 2 >= 0) ? polyfold_buf0[j - 1][(k) % N][(N - i + 1) % (N + 1)] : (j - 1 == 0) ? polyfold_buf3[(i) % N][(k) % N] : polyfold_buf0[j - 1][(k) % N][(N + t - i) % (N + 1)]) +
-                                                              ((t - 1 == 0 && N - j - 1 >= 0) ? polyfold_buf0[(j + 1) % N][(k) % N][(N - i + 1) % (N + 1)] : (N - j == 0) ? polyfold_buf4[(i) % N][(k) % N] : polyfold_buf0[(j + 1) % N][(k) % N][(N + t - i) % (N + 1)]) + ((t - 1 == 0 && k - 2 >= 0) ? polyfold_buf0[(j) % N][k - 1][(N - i + 1) % (N + 1)] : (k - 1 == 0) ? polyfold_buf1[(i) % N][(j) % N] : polyfold_buf0[(j) % N][k - 1][(N + t - i) % (N + 1)]) + ((t - 1 == 0 && N - k - 1 >= 0) ? polyfold_buf0[(j) % N][(k + 1) % N][(N - i + 1) % (N + 1)] : (N - k == 0) ? polyfold_buf2[(i) % N][(j) % N] : polyfold_buf0[(j) % N][(k + 1) % N][(N + t - i) % (N + 1)]));
+                    P[i % N][j % N][k % N] = 0.25 * Q[i][j][k] + 0.125 * (Q[i - 1][j][k] + Q[i + 1][j][k] + Q[i][j - 1][k] +
+                                                              Q[i][j + 1][k] + Q[i][j][k - 1] + Q[i][j][k + 1]);
+        for (i = 1; i <= N; i++)
+            for (j = 1; j <= N; j++)
+                for (k = 1; k <= N; k++)
+                    Q[i][j][k] = P[i % N][j % N][k % N];
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)
             for (k = 1; k <= N; k++)
-                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * ((-T >= 0) ? polyfold_buf0[(j) % N][(k) % N][(N - i + 1) % (N + 1)] : polyfold_buf0[(j) % N][(k) % N][(N + T - i + 1) % (N + 1)]);
+                result += (double)((i * 5 + j * 3 + k) % 7 + 1) * Q[i][j][k];
 #pragma endscop
     return result;
 }

@@ -56,8 +56,10 @@ fn every_value_possible(scop: &Scop, temporaries: &[usize]) -> Result<(), String
 
 /// Merges the temporaries of SCoP `si` when that needs fewer cells than
 /// `decisions` (the SCoP's per-array decisions, which become `Merged`),
-/// and, unless `min_memory`, enough fewer to pay for the conditionals and
-/// `%` of merged buffers ([`super::cost::merge_pays`]).
+/// and, unless `min_memory`, enough fewer to pay for the `%` of merged
+/// buffers ([`super::cost::merge_pays`]), with no access in a loop that
+/// selects its home by a conditional on the iterators
+/// ([`super::cost::selects_in_loops`]).
 /// `Err`: why not (nothing changed).
 pub fn merge_scop(
     program: &Program,
@@ -201,6 +203,15 @@ pub fn merge_scop(
         }
     }
     let per_array = per_array_at_first;
+    if !min_memory {
+        let selecting = super::cost::selects_in_loops(scop, &c.storage);
+        if !selecting.is_empty() {
+            return Err(format!(
+                "{} access merged storage through a conditional on the loop iterators: a branch on every access in a loop, measured up to 6 times slower (--min-memory takes it)",
+                selecting.join(", ")
+            ));
+        }
+    }
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     let size_text = match &c.every_value {
         Some(e) => format!("{} cells instead of {}", e.new_formula, e.original_formula),
