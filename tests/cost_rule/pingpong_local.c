@@ -1,7 +1,8 @@
 /* The cost rule (issue 18): P[N + 2] folds to P[i % N], which saves 2 of
  * 42 cells and puts a `%` on every access of the inner loops; by default
  * polyfold keeps P (the report says why), with --min-memory it folds. Q
- * needs all its cells. Without --no-inter-array, P and Q are merged. */
+ * needs all its cells. With --min-memory and the inter-array path, P and Q
+ * are merged (by default not: the merged accesses select on the iterators). */
 #include <stdio.h>
 
 #define N 40
