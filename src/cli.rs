@@ -139,6 +139,33 @@ pub struct AnalysisArgs {
     #[arg(long = "temp", value_name = "NAME")]
     pub temp: Vec<String>,
 
+    /// Work only on the SCoPs of this function (repeatable); the rest of
+    /// the file stays as it is. A name that is no function of the file is
+    /// a usage error (exit 2).
+    #[arg(long = "function", value_name = "NAME", value_parser = parse_function_name)]
+    pub function: Vec<String>,
+
+    /// How diagnostics are printed on stderr: `human` (with the source
+    /// lines, the default), `short` (one line each:
+    /// `file:line:col: severity: message [CODE]`, for editors and CI
+    /// problem matchers) or `json` (one JSON object per line).
+    #[arg(
+        long = "message-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "human"
+    )]
+    pub message_format: MessageFormat,
+
+    /// Print no warnings and no notes (errors still print).
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+
+    /// Print no diagnostic with this code (repeatable), e.g.
+    /// `--allow PF016` (the codes are listed in the README).
+    #[arg(long = "allow", value_name = "CODE", value_parser = parse_diagnostic_code)]
+    pub allow: Vec<String>,
+
     /// Treat this array as live-out: it keeps its layout (repeatable).
     #[arg(long = "live-out", value_name = "NAME")]
     pub live_out: Vec<String>,
@@ -162,8 +189,9 @@ pub struct AnalysisArgs {
     /// Do not fold the temporaries of a SCoP together into merged buffers.
     /// By default they are (SMO), and the copies that become `A[x] = A[x]`
     /// are deleted, wherever that needs fewer cells than folding each array
-    /// alone (certified for the known parameter values, pinned by a
-    /// `_Static_assert`).
+    /// alone and pays for itself (see --min-memory): proven for every
+    /// parameter value, or certified for the known values and pinned by a
+    /// `_Static_assert`.
     #[arg(long = "no-inter-array", overrides_with = "inter_array")]
     pub no_inter_array: bool,
     /// Merge the temporaries of each SCoP where that is smaller: the
@@ -178,10 +206,11 @@ pub struct AnalysisArgs {
     )]
     pub inter_array_budget: f64,
     /// The smallest storage at any price: take a fold even when it puts a
-    /// `%` (or a conditional) on the accesses and saves less than a quarter
-    /// of the array's cells (by default such an array keeps its layout, and
-    /// the report says so), and merged buffers even when they save less
-    /// than a quarter of the cells of the arrays folded alone.
+    /// `%` on the accesses and saves less than a quarter of the array's
+    /// cells (by default such an array keeps its layout, and the report
+    /// says so), and merged buffers even when they save less than a
+    /// quarter of the cells of the arrays folded alone or select their
+    /// buffer by a conditional on the loop iterators.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
 }
@@ -210,8 +239,9 @@ pub struct RunArgs {
     pub check: bool,
 
     /// Print a per-array report (sizes, mapping, method, lower bound, time)
-    /// instead of the transformed program.
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    /// instead of the transformed program. `json` prints one document for
+    /// all the files (schema in the README).
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["diff", "check", "emit"])]
     pub report: Option<ReportFormat>,
 
     /// Leave every time out of `--report` (text and JSON), so that the
@@ -349,6 +379,41 @@ pub enum Emit {
 pub enum ReportFormat {
     Text,
     Json,
+}
+
+/// How diagnostics are printed (`--message-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum MessageFormat {
+    /// codespan-reporting: the message with the source lines under it.
+    #[default]
+    Human,
+    /// One line: `file:line:col: severity: message [CODE]`.
+    Short,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Parses a diagnostic code: `PF` and three digits.
+pub fn parse_diagnostic_code(s: &str) -> Result<String, String> {
+    let code = s.trim().to_ascii_uppercase();
+    let ok =
+        code.len() == 5 && code.starts_with("PF") && code[2..].chars().all(|c| c.is_ascii_digit());
+    if ok {
+        Ok(code)
+    } else {
+        Err(format!(
+            "`{s}` is not a diagnostic code (PF and three digits, e.g. PF016)"
+        ))
+    }
+}
+
+/// Parses `--function NAME`: a C identifier.
+pub fn parse_function_name(s: &str) -> Result<String, String> {
+    if is_identifier(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("`{s}` is not a C identifier"))
+    }
 }
 
 /// Parses a work count: a non-negative integer with an optional `k`

@@ -124,7 +124,80 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-fn severity_word(s: Severity) -> &'static str {
+/// The 1-based line and column (in characters) of byte `offset` of
+/// `source` (clamped to the text).
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let at = floor_char_boundary(source, offset.min(source.len()));
+    let before = &source[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// One line per diagnostic: `path:line:col: severity: message [CODE]`
+/// (the form of compilers, for editors and CI problem matchers); a
+/// whole-file note has no position (`path: note: ...`).
+pub fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let at = if d.span.is_empty() && d.label.is_empty() {
+            String::new()
+        } else {
+            let (line, col) = line_col(source, d.span.start);
+            format!(":{line}:{col}")
+        };
+        out.push_str(&format!(
+            "{path}{at}: {}: {} [{}]\n",
+            severity_word(d.severity),
+            d.message,
+            d.code
+        ));
+    }
+    out
+}
+
+/// A diagnostic as a JSON object: file, code, severity, message, the
+/// primary span (byte range, and 1-based line and column of its start and
+/// end; no position for a whole-file note), its label, secondary labels
+/// and notes.
+pub fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
+    let span = |r: &Range<usize>| {
+        let (line, column) = line_col(source, r.start);
+        let (end_line, end_column) = line_col(source, r.end);
+        serde_json::json!({
+            "start": r.start, "end": r.end,
+            "line": line, "column": column,
+            "end_line": end_line, "end_column": end_column,
+        })
+    };
+    let whole_file = d.span.is_empty() && d.label.is_empty();
+    serde_json::json!({
+        "file": path,
+        "code": d.code,
+        "severity": severity_word(d.severity),
+        "message": d.message,
+        "span": if whole_file { serde_json::Value::Null } else { span(&d.span) },
+        "label": d.label,
+        "labels": d.labels.iter().map(|l| serde_json::json!({
+            "span": span(&l.span),
+            "message": l.message,
+        })).collect::<Vec<_>>(),
+        "notes": d.notes,
+    })
+}
+
+/// One JSON object per line per diagnostic ([`to_json`]).
+pub fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&to_json(path, source, d).to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// The word of a severity (`error`, `warning`, `note`).
+pub fn severity_word(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",

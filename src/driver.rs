@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use crate::analysis::liveness::LivenessOverrides;
-use crate::cli::{AnalysisArgs, CommandMacro, Emit, ReportFormat, RunArgs};
+use crate::cli::{AnalysisArgs, CommandMacro, Emit, MessageFormat, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
 use crate::pipeline::{
     ArrayOutcome, ContractOptions, FileContraction, KeptReason, contract_program,
@@ -29,6 +29,11 @@ pub struct Outcome {
     pub code: u8,
     /// The new contents of the file, for `-i` (only when it changed).
     pub rewrite: Option<String>,
+    /// With `--report json`: this file's record of the report document
+    /// (the caller collects the records of all files, see
+    /// [`report_document`]); `None` otherwise, or when the file failed
+    /// before it was analysed ([`failed_record`] makes its record).
+    pub record: Option<serde_json::Value>,
 }
 
 impl Outcome {
@@ -39,6 +44,7 @@ impl Outcome {
             stderr,
             code: 0,
             rewrite: None,
+            record: None,
         }
     }
 
@@ -48,6 +54,7 @@ impl Outcome {
             stderr,
             code,
             rewrite: None,
+            record: None,
         }
     }
 }
@@ -95,6 +102,14 @@ pub struct RunOptions {
     pub inter_array_budget: Option<f64>,
     /// The smallest storage at any price (`--min-memory`): no cost rule.
     pub min_memory: bool,
+    /// `--function`: only the SCoPs of these functions (empty: all).
+    pub functions: Vec<String>,
+    /// How diagnostics are printed.
+    pub message_format: MessageFormat,
+    /// `-q`: no warnings or notes.
+    pub quiet: bool,
+    /// `--allow`: diagnostic codes not printed.
+    pub allow: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -115,6 +130,10 @@ impl Default for RunOptions {
             inter_array_budget: None,
             min_memory: false,
             timings: report::Timings::default(),
+            functions: Vec::new(),
+            message_format: MessageFormat::default(),
+            quiet: false,
+            allow: Vec::new(),
         }
     }
 }
@@ -136,6 +155,10 @@ impl RunOptions {
             inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             min_memory: a.min_memory,
+            functions: a.function.clone(),
+            message_format: a.message_format,
+            quiet: a.quiet,
+            allow: a.allow.clone(),
             ..RunOptions::default()
         }
     }
@@ -236,9 +259,37 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
             include_dirs: options.include_dirs.clone(),
         },
     );
-    let stderr = diag::render(path, source, &program.diagnostics);
+    let stderr = render_diagnostics(path, source, &program, options);
     if program.has_errors() {
-        return Err(Outcome::fail(stderr, 1));
+        let mut out = Outcome::fail(stderr, 1);
+        if options.report == Some(ReportFormat::Json) {
+            out.record = Some(serde_json::json!({
+                "file": path,
+                "status": "error",
+                "exit_code": 1,
+                "diagnostics": shown_diagnostics(&program, options)
+                    .iter()
+                    .map(|d| diag::to_json(path, source, d))
+                    .collect::<Vec<_>>(),
+            }));
+        }
+        return Err(out);
+    }
+    let mut program = program;
+    if !options.functions.is_empty() {
+        for name in &options.functions {
+            if !program.functions.contains(name) {
+                return Err(Outcome::fail(
+                    format!(
+                        "{stderr}polyfold: error: --function {name}: {path} has no function named `{name}`\n"
+                    ),
+                    2,
+                ));
+            }
+        }
+        program
+            .scops
+            .retain(|scop| options.functions.contains(&scop.function));
     }
     for (flag, names) in [("--temp", &options.temp), ("--live-out", &options.live_out)] {
         for name in names.iter() {
@@ -428,12 +479,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
     };
     match options.emit {
         Some(Emit::Scop) => {
-            return Outcome {
-                stdout: ir::emit_program(&program),
-                stderr,
-                code: 0,
-                rewrite: None,
-            };
+            return Outcome::ok(ir::emit_program(&program), stderr);
         }
         Some(Emit::Dataflow) => {
             let mut stdout = String::new();
@@ -450,12 +496,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                     )),
                 }
             }
-            return Outcome {
-                stdout,
-                stderr,
-                code: 0,
-                rewrite: None,
-            };
+            return Outcome::ok(stdout, stderr);
         }
         Some(which) => {
             let printed = if which == Emit::Smo {
@@ -512,10 +553,21 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 options.timings,
             )),
             ReportFormat::Json => {
-                stdout.push_str(
-                    &report::json_report(path, &program, &contraction, options.timings).to_string(),
-                );
-                stdout.push('\n');
+                let mut record = report::json_report(path, &program, &contraction, options.timings);
+                record["status"] = "ok".into();
+                record["exit_code"] = code.into();
+                record["diagnostics"] = shown_diagnostics(&program, options)
+                    .iter()
+                    .map(|d| diag::to_json(path, source, d))
+                    .collect::<Vec<_>>()
+                    .into();
+                return Outcome {
+                    stdout,
+                    stderr,
+                    code,
+                    rewrite,
+                    record: Some(record),
+                };
             }
         }
     }
@@ -524,7 +576,123 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         stderr,
         code,
         rewrite,
+        record: None,
     }
+}
+
+/// The version of the `--report json` document's schema (README,
+/// "Reports"): raised when a field changes meaning or goes away.
+pub const REPORT_SCHEMA_VERSION: u32 = 1;
+
+/// The record of a file that failed before it was analysed (it cannot be
+/// read, does not parse, a usage error): its exit code and the messages
+/// printed for it.
+pub fn failed_record(path: &Path, outcome: &Outcome) -> serde_json::Value {
+    let messages: Vec<&str> = outcome
+        .stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    serde_json::json!({
+        "file": shown_name(path),
+        "status": "error",
+        "exit_code": outcome.code,
+        "messages": messages,
+    })
+}
+
+/// The `--report json` document of a run over `records` (one per file,
+/// in command-line order): the schema and tool versions, the records, and
+/// the totals (files, failed files, cells of the temporaries before and
+/// after, over the files analysed).
+pub fn report_document(records: Vec<serde_json::Value>) -> serde_json::Value {
+    let mut original: i64 = 0;
+    let mut new: i64 = 0;
+    let mut failed = 0;
+    for r in &records {
+        if r["status"] != "ok" {
+            failed += 1;
+            continue;
+        }
+        original = original.saturating_add(r["totals"]["original_cells"].as_i64().unwrap_or(0));
+        new = new.saturating_add(r["totals"]["new_cells"].as_i64().unwrap_or(0));
+    }
+    serde_json::json!({
+        "schema": "polyfold-report",
+        "schema_version": REPORT_SCHEMA_VERSION,
+        "polyfold_version": env!("CARGO_PKG_VERSION"),
+        "files": records,
+        "totals": {
+            "files": records.len(),
+            "failed": failed,
+            "original_cells": original,
+            "new_cells": new,
+        },
+    })
+}
+
+/// The front end's diagnostics of `program` that are printed with
+/// `options`: errors always; warnings and notes unless `-q`; none whose
+/// code is `--allow`ed (errors excepted).
+fn shown_diagnostics<'p>(program: &'p Program, options: &RunOptions) -> Vec<&'p diag::Diagnostic> {
+    program
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.severity == diag::Severity::Error
+                || (!options.quiet && !options.allow.iter().any(|c| c == d.code))
+        })
+        .collect()
+}
+
+/// The diagnostics of `program` as `options.message_format` prints them.
+fn render_diagnostics(path: &str, source: &str, program: &Program, options: &RunOptions) -> String {
+    let shown: Vec<diag::Diagnostic> = shown_diagnostics(program, options)
+        .into_iter()
+        .cloned()
+        .collect();
+    match options.message_format {
+        MessageFormat::Human => diag::render(path, source, &shown),
+        MessageFormat::Short => diag::render_short(path, source, &shown),
+        MessageFormat::Json => diag::render_json(path, source, &shown),
+    }
+}
+
+/// polyfold's own one-line messages on stderr (`polyfold: warning: ...`),
+/// as the options want them: with `-q` the warnings and notes go; with
+/// `--message-format json` every line that is not already a JSON object
+/// becomes one (`{"severity": ..., "message": ...}`).
+pub fn finish_stderr(stderr: String, options: &RunOptions) -> String {
+    let mut out = String::new();
+    for line in stderr.lines() {
+        let own = line.strip_prefix("polyfold: ");
+        let severity = own.and_then(|rest| {
+            ["internal error", "error", "warning", "note"]
+                .into_iter()
+                .find(|w| rest.starts_with(&format!("{w}: ")))
+        });
+        if options.quiet && matches!(severity, Some("warning" | "note")) {
+            continue;
+        }
+        if options.message_format == MessageFormat::Json && !line.starts_with('{') {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (severity, message) = match (own, severity) {
+                (Some(rest), Some(w)) => (w, &rest[w.len() + 2..]),
+                (Some(rest), None) => ("info", rest),
+                (None, _) => ("info", line),
+            };
+            out.push_str(
+                &serde_json::json!({ "severity": severity, "message": message }).to_string(),
+            );
+            out.push('\n');
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// A unified diff of `old` and `new` with `a/` and `b/` headers.
@@ -637,6 +805,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         stderr,
         code: u8::from(wrong),
         rewrite: None,
+        record: None,
     }
 }
 

@@ -11,7 +11,9 @@ use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{AnalysisArgs, BenchArgs, Cli, Command, CommandMacro};
-use polyfold::driver::{Outcome, RunOptions, run_file, verify_file};
+use polyfold::driver::{
+    Outcome, RunOptions, failed_record, finish_stderr, report_document, run_file, verify_file,
+};
 
 fn emit(out: &Outcome) {
     let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
@@ -35,6 +37,33 @@ fn ordered_macros(matches: &ArgMatches, args: &AnalysisArgs) -> Vec<CommandMacro
         .collect();
     all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The sets of `polyfold lattice`'s input: the text itself, or, when it
+/// has `#` comment lines (what `--emit ds` and `--emit conflicts` print),
+/// each set after its comment line, named by it. Blank lines are skipped.
+fn lattice_inputs(text: &str) -> Vec<(Option<String>, String)> {
+    if !text.lines().any(|l| l.trim_start().starts_with('#')) {
+        return vec![(None, text.to_string())];
+    }
+    let mut out: Vec<(Option<String>, String)> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(comment) = t.strip_prefix('#') {
+            out.push((Some(comment.trim().to_string()), String::new()));
+        } else if !t.is_empty() {
+            match out.last_mut() {
+                Some((_, set)) => {
+                    set.push_str(line);
+                    set.push('\n');
+                }
+                None => out.push((None, format!("{line}\n"))),
+            }
+        }
+    }
+    // A comment without a set (e.g. `# file: ...`) names nothing.
+    out.retain(|(_, set)| !set.trim().is_empty());
+    out
 }
 
 /// The work runs on a thread with a large stack: parsing deeply nested C
@@ -137,7 +166,8 @@ fn run() -> ExitCode {
                 options.macros = ordered_macros(sub, &args.analysis);
             }
             for file in &args.files {
-                let out = verify_file(file, &options);
+                let mut out = verify_file(file, &options);
+                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
                 emit(&out);
                 code = code.max(out.code);
             }
@@ -214,8 +244,20 @@ fn run() -> ExitCode {
                 Ok(args.set.clone())
             };
             match set.and_then(|set| {
-                polyfold::mapping::lattice::lattice_report(&set, &args.define, &options)
-                    .map_err(|e| format!("polyfold: error: {e}\n"))
+                let mut out = String::new();
+                for (header, set) in lattice_inputs(&set) {
+                    let report =
+                        polyfold::mapping::lattice::lattice_report(&set, &args.define, &options)
+                            .map_err(|e| match &header {
+                                Some(h) => format!("polyfold: error: {h}: {e}\n"),
+                                None => format!("polyfold: error: {e}\n"),
+                            })?;
+                    if let Some(h) = header {
+                        out.push_str(&format!("# {h}\n"));
+                    }
+                    out.push_str(&report);
+                }
+                Ok(out)
             }) {
                 Ok(text) => print!("{text}"),
                 Err(e) => {
@@ -243,10 +285,24 @@ fn run() -> ExitCode {
         None => {
             let mut options = RunOptions::from(&cli.run);
             options.macros = ordered_macros(&matches, &cli.run.analysis);
+            let json = options.report == Some(polyfold::cli::ReportFormat::Json);
+            let mut records = Vec::new();
             for file in &cli.run.files {
-                let out = run_file(file, &options);
+                let mut out = run_file(file, &options);
+                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+                if json {
+                    records.push(match out.record.take() {
+                        Some(r) => r,
+                        None => failed_record(file, &out),
+                    });
+                }
                 emit(&out);
                 code = code.max(out.code);
+            }
+            if json {
+                let document = report_document(records);
+                let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+                println!("{text}");
             }
         }
     }

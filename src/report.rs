@@ -181,9 +181,15 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
         .iter()
         .map(|d| {
             let scop = &program.scops[d.scop];
+            let decl = scop.array(d.array);
+            let location = decl.declarator_span.as_ref().map_or(Value::Null, |span| {
+                let (line, column) = crate::diag::line_col(&program.source, span.start);
+                json!({ "line": line, "column": column })
+            });
             let mut entry = json!({
                 "scop": d.scop,
                 "function": scop.function,
+                "declaration": location,
                 "array": d.name,
                 "class": match d.outcome { ArrayOutcome::External => "external", _ => "temporary" },
                 "reason": d.classification.reason,
@@ -263,7 +269,35 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
         .iter()
         .map(|(si, why)| json!({ "scop": si, "why": why }))
         .collect();
-    json!({ "file": path, "arrays": arrays, "merged": merged, "not_merged": not_merged })
+    // The temporaries' cells before and after (`null` when a size is not
+    // known: symbolic parameters without values).
+    let mut original = Some(0i64);
+    let mut new = Some(0i64);
+    for d in &c.decisions {
+        if matches!(d.outcome, ArrayOutcome::External) {
+            continue;
+        }
+        original = original
+            .zip(d.original_cells)
+            .and_then(|(a, b)| a.checked_add(b));
+        if !matches!(d.outcome, ArrayOutcome::Merged { .. }) {
+            new = new.zip(d.new_cells()).and_then(|(a, b)| a.checked_add(b));
+        }
+    }
+    for m in &c.merged {
+        new = new.and_then(|a| a.checked_add(m.merged_cells));
+    }
+    // Merged sizes without known values are at probe sizes: no total.
+    if original.is_none() {
+        new = None;
+    }
+    json!({
+        "file": path,
+        "arrays": arrays,
+        "merged": merged,
+        "not_merged": not_merged,
+        "totals": { "original_cells": original, "new_cells": new },
+    })
 }
 
 /// The text of `polyfold verify`: per SCoP, the number of operations and

@@ -323,7 +323,7 @@ fn report_json_and_verify() {
     let out = polyfold(&["--report", "json", p]);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    let t = v["arrays"]
+    let t = v["files"][0]["arrays"]
         .as_array()
         .expect("arrays")
         .iter()
@@ -353,7 +353,7 @@ fn no_timings_reports_have_no_time() {
     assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
     let mut with: serde_json::Value = serde_json::from_slice(&timed.stdout).expect("JSON");
     let without: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("JSON");
-    let arrays = with["arrays"].as_array_mut().expect("arrays");
+    let arrays = with["files"][0]["arrays"].as_array_mut().expect("arrays");
     assert!(!arrays.is_empty());
     for a in arrays {
         assert!(a["analysis_ms"].is_number(), "{a}");
@@ -397,7 +397,7 @@ fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let array = |name: &str| {
-        v["arrays"]
+        v["files"][0]["arrays"]
             .as_array()
             .expect("arrays")
             .iter()

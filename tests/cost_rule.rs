@@ -41,7 +41,7 @@ fn stdout(out: &Output) -> String {
 
 /// The JSON report entry of array `name`.
 fn entry(report: &serde_json::Value, name: &str) -> serde_json::Value {
-    report["arrays"]
+    report["files"][0]["arrays"]
         .as_array()
         .expect("arrays")
         .iter()

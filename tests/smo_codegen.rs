@@ -235,7 +235,7 @@ fn inter_array_on_the_command_line() {
     assert_eq!(compile_and_run("pingpong1d_cli", &output), expected);
     let report: serde_json::Value =
         serde_json::from_str(&run(&["--report", "json"])).expect("json");
-    let merged = &report["merged"][0];
+    let merged = &report["files"][0]["merged"][0];
     assert_eq!(merged["merged_cells"], 67, "{report}");
     assert_eq!(merged["every_value"], true, "{report}");
     assert_eq!(merged["new_formula"], "(N + 1) + 1 + 1", "{report}");
@@ -266,7 +266,7 @@ fn inter_array_reaches_the_live_bound_on_the_stencils() {
         let run = |extra: &[&str]| polyfold_inter_array(&path, extra);
         let report: serde_json::Value =
             serde_json::from_str(&run(&["--report", "json"])).expect("json");
-        let merged = &report["merged"][0];
+        let merged = &report["files"][0]["merged"][0];
         let cells = merged["merged_cells"].as_i64().expect("merged cells");
         let bound = merged["lower_bound"].as_i64().expect("lower bound");
         assert!(cells >= bound, "{kernel}: {merged}");

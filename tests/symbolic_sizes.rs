@@ -39,10 +39,8 @@ fn report(file: &str) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().last().expect("one JSON line");
-    let v: Value = serde_json::from_str(line).expect("JSON");
-    v["arrays"].as_array().expect("arrays").clone()
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v["files"][0]["arrays"].as_array().expect("arrays").clone()
 }
 
 fn entry<'a>(arrays: &'a [Value], name: &str) -> &'a Value {
@@ -221,8 +219,8 @@ fn assert_merged(file: &str, formula: &str, values: &[(&str, i64)], cells: i64) 
         .args(["--report", "json", "--no-timings", "--min-memory", file])
         .output()
         .expect("the binary runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let v: Value = serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
+    let document: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = &document["files"][0];
     let merged = &v["merged"][0];
     assert_eq!(merged["every_value"], true, "{file}: {merged}");
     assert_eq!(merged["new_formula"], formula, "{file}: {merged}");

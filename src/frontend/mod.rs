@@ -63,6 +63,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         scops: Vec::new(),
         macros: Default::default(),
         diagnostics: Vec::new(),
+        functions: Vec::new(),
     };
     let Some(file) = syntax::parse_file(source) else {
         program.diagnostics.push(Diagnostic::new(
@@ -156,6 +157,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         }
         pp_diags.push(d);
     }
+    pp_diags.extend(command_line_checks(source, &command_line, &evaluated));
     keep_active(&mut file.functions, &evaluated.functions);
     keep_active(&mut file.globals, &evaluated.globals);
     file.defines = evaluated.defines;
@@ -203,9 +205,76 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     // Whole-file notes go last.
     diagnostics.sort_by_key(|d| d.code == "PF002" || d.code == "PF003");
     program.scops = scops;
+    program.functions = file.functions.iter().map(|f| f.name.clone()).collect();
     program.macros = macros.table;
     program.diagnostics = diagnostics;
     program
+}
+
+/// Warnings about the `-D`s of the command line: a name that neither the
+/// file nor a header it reads ever mentions (PF037, a typo?), and a name
+/// the file itself `#define`s in an active branch to another body
+/// (PF038): `cc -D N=10` compiles with the file's `#define N 100` after
+/// it, while polyfold analyses N = 10 as asked, so storage pinned to
+/// N = 10 would fail its `_Static_assert`.
+fn command_line_checks(
+    source: &str,
+    command_line: &[(String, String)],
+    evaluated: &preproc::Evaluated,
+) -> Vec<Diagnostic> {
+    let headers: Vec<String> = evaluated
+        .headers
+        .iter()
+        .filter_map(|h| std::fs::read_to_string(h).ok())
+        .collect();
+    let mentions = |text: &str, name: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let before = text[..at].chars().next_back().is_none_or(|c| !ident(c));
+            let after = text[at + name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c));
+            before && after
+        })
+    };
+    let mut out = Vec::new();
+    for (name, body) in command_line {
+        if !mentions(source, name) && !headers.iter().any(|h| mentions(h, name)) {
+            out.push(
+                Diagnostic::new(
+                    "PF037",
+                    Severity::Warning,
+                    format!("`-D {name}` is never used: the file and the headers it reads do not mention `{name}`"),
+                    0..0,
+                    "",
+                )
+                .with_note("a misspelt name? the -D changes nothing"),
+            );
+            continue;
+        }
+        // The file's own active `#define` of the name (a header's carries
+        // the span of its #include line: also in the user's file).
+        if let Some(d) = evaluated
+            .defines
+            .iter()
+            .find(|d| d.name == *name && d.params.is_none() && d.body.trim() != body.trim())
+        {
+            out.push(
+                Diagnostic::new(
+                    "PF038",
+                    Severity::Warning,
+                    format!("`-D {name}={body}` contradicts the file's `#define {name} {}`", d.body.trim()),
+                    d.span.clone(),
+                    format!("a compiler given `-D {name}={body}` uses this value after this line"),
+                )
+                .with_note(format!(
+                    "polyfold analyses {name} = {body} as asked; storage certified for that value only is pinned by a `_Static_assert` that fails with this #define: change it, or guard it with `#ifndef {name}`"
+                )),
+            );
+        }
+    }
+    out
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -51,6 +51,9 @@ pub struct Program {
     pub macros: MacroTable,
     /// What was rejected or noticed, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// The names of the functions the file defines (in active
+    /// preprocessor branches), in source order.
+    pub functions: Vec<String>,
 }
 
 impl Program {
