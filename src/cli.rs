@@ -135,8 +135,11 @@ pub struct AnalysisArgs {
     #[arg(short = 'I', value_name = "DIR", value_parser = parse_include_dir)]
     pub include: Vec<PathBuf>,
 
-    /// Treat this array as a temporary even if it looks external (repeatable).
-    #[arg(long = "temp", value_name = "NAME")]
+    /// Treat this array as a temporary even if it looks external
+    /// (repeatable): `NAME`, or `FUNCTION:NAME` for the array of that
+    /// function's SCoPs only (needed when SCoPs of several functions have
+    /// an array `NAME`).
+    #[arg(long = "temp", value_name = "[FUNCTION:]NAME")]
     pub temp: Vec<String>,
 
     /// Work only on the SCoPs of this function (repeatable); the rest of
@@ -166,8 +169,9 @@ pub struct AnalysisArgs {
     #[arg(long = "allow", value_name = "CODE", value_parser = parse_diagnostic_code)]
     pub allow: Vec<String>,
 
-    /// Treat this array as live-out: it keeps its layout (repeatable).
-    #[arg(long = "live-out", value_name = "NAME")]
+    /// Treat this array as live-out: it keeps its layout (repeatable;
+    /// `FUNCTION:NAME` as for --temp).
+    #[arg(long = "live-out", value_name = "[FUNCTION:]NAME")]
     pub live_out: Vec<String>,
 
     /// Use successive modulo only (no lattice heuristics or optimal search).

@@ -291,19 +291,51 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
             .scops
             .retain(|scop| options.functions.contains(&scop.function));
     }
-    for (flag, names) in [("--temp", &options.temp), ("--live-out", &options.live_out)] {
-        for name in names.iter() {
-            let known = program
-                .scops
-                .iter()
-                .any(|s| s.arrays.iter().any(|a| a.name == *name));
-            if !known {
-                return Err(Outcome::fail(
-                    format!(
-                        "{stderr}polyfold: error: {flag} {name}: no array or scalar named `{name}` in any SCoP of {path}\n"
-                    ),
+    for (flag, entries) in [("--temp", &options.temp), ("--live-out", &options.live_out)] {
+        for entry in entries.iter() {
+            let (function, name) = crate::analysis::liveness::scoped_name(entry);
+            // The functions whose SCoPs have an array `name`.
+            let mut functions: Vec<&str> = Vec::new();
+            for s in &program.scops {
+                if function.is_none_or(|f| f == s.function)
+                    && s.arrays.iter().any(|a| a.name == name)
+                    && !functions.contains(&s.function.as_str())
+                {
+                    functions.push(&s.function);
+                }
+            }
+            let fail = |why: String| {
+                Err(Outcome::fail(
+                    format!("{stderr}polyfold: error: {flag} {entry}: {why}\n"),
                     2,
-                ));
+                ))
+            };
+            match (function, functions.len()) {
+                (Some(f), 0) => {
+                    return fail(format!(
+                        "no array or scalar named `{name}` in a SCoP of function `{f}` in {path}"
+                    ));
+                }
+                (None, 0) => {
+                    return fail(format!(
+                        "no array or scalar named `{name}` in any SCoP of {path}"
+                    ));
+                }
+                // A user's temporary in the SCoPs of several functions is
+                // ambiguous (PolyBench's `init_array` and kernel share
+                // their parameters' names); `--live-out` is always safe.
+                (None, n) if n > 1 && flag == "--temp" => {
+                    return fail(format!(
+                        "`{name}` is an array of the SCoPs of {}: say which with FUNCTION:NAME (e.g. `{flag} {}:{name}`)",
+                        functions
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(" and "),
+                        functions[functions.len() - 1]
+                    ));
+                }
+                _ => {}
             }
         }
     }
@@ -374,6 +406,7 @@ fn emit_sets(program: &Program, options: &RunOptions, which: Emit) -> Result<Str
     };
     let mut out = String::new();
     for (si, scop) in program.scops.iter().enumerate() {
+        let overrides = overrides.in_function(&scop.function);
         for array in &scop.arrays {
             let class = crate::analysis::liveness::classify(array, &overrides);
             if class.liveness != Liveness::Temporary {
@@ -429,6 +462,7 @@ fn emit_smo(program: &Program, options: &RunOptions) -> Result<String, String> {
     };
     let mut out = String::new();
     for (si, scop) in program.scops.iter().enumerate() {
+        let overrides = overrides.in_function(&scop.function);
         let temps: Vec<&str> = scop
             .arrays
             .iter()

@@ -277,3 +277,51 @@ fn lattice_reads_what_emit_ds_prints() {
         );
     }
 }
+
+/// `--temp NAME` names one array: when the SCoPs of several functions
+/// have an array `NAME` (PolyBench's `init_array` and its kernel share
+/// their parameters' names), it is refused (exit 2) until
+/// `FUNCTION:NAME` says which; then only that function's array changes.
+#[test]
+fn temp_is_scoped_to_a_function() {
+    let path = scratch("temp").join("p.c");
+    let source = "#define N 16
+void init(double B[N]) {
+  for (int i = 0; i < N; i++)
+    B[i] = i;
+}
+void kernel(double A[N]) {
+  double B[N];
+  for (int i = 0; i < N; i++) {
+    B[i] = A[i] * 2.0;
+    A[i] = B[i] + 1.0;
+  }
+}
+";
+    fs::write(&path, source).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let out = polyfold(&["--temp", "B", p]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("`init` and `kernel`") && err.contains("--temp kernel:B"),
+        "{err}"
+    );
+    let out = polyfold(&["--temp", "kernel:B", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let output = text(&out.stdout);
+    assert!(output.contains("void init(double B[N]) {\n"), "{output}");
+    assert!(output.contains("    B[i] = i;\n"), "{output}");
+    assert!(output.contains("  double B;\n"), "{output}");
+    let out = polyfold(&["--temp", "main:B", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("in a SCoP of function `main`"),
+        "{}",
+        text(&out.stderr)
+    );
+    // --live-out may name every `B` at once.
+    let out = polyfold(&["--live-out", "B", p]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), source, "B kept everywhere");
+}

@@ -11,10 +11,41 @@ use crate::ir::{Array, Liveness, Storage};
 /// User overrides of the inferred classes.
 #[derive(Clone, Debug, Default)]
 pub struct LivenessOverrides {
-    /// Names forced to be temporaries (`--temp`, `#pragma polyfold temp`).
+    /// Names forced to be temporaries (`--temp`, `#pragma polyfold temp`):
+    /// `NAME`, or `FUNCTION:NAME` for the array of that function's SCoPs
+    /// only (see [`LivenessOverrides::in_function`]).
     pub temp: Vec<String>,
-    /// Names forced to be external (`--live-out`).
+    /// Names forced to be external (`--live-out`), written the same way.
     pub live_out: Vec<String>,
+}
+
+/// `FUNCTION:NAME` split into its parts; `NAME` alone has no function.
+pub fn scoped_name(entry: &str) -> (Option<&str>, &str) {
+    match entry.split_once(':') {
+        Some((f, name)) => (Some(f.trim()), name.trim()),
+        None => (None, entry.trim()),
+    }
+}
+
+impl LivenessOverrides {
+    /// The overrides that apply to the SCoPs of `function`: plain names,
+    /// and the `FUNCTION:NAME` entries of this function without their
+    /// prefix.
+    pub fn in_function(&self, function: &str) -> LivenessOverrides {
+        let keep = |list: &[String]| -> Vec<String> {
+            list.iter()
+                .filter_map(|e| match scoped_name(e) {
+                    (Some(f), name) if f == function => Some(name.to_string()),
+                    (Some(_), _) => None,
+                    (None, name) => Some(name.to_string()),
+                })
+                .collect()
+        };
+        LivenessOverrides {
+            temp: keep(&self.temp),
+            live_out: keep(&self.live_out),
+        }
+    }
 }
 
 /// The class of an array and a sentence saying why.

@@ -63,7 +63,8 @@ pub fn contract_program(
         output: String::new(),
     };
     for si in 0..program.scops.len() {
-        contract_scop(program, si, options, &overrides, &mut record)?;
+        let in_function = overrides.in_function(&program.scops[si].function);
+        contract_scop(program, si, options, &in_function, &mut record)?;
     }
     record
         .edits
