@@ -3,7 +3,7 @@
 //! diagnostics, a file that would change, a wrong read or a regression;
 //! 2 usage, I/O or internal error).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
@@ -14,6 +14,7 @@ use polyfold::cli::{AnalysisArgs, BenchArgs, Cli, Command, CommandMacro};
 use polyfold::driver::{
     Outcome, RunOptions, failed_record, finish_stderr, report_document, run_file, verify_file,
 };
+use polyfold::util::progress::Progress;
 
 fn emit(out: &Outcome) {
     let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
@@ -64,6 +65,14 @@ fn lattice_inputs(text: &str) -> Vec<(Option<String>, String)> {
     // A comment without a set (e.g. `# file: ...`) names nothing.
     out.retain(|(_, set)| !set.trim().is_empty());
     out
+}
+
+/// The progress line of one file (issue 22): drawn on stderr only when it
+/// is a terminal and `-q` is not given, after the first second.
+fn start_progress(file: &std::path::Path, quiet: bool) -> Progress {
+    let progress = Progress::start(std::io::stderr().is_terminal() && !quiet);
+    polyfold::util::progress::set_file(&file.display().to_string());
+    progress
 }
 
 /// The work runs on a thread with a large stack: parsing deeply nested C
@@ -166,7 +175,9 @@ fn run() -> ExitCode {
                 options.macros = ordered_macros(sub, &args.analysis);
             }
             for file in &args.files {
+                let progress = start_progress(file, options.quiet);
                 let mut out = verify_file(file, &options);
+                progress.finish();
                 out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
                 emit(&out);
                 code = code.max(out.code);
@@ -288,7 +299,9 @@ fn run() -> ExitCode {
             let json = options.report == Some(polyfold::cli::ReportFormat::Json);
             let mut records = Vec::new();
             for file in &cli.run.files {
+                let progress = start_progress(file, options.quiet);
                 let mut out = run_file(file, &options);
+                progress.finish();
                 out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
                 if json {
                     records.push(match out.record.take() {

@@ -94,6 +94,11 @@ fn contract_scop(
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));
     let mut merged = None;
     if options.inter_array && temporaries {
+        crate::util::progress::stage(
+            &format!("SCoP {si} ({})", program.scops[si].function),
+            None,
+            "inter-array merging",
+        );
         match strategy::inter_array::merge_scop(
             program,
             si,
@@ -183,6 +188,11 @@ fn decide_array(
             mark.describe(&program.source, iterator),
         ));
     } else {
+        crate::util::progress::stage(
+            &format!("SCoP {si} ({})", scop.function),
+            Some(&array.name),
+            "lifetimes and conflicts",
+        );
         let mut budget = Budget::new(options.steps_per_array, Some(options.time_per_array));
         let pinnable = pins::params_are_macros(program, scop);
         let mut facts_known = true;

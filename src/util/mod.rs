@@ -4,5 +4,6 @@ pub mod atomic;
 pub mod c_text;
 pub mod hash;
 pub mod logging;
+pub mod progress;
 pub mod rng;
 pub mod snapshot;

@@ -51,11 +51,11 @@ mod trace_one;
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
 
 /// The per-array strategies, in the order they run.
-const PER_ARRAY: [Strategy; 4] = [
-    trace_one::propose,
-    successive::propose,
-    lifted::propose,
-    lattice::propose,
+const PER_ARRAY: [(&str, Strategy); 4] = [
+    ("one-cell trace", trace_one::propose),
+    ("successive modulo", successive::propose),
+    ("lattice lifted to every size", lifted::propose),
+    ("lattice strategies", lattice::propose),
 ];
 
 /// A candidate storage for one array, not yet certified.
@@ -576,10 +576,11 @@ pub(super) fn choose(
         refused: None,
     };
     let accesses = cost::access_keys(&facts.model);
-    for strategy in PER_ARRAY {
+    for (name, strategy) in PER_ARRAY {
         if chooser.done() {
             break;
         }
+        crate::util::progress::step(name);
         let proposals = match strategy(facts, &chooser, budget) {
             Ok(p) => p,
             Err(kept) => return (Err(kept), chooser.sizes),
