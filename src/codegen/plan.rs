@@ -389,3 +389,68 @@ fn argument_text(
         arg
     }
 }
+
+/// The one-line statement of the mapping of `array` with `layout`, for a
+/// comment at its declaration: `y[i][k] -> y[(2 * i + k) % (2 * N - 3)]`
+/// (the mathematical residue; the code adds the offsets that keep C's `%`
+/// non-negative). The cells are named by the iterators of the first access
+/// whose subscripts are distinct iterators (`c0`, `c1`, … when none is).
+pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
+    let decl = scop.array(array);
+    let rank = decl.extents.len();
+    let params = scop.param_texts();
+    let mut names: Vec<String> = (0..rank).map(|p| format!("c{p}")).collect();
+    'search: for stmt in &scop.stmts {
+        for access in stmt.accesses() {
+            if access.array != array || access.subscript_spans.len() != rank {
+                continue;
+            }
+            let subs: Vec<&str> = access
+                .subscript_spans
+                .iter()
+                .map(|s| source[s.clone()].trim())
+                .collect();
+            let distinct = subs.iter().enumerate().all(|(k, s)| !subs[..k].contains(s));
+            if distinct && subs.iter().all(|s| stmt.iterators.iter().any(|i| i == s)) {
+                names = subs.iter().map(|s| s.to_string()).collect();
+                break 'search;
+            }
+        }
+    }
+    let mut left = decl.name.clone();
+    for n in &names {
+        left.push_str(&format!("[{n}]"));
+    }
+    let modulo = |e: String, b: &ParamAffine| {
+        format!(
+            "[{} % {}]",
+            operand_text(scop, &e),
+            operand_text(scop, &b.to_text(&params))
+        )
+    };
+    let mut right = decl.name.clone();
+    for (p, dim) in layout.dims.iter().enumerate() {
+        match dim {
+            DimLayout::Dropped => {}
+            DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
+            DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),
+            DimLayout::Linear {
+                coeffs, modulus, ..
+            } => {
+                let mut terms: Vec<(i64, String)> = coeffs
+                    .iter()
+                    .zip(&names)
+                    .filter(|(c, _)| **c != 0)
+                    .map(|(c, n)| (*c, n.clone()))
+                    .collect();
+                terms.sort_by_key(|(c, _)| *c < 0);
+                let e = crate::util::c_text::affine_text(&terms, 0);
+                if modulus.is_constant() && modulus.constant == 1 {
+                    continue;
+                }
+                right.push_str(&modulo(e, modulus));
+            }
+        }
+    }
+    format!("{left} -> {right}").replace("*/", "* /")
+}

@@ -65,9 +65,8 @@ pub fn contract_program(
     for si in 0..program.scops.len() {
         contract_scop(program, si, options, &overrides, &mut record)?;
     }
-    record
-        .edits
-        .extend(pins::static_assertions(program, &record.decisions));
+    let notes = pins::declaration_notes(program, &record.decisions, &record.edits);
+    record.edits.extend(notes);
     record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
     Ok(record)
 }
