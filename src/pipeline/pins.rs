@@ -209,3 +209,44 @@ pub(super) fn declaration_notes(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::end_of_declaration_line;
+
+    /// Where the notes of a declaration that ends after `decl` in `text` go.
+    fn at(text: &str, decl: &str) -> Option<usize> {
+        let end = text.find(decl).expect("declaration") + decl.len();
+        end_of_declaration_line(text, end)
+    }
+
+    #[test]
+    fn notes_go_after_the_comments_on_the_declarations_line() {
+        let text = "  double t[2]; /* temporary */\n  int x;\n";
+        assert_eq!(at(text, "double t[2];"), text.find("\n"));
+        let text = "  double t[2]; // temporary\r\n";
+        assert_eq!(at(text, "double t[2];"), text.find("\r\n"));
+        // A block comment that ends on a later line: the end of that line.
+        let text = "  double t[2]; /* one\n     two */\n  int x;\n";
+        assert_eq!(
+            at(text, "double t[2];"),
+            Some(text.find("two */").unwrap() + 6)
+        );
+        // At the end of the text.
+        assert_eq!(at("double t[2];", "double t[2];"), Some(12));
+    }
+
+    #[test]
+    fn code_a_splice_or_an_open_comment_keep_the_notes_at_the_declaration() {
+        assert_eq!(at("  double t[2]; int x;\n", "double t[2];"), None);
+        assert_eq!(
+            at("  double t[2]; /* two */ int x;\n", "double t[2];"),
+            None
+        );
+        assert_eq!(
+            at("  double t[2]; // a \\\n  int x;\n", "double t[2];"),
+            None
+        );
+        assert_eq!(at("  double t[2]; /* open\n", "double t[2];"), None);
+    }
+}
