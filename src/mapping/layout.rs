@@ -536,8 +536,14 @@ const MAX_COEFFICIENT_CHOICES: usize = 81;
 /// accesses of one statement keep resembling each other: `i - 2 * j + 9`
 /// and `i - 2 * j + 8`, not `7 * j + i` and `i - 2 * j + 8`), then fewer
 /// terms (the constant counts as one), then a smaller constant (no offset
-/// when none is needed), a positive one; the rest makes the order total.
-fn simplicity(coeffs: &[i64], constant: i64) -> (u64, usize, u64, bool, Vec<i64>) {
+/// when none is needed); between equals, the argument as it is
+/// (`(k - 1) % 2` stays, not `(k + 1) % 2`), then a positive constant; the
+/// rest makes the order total.
+fn simplicity(
+    coeffs: &[i64],
+    constant: i64,
+    base: (&[i64], i64),
+) -> (u64, usize, u64, bool, bool, Vec<i64>) {
     let terms = coeffs.iter().filter(|c| **c != 0).count() + usize::from(constant != 0);
     let size = coeffs
         .iter()
@@ -546,6 +552,7 @@ fn simplicity(coeffs: &[i64], constant: i64) -> (u64, usize, u64, bool, Vec<i64>
         size,
         terms,
         constant.unsigned_abs(),
+        (coeffs, constant) != base,
         constant < 0,
         coeffs.to_vec(),
     )
@@ -556,7 +563,7 @@ fn simplicity(coeffs: &[i64], constant: i64) -> (u64, usize, u64, bool, Vec<i64>
 /// multiple of it (each coefficient to its residue or the residue minus
 /// the modulus, the constant by up to [`MAX_OFFSET_MULTIPLE`] moduli on
 /// either side of its residue); for a modulus with parameters, multiples
-/// `k·b` with `|k| <= MAX_OFFSET_MULTIPLE` are added. Simplest first.
+/// `k·b` with `|k| <= MAX_OFFSET_MULTIPLE` are added. Simplest first (see [`simplicity`]).
 fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(Vec<i64>, i64)> {
     let mut out: Vec<(Vec<i64>, i64)> = Vec::new();
     if b.is_constant() && b.constant >= 2 {
@@ -635,7 +642,7 @@ fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(V
             }
         }
     }
-    out.sort_by_key(|(v, c)| simplicity(v, *c));
+    out.sort_by_key(|(v, c)| simplicity(v, *c, (coeffs, constant)));
     out.dedup();
     out
 }
