@@ -704,8 +704,11 @@ fn simplest_arguments(
         };
         let in_range_needed = exempt.contains(&key);
         let mut chosen: Option<Argument> = None;
-        let mut proofs = 0;
-        for (v, c) in candidate_arguments(&coeffs, constant, b) {
+        // Every candidate before the access's own costs proofs.
+        for (tried, (v, c)) in candidate_arguments(&coeffs, constant, b)
+            .into_iter()
+            .enumerate()
+        {
             if v == coeffs && c == constant {
                 chosen = Some(Argument {
                     access: key,
@@ -715,10 +718,9 @@ fn simplest_arguments(
                 });
                 break;
             }
-            if proofs == MAX_ARGUMENT_PROOFS {
+            if tried == MAX_ARGUMENT_PROOFS {
                 break;
             }
-            proofs += 1;
             let mut non_negative = true;
             let mut below = true;
             for &k in &events {
