@@ -167,8 +167,8 @@ fn default_action_prints_the_transformed_program() {
     assert_eq!(
         printed,
         FOLDS
-            .replace("double t[N];", "double t;")
             .replace("t[i]", "t")
+            .replace("double t[N];", "double t; /* polyfold: t[i] -> t */")
     );
     assert_eq!(
         fs::read_to_string(&path).expect("read"),
@@ -186,7 +186,10 @@ fn in_place_diff_and_check() {
     let diff = polyfold(&["--diff", p]);
     assert_eq!(diff.status.code(), Some(0));
     let d = text(&diff.stdout);
-    assert!(d.contains("-  double t[N];\n+  double t;\n"), "{d}");
+    assert!(
+        d.contains("-  double t[N];\n+  double t; /* polyfold: t[i] -> t */\n"),
+        "{d}"
+    );
     assert!(d.starts_with(&format!("--- a/{p}\n+++ b/{p}\n")), "{d}");
     let check = polyfold(&["--check", p]);
     assert_eq!(

@@ -50,10 +50,11 @@ fn contract(name: &str, source: &str, inter_array: bool) -> FileContraction {
 }
 
 /// The declaration line of `name` in `text` (a line declaring `name` as an
-/// array or a scalar, without an initialiser).
+/// array or a scalar, without an initialiser), without the comment that
+/// states a remapped array's mapping.
 fn declaration(text: &str, name: &str) -> String {
     text.lines()
-        .map(str::trim)
+        .map(|l| l.split(" /* polyfold: ").next().unwrap_or(l).trim())
         .find(|l| {
             l.ends_with(';')
                 && !l.contains('=')

@@ -36,7 +36,7 @@
 static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B][NT * B])
 {
     int ty, tx, x, y;
-    double blurx[72];
+    double blurx[72]; /* polyfold: blurx[ty][tx][x][y] -> blurx[(8 * ty + y - 16 * tx - 2 * x) % 72] */
     _Static_assert(NT == 4 && B == 8, "polyfold: the storage of blurx is certified for these parameter values only");
 
 #pragma scop
@@ -49,7 +49,7 @@ static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B
                 for (y = 0; y < B; y++) {
                     if (y >= 2)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[(8 * ty + (y - 2) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty + (y - 1) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty + y - 16 * tx - 2 * x + 72) % 72]) / 3.0;
+                            (blurx[(8 * ty + y - 16 * tx - 2 * x + 70) % 72] + blurx[(8 * ty + y - 16 * tx - 2 * x + 71) % 72] + blurx[(8 * ty + y - 16 * tx - 2 * x + 72) % 72]) / 3.0;
                     if (y == 1 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
                             (blurx[(8 * (ty - 1) + (B - 1) - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty - 16 * tx - 2 * x + 72) % 72] + blurx[(8 * ty - 16 * tx - 2 * x + 73) % 72]) / 3.0;

@@ -26,11 +26,11 @@
 static void durbin_kernel(const double r[N], double out[N])
 {
     int i, k;
-    double y[2 * N - 3];
+    double y[2 * N - 3]; /* polyfold: y[i][k] -> y[(2 * i + k) % (2 * N - 3)] */
     _Static_assert(N >= 4, "polyfold: the storage of y is certified for these parameter values only");
-    double sum;
-    double alpha;
-    double beta;
+    double sum; /* polyfold: sum[i][k] -> sum */
+    double alpha; /* polyfold: alpha[k] -> alpha */
+    double beta; /* polyfold: beta[k] -> beta */
 
 #pragma scop
     y[0] = r[0];
@@ -40,14 +40,14 @@ static void durbin_kernel(const double r[N], double out[N])
         beta = beta - alpha * alpha * beta;
         sum = r[k];
         for (i = 0; i <= k - 1; i++)
-            sum = sum + r[k - i - 1] * y[(2 * i + (k - 1)) % (2 * N - 3)];
+            sum = sum + r[k - i - 1] * y[(2 * i + k - 1) % (2 * N - 3)];
         alpha = -sum * beta;
         for (i = 0; i <= k - 1; i++)
-            y[(2 * i + k) % (2 * N - 3)] = y[(2 * i + (k - 1)) % (2 * N - 3)] + alpha * y[(2 * (k - i - 1) + (k - 1)) % (2 * N - 3)];
-        y[(2 * k + k) % (2 * N - 3)] = alpha;
+            y[(2 * i + k) % (2 * N - 3)] = y[(2 * i + k - 1) % (2 * N - 3)] + alpha * y[(3 * k - 2 * i - 3) % (2 * N - 3)];
+        y[(3 * k) % (2 * N - 3)] = alpha;
     }
     for (i = 0; i <= N - 1; i++)
-        out[i] = y[(2 * i + (N - 1)) % (2 * N - 3)];
+        out[i] = y[(2 * i + N - 1) % (2 * N - 3)];
 #pragma endscop
 }
 

@@ -24,7 +24,7 @@
 static void dynprog_kernel(int W[N][N], int c[N][N], int out[1])
 {
     int i, j, k;
-    int sum_c;
+    int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
     for (i = 0; i <= N - 2; i++)

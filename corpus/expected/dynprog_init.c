@@ -34,9 +34,9 @@
 static void dynprog_init_kernel(int W[N][N], int c0[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[61];
+    int c[61]; /* polyfold: c[i][j] -> c[(13 * i + j) % 61] */
     _Static_assert(N == 10, "polyfold: the storage of c is certified for these parameter values only");
-    int sum_c;
+    int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
     for (i = 1; i <= N - 2; i++)
@@ -51,7 +51,7 @@ static void dynprog_init_kernel(int W[N][N], int c0[N][N], int out[1], int rowsu
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[(N - 1)];
+    out[0] = c[N - 1];
 #pragma endscop
 }
 

@@ -32,9 +32,9 @@
 static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[9];
+    int c[9]; /* polyfold: c[i][k] -> c[(k - i) % 9] */
     _Static_assert(N == 10, "polyfold: the storage of c is certified for these parameter values only");
-    int sum_c;
+    int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
     for (i = 0; i <= N - 2; i++) {

@@ -30,7 +30,7 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1];
+    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1]; /* polyfold: P[i][j][k] -> P[i % N][j % N][k % N] */
     double Q[N + 2][N + 2][N + 2];
     double result = 0.0;
 

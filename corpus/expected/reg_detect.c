@@ -33,16 +33,16 @@
 static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 {
     int i, j, k;
-    int sum_t[3][9], mean[3][9];
+    int sum_t[3][9], mean[3][9]; /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */
     _Static_assert(N == 6 && P == 64, "polyfold: the storage of sum_t, mean is certified for these parameter values only");
-    int diff[64][3][9], sum_d;
+    int diff[64][3][9], sum_d; /* polyfold: diff[j][i][k] -> diff[k % 64][j % 3][(i - 2 * j) % 9], sum_d[j][i][k] -> sum_d */
     _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff, sum_d is certified for these parameter values only");
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
-        sum_t[j % 3][(j - 2 * j + 9) % 9] = tangent[(N + 1) * j];
+        sum_t[j % 3][(9 - j) % 9] = tangent[(N + 1) * j];
         for (i = j + 1; i <= N - 1; i++)
-            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][((i - 1) - 2 * j + 9) % 9] + tangent[i + N * j];
+            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 8) % 9] + tangent[i + N * j];
     }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
@@ -60,7 +60,7 @@ static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
             if (j > 0)
                 path[j][i] = path[j - 1][i - 1] + mean[j % 3][(i - 2 * j + 9) % 9];
             else
-                path[j][i] = mean[j][(i - 2 * j + 9) % 9];
+                path[j][i] = mean[j][i - 2 * j];
 #pragma endscop
 }
 

@@ -101,35 +101,37 @@ pub fn statement_deletions(
     deleted: &dyn Fn(StmtId) -> bool,
 ) -> Vec<Edit> {
     let mut edits = Vec::new();
+    let mut ranges = Vec::new();
     for item in items {
         match left(&item.node, deleted) {
             Left::Untouched => {}
             Left::Nothing => match item.placement {
                 Placement::InBlock => {
-                    for p in &item.pragmas {
-                        edits.push(deletion(source, p.clone()));
-                    }
-                    edits.push(deletion(source, item.node.span()));
+                    ranges.extend(item.pragmas.iter().cloned());
+                    ranges.push(item.node.span());
                 }
                 Placement::Sole => edits.push(Edit::replace(item.node.span(), ";")),
             },
-            Left::Part => inside(source, &item.node, deleted, &mut edits),
+            Left::Part => inside(&item.node, deleted, &mut edits, &mut ranges),
         }
     }
+    edits.extend(joint_deletions(source, ranges));
     edits
 }
 
 /// The edits inside `node`, of which a part stays.
+/// Replacements go to `edits`, the ranges to delete to `ranges` (laid out
+/// together by [`joint_deletions`]).
 fn inside(
-    source: &str,
     node: &SyntaxNode,
     deleted: &dyn Fn(StmtId) -> bool,
     edits: &mut Vec<Edit>,
+    ranges: &mut Vec<Range<usize>>,
 ) {
     match node {
         SyntaxNode::For { body, .. } => match left(body, deleted) {
             Left::Nothing => edits.push(Edit::replace(body.span(), ";")),
-            _ => inside(source, body, deleted, edits),
+            _ => inside(body, deleted, edits, ranges),
         },
         SyntaxNode::If {
             then,
@@ -141,16 +143,16 @@ fn inside(
                 Left::Untouched => {}
                 // The `else` stays, so the `then` branch becomes `;`.
                 Left::Nothing => edits.push(Edit::replace(then.span(), ";")),
-                Left::Part => inside(source, then, deleted, edits),
+                Left::Part => inside(then, deleted, edits, ranges),
             }
             if let Some(e) = els {
                 match (left(e, deleted), else_start) {
                     (Left::Untouched, _) => {}
                     (Left::Nothing, Some(start)) => {
-                        edits.push(deletion(source, *start..e.span().end));
+                        ranges.push(*start..e.span().end);
                     }
                     (Left::Nothing, None) => edits.push(Edit::replace(e.span(), ";")),
-                    (Left::Part, _) => inside(source, e, deleted, edits),
+                    (Left::Part, _) => inside(e, deleted, edits, ranges),
                 }
             }
         }
@@ -168,11 +170,11 @@ fn inside(
                             first -= 1;
                         }
                         for p in &items[first..k] {
-                            edits.push(deletion(source, p.span()));
+                            ranges.push(p.span());
                         }
-                        edits.push(deletion(source, item.span()));
+                        ranges.push(item.span());
                     }
-                    Left::Part => inside(source, item, deleted, edits),
+                    Left::Part => inside(item, deleted, edits, ranges),
                 }
             }
         }
@@ -224,6 +226,113 @@ fn deletion_range(source: &str, range: Range<usize>) -> Range<usize> {
         return range.start..line_end - rest.len();
     }
     range
+}
+
+/// `ranges` sorted and merged where they overlap or touch.
+fn merged(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.retain(|r| r.start < r.end);
+    ranges.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Whether the bytes of `span` that no range of `ranges` (merged) covers
+/// are all blanks.
+fn blank_but(source: &str, span: Range<usize>, ranges: &[Range<usize>]) -> bool {
+    let bytes = source.as_bytes();
+    span.clone()
+        .filter(|k| !ranges.iter().any(|r| r.contains(k)))
+        .all(|k| matches!(bytes[k], b' ' | b'\t' | b'\r'))
+}
+
+/// Whether the line `span` (without its break) holds only blanks.
+fn blank_line(source: &str, span: Range<usize>) -> bool {
+    blank(&source[span])
+}
+
+/// The deletions of `ranges` (byte ranges of code, in any order, possibly
+/// on one line), laid out together as [`deletion`] lays out one: a line
+/// left with nothing but blanks goes whole, line break included, even
+/// when several ranges empty it (`u[i] = v[i]; w[i] = 0;` both deleted),
+/// and a line that keeps other code keeps its line break and
+/// indentation. A deletion of whole lines between a blank line and a `}`
+/// (or the end of the text), or between a blank line or a line ending
+/// with `{` and a blank line, takes one of the blank lines with it, so
+/// that it leaves no blank line at the edge of a block or two in a row.
+pub fn joint_deletions(source: &str, ranges: Vec<Range<usize>>) -> Vec<Edit> {
+    let ranges = merged(ranges);
+    let line_start = |at: usize| source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |at: usize| source[at..].find('\n').map_or(source.len(), |i| at + i);
+    let mut laid: Vec<Range<usize>> = Vec::new();
+    for r in &ranges {
+        let (ls, le) = (line_start(r.start), line_end(r.end));
+        let before_blank = blank_but(source, ls..r.start, &ranges);
+        let after_blank = blank_but(source, r.end..le, &ranges);
+        let bytes = source.as_bytes();
+        if after_blank {
+            if before_blank {
+                let end = if le < source.len() { le + 1 } else { le };
+                laid.push(ls..end);
+            } else {
+                // Up to the end of the line, from after the last code
+                // before the range (no trailing blanks).
+                let mut start = r.start;
+                while start > ls
+                    && (ranges.iter().any(|q| q.contains(&(start - 1)))
+                        || matches!(bytes[start - 1], b' ' | b'\t'))
+                {
+                    start -= 1;
+                }
+                laid.push(start..le);
+            }
+            continue;
+        }
+        // Code or a comment follows on the line: the blanks up to it go
+        // when only blanks precede the range (what follows is indented
+        // like the deleted code was).
+        let mut next = r.end;
+        while next < le
+            && (ranges.iter().any(|q| q.contains(&next)) || matches!(bytes[next], b' ' | b'\t'))
+        {
+            next += 1;
+        }
+        if before_blank {
+            laid.push(r.start..next);
+        } else {
+            laid.push(r.clone());
+        }
+    }
+    let mut laid = merged(laid);
+    // Blank lines at the edges of what went.
+    for r in laid.iter_mut() {
+        let whole = r.start == line_start(r.start)
+            && (r.end == source.len() || source.as_bytes()[r.end - 1] == b'\n');
+        if !whole || r.start == 0 {
+            continue;
+        }
+        let prev = line_start(r.start - 1)..r.start - 1;
+        let prev_blank = blank_line(source, prev.clone());
+        let prev_opens = source[prev.clone()].trim_end().ends_with('{');
+        if r.end < source.len() {
+            let next = r.end..line_end(r.end);
+            let next_blank = blank_line(source, next.clone()) && next.end < source.len();
+            let next_closes = source[next.clone()].trim_start().starts_with('}');
+            if next_blank && (prev_blank || prev_opens) {
+                r.end = next.end + 1;
+            } else if prev_blank && next_closes {
+                r.start = prev.start;
+            }
+        } else if prev_blank {
+            r.start = prev.start;
+        }
+    }
+    merged(laid).into_iter().map(Edit::delete).collect()
 }
 
 /// Whether only blanks precede byte `at` on its line.
@@ -340,6 +449,49 @@ mod tests {
             "  for (i = 0; i < N; i++)\n    u[i] = v[i];\n  for (i = 0; i < N; i++)\n    out[i] = u[i];\n",
         );
         assert_eq!(out, "  for (i = 0; i < N; i++)\n    out[i] = u[i];\n");
+    }
+
+    #[test]
+    fn two_deleted_statements_on_one_line_leave_no_line_of_blanks() {
+        let body = "  for (t = 0; t < N; t++) {\n    for (i = 1; i <= N; i++) {\n      u[i] = v[i]; out[t] = u[i];\n      u[i] = v[i]; u[i] = v[i];\n    }\n  }\n";
+        let out = delete_copies(body);
+        assert_eq!(
+            out,
+            "  for (t = 0; t < N; t++) {\n    for (i = 1; i <= N; i++) {\n      out[t] = u[i];\n    }\n  }\n"
+        );
+        assert!(!out.lines().any(|l| l.trim().is_empty()), "{out}");
+    }
+
+    #[test]
+    fn a_deleted_loop_takes_a_blank_line_at_the_edge_of_its_block() {
+        // Between a blank line and `}`: the blank line goes too.
+        let out = delete_copies(
+            "  for (t = 0; t < N; t++) {\n    out[t] = u[t];\n\n    for (i = 0; i < N; i++)\n      u[i] = v[i];\n  }\n",
+        );
+        assert_eq!(
+            out,
+            "  for (t = 0; t < N; t++) {\n    out[t] = u[t];\n  }\n"
+        );
+        // Between `{` and a blank line: the blank line goes too.
+        let out = delete_copies(
+            "  for (t = 0; t < N; t++) {\n    for (i = 0; i < N; i++)\n      u[i] = v[i];\n\n    out[t] = u[t];\n  }\n",
+        );
+        assert_eq!(
+            out,
+            "  for (t = 0; t < N; t++) {\n    out[t] = u[t];\n  }\n"
+        );
+        // Between two blank lines: one stays.
+        let out = delete_copies(
+            "  out[0] = u[0];\n\n  for (i = 0; i < N; i++)\n    u[i] = v[i];\n\n  out[1] = u[1];\n",
+        );
+        assert_eq!(out, "  out[0] = u[0];\n\n  out[1] = u[1];\n");
+        // A line that keeps other code keeps its indentation and break.
+        let out =
+            delete_copies("  for (i = 0; i < N; i++) {\n    out[i] = u[i]; u[i] = v[i];\n  }\n");
+        assert_eq!(
+            out,
+            "  for (i = 0; i < N; i++) {\n    out[i] = u[i];\n  }\n"
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Planning the text edits of remapped arrays: a new declarator and new
 //! subscripts for every access, all as byte-range replacements.
 
+use crate::ir::{Access, Stmt};
 use crate::ir::{ArrayId, Scop};
-use crate::mapping::layout::{ArrayLayout, DimLayout};
+use crate::mapping::layout::{Argument, ArrayLayout, DimLayout};
 use crate::mapping::modular::ParamAffine;
 
 use crate::util::c_text::{Prec, operand};
@@ -64,11 +65,24 @@ pub fn plan_array_edits(
                 continue;
             }
             let mut text = source[access.name_span.clone()].to_string();
+            let exact = exact_subscripts(source, scop, stmt, access);
             for (dim, span) in layout.dims.iter().zip(&access.subscript_spans) {
                 let sub = source[span.clone()].trim();
                 match dim {
                     DimLayout::Dropped | DimLayout::Linear { .. } => {}
                     DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
+                    DimLayout::Modulo {
+                        modulus, arguments, ..
+                    } if exact && arguments.iter().any(|a| a.access == (si, position)) => {
+                        let a = arguments
+                            .iter()
+                            .find(|a| a.access == (si, position))
+                            .expect("checked by the guard");
+                        text.push_str(&format!(
+                            "[{}]",
+                            argument_text(source, scop, stmt, access, a, modulus)
+                        ));
+                    }
                     DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
                         text.push_str(&format!("[{sub}]"))
                     }
@@ -172,14 +186,26 @@ fn plan_linear(
                 .map(|s| source[s.clone()].trim())
                 .collect();
             let mut text = source[access.name_span.clone()].to_string();
+            let exact = exact_subscripts(source, scop, stmt, access);
             for dim in &layout.dims {
                 if let DimLayout::Linear {
                     coeffs,
                     offset,
                     modulus,
                     exempt,
+                    arguments,
                 } = dim
                 {
+                    if let Some(a) = arguments
+                        .iter()
+                        .find(|a| exact && a.access == (si, position))
+                    {
+                        text.push_str(&format!(
+                            "[{}]",
+                            argument_text(source, scop, stmt, access, a, modulus)
+                        ));
+                        continue;
+                    }
                     let arg = linear_text(scop, coeffs, &subs, offset, &params);
                     if exempt.contains(&(si, position)) {
                         text.push_str(&format!("[{arg}]"));
@@ -199,4 +225,232 @@ fn plan_linear(
         }
     }
     edits
+}
+
+/// The identifiers of the C expression `text` (numbers, with their
+/// suffixes and exponents, and the contents of literals left out), each
+/// with its byte offset in `text`; `None` when `text` holds a character or
+/// string literal.
+fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let c = bytes[k];
+        if c == b'\'' || c == b'"' {
+            return None;
+        }
+        if c.is_ascii_digit() || c == b'.' && bytes.get(k + 1).is_some_and(u8::is_ascii_digit) {
+            while k < bytes.len()
+                && (bytes[k].is_ascii_alphanumeric()
+                    || bytes[k] == b'.'
+                    || bytes[k] == b'_'
+                    || (bytes[k] == b'+' || bytes[k] == b'-')
+                        && matches!(bytes[k - 1], b'e' | b'E' | b'p' | b'P'))
+            {
+                k += 1;
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = k;
+            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
+                k += 1;
+            }
+            out.push((start, &text[start..k]));
+            continue;
+        }
+        k += 1;
+    }
+    Some(out)
+}
+
+/// Whether the IR's access functions of `access` mean what its subscripts
+/// say for every value of the parameters, so that code generation may
+/// print them instead: every name in the subscripts is an iterator of
+/// `stmt` or a parameter whose known value the model does not use (see
+/// [`crate::ir::Param::value_used`]: `s[i - N / 2]` is `s[i - 32]` in the
+/// IR). A macro, a cast, a call or a literal keeps the source text.
+fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
+    access.subscript_spans.iter().all(|span| {
+        identifiers(&source[span.clone()]).is_some_and(|names| {
+            names.iter().all(|(_, name)| {
+                stmt.iterators.iter().any(|i| i == name)
+                    || scop.params.iter().any(|p| p.name == *name && !p.value_used)
+            })
+        })
+    })
+}
+
+/// The name of column `col` of `stmt`'s access functions
+/// (`[params | iterators]`), parameters as [`Scop::param_texts`].
+fn column_name(scop: &Scop, stmt: &Stmt, params: &[String], col: usize) -> Option<String> {
+    let n_param = scop.params.len();
+    if col < n_param {
+        params.get(col).cloned()
+    } else {
+        stmt.iterators.get(col - n_param).cloned()
+    }
+}
+
+/// Whether `coeffs`/`constant` is the access function `sub` (over the same
+/// columns, missing ones zero).
+fn same_form(coeffs: &[i64], constant: i64, sub: &crate::ir::AffExpr) -> bool {
+    let width = coeffs.len().max(sub.coeffs.len());
+    constant == sub.constant
+        && (0..width)
+            .all(|k| coeffs.get(k).copied().unwrap_or(0) == sub.coeffs.get(k).copied().unwrap_or(0))
+}
+
+/// The argument `a` of `access` (in `stmt`) as the content of a subscript:
+/// `arg % modulus`, or `arg` when it needs no `%`. An argument that is one
+/// of the access's own subscripts is that subscript's source text; any
+/// other is printed from its affine form: the terms in the order their
+/// names first appear in the subscripts (dimension by dimension, then
+/// left to right), positive terms first, the constant last (first when
+/// every term is negative: `9 - j`).
+fn argument_text(
+    source: &str,
+    scop: &Scop,
+    stmt: &Stmt,
+    access: &Access,
+    a: &Argument,
+    modulus: &ParamAffine,
+) -> String {
+    let params = scop.param_texts();
+    let own = access
+        .subscripts
+        .iter()
+        .zip(&access.subscript_spans)
+        .find(|(sub, _)| same_form(&a.coeffs, a.constant, sub))
+        .map(|(_, span)| source[span.clone()].trim().to_string());
+    let arg = match own {
+        Some(text) => text,
+        None => {
+            let mut terms: Vec<((usize, usize, usize), i64, String)> = Vec::new();
+            for (col, c) in a.coeffs.iter().enumerate() {
+                if *c == 0 {
+                    continue;
+                }
+                let Some(name) = column_name(scop, stmt, &params, col) else {
+                    continue;
+                };
+                let raw = if col < scop.params.len() {
+                    scop.params[col].name.as_str()
+                } else {
+                    name.as_str()
+                };
+                // Where the name first appears: dimension, then offset.
+                let mut first = (usize::MAX, usize::MAX, col);
+                for (d, (sub, span)) in access
+                    .subscripts
+                    .iter()
+                    .zip(&access.subscript_spans)
+                    .enumerate()
+                {
+                    if sub.coeffs.get(col).copied().unwrap_or(0) == 0 {
+                        continue;
+                    }
+                    let at = identifiers(&source[span.clone()])
+                        .and_then(|ids| ids.iter().find(|(_, n)| *n == raw).map(|(o, _)| *o))
+                        .unwrap_or(usize::MAX);
+                    first = (d, at, col);
+                    break;
+                }
+                terms.push((first, *c, operand_text(scop, &name)));
+            }
+            terms.sort_by_key(|(first, _, _)| *first);
+            // Positive terms first (stable): `i - 2 * j`, not `-2 * j + i`.
+            terms.sort_by_key(|(_, c, _)| *c < 0);
+            let terms: Vec<(i64, String)> = terms.into_iter().map(|(_, c, n)| (c, n)).collect();
+            if a.constant > 0 && terms.iter().all(|(c, _)| *c < 0) {
+                let mut text = a.constant.to_string();
+                for (c, name) in &terms {
+                    let mag = c.unsigned_abs();
+                    if mag == 1 {
+                        text.push_str(&format!(" - {name}"));
+                    } else {
+                        text.push_str(&format!(" - {mag} * {name}"));
+                    }
+                }
+                text
+            } else {
+                crate::util::c_text::affine_text(&terms, a.constant)
+            }
+        }
+    };
+    if a.wraps {
+        format!(
+            "{} % {}",
+            operand_text(scop, &arg),
+            operand_text(scop, &modulus.to_text(&params))
+        )
+    } else {
+        arg
+    }
+}
+
+/// The one-line statement of the mapping of `array` with `layout`, for a
+/// comment at its declaration: `y[i][k] -> y[(2 * i + k) % (2 * N - 3)]`
+/// (the mathematical residue; the code adds the offsets that keep C's `%`
+/// non-negative). The cells are named by the iterators of the first access
+/// whose subscripts are distinct iterators (`c0`, `c1`, … when none is).
+pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
+    let decl = scop.array(array);
+    let rank = decl.extents.len();
+    let params = scop.param_texts();
+    let mut names: Vec<String> = (0..rank).map(|p| format!("c{p}")).collect();
+    'search: for stmt in &scop.stmts {
+        for access in stmt.accesses() {
+            if access.array != array || access.subscript_spans.len() != rank {
+                continue;
+            }
+            let subs: Vec<&str> = access
+                .subscript_spans
+                .iter()
+                .map(|s| source[s.clone()].trim())
+                .collect();
+            let distinct = subs.iter().enumerate().all(|(k, s)| !subs[..k].contains(s));
+            if distinct && subs.iter().all(|s| stmt.iterators.iter().any(|i| i == s)) {
+                names = subs.iter().map(|s| s.to_string()).collect();
+                break 'search;
+            }
+        }
+    }
+    let mut left = decl.name.clone();
+    for n in &names {
+        left.push_str(&format!("[{n}]"));
+    }
+    let modulo = |e: String, b: &ParamAffine| {
+        format!(
+            "[{} % {}]",
+            operand_text(scop, &e),
+            operand_text(scop, &b.to_text(&params))
+        )
+    };
+    let mut right = decl.name.clone();
+    for (p, dim) in layout.dims.iter().enumerate() {
+        match dim {
+            DimLayout::Dropped => {}
+            DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
+            DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),
+            DimLayout::Linear {
+                coeffs, modulus, ..
+            } => {
+                let mut terms: Vec<(i64, String)> = coeffs
+                    .iter()
+                    .zip(&names)
+                    .filter(|(c, _)| **c != 0)
+                    .map(|(c, n)| (*c, n.clone()))
+                    .collect();
+                terms.sort_by_key(|(c, _)| *c < 0);
+                let e = crate::util::c_text::affine_text(&terms, 0);
+                if modulus.is_constant() && modulus.constant == 1 {
+                    continue;
+                }
+                right.push_str(&modulo(e, modulus));
+            }
+        }
+    }
+    format!("{left} -> {right}").replace("*/", "* /")
 }

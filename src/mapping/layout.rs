@@ -36,6 +36,8 @@ pub enum DimLayout {
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
         extent_proven: bool,
+        /// The simplest proven argument of each access (see [`Argument`]).
+        arguments: Vec<Argument>,
     },
     /// One dimension of a general (non-axis) mapping: the subscript becomes
     /// `(Σ coeffs[p]·e_p + offset) % modulus`, where `offset` is a multiple
@@ -49,7 +51,31 @@ pub enum DimLayout {
         offset: ParamAffine,
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
+        /// The simplest proven argument of each access (see [`Argument`]).
+        arguments: Vec<Argument>,
     },
+}
+
+/// The argument of `%` of one access in one dimension, as code generation
+/// may print it instead of the combination of the source subscripts: an
+/// affine form over the columns of the access's statement,
+/// `[params | iterators]` (the IR's access functions), plus `constant`.
+///
+/// It has the same value modulo the dimension's modulus as the argument
+/// the layout proved (the subscript, or the combination plus the offset):
+/// it differs by multiples of the modulus only (a coefficient changed by a
+/// multiple of a constant modulus, a multiple of the modulus added). It is
+/// proven non-negative on every iteration of the access (C's `%`
+/// truncates), and when `wraps` is false proven below the modulus, so that
+/// it needs no `%`. An access without an entry keeps the layout's form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Argument {
+    /// (statement, position) of the access.
+    pub access: (usize, usize),
+    pub coeffs: Vec<i64>,
+    pub constant: i64,
+    /// Whether `% modulus` is needed.
+    pub wraps: bool,
 }
 
 /// The layout of one remapped array.
@@ -245,11 +271,21 @@ pub fn axis_layout(
                 extent: if keep { None } else { Some(b.clone()) },
             });
         } else {
-            let exempt = wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect();
+            let exempt: Vec<(usize, usize)> =
+                wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect();
+            let base: Vec<Vec<i64>> = model
+                .events
+                .iter()
+                .map(|e| e.subscripts[p].clone())
+                .collect();
+            let arguments =
+                simplest_arguments(model, &base, b, &exempt, certificate, context, budget)
+                    .map_err(err)?;
             dims.push(DimLayout::Modulo {
                 modulus: b.clone(),
                 exempt,
                 extent_proven,
+                arguments,
             });
         }
     }
@@ -270,7 +306,9 @@ pub fn linear_layout(
     budget: &mut Budget,
 ) -> Result<ArrayLayout, LayoutFailure> {
     match certificate {
-        Certificate::ForValues(values) => linear_layout_for_values(model, mapping, values, budget),
+        Certificate::ForValues(values) => {
+            linear_layout_for_values(model, mapping, values, context, budget)
+        }
         Certificate::ForAllParameters | Certificate::FromValues(_) => {
             linear_layout_for_all(model, mapping, certificate, context, budget)
         }
@@ -375,11 +413,21 @@ fn linear_layout_for_all(
                 !proves_empty(domain, over, certificate, context, budget).map_err(err)?;
             record_wrap(&mut wraps, *key, this_wraps);
         }
+        let exempt: Vec<(usize, usize)> =
+            wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect();
+        let base: Vec<Vec<i64>> = args
+            .iter()
+            .map(|(_, _, row)| plus_multiple(row, b, k))
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        let arguments = simplest_arguments(model, &base, b, &exempt, certificate, context, budget)
+            .map_err(err)?;
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             offset,
             modulus: b.clone(),
-            exempt: wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect(),
+            exempt,
+            arguments,
         });
     }
     Ok(ArrayLayout { dims })
@@ -390,6 +438,7 @@ fn linear_layout_for_values(
     model: &ArrayModel,
     mapping: &ModularMapping,
     values: &[i64],
+    context: &BasicSet,
     budget: &mut Budget,
 ) -> Result<ArrayLayout, LayoutFailure> {
     use crate::poly::simplex::{IntResult, integer_max, integer_min};
@@ -435,17 +484,291 @@ fn linear_layout_for_values(
                 .map(|v| v / b * b)
                 .ok_or(LayoutFailure("an offset overflows".into()))?
         };
-        let exempt = ranges
+        let exempt: Vec<(usize, usize)> = ranges
             .iter()
             .filter(|(_, l, h)| l + offset >= 0 && h + offset < b)
             .map(|(k, _, _)| *k)
             .collect();
+        let modulus = ParamAffine::constant(n_param, b);
+        let base: Vec<Vec<i64>> = model
+            .events
+            .iter()
+            .map(|e| {
+                let mut row = combined_row(&dim.coeffs, &e.subscripts, e.domain.width())?;
+                let last = row.len() - 1;
+                row[last] = row[last].checked_add(offset).ok_or(PolyError::Overflow)?;
+                Ok(row)
+            })
+            .collect::<Result<_, PolyError>>()
+            .map_err(err)?;
+        let certificate = Certificate::ForValues(values.to_vec());
+        let arguments = simplest_arguments(
+            model,
+            &base,
+            &modulus,
+            &exempt,
+            &certificate,
+            context,
+            budget,
+        )
+        .map_err(err)?;
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             offset: ParamAffine::constant(n_param, offset),
-            modulus: ParamAffine::constant(n_param, b),
+            modulus,
             exempt,
+            arguments,
         });
     }
     Ok(ArrayLayout { dims })
+}
+
+/// The most candidate arguments of one access tried by [`simplest_arguments`]
+/// (each costs one or two emptiness proofs per piece of the access).
+const MAX_ARGUMENT_PROOFS: usize = 40;
+
+/// The most coefficient vectors [`simplest_arguments`] forms for one access
+/// (beyond it, each coefficient keeps its value or takes its residue
+/// nearest to 0).
+const MAX_COEFFICIENT_CHOICES: usize = 81;
+
+/// How simple an argument reads: smaller coefficients first (so that the
+/// accesses of one statement keep resembling each other: `i - 2 * j + 9`
+/// and `i - 2 * j + 8`, not `7 * j + i` and `i - 2 * j + 8`), then fewer
+/// terms (the constant counts as one), then a smaller constant (no offset
+/// when none is needed); between equals, the argument as it is
+/// (`(k - 1) % 2` stays, not `(k + 1) % 2`), then a positive constant; the
+/// rest makes the order total.
+fn simplicity(
+    coeffs: &[i64],
+    constant: i64,
+    base: (&[i64], i64),
+) -> (u64, usize, u64, bool, bool, Vec<i64>) {
+    let terms = coeffs.iter().filter(|c| **c != 0).count() + usize::from(constant != 0);
+    let size = coeffs
+        .iter()
+        .fold(0u64, |acc, c| acc.saturating_add(c.unsigned_abs()));
+    (
+        size,
+        terms,
+        constant.unsigned_abs(),
+        (coeffs, constant) != base,
+        constant < 0,
+        coeffs.to_vec(),
+    )
+}
+
+/// The candidate arguments equal to `(coeffs, constant)` modulo `b`: for a
+/// constant modulus, every coefficient and the constant may change by a
+/// multiple of it (each coefficient to its residue or the residue minus
+/// the modulus, the constant by up to [`MAX_OFFSET_MULTIPLE`] moduli on
+/// either side of its residue); for a modulus with parameters, multiples
+/// `k·b` with `|k| <= MAX_OFFSET_MULTIPLE` are added. Simplest first (see [`simplicity`]).
+fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(Vec<i64>, i64)> {
+    let mut out: Vec<(Vec<i64>, i64)> = Vec::new();
+    if b.is_constant() && b.constant >= 2 {
+        let m = b.constant;
+        let options = |c: i64, all: bool| -> Vec<i64> {
+            let r = c.rem_euclid(m);
+            let mut o = vec![c];
+            if all {
+                o.push(r);
+                if r != 0 {
+                    o.push(r - m);
+                }
+            } else {
+                o.push(if r > m / 2 { r - m } else { r });
+            }
+            o.sort_unstable();
+            o.dedup();
+            o
+        };
+        let mut choices: Vec<Vec<i64>> = coeffs.iter().map(|c| options(*c, true)).collect();
+        let count = choices
+            .iter()
+            .try_fold(1usize, |acc, o| acc.checked_mul(o.len()));
+        if count.is_none_or(|n| n > MAX_COEFFICIENT_CHOICES) {
+            choices = coeffs.iter().map(|c| options(*c, false)).collect();
+        }
+        let r0 = constant.rem_euclid(m);
+        let mut constants = vec![constant];
+        for k in -MAX_OFFSET_MULTIPLE..=MAX_OFFSET_MULTIPLE {
+            if let Some(v) = k.checked_mul(m).and_then(|v| v.checked_add(r0)) {
+                constants.push(v);
+            }
+        }
+        constants.sort_unstable();
+        constants.dedup();
+        let mut vectors: Vec<Vec<i64>> = vec![Vec::new()];
+        for o in &choices {
+            vectors = vectors
+                .into_iter()
+                .flat_map(|v| {
+                    o.iter().map(move |c| {
+                        let mut w = v.clone();
+                        w.push(*c);
+                        w
+                    })
+                })
+                .collect();
+            if vectors.len() > MAX_COEFFICIENT_CHOICES * 3 {
+                // Unreachable with the limit above; a guard all the same.
+                break;
+            }
+        }
+        for v in vectors {
+            if v.len() != coeffs.len() {
+                continue;
+            }
+            for c in &constants {
+                out.push((v.clone(), *c));
+            }
+        }
+    } else {
+        for k in -MAX_OFFSET_MULTIPLE..=MAX_OFFSET_MULTIPLE {
+            let mut v = coeffs.to_vec();
+            let mut ok = true;
+            for (q, c) in b.coeffs.iter().enumerate() {
+                match k.checked_mul(*c).and_then(|t| v[q].checked_add(t)) {
+                    Some(x) => v[q] = x,
+                    None => ok = false,
+                }
+            }
+            let c = k
+                .checked_mul(b.constant)
+                .and_then(|t| constant.checked_add(t));
+            if let (true, Some(c)) = (ok, c) {
+                out.push((v, c));
+            }
+        }
+    }
+    out.sort_by_key(|(v, c)| simplicity(v, *c, (coeffs, constant)));
+    out.dedup();
+    out
+}
+
+/// The simplest argument of each access of a `%` dimension with modulus
+/// `b`, whose proven argument on each event of `model` is `base[e]` (a row
+/// over that event's columns): the first candidate of
+/// [`candidate_arguments`] proven non-negative on every piece of the
+/// access (and, for an access in `exempt`, below the modulus too, so that
+/// it keeps needing no `%`), by the proofs of this module for the
+/// parameter values of `certificate`. The access's own argument is a
+/// candidate with its proofs already done, so one is always found; an
+/// access whose argument is not the same affine form over
+/// `[params | iterators]` on all its pieces (or uses an existential) gets
+/// no entry.
+fn simplest_arguments(
+    model: &ArrayModel,
+    base: &[Vec<i64>],
+    b: &ParamAffine,
+    exempt: &[(usize, usize)],
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<Vec<Argument>, PolyError> {
+    let n_param = model.params.len();
+    let mut keys: Vec<(usize, usize)> = Vec::new();
+    for e in &model.events {
+        let key = (e.statement, e.position);
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    let mut out = Vec::new();
+    for key in keys {
+        let events: Vec<usize> = (0..model.events.len())
+            .filter(|k| (model.events[*k].statement, model.events[*k].position) == key)
+            .collect();
+        // The argument over [params | iterators] and the constant, the same
+        // on every piece.
+        let mut form: Option<(Vec<i64>, i64)> = None;
+        let mut consistent = true;
+        for &k in &events {
+            let row = &base[k];
+            let cols = n_param + model.events[k].domain.space.n_dim();
+            let last = row.len() - 1;
+            if row[cols..last].iter().any(|c| *c != 0) {
+                consistent = false;
+                break;
+            }
+            let this = (row[..cols].to_vec(), row[last]);
+            match &form {
+                None => form = Some(this),
+                Some(f) if *f == this => {}
+                Some(_) => consistent = false,
+            }
+        }
+        let (Some((coeffs, constant)), true) = (form, consistent) else {
+            continue;
+        };
+        let in_range_needed = exempt.contains(&key);
+        let mut chosen: Option<Argument> = None;
+        // Every candidate before the access's own costs proofs.
+        for (tried, (v, c)) in candidate_arguments(&coeffs, constant, b)
+            .into_iter()
+            .enumerate()
+        {
+            if v == coeffs && c == constant {
+                chosen = Some(Argument {
+                    access: key,
+                    coeffs: v,
+                    constant: c,
+                    wraps: !in_range_needed,
+                });
+                break;
+            }
+            if tried == MAX_ARGUMENT_PROOFS {
+                break;
+            }
+            let mut non_negative = true;
+            let mut below = true;
+            for &k in &events {
+                let domain = &model.events[k].domain;
+                let mut row = vec![0i64; domain.width()];
+                row[..v.len()].copy_from_slice(&v);
+                let last = row.len() - 1;
+                row[last] = c;
+                // arg <= -1 must be empty.
+                let mut neg: Vec<i64> = row.iter().map(|x| -x).collect();
+                neg[last] -= 1;
+                if !proves_empty(domain, neg, certificate, context, budget)? {
+                    non_negative = false;
+                    break;
+                }
+                // arg - b >= 0 must be empty for no `%`.
+                if below
+                    && !proves_empty(
+                        domain,
+                        subscript_minus(&row, b, 1, 0),
+                        certificate,
+                        context,
+                        budget,
+                    )?
+                {
+                    below = false;
+                    if in_range_needed {
+                        break;
+                    }
+                }
+            }
+            if non_negative && (below || !in_range_needed) {
+                chosen = Some(Argument {
+                    access: key,
+                    coeffs: v,
+                    constant: c,
+                    wraps: !below,
+                });
+                break;
+            }
+        }
+        let chosen = chosen.unwrap_or(Argument {
+            access: key,
+            coeffs,
+            constant,
+            wraps: !in_range_needed,
+        });
+        out.push(chosen);
+    }
+    Ok(out)
 }

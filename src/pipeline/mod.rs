@@ -66,9 +66,8 @@ pub fn contract_program(
         let in_function = overrides.in_function(&program.scops[si].function);
         contract_scop(program, si, options, &in_function, &mut record)?;
     }
-    record
-        .edits
-        .extend(pins::static_assertions(program, &record.decisions));
+    let notes = pins::declaration_notes(program, &record.decisions, &record.edits);
+    record.edits.extend(notes);
     record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
     Ok(record)
 }

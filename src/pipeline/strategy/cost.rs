@@ -226,6 +226,7 @@ mod tests {
             modulus: m,
             exempt,
             extent_proven: true,
+            arguments: Vec::new(),
         }
     }
 
