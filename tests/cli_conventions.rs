@@ -180,7 +180,10 @@ fn function_picks_the_scops_to_transform() {
     let output = text(&out.stdout);
     // f keeps `double t[N];`, g's `t` becomes a scalar.
     assert!(output.contains("  double t[N];\n"), "{output}");
-    assert!(output.contains("  double t, u[2];\n"), "{output}");
+    assert!(
+        output.contains("  double t, u[2]; /* polyfold: t[i] -> t */\n"),
+        "{output}"
+    );
     let all = text(&polyfold(&[&p]).stdout);
     assert!(!all.contains("double t[N]"), "{all}");
     let out = polyfold(&["--function", "nothere", &p]);
@@ -312,7 +315,10 @@ void kernel(double A[N]) {
     let output = text(&out.stdout);
     assert!(output.contains("void init(double B[N]) {\n"), "{output}");
     assert!(output.contains("    B[i] = i;\n"), "{output}");
-    assert!(output.contains("  double B;\n"), "{output}");
+    assert!(
+        output.contains("  double B; /* polyfold: B[i] -> B */\n"),
+        "{output}"
+    );
     let out = polyfold(&["--temp", "main:B", p]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -12,10 +12,9 @@
 //! compiler. All of them failed before the fix (out-of-bounds read, wrong
 //! sums, non-positive VLA bound).
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+mod common;
 
-use polyfold::fuzz::check::{build_and_run, scratch_dir};
+use std::path::{Path, PathBuf};
 
 fn case(name: &str) -> (PathBuf, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,28 +47,7 @@ fn check(name: &str, defines: &[(&str, i64)], expect_change: bool) -> String {
         "{name}: output:\n{}",
         contraction.output
     );
-    let scratch = scratch_dir(&format!("printing-{name}")).expect("scratch directory");
-    let output_path = scratch.join(format!("{name}.polyfold.c"));
-    std::fs::write(&output_path, &contraction.output).expect("write");
-    let limit = Duration::from_secs(20);
-    let expected = build_and_run(&path, name, &scratch, true, limit, None)
-        .unwrap_or_else(|(_, e)| panic!("{name}: the original fails: {e}"));
-    let actual = build_and_run(
-        &output_path,
-        &format!("{name}.polyfold"),
-        &scratch,
-        true,
-        limit,
-        None,
-    )
-    .unwrap_or_else(|(_, e)| panic!("{name}: the output fails: {e}\n{}", contraction.output));
-    let _ = std::fs::remove_dir_all(&scratch);
-    assert_eq!(
-        String::from_utf8_lossy(&actual),
-        String::from_utf8_lossy(&expected),
-        "{name}: output:\n{}",
-        contraction.output
-    );
+    common::assert_runs_like_original(&path, name, "printing", &contraction.output);
     contraction.output
 }
 

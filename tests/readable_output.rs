@@ -15,10 +15,9 @@
 //! texts, `y[(2 * k + k) % (2 * N - 3)]`, there was no mapping comment,
 //! and the pin went between the declaration and its comment).
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+mod common;
 
-use polyfold::fuzz::check::{build_and_run, scratch_dir};
+use std::path::{Path, PathBuf};
 
 fn case(name: &str) -> (PathBuf, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,27 +40,7 @@ fn contract_and_run(name: &str) -> String {
         polyfold::pipeline::contract_program(&program, &Default::default()).expect("contracts");
     let output = contraction.output;
     assert_ne!(output, source, "{name}: nothing changed");
-    let scratch = scratch_dir(&format!("readable-{name}")).expect("scratch directory");
-    let output_path = scratch.join(format!("{name}.polyfold.c"));
-    std::fs::write(&output_path, &output).expect("write");
-    let limit = Duration::from_secs(20);
-    let expected = build_and_run(&path, name, &scratch, true, limit, None)
-        .unwrap_or_else(|(_, e)| panic!("{name}: the original fails: {e}"));
-    let actual = build_and_run(
-        &output_path,
-        &format!("{name}.polyfold"),
-        &scratch,
-        true,
-        limit,
-        None,
-    )
-    .unwrap_or_else(|(_, e)| panic!("{name}: the output fails: {e}\n{output}"));
-    let _ = std::fs::remove_dir_all(&scratch);
-    assert_eq!(
-        String::from_utf8_lossy(&actual),
-        String::from_utf8_lossy(&expected),
-        "{name}: output:\n{output}"
-    );
+    common::assert_runs_like_original(&path, name, "readable", &output);
     assert!(
         !output.lines().any(|l| !l.is_empty() && l.trim().is_empty()),
         "{name}: a line of blanks:\n{output}"

@@ -3,3 +3,34 @@
 #![allow(dead_code)]
 
 pub mod snapshot;
+
+use std::path::Path;
+use std::time::Duration;
+
+/// Builds the original program at `path` and `output` (polyfold's output
+/// for it) with ASan/UBSan, runs both and asserts that they print the
+/// same; `tag` names the scratch directory.
+pub fn assert_runs_like_original(path: &Path, name: &str, tag: &str, output: &str) {
+    use polyfold::fuzz::check::{build_and_run, scratch_dir};
+    let scratch = scratch_dir(&format!("{tag}-{name}")).expect("scratch directory");
+    let output_path = scratch.join(format!("{name}.polyfold.c"));
+    std::fs::write(&output_path, output).expect("write");
+    let limit = Duration::from_secs(20);
+    let expected = build_and_run(path, name, &scratch, true, limit, None)
+        .unwrap_or_else(|(_, e)| panic!("{name}: the original fails: {e}"));
+    let actual = build_and_run(
+        &output_path,
+        &format!("{name}.polyfold"),
+        &scratch,
+        true,
+        limit,
+        None,
+    )
+    .unwrap_or_else(|(_, e)| panic!("{name}: the output fails: {e}\n{output}"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert_eq!(
+        String::from_utf8_lossy(&actual),
+        String::from_utf8_lossy(&expected),
+        "{name}: output:\n{output}"
+    );
+}
