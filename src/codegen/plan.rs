@@ -19,6 +19,15 @@ fn operand_text(scop: &Scop, text: &str) -> String {
     operand(text, Prec::Postfix, &|name| scop.is_compound(name))
 }
 
+/// The source text of each subscript of `access`, trimmed.
+fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
+    access
+        .subscript_spans
+        .iter()
+        .map(|s| source[s.clone()].trim())
+        .collect()
+}
+
 /// The edits that give `array` of `scop` the layout `layout`: its declarator
 /// and every access in the SCoP. Returns `None` when the array has no
 /// declarator span to edit.
@@ -180,11 +189,7 @@ fn plan_linear(
             if access.array != array {
                 continue;
             }
-            let subs: Vec<&str> = access
-                .subscript_spans
-                .iter()
-                .map(|s| source[s.clone()].trim())
-                .collect();
+            let subs = subscript_texts(source, access);
             let mut text = source[access.name_span.clone()].to_string();
             let exact = exact_subscripts(source, scop, stmt, access);
             for dim in &layout.dims {
@@ -405,11 +410,7 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
             if access.array != array || access.subscript_spans.len() != rank {
                 continue;
             }
-            let subs: Vec<&str> = access
-                .subscript_spans
-                .iter()
-                .map(|s| source[s.clone()].trim())
-                .collect();
+            let subs = subscript_texts(source, access);
             let distinct = subs.iter().enumerate().all(|(k, s)| !subs[..k].contains(s));
             if distinct && subs.iter().all(|s| stmt.iterators.iter().any(|i| i == s)) {
                 names = subs.iter().map(|s| s.to_string()).collect();

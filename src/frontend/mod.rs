@@ -222,11 +222,18 @@ fn command_line_checks(
     command_line: &[(String, String)],
     evaluated: &preproc::Evaluated,
 ) -> Vec<Diagnostic> {
-    let headers: Vec<String> = evaluated
-        .headers
-        .iter()
-        .filter_map(|h| std::fs::read_to_string(h).ok())
-        .collect();
+    // The headers' texts, read only for a name the file itself does not
+    // mention (the preprocessor keeps their paths, not their texts).
+    let headers: std::cell::OnceCell<Vec<String>> = std::cell::OnceCell::new();
+    let header_texts = || {
+        headers.get_or_init(|| {
+            evaluated
+                .headers
+                .iter()
+                .filter_map(|h| std::fs::read_to_string(h).ok())
+                .collect()
+        })
+    };
     let mentions = |text: &str, name: &str| {
         text.match_indices(name).any(|(at, _)| {
             let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -240,7 +247,7 @@ fn command_line_checks(
     };
     let mut out = Vec::new();
     for (name, body) in command_line {
-        if !mentions(source, name) && !headers.iter().any(|h| mentions(h, name)) {
+        if !mentions(source, name) && !header_texts().iter().any(|h| mentions(h, name)) {
             out.push(
                 Diagnostic::new(
                     "PF037",
