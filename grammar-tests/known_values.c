@@ -1,7 +1,9 @@
 /* Products of a parameter with an iterator use the parameter's known value
    (from #define, -D or a const global) so that the access stays affine, and
    `/` and `%` between known numbers are computed (C truncation). Extents
-   and bounds that are affine keep their parameters symbolic. */
+   and bounds that are affine keep their parameters symbolic. A value
+   folded only into an array the SCoP reads and never writes (`tangent`)
+   decides no dataflow: N is not a value the model depends on. */
 #define N 6
 #define m 4
 #define n 4

@@ -224,9 +224,14 @@ fn run() -> ExitCode {
             }
         }
         Some(Command::BenchScaleOne(args)) => {
-            let mut contract = BenchOptions::default().contract;
-            contract.lattices = !args.no_lattice;
-            contract.inter_array = !args.no_inter_array;
+            // The main job's options (what `polyfold FILE` runs): no
+            // report-only max-live trace, whose cost grows with the sizes
+            // up to its cap.
+            let contract = polyfold::pipeline::ContractOptions {
+                lattices: !args.no_lattice,
+                inter_array: !args.no_inter_array,
+                ..Default::default()
+            };
             let line = polyfold::bench::scale::measure_one(
                 &args.file,
                 args.factor,

@@ -36,7 +36,7 @@ static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
     int sum_t[3][9], mean[3][9]; /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */
     _Static_assert(N == 6 && P == 64, "polyfold: the storage of sum_t, mean is certified for these parameter values only");
     int diff[64][3][9], sum_d; /* polyfold: diff[j][i][k] -> diff[k % 64][j % 3][(i - 2 * j) % 9], sum_d[j][i][k] -> sum_d */
-    _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff, sum_d is certified for these parameter values only");
+    _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff is certified for these parameter values only");
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {

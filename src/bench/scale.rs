@@ -17,8 +17,9 @@
 //! Each (kernel, factor) runs in a child process of the same binary (the
 //! hidden `polyfold bench-scale-one FILE --factor K`), so that its peak
 //! memory (`VmHWM` of `/proc/self/status`, `?` without `/proc`) is its own.
-//! The child runs the whole contraction as `bench` does (front end, then
-//! `contract_program` with the bench's options), `--repeats` times (fewer
+//! The child runs the whole contraction as `polyfold FILE` does (front
+//! end, then `contract_program` with the default options: no report-only
+//! max-live trace), `--repeats` times (fewer
 //! when one run takes more than a quarter of the time limit: the row says
 //! how many), and prints one JSON line. The parent kills a child that
 //! runs longer than `--time-limit` seconds (`timeout`) or whose resident

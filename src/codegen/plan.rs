@@ -45,6 +45,7 @@ pub fn plan_array_edits(
     }
     let mut edits = Vec::new();
     let mut text = decl.name.clone();
+    let keep = decl.keeps_declarator();
     for (dim, extent) in layout.dims.iter().zip(&decl.extents) {
         match dim {
             DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
@@ -67,7 +68,9 @@ pub fn plan_array_edits(
             }
         }
     }
-    edits.push(Edit::replace(declarator, text));
+    if !keep {
+        edits.push(Edit::replace(declarator, text));
+    }
     for (si, stmt) in scop.stmts.iter().enumerate() {
         for (position, access) in stmt.accesses().enumerate() {
             if access.array != array {
@@ -78,6 +81,7 @@ pub fn plan_array_edits(
             for (dim, span) in layout.dims.iter().zip(&access.subscript_spans) {
                 let sub = source[span.clone()].trim();
                 match dim {
+                    DimLayout::Dropped if keep => text.push_str("[0]"),
                     DimLayout::Dropped | DimLayout::Linear { .. } => {}
                     DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
                     DimLayout::Modulo {
@@ -432,6 +436,7 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
     let mut right = decl.name.clone();
     for (p, dim) in layout.dims.iter().enumerate() {
         match dim {
+            DimLayout::Dropped if decl.keeps_declarator() => right.push_str("[0]"),
             DimLayout::Dropped => {}
             DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
             DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),

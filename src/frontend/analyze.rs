@@ -30,6 +30,11 @@ pub struct RawAccess {
     pub span: Range<usize>,
     pub sub_spans: Vec<Range<usize>>,
     pub name_span: Range<usize>,
+    /// Parameters whose known value the subscripts folded (`tangent[N * j]`
+    /// is `tangent[6j]` for `N = 6`): the model depends on those values
+    /// only when the array is written in the SCoP (the subscripts of an
+    /// array it only reads decide no dataflow).
+    pub value_uses: BTreeSet<String>,
 }
 
 /// A node of an analysed tree.
@@ -1008,6 +1013,7 @@ impl<'a> Analyzer<'a> {
             span: e.span.clone(),
             sub_spans: Vec::new(),
             name_span: e.span.clone(),
+            value_uses: BTreeSet::new(),
         })
     }
 
@@ -1086,10 +1092,14 @@ impl<'a> Analyzer<'a> {
         }
         let mut subs = Vec::new();
         let mut sub_spans = Vec::new();
+        // The subscripts' value uses belong to the access (see
+        // `RawAccess::value_uses`), not to the statement.
+        let statement_uses = std::mem::take(&mut self.value_uses);
         for i in idx {
             match to_lin(i, Place::Subscript, self) {
                 Ok(l) => subs.push(l),
                 Err(d) => {
+                    self.value_uses.extend(statement_uses);
                     let mut d = d.with_label(e.span.clone(), "in this access");
                     if d.code == "PF010" {
                         d.message = format!("{} in `{}`", d.message, self.text(&e.span));
@@ -1100,6 +1110,7 @@ impl<'a> Analyzer<'a> {
             }
             sub_spans.push(strip_parens_span(self.source, i.span.clone()));
         }
+        let value_uses = std::mem::replace(&mut self.value_uses, statement_uses);
         Ok(RawAccess {
             var,
             name: name.clone(),
@@ -1108,6 +1119,7 @@ impl<'a> Analyzer<'a> {
             span: e.span.clone(),
             sub_spans,
             name_span: cur.span.clone(),
+            value_uses,
         })
     }
 

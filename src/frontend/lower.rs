@@ -70,6 +70,16 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         &mut |l| note_lin(l, &mut param_names),
         &mut stmts_flat,
     );
+    // A value folded into the subscripts or extents of an array the SCoP
+    // only reads decides no dataflow: only the arrays it writes count.
+    let written: BTreeSet<usize> = stmts_flat.iter().map(|s| s.write.var).collect();
+    for s in &stmts_flat {
+        for a in std::iter::once(&s.write).chain(&s.reads) {
+            if written.contains(&a.var) {
+                value_uses.extend(a.value_uses.iter().cloned());
+            }
+        }
+    }
 
     // Arrays in textual order of their first access.
     let mut array_of_var: HashMap<usize, ArrayId> = HashMap::new();
@@ -105,7 +115,9 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 for (k, val) in r.params {
                     param_info.entry(k).or_insert(val);
                 }
-                value_uses.extend(r.value_uses);
+                if written.contains(&v) {
+                    value_uses.extend(r.value_uses);
+                }
                 Some(l)
             });
             if let Some(l) = &lin {

@@ -325,6 +325,15 @@ pub struct Array {
     pub liveness: Liveness,
 }
 
+impl Array {
+    /// A function parameter: its type is the caller's, so a new layout
+    /// keeps its declarator (a dropped dimension is subscripted `[0]`, a
+    /// modulus must fit the declared extent).
+    pub fn keeps_declarator(&self) -> bool {
+        self.facts.storage == Storage::FunctionParam
+    }
+}
+
 /// Where a declaration sits in the blocks of its function: one step per
 /// enclosing `{ ... }` block, outermost (the function body) first.
 #[derive(Clone, Debug, PartialEq, Eq)]

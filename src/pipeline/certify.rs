@@ -23,7 +23,7 @@
 use crate::analysis::model::ArrayModel;
 use crate::ir::{ArrayId, Scop};
 use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, region};
-use crate::mapping::layout::{ArrayLayout, axis_layout, linear_layout};
+use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout, linear_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::poly::{BasicSet, Budget};
 use crate::verify::TraceReport;
@@ -215,6 +215,7 @@ fn modular(
         )
     }
     .map_err(|f| f.0)?;
+    let layout = fit_declarator(claim, layout, &certificate)?;
     Ok(Certified {
         storage: Storage::Modular {
             array: claim.array,
@@ -223,6 +224,41 @@ fn modular(
         },
         certificate,
     })
+}
+
+/// The layout of an array whose declarator stays (a function parameter
+/// folded with `--temp`, see [`crate::ir::Array::keeps_declarator`]): every
+/// dimension keeps its declared extent. An axis layout fits it: a
+/// subscript `e`, proven non-negative, becomes `e % b <= e` (or `0`), in
+/// bounds wherever the original access is. A layout that combines
+/// subscripts does not fit, and the mapping must hold for every value (a
+/// parameter list has no place for a `_Static_assert` pin).
+fn fit_declarator(
+    claim: &ArrayClaim<'_>,
+    layout: ArrayLayout,
+    certificate: &Certificate,
+) -> Result<ArrayLayout, String> {
+    if !claim.scop.array(claim.array).keeps_declarator() {
+        return Ok(layout);
+    }
+    const WHY: &str = "a function parameter keeps its declared type";
+    if layout.is_linear() {
+        return Err(format!(
+            "{WHY}: a layout that combines subscripts does not fit it"
+        ));
+    }
+    if *certificate != Certificate::ForAllParameters {
+        return Err(format!(
+            "{WHY}: the mapping holds only for the known values, and a parameter list has no place for their pin"
+        ));
+    }
+    let mut dims = layout.dims;
+    for dim in &mut dims {
+        if let DimLayout::Plain { extent } = dim {
+            *extent = None;
+        }
+    }
+    Ok(ArrayLayout { dims })
 }
 
 /// Merged buffers for `values`, by the trace of `scop` with its
