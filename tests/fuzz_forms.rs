@@ -62,6 +62,11 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
                     .any(|c| c.iter().any(|v| *v <= 3))
         }
         "openmp" => text.contains("#pragma omp parallel for"),
+        "products" => scop.lines().any(|l| {
+            l.split("in[")
+                .skip(1)
+                .any(|rest| rest.starts_with('N') && rest.contains(" * "))
+        }),
         _ => panic!("unknown form {name}"),
     }
 }

@@ -30,7 +30,7 @@
 static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
 {
     int t, i, j, k;
-    double P[N > 1 ? N : 1][N > 1 ? N : 1][N > 1 ? N : 1]; /* polyfold: P[i][j][k] -> P[i % N][j % N][k % N] */
+    double P[N + 2][N + 2][N + 2];
     double Q[N + 2][N + 2][N + 2];
     double result = 0.0;
 
@@ -53,12 +53,12 @@ static double pingpong3d_kernel(double in[N + 2][N + 2][N + 2])
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    P[i % N][j % N][k % N] = 0.25 * Q[i][j][k] + 0.125 * (Q[i - 1][j][k] + Q[i + 1][j][k] + Q[i][j - 1][k] +
+                    P[i][j][k] = 0.25 * Q[i][j][k] + 0.125 * (Q[i - 1][j][k] + Q[i + 1][j][k] + Q[i][j - 1][k] +
                                                               Q[i][j + 1][k] + Q[i][j][k - 1] + Q[i][j][k + 1]);
         for (i = 1; i <= N; i++)
             for (j = 1; j <= N; j++)
                 for (k = 1; k <= N; k++)
-                    Q[i][j][k] = P[i % N][j % N][k % N];
+                    Q[i][j][k] = P[i][j][k];
     }
     for (i = 1; i <= N; i++)
         for (j = 1; j <= N; j++)

@@ -410,7 +410,7 @@ impl Builder {
             return Self::guarded(conditions, body);
         }
         let w = self.weight();
-        let index = self.input_index(vars);
+        let index = self.input_read(vars);
         let target = Target::Output(self.output_index(vars));
         vec![Node::IfElse {
             conditions,
@@ -418,13 +418,28 @@ impl Builder {
             else_body: vec![Node::Assign {
                 target,
                 accumulate: true,
-                reads: vec![(w, Read::Input(index))],
+                reads: vec![(w, index)],
                 constant: 0,
             }],
         }]
     }
 
     /// An index into `in` from some iterators of `domain`.
+    /// A read of `in`: at an index from some iterators of `vars`, or (the
+    /// `products` form) at a size times one of them plus such an index.
+    fn input_read(&mut self, vars: &[String]) -> Read {
+        if !vars.is_empty() && self.form(self.forms.products, 1, 2) {
+            let var = vars[self.form_rng.below(vars.len())].clone();
+            let size = self.program.sizes[self.form_rng.below(self.program.sizes.len())]
+                .0
+                .clone();
+            let rest: Vec<String> = vars.iter().filter(|v| **v != var).cloned().collect();
+            let offset = self.input_index(&rest);
+            return Read::InputScaled { size, var, offset };
+        }
+        Read::Input(self.input_index(vars))
+    }
+
     fn input_index(&mut self, vars: &[String]) -> Aff {
         let mut aff = Aff::constant(self.rng.range(0, 3));
         for v in vars {
@@ -564,11 +579,11 @@ impl Builder {
         let mut body = Vec::new();
         // S1: the unconditional write.
         let w = self.weight();
-        let index = self.input_index(&vars);
+        let index = self.input_read(&vars);
         body.push(Node::Assign {
             target: here.clone(),
             accumulate: false,
-            reads: vec![(w, Read::Input(index))],
+            reads: vec![(w, index)],
             constant: self.rng.range(-2, 2),
         });
         // A read of an earlier group's array, guarded to its written cells.
@@ -954,7 +969,7 @@ impl Builder {
                 subscripts: init_vars.iter().map(|v| Aff::var(v, 0)).collect(),
             },
             accumulate: false,
-            reads: vec![(w, Read::Input(self.input_index(&init_vars)))],
+            reads: vec![(w, self.input_read(&init_vars))],
             constant: self.rng.range(-1, 1),
         };
         let order: Vec<usize> = (0..dims).collect();
@@ -970,7 +985,7 @@ impl Builder {
             };
             if self.rng.chance(1, 2) {
                 let (w1, w2) = (self.weight(), self.weight());
-                let index = self.input_index(&vars);
+                let index = self.input_read(&vars);
                 body.push(Node::Assign {
                     target: here,
                     accumulate: false,
@@ -982,7 +997,7 @@ impl Builder {
                                 subscripts: subs.clone(),
                             },
                         ),
-                        (w2, Read::Input(index)),
+                        (w2, index),
                     ],
                     constant: 0,
                 });
@@ -1075,7 +1090,7 @@ impl Builder {
                 subscripts: at(&zero),
             },
             accumulate: false,
-            reads: vec![(w, Read::Input(self.input_index(&vars)))],
+            reads: vec![(w, self.input_read(&vars))],
             constant: 0,
         };
         let mut nodes = Self::nest(&full, &order, vec![init]);
@@ -1397,6 +1412,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         block_scoped: keep(forms.block_scoped, 2),
         vla: keep(forms.vla, 1),
         openmp: keep(forms.openmp, 2),
+        products: keep(forms.products, 2),
     }
 }
 
@@ -1410,14 +1426,15 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
     };
     if symbolic {
         // Sizes are parameters only: no form that gives them a value, and
-        // none that polyfold models only with values (`N0 / 2`, `N0 % 4`
-        // and macros of a parameter such as `#define LAST0 N0-1` make it
-        // leave the statements out of every SCoP).
+        // none that polyfold models only with values (`N0 / 2`, `N0 % 4`,
+        // `in[N0 * i]` and macros of a parameter such as `#define LAST0
+        // N0-1` make it leave the statements out of every SCoP).
         forms.vla = true;
         forms.ifdef_sizes = false;
         forms.other_sizes = false;
         forms.derived_macros = false;
         forms.div_mod = false;
+        forms.products = false;
     }
     let n_params = rng.range(1, 3) as usize;
     let mut sizes = Vec::new();

@@ -181,9 +181,20 @@ pub enum Target {
 /// What an assignment reads (each with a coefficient from a small table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Read {
-    Temp { array: usize, subscripts: Vec<Aff> },
+    Temp {
+        array: usize,
+        subscripts: Vec<Aff>,
+    },
     Scalar(usize),
     Input(Aff),
+    /// `in[SIZE * var + offset]`: a size times an iterator, which the
+    /// front end folds with the size's known value (`in[8 * i + j]`); the
+    /// SCoP only reads `in`, so that value decides no dataflow.
+    InputScaled {
+        size: String,
+        var: String,
+        offset: Aff,
+    },
 }
 
 /// The coefficients a read may carry (printed as C double literals).
@@ -278,6 +289,9 @@ pub struct Forms {
     pub vla: bool,
     /// `#pragma omp parallel for` on loops with independent iterations.
     pub openmp: bool,
+    /// Reads of the input `in[N0 * i + j]`: a size times an iterator in
+    /// the subscripts of an array the SCoP only reads.
+    pub products: bool,
 }
 
 impl Forms {
@@ -300,11 +314,12 @@ impl Forms {
             block_scoped: true,
             vla: true,
             openmp: true,
+            products: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -316,6 +331,7 @@ impl Forms {
         "block-scoped",
         "vla",
         "openmp",
+        "products",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -331,6 +347,7 @@ impl Forms {
             "block-scoped" => &mut self.block_scoped,
             "vla" => &mut self.vla,
             "openmp" => &mut self.openmp,
+            "products" => &mut self.products,
             _ => return None,
         })
     }
@@ -805,6 +822,16 @@ impl GenProgram {
             Read::Temp { array, subscripts } => self.access_text(*array, subscripts),
             Read::Scalar(s) => self.scalars[*s].clone(),
             Read::Input(index) => format!("in[{}]", self.aff_text(index)),
+            Read::InputScaled { size, var, offset } => {
+                let offset = self.aff_text(offset);
+                if offset == "0" {
+                    format!("in[{size} * {var}]")
+                } else if let Some(rest) = offset.strip_prefix('-') {
+                    format!("in[{size} * {var} - {rest}]")
+                } else {
+                    format!("in[{size} * {var} + {offset}]")
+                }
+            }
         }
     }
 
@@ -1194,6 +1221,18 @@ impl GenProgram {
                             let v = index
                                 .eval(env)
                                 .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
+                            if !(0..INPUT_SIZE).contains(&v) {
+                                return Err(IllDefined(format!("in[{v}] out of bounds")));
+                            }
+                        }
+                        Read::InputScaled { size, var, offset } => {
+                            let unbound = || IllDefined("unbound name in in[]".into());
+                            let s = Aff::var(size, 0).eval(env).ok_or_else(unbound)?;
+                            let i = Aff::var(var, 0).eval(env).ok_or_else(unbound)?;
+                            let v = s
+                                .checked_mul(i)
+                                .and_then(|p| p.checked_add(offset.eval(env)?))
+                                .ok_or_else(unbound)?;
                             if !(0..INPUT_SIZE).contains(&v) {
                                 return Err(IllDefined(format!("in[{v}] out of bounds")));
                             }

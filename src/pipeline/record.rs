@@ -76,6 +76,9 @@ pub enum KeptReason {
         original: i64,
         new: i64,
         at_probe: bool,
+        /// Saves enough at these sizes, but not as the sizes grow (a
+        /// mapping for every value is judged at every size).
+        as_sizes_grow: bool,
     },
     /// The lattice strategies gave up, after `before`.
     LatticeGaveUp {
@@ -124,6 +127,7 @@ impl std::fmt::Display for KeptReason {
                 original,
                 new,
                 at_probe,
+                as_sizes_grow: false,
             } => write!(
                 f,
                 "not worth a `%` on its accesses: the best mapping saves {} of {original} cells{}, less than a quarter (--min-memory takes it)",
@@ -133,6 +137,17 @@ impl std::fmt::Display for KeptReason {
                 } else {
                     ""
                 }
+            ),
+            KeptReason::NotWorthAModulo {
+                original,
+                new,
+                at_probe,
+                as_sizes_grow: true,
+            } => write!(
+                f,
+                "not worth a `%` on its accesses: the best mapping saves {} of {original} cells{}, but its size grows as fast as the declaration's and it saves less than a quarter at larger sizes (the choice is the same at every size; --min-memory takes it)",
+                original - new,
+                if *at_probe { " at the probe sizes" } else { "" }
             ),
             KeptReason::LatticeGaveUp { before, error } => {
                 write!(f, "{before}; the lattice strategies gave up: {error}")

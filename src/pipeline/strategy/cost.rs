@@ -177,37 +177,90 @@ pub struct Refusal {
     /// The sizes are those at the probe values (no parameter values), and
     /// the new size grows as fast as the old one.
     pub at_probe: bool,
+    /// These sizes save enough, but not the same mapping at large sizes
+    /// (see [`refusal`]).
+    pub as_sizes_grow: bool,
+}
+
+/// How far the values are scaled to compare the sizes of a mapping made
+/// for every value as the sizes grow (see [`refusal`]).
+const GROWTH: i64 = 1 << 10;
+
+/// The cells of `layout` over an array declared with `declared` extents,
+/// and of the declaration, at `point` (`None` when an extent is unknown
+/// or the product overflows).
+fn cells_at(
+    layout: &ArrayLayout,
+    declared: &[Option<ParamAffine>],
+    point: &[i64],
+) -> Option<(i128, i128)> {
+    let mut original: i128 = 1;
+    for extent in declared {
+        original = original.checked_mul(i128::from(extent.as_ref()?.eval(point).ok()?.max(1)))?;
+    }
+    let mut new: i128 = 1;
+    for (p, dim) in layout.dims.iter().enumerate() {
+        let extent = match dim {
+            DimLayout::Dropped => 1,
+            DimLayout::Plain { extent: None } => declared.get(p)?.as_ref()?.eval(point).ok()?,
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo { modulus: b, .. }
+            | DimLayout::Linear { modulus: b, .. } => b.eval(point).ok()?,
+        };
+        new = new.checked_mul(i128::from(extent.max(1)))?;
+    }
+    Some((original, new))
 }
 
 /// The rule for one array: `None` when `layout` pays (no `%`, or it saves
 /// enough), else the sizes that fail. `cells` are the sizes for `values`
 /// (the known values, or the probe values when `values_known` is false);
-/// unknown sizes pay (nothing to compare).
+/// unknown sizes pay (nothing to compare). A layout made for every value
+/// (`for_every_value`) must also save enough with `values` scaled by
+/// [`GROWTH`]: a fold whose size grows as fast as the declaration's and
+/// that saves only a border (`(N + 2)^3` cells to `N^3`) is refused at
+/// every size, not made at the small sizes only, so the mapping is the
+/// same whatever the sizes.
 pub fn refusal(
     layout: &ArrayLayout,
     accesses: &[(usize, usize)],
     declared: &[Option<ParamAffine>],
     (original, new): (Option<i64>, Option<i64>),
-    values_known: bool,
+    (values, values_known): (&[i64], bool),
+    for_every_value: bool,
 ) -> Option<Refusal> {
     if !adds_modulo(layout, accesses) {
         return None;
     }
     let (original, new) = (original?, new?);
-    if !values_known {
-        let old_degree = degree(declared.iter().map(Option::as_ref));
-        let new_degree = layout_degree(layout, declared);
-        if let (Some(o), Some(n)) = (old_degree, new_degree)
-            && n < o
-        {
-            return None;
-        }
+    let old_degree = degree(declared.iter().map(Option::as_ref));
+    let new_degree = layout_degree(layout, declared);
+    let lower_degree = matches!((old_degree, new_degree), (Some(o), Some(n)) if n < o);
+    if !values_known && lower_degree {
+        return None;
     }
-    (!saves_enough(original, new)).then_some(Refusal {
+    let refused = |as_sizes_grow| Refusal {
         original,
         new,
         at_probe: !values_known,
-    })
+        as_sizes_grow,
+    };
+    if !saves_enough(original, new) {
+        return Some(refused(false));
+    }
+    if for_every_value && !lower_degree {
+        let large: Option<Vec<i64>> = values
+            .iter()
+            .map(|v| (*v).max(1).checked_mul(GROWTH))
+            .collect();
+        if let Some((old, new)) = large.and_then(|p| cells_at(layout, declared, &p)) {
+            let saved = old - new;
+            if saved * i128::from(MIN_SAVED_DEN) < old * i128::from(MIN_SAVED_NUM) {
+                return Some(refused(true));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -264,6 +317,7 @@ mod tests {
                 &m,
                 &[Some(aff(&[1], 2))],
                 (Some(66), Some(64)),
+                (&[64], true),
                 true
             ),
             None
@@ -289,26 +343,108 @@ mod tests {
         assert!(adds_modulo(&layout, &m));
         let declared = [Some(aff(&[1], 2))];
         assert_eq!(
-            refusal(&layout, &m, &declared, (Some(66), Some(64)), true),
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(66), Some(64)),
+                (&[64], true),
+                true
+            ),
             Some(Refusal {
                 original: 66,
                 new: 64,
-                at_probe: false
+                at_probe: false,
+                as_sizes_grow: false,
             })
         );
         // Without values: n + 2 -> n has the same degree, and at the probe
         // value 16 it saves 2 of 18.
         assert_eq!(
-            refusal(&layout, &m, &declared, (Some(18), Some(16)), false),
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(18), Some(16)),
+                (&[16], false),
+                true
+            ),
             Some(Refusal {
                 original: 18,
                 new: 16,
-                at_probe: true
+                at_probe: true,
+                as_sizes_grow: false,
             })
         );
-        // A fold that halves the array pays.
+        // A fold that halves the array pays (sizes of a mapping for the
+        // known values: its layout's formula is not the one above).
         assert_eq!(
-            refusal(&layout, &m, &declared, (Some(66), Some(33)), true),
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(66), Some(33)),
+                (&[64], true),
+                false
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_border_saved_only_at_small_sizes_is_refused_at_every_size() {
+        let m = ACCESSES;
+        // P[N + 2][N + 2][N + 2] -> P[i % N][j % N][k % N] (pingpong3d):
+        // at N = 16, 5 832 -> 4 096 cells saves 30 %; at N = 16 384 it
+        // saves 0.04 %. Made for every value, it is refused at N = 16 too.
+        let n = || modulo(aff(&[1], 0), vec![(0, 0)]);
+        let layout = ArrayLayout {
+            dims: vec![n(), n(), n()],
+        };
+        let declared = [Some(aff(&[1], 2)), Some(aff(&[1], 2)), Some(aff(&[1], 2))];
+        assert_eq!(
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(5832), Some(4096)),
+                (&[16], true),
+                true
+            ),
+            Some(Refusal {
+                original: 5832,
+                new: 4096,
+                at_probe: false,
+                as_sizes_grow: true,
+            })
+        );
+        // A mapping for the known values only is judged at those values.
+        assert_eq!(
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(5832), Some(4096)),
+                (&[16], true),
+                false
+            ),
+            None
+        );
+        // T[2N + 10] -> T[i % (N + 10)]: at N = 40, 90 -> 50; as N grows
+        // it saves half: it pays at every size.
+        let layout = ArrayLayout {
+            dims: vec![modulo(aff(&[1], 10), vec![(0, 0)])],
+        };
+        let declared = [Some(aff(&[2], 10))];
+        assert_eq!(
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(90), Some(50)),
+                (&[40], true),
+                true
+            ),
             None
         );
     }
@@ -327,10 +463,27 @@ mod tests {
         assert_eq!(layout_degree(&layout, &declared), Some(1));
         // Even where the probe sizes alone would not show it.
         assert_eq!(
-            refusal(&layout, &m, &declared, (Some(4), Some(4)), false),
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(4), Some(4)),
+                (&[2], false),
+                true
+            ),
             None
         );
         // With known values the numbers decide.
-        assert!(refusal(&layout, &m, &declared, (Some(4), Some(4)), true).is_some());
+        assert!(
+            refusal(
+                &layout,
+                &m,
+                &declared,
+                (Some(4), Some(4)),
+                (&[2], true),
+                true
+            )
+            .is_some()
+        );
     }
 }

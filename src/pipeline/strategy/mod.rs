@@ -27,7 +27,7 @@ use crate::analysis::livein::{LiveIn, live_in_cells};
 use crate::analysis::model::{AccessKind, ArrayModel};
 use crate::ir::{ArrayId, Scop};
 use crate::mapping::Method;
-use crate::mapping::certify::fix_params;
+use crate::mapping::certify::{Certificate, fix_params};
 use crate::mapping::layout::{ArrayLayout, DimLayout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
@@ -537,6 +537,10 @@ pub(super) struct Chooser {
     pub failure: Kept,
     /// The smallest certified storage the cost rule refused ([`cost`]).
     refused: Option<cost::Refusal>,
+    /// The smallest storage for every value the cost rule refused as the
+    /// sizes grow: a mapping for the known values only must be smaller
+    /// to be made (else the choice would change with the sizes).
+    grown: Option<cost::Refusal>,
 }
 
 impl Chooser {
@@ -574,6 +578,7 @@ pub(super) fn choose(
         sizes: Vec::new(),
         failure,
         refused: None,
+        grown: None,
     };
     let accesses = cost::access_keys(&facts.model);
     for (name, strategy) in PER_ARRAY {
@@ -630,6 +635,14 @@ pub(super) fn choose(
                 });
             }
             // The cost rule: a `%` on the accesses must pay for itself.
+            let for_values = matches!(certified.certificate(), Certificate::ForValues(_));
+            if !facts.options.min_memory
+                && for_values
+                && let Some(grown) = &chooser.grown
+                && cells.is_some_and(|c| c >= grown.new)
+            {
+                continue;
+            }
             if !facts.options.min_memory
                 && let Some(refusal) = certified.layout().and_then(|l| {
                     cost::refusal(
@@ -637,10 +650,16 @@ pub(super) fn choose(
                         &accesses,
                         &facts.extent_affs,
                         (facts.original_cells, cells),
-                        facts.values_known,
+                        (&facts.values, facts.values_known),
+                        !for_values,
                     )
                 })
             {
+                if refusal.as_sizes_grow
+                    && chooser.grown.as_ref().is_none_or(|r| refusal.new < r.new)
+                {
+                    chooser.grown = Some(refusal.clone());
+                }
                 if chooser.refused.as_ref().is_none_or(|r| refusal.new < r.new) {
                     chooser.refused = Some(refusal);
                 }
@@ -686,6 +705,7 @@ pub(super) fn choose(
                 original: r.original,
                 new: r.new,
                 at_probe: r.at_probe,
+                as_sizes_grow: r.as_sizes_grow,
             },
             None => chooser.failure,
         }),
