@@ -67,6 +67,9 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
                 .skip(1)
                 .any(|rest| rest.starts_with('N') && rest.contains(" * "))
         }),
+        "temp-parameters" => {
+            text.contains("#pragma polyfold temp(") && text.contains("static void kernel(double T")
+        }
         _ => panic!("unknown form {name}"),
     }
 }

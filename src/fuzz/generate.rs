@@ -1413,6 +1413,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         vla: keep(forms.vla, 1),
         openmp: keep(forms.openmp, 2),
         products: keep(forms.products, 2),
+        temp_parameters: keep(forms.temp_parameters, 2),
     }
 }
 
@@ -1580,6 +1581,7 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng, symbolic:
     shape.braceless = forms.braceless;
     shape.plain_copies = forms.copy_back;
     shape.style_seed = rng.next_u64();
+    shape.temp_parameter = forms.temp_parameters && !symbolic && rng.chance(1, 2);
     shape
 }
 

@@ -292,6 +292,9 @@ pub struct Forms {
     /// Reads of the input `in[N0 * i + j]`: a size times an iterator in
     /// the subscripts of an array the SCoP only reads.
     pub products: bool,
+    /// A temporary passed to the kernel as a parameter and declared a
+    /// temporary by `#pragma polyfold temp(NAME)`.
+    pub temp_parameters: bool,
 }
 
 impl Forms {
@@ -315,11 +318,12 @@ impl Forms {
             vla: true,
             openmp: true,
             products: true,
+            temp_parameters: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -332,6 +336,7 @@ impl Forms {
         "vla",
         "openmp",
         "products",
+        "temp-parameters",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -348,6 +353,7 @@ impl Forms {
             "vla" => &mut self.vla,
             "openmp" => &mut self.openmp,
             "products" => &mut self.products,
+            "temp-parameters" => &mut self.temp_parameters,
             _ => return None,
         })
     }
@@ -526,6 +532,11 @@ pub struct Shape {
     /// Made in [`SizeMode::Symbolic`]: every base size is a `Parameter`
     /// and no build gives one a value.
     pub symbolic: bool,
+    /// The first temporary declared in the kernel's body (not in a block,
+    /// not private to a parallel loop) is a parameter of the kernel
+    /// instead, declared a temporary by `#pragma polyfold temp(NAME)`; the
+    /// caller passes an array of its own (programs whose sizes are macros).
+    pub temp_parameter: bool,
 }
 
 /// Comments put at line ends by the printer (some with `;`, `{`, `}`).
@@ -696,7 +707,14 @@ impl GenProgram {
         let _ = writeln!(out, "#define OUT_SIZE {OUTPUT_SIZE}");
         out.push('\n');
         let params = self.parameter_sizes();
-        let param_text: String = params.iter().map(|p| format!("int {p}, ")).collect();
+        let mut scoped = Vec::new();
+        collect_scoped(&self.body, &mut scoped);
+        let temp_parameter = self.temp_parameter(&params, &scoped);
+        let mut param_text: String = params.iter().map(|p| format!("int {p}, ")).collect();
+        if let Some(t) = temp_parameter {
+            let declaration = self.declaration(&self.temps[t]);
+            let _ = write!(param_text, "{}, ", declaration.trim_end_matches(';'));
+        }
         let _ = writeln!(
             out,
             "static void kernel({param_text}double in[IN_SIZE], double out[OUT_SIZE])\n{{"
@@ -706,10 +724,8 @@ impl GenProgram {
         if !vars.is_empty() {
             let _ = writeln!(out, "    int {};", vars.join(", "));
         }
-        let mut scoped = Vec::new();
-        collect_scoped(&self.body, &mut scoped);
         for (index, temp) in self.temps.iter().enumerate() {
-            if !scoped.contains(&index) {
+            if !scoped.contains(&index) && temp_parameter != Some(index) {
                 let _ = writeln!(out, "    {}", self.declaration(temp));
             }
         }
@@ -717,6 +733,9 @@ impl GenProgram {
             let _ = writeln!(out, "    double {scalar};");
         }
         out.push('\n');
+        if let Some(t) = temp_parameter {
+            let _ = writeln!(out, "#pragma polyfold temp({})", self.temps[t].name);
+        }
         out.push_str("#pragma scop\n");
         let mut style = Style {
             rng: crate::util::rng::Rng::new(self.shape.style_seed),
@@ -729,12 +748,20 @@ impl GenProgram {
         out.push_str("#pragma endscop\n}\n\n");
         out.push_str("int main(void)\n{\n");
         out.push_str("    static double in[IN_SIZE];\n    static double out[OUT_SIZE];\n");
+        if let Some(t) = temp_parameter {
+            let _ = writeln!(out, "    static {}", self.declaration(&self.temps[t]));
+        }
         out.push_str("    int i;\n\n");
         out.push_str("    for (i = 0; i < IN_SIZE; i++)\n");
         out.push_str("        in[i] = (double)((i * 37 + 11) % 23) - 11.0;\n");
         out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n        out[i] = 0.0;\n");
         if params.is_empty() {
-            out.push_str("    kernel(in, out);\n");
+            match temp_parameter {
+                Some(t) => {
+                    let _ = writeln!(out, "    kernel({}, in, out);", self.temps[t].name);
+                }
+                None => out.push_str("    kernel(in, out);\n"),
+            }
             out.push_str("    for (i = 0; i < OUT_SIZE; i++)\n");
             out.push_str("        printf(\"out[%d] %.17g\\n\", i, out[i]);\n");
         } else {
@@ -790,6 +817,23 @@ impl GenProgram {
                 );
             }
         }
+    }
+
+    /// The temporary printed as a kernel parameter (see
+    /// [`Shape::temp_parameter`]), when the program has one: sizes that
+    /// are macros only, the first temporary of the body that is no
+    /// block's and no parallel loop's private.
+    fn temp_parameter(&self, params: &[String], scoped: &[usize]) -> Option<usize> {
+        if !self.shape.temp_parameter || !params.is_empty() {
+            return None;
+        }
+        let mut private = Vec::new();
+        collect_private(&self.body, &mut private);
+        (0..self.temps.len()).find(|t| {
+            !scoped.contains(t)
+                && !self.temps[*t].extents.is_empty()
+                && !private.contains(&self.temps[*t].name)
+        })
     }
 
     fn declaration(&self, temp: &TempArray) -> String {
@@ -1385,6 +1429,30 @@ pub fn collect_vars(nodes: &[Node], vars: &mut Vec<String>) {
 }
 
 /// The temporaries declared in `Block`s.
+/// The names private to the parallel loops of `nodes`.
+fn collect_private(nodes: &[Node], names: &mut Vec<String>) {
+    for node in nodes {
+        match node {
+            Node::Parallel { private, body, .. } => {
+                names.extend(private.iter().cloned());
+                collect_private(body, names);
+            }
+            Node::Block { body, .. } | Node::Loop { body, .. } | Node::If { body, .. } => {
+                collect_private(body, names)
+            }
+            Node::IfElse {
+                then_body,
+                else_body,
+                ..
+            } => {
+                collect_private(then_body, names);
+                collect_private(else_body, names);
+            }
+            Node::Assign { .. } => {}
+        }
+    }
+}
+
 fn collect_scoped(nodes: &[Node], scoped: &mut Vec<usize>) {
     for node in nodes {
         match node {
