@@ -21,7 +21,10 @@
 //! `N0 % 4`, `#ifdef SMALL_DATASET` sizes, `#ifndef N0` sizes rebuilt with
 //! `-DN0=<other>`, comments at line ends, brace-less bodies, `else`,
 //! copy-back loops, block-scoped temporaries, VLA kernels called with tiny
-//! sizes, `#pragma omp parallel for`), `classic` (the original generator:
+//! sizes, `#pragma omp parallel for`, reads `in[N0 * i + j]` of a size
+//! folded into an array the SCoP only reads, a temporary passed to the
+//! kernel as a parameter under `#pragma polyfold temp`), `classic` (the
+//! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`
 //! (`-openmp,-vla`). Each program uses a random subset of the forms given.
