@@ -1404,76 +1404,53 @@ impl CheckState {
 
 /// Every loop iterator name used in `nodes`, in first-use order.
 pub fn collect_vars(nodes: &[Node], vars: &mut Vec<String>) {
+    visit(nodes, &mut |node| {
+        if let Node::Loop { var, .. } = node
+            && !vars.contains(var)
+        {
+            vars.push(var.clone());
+        }
+    });
+}
+
+/// Calls `f` on every node of `nodes` and of their bodies, in order.
+fn visit(nodes: &[Node], f: &mut impl FnMut(&Node)) {
     for node in nodes {
+        f(node);
         match node {
-            Node::Loop { var, body, .. } => {
-                if !vars.contains(var) {
-                    vars.push(var.clone());
-                }
-                collect_vars(body, vars);
-            }
-            Node::If { body, .. } | Node::Block { body, .. } | Node::Parallel { body, .. } => {
-                collect_vars(body, vars)
-            }
+            Node::Loop { body, .. }
+            | Node::If { body, .. }
+            | Node::Block { body, .. }
+            | Node::Parallel { body, .. } => visit(body, f),
             Node::IfElse {
                 then_body,
                 else_body,
                 ..
             } => {
-                collect_vars(then_body, vars);
-                collect_vars(else_body, vars);
+                visit(then_body, f);
+                visit(else_body, f);
             }
             Node::Assign { .. } => {}
         }
     }
+}
+
+/// The names private to the parallel loops of `nodes`.
+fn collect_private(nodes: &[Node], names: &mut Vec<String>) {
+    visit(nodes, &mut |node| {
+        if let Node::Parallel { private, .. } = node {
+            names.extend(private.iter().cloned());
+        }
+    });
 }
 
 /// The temporaries declared in `Block`s.
-/// The names private to the parallel loops of `nodes`.
-fn collect_private(nodes: &[Node], names: &mut Vec<String>) {
-    for node in nodes {
-        match node {
-            Node::Parallel { private, body, .. } => {
-                names.extend(private.iter().cloned());
-                collect_private(body, names);
-            }
-            Node::Block { body, .. } | Node::Loop { body, .. } | Node::If { body, .. } => {
-                collect_private(body, names)
-            }
-            Node::IfElse {
-                then_body,
-                else_body,
-                ..
-            } => {
-                collect_private(then_body, names);
-                collect_private(else_body, names);
-            }
-            Node::Assign { .. } => {}
-        }
-    }
-}
-
 fn collect_scoped(nodes: &[Node], scoped: &mut Vec<usize>) {
-    for node in nodes {
-        match node {
-            Node::Block { temps, body } => {
-                scoped.extend(temps.iter().copied());
-                collect_scoped(body, scoped);
-            }
-            Node::Loop { body, .. } | Node::If { body, .. } | Node::Parallel { body, .. } => {
-                collect_scoped(body, scoped)
-            }
-            Node::IfElse {
-                then_body,
-                else_body,
-                ..
-            } => {
-                collect_scoped(then_body, scoped);
-                collect_scoped(else_body, scoped);
-            }
-            Node::Assign { .. } => {}
+    visit(nodes, &mut |node| {
+        if let Node::Block { temps, .. } = node {
+            scoped.extend(temps.iter().copied());
         }
-    }
+    });
 }
 
 #[cfg(test)]
