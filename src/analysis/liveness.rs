@@ -99,13 +99,22 @@ pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification 
             reason: "marked live-out by --live-out".into(),
         };
     }
+    let f = &array.facts;
     if named(&overrides.temp) {
+        // The user vouches for the values' death after the code they
+        // marked, not for code outside this SCoP that reads them (another
+        // SCoP of the same region, when polyfold splits it).
+        if f.used_outside_scop {
+            return Classification {
+                liveness: Liveness::External,
+                reason: "referenced outside the SCoP (--temp does not reach code outside the SCoP, such as another SCoP of the same region)".into(),
+            };
+        }
         return Classification {
             liveness: Liveness::Temporary,
             reason: "marked temporary by the user".into(),
         };
     }
-    let f = &array.facts;
     let external = |why: &str| Classification {
         liveness: Liveness::External,
         reason: why.to_string(),

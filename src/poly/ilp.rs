@@ -224,6 +224,22 @@ pub enum SolveStatus {
     Error(String),
 }
 
+impl std::fmt::Display for SolveStatus {
+    /// What a status says in a report (the solutions are not printed).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveStatus::Optimal(_) => f.write_str("optimal"),
+            SolveStatus::Feasible(_) => f.write_str("feasible"),
+            SolveStatus::Infeasible => f.write_str("infeasible"),
+            SolveStatus::Unbounded => f.write_str("unbounded"),
+            SolveStatus::TimeLimit => {
+                f.write_str("no solution within the node limit (or its safety net)")
+            }
+            SolveStatus::Error(e) => write!(f, "error: {e}"),
+        }
+    }
+}
+
 impl IlpModel {
     pub fn new() -> IlpModel {
         IlpModel::default()

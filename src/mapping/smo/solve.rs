@@ -655,7 +655,7 @@ fn build_level(
 fn solve_status_solution(status: SolveStatus) -> Result<crate::poly::ilp::Solution, String> {
     match status {
         SolveStatus::Optimal(s) | SolveStatus::Feasible(s) => Ok(s),
-        other => Err(format!("the level ILP gave no solution: {other:?}")),
+        other => Err(format!("the level ILP gave no solution: {other}")),
     }
 }
 
@@ -810,7 +810,7 @@ fn solve_level(
     let x_intra = x_intra_all;
     let sol = match status {
         SolveStatus::Optimal(s) | SolveStatus::Feasible(s) => s,
-        other => return Ok(Err(format!("the level ILP gave no solution: {other:?}"))),
+        other => return Ok(Err(format!("the level ILP gave no solution: {other}"))),
     };
     let val = |v: IlpVar| -> Result<i64, PolyError> {
         sol.int_value(v)

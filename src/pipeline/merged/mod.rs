@@ -959,7 +959,12 @@ fn propose_in(
     let mut trace_buffers = Vec::new();
     let mut decl_text = String::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
-        let mut name = format!("polyfold_buf{ai}");
+        // Unique in the file: the buffers of another SCoP (of the same
+        // function, perhaps) are named after it.
+        let mut name = match scop_index {
+            0 => format!("polyfold_buf{ai}"),
+            s => format!("polyfold_buf{s}_{ai}"),
+        };
         while source.contains(&name) {
             name.push('_');
         }
