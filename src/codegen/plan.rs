@@ -44,32 +44,12 @@ pub fn plan_array_edits(
         return Some(plan_linear(source, scop, array, layout, declarator));
     }
     let mut edits = Vec::new();
-    let mut text = decl.name.clone();
     let keep = decl.keeps_declarator();
-    for (dim, extent) in layout.dims.iter().zip(&decl.extents) {
-        match dim {
-            DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
-            DimLayout::Dropped => {}
-            DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
-            DimLayout::Plain { extent: Some(b) }
-            | DimLayout::Modulo {
-                modulus: b,
-                extent_proven: true,
-                ..
-            } => text.push_str(&format!("[{}]", b.to_text(&params))),
-            DimLayout::Modulo {
-                modulus: b,
-                extent_proven: false,
-                ..
-            } => {
-                // Not proven >= 1 where the program is valid: `max(b, 1)`.
-                let b = operand(&b.to_text(&params), Prec::Shift, &|n| scop.is_compound(n));
-                text.push_str(&format!("[{b} > 1 ? {b} : 1]"))
-            }
-        }
-    }
     if !keep {
-        edits.push(Edit::replace(declarator, text));
+        edits.push(Edit::replace(
+            declarator,
+            declarator_text(scop, array, layout),
+        ));
     }
     for (si, stmt) in scop.stmts.iter().enumerate() {
         for (position, access) in stmt.accesses().enumerate() {
@@ -124,6 +104,36 @@ pub fn plan_array_edits(
         }
     }
     Some(edits)
+}
+
+/// The declarator of `array` of `scop` with the (axis) layout `layout`.
+fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
+    let decl = scop.array(array);
+    let params = scop.param_texts();
+    let mut text = decl.name.clone();
+    for (dim, extent) in layout.dims.iter().zip(&decl.extents) {
+        match dim {
+            DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
+            DimLayout::Dropped => {}
+            DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo {
+                modulus: b,
+                extent_proven: true,
+                ..
+            } => text.push_str(&format!("[{}]", b.to_text(&params))),
+            DimLayout::Modulo {
+                modulus: b,
+                extent_proven: false,
+                ..
+            } => {
+                // Not proven >= 1 where the program is valid: `max(b, 1)`.
+                let b = operand(&b.to_text(&params), Prec::Shift, &|n| scop.is_compound(n));
+                text.push_str(&format!("[{b} > 1 ? {b} : 1]"))
+            }
+        }
+    }
+    text
 }
 
 /// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into

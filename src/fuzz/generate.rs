@@ -424,15 +424,12 @@ impl Builder {
         }]
     }
 
-    /// An index into `in` from some iterators of `domain`.
     /// A read of `in`: at an index from some iterators of `vars`, or (the
     /// `products` form) at a size times one of them plus such an index.
     fn input_read(&mut self, vars: &[String]) -> Read {
         if !vars.is_empty() && self.form(self.forms.products, 1, 2) {
-            let var = vars[self.form_rng.below(vars.len())].clone();
-            let size = self.program.sizes[self.form_rng.below(self.program.sizes.len())]
-                .0
-                .clone();
+            let var = self.form_rng.pick(vars).clone();
+            let size = self.form_rng.pick(&self.program.sizes).0.clone();
             let rest: Vec<String> = vars.iter().filter(|v| **v != var).cloned().collect();
             let offset = self.input_index(&rest);
             return Read::InputScaled { size, var, offset };
@@ -440,6 +437,7 @@ impl Builder {
         Read::Input(self.input_index(vars))
     }
 
+    /// An index into `in` from some iterators of `vars`.
     fn input_index(&mut self, vars: &[String]) -> Aff {
         let mut aff = Aff::constant(self.rng.range(0, 3));
         for v in vars {

@@ -867,14 +867,10 @@ impl GenProgram {
             Read::Scalar(s) => self.scalars[*s].clone(),
             Read::Input(index) => format!("in[{}]", self.aff_text(index)),
             Read::InputScaled { size, var, offset } => {
-                let offset = self.aff_text(offset);
-                if offset == "0" {
-                    format!("in[{size} * {var}]")
-                } else if let Some(rest) = offset.strip_prefix('-') {
-                    format!("in[{size} * {var} - {rest}]")
-                } else {
-                    format!("in[{size} * {var} + {offset}]")
-                }
+                // The product is one term of the index (coefficient 1).
+                let mut index = offset.clone();
+                index.terms.insert(0, (format!("{size} * {var}"), 1));
+                format!("in[{}]", self.aff_text(&index))
             }
         }
     }

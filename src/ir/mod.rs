@@ -328,7 +328,7 @@ pub struct Array {
 impl Array {
     /// A function parameter: its type is the caller's, so a new layout
     /// keeps its declarator (a dropped dimension is subscripted `[0]`, a
-    /// modulus must fit the declared extent).
+    /// modulus applies inside the declared extent).
     pub fn keeps_declarator(&self) -> bool {
         self.facts.storage == Storage::FunctionParam
     }

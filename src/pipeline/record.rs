@@ -87,6 +87,13 @@ pub enum KeptReason {
     },
 }
 
+/// Why a mapping for every value that saves enough at the sizes at hand
+/// is still refused (see [`KeptReason::NotWorthAModulo`]).
+const GROWS: &str = ", but its size grows as fast as the declaration's and it saves less than a quarter at larger sizes (the choice is the same at every size; --min-memory takes it)";
+
+/// The tail of [`KeptReason::NotWorthAModulo`] otherwise.
+const LESS: &str = ", less than a quarter (--min-memory takes it)";
+
 impl std::fmt::Display for KeptReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -127,28 +134,20 @@ impl std::fmt::Display for KeptReason {
                 original,
                 new,
                 at_probe,
-                as_sizes_grow: false,
-            } => write!(
-                f,
-                "not worth a `%` on its accesses: the best mapping saves {} of {original} cells{}, less than a quarter (--min-memory takes it)",
-                original - new,
-                if *at_probe {
-                    " at the probe sizes and its size grows as fast"
-                } else {
-                    ""
-                }
-            ),
-            KeptReason::NotWorthAModulo {
-                original,
-                new,
-                at_probe,
-                as_sizes_grow: true,
-            } => write!(
-                f,
-                "not worth a `%` on its accesses: the best mapping saves {} of {original} cells{}, but its size grows as fast as the declaration's and it saves less than a quarter at larger sizes (the choice is the same at every size; --min-memory takes it)",
-                original - new,
-                if *at_probe { " at the probe sizes" } else { "" }
-            ),
+                as_sizes_grow,
+            } => {
+                let saved = original - new;
+                let (at, why) = match (*at_probe, *as_sizes_grow) {
+                    (true, false) => (" at the probe sizes and its size grows as fast", LESS),
+                    (false, false) => ("", LESS),
+                    (true, true) => (" at the probe sizes", GROWS),
+                    (false, true) => ("", GROWS),
+                };
+                write!(
+                    f,
+                    "not worth a `%` on its accesses: the best mapping saves {saved} of {original} cells{at}{why}"
+                )
+            }
             KeptReason::LatticeGaveUp { before, error } => {
                 write!(f, "{before}; the lattice strategies gave up: {error}")
             }

@@ -76,8 +76,12 @@ pub fn adds_modulo(layout: &ArrayLayout, accesses: &[(usize, usize)]) -> bool {
 /// Whether going from `old` to `new` cells saves at least the fraction
 /// the rule asks for (`old - new >= old · NUM / DEN`, exactly).
 pub fn saves_enough(old: i64, new: i64) -> bool {
-    let saved = i128::from(old) - i128::from(new);
-    saved * i128::from(MIN_SAVED_DEN) >= i128::from(old) * i128::from(MIN_SAVED_NUM)
+    saves_enough_wide(i128::from(old), i128::from(new))
+}
+
+/// [`saves_enough`] for sizes in 128 bits (far below its limit).
+fn saves_enough_wide(old: i128, new: i128) -> bool {
+    (old - new) * i128::from(MIN_SAVED_DEN) >= old * i128::from(MIN_SAVED_NUM)
 }
 
 /// The inter-array rule: merged buffers of `merged` cells pay for their
@@ -186,30 +190,21 @@ pub struct Refusal {
 /// for every value as the sizes grow (see [`refusal`]).
 const GROWTH: i64 = 1 << 10;
 
-/// The cells of `layout` over an array declared with `declared` extents,
-/// and of the declaration, at `point` (`None` when an extent is unknown
-/// or the product overflows).
+/// The cells of the declaration and of `layout` at `point` (`None` when
+/// an extent is unknown or a product overflows).
 fn cells_at(
     layout: &ArrayLayout,
     declared: &[Option<ParamAffine>],
     point: &[i64],
 ) -> Option<(i128, i128)> {
-    let mut original: i128 = 1;
-    for extent in declared {
-        original = original.checked_mul(i128::from(extent.as_ref()?.eval(point).ok()?.max(1)))?;
-    }
-    let mut new: i128 = 1;
-    for (p, dim) in layout.dims.iter().enumerate() {
-        let extent = match dim {
-            DimLayout::Dropped => 1,
-            DimLayout::Plain { extent: None } => declared.get(p)?.as_ref()?.eval(point).ok()?,
-            DimLayout::Plain { extent: Some(b) }
-            | DimLayout::Modulo { modulus: b, .. }
-            | DimLayout::Linear { modulus: b, .. } => b.eval(point).ok()?,
-        };
-        new = new.checked_mul(i128::from(extent.max(1)))?;
-    }
-    Some((original, new))
+    let extents: Vec<Option<i64>> = declared
+        .iter()
+        .map(|e| e.as_ref().and_then(|e| e.eval(point).ok()))
+        .collect();
+    let original = extents
+        .iter()
+        .try_fold(1i128, |acc, e| acc.checked_mul(i128::from((*e)?.max(1))))?;
+    Some((original, super::layout_cells_wide(layout, &extents, point)?))
 }
 
 /// The rule for one array: `None` when `layout` pays (no `%`, or it saves
@@ -253,11 +248,10 @@ pub fn refusal(
             .iter()
             .map(|v| (*v).max(1).checked_mul(GROWTH))
             .collect();
-        if let Some((old, new)) = large.and_then(|p| cells_at(layout, declared, &p)) {
-            let saved = old - new;
-            if saved * i128::from(MIN_SAVED_DEN) < old * i128::from(MIN_SAVED_NUM) {
-                return Some(refused(true));
-            }
+        if let Some((old, new)) = large.and_then(|p| cells_at(layout, declared, &p))
+            && !saves_enough_wide(old, new)
+        {
+            return Some(refused(true));
         }
     }
     None
@@ -272,6 +266,26 @@ mod tests {
             coeffs: coeffs.to_vec(),
             constant,
         }
+    }
+
+    /// [`refusal`] with known sizes `(original, new)` at `values`.
+    fn judge(
+        layout: &ArrayLayout,
+        accesses: &[(usize, usize)],
+        declared: &[Option<ParamAffine>],
+        (original, new): (i64, i64),
+        values: &[i64],
+        values_known: bool,
+        for_every_value: bool,
+    ) -> Option<Refusal> {
+        refusal(
+            layout,
+            accesses,
+            declared,
+            (Some(original), Some(new)),
+            (values, values_known),
+            for_every_value,
+        )
     }
 
     fn modulo(m: ParamAffine, exempt: Vec<(usize, usize)>) -> DimLayout {
@@ -312,12 +326,13 @@ mod tests {
         };
         assert!(!adds_modulo(&plain, &m));
         assert_eq!(
-            refusal(
+            judge(
                 &plain,
                 &m,
                 &[Some(aff(&[1], 2))],
-                (Some(66), Some(64)),
-                (&[64], true),
+                (66, 64),
+                &[64],
+                true,
                 true
             ),
             None
@@ -343,14 +358,7 @@ mod tests {
         assert!(adds_modulo(&layout, &m));
         let declared = [Some(aff(&[1], 2))];
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(66), Some(64)),
-                (&[64], true),
-                true
-            ),
+            judge(&layout, &m, &declared, (66, 64), &[64], true, true),
             Some(Refusal {
                 original: 66,
                 new: 64,
@@ -361,14 +369,7 @@ mod tests {
         // Without values: n + 2 -> n has the same degree, and at the probe
         // value 16 it saves 2 of 18.
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(18), Some(16)),
-                (&[16], false),
-                true
-            ),
+            judge(&layout, &m, &declared, (18, 16), &[16], false, true),
             Some(Refusal {
                 original: 18,
                 new: 16,
@@ -379,14 +380,7 @@ mod tests {
         // A fold that halves the array pays (sizes of a mapping for the
         // known values: its layout's formula is not the one above).
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(66), Some(33)),
-                (&[64], true),
-                false
-            ),
+            judge(&layout, &m, &declared, (66, 33), &[64], true, false),
             None
         );
     }
@@ -403,14 +397,7 @@ mod tests {
         };
         let declared = [Some(aff(&[1], 2)), Some(aff(&[1], 2)), Some(aff(&[1], 2))];
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(5832), Some(4096)),
-                (&[16], true),
-                true
-            ),
+            judge(&layout, &m, &declared, (5832, 4096), &[16], true, true),
             Some(Refusal {
                 original: 5832,
                 new: 4096,
@@ -420,14 +407,7 @@ mod tests {
         );
         // A mapping for the known values only is judged at those values.
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(5832), Some(4096)),
-                (&[16], true),
-                false
-            ),
+            judge(&layout, &m, &declared, (5832, 4096), &[16], true, false),
             None
         );
         // T[2N + 10] -> T[i % (N + 10)]: at N = 40, 90 -> 50; as N grows
@@ -437,14 +417,7 @@ mod tests {
         };
         let declared = [Some(aff(&[2], 10))];
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(90), Some(50)),
-                (&[40], true),
-                true
-            ),
+            judge(&layout, &m, &declared, (90, 50), &[40], true, true),
             None
         );
     }
@@ -463,27 +436,10 @@ mod tests {
         assert_eq!(layout_degree(&layout, &declared), Some(1));
         // Even where the probe sizes alone would not show it.
         assert_eq!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(4), Some(4)),
-                (&[2], false),
-                true
-            ),
+            judge(&layout, &m, &declared, (4, 4), &[2], false, true),
             None
         );
         // With known values the numbers decide.
-        assert!(
-            refusal(
-                &layout,
-                &m,
-                &declared,
-                (Some(4), Some(4)),
-                (&[2], true),
-                true
-            )
-            .is_some()
-        );
+        assert!(judge(&layout, &m, &declared, (4, 4), &[2], true, true).is_some());
     }
 }

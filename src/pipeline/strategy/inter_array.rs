@@ -87,12 +87,12 @@ pub fn merge_scop(
         .iter()
         .filter(|t| scop.arrays.get(**t).is_some_and(|a| !a.extents.is_empty()))
         .count();
-    if arrays == 0 || (arrays == 1 && !min_memory) {
-        return Err(if arrays == 0 {
-            "no temporary array".into()
-        } else {
-            "one temporary array (--min-memory merges it alone too)".into()
-        });
+    match arrays {
+        0 => return Err("no temporary array".into()),
+        1 if !min_memory => {
+            return Err("one temporary array (--min-memory merges it alone too)".into());
+        }
+        _ => {}
     }
     let mut why_not = Vec::new();
     // For every value.

@@ -496,11 +496,21 @@ pub(super) fn decision_cells_at(
 
 /// Cells of an array after remapping with `layout`.
 fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -> Option<i64> {
-    let mut cells: i64 = 1;
+    i64::try_from(layout_cells_wide(layout, extents, values)?).ok()
+}
+
+/// [`layout_cells`] in 128 bits (`None` only when an extent is unknown or
+/// that overflows too).
+pub(super) fn layout_cells_wide(
+    layout: &ArrayLayout,
+    extents: &[Option<i64>],
+    values: &[i64],
+) -> Option<i128> {
+    let mut cells: i128 = 1;
     if layout.is_linear() {
         for dim in &layout.dims {
             if let DimLayout::Linear { modulus, .. } = dim {
-                cells = cells.checked_mul(modulus.eval(values).ok()?)?;
+                cells = cells.checked_mul(i128::from(modulus.eval(values).ok()?))?;
             }
         }
         return Some(cells);
@@ -514,7 +524,7 @@ fn layout_cells(layout: &ArrayLayout, extents: &[Option<i64>], values: &[i64]) -
             // A guarded extent is at least 1 (see `DimLayout::Modulo`).
             DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
         };
-        cells = cells.checked_mul(size)?;
+        cells = cells.checked_mul(i128::from(size))?;
     }
     Some(cells)
 }
