@@ -1,7 +1,9 @@
 /* Products of a parameter with an iterator use the parameter's known value
    (from #define, -D or a const global) so that the access stays affine, and
-   `/` and `%` between known numbers are computed (C truncation). Extents
-   and bounds that are affine keep their parameters symbolic. A value
+   `/` and `%` between known numbers in a subscript are computed (C
+   truncation). Extents and bounds that are affine keep their parameters
+   symbolic, and so does the quotient `M / 2` of a bound (an existential
+   with 2e0 <= M <= 2e0 + 1 for M >= 0). A value
    folded only into an array the SCoP reads and never writes (`tangent`)
    decides no dataflow: N is not a value the model depends on. */
 #define N 6

@@ -4,7 +4,11 @@
 //! Arithmetic is checked: an overflowing coefficient is a rejection, never a
 //! wrapped value. This module does not know where names come from; a
 //! [`Resolver`] decides whether a name is an iterator, a parameter, or not
-//! affine at all. `/` and `%` are rejected (they are not modelled).
+//! affine at all. `/` and `%` by a constant are quasi-affine: in bounds and
+//! conditions they become a [`Div`] symbol, C's truncating quotient, which
+//! lowering models exactly with an existential variable per quotient (one
+//! piece per sign of the dividend). In subscripts they are rejected unless
+//! both sides have known values.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -22,10 +26,20 @@ pub enum Sym {
     Iter(usize),
     /// The stride existential of the loop at this depth.
     Exist(usize),
+    /// C's truncating quotient `num / den` of an affine form by a
+    /// constant `den >= 2`.
+    Div(Box<Div>),
+}
+
+/// `num / den` in C: rounded toward zero (`-7 / 2 == -3`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Div {
+    pub num: Lin,
+    pub den: i64,
 }
 
 /// `Σ terms[s]·s + constant`, with no zero coefficient stored.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Lin {
     pub terms: BTreeMap<Sym, i64>,
     pub constant: i64,
@@ -82,12 +96,69 @@ impl Lin {
         Some(out)
     }
 
-    /// Calls `f` on every parameter name.
-    pub fn params(&self) -> impl Iterator<Item = &str> {
-        self.terms.keys().filter_map(|s| match s {
-            Sym::Param(p) => Some(p.as_str()),
-            _ => None,
-        })
+    /// Every parameter name, those inside quotients included.
+    pub fn params(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for s in self.terms.keys() {
+            match s {
+                Sym::Param(p) => out.push(p.as_str()),
+                Sym::Div(d) => out.extend(d.num.params()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Whether a quotient occurs in the form.
+    pub fn has_div(&self) -> bool {
+        self.terms.keys().any(|s| matches!(s, Sym::Div(_)))
+    }
+
+    /// Every quotient of the form, those inside quotients first (each
+    /// once, appended to `out` when not there yet).
+    pub fn collect_divs(&self, out: &mut Vec<Div>) {
+        for s in self.terms.keys() {
+            if let Sym::Div(d) = s {
+                d.num.collect_divs(out);
+                if !out.contains(d) {
+                    out.push((**d).clone());
+                }
+            }
+        }
+    }
+
+    /// `self / den` (C's truncation) for a constant `den != 0`: a number
+    /// when `self` is one, else `±Div` (`x / -c == -(x / c)` in C).
+    pub fn quotient(&self, den: i64) -> Option<Lin> {
+        if den == 0 {
+            return None;
+        }
+        if let Some(c) = self.as_constant() {
+            return c.checked_div(den).map(Lin::constant);
+        }
+        let m = den.checked_abs()?;
+        let q = if m == 1 {
+            self.clone()
+        } else {
+            Lin::sym(Sym::Div(Box::new(Div {
+                num: self.clone(),
+                den: m,
+            })))
+        };
+        q.scale(den.signum())
+    }
+
+    /// `self % den` (C's remainder, the sign of `self`):
+    /// `self - |den|·(self / |den|)`.
+    pub fn remainder(&self, den: i64) -> Option<Lin> {
+        if den == 0 {
+            return None;
+        }
+        if let Some(c) = self.as_constant() {
+            return c.checked_rem(den).map(Lin::constant);
+        }
+        let m = den.checked_abs()?;
+        self.add_scaled(&self.quotient(m)?, -m)
     }
 }
 
@@ -485,11 +556,29 @@ fn to_val_depth<R: Resolver>(
             v.scale(k).ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
+            if place != Place::Subscript
+                && let Ok(Val::Aff(num)) = recur(a, res)
+                && let Ok(Val::Aff(den)) = recur(b, res)
+                && let Some(den) = den.as_constant()
+                && den != 0 =>
+        {
+            // A quotient or remainder by a constant: quasi-affine, modelled
+            // exactly by lowering (see `Div`), and kept symbolic even when
+            // the dividend's value is known.
+            let r = if *op == BinOp::Div {
+                num.quotient(den)
+            } else {
+                num.remainder(den)
+            };
+            r.map(Val::Aff).ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
             if let (Ok(va), Ok(vb)) = (recur(a, res), recur(b, res))
                 && let (Some(x), Some(y)) = (known_value(&va, res), known_value(&vb, res))
                 && y != 0 =>
         {
-            // Both sides are known numbers: C's truncating `/` and `%`.
+            // Both sides are known numbers (in a subscript, or a divisor
+            // that is a parameter): C's truncating `/` and `%`.
             let r = if *op == BinOp::Div {
                 x.checked_div(y)
             } else {
@@ -516,7 +605,11 @@ fn to_val_depth<R: Resolver>(
                 }
             ),
         )
-        .with_note("polyfold models only affine expressions; `/` and `%` are left out of SCoPs")),
+        .with_note(if place == Place::Subscript {
+            "polyfold models `/` and `%` by a constant in loop bounds and conditions; in subscripts they are left out of SCoPs"
+        } else {
+            "polyfold models `/` and `%` only by a constant (not by a variable)"
+        })),
         ExprKind::Cond(c, x, y) => {
             // Recognise `a < b ? a : b` (min) and `a > b ? a : b` (max).
             if let ExprKind::Binary(op, l, r) = &c.kind {

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use super::affine::{
-    Constraint, Dnf, Lin, Place, Resolver, Sym, Val, is_signed_integer_type_text, not_affine,
+    Constraint, Div, Dnf, Lin, Place, Resolver, Sym, Val, is_signed_integer_type_text, not_affine,
     to_lin,
 };
 use super::analyze::is_statement_pragma;
@@ -112,6 +112,10 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                     value_uses: BTreeSet::new(),
                 };
                 let l = to_lin(e, Place::Bound, &mut r).ok()?;
+                // A quotient (`n / 2`) is not an affine extent.
+                if l.has_div() {
+                    return None;
+                }
                 for (k, val) in r.params {
                     param_info.entry(k).or_insert(val);
                 }
@@ -166,9 +170,9 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 None => None,
             };
             if let Some(l) = lin
-                && l.params().next().is_some()
+                && !l.params().is_empty()
             {
-                let row = lin_row(&l.add_constant(-1)?, &param_names, 0, &[])?;
+                let row = lin_row(&l.add_constant(-1)?, &param_names, 0, &[], &[])?;
                 if !context.ineqs.contains(&row) {
                     context.add_ineq(row);
                 }
@@ -490,15 +494,24 @@ impl Resolver for ExtentResolver<'_, '_> {
     }
 }
 
-/// A row `[params | iters | exists | constant]` for a linear form.
-fn lin_row(l: &Lin, params: &[String], n_iters: usize, exists: &[usize]) -> Option<Vec<i64>> {
+/// A row `[params | iters | exists | divs | constant]` for a linear form:
+/// the stride existentials of the loops at depths `exists`, then one
+/// existential per quotient of `divs`.
+fn lin_row(
+    l: &Lin,
+    params: &[String],
+    n_iters: usize,
+    exists: &[usize],
+    divs: &[Div],
+) -> Option<Vec<i64>> {
     let np = params.len();
-    let mut row = vec![0i64; np + n_iters + exists.len() + 1];
+    let mut row = vec![0i64; np + n_iters + exists.len() + divs.len() + 1];
     for (s, c) in &l.terms {
         let col = match s {
             Sym::Param(p) => params.iter().position(|q| q == p)?,
             Sym::Iter(k) if *k < n_iters => np + k,
             Sym::Exist(k) => np + n_iters + exists.iter().position(|d| d == k)?,
+            Sym::Div(d) => np + n_iters + exists.len() + divs.iter().position(|x| x == &**d)?,
             Sym::Iter(_) => return None,
         };
         row[col] = row[col].checked_add(*c)?;
@@ -507,8 +520,71 @@ fn lin_row(l: &Lin, params: &[String], n_iters: usize, exists: &[usize]) -> Opti
     Some(row)
 }
 
+/// `b` with the definition of each quotient of `divs` (existential
+/// columns after the stride existentials, in order), C's truncation: for
+/// `q = num / den`, `0 <= num - den·q <= den - 1` where `num >= 0` and
+/// `0 <= den·q - num <= den - 1` where `num < 0`. One piece per sign
+/// combination; pieces with no integer point are dropped (when the solver
+/// cannot tell, the piece stays: an extra empty piece changes nothing).
+/// `None` on overflow or when there would be more than `MAX_DISJUNCTS`
+/// pieces.
+fn define_divs(
+    b: BasicSet,
+    divs: &[Div],
+    params: &[String],
+    n_iters: usize,
+    exists: &[usize],
+) -> Option<Vec<BasicSet>> {
+    let col0 = params.len() + n_iters + exists.len();
+    let mut pieces = vec![b];
+    for (k, d) in divs.iter().enumerate() {
+        let num = lin_row(&d.num, params, n_iters, exists, divs)?;
+        // num - den·q
+        let mut rest = num.clone();
+        rest[col0 + k] = rest[col0 + k].checked_sub(d.den)?;
+        let neg = |r: &[i64]| {
+            r.iter()
+                .map(|v| v.checked_neg())
+                .collect::<Option<Vec<i64>>>()
+        };
+        let plus = |r: &[i64], c: i64| -> Option<Vec<i64>> {
+            let mut r = r.to_vec();
+            let last = r.len() - 1;
+            r[last] = r[last].checked_add(c)?;
+            Some(r)
+        };
+        // num >= 0: rest >= 0 and den - 1 - rest >= 0.
+        let positive = [num.clone(), rest.clone(), plus(&neg(&rest)?, d.den - 1)?];
+        // num <= -1: -rest >= 0 and rest + den - 1 >= 0.
+        let negative = [plus(&neg(&num)?, -1)?, neg(&rest)?, plus(&rest, d.den - 1)?];
+        let mut next = Vec::with_capacity(2 * pieces.len());
+        for p in &pieces {
+            for rows in [&positive, &negative] {
+                let mut q = p.clone();
+                for r in rows {
+                    if !q.ineqs.contains(r) {
+                        q.add_ineq(r.clone());
+                    }
+                }
+                let mut budget = crate::poly::Budget::steps(100_000);
+                if !matches!(
+                    crate::poly::simplex::integer_point(&q, &mut budget),
+                    Ok(None)
+                ) {
+                    next.push(q);
+                }
+            }
+        }
+        if next.len() > super::affine::MAX_DISJUNCTS {
+            return None;
+        }
+        pieces = next;
+    }
+    Some(pieces)
+}
+
 fn lin_to_aff(l: &Lin, params: &[String], iters: &[String]) -> Option<AffExpr> {
-    let row = lin_row(l, params, iters.len(), &[])?;
+    let row = lin_row(l, params, iters.len(), &[], &[])?;
     let (coeffs, c) = row.split_at(row.len() - 1);
     Some(AffExpr {
         coeffs: coeffs.to_vec(),
@@ -580,12 +656,16 @@ impl<'b> StmtBuilder<'b, '_> {
         }
         let mut domain = Set::empty(space.clone());
         for conj in &dnf.0 {
+            let mut divs: Vec<Div> = Vec::new();
+            for c in conj {
+                c.lin.collect_divs(&mut divs);
+            }
             let mut b = BasicSet::universe(space.clone());
-            for _ in &exists {
+            for _ in 0..exists.len() + divs.len() {
                 b.add_exist();
             }
             for c in conj {
-                let row = lin_row(&c.lin, self.params, iters.len(), &exists)?;
+                let row = lin_row(&c.lin, self.params, iters.len(), &exists, &divs)?;
                 if c.is_eq {
                     if !b.eqs.contains(&row) {
                         b.add_eq(row);
@@ -594,8 +674,10 @@ impl<'b> StmtBuilder<'b, '_> {
                     b.add_ineq(row);
                 }
             }
-            if !domain.pieces.contains(&b) {
-                domain.push(b);
+            for b in define_divs(b, &divs, self.params, iters.len(), &exists)? {
+                if !domain.pieces.contains(&b) {
+                    domain.push(b);
+                }
             }
         }
         let write = self.access(&s.write, &tuple, &iters)?;

@@ -479,8 +479,11 @@ impl Builder {
             })
             .collect();
         // `/` and `%` forms: the leading distance becomes a derived size
-        // (`N0 / 2`, `HALF0`), at least 1 for the sizes seen here.
-        if self.form(self.forms.div_mod || self.forms.derived_macros, 1, 3)
+        // (`N0 / 2`, `HALF0`), at least 1 for the sizes seen here. Not with
+        // symbolic sizes: in a subscript a quotient of a parameter leaves
+        // the statement out of every SCoP.
+        if !self.symbolic
+            && self.form(self.forms.div_mod || self.forms.derived_macros, 1, 3)
             && let Some(atom) = self.atom(1)
         {
             shift[lead].1 = Aff::var(&atom, 0);
@@ -1425,14 +1428,15 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
     };
     if symbolic {
         // Sizes are parameters only: no form that gives them a value, and
-        // none that polyfold models only with values (`N0 / 2`, `N0 % 4`,
-        // `in[N0 * i]` and macros of a parameter such as `#define LAST0
-        // N0-1` make it leave the statements out of every SCoP).
+        // none that polyfold models only with values (`in[N0 * i]` and
+        // macros of a parameter such as `#define LAST0 N0-1` make it leave
+        // the statements out of every SCoP). `N0 / 2` and `N0 % 4` stay:
+        // in bounds they are quotients modelled for every value (in
+        // subscripts and extents they still leave statements out).
         forms.vla = true;
         forms.ifdef_sizes = false;
         forms.other_sizes = false;
         forms.derived_macros = false;
-        forms.div_mod = false;
         forms.products = false;
     }
     let n_params = rng.range(1, 3) as usize;
