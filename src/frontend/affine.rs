@@ -151,9 +151,7 @@ impl Lin {
     /// `self % den` (C's remainder, the sign of `self`):
     /// `self - |den|·(self / |den|)`.
     pub fn remainder(&self, den: i64) -> Option<Lin> {
-        if den == 0 {
-            return None;
-        }
+        // `den == 0` is `None` from `checked_rem` or from `quotient`.
         if let Some(c) = self.as_constant() {
             return c.checked_rem(den).map(Lin::constant);
         }
