@@ -798,21 +798,59 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         }
         valid
     };
-    let contraction = match contract_program(&program, &contract_options(options)) {
-        Ok(c) => c,
-        Err(e) => {
-            return Outcome::fail(
-                format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
-                2,
-            );
+    // A divisor made of parameters (`% (2 * n - 1)`, what polyfold prints
+    // for a modulus that depends on the sizes) is modelled only for known
+    // values: with such a subscript in the file, each size is extracted
+    // and contracted again with its values, as `-D` would give them.
+    let per_size = !assignments[0].is_empty()
+        && program
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "PF016" && d.message.contains("subscript"));
+    let shared = if per_size {
+        None
+    } else {
+        match contract_program(&program, &contract_options(options)) {
+            Ok(c) => {
+                stderr.push_str(&kept_warnings(&shown, &program, &c));
+                Some(c)
+            }
+            Err(e) => {
+                return Outcome::fail(
+                    format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                    2,
+                );
+            }
         }
     };
-    stderr.push_str(&kept_warnings(&shown, &program, &contraction));
-    let storage = contraction.emitted();
     let mut stdout = String::new();
     let mut wrong = false;
     for assignment in &assignments {
-        let at = with_values(&program, assignment);
+        let sized_contraction;
+        let (at, contraction) = match &shared {
+            Some(c) => (with_values(&program, assignment), c),
+            None => {
+                let mut sized = options.clone();
+                sized.defines.extend(assignment.iter().cloned());
+                let (at, _) = match extract(&shown, &source, &sized) {
+                    Ok(x) => x,
+                    Err(o) => return o,
+                };
+                match contract_program(&at, &contract_options(&sized)) {
+                    Ok(c) => {
+                        sized_contraction = c;
+                        (at, &sized_contraction)
+                    }
+                    Err(e) => {
+                        return Outcome::fail(
+                            format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                            2,
+                        );
+                    }
+                }
+            }
+        };
+        let storage = contraction.emitted();
         let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
         let reports = match crate::verify::build::verify_program(&at, &storage, &mut budget) {
             Ok(r) => r,
@@ -824,12 +862,20 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
                 .iter()
                 .map(|(n, v)| format!("{n} = {v}"))
                 .collect();
-            stdout.push_str(&format!("at {}:\n", sizes.join(", ")));
+            stdout.push_str(&format!(
+                "at {}{}:\n",
+                sizes.join(", "),
+                if per_size {
+                    " (extracted with these values: a subscript divides by parameters)"
+                } else {
+                    ""
+                }
+            ));
         }
         stdout.push_str(&report::verification_report(
             &shown,
             &at,
-            &contraction,
+            contraction,
             &storage,
             &reports,
         ));

@@ -31,8 +31,8 @@ fn scratch(test: &str) -> PathBuf {
 }
 
 /// Two functions with a SCoP each; `t` (16 cells) folds to one cell in
-/// both. Line 9 has a `%` subscript polyfold does not model (PF016, at
-/// column 9 of `u[i % 2]`).
+/// both. Line 16 has a `%` by a variable, which polyfold does not model
+/// (PF016, at column 7 of `u[i % m]`).
 const TWO_FUNCTIONS: &str = "#define N 16
 void f(double A[N], double B[N]) {
   double t[N];
@@ -41,14 +41,14 @@ void f(double A[N], double B[N]) {
     B[i] = t[i] + 1.0;
   }
 }
-void g(double A[N], double B[N]) {
+void g(int m, double A[N], double B[N]) {
   double t[N], u[2];
   for (int i = 0; i < N; i++) {
     t[i] = A[i] * 3.0;
     B[i] = t[i] + 1.0;
   }
   for (int i = 0; i < N; i++)
-    u[i % 2] = A[i];
+    u[i % m] = A[i];
 }
 ";
 
@@ -126,9 +126,9 @@ fn short_and_json_diagnostics() {
     let out = polyfold(&["--message-format", "short", &p]);
     assert_eq!(out.status.code(), Some(0));
     let err = text(&out.stderr);
-    // `u[i % 2]` is on line 16; the `%` expression starts at column 7.
+    // `u[i % m]` is on line 16; the `%` expression starts at column 7.
     let expected =
-        format!("{p}:16:7: warning: quasi-affine subscript `i % 2` is not supported [PF016]\n");
+        format!("{p}:16:7: warning: quasi-affine subscript `i % m` is not supported [PF016]\n");
     assert_eq!(err, expected);
     let out = polyfold(&["--message-format", "json", &p]);
     let err = text(&out.stderr);

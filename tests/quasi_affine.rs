@@ -130,13 +130,63 @@ fn strided_loop_from_a_quotient() {
     });
 }
 
+/// The value of access function `sub` (over `[params | iterators]`) at
+/// parameter `n` and iteration `point`.
+fn eval(sub: &polyfold::ir::AffExpr, n: i64, point: &[i64]) -> i64 {
+    let vars: Vec<i64> = std::iter::once(n).chain(point.iter().copied()).collect();
+    assert_eq!(sub.coeffs.len(), vars.len());
+    sub.coeffs
+        .iter()
+        .zip(&vars)
+        .map(|(c, v)| c * v)
+        .sum::<i64>()
+        + sub.constant
+}
+
 #[test]
-fn quotient_in_a_subscript_stays_rejected() {
-    // Subscripts are not modelled (the statement would need the quotient
-    // as an iterator): the access is reported, not approximated.
-    let source = "void f(int n, double A[100]) {\n\
+fn subscript_quotients_are_c_division_on_negative_values() {
+    // The quotients are dimensions of the statement: each iteration `i`
+    // must have exactly one point, and the access functions must give
+    // what C computes (Rust's `/` and `%` on i64 truncate like C's).
+    let source = "void f(int n, double A[100][100], double B[100]) {\n\
+                  for (int i = -n; i < n; i++)\n\
+                    A[(i - 3) % 4 + 10][(i + n) / -3 + 50] = B[((i / 2) % 3 + 2 * n) % 5 + 60];\n\
+                  }\n";
+    let program = frontend::extract("quasi.c", source, &frontend::Options::default());
+    assert_eq!(program.scops.len(), 1, "{:?}", program.diagnostics);
+    let scop = &program.scops[0];
+    let stmt = &scop.stmts[0];
+    assert_eq!(stmt.loop_depth(), 1);
+    assert!(!stmt.quotients.is_empty());
+    for n in -6..=9 {
+        let points = model_points(source, n);
+        let iterations: Vec<i64> = points.iter().map(|p| p[0]).collect();
+        let want: Vec<i64> = range(-n, n).collect();
+        assert_eq!(iterations, want, "n = {n}: one point per iteration");
+        for p in &points {
+            let i = p[0];
+            let w: Vec<i64> = stmt
+                .write
+                .subscripts
+                .iter()
+                .map(|s| eval(s, n, p))
+                .collect();
+            assert_eq!(
+                w,
+                vec![(i - 3) % 4 + 10, (i + n) / -3 + 50],
+                "n = {n}, i = {i}"
+            );
+            let r = eval(&stmt.reads[0].subscripts[0], n, p);
+            assert_eq!(r, ((i / 2) % 3 + 2 * n) % 5 + 60, "n = {n}, i = {i}");
+        }
+    }
+}
+
+#[test]
+fn remainder_by_a_variable_in_a_subscript_stays_rejected() {
+    let source = "void f(int n, int m, double A[100]) {\n\
                   for (int i = 0; i < n; i++)\n\
-                    A[i / 2] = 0;\n\
+                    A[i % m] = 0;\n\
                   }\n";
     let program = frontend::extract("quasi.c", source, &frontend::Options::default());
     assert!(program.scops.is_empty());
@@ -144,7 +194,92 @@ fn quotient_in_a_subscript_stays_rejected() {
         program
             .diagnostics
             .iter()
-            .any(|d| d.code == "PF016" && d.message.contains("i / 2")),
+            .any(|d| d.code == "PF016" && d.message.contains("i % m")),
+        "{:?}",
+        program.diagnostics
+    );
+}
+
+/// The SCoP headers of `polyfold verify`'s report on `path`, up to the
+/// operation count (`SCoP 0 in f (N = 100): 10399 operations`); the
+/// verification must pass and trace something.
+fn verified_operations(path: &std::path::Path, defines: &[(String, i64)]) -> Vec<String> {
+    use polyfold::driver::{RunOptions, verify_file};
+    let options = RunOptions {
+        defines: defines.to_vec(),
+        ..RunOptions::default()
+    };
+    let out = verify_file(path, &options);
+    assert_eq!(
+        out.code,
+        0,
+        "{}: {}{}",
+        path.display(),
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        !out.stdout.contains("nothing to verify"),
+        "{}: {}",
+        path.display(),
+        out.stdout
+    );
+    out.stdout
+        .lines()
+        .filter(|l| l.contains(" operations, "))
+        .map(|l| l.split(", ").next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+#[test]
+fn polyfold_reads_and_verifies_its_own_output() {
+    // durbin's `y` becomes `y[(2 * i + k) % (2 * N - 3)]`: the output must
+    // be one SCoP per kernel again, every statement in it (the same
+    // operations as the original's trace), its trace must pass, and a
+    // second run must change nothing. The VLA twin prints `% (2 * n - 1)`
+    // with a symbolic n: verify extracts it at each size.
+    use polyfold::driver::{RunOptions, run_source};
+    use polyfold::fuzz::check::scratch_dir;
+    use std::path::Path;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scratch = scratch_dir("quasi_own_output").expect("scratch directory");
+    for (case, fold) in [
+        ("corpus/durbin.c", "% (2 * N - 3)]"),
+        ("tests/symbolic/durbin_vla.c", "% (2 * n - 1)]"),
+    ] {
+        let original = root.join(case);
+        let source = std::fs::read_to_string(&original).expect("readable case");
+        let first = run_source(case, &source, &RunOptions::default());
+        assert_eq!(first.code, 0, "{case}: {}", first.stderr);
+        assert!(first.stdout.contains(fold), "{case}: {}", first.stdout);
+        let output = scratch.join(Path::new(case).file_name().expect("a file name"));
+        std::fs::write(&output, &first.stdout).expect("write the output");
+        assert_eq!(
+            verified_operations(&output, &[]),
+            verified_operations(&original, &[]),
+            "{case}: the output's trace covers other operations"
+        );
+        let second = run_source(case, &first.stdout, &RunOptions::default());
+        assert_eq!(second.code, 0, "{case}: {}", second.stderr);
+        assert_eq!(
+            second.stdout, first.stdout,
+            "{case}: a second run changed it"
+        );
+    }
+    // With a value, the symbolic modulus is a number: no statement lost.
+    let vla = scratch.join("durbin_vla.c");
+    let text = std::fs::read_to_string(&vla).expect("written above");
+    let program = frontend::extract(
+        "durbin_vla.c",
+        &text,
+        &frontend::Options {
+            defines: vec![("n".to_string(), 7)],
+            ..frontend::Options::default()
+        },
+    );
+    assert!(
+        !program.diagnostics.iter().any(|d| d.code == "PF016"),
         "{:?}",
         program.diagnostics
     );

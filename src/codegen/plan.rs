@@ -308,7 +308,7 @@ fn column_name(scop: &Scop, stmt: &Stmt, params: &[String], col: usize) -> Optio
     if col < n_param {
         params.get(col).cloned()
     } else {
-        stmt.iterators.get(col - n_param).cloned()
+        stmt.c_names().get(col - n_param).cloned()
     }
 }
 

@@ -424,6 +424,38 @@ fn known_value<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
     Some(acc)
 }
 
+/// The divisor `v` as a number: a constant, or parameters with known
+/// values (their values are then used, see [`known_value`]).
+fn constant_divisor<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
+    match v {
+        Val::Aff(l) => l.as_constant().or_else(|| known_value(v, res)),
+        _ => None,
+    }
+}
+
+/// `a / b` or `a % b` in C when both sides are known numbers and `b` is
+/// not zero: `Some(None)` when the result overflows.
+fn known_quotient<R: Resolver>(
+    op: BinOp,
+    a: &Expr,
+    b: &Expr,
+    res: &mut R,
+    recur: &impl Fn(&Expr, &mut R) -> Result<Val, Diagnostic>,
+) -> Option<Option<i64>> {
+    let (Ok(va), Ok(vb)) = (recur(a, res), recur(b, res)) else {
+        return None;
+    };
+    let (x, y) = (known_value(&va, res)?, known_value(&vb, res)?);
+    if y == 0 {
+        return None;
+    }
+    Some(if op == BinOp::Div {
+        x.checked_div(y)
+    } else {
+        x.checked_rem(y)
+    })
+}
+
 /// Builds the usual rejection of a non-affine piece `bad` inside `whole`.
 pub fn not_affine(
     res: &dyn Resolver,
@@ -554,15 +586,27 @@ fn to_val_depth<R: Resolver>(
             v.scale(k).ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
-            if place != Place::Subscript
-                && let Ok(Val::Aff(num)) = recur(a, res)
-                && let Ok(Val::Aff(den)) = recur(b, res)
-                && let Some(den) = den.as_constant()
+            if place == Place::Subscript
+                && let Some(v) = known_quotient(*op, a, b, res, &recur) =>
+        {
+            // In a subscript, a quotient of known numbers is folded (the
+            // SCoP then depends on the values: `s[i - N / 2]`).
+            v.map(|v| Val::Aff(Lin::constant(v)))
+                .ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
+            if let Ok(Val::Aff(num)) = recur(a, res)
+                && let Ok(vb) = recur(b, res)
+                && let Some(den) = constant_divisor(&vb, res)
                 && den != 0 =>
         {
             // A quotient or remainder by a constant: quasi-affine, modelled
-            // exactly by lowering (see `Div`), and kept symbolic even when
-            // the dividend's value is known.
+            // exactly by lowering (an existential in a domain, a quotient
+            // dimension of the statement in a subscript; see `Div`), and
+            // kept symbolic even when the dividend's value is known. A
+            // divisor made of parameters with known values is that number
+            // (`% (2 * N - 3)`, what polyfold prints for a modulus that
+            // depends on the sizes): the SCoP then holds for these values.
             let r = if *op == BinOp::Div {
                 num.quotient(den)
             } else {
@@ -571,18 +615,11 @@ fn to_val_depth<R: Resolver>(
             r.map(Val::Aff).ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
-            if let (Ok(va), Ok(vb)) = (recur(a, res), recur(b, res))
-                && let (Some(x), Some(y)) = (known_value(&va, res), known_value(&vb, res))
-                && y != 0 =>
+            if let Some(v) = known_quotient(*op, a, b, res, &recur) =>
         {
-            // Both sides are known numbers (in a subscript, or a divisor
-            // that is a parameter): C's truncating `/` and `%`.
-            let r = if *op == BinOp::Div {
-                x.checked_div(y)
-            } else {
-                x.checked_rem(y)
-            };
-            r.map(|v| Val::Aff(Lin::constant(v)))
+            // Both sides are known numbers (a divisor that is a parameter
+            // with a known value): C's truncating `/` and `%`.
+            v.map(|v| Val::Aff(Lin::constant(v)))
                 .ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(
@@ -603,11 +640,7 @@ fn to_val_depth<R: Resolver>(
                 }
             ),
         )
-        .with_note(if place == Place::Subscript {
-            "polyfold models `/` and `%` by a constant in loop bounds and conditions; in subscripts they are left out of SCoPs"
-        } else {
-            "polyfold models `/` and `%` only by a constant (not by a variable)"
-        })),
+        .with_note("polyfold models `/` and `%` only by a constant (not by a variable)")),
         ExprKind::Cond(c, x, y) => {
             // Recognise `a < b ? a : b` (min) and `a > b ? a : b` (max).
             if let ExprKind::Binary(op, l, r) = &c.kind {

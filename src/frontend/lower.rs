@@ -166,13 +166,13 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         let mut extents = Vec::new();
         for (lin, text) in &extent_lins[k] {
             let aff = match lin {
-                Some(l) => Some(lin_to_aff(l, &param_names, &[])?),
+                Some(l) => Some(lin_to_aff(l, &Columns::params(&param_names))?),
                 None => None,
             };
             if let Some(l) = lin
                 && !l.params().is_empty()
             {
-                let row = lin_row(&l.add_constant(-1)?, &param_names, 0, &[], &[])?;
+                let row = Columns::params(&param_names).row(&l.add_constant(-1)?)?;
                 if !context.ineqs.contains(&row) {
                     context.add_ineq(row);
                 }
@@ -206,10 +206,29 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     }
 
     // Statements.
+    let compound_macros = crate::util::c_text::compound_macro_names(
+        &cx.macros
+            .table
+            .objects
+            .iter()
+            .map(|o| (o.name.clone(), o.body.clone()))
+            .collect::<Vec<_>>(),
+    );
+    let param_texts: Vec<String> = param_names
+        .iter()
+        .map(|n| {
+            if compound_macros.binary_search(n).is_ok() {
+                format!("({n})")
+            } else {
+                n.clone()
+            }
+        })
+        .collect();
     let mut stmts = Vec::new();
     let mut walker = StmtBuilder {
         cx,
         params: &param_names,
+        param_texts: &param_texts,
         array_of_var: &array_of_var,
         arrays: &arrays,
         stmts: &mut stmts,
@@ -267,14 +286,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         context,
         arrays,
         stmts,
-        compound_macros: crate::util::c_text::compound_macro_names(
-            &cx.macros
-                .table
-                .objects
-                .iter()
-                .map(|o| (o.name.clone(), o.body.clone()))
-                .collect::<Vec<_>>(),
-        ),
+        compound_macros,
         items,
     })
 }
@@ -494,54 +506,81 @@ impl Resolver for ExtentResolver<'_, '_> {
     }
 }
 
-/// A row `[params | iters | exists | divs | constant]` for a linear form:
-/// the stride existentials of the loops at depths `exists`, then one
-/// existential per quotient of `divs`.
-fn lin_row(
-    l: &Lin,
-    params: &[String],
-    n_iters: usize,
-    exists: &[usize],
-    divs: &[Div],
-) -> Option<Vec<i64>> {
-    let np = params.len();
-    let mut row = vec![0i64; np + n_iters + exists.len() + divs.len() + 1];
-    for (s, c) in &l.terms {
-        let col = match s {
-            Sym::Param(p) => params.iter().position(|q| q == p)?,
-            Sym::Iter(k) if *k < n_iters => np + k,
-            Sym::Exist(k) => np + n_iters + exists.iter().position(|d| d == k)?,
-            Sym::Div(d) => np + n_iters + exists.len() + divs.iter().position(|x| x == &**d)?,
-            Sym::Iter(_) => return None,
-        };
-        row[col] = row[col].checked_add(*c)?;
-    }
-    *row.last_mut()? = l.constant;
-    Some(row)
+/// The columns of a statement's rows, in order: the parameters, the loop
+/// iterators (`n_loops`), the quotient dimensions of the subscripts
+/// (`quots`), the stride existentials of the loops at depths `exists`,
+/// then one existential per quotient of the conditions (`divs`).
+#[derive(Clone, Copy)]
+struct Columns<'c> {
+    params: &'c [String],
+    n_loops: usize,
+    quots: &'c [Div],
+    exists: &'c [usize],
+    divs: &'c [Div],
 }
 
-/// `b` with the definition of each quotient of `divs` (existential
-/// columns after the stride existentials, in order), C's truncation: for
-/// `q = num / den`, `0 <= num - den·q <= den - 1` where `num >= 0` and
+impl<'c> Columns<'c> {
+    /// Parameters only (extents, the context).
+    fn params(params: &'c [String]) -> Columns<'c> {
+        Columns {
+            params,
+            n_loops: 0,
+            quots: &[],
+            exists: &[],
+            divs: &[],
+        }
+    }
+
+    fn width(&self) -> usize {
+        self.params.len() + self.n_loops + self.quots.len() + self.exists.len() + self.divs.len()
+    }
+
+    /// The row `[columns | constant]` of a linear form; `None` on overflow
+    /// or for a symbol with no column.
+    fn row(&self, l: &Lin) -> Option<Vec<i64>> {
+        let np = self.params.len();
+        let nq = self.quots.len();
+        let mut row = vec![0i64; self.width() + 1];
+        for (s, c) in &l.terms {
+            let col = match s {
+                Sym::Param(p) => self.params.iter().position(|q| q == p)?,
+                Sym::Iter(k) if *k < self.n_loops => np + k,
+                Sym::Exist(k) => {
+                    np + self.n_loops + nq + self.exists.iter().position(|d| d == k)?
+                }
+                Sym::Div(d) => match self.quots.iter().position(|x| x == &**d) {
+                    Some(q) => np + self.n_loops + q,
+                    None => {
+                        np + self.n_loops
+                            + nq
+                            + self.exists.len()
+                            + self.divs.iter().position(|x| x == &**d)?
+                    }
+                },
+                Sym::Iter(_) => return None,
+            };
+            row[col] = row[col].checked_add(*c)?;
+        }
+        *row.last_mut()? = l.constant;
+        Some(row)
+    }
+}
+
+/// `b` with the definition of each quotient `num / den` of `defs`, whose
+/// value is column `col` of the rows, with C's truncation:
+/// `0 <= num - den·q <= den - 1` where `num >= 0` and
 /// `0 <= den·q - num <= den - 1` where `num < 0`. One piece per sign
 /// combination; pieces with no integer point are dropped (when the solver
 /// cannot tell, the piece stays: an extra empty piece changes nothing).
 /// `None` on overflow or when there would be more than `MAX_DISJUNCTS`
 /// pieces.
-fn define_divs(
-    b: BasicSet,
-    divs: &[Div],
-    params: &[String],
-    n_iters: usize,
-    exists: &[usize],
-) -> Option<Vec<BasicSet>> {
-    let col0 = params.len() + n_iters + exists.len();
+fn define_quotients(b: BasicSet, defs: &[(&Div, usize)], cols: &Columns) -> Option<Vec<BasicSet>> {
     let mut pieces = vec![b];
-    for (k, d) in divs.iter().enumerate() {
-        let num = lin_row(&d.num, params, n_iters, exists, divs)?;
+    for (d, col) in defs {
+        let num = cols.row(&d.num)?;
         // num - den·q
         let mut rest = num.clone();
-        rest[col0 + k] = rest[col0 + k].checked_sub(d.den)?;
+        rest[*col] = rest[*col].checked_sub(d.den)?;
         let neg = |r: &[i64]| {
             r.iter()
                 .map(|v| v.checked_neg())
@@ -583,8 +622,8 @@ fn define_divs(
     Some(pieces)
 }
 
-fn lin_to_aff(l: &Lin, params: &[String], iters: &[String]) -> Option<AffExpr> {
-    let row = lin_row(l, params, iters.len(), &[], &[])?;
+fn lin_to_aff(l: &Lin, cols: &Columns) -> Option<AffExpr> {
+    let row = cols.row(l)?;
     let (coeffs, c) = row.split_at(row.len() - 1);
     Some(AffExpr {
         coeffs: coeffs.to_vec(),
@@ -592,9 +631,40 @@ fn lin_to_aff(l: &Lin, params: &[String], iters: &[String]) -> Option<AffExpr> {
     })
 }
 
+/// The C text of quotient `d`: `(num / den)`, with the loops' names, the
+/// parameters' texts and the earlier quotients' texts for the symbols.
+fn quotient_text(
+    d: &Div,
+    params: &[String],
+    param_texts: &[String],
+    loops: &[String],
+    quots: &[Div],
+    texts: &[String],
+) -> Option<String> {
+    let mut terms = Vec::new();
+    for (s, c) in &d.num.terms {
+        let name = match s {
+            Sym::Param(p) => param_texts.get(params.iter().position(|q| q == p)?)?,
+            Sym::Iter(k) => loops.get(*k)?,
+            Sym::Div(inner) => texts.get(quots.iter().position(|x| x == &**inner)?)?,
+            Sym::Exist(_) => return None,
+        };
+        terms.push((*c, name.clone()));
+    }
+    let num = crate::util::c_text::affine_text(&terms, d.num.constant);
+    let single = d.num.constant == 0 && terms.len() == 1 && terms[0].0 == 1;
+    Some(if single {
+        format!("({num} / {})", d.den)
+    } else {
+        format!("(({num}) / {})", d.den)
+    })
+}
+
 struct StmtBuilder<'b, 'a> {
     cx: &'b LowerContext<'a>,
     params: &'b [String],
+    /// The parameters as C operands (see [`Scop::param_texts`]).
+    param_texts: &'b [String],
     array_of_var: &'b HashMap<usize, ArrayId>,
     arrays: &'b [Array],
     stmts: &'b mut Vec<Stmt>,
@@ -634,13 +704,40 @@ impl<'b> StmtBuilder<'b, '_> {
     fn stmt(&self, s: &StmtNode, loops: &[&LoopNode], prefix: &[SchedEntry]) -> Option<Stmt> {
         let id = StmtId(self.stmts.len() as u32);
         let name = format!("S{}", id.0);
-        let iters: Vec<String> = loops.iter().map(|l| l.iter.clone()).collect();
+        let loop_iters: Vec<String> = loops.iter().map(|l| l.iter.clone()).collect();
+        let n_loops = loop_iters.len();
         let exists: Vec<usize> = loops
             .iter()
             .enumerate()
             .filter(|(_, l)| l.strided)
             .map(|(d, _)| d)
             .collect();
+        let accesses: Vec<&RawAccess> = std::iter::once(&s.write)
+            .chain(s.reads.iter().filter(|r| !is_param_read(r, self.params)))
+            .collect();
+        // The quotients of the subscripts (`A[i % 2]`, `B[i / 2]`) are
+        // dimensions of the statement, after its loops: a subscript is an
+        // affine function of them.
+        let mut quots: Vec<Div> = Vec::new();
+        for a in &accesses {
+            for l in &a.subs {
+                l.collect_divs(&mut quots);
+            }
+        }
+        let mut quotients: Vec<String> = Vec::new();
+        for d in &quots {
+            let text = quotient_text(
+                d,
+                self.params,
+                self.param_texts,
+                &loop_iters,
+                &quots,
+                &quotients,
+            )?;
+            quotients.push(text);
+        }
+        let mut iters = loop_iters.clone();
+        iters.extend(fresh_names("q", quots.len(), self.params, &loop_iters));
         let tuple = Tuple {
             name: Some(name.clone()),
             dims: iters.clone(),
@@ -660,12 +757,20 @@ impl<'b> StmtBuilder<'b, '_> {
             for c in conj {
                 c.lin.collect_divs(&mut divs);
             }
+            divs.retain(|d| !quots.contains(d));
+            let cols = Columns {
+                params: self.params,
+                n_loops,
+                quots: &quots,
+                exists: &exists,
+                divs: &divs,
+            };
             let mut b = BasicSet::universe(space.clone());
             for _ in 0..exists.len() + divs.len() {
                 b.add_exist();
             }
             for c in conj {
-                let row = lin_row(&c.lin, self.params, iters.len(), &exists, &divs)?;
+                let row = cols.row(&c.lin)?;
                 if c.is_eq {
                     if !b.eqs.contains(&row) {
                         b.add_eq(row);
@@ -674,43 +779,73 @@ impl<'b> StmtBuilder<'b, '_> {
                     b.add_ineq(row);
                 }
             }
-            for b in define_divs(b, &divs, self.params, iters.len(), &exists)? {
+            let np = self.params.len();
+            let mut defs: Vec<(&Div, usize)> = Vec::new();
+            for (k, d) in quots.iter().enumerate() {
+                defs.push((d, np + n_loops + k));
+            }
+            let first_div = np + n_loops + quots.len() + exists.len();
+            for (k, d) in divs.iter().enumerate() {
+                defs.push((d, first_div + k));
+            }
+            for b in define_quotients(b, &defs, &cols)? {
                 if !domain.pieces.contains(&b) {
                     domain.push(b);
                 }
             }
         }
-        let write = self.access(&s.write, &tuple, &iters)?;
+        let cols = Columns {
+            params: self.params,
+            n_loops,
+            quots: &quots,
+            exists: &[],
+            divs: &[],
+        };
+        let write = self.access(&s.write, &tuple, &cols)?;
         let mut reads = Vec::new();
         for r in &s.reads {
             if is_param_read(r, self.params) {
                 continue;
             }
-            reads.push(self.access(r, &tuple, &iters)?);
+            reads.push(self.access(r, &tuple, &cols)?);
         }
         let body_text = self.cx.source.get(s.span.clone())?.to_string();
+        // A quotient dimension comes after the loops in the schedule: it
+        // is a function of them, so it orders nothing.
+        let mut schedule = prefix.to_vec();
+        let mut parallel: Vec<Option<crate::ir::ParallelMark>> =
+            loops.iter().map(|l| l.parallel.clone()).collect();
+        for k in 0..quots.len() {
+            schedule.push(SchedEntry::Iter {
+                index: n_loops + k,
+                sign: 1,
+            });
+            schedule.push(SchedEntry::Const(0));
+            parallel.push(None);
+        }
         Some(Stmt {
             id,
             name,
             iterators: iters,
+            quotients,
             domain,
-            schedule: prefix.to_vec(),
+            schedule,
             write,
             reads,
             span: s.span.clone(),
             body_text,
-            parallel: loops.iter().map(|l| l.parallel.clone()).collect(),
+            parallel,
         })
     }
 
-    fn access(&self, a: &RawAccess, tuple: &Tuple, iters: &[String]) -> Option<Access> {
+    fn access(&self, a: &RawAccess, tuple: &Tuple, cols: &Columns) -> Option<Access> {
         let array = *self.array_of_var.get(&a.var)?;
         let arr = &self.arrays[array.0 as usize];
         let mut subscripts = Vec::new();
         for l in &a.subs {
-            subscripts.push(lin_to_aff(l, self.params, iters)?);
+            subscripts.push(lin_to_aff(l, cols)?);
         }
-        let out_names = fresh_names("o", a.subs.len(), self.params, iters);
+        let out_names = fresh_names("o", a.subs.len(), self.params, &tuple.dims);
         let space = Space::relation(
             self.params.to_vec(),
             tuple.clone(),
@@ -721,7 +856,7 @@ impl<'b> StmtBuilder<'b, '_> {
         );
         let mut b = BasicSet::universe(space);
         let np = self.params.len();
-        let nd = iters.len();
+        let nd = tuple.dims.len();
         for (k, s) in subscripts.iter().enumerate() {
             // o_k - s = 0
             let mut row = vec![0i64; np + nd + a.subs.len() + 1];

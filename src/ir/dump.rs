@@ -176,6 +176,17 @@ fn emit_stmt(out: &mut String, scop: &Scop, s: &Stmt, params: &[String], source:
     if !marks.is_empty() {
         let _ = writeln!(out, "    # parallel: {}", marks.join(", "));
     }
+    // Quotient dimensions, as a comment line (the domain defines them).
+    if !s.quotients.is_empty() {
+        let nl = s.loop_depth();
+        let defs: Vec<String> = s
+            .quotients
+            .iter()
+            .enumerate()
+            .map(|(k, text)| format!("{} = {text}", s.iterators[nl + k]))
+            .collect();
+        let _ = writeln!(out, "    # quotients: {}", defs.join(", "));
+    }
     let mut vars: Vec<String> = params.to_vec();
     vars.extend(s.iterators.iter().cloned());
     let access = |a: &Access| -> String {

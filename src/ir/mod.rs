@@ -459,8 +459,17 @@ pub struct Stmt {
     pub id: StmtId,
     /// `S0`, `S1`, ... in textual order.
     pub name: String,
-    /// Names of the enclosing loop iterators, outermost first.
+    /// Names of the enclosing loop iterators, outermost first, followed by
+    /// one name per quotient dimension (see `quotients`).
     pub iterators: Vec<String>,
+    /// The C text of each quotient dimension, e.g. `(i / 2)`: the last
+    /// `quotients.len()` entries of `iterators` are not loops but the
+    /// quotients (C's truncation) that the subscripts use (`A[i % 2]` is
+    /// `A[i - 2·q0]` with `q0 = i / 2`). The domain defines them exactly,
+    /// so each iteration of the loops has one value of each; the schedule
+    /// lists them after the loops (`[.., c_d, q0, 0]`), which orders
+    /// nothing, and they are never parallel.
+    pub quotients: Vec<String>,
     /// The iteration domain over `params` and tuple `name[iterators]`; a
     /// union when conditions are disjunctive; strides use existentials.
     pub domain: Set,
@@ -473,10 +482,11 @@ pub struct Stmt {
     pub span: Range<usize>,
     /// The source text of the statement.
     pub body_text: String,
-    /// One entry per enclosing loop (outermost first, like `iterators`):
-    /// `Some` when that loop is marked parallel by a pragma (OpenMP, OpenACC,
-    /// `ivdep`, ...). Its iterations are unordered: they may run at the same
-    /// time, in any interleaving.
+    /// One entry per iterator (outermost first, like `iterators`): `Some`
+    /// when that loop is marked parallel by a pragma (OpenMP, OpenACC,
+    /// `ivdep`, ...), `None` for a quotient dimension. A parallel loop's
+    /// iterations are unordered: they may run at the same time, in any
+    /// interleaving.
     pub parallel: Vec<Option<ParallelMark>>,
 }
 
@@ -513,6 +523,20 @@ impl Stmt {
     /// The write first, then the reads.
     pub fn accesses(&self) -> impl Iterator<Item = &Access> {
         std::iter::once(&self.write).chain(self.reads.iter())
+    }
+
+    /// The number of enclosing loops (the iterators that are not
+    /// quotient dimensions).
+    pub fn loop_depth(&self) -> usize {
+        self.iterators.len() - self.quotients.len()
+    }
+
+    /// The iterators as C operands: the loops' names, then the quotients'
+    /// texts (what printed code puts for each column).
+    pub fn c_names(&self) -> Vec<String> {
+        let mut out = self.iterators[..self.loop_depth()].to_vec();
+        out.extend(self.quotients.iter().cloned());
+        out
     }
 
     /// The parallel mark of the loop of iterator `index`, if any.

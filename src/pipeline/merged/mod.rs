@@ -1058,7 +1058,7 @@ fn propose_in(
         let nt = stmt.iterators.len();
         let width = params.len() + nt + 1;
         let mut names = params.clone();
-        names.extend(stmt.iterators.iter().cloned());
+        names.extend(stmt.c_names());
         // The iterations of a statement (part) the text is for: its points
         // for the known values, or its domain for every value.
         let iterations_of = |scop: &Scop, v: usize| -> Result<Iterations, String> {
