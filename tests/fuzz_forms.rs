@@ -297,7 +297,7 @@ fn symbolic_mode_covers_the_generator_shapes() {
     // Over 200 programs of symbolic sizes: bounds and extents with
     // `2 * N`, several parameters in one program, ping-pong stencils,
     // copy-back loops, triangular loops, more than one temporary, and quotients
-    // (`N0 / 2`, `N0 % 4`) in bounds.
+    // (`N0 / 2`, `N0 % 4`) in bounds and in subscripts (`in[(i + 1) % 3]`).
     let mut seen = std::collections::BTreeMap::new();
     for seed in 0..200 {
         let program = generate_sized(seed, &Forms::all(), true);
@@ -324,6 +324,13 @@ fn symbolic_mode_covers_the_generator_shapes() {
         );
         mark("several temporaries", program.temps.len() >= 2);
         mark("quotient", scop.contains(" / ") || scop.contains(" % "));
+        mark(
+            "quotient in a subscript",
+            scop.split("in[").skip(1).any(|rest| {
+                let index = rest.split(']').next().unwrap_or("");
+                index.contains(" / ") || index.contains(" % ")
+            }),
+        );
         if let Some(why) = value_given(&program, &text) {
             panic!("seed {seed}: {why}");
         }
@@ -333,7 +340,7 @@ fn symbolic_mode_covers_the_generator_shapes() {
         let least = if *key == "no value" { 200 } else { 5 };
         assert!(*count >= least, "{key}: {count} of 200 programs");
     }
-    assert_eq!(seen.len(), 9);
+    assert_eq!(seen.len(), 10);
     // The size modes of the campaign.
     assert_eq!(SizeMode::parse("mixed"), Ok(SizeMode::Mixed));
     let symbolic: Vec<bool> = (0..8).map(|s| SizeMode::Mixed.symbolic_for(s)).collect();

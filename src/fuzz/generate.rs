@@ -50,8 +50,8 @@
 use std::collections::HashMap;
 
 use super::program::{
-    Aff, DatasetStyle, Derived, DerivedOp, Forms, GenProgram, Node, Read, Shape, SizeConfig,
-    SizeForm, Target, TempArray, WEIGHTS,
+    Aff, DatasetStyle, Derived, DerivedOp, Forms, GenProgram, Node, QuotientForm, Read, Shape,
+    SizeConfig, SizeForm, Target, TempArray, WEIGHTS,
 };
 use crate::util::rng::Rng;
 
@@ -433,6 +433,22 @@ impl Builder {
             let rest: Vec<String> = vars.iter().filter(|v| **v != var).cloned().collect();
             let offset = self.input_index(&rest);
             return Read::InputScaled { size, var, offset };
+        }
+        if !vars.is_empty() && self.form(self.forms.div_mod, 1, 4) {
+            // A quotient in the subscript (a quotient dimension of the
+            // statement), on either sign when the index may be negative.
+            let k = self.form_rng.range(2, 4);
+            let form = match self.form_rng.below(4) {
+                0 => QuotientForm::Div(k),
+                1 => QuotientForm::Mod(k),
+                2 => QuotientForm::ModShifted(k),
+                _ => QuotientForm::DivMod(k, self.form_rng.range(2, 5)),
+            };
+            let index = self.input_index(vars);
+            if index.terms.is_empty() {
+                return Read::Input(index);
+            }
+            return Read::InputQuotient { index, form };
         }
         Read::Input(self.input_index(vars))
     }

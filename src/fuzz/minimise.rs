@@ -185,9 +185,9 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
                     for (_, read) in reads.iter_mut() {
                         done = match read {
                             Read::Temp { subscripts, .. } => edit_affs(subscripts, k),
-                            Read::Input(index) | Read::InputScaled { offset: index, .. } => {
-                                edit_aff(index, k)
-                            }
+                            Read::Input(index)
+                            | Read::InputScaled { offset: index, .. }
+                            | Read::InputQuotient { index, .. } => edit_aff(index, k),
                             Read::Scalar(_) => false,
                         };
                         if done {
@@ -235,7 +235,9 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                         match r {
                             Read::Temp { array, .. } => temps[*array] = true,
                             Read::Scalar(s) => scalars[*s] = true,
-                            Read::Input(_) | Read::InputScaled { .. } => {}
+                            Read::Input(_)
+                            | Read::InputScaled { .. }
+                            | Read::InputQuotient { .. } => {}
                         }
                     }
                 }
@@ -279,7 +281,9 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                         match r {
                             Read::Temp { array, .. } => *array = temps[*array].unwrap_or(0),
                             Read::Scalar(s) => *s = scalars[*s].unwrap_or(0),
-                            Read::Input(_) | Read::InputScaled { .. } => {}
+                            Read::Input(_)
+                            | Read::InputScaled { .. }
+                            | Read::InputQuotient { .. } => {}
                         }
                     }
                 }

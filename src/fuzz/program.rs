@@ -195,6 +195,53 @@ pub enum Read {
         var: String,
         offset: Aff,
     },
+    /// `in[index / k]`, `in[index % k]`, `in[index % k + k]` or
+    /// `in[(index / a) % b]`: a quotient in a subscript, which the front
+    /// end models as a quotient dimension of the statement (C's
+    /// truncation, negative values included).
+    InputQuotient {
+        index: Aff,
+        form: QuotientForm,
+    },
+}
+
+/// How a [`Read::InputQuotient`] divides its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotientForm {
+    Div(i64),
+    Mod(i64),
+    /// `x % k + k`: in `1..2k` for every sign of `x`.
+    ModShifted(i64),
+    /// `(x / a) % b`.
+    DivMod(i64, i64),
+}
+
+impl QuotientForm {
+    /// The index C computes from `x` (Rust's `/` and `%` on `i64`
+    /// truncate like C's); `None` on overflow or a zero divisor.
+    pub fn apply(self, x: i64) -> Option<i64> {
+        match self {
+            QuotientForm::Div(k) => x.checked_div(k),
+            QuotientForm::Mod(k) => x.checked_rem(k),
+            QuotientForm::ModShifted(k) => x.checked_rem(k)?.checked_add(k),
+            QuotientForm::DivMod(a, b) => x.checked_div(a)?.checked_rem(b),
+        }
+    }
+
+    /// The C text for an index whose text is `x`.
+    pub fn text(self, x: &str, single: bool) -> String {
+        let x = if single {
+            x.to_string()
+        } else {
+            format!("({x})")
+        };
+        match self {
+            QuotientForm::Div(k) => format!("{x} / {k}"),
+            QuotientForm::Mod(k) => format!("{x} % {k}"),
+            QuotientForm::ModShifted(k) => format!("{x} % {k} + {k}"),
+            QuotientForm::DivMod(a, b) => format!("({x} / {a}) % {b}"),
+        }
+    }
 }
 
 /// The coefficients a read may carry (printed as C double literals).
@@ -866,6 +913,13 @@ impl GenProgram {
             Read::Temp { array, subscripts } => self.access_text(*array, subscripts),
             Read::Scalar(s) => self.scalars[*s].clone(),
             Read::Input(index) => format!("in[{}]", self.aff_text(index)),
+            Read::InputQuotient { index, form } => {
+                let single = index.constant == 0
+                    && index.terms.len() == 1
+                    && index.terms[0].1 == 1
+                    && !self.is_compound(&index.terms[0].0);
+                format!("in[{}]", form.text(&self.aff_text(index), single))
+            }
             Read::InputScaled { size, var, offset } => {
                 // The product is one term of the index (coefficient 1).
                 let mut index = offset.clone();
@@ -1260,6 +1314,15 @@ impl GenProgram {
                         Read::Input(index) => {
                             let v = index
                                 .eval(env)
+                                .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
+                            if !(0..INPUT_SIZE).contains(&v) {
+                                return Err(IllDefined(format!("in[{v}] out of bounds")));
+                            }
+                        }
+                        Read::InputQuotient { index, form } => {
+                            let v = index
+                                .eval(env)
+                                .and_then(|x| form.apply(x))
                                 .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
                             if !(0..INPUT_SIZE).contains(&v) {
                                 return Err(IllDefined(format!("in[{v}] out of bounds")));
