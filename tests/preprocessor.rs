@@ -98,7 +98,23 @@ fn polybench_style_program_runs_the_same_after_polyfold() {
         "{report}"
     );
     assert!(line_of("u").contains("external"), "{report}");
+    assert!(line_of("u").contains("chained assignment"), "{report}");
     assert!(!line_of("acc").contains("external"), "{report}");
+    // `--temp` vouches for liveness, not for two forms of one text.
+    let mut args: Vec<&str> = PB_ARGS.to_vec();
+    args.extend([
+        "--report",
+        "text",
+        "--no-timings",
+        "--temp",
+        "kernel_rows:u",
+        "tests/preproc/pb_like.c",
+    ]);
+    let report = text(&polyfold(&args).stdout);
+    let mut lines = report.lines();
+    lines.find(|l| l.contains("kernel_rows.u:"));
+    let u = lines.take(2).collect::<Vec<_>>().join("\n");
+    assert!(u.contains("chained assignment"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -100,6 +100,13 @@ pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification 
         };
     }
     let f = &array.facts;
+    if f.read_through_its_write {
+        // Not a question of liveness, so `--temp` does not change it.
+        return Classification {
+            liveness: Liveness::External,
+            reason: "a chained assignment (`a = b = k`) reads it through the reference that writes it: one text for two accesses".into(),
+        };
+    }
     if named(&overrides.temp) {
         // The user vouches for the values' death after the code they
         // marked, not for code outside this SCoP that reads them (another

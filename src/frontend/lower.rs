@@ -258,7 +258,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         })
         .collect();
     for a in shared {
-        arrays[a.0 as usize].facts.address_taken = true;
+        arrays[a.0 as usize].facts.read_through_its_write = true;
     }
     let ids: HashMap<(usize, usize), StmtId> = stmts
         .iter()
@@ -431,6 +431,7 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         declared_in_function: var.in_function && cx.function_span.contains(&var.key),
         is_scalar: ndims == 0,
         shared_by_parallel_loop,
+        read_through_its_write: false,
     }
 }
 

@@ -111,6 +111,9 @@ pub fn emit_scop(scop: &Scop, source: &str) -> String {
         if f.address_taken {
             facts.push("address taken".into());
         }
+        if f.read_through_its_write {
+            facts.push("read through its write".into());
+        }
         if f.used_outside_scop {
             facts.push("used outside the SCoP".into());
         }

@@ -295,6 +295,10 @@ pub struct ArrayFacts {
     /// so every concurrent run of the SCoP, uses this one array. The
     /// loop's iterator and mark.
     pub shared_by_parallel_loop: Option<(String, ParallelMark)>,
+    /// A chained assignment `a = b = k` reads the array through the
+    /// reference that writes it: one piece of text for two accesses,
+    /// which a new layout could not give two different forms.
+    pub read_through_its_write: bool,
 }
 
 /// The liveness class of an array; the classifier of a later stage fills it.
