@@ -109,6 +109,12 @@ pub(super) fn solve_every_value(
     let mut found: Vec<Vec<Result<SmoSolution, String>>> = Vec::new();
     let mut lower_bound = 0;
     for (k, point) in probes.iter().enumerate() {
+        // A variant whose hyperplanes already changed between two probes
+        // cannot be lifted: once no variant is left, the other probes
+        // would decide nothing (the result is the same, found sooner).
+        if k > 0 && all_failed(&found, variants.len()) {
+            break;
+        }
         let (writes, raw) = writes_and_lifetimes(vs, parts.temps, point)?;
         if k == 0 {
             lower_bound = max_live_of(&raw);
@@ -130,11 +136,9 @@ pub(super) fn solve_every_value(
         let lifetimes = lifetimes_in(&at, parts.stmts, raw);
         let mut row = Vec::new();
         for (v, (_, apart)) in variants.iter().enumerate() {
-            // A variant that found nothing at the base point is not lifted.
-            if let Some(Err(why)) = found
-                .first()
-                .map(|r: &Vec<Result<SmoSolution, String>>| &r[v])
-            {
+            // A variant that found nothing at an earlier point is not
+            // lifted.
+            if let Some(Err(why)) = found.iter().map(|r| &r[v]).find(|r| r.is_err()) {
                 row.push(Err(why.clone()));
                 continue;
             }
@@ -142,6 +146,13 @@ pub(super) fn solve_every_value(
             let r = shared_solve_isolating(&at, apart, &align, point, &lifetimes, &limit)
                 .map_err(|e| e.to_string())?;
             safety_net_fired |= limit.net_fired();
+            // Other hyperplanes than at the base point: not liftable.
+            let r = match (r, found.first().map(|b| &b[v])) {
+                (Ok(sol), Some(Ok(base))) if !same_shape(base, &sol) => {
+                    Err(SHAPE_CHANGES.to_string())
+                }
+                (r, _) => r,
+            };
             row.push(r);
         }
         found.push(row);
@@ -200,6 +211,23 @@ pub(super) fn solve_every_value(
     )
 }
 
+const SHAPE_CHANGES: &str = "the hyperplanes change with the sizes";
+
+/// Whether `s` has the buffers, statements and hyperplanes of `base` (its
+/// moduli may differ).
+fn same_shape(base: &SmoSolution, s: &SmoSolution) -> bool {
+    s.arrays.len() == base.arrays.len()
+        && s.arrays.iter().zip(&base.arrays).all(|(a, b)| {
+            a.statements == b.statements && a.levels == b.levels && a.moduli.len() == b.moduli.len()
+        })
+}
+
+/// Whether every variant failed at some probe of `found` (rows of
+/// `n_variants` results).
+fn all_failed(found: &[Vec<Result<SmoSolution, String>>], n_variants: usize) -> bool {
+    (0..n_variants).all(|v| found.iter().any(|row| row[v].is_err()))
+}
+
 /// `sol` when [`certify_symbolic`] proves it on the symbolic `spec`.
 fn prove(spec: &ConflictSpec, sol: SmoSolution) -> Result<SmoSolution, String> {
     match certify_symbolic(spec, &sol) {
@@ -220,16 +248,8 @@ fn lift(at: &[&SmoSolution], probes: &[Vec<i64>]) -> Result<SmoSolution, String>
     if at.len() != n_param + 2 || probes.len() != at.len() {
         return Err("not one solution per probe point".into());
     }
-    let same_shape = |s: &SmoSolution| {
-        s.arrays.len() == base.arrays.len()
-            && s.arrays.iter().zip(&base.arrays).all(|(a, b)| {
-                a.statements == b.statements
-                    && a.levels == b.levels
-                    && a.moduli.len() == b.moduli.len()
-            })
-    };
-    if !at.iter().all(|s| same_shape(s)) {
-        return Err("the hyperplanes change with the sizes".into());
+    if !at.iter().all(|s| same_shape(base, s)) {
+        return Err(SHAPE_CHANGES.into());
     }
     let modulus_at = |s: &SmoSolution, a: usize, l: usize, p: &[i64]| -> Result<i64, String> {
         s.arrays[a].moduli[l].eval(p).map_err(|e| e.to_string())
