@@ -247,6 +247,7 @@ fn polyfold_reads_and_verifies_its_own_output() {
     for (case, fold) in [
         ("corpus/durbin.c", "% (2 * N - 3)]"),
         ("tests/symbolic/durbin_vla.c", "% (2 * n - 1)]"),
+        ("corpus/blur_tiled.c", "% 72]"),
     ] {
         let original = root.join(case);
         let source = std::fs::read_to_string(&original).expect("readable case");
@@ -267,6 +268,23 @@ fn polyfold_reads_and_verifies_its_own_output() {
             "{case}: a second run changed it"
         );
     }
+    // blur_tiled's `blurx[72]` holds 72 live values at once (the trace of
+    // the output says so): no strategy is tried on it.
+    let report = run_source(
+        "blur_tiled.c",
+        &std::fs::read_to_string(scratch.join("blur_tiled.c")).expect("written above"),
+        &RunOptions {
+            report: Some(polyfold::cli::ReportFormat::Text),
+            ..RunOptions::default()
+        },
+    );
+    assert!(
+        report
+            .stdout
+            .contains("kept: no smaller mapping can exist: all 72 cells hold live values at once"),
+        "{}",
+        report.stdout
+    );
     // With a value, the symbolic modulus is a number: no statement lost.
     let vla = scratch.join("durbin_vla.c");
     let text = std::fs::read_to_string(&vla).expect("written above");

@@ -60,6 +60,12 @@ pub enum KeptReason {
     SuccessiveNeedsAll {
         cells: i64,
     },
+    /// The trace for the known values has as many values live at one
+    /// moment as the declaration has cells: no storage can be smaller (the
+    /// other strategies are not run).
+    AllLiveAtOnce {
+        cells: i64,
+    },
     /// The best certified storage is no smaller than the declaration.
     NoSmaller {
         cells: i64,
@@ -123,6 +129,10 @@ impl std::fmt::Display for KeptReason {
             KeptReason::SuccessiveNeedsAll { cells } => write!(
                 f,
                 "no smaller mapping: successive modulo needs all {cells} cells"
+            ),
+            KeptReason::AllLiveAtOnce { cells } => write!(
+                f,
+                "no smaller mapping can exist: all {cells} cells hold live values at once (max-live)"
             ),
             KeptReason::NoSmaller { cells } => {
                 write!(f, "no smaller mapping: the best needs all {cells} cells")

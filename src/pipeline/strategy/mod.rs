@@ -595,6 +595,16 @@ pub(super) fn choose(
         if chooser.done() {
             break;
         }
+        // Max-live values need max-live cells in any storage: when the
+        // trace (the first strategy runs it, for known values) finds as
+        // many as the declaration has, no strategy can do better.
+        if chooser.best.is_none()
+            && facts.values_known
+            && let (Some(live), Some(cells)) = (facts.traced_max_live(), facts.original_cells)
+            && i64::try_from(live).is_ok_and(|l| l >= cells)
+        {
+            return (Err(Kept::AllLiveAtOnce { cells }), chooser.sizes);
+        }
         crate::util::progress::step(name);
         let proposals = match strategy(facts, &chooser, budget) {
             Ok(p) => p,
