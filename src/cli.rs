@@ -48,6 +48,12 @@ pub enum Command {
     /// values: every read must see the value it sees in the original program.
     /// Also prints the max-live lower bound per array and in total.
     Verify(VerifyArgs),
+    /// Draw, as self-contained SVG files in DIR, per SCoP the live values
+    /// over the run against the storage before and after, and per 2-D
+    /// temporary with a modular mapping its difference set and lattice;
+    /// `index.html` lists them with the report's numbers. Needs parameter
+    /// values (`#define` or `-D`).
+    Plot(PlotArgs),
     /// Run the corpus regression table: sizes, lower bounds, published
     /// figures, methods and median times; exit 1 on a regression.
     Bench(BenchArgs),
@@ -263,6 +269,20 @@ pub struct VerifyArgs {
     /// C files to verify.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PlotArgs {
+    /// C files to draw.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// The folder for the SVG files and `index.html` (created if needed).
+    #[arg(long = "out", short = 'o', value_name = "DIR", required = true)]
+    pub out: PathBuf,
 
     #[command(flatten)]
     pub analysis: AnalysisArgs,

@@ -921,3 +921,286 @@ fn in_context(scop: &crate::ir::Scop) -> bool {
         Ok(Some(_))
     )
 }
+
+/// How many spans of the run `polyfold plot` draws (the memory plot's
+/// resolution; each span shows the most values live in it).
+const PLOT_SPANS: usize = 400;
+
+/// The DS plot enumerates at most this many points.
+const PLOT_MAX_DS_POINTS: usize = 200_000;
+
+/// `polyfold plot`: writes the pictures of `path` into `out_dir` (created
+/// if needed): per SCoP whose parameters have values, the memory over the
+/// run, and per 2-D temporary with a modular mapping, its difference set
+/// and lattice; adds their rows to `entries` and what could not be drawn
+/// to `notes`. The stdout lists the files written.
+pub fn plot_file(
+    path: &Path,
+    options: &RunOptions,
+    out_dir: &Path,
+    entries: &mut Vec<crate::plot::IndexEntry>,
+    notes: &mut Vec<String>,
+) -> Outcome {
+    use crate::plot::{IndexEntry, LatticePlot, MemoryPlot, lattice_2d, lattice_svg, memory_svg};
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::fail(e, 2),
+    };
+    let shown = shown_name(path);
+    let (program, mut stderr) = match extract(&shown, &source, options) {
+        Ok(x) => x,
+        Err(o) => return o,
+    };
+    let contraction = match contract_program(&program, &contract_options(options)) {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::fail(
+                format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                2,
+            );
+        }
+    };
+    stderr.push_str(&kept_warnings(&shown, &program, &contraction));
+    if let Err(e) = std::fs::create_dir_all(out_dir) {
+        return Outcome::fail(
+            format!(
+                "{stderr}polyfold: error: cannot create {}: {e}\n",
+                out_dir.display()
+            ),
+            2,
+        );
+    }
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "stdin".into())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let file_name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| shown.clone());
+    let mut stdout = String::new();
+    let write = |name: &str, text: &str, stdout: &mut String| -> Result<(), String> {
+        let file = out_dir.join(name);
+        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        stdout.push_str(&format!("{}\n", file.display()));
+        Ok(())
+    };
+    for (si, scop) in program.scops.iter().enumerate() {
+        let Ok(values) = scop.param_values() else {
+            let missing = scop.param_values().err().unwrap_or_default();
+            notes.push(format!(
+                "{shown}: SCoP {si} ({}) not drawn: parameter `{missing}` has no value (pass -D {missing}=VALUE)",
+                scop.function
+            ));
+            continue;
+        };
+        let decisions: Vec<&crate::pipeline::ArrayDecision> = contraction
+            .decisions
+            .iter()
+            .filter(|d| d.scop == si && d.classification.liveness == Liveness::Temporary)
+            .collect();
+        if decisions.is_empty() {
+            continue;
+        }
+        let mut counted = vec![false; scop.arrays.len()];
+        for d in &decisions {
+            counted[d.array.0 as usize] = true;
+        }
+        let trace = crate::verify::build::trace_program(scop);
+        let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+        let (report, profile) = match crate::verify::run_trace_profiled(
+            &trace,
+            &values,
+            &mut budget,
+            PLOT_SPANS,
+            &counted,
+        ) {
+            Ok(x) => x,
+            Err(e) => {
+                notes.push(format!(
+                    "{shown}: SCoP {si} not drawn: the trace failed: {e}"
+                ));
+                continue;
+            }
+        };
+        let original: i64 = decisions.iter().filter_map(|d| d.original_cells).sum();
+        let merged = contraction.merged.iter().find(|m| m.scop == si);
+        let new: i64 = merged.map_or(0, |m| m.merged_cells)
+            + decisions.iter().filter_map(|d| d.new_cells()).sum::<i64>();
+        let sizes: Vec<String> = scop
+            .params
+            .iter()
+            .zip(&values)
+            .map(|(p, v)| format!("{} = {v}", p.name))
+            .collect();
+        let memory = MemoryPlot {
+            title: format!(
+                "{file_name}: SCoP {si} ({}), {}",
+                scop.function,
+                sizes.join(", ")
+            ),
+            operations: report.operations,
+            series: decisions
+                .iter()
+                .map(|d| {
+                    let a = d.array.0 as usize;
+                    (
+                        d.name.clone(),
+                        profile.arrays.iter().map(|s| s[a]).collect(),
+                    )
+                })
+                .collect(),
+            total: profile.total.clone(),
+            levels: vec![
+                ("original storage".into(), original),
+                ("new storage".into(), new),
+                ("max-live bound".into(), profile.max_total as i64),
+            ],
+        };
+        let memory_name = format!("{stem}.scop{si}.memory.svg");
+        if let Err(e) = write(&memory_name, &memory_svg(&memory), &mut stdout) {
+            return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
+        }
+        entries.push(IndexEntry {
+            what: format!("{shown}: SCoP {si} ({})", scop.function),
+            numbers: format!(
+                "{}; temporaries {original} -> {new} cells, max live {} at once",
+                sizes.join(", "),
+                profile.max_total
+            ),
+            files: vec![memory_name],
+        });
+        for d in &decisions {
+            let array = scop.array(d.array);
+            let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
+                continue;
+            };
+            let Some(mapping) = certified.mapping() else {
+                continue;
+            };
+            if array.extents.len() != 2 {
+                continue;
+            }
+            match ds_plot(scop, d, mapping, &values) {
+                Ok(Some((ds, lo, hi, mut rows))) => {
+                    rows.retain(|(_, m)| *m > 1);
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let Some(crate::plot::Lattice2d {
+                        points: lattice,
+                        basis,
+                        cells,
+                    }) = lattice_2d(&rows, lo, hi)
+                    else {
+                        notes.push(format!(
+                            "{shown}: `{}` has no drawable lattice (too large)",
+                            d.name
+                        ));
+                        continue;
+                    };
+                    let plot = LatticePlot {
+                        title: format!(
+                            "{file_name}: {}.{}, {}",
+                            scop.function,
+                            d.name,
+                            sizes.join(", ")
+                        ),
+                        mapping: report::mapping_text(d),
+                        ds,
+                        lattice,
+                        basis,
+                        cells,
+                    };
+                    let name = format!("{stem}.scop{si}.{}.ds.svg", d.name);
+                    if let Err(e) = write(&name, &lattice_svg(&plot), &mut stdout) {
+                        return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
+                    }
+                    entries.push(IndexEntry {
+                        what: format!("{shown}: {}.{}", scop.function, d.name),
+                        numbers: format!(
+                            "{} -> {} cells, lower bound {}; {}",
+                            d.original_cells.map_or("?".into(), |c| c.to_string()),
+                            d.new_cells().map_or("?".into(), |c| c.to_string()),
+                            d.max_live.map_or("?".into(), |c| c.to_string()),
+                            report::mapping_text(d)
+                        ),
+                        files: vec![name],
+                    });
+                }
+                Ok(None) => notes.push(format!(
+                    "{shown}: the difference set of `{}` has more than {PLOT_MAX_DS_POINTS} points: not drawn",
+                    d.name
+                )),
+                Err(e) => notes.push(format!(
+                    "{shown}: the difference set of `{}` not drawn: {e}",
+                    d.name
+                )),
+            }
+        }
+    }
+    Outcome {
+        stdout,
+        stderr,
+        code: 0,
+        rewrite: None,
+        record: None,
+    }
+}
+
+/// The points of the difference set of `d`'s array for `values`, its box,
+/// and the mapping's rows with numeric moduli; `None` when it has too many
+/// points.
+#[allow(clippy::type_complexity)]
+fn ds_plot(
+    scop: &ir::Scop,
+    d: &crate::pipeline::ArrayDecision,
+    mapping: &crate::mapping::ModularMapping,
+    values: &[i64],
+) -> Result<Option<(Vec<[i64; 2]>, [i64; 2], [i64; 2], Vec<([i64; 2], i64)>)>, String> {
+    let model = crate::analysis::build::array_model(scop, d.array);
+    let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
+    let conflicts = crate::analysis::cells::compute_cell_conflicts(&model, &[], &mut budget)
+        .map_err(|e| e.to_string())?;
+    let mut points = std::collections::BTreeSet::new();
+    for piece in conflicts.difference_set() {
+        for p in crate::verify::enumerate::integer_points(&piece, values, &mut budget)
+            .map_err(|e| e.to_string())?
+        {
+            if p.len() >= 2 {
+                points.insert([p[0], p[1]]);
+            }
+            if points.len() > PLOT_MAX_DS_POINTS {
+                return Ok(None);
+            }
+        }
+    }
+    let ds: Vec<[i64; 2]> = points.into_iter().collect();
+    let mut lo = [0i64; 2];
+    let mut hi = [0i64; 2];
+    for q in &ds {
+        for k in 0..2 {
+            lo[k] = lo[k].min(q[k]);
+            hi[k] = hi[k].max(q[k]);
+        }
+    }
+    let mut rows = Vec::new();
+    for dim in &mapping.dims {
+        let m = dim.modulus.eval(values).map_err(|e| e.to_string())?;
+        let a = [
+            dim.coeffs.first().copied().unwrap_or(0),
+            dim.coeffs.get(1).copied().unwrap_or(0),
+        ];
+        rows.push((a, m));
+    }
+    Ok(Some((ds, lo, hi, rows)))
+}

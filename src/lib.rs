@@ -36,6 +36,7 @@ pub mod fuzz;
 pub mod ir;
 pub mod mapping;
 pub mod pipeline;
+pub mod plot;
 pub mod poly;
 pub mod report;
 pub mod util;

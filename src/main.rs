@@ -183,6 +183,41 @@ fn run() -> ExitCode {
                 code = code.max(out.code);
             }
         }
+        Some(Command::Plot(args)) => {
+            let mut options = RunOptions::from_analysis(&args.analysis);
+            if let Some(sub) = matches.subcommand_matches("plot") {
+                options.macros = ordered_macros(sub, &args.analysis);
+            }
+            let mut entries = Vec::new();
+            let mut notes = Vec::new();
+            for file in &args.files {
+                let progress = start_progress(file, options.quiet);
+                let mut out = polyfold::driver::plot_file(
+                    file,
+                    &options,
+                    &args.out,
+                    &mut entries,
+                    &mut notes,
+                );
+                progress.finish();
+                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+                emit(&out);
+                code = code.max(out.code);
+            }
+            for n in &notes {
+                eprintln!("polyfold: note: {n}");
+            }
+            let index = args.out.join("index.html");
+            let page = polyfold::plot::index_html("polyfold plot", &entries, &notes);
+            if let Err(e) =
+                std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&index, page))
+            {
+                eprintln!("polyfold: error: cannot write {}: {e}", index.display());
+                code = code.max(2);
+            } else {
+                println!("{}", index.display());
+            }
+        }
         Some(Command::Bench(args)) => {
             if (args.no_lattice || args.no_inter_array) && args.bless {
                 eprintln!(

@@ -37,7 +37,7 @@ impl Timings {
     }
 }
 
-fn mapping_text(d: &ArrayDecision) -> String {
+pub fn mapping_text(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::Remapped { certified, .. } => certified
             .mapping()

@@ -23,6 +23,6 @@ pub use storage::{
     AccessLocation, Level, Location, MergedStorage, ProgramStorage, Slot, Storage, TraceBuffer,
 };
 pub use trace::{
-    Mismatch, MismatchKind, TraceAccess, TraceArray, TraceProgram, TraceReport, TraceStatement,
-    run_trace,
+    LiveProfile, Mismatch, MismatchKind, TraceAccess, TraceArray, TraceProgram, TraceReport,
+    TraceStatement, run_trace, run_trace_profiled,
 };

@@ -416,12 +416,40 @@ fn clamp_i64(v: i128) -> i64 {
     v.clamp(i64::MIN as i128 + 1, i64::MAX as i128) as i64
 }
 
+/// The live values over the run of a trace, in `buckets` equal spans of
+/// its time (two steps per operation: its reads, then its write): per
+/// span, the most values of each array and of all arrays live at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveProfile {
+    /// The number of time steps of the run.
+    pub steps: u64,
+    /// Per span, per array, the most live values.
+    pub arrays: Vec<Vec<usize>>,
+    /// Per span, the most live values of the counted arrays together.
+    pub total: Vec<usize>,
+    /// The most live values of the counted arrays at once over the run.
+    pub max_total: usize,
+}
+
 /// Runs `program` for the parameter values `params`.
 pub fn run_trace(
     program: &TraceProgram,
     params: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<TraceReport> {
+    run_trace_profiled(program, params, budget, 0, &[]).map(|(r, _)| r)
+}
+
+/// [`run_trace`], with the live values in `buckets` spans of the run
+/// (none when `buckets` is 0); the profile's totals count the arrays of
+/// `counted` (every array when it is shorter).
+pub fn run_trace_profiled(
+    program: &TraceProgram,
+    params: &[i64],
+    budget: &mut Budget,
+    buckets: usize,
+    counted: &[bool],
+) -> PolyResult<(TraceReport, LiveProfile)> {
     for stmt in &program.statements {
         let ranks = stmt
             .reads
@@ -876,17 +904,67 @@ pub fn run_trace(
         events.push((((*death + 1) as u64) << 24) | *array as u64);
     }
     events.sort_unstable();
+    let steps = 2 * report.operations as u64 + 3;
+    let mut profile = LiveProfile {
+        steps,
+        arrays: vec![vec![0; n_arrays]; buckets],
+        total: vec![0; buckets],
+        max_total: 0,
+    };
+    let counts = |a: usize| counted.len() <= a || counted[a];
+    // Span `b` starts at time `ceil(b·steps / buckets)`; its maxima are the
+    // counts at its start or at a birth inside it (counts only rise at a
+    // birth).
+    let span_start =
+        |b: usize| (u128::from(steps) * b as u128).div_ceil(buckets.max(1) as u128) as u64;
+    let span_of = |time: u64| {
+        (((u128::from(time) * buckets as u128) / u128::from(steps)) as usize).min(buckets - 1)
+    };
+    let mut next_span = 0;
     let mut live = vec![0i64; n_arrays];
     let mut total = 0i64;
+    let mut counted_total = 0i64;
+    let mut record_starts = |before: u64, live: &[i64], profile: &mut LiveProfile| {
+        while next_span < buckets && span_start(next_span) < before {
+            let mut all = 0;
+            for (a, l) in live.iter().enumerate() {
+                let here = (*l).max(0) as usize;
+                profile.arrays[next_span][a] = profile.arrays[next_span][a].max(here);
+                if counts(a) {
+                    all += here;
+                }
+            }
+            profile.total[next_span] = profile.total[next_span].max(all);
+            next_span += 1;
+        }
+    };
     for e in events {
         let array = (e & ((1 << 23) - 1)) as usize;
         let delta = if e & (1 << 23) != 0 { 1 } else { -1 };
+        let time = e >> 24;
+        if buckets > 0 {
+            record_starts(time, &live, &mut profile);
+        }
         live[array] += delta;
         total += delta;
-        report.max_live[array] = report.max_live[array].max(live[array].max(0) as usize);
-        report.max_live_total = report.max_live_total.max(total.max(0) as usize);
+        if counts(array) {
+            counted_total += delta;
+        }
+        let (now, all) = (live[array].max(0) as usize, total.max(0) as usize);
+        report.max_live[array] = report.max_live[array].max(now);
+        report.max_live_total = report.max_live_total.max(all);
+        if buckets > 0 && delta > 0 {
+            let b = span_of(time);
+            let counted_now = counted_total.max(0) as usize;
+            profile.arrays[b][array] = profile.arrays[b][array].max(now);
+            profile.total[b] = profile.total[b].max(counted_now);
+            profile.max_total = profile.max_total.max(counted_now);
+        }
     }
-    Ok(report)
+    if buckets > 0 {
+        record_starts(u64::MAX, &live, &mut profile);
+    }
+    Ok((report, profile))
 }
 
 #[cfg(test)]
