@@ -97,3 +97,40 @@ fn a_temporary_read_in_a_macro_body_keeps_its_layout() {
     assert!(stats.temporaries >= 1, "the case has no temporary left");
     check_with("macro_body_reads_temporary", true);
 }
+
+#[test]
+fn copies_that_a_fold_alone_makes_x_equals_x_go() {
+    // Not merged: t is folded alone, and its two last-column copies
+    // become `t[N - 2] = t[N - 2]` and `t[j] = t[j]`.
+    check_with("self_copy_per_array", false);
+    let source = source_of("self_copy_per_array");
+    let (contraction, _) = run_polyfold(
+        "self_copy_per_array",
+        &source,
+        std::time::Duration::from_secs(60),
+        false,
+    )
+    .unwrap_or_else(|f| panic!("{:?}: {}", f.kind, f.detail));
+    assert_eq!(
+        contraction.removed_copies.len(),
+        2,
+        "{}",
+        contraction.output
+    );
+    let out = &contraction.output;
+    assert!(out.contains("double t[N];"), "{out}");
+    for gone in ["if (i > 0)", "for (j = N - 1; j < N; j++)", "t[N - 2] ="] {
+        assert!(!out.contains(gone), "`{gone}` is still in\n{out}");
+    }
+    // The trace of the output's storage, with the copies not run.
+    let program = polyfold::frontend::extract(
+        "self_copy_per_array.c",
+        &source,
+        &polyfold::frontend::Options::default(),
+    );
+    let mut budget = polyfold::poly::Budget::steps(50_000_000);
+    let reports =
+        polyfold::verify::build::verify_program(&program, &contraction.emitted(), &mut budget)
+            .expect("traced");
+    assert!(reports.iter().all(|(_, r)| r.first_mismatch.is_none()));
+}

@@ -60,6 +60,7 @@ pub fn contract_program(
         merged: Vec::new(),
         not_merged: Vec::new(),
         edits: Vec::new(),
+        removed_copies: Vec::new(),
         output: String::new(),
     };
     for si in 0..program.scops.len() {
@@ -109,16 +110,99 @@ fn contract_scop(
             Err(why) => record.not_merged.push((si, why)),
         }
     }
+    let mut per_array = Vec::new();
     for d in decisions.iter() {
         if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
-            record.edits.extend(emit(program, scop, certified)?);
+            per_array.extend(emit(program, scop, certified)?);
         }
     }
+    // Copies `A[f] = A[g];` that the new layout of `A` makes `x = x`: they
+    // go, with what they leave empty (by syntax nodes), and their
+    // subscripts' edits with them.
+    let dead = dead_self_copies(&program.source, scop, decisions);
+    if !dead.is_empty() {
+        let ids: Vec<crate::ir::StmtId> = dead.iter().map(|k| scop.stmts[*k].id).collect();
+        let deletions =
+            crate::codegen::delete::statement_deletions(&program.source, &scop.items, &|id| {
+                ids.contains(&id)
+            });
+        per_array.retain(|e| {
+            !deletions
+                .iter()
+                .any(|d| d.range.start <= e.range.start && e.range.end <= d.range.end)
+        });
+        per_array.extend(deletions);
+        record.removed_copies.extend(dead.iter().map(|k| (si, *k)));
+    }
+    record.edits.extend(per_array);
     if let Some(m) = merged {
         record.edits.extend(emit(program, scop, &m.certified)?);
         record.merged.push(m);
     }
     Ok(())
+}
+
+/// The statements of `scop` that are pure copies `A[f] = A[g];` of an
+/// array folded alone whose mapping sends `f` and `g` to the same cell for
+/// every iteration (the mapped subscripts are the same affine function):
+/// the copy changes nothing in the new layout.
+fn dead_self_copies(source: &str, scop: &Scop, decisions: &[ArrayDecision]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (k, stmt) in scop.stmts.iter().enumerate() {
+        let [read] = &stmt.reads[..] else { continue };
+        if read.array != stmt.write.array {
+            continue;
+        }
+        let Some(mapping) = decisions
+            .iter()
+            .find(|d| d.array == read.array)
+            .and_then(|d| match &d.outcome {
+                ArrayOutcome::Remapped { certified, .. } => certified.mapping(),
+                _ => None,
+            })
+        else {
+            continue;
+        };
+        let w = &stmt.write.span;
+        let r = &read.span;
+        let between = source.get(w.end..r.start).map(str::trim);
+        let after = source.get(r.end..stmt.span.end).map(str::trim);
+        if w.start != stmt.span.start || between != Some("=") || after != Some(";") {
+            continue;
+        }
+        let image = |subs: &[crate::ir::AffExpr]| -> Option<Vec<(Vec<i64>, i64)>> {
+            mapping
+                .dims
+                .iter()
+                // A dimension of modulus 1 sends everything to 0.
+                .filter(|dim| {
+                    !(dim.modulus.constant == 1 && dim.modulus.coeffs.iter().all(|c| *c == 0))
+                })
+                .map(|dim| {
+                    let width = subs.first().map_or(0, |s| s.coeffs.len());
+                    let mut coeffs = vec![0i64; width];
+                    let mut constant = 0i64;
+                    for (c, sub) in dim.coeffs.iter().zip(subs) {
+                        for (acc, v) in coeffs.iter_mut().zip(&sub.coeffs) {
+                            *acc = acc.checked_add(c.checked_mul(*v)?)?;
+                        }
+                        constant = constant.checked_add(c.checked_mul(sub.constant)?)?;
+                    }
+                    Some((coeffs, constant))
+                })
+                .collect()
+        };
+        if mapping
+            .dims
+            .iter()
+            .all(|d| d.coeffs.len() == read.subscripts.len())
+            && let (Some(a), Some(b)) = (image(&stmt.write.subscripts), image(&read.subscripts))
+            && a == b
+        {
+            out.push(k);
+        }
+    }
+    out
 }
 
 /// Code generation, from certified storage only.

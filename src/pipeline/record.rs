@@ -298,6 +298,10 @@ pub struct FileContraction {
     /// The SCoPs where `--inter-array` was tried and not used, and why.
     pub not_merged: Vec<(usize, String)>,
     pub edits: Vec<Edit>,
+    /// `(SCoP, statement index)` of the copies `A[f] = A[g];` deleted
+    /// because `A`'s new layout puts both at the same cell on every
+    /// iteration (the copy would not change anything).
+    pub removed_copies: Vec<(usize, usize)>,
     /// The transformed source text.
     pub output: String,
 }
@@ -360,6 +364,10 @@ impl FileContraction {
             .iter()
             .map(|m| (m.scop, m.storage().clone()))
             .collect();
-        crate::verify::ProgramStorage { arrays, merged }
+        crate::verify::ProgramStorage {
+            arrays,
+            merged,
+            removed: self.removed_copies.clone(),
+        }
     }
 }

@@ -550,7 +550,10 @@ mod tests {
             cells: det,
         } = lattice_2d(&[([2, 1], 5)], [-2, -2], [2, 2]).expect("small");
         assert_eq!(det, 5);
-        assert_eq!((basis[0][0] * basis[1][1] - basis[0][1] * basis[1][0]).abs(), 5);
+        assert_eq!(
+            (basis[0][0] * basis[1][1] - basis[0][1] * basis[1][0]).abs(),
+            5
+        );
         for b in basis {
             assert_eq!((2 * b[0] + b[1]).rem_euclid(5), 0);
             assert_eq!(b[0] * b[0] + b[1] * b[1], 5);

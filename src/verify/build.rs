@@ -82,6 +82,21 @@ pub fn verify_program(
                 array.storage = super::Storage::Modular(mapping.clone());
             }
         }
+        for &(s, st) in &storage.removed {
+            if s == si {
+                let stmt = trace
+                    .statements
+                    .get_mut(st)
+                    .ok_or_else(|| format!("SCoP {si} has no statement {st}"))?;
+                if stmt.reads.len() != 1 || stmt.reads[0].array != stmt.write.array {
+                    return Err(format!(
+                        "{}: a removed statement that is not a copy",
+                        stmt.name
+                    ));
+                }
+                stmt.removed = true;
+            }
+        }
         for (s, merged) in &storage.merged {
             if *s == si {
                 trace

@@ -226,4 +226,8 @@ pub struct ProgramStorage {
     pub arrays: Vec<(usize, usize, ModularMapping)>,
     /// `(SCoP, storage)` of every SCoP whose temporaries are merged.
     pub merged: Vec<(usize, MergedStorage)>,
+    /// `(SCoP, statement index)` of the copies of an array folded alone
+    /// that the transformed program no longer runs (source and target at
+    /// one cell).
+    pub removed: Vec<(usize, usize)>,
 }
