@@ -741,14 +741,21 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
+/// The file's text, its shown name, its SCoPs and the rendered
+/// diagnostics; the outcome to return when it cannot be read or parsed.
+fn read_and_extract(
+    path: &Path,
+    options: &RunOptions,
+) -> Result<(String, String, Program, String), Outcome> {
+    let source = read_source(path).map_err(|e| Outcome::fail(e, 2))?;
+    let shown = shown_name(path);
+    let (program, stderr) = extract(&shown, &source, options)?;
+    Ok((source, shown, program, stderr))
+}
+
 /// `polyfold verify`: contraction plus trace verification of one file.
 pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
-    let source = match read_source(path) {
-        Ok(s) => s,
-        Err(e) => return Outcome::fail(e, 2),
-    };
-    let shown = shown_name(path);
-    let (program, mut stderr) = match extract(&shown, &source, options) {
+    let (source, shown, program, mut stderr) = match read_and_extract(path, options) {
         Ok(x) => x,
         Err(o) => return o,
     };
@@ -942,12 +949,7 @@ pub fn plot_file(
     notes: &mut Vec<String>,
 ) -> Outcome {
     use crate::plot::{IndexEntry, LatticePlot, MemoryPlot, lattice_2d, lattice_svg, memory_svg};
-    let source = match read_source(path) {
-        Ok(s) => s,
-        Err(e) => return Outcome::fail(e, 2),
-    };
-    let shown = shown_name(path);
-    let (program, mut stderr) = match extract(&shown, &source, options) {
+    let (_, shown, program, mut stderr) = match read_and_extract(path, options) {
         Ok(x) => x,
         Err(o) => return o,
     };
@@ -1148,13 +1150,7 @@ pub fn plot_file(
             }
         }
     }
-    Outcome {
-        stdout,
-        stderr,
-        code: 0,
-        rewrite: None,
-        record: None,
-    }
+    Outcome::ok(stdout, stderr)
 }
 
 /// The points of the difference set of `d`'s array for `values`, its box,
