@@ -382,3 +382,55 @@ fn remainder_condition_folds_for_the_known_size_and_runs_the_same() {
         &[100, 37, 1],
     );
 }
+
+#[test]
+fn array_models_leave_out_quotient_dimensions_they_do_not_use() {
+    // S0 has the quotient dimensions of `in[..]`; `t`'s model of S0 is
+    // over the loops alone, `u`'s (subscripted by `i / 2`) keeps them.
+    let source = "void f(int n, double in[100], double out[100]) {\n\
+                  double t[100][100], u[100];\n\
+                  for (int i = 0; i < n; i++)\n\
+                    for (int j = 0; j < n; j++) {\n\
+                      t[i][j] = in[((i + j) / 2) % 4];\n\
+                      u[i / 2] = t[i][j];\n\
+                      out[i] = u[i / 2];\n\
+                    }\n\
+                  }\n";
+    let program = frontend::extract("quasi.c", source, &frontend::Options::default());
+    assert_eq!(program.scops.len(), 1, "{:?}", program.diagnostics);
+    let scop = &program.scops[0];
+    let array = |name: &str| {
+        scop.arrays
+            .iter()
+            .find(|a| a.name == name)
+            .expect("array")
+            .id
+    };
+    assert_eq!(scop.stmts[0].iterators.len(), 4, "i, j and two quotients");
+    let t = polyfold::analysis::build::array_model(scop, array("t"));
+    for e in &t.events {
+        let dims = &e.domain.space.domain.dims;
+        let loops = scop.stmts[e.statement].loop_depth();
+        assert_eq!(dims.len(), loops, "t in S{}: {dims:?}", e.statement);
+        assert_eq!(e.schedule.len(), 2 * loops + 1);
+    }
+    let u = polyfold::analysis::build::array_model(scop, array("u"));
+    assert!(
+        u.events
+            .iter()
+            .all(|e| e.domain.space.domain.dims.len() == scop.stmts[e.statement].iterators.len())
+    );
+    // The loops' domain is the same: n * n points of S0 for t at n = 5.
+    let mut budget = Budget::steps(50_000_000);
+    let points: usize = t
+        .events
+        .iter()
+        .filter(|e| e.statement == 0 && e.position == 0)
+        .map(|e| {
+            integer_points(&e.domain, &[5], &mut budget)
+                .expect("enumerable")
+                .len()
+        })
+        .sum();
+    assert_eq!(points, 25);
+}

@@ -549,14 +549,12 @@ impl<'c> Columns<'c> {
                 Sym::Exist(k) => {
                     np + self.n_loops + nq + self.exists.iter().position(|d| d == k)?
                 }
-                Sym::Div(d) => match self.quots.iter().position(|x| x == &**d) {
-                    Some(q) => np + self.n_loops + q,
-                    None => {
-                        np + self.n_loops
-                            + nq
-                            + self.exists.len()
-                            + self.divs.iter().position(|x| x == &**d)?
-                    }
+                // A quotient of the conditions is their own existential
+                // (even when a subscript has the same one): the rows that
+                // name a quotient dimension are only its definition.
+                Sym::Div(d) => match self.divs.iter().position(|x| x == &**d) {
+                    Some(e) => np + self.n_loops + nq + self.exists.len() + e,
+                    None => np + self.n_loops + self.quots.iter().position(|x| x == &**d)?,
                 },
                 Sym::Iter(_) => return None,
             };
@@ -758,7 +756,6 @@ impl<'b> StmtBuilder<'b, '_> {
             for c in conj {
                 c.lin.collect_divs(&mut divs);
             }
-            divs.retain(|d| !quots.contains(d));
             let cols = Columns {
                 params: self.params,
                 n_loops,
