@@ -82,6 +82,7 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
                 })
             });
         let drop = if uses_quotients { 0 } else { quotients.len() };
+        let schedule = &stmt.schedule[..stmt.schedule.len() - 2 * drop];
         let accesses = std::iter::once(&stmt.write)
             .chain(stmt.reads.iter())
             .enumerate();
@@ -92,7 +93,6 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
             for piece in &stmt.domain.pieces {
                 let piece = without_dims(piece, first_q, drop);
                 let width = piece.width();
-                let schedule_len = stmt.schedule.len() - 2 * drop;
                 events.push(AccessEvent {
                     statement: si,
                     position,
@@ -101,7 +101,7 @@ pub fn array_model(scop: &Scop, array: ArrayId) -> ArrayModel {
                         IrKind::Write => AccessKind::Write,
                     },
                     domain: piece,
-                    schedule: entry_rows(&stmt.schedule[..schedule_len], n_param, width),
+                    schedule: entry_rows(schedule, n_param, width),
                     subscripts: access
                         .subscripts
                         .iter()

@@ -214,16 +214,10 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             .map(|o| (o.name.clone(), o.body.clone()))
             .collect::<Vec<_>>(),
     );
-    let param_texts: Vec<String> = param_names
-        .iter()
-        .map(|n| {
-            if compound_macros.binary_search(n).is_ok() {
-                format!("({n})")
-            } else {
-                n.clone()
-            }
-        })
-        .collect();
+    let param_texts = crate::util::c_text::operand_names(
+        param_names.iter().map(String::as_str),
+        &compound_macros,
+    );
     let mut stmts = Vec::new();
     let mut walker = StmtBuilder {
         cx,

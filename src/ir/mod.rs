@@ -179,16 +179,10 @@ impl Scop {
     /// is not one operand is parenthesised (`(N)` for `#define N M+2`), so
     /// that `2 * (N)` and `i % (N)` mean what they say.
     pub fn param_texts(&self) -> Vec<String> {
-        self.params
-            .iter()
-            .map(|p| {
-                if self.is_compound(&p.name) {
-                    format!("({})", p.name)
-                } else {
-                    p.name.clone()
-                }
-            })
-            .collect()
+        crate::util::c_text::operand_names(
+            self.params.iter().map(|p| p.name.as_str()),
+            &self.compound_macros,
+        )
     }
 
     pub fn array(&self, id: ArrayId) -> &Array {

@@ -288,6 +288,24 @@ pub fn is_atomic_body(body: &str, is_compound: &dyn Fn(&str) -> bool) -> bool {
     precedence(body, is_compound) == Prec::Postfix
 }
 
+/// `names` as C operands: a name in `compound` (sorted, see
+/// [`compound_macro_names`]) is parenthesised (`(N)` for `#define N M+2`).
+pub fn operand_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    compound: &[String],
+) -> Vec<String> {
+    names
+        .into_iter()
+        .map(|n| {
+            if compound.binary_search_by(|c| c.as_str().cmp(n)).is_ok() {
+                format!("({n})")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The names among `definitions` (`(name, body)` of object-like macros, in
 /// any order, several per name allowed) that are not one operand: a name is
 /// compound when any of its definitions is, or uses a compound name. Sorted.
