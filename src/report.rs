@@ -139,6 +139,9 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 loops.join("; ")
             );
         }
+        if let Some(inner) = &d.inner_modulo {
+            let _ = writeln!(out, "    {inner}");
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
@@ -219,6 +222,17 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
             if let Some(f) = &d.formula {
                 entry["original_formula"] = json!(f.original);
                 entry["new_formula"] = json!(f.new.as_deref().unwrap_or(&f.original));
+            }
+            if let Some(inner) = &d.inner_modulo {
+                entry["inner_loop_modulo"] = json!({
+                    "loops": inner.loops.iter().map(|l| json!({
+                        "iterator": l.iterator,
+                        "lines": l.lines,
+                        "varying": l.varying,
+                        "invariant": l.invariant,
+                    })).collect::<Vec<_>>(),
+                    "why": inner.why,
+                });
             }
             // Only when there are some, so that reports of sequential code
             // keep their shape.

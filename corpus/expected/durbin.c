@@ -27,7 +27,7 @@ static void durbin_kernel(const double r[N], double out[N])
 {
     int i, k;
     double y[2 * N - 3]; /* polyfold: y[i][k] -> y[(2 * i + k) % (2 * N - 3)] */
-    _Static_assert(N >= 4, "polyfold: the storage of y is certified for these parameter values only");
+    _Static_assert(N >= 4, "polyfold: the storage of y is certified only where this condition holds");
     double sum; /* polyfold: sum[i][k] -> sum */
     double alpha; /* polyfold: alpha[k] -> alpha */
     double beta; /* polyfold: beta[k] -> beta */

@@ -35,7 +35,7 @@ static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
     int i, j, k;
     int sum_t[3][9], mean[3][9]; /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */
     _Static_assert(N == 6 && P == 64, "polyfold: the storage of sum_t, mean is certified for these parameter values only");
-    int diff[64][3][9], sum_d; /* polyfold: diff[j][i][k] -> diff[k % 64][j % 3][(i - 2 * j) % 9], sum_d[j][i][k] -> sum_d */
+    int diff[3][9][64], sum_d; /* polyfold: diff[j][i][k] -> diff[j % 3][(i - 2 * j) % 9][k % 64], sum_d[j][i][k] -> sum_d */
     _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff is certified for these parameter values only");
 
 #pragma scop
@@ -47,12 +47,12 @@ static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             for (k = 0; k <= P - 1; k++)
-                diff[k][j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 9) % 9] + k;
+                diff[j % 3][(i - 2 * j + 9) % 9][k] = sum_t[j % 3][(i - 2 * j + 9) % 9] + k;
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++) {
-            sum_d = diff[0][j % 3][(i - 2 * j + 9) % 9];
+            sum_d = diff[j % 3][(i - 2 * j + 9) % 9][0];
             for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[k][j % 3][(i - 2 * j + 9) % 9];
+                sum_d = sum_d + diff[j % 3][(i - 2 * j + 9) % 9][k];
             mean[j % 3][(i - 2 * j + 9) % 9] = sum_d;
         }
     for (j = 0; j <= N - 1; j++)

@@ -44,8 +44,7 @@ pub fn plan_array_edits(
         return Some(plan_linear(source, scop, array, layout, declarator));
     }
     let mut edits = Vec::new();
-    let keep = decl.keeps_declarator();
-    if !keep {
+    if !decl.keeps_declarator() {
         edits.push(Edit::replace(
             declarator,
             declarator_text(scop, array, layout),
@@ -56,47 +55,15 @@ pub fn plan_array_edits(
             if access.array != array {
                 continue;
             }
-            let mut text = source[access.name_span.clone()].to_string();
-            let exact = exact_subscripts(source, scop, stmt, access);
-            for (dim, span) in layout.dims.iter().zip(&access.subscript_spans) {
-                let sub = source[span.clone()].trim();
-                match dim {
-                    DimLayout::Dropped if keep => text.push_str("[0]"),
-                    DimLayout::Dropped | DimLayout::Linear { .. } => {}
-                    DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
-                    DimLayout::Modulo {
-                        modulus, arguments, ..
-                    } if exact && arguments.iter().any(|a| a.access == (si, position)) => {
-                        let a = arguments
-                            .iter()
-                            .find(|a| a.access == (si, position))
-                            .expect("checked by the guard");
-                        text.push_str(&format!(
-                            "[{}]",
-                            argument_text(source, scop, stmt, access, a, modulus)
-                        ));
-                    }
-                    DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
-                        text.push_str(&format!("[{sub}]"))
-                    }
-                    DimLayout::Modulo { modulus, .. } => {
-                        // A literal subscript folds: `0 % 2` is `0`.
-                        let literal = sub.parse::<i64>().ok().filter(|v| *v >= 0);
-                        if let (Some(v), true) =
-                            (literal, modulus.is_constant() && modulus.constant > 0)
-                        {
-                            text.push_str(&format!("[{}]", v % modulus.constant));
-                            continue;
-                        }
-                        text.push_str(&format!(
-                            "[{} % {}]",
-                            operand_text(scop, sub),
-                            operand_text(scop, &modulus.to_text(&params))
-                        ));
-                    }
-                }
-            }
-            let edit = Edit::replace(access.span.clone(), text);
+            let new = axis_access(
+                source,
+                scop,
+                (si, stmt),
+                (position, access),
+                layout,
+                &params,
+            );
+            let edit = Edit::replace(access.span.clone(), new.text);
             // A compound assignment reads and writes through one reference.
             if !edits.contains(&edit) {
                 edits.push(edit);
@@ -104,6 +71,117 @@ pub fn plan_array_edits(
         }
     }
     Some(edits)
+}
+
+/// The new text of one access, and the argument of every `%` it prints
+/// (its coefficients over the statement's columns `[params | iterators]`,
+/// without the constant).
+pub struct AccessText {
+    pub text: String,
+    pub modulo_args: Vec<Vec<i64>>,
+}
+
+/// Where remapped storage computes a `%`: per access of `array` that
+/// prints one (statement index, the arguments as in [`AccessText`]).
+pub fn modulo_uses(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+) -> Vec<(usize, Vec<Vec<i64>>)> {
+    let params = scop.param_texts();
+    let mut out = Vec::new();
+    for (si, stmt) in scop.stmts.iter().enumerate() {
+        for (position, access) in stmt.accesses().enumerate() {
+            if access.array != array {
+                continue;
+            }
+            let new = if layout.is_linear() {
+                linear_access(
+                    source,
+                    scop,
+                    (si, stmt),
+                    (position, access),
+                    layout,
+                    &params,
+                )
+            } else {
+                axis_access(
+                    source,
+                    scop,
+                    (si, stmt),
+                    (position, access),
+                    layout,
+                    &params,
+                )
+            };
+            if !new.modulo_args.is_empty() {
+                out.push((si, new.modulo_args));
+            }
+        }
+    }
+    out
+}
+
+/// The access `position` of statement `si` with an axis layout.
+fn axis_access(
+    source: &str,
+    scop: &Scop,
+    (si, stmt): (usize, &Stmt),
+    (position, access): (usize, &Access),
+    layout: &ArrayLayout,
+    params: &[String],
+) -> AccessText {
+    let keep = scop.array(access.array).keeps_declarator();
+    let mut text = source[access.name_span.clone()].to_string();
+    let mut modulo_args = Vec::new();
+    let exact = exact_subscripts(source, scop, stmt, access);
+    for ((dim, span), sub_aff) in layout
+        .dims
+        .iter()
+        .zip(&access.subscript_spans)
+        .zip(&access.subscripts)
+    {
+        let sub = source[span.clone()].trim();
+        match dim {
+            DimLayout::Dropped if keep => text.push_str("[0]"),
+            DimLayout::Dropped | DimLayout::Linear { .. } => {}
+            DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
+            DimLayout::Modulo {
+                modulus, arguments, ..
+            } if exact && arguments.iter().any(|a| a.access == (si, position)) => {
+                let a = arguments
+                    .iter()
+                    .find(|a| a.access == (si, position))
+                    .expect("checked by the guard");
+                if a.wraps {
+                    modulo_args.push(a.coeffs.clone());
+                }
+                text.push_str(&format!(
+                    "[{}]",
+                    argument_text(source, scop, stmt, access, a, modulus)
+                ));
+            }
+            DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
+                text.push_str(&format!("[{sub}]"))
+            }
+            DimLayout::Modulo { modulus, .. } => {
+                // A literal subscript folds: `0 % 2` is `0`.
+                let literal = sub.parse::<i64>().ok().filter(|v| *v >= 0);
+                if let (Some(v), true) = (literal, modulus.is_constant() && modulus.constant > 0) {
+                    text.push_str(&format!("[{}]", v % modulus.constant));
+                    continue;
+                }
+                modulo_args.push(sub_aff.coeffs.clone());
+                text.push_str(&format!(
+                    "[{} % {}]",
+                    operand_text(scop, sub),
+                    operand_text(scop, &modulus.to_text(params))
+                ));
+            }
+        }
+    }
+    AccessText { text, modulo_args }
 }
 
 /// The declarator of `array` of `scop` with the (axis) layout `layout`.
@@ -203,47 +281,85 @@ fn plan_linear(
             if access.array != array {
                 continue;
             }
-            let subs = subscript_texts(source, access);
-            let mut text = source[access.name_span.clone()].to_string();
-            let exact = exact_subscripts(source, scop, stmt, access);
-            for dim in &layout.dims {
-                if let DimLayout::Linear {
-                    coeffs,
-                    offset,
-                    modulus,
-                    exempt,
-                    arguments,
-                } = dim
-                {
-                    if let Some(a) = arguments
-                        .iter()
-                        .find(|a| exact && a.access == (si, position))
-                    {
-                        text.push_str(&format!(
-                            "[{}]",
-                            argument_text(source, scop, stmt, access, a, modulus)
-                        ));
-                        continue;
-                    }
-                    let arg = linear_text(scop, coeffs, &subs, offset, &params);
-                    if exempt.contains(&(si, position)) {
-                        text.push_str(&format!("[{arg}]"));
-                    } else {
-                        text.push_str(&format!(
-                            "[{} % {}]",
-                            operand_text(scop, &arg),
-                            operand_text(scop, &modulus.to_text(&params))
-                        ));
-                    }
-                }
-            }
-            let edit = Edit::replace(access.span.clone(), text);
+            let new = linear_access(
+                source,
+                scop,
+                (si, stmt),
+                (position, access),
+                layout,
+                &params,
+            );
+            let edit = Edit::replace(access.span.clone(), new.text);
             if !edits.contains(&edit) {
                 edits.push(edit);
             }
         }
     }
     edits
+}
+
+/// The access `position` of statement `si` with a linear layout.
+fn linear_access(
+    source: &str,
+    scop: &Scop,
+    (si, stmt): (usize, &Stmt),
+    (position, access): (usize, &Access),
+    layout: &ArrayLayout,
+    params: &[String],
+) -> AccessText {
+    let subs = subscript_texts(source, access);
+    let mut text = source[access.name_span.clone()].to_string();
+    let mut modulo_args = Vec::new();
+    let exact = exact_subscripts(source, scop, stmt, access);
+    for dim in &layout.dims {
+        let DimLayout::Linear {
+            coeffs,
+            offset,
+            modulus,
+            exempt,
+            arguments,
+        } = dim
+        else {
+            continue;
+        };
+        if let Some(a) = arguments
+            .iter()
+            .find(|a| exact && a.access == (si, position))
+        {
+            if a.wraps {
+                modulo_args.push(a.coeffs.clone());
+            }
+            text.push_str(&format!(
+                "[{}]",
+                argument_text(source, scop, stmt, access, a, modulus)
+            ));
+            continue;
+        }
+        let arg = linear_text(scop, coeffs, &subs, offset, params);
+        if exempt.contains(&(si, position)) {
+            text.push_str(&format!("[{arg}]"));
+        } else {
+            let width = access
+                .subscripts
+                .iter()
+                .map(|s| s.coeffs.len())
+                .max()
+                .unwrap_or(0);
+            let mut combined = vec![0i64; width];
+            for (c, sub) in coeffs.iter().zip(&access.subscripts) {
+                for (k, v) in sub.coeffs.iter().enumerate() {
+                    combined[k] = combined[k].saturating_add(c.saturating_mul(*v));
+                }
+            }
+            modulo_args.push(combined);
+            text.push_str(&format!(
+                "[{} % {}]",
+                operand_text(scop, &arg),
+                operand_text(scop, &modulus.to_text(params))
+            ));
+        }
+    }
+    AccessText { text, modulo_args }
 }
 
 /// The identifiers of the C expression `text` (numbers, with their

@@ -196,6 +196,7 @@ fn modular(
     certificate: Certificate,
     budget: &mut Budget,
 ) -> Result<Certified, String> {
+    let mapping = in_declared_order(mapping);
     let layout = if mapping.is_axis() {
         axis_layout(
             claim.model,
@@ -224,6 +225,19 @@ fn modular(
         },
         certificate,
     })
+}
+
+/// `mapping` with its rows in the order of the array's dimensions: by the
+/// first dimension each combines (stable), so that `diff[j][i][k]` folds
+/// to `diff[j % 3][(i - 2 * j) % 9][k]`, not `diff[k][j % 3][…]`, keeping
+/// the declaration's order and its innermost dimension innermost (the
+/// locations are the same up to a renaming: a permutation of the rows is a
+/// bijection, so the certificate holds for it).
+fn in_declared_order(mut mapping: ModularMapping) -> ModularMapping {
+    mapping
+        .dims
+        .sort_by_key(|d| d.coeffs.iter().position(|c| *c != 0).unwrap_or(usize::MAX));
+    mapping
 }
 
 /// The layout of an array whose declarator stays (a function parameter

@@ -38,8 +38,8 @@ pub mod strategy;
 pub use certify::{Certified, Storage};
 pub use options::ContractOptions;
 pub use record::{
-    ArrayDecision, ArrayOutcome, FileContraction, KeptReason, MergedScop, Optimality, SizeFormula,
-    StrategySize,
+    ArrayDecision, ArrayOutcome, FileContraction, InnerLoopModulo, InnerModulo, KeptReason,
+    MergedScop, Optimality, SizeFormula, StrategySize,
 };
 pub use strategy::param_values;
 
@@ -254,6 +254,7 @@ fn decide_array(
         parallel_loops: Vec::new(),
         classification,
         formula: None,
+        inner_modulo: None,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -323,8 +324,101 @@ fn decide_array(
     if decision.original_cells.is_none() {
         decision.formula = size_formula(scop, array, &decision.outcome);
     }
+    decision.inner_modulo = inner_modulo(&program.source, scop, &decision, options.min_memory);
     decision.time = start.elapsed();
     decision
+}
+
+/// Whether the loop around statement `si` of `scop` (its innermost one)
+/// contains no other loop: no statement nested deeper shares it.
+fn in_innermost_loop(scop: &Scop, si: usize) -> bool {
+    let stmt = &scop.stmts[si];
+    let depth = stmt.loop_depth();
+    depth > 0
+        && !scop.stmts.iter().any(|other| {
+            other.loop_depth() > depth && other.schedule[..2 * depth] == stmt.schedule[..2 * depth]
+        })
+}
+
+/// The `%` that the remapped storage of `decision` computes inside
+/// innermost loops (see [`InnerModulo`]), with the reason the fold is made.
+fn inner_modulo(
+    source: &str,
+    scop: &Scop,
+    decision: &ArrayDecision,
+    min_memory: bool,
+) -> Option<InnerModulo> {
+    let ArrayOutcome::Remapped {
+        certified,
+        new_cells,
+    } = &decision.outcome
+    else {
+        return None;
+    };
+    let layout = certified.layout()?;
+    let n_param = scop.params.len();
+    let mut loops: Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)> = Vec::new();
+    for (si, args) in crate::codegen::plan::modulo_uses(source, scop, decision.array, layout) {
+        if !in_innermost_loop(scop, si) {
+            continue;
+        }
+        let stmt = &scop.stmts[si];
+        let depth = stmt.loop_depth();
+        let key = stmt.schedule[..2 * depth].to_vec();
+        let line = crate::diag::line_col(source, stmt.span.start).0;
+        let entry = match loops.iter().position(|(k, _)| *k == key) {
+            Some(k) => &mut loops[k].1,
+            None => {
+                loops.push((
+                    key,
+                    InnerLoopModulo {
+                        iterator: stmt.iterators[depth - 1].clone(),
+                        lines: Vec::new(),
+                        varying: 0,
+                        invariant: 0,
+                    },
+                ));
+                &mut loops.last_mut().expect("just pushed").1
+            }
+        };
+        if !entry.lines.contains(&line) {
+            entry.lines.push(line);
+        }
+        for arg in args {
+            // The innermost loop's column, or a quotient of the loops.
+            let varies = arg.iter().skip(n_param + depth - 1).any(|c| *c != 0);
+            if varies {
+                entry.varying += 1;
+            } else {
+                entry.invariant += 1;
+            }
+        }
+    }
+    if loops.is_empty() {
+        return None;
+    }
+    let why = if min_memory {
+        "--min-memory asks for the smallest storage at any price".to_string()
+    } else {
+        match (decision.original_cells, new_cells, &decision.formula) {
+            (Some(old), Some(new), _) if old > 0 => format!(
+                "it saves {} of {old} cells ({} %; the cost rule asks at least {} %)",
+                old - new,
+                (old - new) * 100 / old,
+                100 * strategy::cost::MIN_SAVED_NUM / strategy::cost::MIN_SAVED_DEN
+            ),
+            (_, _, Some(f)) => format!(
+                "it takes {} cells to {} (the cost rule: a lower degree in the parameters, or at least a quarter saved at the probe sizes)",
+                f.original,
+                f.new.as_deref().unwrap_or(&f.original)
+            ),
+            _ => "the cost rule accepts its size".to_string(),
+        }
+    };
+    Some(InnerModulo {
+        loops: loops.into_iter().map(|(_, l)| l).collect(),
+        why,
+    })
 }
 
 /// The sizes of `array` as formulas in the parameters: the declaration's,

@@ -62,11 +62,15 @@ fn from_condition(scop: &Scop, from: &[i64]) -> String {
 }
 
 /// `_Static_assert(condition, "polyfold: the {what} is certified for these
-/// parameter values only");`
+/// parameter values only");` — or `... certified only where this condition
+/// holds` when the condition is a range (`N >= 4`), not a list of values.
 pub(super) fn static_assert_text(condition: &str, what: &str) -> String {
-    format!(
-        "_Static_assert({condition}, \"polyfold: the {what} is certified for these parameter values only\");"
-    )
+    let scope = if condition.contains(">=") {
+        "only where this condition holds"
+    } else {
+        "for these parameter values only"
+    };
+    format!("_Static_assert({condition}, \"polyfold: the {what} is certified {scope}\");")
 }
 
 /// The end of the line on which a declaration ends at byte `at` (before

@@ -194,6 +194,67 @@ pub struct ArrayDecision {
     /// When some extent has no known value: the sizes as formulas in the
     /// parameters (`n * n`, and `n * 2` once remapped).
     pub formula: Option<SizeFormula>,
+    /// For a remapped array: the `%` its accesses compute inside innermost
+    /// loops, and why the fold is made anyway (`None`: no such `%`).
+    pub inner_modulo: Option<InnerModulo>,
+}
+
+/// The `%` of a remapped array's accesses inside innermost loops (loops
+/// that contain no other loop), per loop, and why the fold is made
+/// although it puts them there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InnerModulo {
+    pub loops: Vec<InnerLoopModulo>,
+    /// Why the fold pays for them (the cost rule's measure, or
+    /// `--min-memory`).
+    pub why: String,
+}
+
+/// The `%` inside one innermost loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InnerLoopModulo {
+    pub iterator: String,
+    /// The lines of the statements whose accesses compute them.
+    pub lines: Vec<usize>,
+    /// How many of them have an argument that changes with the loop's
+    /// iterator (the others are the same on every iteration of the loop:
+    /// a compiler computes them once, outside it).
+    pub varying: usize,
+    pub invariant: usize,
+}
+
+impl std::fmt::Display for InnerModulo {
+    /// `` `%` in innermost loops: loop `k` at lines 40, 41 (3 varying with
+    /// `k`, 2 invariant in `k`); made because ... ``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let loops: Vec<String> = self
+            .loops
+            .iter()
+            .map(|l| {
+                let lines: Vec<String> = l.lines.iter().map(|n| n.to_string()).collect();
+                let mut kinds = Vec::new();
+                if l.varying > 0 {
+                    kinds.push(format!("{} varying with `{}`", l.varying, l.iterator));
+                }
+                if l.invariant > 0 {
+                    kinds.push(format!("{} invariant in `{}`", l.invariant, l.iterator));
+                }
+                format!(
+                    "loop `{}` at line{} {} ({})",
+                    l.iterator,
+                    if lines.len() == 1 { "" } else { "s" },
+                    lines.join(", "),
+                    kinds.join(", ")
+                )
+            })
+            .collect();
+        write!(
+            f,
+            "`%` in innermost loops: {}; made because {}",
+            loops.join("; "),
+            self.why
+        )
+    }
 }
 
 /// Sizes of an array as C expressions in the parameters.
