@@ -31,14 +31,7 @@ fn case(name: &str) -> (PathBuf, String) {
 /// of the original and the output, and returns the output.
 fn contract_and_run(name: &str) -> String {
     let (path, source) = case(name);
-    let program = polyfold::frontend::extract(
-        &path.display().to_string(),
-        &source,
-        &polyfold::frontend::Options::default(),
-    );
-    let contraction =
-        polyfold::pipeline::contract_program(&program, &Default::default()).expect("contracts");
-    let output = contraction.output;
+    let output = contract(&path, &source).output;
     assert_ne!(output, source, "{name}: nothing changed");
     common::assert_runs_like_original(&path, name, "readable", &output);
     assert!(
@@ -46,6 +39,17 @@ fn contract_and_run(name: &str) -> String {
         "{name}: a line of blanks:\n{output}"
     );
     output
+}
+
+/// `source` (read from `path`) contracted by the library with the default
+/// options.
+fn contract(path: &Path, source: &str) -> polyfold::pipeline::FileContraction {
+    let program = polyfold::frontend::extract(
+        &path.display().to_string(),
+        source,
+        &polyfold::frontend::Options::default(),
+    );
+    polyfold::pipeline::contract_program(&program, &Default::default()).expect("contracts")
 }
 
 fn assert_has(output: &str, line: &str) {
@@ -217,13 +221,7 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             "{}: the original has a `%` in a subscript",
             path.display()
         );
-        let program = polyfold::frontend::extract(
-            &path.display().to_string(),
-            &source,
-            &polyfold::frontend::Options::default(),
-        );
-        let contraction =
-            polyfold::pipeline::contract_program(&program, &Default::default()).expect("contracts");
+        let contraction = contract(&path, &source);
         let found = modulo_in_innermost_loops(&contraction.output);
         let mut reported = std::collections::BTreeMap::new();
         for d in &contraction.decisions {

@@ -38,38 +38,26 @@ pub fn plan_array_edits(
     layout: &ArrayLayout,
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
-    let params = scop.param_texts();
     let declarator = decl.declarator_span.clone()?;
-    if layout.is_linear() {
-        return Some(plan_linear(source, scop, array, layout, declarator));
-    }
     let mut edits = Vec::new();
-    if !decl.keeps_declarator() {
+    if layout.is_linear() {
+        edits.push(Edit::replace(
+            declarator,
+            linear_declarator_text(scop, array, layout),
+        ));
+    } else if !decl.keeps_declarator() {
         edits.push(Edit::replace(
             declarator,
             declarator_text(scop, array, layout),
         ));
     }
-    for (si, stmt) in scop.stmts.iter().enumerate() {
-        for (position, access) in stmt.accesses().enumerate() {
-            if access.array != array {
-                continue;
-            }
-            let new = axis_access(
-                source,
-                scop,
-                (si, stmt),
-                (position, access),
-                layout,
-                &params,
-            );
-            let edit = Edit::replace(access.span.clone(), new.text);
-            // A compound assignment reads and writes through one reference.
-            if !edits.contains(&edit) {
-                edits.push(edit);
-            }
+    for_each_access(source, scop, array, layout, |_, access, new| {
+        let edit = Edit::replace(access.span.clone(), new.text);
+        // A compound assignment reads and writes through one reference.
+        if !edits.contains(&edit) {
+            edits.push(edit);
         }
-    }
+    });
     Some(edits)
 }
 
@@ -89,46 +77,50 @@ pub fn modulo_uses(
     array: ArrayId,
     layout: &ArrayLayout,
 ) -> Vec<(usize, Vec<Vec<i64>>)> {
-    let params = scop.param_texts();
     let mut out = Vec::new();
+    for_each_access(source, scop, array, layout, |si, _, new| {
+        if !new.modulo_args.is_empty() {
+            out.push((si, new.modulo_args));
+        }
+    });
+    out
+}
+
+/// One access in its statement: (statement index, statement), (position
+/// among the statement's accesses, access).
+type Site<'a> = ((usize, &'a Stmt), (usize, &'a Access));
+
+/// Calls `f` with the statement index, the access and its new text, for
+/// every access of `array` with the layout `layout`.
+fn for_each_access(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+    mut f: impl FnMut(usize, &Access, AccessText),
+) {
+    let params = scop.param_texts();
     for (si, stmt) in scop.stmts.iter().enumerate() {
         for (position, access) in stmt.accesses().enumerate() {
             if access.array != array {
                 continue;
             }
+            let site = ((si, stmt), (position, access));
             let new = if layout.is_linear() {
-                linear_access(
-                    source,
-                    scop,
-                    (si, stmt),
-                    (position, access),
-                    layout,
-                    &params,
-                )
+                linear_access(source, scop, site, layout, &params)
             } else {
-                axis_access(
-                    source,
-                    scop,
-                    (si, stmt),
-                    (position, access),
-                    layout,
-                    &params,
-                )
+                axis_access(source, scop, site, layout, &params)
             };
-            if !new.modulo_args.is_empty() {
-                out.push((si, new.modulo_args));
-            }
+            f(si, access, new);
         }
     }
-    out
 }
 
 /// The access `position` of statement `si` with an axis layout.
 fn axis_access(
     source: &str,
     scop: &Scop,
-    (si, stmt): (usize, &Stmt),
-    (position, access): (usize, &Access),
+    ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
 ) -> AccessText {
@@ -257,53 +249,25 @@ fn linear_text(
     crate::util::c_text::affine_text(&terms, constant)
 }
 
-/// The edits of a general (linear) layout: one new dimension per mapping
-/// row, each subscript a combination of the original ones.
-fn plan_linear(
-    source: &str,
-    scop: &Scop,
-    array: ArrayId,
-    layout: &ArrayLayout,
-    declarator: std::ops::Range<usize>,
-) -> Vec<Edit> {
-    let decl = scop.array(array);
-    let mut edits = Vec::new();
-    let mut text = decl.name.clone();
+/// The declarator of `array` with a general (linear) layout: one new
+/// dimension per mapping row, each subscript a combination of the
+/// original ones.
+fn linear_declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
     let params = scop.param_texts();
+    let mut text = scop.array(array).name.clone();
     for dim in &layout.dims {
         if let DimLayout::Linear { modulus, .. } = dim {
             text.push_str(&format!("[{}]", modulus.to_text(&params)));
         }
     }
-    edits.push(Edit::replace(declarator, text));
-    for (si, stmt) in scop.stmts.iter().enumerate() {
-        for (position, access) in stmt.accesses().enumerate() {
-            if access.array != array {
-                continue;
-            }
-            let new = linear_access(
-                source,
-                scop,
-                (si, stmt),
-                (position, access),
-                layout,
-                &params,
-            );
-            let edit = Edit::replace(access.span.clone(), new.text);
-            if !edits.contains(&edit) {
-                edits.push(edit);
-            }
-        }
-    }
-    edits
+    text
 }
 
 /// The access `position` of statement `si` with a linear layout.
 fn linear_access(
     source: &str,
     scop: &Scop,
-    (si, stmt): (usize, &Stmt),
-    (position, access): (usize, &Access),
+    ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
 ) -> AccessText {
