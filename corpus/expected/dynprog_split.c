@@ -32,8 +32,8 @@
 static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[9]; /* polyfold: c[i][k] -> c[(k - i) % 9] */
-    _Static_assert(N == 10, "polyfold: the storage of c is certified for these parameter values only");
+    int c[N - 1]; /* polyfold: c[i][k] -> c[(k - i) % (N - 1)] */
+    _Static_assert(N >= 2, "polyfold: the storage of c is certified only where this condition holds");
     int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
@@ -42,11 +42,11 @@ static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int ro
             sum_c = 0;
             for (k = i + 1; k <= j - 1; k++)
                 sum_c = sum_c + c[k - i] + c_in[k][j];
-            c[(j - i) % 9] = sum_c + W[i][j];
+            c[(j - i) % (N - 1)] = sum_c + W[i][j];
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[(N - 1) % 9];
+    out[0] = c[0];
 #pragma endscop
 }
 

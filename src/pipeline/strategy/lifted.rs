@@ -16,13 +16,19 @@
 //! sets of the probe values, whatever the program's own sizes: their cost
 //! does not grow with them, and neither does the mapping's formula.
 //!
+//! An array with live-in cells for some values only (a cell read and never
+//! written when N = 1) gets the fit from the smallest of those lower ends
+//! above which it has none, pinned the same way; it has no proof for
+//! every value.
+//!
 //! Not lifted: a basis that changes with the sizes, moduli that are not
 //! affine (`floor(N / 2)`), and arrays whose proof needs the known values
-//! (live-in cells for some values, values folded into the model).
+//! (live-in cells at every size, values folded into the model).
 
 use std::time::Instant;
 
 use crate::mapping::Method;
+use crate::mapping::certify::region;
 use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
@@ -56,8 +62,16 @@ pub(super) fn propose(
 ) -> Result<Proposals, Kept> {
     let options = facts.options;
     let n_param = facts.model.params.len();
+    // With live-in cells for some values (dynprog's `c[0][N - 1]`, read
+    // and never written when N = 1), no proof for every value exists; one
+    // from a size on does, where there are none: pinned to the known
+    // values' range (`_Static_assert(N >= 2)`).
+    let from_sizes_only = !facts.allow_symbolic
+        && facts.macros_pinnable
+        && !facts.scop.depends_on_values()
+        && !facts.live_in.pieces.is_empty();
     if !options.lattices
-        || !facts.allow_symbolic
+        || !(facts.allow_symbolic || from_sizes_only)
         || facts.model.rank < 2
         || n_param == 0
         || chooser.current() <= 1
@@ -65,6 +79,27 @@ pub(super) fn propose(
         return Ok(Proposals::default());
     }
     let start = Instant::now();
+    // The lower ends above which no cell is live-in (checked on the
+    // live-in sets, a superset when inexact: empty there means none).
+    let live_in_free: Vec<i64> = if from_sizes_only {
+        FROM.iter()
+            .copied()
+            .filter(|t| {
+                let from: Vec<i64> = facts.values.iter().map(|v| (*v).min(*t)).collect();
+                let within = region(&facts.scop.context, &from);
+                facts.live_in.pieces.iter().all(|piece| {
+                    let mut q = piece.clone();
+                    q.add_param_constraints(&within);
+                    matches!(integer_point(&q, budget), Ok(None))
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if from_sizes_only && live_in_free.is_empty() {
+        return Ok(Proposals::default());
+    }
     facts.conflicts(budget)?;
     let Some(points) = probe_points(&facts.scop.context, n_param, PROBE_BASE, budget) else {
         return Ok(Proposals::default());
@@ -144,11 +179,16 @@ pub(super) fn propose(
         // `y` needs 2 cells at N = 2, where 2N - 3 is 1).
         // When the known values can be pinned, the fit itself from some
         // size on (`_Static_assert(N >= 4)`) comes before the larger moduli.
-        let mut scopes: Vec<(i64, Scope)> = vec![(0, Scope::EveryValue)];
-        if facts.values_known && facts.macros_pinnable {
-            scopes.extend(FROM.iter().map(|t| (0, Scope::AtLeast(*t))));
+        let mut scopes: Vec<(i64, Scope)> = Vec::new();
+        if from_sizes_only {
+            scopes.extend(live_in_free.iter().map(|t| (0, Scope::AtLeast(*t))));
+        } else {
+            scopes.push((0, Scope::EveryValue));
+            if facts.values_known && facts.macros_pinnable {
+                scopes.extend(FROM.iter().map(|t| (0, Scope::AtLeast(*t))));
+            }
+            scopes.extend((1..=MAX_SLACK).map(|slack| (slack, Scope::EveryValue)));
         }
-        scopes.extend((1..=MAX_SLACK).map(|slack| (slack, Scope::EveryValue)));
         for (slack, scope) in scopes {
             let mut m = mapping.clone();
             for dim in &mut m.dims {
