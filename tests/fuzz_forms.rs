@@ -70,6 +70,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         "temp-parameters" => {
             text.contains("#pragma polyfold temp(") && text.contains("static void kernel(double T")
         }
+        "triangles" => scop.contains("for (k = i + 1; k <= j - 1; k++)"),
         _ => panic!("unknown form {name}"),
     }
 }

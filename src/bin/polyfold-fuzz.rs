@@ -23,7 +23,9 @@
 //! copy-back loops, block-scoped temporaries, VLA kernels called with tiny
 //! sizes, `#pragma omp parallel for`, reads `in[N0 * i + j]` of a size
 //! folded into an array the SCoP only reads, a temporary passed to the
-//! kernel as a parameter under `#pragma polyfold temp`), `classic` (the
+//! kernel as a parameter under `#pragma polyfold temp`, dynamic-programming
+//! triangles `T[i][j] += T[i][k]` whose corner `T[0][N0 - 1]` is read
+//! after the nest, a live-in cell when N0 = 1), `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`

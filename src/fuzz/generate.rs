@@ -1231,6 +1231,110 @@ impl Builder {
         Some((nodes, vec![consumer]))
     }
 
+    /// A dynamic-programming triangle (the `triangles` form, dynprog's
+    /// shape) over a size `P`:
+    ///
+    /// ```text
+    /// for (i = 0; i <= P - 2; i++)
+    ///     for (j = i + 1; j <= P - 1; j++) {
+    ///         T[i][j] = w * in[..] + c;
+    ///         for (k = i + 1; k <= j - 1; k++)
+    ///             T[i][j] += w * T[i][k];
+    ///         [out[..] += w * T[i][j];]
+    ///     }
+    /// out[..] += w * T[0][P - 1];
+    /// ```
+    ///
+    /// Every read of `T` in the nest sees a cell written earlier in its
+    /// row. The corner read after the nest is not guarded: when P = 1 no
+    /// iteration writes it, so its cell is live-in at that size only, and
+    /// a mapping of `T` holds from P >= 2 on (the program itself is valid
+    /// only there; calls and builds with P = 1 are dropped by the
+    /// well-definedness check).
+    fn triangle_group(&mut self) -> Option<(Vec<Node>, Vec<Vec<Node>>)> {
+        let p = self.param();
+        if self.size_values[&p] < 2 {
+            return None;
+        }
+        let extent = Aff::var(&p, 0);
+        let array = self.new_temp(vec![extent.clone(), extent]);
+        let cell = |a: &str, b: &str| vec![Aff::var(a, 0), Aff::var(b, 0)];
+        let w = self.weight();
+        let index = self.input_read(&["i".to_string(), "j".to_string()]);
+        let mut row = vec![Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: cell("i", "j"),
+            },
+            accumulate: false,
+            reads: vec![(w, index)],
+            constant: self.rng.range(-2, 2),
+        }];
+        let w = self.weight();
+        row.push(Node::Loop {
+            var: "k".into(),
+            lower: Aff::var("i", 1),
+            upper: Aff::var("j", -1),
+            body: vec![Node::Assign {
+                target: Target::Temp {
+                    array,
+                    subscripts: cell("i", "j"),
+                },
+                accumulate: true,
+                reads: vec![(
+                    w,
+                    Read::Temp {
+                        array,
+                        subscripts: cell("i", "k"),
+                    },
+                )],
+                constant: 0,
+            }],
+        });
+        if self.rng.chance(1, 2) {
+            let w = self.weight();
+            let target = Target::Output(self.output_index(&["j".to_string()]));
+            row.push(Node::Assign {
+                target,
+                accumulate: true,
+                reads: vec![(
+                    w,
+                    Read::Temp {
+                        array,
+                        subscripts: cell("i", "j"),
+                    },
+                )],
+                constant: 0,
+            });
+        }
+        let nest = vec![Node::Loop {
+            var: "i".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -2),
+            body: vec![Node::Loop {
+                var: "j".into(),
+                lower: Aff::var("i", 1),
+                upper: Aff::var(&p, -1),
+                body: row,
+            }],
+        }];
+        let w = self.weight();
+        let target = Target::Output(self.output_index(&[]));
+        let corner = vec![Node::Assign {
+            target,
+            accumulate: true,
+            reads: vec![(
+                w,
+                Read::Temp {
+                    array,
+                    subscripts: vec![Aff::constant(0), Aff::var(&p, -1)],
+                },
+            )],
+            constant: 0,
+        }];
+        Some((nest, vec![corner]))
+    }
+
     /// A row group (block-scoped and OpenMP forms): one or two sibling
     /// loops over `i`, each filling a scratch row `R[j]` (declared in the
     /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
@@ -1431,6 +1535,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         openmp: keep(forms.openmp, 2),
         products: keep(forms.products, 2),
         temp_parameters: keep(forms.temp_parameters, 2),
+        triangles: keep(forms.triangles, 2),
     }
 }
 
@@ -1496,6 +1601,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
             builder.row_group()?
         } else if builder.form(forms.copy_back, 1, 5) {
             builder.pingpong_group()?
+        } else if builder.form(forms.triangles, 1, 4) {
+            builder.triangle_group()?
         } else {
             let kind = builder.rng.below(10);
             if kind < 6 {

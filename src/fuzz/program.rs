@@ -342,6 +342,11 @@ pub struct Forms {
     /// A temporary passed to the kernel as a parameter and declared a
     /// temporary by `#pragma polyfold temp(NAME)`.
     pub temp_parameters: bool,
+    /// Dynamic-programming triangles (dynprog's shape): `T[i][j]` from
+    /// the row's earlier cells `T[i][k]`, `i < k < j`, and the corner
+    /// `T[0][N - 1]` read after the nest, which no iteration writes when
+    /// N = 1 (live-in cells at the smallest size only).
+    pub triangles: bool,
 }
 
 impl Forms {
@@ -366,11 +371,12 @@ impl Forms {
             openmp: true,
             products: true,
             temp_parameters: true,
+            triangles: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -384,6 +390,7 @@ impl Forms {
         "openmp",
         "products",
         "temp-parameters",
+        "triangles",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -401,6 +408,7 @@ impl Forms {
             "openmp" => &mut self.openmp,
             "products" => &mut self.products,
             "temp-parameters" => &mut self.temp_parameters,
+            "triangles" => &mut self.triangles,
             _ => return None,
         })
     }
