@@ -134,6 +134,11 @@ fn contract_scop(
         per_array.extend(deletions);
         record.removed_copies.extend(dead.iter().map(|k| (si, *k)));
     }
+    // The `%` left in innermost loops, once the outcomes (merged or not)
+    // and the deleted copies are known.
+    for d in decisions.iter_mut() {
+        d.inner_modulo = inner_modulo(&program.source, scop, d, &dead, options.min_memory);
+    }
     record.edits.extend(per_array);
     if let Some(m) = merged {
         record.edits.extend(emit(program, scop, &m.certified)?);
@@ -324,7 +329,6 @@ fn decide_array(
     if decision.original_cells.is_none() {
         decision.formula = size_formula(scop, array, &decision.outcome);
     }
-    decision.inner_modulo = inner_modulo(&program.source, scop, &decision, options.min_memory);
     decision.time = start.elapsed();
     decision
 }
@@ -341,11 +345,13 @@ fn in_innermost_loop(scop: &Scop, si: usize) -> bool {
 }
 
 /// The `%` that the remapped storage of `decision` computes inside
-/// innermost loops (see [`InnerModulo`]), with the reason the fold is made.
+/// innermost loops (see [`InnerModulo`]), with the reason the fold is
+/// made; the statements `removed` (deleted copies) compute none.
 fn inner_modulo(
     source: &str,
     scop: &Scop,
     decision: &ArrayDecision,
+    removed: &[usize],
     min_memory: bool,
 ) -> Option<InnerModulo> {
     let ArrayOutcome::Remapped {
@@ -359,7 +365,7 @@ fn inner_modulo(
     let n_param = scop.params.len();
     let mut loops: Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)> = Vec::new();
     for (si, args) in crate::codegen::plan::modulo_uses(source, scop, decision.array, layout) {
-        if !in_innermost_loop(scop, si) {
+        if removed.contains(&si) || !in_innermost_loop(scop, si) {
             continue;
         }
         let stmt = &scop.stmts[si];
