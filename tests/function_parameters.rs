@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn case(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,18 +20,9 @@ fn case(name: &str) -> PathBuf {
 }
 
 fn polyfold(args: &[&str], path: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .args(args)
-        .arg(path)
-        .output()
-        .expect("polyfold runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    all.push(path.as_os_str());
+    common::polyfold_stdout(&all)
 }
 
 fn assert_has(output: &str, needle: &str) {

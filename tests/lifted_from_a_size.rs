@@ -15,6 +15,8 @@
 //! compile (the pin). Before, the mapping was `% 9`, pinned to N == 10,
 //! and at 16 times the size the search did not run (another mapping).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -32,18 +34,9 @@ fn kernel_with(n: i64) -> String {
 fn polyfold(dir: &Path, name: &str, text: &str, args: &[&str]) -> String {
     let path = dir.join(format!("{name}.c"));
     std::fs::write(&path, text).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .args(args)
-        .arg(&path)
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    all.push(path.as_os_str());
+    common::polyfold_stdout(&all)
 }
 
 fn run(dir: &Path, name: &str, text: &str) -> String {

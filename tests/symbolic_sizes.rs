@@ -16,6 +16,8 @@
 //! of these folds (`P[n + 2]` -> `P[i % n]`) save too little to pass the
 //! cost rule, and what is tested here is the folding for every value.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,18 +30,8 @@ fn crate_path(rel: &str) -> PathBuf {
 
 /// The JSON report's entries of `file` (no `-D`), by array name.
 fn report(file: &str) -> Vec<Value> {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["--report", "json", "--no-timings", "--min-memory", file])
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let out = common::polyfold_stdout(&["--report", "json", "--no-timings", "--min-memory", file]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
     v["files"][0]["arrays"].as_array().expect("arrays").clone()
 }
 
@@ -122,14 +114,8 @@ fn assert_kept(arrays: &[Value], name: &str) {
 /// Compiles the original and polyfold's output of `file` with the
 /// sanitizers and runs both with each argument list.
 fn runs_the_same(file: &str, runs: &[&[&str]]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["--min-memory", file])
-        .output()
-        .expect("the binary runs");
-    assert_eq!(out.status.code(), Some(0));
+    let output = common::polyfold_stdout(&["--min-memory", file]);
     let original = std::fs::read_to_string(crate_path(file)).expect("read");
-    let output = String::from_utf8(out.stdout).expect("utf-8");
     assert_ne!(output, original, "{file}: nothing changed");
     assert!(
         !output.contains("_Static_assert"),

@@ -7,6 +7,24 @@ pub mod snapshot;
 use std::path::Path;
 use std::time::Duration;
 
+/// Runs the `polyfold` binary with `args` in the crate's directory and
+/// returns what it prints on stdout; it must exit 0 (else the test fails
+/// with its stderr).
+pub fn polyfold_stdout<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// Builds the original program at `path` and `output` (polyfold's output
 /// for it) with ASan/UBSan, runs both and asserts that they print the
 /// same; `tag` names the scratch directory.
