@@ -113,6 +113,12 @@ pub enum Scope {
     AtLeast(i64),
 }
 
+/// The lower ends of [`Scope::AtLeast`]`(t)` for the known `values`: each
+/// parameter at least `t`, or its value if smaller.
+pub fn at_least(values: &[i64], t: i64) -> Vec<i64> {
+    values.iter().map(|v| (*v).min(t)).collect()
+}
+
 /// Proves `mapping` on the array's difference set and lays it out.
 pub fn certify_array(
     claim: &ArrayClaim<'_>,
@@ -121,7 +127,7 @@ pub fn certify_array(
     budget: &mut Budget,
 ) -> Result<Certified, String> {
     let from: Option<Vec<i64>> = match scope {
-        Scope::AtLeast(t) => Some(claim.values.iter().map(|v| (*v).min(t)).collect()),
+        Scope::AtLeast(t) => Some(at_least(claim.values, t)),
         _ => None,
     };
     let within: Option<BasicSet> = from.as_ref().map(|f| region(&claim.scop.context, f));

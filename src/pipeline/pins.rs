@@ -63,9 +63,9 @@ fn from_condition(scop: &Scop, from: &[i64]) -> String {
 
 /// `_Static_assert(condition, "polyfold: the {what} is certified for these
 /// parameter values only");` — or `... certified only where this condition
-/// holds` when the condition is a range (`N >= 4`), not a list of values.
-pub(super) fn static_assert_text(condition: &str, what: &str) -> String {
-    let scope = if condition.contains(">=") {
+/// holds` when the condition includes a range (`N >= 4`, `range`).
+pub(super) fn static_assert_text(condition: &str, what: &str, range: bool) -> String {
+    let scope = if range {
         "only where this condition holds"
     } else {
         "for these parameter values only"
@@ -139,6 +139,8 @@ pub(super) fn declaration_notes(
         mappings: Vec<(usize, String)>,
         pinned: Vec<String>,
         condition: String,
+        /// Whether some pin is a range (`N >= 4`), not a list of values.
+        range: bool,
     }
     let mut notes: Vec<Note> = Vec::new();
     for d in decisions {
@@ -172,6 +174,7 @@ pub(super) fn declaration_notes(
                     mappings: Vec::new(),
                     pinned: Vec::new(),
                     condition: String::new(),
+                    range: false,
                 });
                 notes.last_mut().expect("just pushed")
             }
@@ -179,6 +182,7 @@ pub(super) fn declaration_notes(
         note.mappings.push(mapping);
         if let Some(condition) = condition.filter(|c| !c.is_empty()) {
             note.pinned.push(d.name.clone());
+            note.range |= matches!(certified.certificate(), Certificate::FromValues(_));
             let c = &mut note.condition;
             if c.is_empty() {
                 *c = condition;
@@ -203,7 +207,7 @@ pub(super) fn declaration_notes(
                 let what = format!("storage of {}", note.pinned.join(", "));
                 text.push_str(&format!(
                     "\n{indent}{}",
-                    static_assert_text(&note.condition, &what)
+                    static_assert_text(&note.condition, &what, note.range)
                 ));
             }
             let at = end_of_declaration_line(source, note.end)

@@ -142,7 +142,7 @@ pub fn merge_scop(
                     let what = format!("merged storage of {}", c.temporaries.join(", "));
                     c.declare_after_buffers(
                         &program.source,
-                        &static_assert_text(&condition, &what),
+                        &static_assert_text(&condition, &what, false),
                     )?;
                 }
                 certify_merged(scop, values, c)

@@ -32,7 +32,7 @@ use crate::mapping::certify::region;
 use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
-use crate::pipeline::certify::Scope;
+use crate::pipeline::certify::{Scope, at_least};
 use crate::pipeline::options::{
     FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PROBE_BASE,
 };
@@ -85,8 +85,7 @@ pub(super) fn propose(
         FROM.iter()
             .copied()
             .filter(|t| {
-                let from: Vec<i64> = facts.values.iter().map(|v| (*v).min(*t)).collect();
-                let within = region(&facts.scop.context, &from);
+                let within = region(&facts.scop.context, &at_least(&facts.values, *t));
                 facts.live_in.pieces.iter().all(|piece| {
                     let mut q = piece.clone();
                     q.add_param_constraints(&within);
