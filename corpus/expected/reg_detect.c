@@ -33,32 +33,30 @@
 static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 {
     int i, j, k;
-    int sum_t[3][9], mean[3][9]; /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */
-    _Static_assert(N == 6 && P == 64, "polyfold: the storage of sum_t, mean is certified for these parameter values only");
-    int diff[3][9][64], sum_d; /* polyfold: diff[j][i][k] -> diff[j % 3][(i - 2 * j) % 9][k % 64], sum_d[j][i][k] -> sum_d */
-    _Static_assert(N == 6 && P == 64, "polyfold: the storage of diff is certified for these parameter values only");
+    int sum_t[(N + 1) / 2][(3 * N + 1) / 2], mean[(N + 1) / 2][(3 * N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)], mean[j][i] -> mean[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)] */
+    int diff[(N + 1) / 2][(3 * N + 1) / 2][P], sum_d; /* polyfold: diff[j][i][k] -> diff[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)][k % P], sum_d[j][i][k] -> sum_d */
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
-        sum_t[j % 3][(9 - j) % 9] = tangent[(N + 1) * j];
+        sum_t[j % ((N + 1) / 2)][((3 * N + 1) / 2 - j) % ((3 * N + 1) / 2)] = tangent[(N + 1) * j];
         for (i = j + 1; i <= N - 1; i++)
-            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 8) % 9] + tangent[i + N * j];
+            sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] = sum_t[j % ((N + 1) / 2)][(i - 2 * j - 1 + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] + tangent[i + N * j];
     }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             for (k = 0; k <= P - 1; k++)
-                diff[j % 3][(i - 2 * j + 9) % 9][k] = sum_t[j % 3][(i - 2 * j + 9) % 9] + k;
+                diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][k] = sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] + k;
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++) {
-            sum_d = diff[j % 3][(i - 2 * j + 9) % 9][0];
+            sum_d = diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][0];
             for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[j % 3][(i - 2 * j + 9) % 9][k];
-            mean[j % 3][(i - 2 * j + 9) % 9] = sum_d;
+                sum_d = sum_d + diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][k];
+            mean[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] = sum_d;
         }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             if (j > 0)
-                path[j][i] = path[j - 1][i - 1] + mean[j % 3][(i - 2 * j + 9) % 9];
+                path[j][i] = path[j - 1][i - 1] + mean[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)];
             else
                 path[j][i] = mean[j][i - 2 * j];
 #pragma endscop

@@ -249,6 +249,27 @@ fn linear_text(
     crate::util::c_text::affine_text(&terms, constant)
 }
 
+/// `arg` plus `k` moduli `b` (a quasi-affine modulus, whose multiples are
+/// not affine forms): `arg + (a) / d` or `arg + k * ((a) / d)`.
+fn with_moduli(scop: &Scop, arg: String, k: i64, b: &ParamAffine, params: &[String]) -> String {
+    if k == 0 {
+        return arg;
+    }
+    let b = b.to_text(params);
+    if k == 1
+        && let Some(rest) = arg.strip_prefix('-')
+    {
+        // Every term negative (positive ones come first): `b - j`.
+        return format!("{b} - {rest}");
+    }
+    let term = if k.abs() == 1 {
+        b
+    } else {
+        operand_text(scop, &b)
+    };
+    crate::util::c_text::affine_text(&[(1, arg), (k, term)], 0)
+}
+
 /// The declarator of `array` with a general (linear) layout: one new
 /// dimension per mapping row, each subscript a combination of the
 /// original ones.
@@ -279,6 +300,7 @@ fn linear_access(
         let DimLayout::Linear {
             coeffs,
             offset,
+            offset_moduli,
             modulus,
             exempt,
             arguments,
@@ -300,6 +322,7 @@ fn linear_access(
             continue;
         }
         let arg = linear_text(scop, coeffs, &subs, offset, params);
+        let arg = with_moduli(scop, arg, *offset_moduli, modulus, params);
         if exempt.contains(&(si, position)) {
             text.push_str(&format!("[{arg}]"));
         } else {
@@ -421,7 +444,7 @@ fn argument_text(
         .subscripts
         .iter()
         .zip(&access.subscript_spans)
-        .find(|(sub, _)| same_form(&a.coeffs, a.constant, sub))
+        .find(|(sub, _)| a.moduli == 0 && same_form(&a.coeffs, a.constant, sub))
         .map(|(_, span)| source[span.clone()].trim().to_string());
     let arg = match own {
         Some(text) => text,
@@ -478,6 +501,7 @@ fn argument_text(
             }
         }
     };
+    let arg = with_moduli(scop, arg, a.moduli, modulus, &params);
     if a.wraps {
         format!(
             "{} % {}",

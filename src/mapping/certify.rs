@@ -21,7 +21,7 @@
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::modular::ModularMapping;
+use super::modular::{MappedDim, ModularMapping, ParamAffine};
 
 /// The multiples `k·b(N)` of a symbolic modulus that the symbolic proof
 /// rules out one by one (each an equality, linear for a fixed `k`); past
@@ -113,6 +113,16 @@ pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
     }
 }
 
+/// Adds to `set` (parameters first) an existential variable equal to the
+/// modulus `b` (see [`ParamAffine::floor_rows`]) and returns its column.
+pub fn add_modulus_var(set: &mut BasicSet, b: &ParamAffine) -> usize {
+    let col = set.add_exist();
+    for row in b.floor_rows(set.width(), col) {
+        set.add_ineq(row);
+    }
+    col
+}
+
 /// `Σ_p M_qp·d_p` as a row of `piece`.
 fn image_row(piece: &BasicSet, coeffs: &[i64]) -> Vec<i64> {
     let n_param = piece.space.n_param();
@@ -183,30 +193,14 @@ pub fn certify_modular(
                             q.add_eq(image_row(&q, &earlier.coeffs));
                         }
                         for k in 1..=SYMBOLIC_MULTIPLES + 1 {
-                            let mut row = image_row(&q, &dim.coeffs);
-                            for v in row.iter_mut() {
-                                *v *= sign;
-                            }
-                            for (p, c) in dim.modulus.coeffs.iter().enumerate() {
-                                row[p] -= k * c;
-                            }
-                            let last = row.len() - 1;
-                            row[last] -= k * dim.modulus.constant;
                             let mut piece = q.clone();
-                            if k <= SYMBOLIC_MULTIPLES {
-                                piece.add_eq(row);
-                            } else {
-                                piece.add_ineq(row);
+                            add_multiple(&mut piece, dim, sign, k);
+                            if refute(&piece, &mapping.dims[qi + 1..], budget)? {
+                                continue;
                             }
-                            match integer_point(&piece, budget) {
-                                Ok(None) => {}
-                                Ok(Some(_)) => {
-                                    return Err(CertifyFailure::NotProven(format!(
-                                        "a conflict distance reaches {k} times the modulus of dimension {qi}"
-                                    )));
-                                }
-                                Err(e) => return Err(CertifyFailure::Undecided(e)),
-                            }
+                            return Err(CertifyFailure::NotProven(format!(
+                                "a conflict distance reaches {k} times the modulus of dimension {qi}"
+                            )));
                         }
                     }
                 }
@@ -217,6 +211,70 @@ pub fn certify_modular(
         CertifyMode::Fixed(values) => Certificate::ForValues(values.to_vec()),
         CertifyMode::Symbolic { .. } => Certificate::ForAllParameters,
     })
+}
+
+/// Adds to `piece` that `sign·M_q·d` is `k·b_q` (`k <= SYMBOLIC_MULTIPLES`)
+/// or at least `k·b_q` (past them), for the row `dim` = (M_q, b_q); `k` 0
+/// (with either sign) is `M_q·d = 0`. A quasi-affine modulus is a variable
+/// defined by its two floor rows, an affine one is written out.
+fn add_multiple(piece: &mut BasicSet, dim: &MappedDim, sign: i64, k: i64) {
+    let b_col = (!dim.modulus.is_affine()).then(|| add_modulus_var(piece, &dim.modulus));
+    let mut row = image_row(piece, &dim.coeffs);
+    for v in row.iter_mut() {
+        *v *= sign;
+    }
+    let last = row.len() - 1;
+    if let Some(col) = b_col {
+        row[col] -= k;
+    } else {
+        for (p, c) in dim.modulus.coeffs.iter().enumerate() {
+            row[p] -= k * c;
+        }
+        row[last] -= k * dim.modulus.constant;
+    }
+    if k <= SYMBOLIC_MULTIPLES {
+        piece.add_eq(row);
+    } else {
+        piece.add_ineq(row);
+    }
+}
+
+/// Whether `piece` (a superset of the colliding differences in one case)
+/// is proven empty, refined by the rows `later` when it is not: a
+/// colliding `d` also has `M_r·d ≡ 0 (mod b_r)` for each of them, that is
+/// `M_r·d = k·b_r` with `|k| <= SYMBOLIC_MULTIPLES` (one equality each) or
+/// `|M_r·d| >= (SYMBOLIC_MULTIPLES + 1)·b_r`: every integer `k` falls in
+/// one of these pieces (when `b_r <= 0` the last two hold trivially), so
+/// their union still contains every collision. This proves lattices whose
+/// rows only together keep conflicts apart (reg_detect's
+/// `(c0 % b0, (c1 - 2c0) % b1)`: a distance `b0` along `c0` is a conflict,
+/// kept apart by the second row).
+fn refute(
+    piece: &BasicSet,
+    later: &[MappedDim],
+    budget: &mut Budget,
+) -> Result<bool, CertifyFailure> {
+    match integer_point(piece, budget) {
+        Ok(None) => return Ok(true),
+        Ok(Some(_)) => {}
+        Err(e) => return Err(CertifyFailure::Undecided(e)),
+    }
+    let Some((dim, rest)) = later.split_first() else {
+        return Ok(false);
+    };
+    let mut cases: Vec<(i64, i64)> = vec![(1, 0)];
+    for k in 1..=SYMBOLIC_MULTIPLES + 1 {
+        cases.push((1, k));
+        cases.push((-1, k));
+    }
+    for (sign, k) in cases {
+        let mut q = piece.clone();
+        add_multiple(&mut q, dim, sign, k);
+        if !refute(&q, rest, budget)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// `base ∧ d ≠ 0` as 2·rank pieces: the first non-zero coordinate of `d`

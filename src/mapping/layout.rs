@@ -49,6 +49,9 @@ pub enum DimLayout {
     Linear {
         coeffs: Vec<i64>,
         offset: ParamAffine,
+        /// With a quasi-affine modulus (`(N + 1) / 2`), the offset is this
+        /// many moduli (`offset` is then zero): `k·⌊a/d⌋` is not affine.
+        offset_moduli: i64,
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
         /// The simplest proven argument of each access (see [`Argument`]).
@@ -74,6 +77,10 @@ pub struct Argument {
     pub access: (usize, usize),
     pub coeffs: Vec<i64>,
     pub constant: i64,
+    /// Moduli added to the form (`i - 2 * j + (3 * N + 1) / 2`): only with
+    /// a quasi-affine modulus, whose multiples are not affine forms; 0
+    /// otherwise (multiples of an affine modulus are in the form).
+    pub moduli: i64,
     /// Whether `% modulus` is needed.
     pub wraps: bool,
 }
@@ -141,7 +148,8 @@ fn proves_at_least_one(
             if b.is_constant() {
                 return Ok(b.constant >= 1);
             }
-            // { p ∈ context : b(p) <= 0 } must be empty.
+            // { p ∈ context : b(p) <= 0 } must be empty; for b = ⌊a/d⌋,
+            // b <= 0 is a <= d - 1.
             let mut q = certificate
                 .parameter_set(context)
                 .unwrap_or_else(|| context.clone());
@@ -150,7 +158,7 @@ fn proves_at_least_one(
                 row[k] = -c;
             }
             let last = row.len() - 1;
-            row[last] = -b.constant;
+            row[last] = -b.constant + b.den - 1;
             q.add_ineq(row);
             match integer_point(&q, budget) {
                 Ok(p) => Ok(p.is_none()),
@@ -161,15 +169,29 @@ fn proves_at_least_one(
     }
 }
 
-/// A row over a piece's columns for `sign·(subscript - modulus) + offset`.
-fn subscript_minus(sub: &[i64], modulus: &ParamAffine, sign: i64, offset: i64) -> Vec<i64> {
-    let mut row: Vec<i64> = sub.iter().map(|v| sign * v).collect();
-    for (q, c) in modulus.coeffs.iter().enumerate() {
-        row[q] -= sign * c;
+/// Whether `{ x ∈ piece : row(x) + factor·b >= 0 }` is empty (see
+/// [`proves_empty`]), `row` over the piece's columns. An affine `b` is
+/// written into the row; a quasi-affine one is an existential variable
+/// defined by its floor rows.
+#[allow(clippy::too_many_arguments)]
+fn proves_empty_plus(
+    piece: &BasicSet,
+    row: &[i64],
+    b: &ParamAffine,
+    factor: i64,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<bool, PolyError> {
+    if b.is_affine() {
+        let row = plus_multiple(row, b, factor)?;
+        return proves_empty(piece, row, certificate, context, budget);
     }
-    let last = row.len() - 1;
-    row[last] += -sign * modulus.constant + offset;
-    row
+    let mut q = piece.clone();
+    let col = super::certify::add_modulus_var(&mut q, b);
+    let mut row = row.to_vec();
+    row.insert(col, factor);
+    proves_empty(&q, row, certificate, context, budget)
 }
 
 /// Notes whether one more piece of the access `key` (statement,
@@ -202,13 +224,11 @@ pub fn axis_layout(
         // The modulus must be positive wherever the array is accessed (it
         // becomes a divisor and an extent).
         for event in &model.events {
-            let mut row = vec![0i64; event.domain.width()];
-            for (q, c) in b.coeffs.iter().enumerate() {
-                row[q] = -c;
-            }
-            let last = row.len() - 1;
-            row[last] = -b.constant; // -b >= 0, i.e. b <= 0
-            if !proves_empty(&event.domain, row, certificate, context, budget).map_err(err)? {
+            // -b >= 0, i.e. b <= 0.
+            let row = vec![0i64; event.domain.width()];
+            if !proves_empty_plus(&event.domain, &row, b, -1, certificate, context, budget)
+                .map_err(err)?
+            {
                 return Err(LayoutFailure(format!(
                     "cannot prove that the modulus of dimension {p} is positive"
                 )));
@@ -229,14 +249,9 @@ pub fn axis_layout(
             }
             // e - b >= 0 must be empty.
             let key = (event.statement, event.position);
-            let this_wraps = !proves_empty(
-                &event.domain,
-                subscript_minus(sub, b, 1, 0),
-                certificate,
-                context,
-                budget,
-            )
-            .map_err(err)?;
+            let this_wraps =
+                !proves_empty_plus(&event.domain, sub, b, -1, certificate, context, budget)
+                    .map_err(err)?;
             below_modulus &= !this_wraps;
             record_wrap(&mut wraps, key, this_wraps);
         }
@@ -279,7 +294,7 @@ pub fn axis_layout(
                 .map(|e| e.subscripts[p].clone())
                 .collect();
             let arguments =
-                simplest_arguments(model, &base, b, &exempt, certificate, context, budget)
+                simplest_arguments(model, &base, (b, 0), &exempt, certificate, context, budget)
                     .map_err(err)?;
             dims.push(DimLayout::Modulo {
                 modulus: b.clone(),
@@ -336,6 +351,7 @@ fn combined_row(
 
 /// `row + sign·(factor·b)` (`b` over the parameter columns and the constant).
 fn plus_multiple(row: &[i64], b: &ParamAffine, factor: i64) -> Result<Vec<i64>, PolyError> {
+    debug_assert!(b.is_affine(), "a quasi-affine modulus is a variable");
     let mut out = row.to_vec();
     for (q, c) in b.coeffs.iter().enumerate() {
         out[q] = out[q]
@@ -379,14 +395,12 @@ fn linear_layout_for_all(
         for k in 0..=MAX_OFFSET_MULTIPLE {
             let mut all = true;
             for (_, domain, row) in &args {
-                let mut neg: Vec<i64> = plus_multiple(row, b, k)
-                    .map_err(err)?
-                    .iter()
-                    .map(|v| -v)
-                    .collect();
+                let mut neg: Vec<i64> = row.iter().map(|v| -v).collect();
                 let last = neg.len() - 1;
                 neg[last] -= 1;
-                if !proves_empty(domain, neg, certificate, context, budget).map_err(err)? {
+                if !proves_empty_plus(domain, &neg, b, -k, certificate, context, budget)
+                    .map_err(err)?
+                {
                     all = false;
                     break;
                 }
@@ -401,30 +415,52 @@ fn linear_layout_for_all(
                 "cannot prove that the argument of dimension {p} is never negative with an offset of at most {MAX_OFFSET_MULTIPLE} moduli"
             )));
         };
-        let offset = ParamAffine {
-            coeffs: b.coeffs.iter().map(|c| c * k).collect(),
-            constant: b.constant * k,
+        let (offset, offset_moduli) = if b.is_affine() {
+            let offset = ParamAffine {
+                coeffs: b.coeffs.iter().map(|c| c * k).collect(),
+                constant: b.constant * k,
+                den: 1,
+            };
+            (offset, 0)
+        } else {
+            (ParamAffine::constant(b.coeffs.len(), 0), k)
         };
         // Exempt: arg + offset - b >= 0 is empty on every piece of the access.
         let mut wraps: Vec<((usize, usize), bool)> = Vec::new();
         for (key, domain, row) in &args {
-            let over = plus_multiple(row, b, k - 1).map_err(err)?;
             let this_wraps =
-                !proves_empty(domain, over, certificate, context, budget).map_err(err)?;
+                !proves_empty_plus(domain, row, b, k - 1, certificate, context, budget)
+                    .map_err(err)?;
             record_wrap(&mut wraps, *key, this_wraps);
         }
         let exempt: Vec<(usize, usize)> =
             wraps.iter().filter(|(_, w)| !w).map(|(k, _)| *k).collect();
-        let base: Vec<Vec<i64>> = args
-            .iter()
-            .map(|(_, _, row)| plus_multiple(row, b, k))
-            .collect::<Result<_, _>>()
-            .map_err(err)?;
-        let arguments = simplest_arguments(model, &base, b, &exempt, certificate, context, budget)
-            .map_err(err)?;
+        // With an affine modulus the offset is in the proven forms; a
+        // quasi-affine one is counted apart (`k` moduli).
+        let (base, moduli): (Vec<Vec<i64>>, i64) = if b.is_affine() {
+            let base = args
+                .iter()
+                .map(|(_, _, row)| plus_multiple(row, b, k))
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+            (base, 0)
+        } else {
+            (args.iter().map(|(_, _, row)| row.clone()).collect(), k)
+        };
+        let arguments = simplest_arguments(
+            model,
+            &base,
+            (b, moduli),
+            &exempt,
+            certificate,
+            context,
+            budget,
+        )
+        .map_err(err)?;
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             offset,
+            offset_moduli,
             modulus: b.clone(),
             exempt,
             arguments,
@@ -505,7 +541,7 @@ fn linear_layout_for_values(
         let arguments = simplest_arguments(
             model,
             &base,
-            &modulus,
+            (&modulus, 0),
             &exempt,
             &certificate,
             context,
@@ -515,6 +551,7 @@ fn linear_layout_for_values(
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             offset: ParamAffine::constant(n_param, offset),
+            offset_moduli: 0,
             modulus,
             exempt,
             arguments,
@@ -566,6 +603,11 @@ fn simplicity(
 /// `k·b` with `|k| <= MAX_OFFSET_MULTIPLE` are added. Simplest first (see [`simplicity`]).
 fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(Vec<i64>, i64)> {
     let mut out: Vec<(Vec<i64>, i64)> = Vec::new();
+    if !b.is_affine() {
+        // Multiples of a quasi-affine modulus are counted apart (see
+        // [`simplest_arguments`]).
+        return vec![(coeffs.to_vec(), constant)];
+    }
     if b.is_constant() && b.constant >= 2 {
         let m = b.constant;
         let options = |c: i64, all: bool| -> Vec<i64> {
@@ -661,7 +703,7 @@ fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(V
 fn simplest_arguments(
     model: &ArrayModel,
     base: &[Vec<i64>],
-    b: &ParamAffine,
+    (b, moduli): (&ParamAffine, i64),
     exempt: &[(usize, usize)],
     certificate: &Certificate,
     context: &BasicSet,
@@ -704,16 +746,26 @@ fn simplest_arguments(
         };
         let in_range_needed = exempt.contains(&key);
         let mut chosen: Option<Argument> = None;
+        // With a quasi-affine modulus, fewer moduli added first (none:
+        // the plain combination); the access's own form has `moduli`.
+        let candidates: Vec<(Vec<i64>, i64, i64)> = if b.is_affine() {
+            candidate_arguments(&coeffs, constant, b)
+                .into_iter()
+                .map(|(v, c)| (v, c, 0))
+                .collect()
+        } else {
+            (0..=moduli.max(0))
+                .map(|m| (coeffs.clone(), constant, m))
+                .collect()
+        };
         // Every candidate before the access's own costs proofs.
-        for (tried, (v, c)) in candidate_arguments(&coeffs, constant, b)
-            .into_iter()
-            .enumerate()
-        {
-            if v == coeffs && c == constant {
+        for (tried, (v, c, m)) in candidates.into_iter().enumerate() {
+            if v == coeffs && c == constant && m == moduli {
                 chosen = Some(Argument {
                     access: key,
                     coeffs: v,
                     constant: c,
+                    moduli: m,
                     wraps: !in_range_needed,
                 });
                 break;
@@ -729,22 +781,16 @@ fn simplest_arguments(
                 row[..v.len()].copy_from_slice(&v);
                 let last = row.len() - 1;
                 row[last] = c;
-                // arg <= -1 must be empty.
+                // arg <= -1 must be empty (arg = row + m·b).
                 let mut neg: Vec<i64> = row.iter().map(|x| -x).collect();
                 neg[last] -= 1;
-                if !proves_empty(domain, neg, certificate, context, budget)? {
+                if !proves_empty_plus(domain, &neg, b, -m, certificate, context, budget)? {
                     non_negative = false;
                     break;
                 }
                 // arg - b >= 0 must be empty for no `%`.
                 if below
-                    && !proves_empty(
-                        domain,
-                        subscript_minus(&row, b, 1, 0),
-                        certificate,
-                        context,
-                        budget,
-                    )?
+                    && !proves_empty_plus(domain, &row, b, m - 1, certificate, context, budget)?
                 {
                     below = false;
                     if in_range_needed {
@@ -757,6 +803,7 @@ fn simplest_arguments(
                     access: key,
                     coeffs: v,
                     constant: c,
+                    moduli: m,
                     wraps: !below,
                 });
                 break;
@@ -766,6 +813,7 @@ fn simplest_arguments(
             access: key,
             coeffs,
             constant,
+            moduli,
             wraps: !in_range_needed,
         });
         out.push(chosen);

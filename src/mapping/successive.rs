@@ -143,6 +143,7 @@ pub fn fit_moduli(
             Ok(ParamAffine {
                 coeffs: slopes[p].clone(),
                 constant,
+                den: 1,
             })
         })
         .collect::<PolyResult<Vec<_>>>()?;

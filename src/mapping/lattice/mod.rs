@@ -793,6 +793,7 @@ pub fn symbolic_heuristic_3(
                     .map(|c| crate::poly::error::mul(prefix, *c))
                     .collect::<PolyResult<_>>()?,
                 constant: crate::poly::error::mul(prefix, last.constant)?,
+                den: 1,
             };
             tries.push((
                 LatticeMethod::Heuristic3SymbolicLinearised,

@@ -56,6 +56,7 @@ pub fn successive_moduli(
                     Some(b) => bounds.push(ParamAffine {
                         coeffs: b.u,
                         constant: crate::poly::error::add(b.w, 1)?,
+                        den: 1,
                     }),
                     // A piece whose parameters are fixed (a conflict set
                     // built for known values) is bounded by a constant.

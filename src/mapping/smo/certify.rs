@@ -208,6 +208,7 @@ mod tests {
         shared.arrays[0].moduli[0] = crate::mapping::modular::ParamAffine {
             coeffs: vec![1],
             constant: 0,
+            den: 1,
         };
         assert!(matches!(
             certify_fixed(&spec, &shared, &[7]),

@@ -842,6 +842,7 @@ fn solve_level(
         intra_moduli.push(ParamAffine {
             coeffs: vars.u.iter().map(|v| val(*v)).collect::<Result<_, _>>()?,
             constant: crate::poly::error::add(val(vars.w)?, 1)?,
+            den: 1,
         });
         let (us, w) = if any_inter {
             (&vars.up, vars.wp)
@@ -851,6 +852,7 @@ fn solve_level(
         stmt_moduli.push(ParamAffine {
             coeffs: us.iter().map(|v| val(*v)).collect::<Result<_, _>>()?,
             constant: crate::poly::error::add(val(w)?, 1)?,
+            den: 1,
         });
     }
     Ok(Ok(LevelResult {

@@ -267,7 +267,11 @@ fn lift(at: &[&SmoSolution], probes: &[Vec<i64>]) -> Result<SmoSolution, String>
                     .ok_or("overflow")?;
                 coeffs.push(c);
             }
-            let modulus = ParamAffine { coeffs, constant };
+            let modulus = ParamAffine {
+                coeffs,
+                constant,
+                den: 1,
+            };
             let check = &probes[n_param + 1];
             if modulus.eval(check).map_err(|e| e.to_string())?
                 != modulus_at(at[n_param + 1], a, l, check)?

@@ -265,6 +265,7 @@ mod tests {
         ParamAffine {
             coeffs: coeffs.to_vec(),
             constant,
+            den: 1,
         }
     }
 

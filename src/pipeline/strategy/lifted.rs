@@ -142,37 +142,81 @@ pub(super) fn propose(
         ..LatticeOptions::default()
     };
     // The candidates at each point, best first.
-    let mut found: Vec<Vec<Candidate>> = Vec::with_capacity(points.len());
-    for point in &points {
-        let searched = fix_and_simplify(ds, point).and_then(|fixed| {
-            budget.with_part(LIFT_LATTICE_STEPS, options.time_per_array, |part| {
-                lattice_candidates(&fixed, rank, point, &lattice_options, part)
-            })
-        });
-        let Ok(mut candidates) = searched else {
-            return Ok(Proposals::default());
-        };
-        candidates.sort_by_key(|c| (c.size, c.simplicity()));
-        found.push(candidates);
-    }
-    let (base, others) = found.split_first().expect("at least one point");
-    let mut list: Vec<Proposal> = Vec::new();
-    for candidate in base {
-        if list.len() >= MAX_LIFTED * (MAX_SLACK as usize + 1 + FROM.len()) {
-            break;
+    let search = |points: &[Vec<i64>], budget: &mut Budget| -> Option<Vec<Vec<Candidate>>> {
+        let mut found: Vec<Vec<Candidate>> = Vec::with_capacity(points.len());
+        for point in points {
+            let searched = fix_and_simplify(ds, point).and_then(|fixed| {
+                budget.with_part(LIFT_LATTICE_STEPS, options.time_per_array, |part| {
+                    lattice_candidates(&fixed, rank, point, &lattice_options, part)
+                })
+            });
+            let mut candidates = searched.ok()?;
+            candidates.sort_by_key(|c| (c.size, c.simplicity()));
+            found.push(candidates);
         }
-        let Some(mapping) = lift(candidate, others, &points) else {
-            continue;
-        };
-        if list.iter().any(|p| {
-            p.mapping
-                .dims
+        Some(found)
+    };
+    let Some(found) = search(&points, budget) else {
+        return Ok(Proposals::default());
+    };
+    let (base, others) = found.split_first().expect("at least one point");
+    // The affine fits; when the best candidate at the base point has none,
+    // the quasi-affine ones first: moduli fitted through steps of 2
+    // (`(N + 1) / 2`), each with the constants that round the other residue
+    // classes of the parameters differently, certification deciding which
+    // hold.
+    let mut fits: Vec<ModularMapping> = base
+        .iter()
+        .filter_map(|c| lift(c, others, &points, 1))
+        .collect();
+    if base
+        .first()
+        .is_some_and(|best| lift(best, others, &points, 1).is_none())
+        && let Some(points2) = probe_steps(&facts.scop.context, &points[0], 2, budget)
+        && let Some(found2) = search(&points2[1..], budget)
+    {
+        let quasi: Vec<ModularMapping> = base
+            .iter()
+            .filter_map(|c| lift(c, &found2, &points2, 2))
+            .filter(|m| m.dims.iter().any(|d| !d.modulus.is_affine()))
+            .flat_map(|m| rounded(&m, 2))
+            .collect();
+        fits.splice(0..0, quasi);
+    }
+    let mut list: Vec<Proposal> = Vec::new();
+    // One fit per basis (the first, from the best candidate), except the
+    // quasi-affine fits of one basis, which differ in their rounding.
+    let mut seen: Vec<ModularMapping> = Vec::new();
+    for mapping in fits {
+        let same_basis = |m: &ModularMapping| {
+            m.dims
                 .iter()
                 .zip(&mapping.dims)
                 .all(|(a, b)| a.coeffs == b.coeffs)
-        }) {
+        };
+        let affine = mapping.dims.iter().all(|d| d.modulus.is_affine());
+        if seen
+            .iter()
+            .any(|m| *m == mapping || (affine && same_basis(m)))
+        {
             continue;
         }
+        let bases = seen
+            .iter()
+            .enumerate()
+            .filter(|(k, m)| {
+                !seen[..*k].iter().any(|e| {
+                    e.dims
+                        .iter()
+                        .zip(&m.dims)
+                        .all(|(a, b)| a.coeffs == b.coeffs)
+                })
+            })
+            .count();
+        if bases >= MAX_LIFTED && !seen.iter().any(same_basis) {
+            break;
+        }
+        seen.push(mapping.clone());
         // The fit holds from the probe values on; a few cells more per
         // modulus often make it hold for the small values too (durbin's
         // `y` needs 2 cells at N = 2, where 2N - 3 is 1).
@@ -188,10 +232,13 @@ pub(super) fn propose(
             }
             scopes.extend((1..=MAX_SLACK).map(|slack| (slack, Scope::EveryValue)));
         }
-        for (slack, scope) in scopes {
+        'scope: for (slack, scope) in scopes {
             let mut m = mapping.clone();
             for dim in &mut m.dims {
-                dim.modulus.constant += slack;
+                let Ok(b) = dim.modulus.plus(slack) else {
+                    continue 'scope;
+                };
+                dim.modulus = b;
             }
             list.push(Proposal {
                 method: Method::LiftedLattice,
@@ -226,6 +273,15 @@ pub(crate) fn probe_points(
         points.push(p);
     }
     points.push(base.iter().map(|v| v + 2).collect());
+    all_inside(context, points, budget)
+}
+
+/// `points` when every one is in `context`.
+fn all_inside(
+    context: &BasicSet,
+    points: Vec<Vec<i64>>,
+    budget: &mut Budget,
+) -> Option<Vec<Vec<i64>>> {
     let inside = |p: &Vec<i64>| {
         let mut q = context.clone();
         crate::mapping::certify::fix_params(&mut q, p);
@@ -234,14 +290,62 @@ pub(crate) fn probe_points(
     points.iter().all(inside).then_some(points)
 }
 
-/// The mapping of `candidate` (at the base point) with moduli affine in
-/// the parameters, fitted through candidates of the same basis at the
-/// steps along each parameter and confirmed at the check point (the last
-/// of `others`).
+/// The probe points for a fit through steps of `step`: `base`, `base`
+/// plus `step` along each parameter, and the check point, `base` plus
+/// `2·step` along every one.
+fn probe_steps(
+    context: &BasicSet,
+    base: &[i64],
+    step: i64,
+    budget: &mut Budget,
+) -> Option<Vec<Vec<i64>>> {
+    let mut points = vec![base.to_vec()];
+    for q in 0..base.len() {
+        let mut p = base.to_vec();
+        p[q] += step;
+        points.push(p);
+    }
+    points.push(base.iter().map(|v| v + 2 * step).collect());
+    all_inside(context, points, budget)
+}
+
+/// The mappings with the moduli of `mapping`, fitted through steps of
+/// `step` (exact on the residue class of the base point), with each
+/// constant `0..step` added to the numerators of the quasi-affine ones:
+/// they agree on that class and round the others differently.
+fn rounded(mapping: &ModularMapping, step: i64) -> Vec<ModularMapping> {
+    let mut out = vec![mapping.clone()];
+    for d in 0..mapping.dims.len() {
+        if mapping.dims[d].modulus.is_affine() {
+            continue;
+        }
+        out = out
+            .into_iter()
+            .flat_map(|m| {
+                (0..step).map(move |r| {
+                    let mut m = m.clone();
+                    let b = &m.dims[d].modulus;
+                    m.dims[d].modulus = ParamAffine::quasi(b.coeffs.clone(), b.constant + r, b.den);
+                    m
+                })
+            })
+            .collect();
+    }
+    out.dedup();
+    out
+}
+
+/// The mapping of `candidate` (at the base point) with moduli
+/// `(a·N + c) / step` (rounded down), fitted through candidates of the
+/// same basis at the steps of `step` along each parameter and confirmed at
+/// the check point (the last of `others`); `c` makes the numerator a
+/// multiple of `step` at the base point (see [`rounded`] for the other
+/// residue classes). For `step` 1 the moduli are affine.
 fn lift(
     candidate: &Candidate,
     others: &[Vec<Candidate>],
     points: &[Vec<i64>],
+    step: i64,
 ) -> Option<ModularMapping> {
     let base_map = &candidate.mapping;
     let base_point = &points[0];
@@ -265,11 +369,11 @@ fn lift(
     let mut mapping = base_map.clone();
     for (d, dim) in mapping.dims.iter_mut().enumerate() {
         let coeffs: Vec<i64> = (0..n_param).map(|q| at[q][d] - base_moduli[d]).collect();
-        let mut constant = base_moduli[d];
+        let mut constant = base_moduli[d].checked_mul(step)?;
         for (c, v) in coeffs.iter().zip(base_point) {
             constant = constant.checked_sub(c.checked_mul(*v)?)?;
         }
-        let modulus = ParamAffine { coeffs, constant };
+        let modulus = ParamAffine::quasi(coeffs, constant, step);
         // The check point confirms the fit.
         if modulus.eval(&points[n_param + 1]).ok()? != at[n_param][d] {
             return None;

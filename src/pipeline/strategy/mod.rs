@@ -229,6 +229,9 @@ fn layout_fits(
         let [DimLayout::Linear { modulus: b, .. }] = &layout.dims[..] else {
             return false;
         };
+        if !b.is_affine() {
+            return false;
+        }
         let Some(extents) = declared.iter().cloned().collect::<Option<Vec<_>>>() else {
             return false;
         };
@@ -260,6 +263,9 @@ fn layout_fits(
             return true;
         }
         let Some(e) = extent else { return false };
+        if !new.is_affine() {
+            return false;
+        }
         let negated: Vec<i64> = e.coeffs.iter().map(|c| -c).collect();
         // e >= 1 (so that max(b, 1) <= e follows from b <= e) and b <= e.
         let diff: Vec<i64> = new
