@@ -88,20 +88,41 @@ fn subscripts_with_a_modulus_in_the_parameters_print_collected() {
 #[test]
 fn subscripts_with_a_constant_modulus_take_the_simplest_proven_argument() {
     let output = contract_and_run("triangle");
-    // sum_t[j][i] -> sum_t[j % 3][(i - 2j) mod 9], for N == 6 (the model
-    // uses N's value: t[(N + 1) * j]); 0 <= j <= i <= 5.
+    // sum_t[j][i] -> sum_t[j % 3][(i - 2j) mod 9] (literal sizes, N = 6);
+    // 0 <= j <= i <= 5.
     // sum_t[j][j]: -j, non-negative only with the offset: 9 - j.
-    assert_has(
-        &output,
-        "        sum_t[j % 3][(9 - j) % 9] = t[(N + 1) * j];",
-    );
+    assert_has(&output, "        sum_t[j % 3][(9 - j) % 9] = t[7 * j];");
     // sum_t[j][i - 1], i >= j + 1: i - 2j + 8 >= 9 - j > 0.
     assert_has(
         &output,
-        "            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 8) % 9] + t[i + N * j];",
+        "            sum_t[j % 3][(i - 2 * j + 9) % 9] = sum_t[j % 3][(i - 2 * j + 8) % 9] + t[i + 6 * j];",
     );
     // Where j == 0 (the `else`), i - 2j is in 0..=5: neither `%` is needed.
     assert_has(&output, "                path[j][i] = mean[j][i - 2 * j];");
+}
+
+#[test]
+fn subscripts_with_a_quasi_affine_modulus_count_its_multiples_apart() {
+    let output = contract_and_run("triangle_formula");
+    // b0 = (N + 1) / 2 and b1 = (3 * N + 1) / 2: seed 001's 3 x 9 at N = 6.
+    assert_has(
+        &output,
+        "    int sum_t[(N + 1) / 2][(3 * N + 1) / 2], mean[(N + 1) / 2][(3 * N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)], mean[j][i] -> mean[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)] */",
+    );
+    // sum_t[j][j]: -j, non-negative with one modulus added, printed first.
+    assert_has(
+        &output,
+        "        sum_t[j % ((N + 1) / 2)][((3 * N + 1) / 2 - j) % ((3 * N + 1) / 2)] = t[(N + 1) * j];",
+    );
+    // sum_t[j][i - 1], i >= j + 1: i - 2j - 1 >= -j, one modulus too.
+    assert_has(
+        &output,
+        "            sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] = sum_t[j % ((N + 1) / 2)][(i - 2 * j - 1 + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] + t[i + N * j];",
+    );
+    // Where j == 0, i - 2j is in 0..=N - 1 < (3N + 1) / 2: no modulus
+    // added and no `%`.
+    assert_has(&output, "                path[j][i] = mean[j][i - 2 * j];");
+    assert!(!output.contains("_Static_assert"), "{output}");
 }
 
 #[test]

@@ -1,8 +1,9 @@
 /* Row sums of an upper triangle, in the shape of reg_detect (seed 001,
- * Figure 4): the model uses the known value of N (`t[(N + 1) * j]`), so
- * sum_t folds for N == 6 only, onto sum_t[j % 3][(i - 2 * j) mod 9]; its
- * subscripts print from the IR (collected: `9 - j` for `sum_t[j][j]`, and
- * `i - 2 * j + 8` for `sum_t[j][i - 1]`). */
+ * Figure 4), with literal sizes in the SCoP (N = 6): no parameter, so
+ * sum_t folds with constant moduli, onto sum_t[j % 3][(i - 2 * j) mod 9];
+ * its subscripts print from the IR (collected: `9 - j` for `sum_t[j][j]`,
+ * and `i - 2 * j + 8` for `sum_t[j][i - 1]`). triangle_formula.c is the
+ * same kernel with N in the SCoP. */
 #include <stdio.h>
 
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
@@ -15,16 +16,16 @@ static void triangle_kernel(const int t[N * N], int path[N][N])
     int sum_t[N][N], mean[N][N];
 
 #pragma scop
-    for (j = 0; j <= N - 1; j++) {
-        sum_t[j][j] = t[(N + 1) * j];
-        for (i = j + 1; i <= N - 1; i++)
-            sum_t[j][i] = sum_t[j][i - 1] + t[i + N * j];
+    for (j = 0; j <= 5; j++) {
+        sum_t[j][j] = t[7 * j];
+        for (i = j + 1; i <= 5; i++)
+            sum_t[j][i] = sum_t[j][i - 1] + t[i + 6 * j];
     }
-    for (j = 0; j <= N - 1; j++)
-        for (i = j; i <= N - 1; i++)
+    for (j = 0; j <= 5; j++)
+        for (i = j; i <= 5; i++)
             mean[j][i] = 3 * sum_t[j][i] + 1;
-    for (j = 0; j <= N - 1; j++)
-        for (i = j; i <= N - 1; i++)
+    for (j = 0; j <= 5; j++)
+        for (i = j; i <= 5; i++)
             if (j > 0)
                 path[j][i] = path[j - 1][i - 1] + mean[j][i];
             else

@@ -225,6 +225,11 @@ pub(super) fn propose(
         let mut scopes: Vec<(i64, Scope)> = Vec::new();
         if from_sizes_only {
             scopes.extend(live_in_free.iter().map(|t| (0, Scope::AtLeast(*t))));
+        } else if !affine {
+            // The roundings of a quasi-affine fit are proposals of their
+            // own, in order; a pin or more cells would come before the
+            // next rounding, which may hold for every value as it is.
+            scopes.push((0, Scope::EveryValue));
         } else {
             scopes.push((0, Scope::EveryValue));
             if facts.values_known && facts.macros_pinnable {

@@ -40,6 +40,7 @@ use super::options::{ContractOptions, PROBE_BASE, PROBE_STEP, TRACE_STEPS};
 use super::record::{KeptReason as Kept, StrategySize};
 
 pub mod cost;
+mod fits;
 pub mod inter_array;
 mod lattice;
 mod lifted;
@@ -200,6 +201,37 @@ pub(super) fn probe_point(
     Ok(integer_point(&wanted, budget)?.map(|point| point[..n_param].to_vec()))
 }
 
+/// Whether the cell count of `layout` is proven at most that of the
+/// declaration plus [`fits::EXCESS`] for every parameter value of
+/// `context` (see [`fits`]): for layouts no dimension-by-dimension
+/// comparison covers.
+fn by_cells(
+    layout: &ArrayLayout,
+    declared: &[Option<ParamAffine>],
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> bool {
+    let Some(old) = declared.iter().cloned().collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let mut new: Vec<ParamAffine> = Vec::new();
+    for (p, dim) in layout.dims.iter().enumerate() {
+        match dim {
+            DimLayout::Dropped => {}
+            DimLayout::Plain { extent: None } => new.push(old[p].clone()),
+            // Not proven at least 1: declared `max(b, 1)`, not counted here.
+            DimLayout::Modulo {
+                extent_proven: false,
+                ..
+            } => return false,
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo { modulus: b, .. }
+            | DimLayout::Linear { modulus: b, .. } => new.push(b.clone()),
+        }
+    }
+    fits::within_excess(&new, &old, context, budget)
+}
+
 /// Whether every dimension of `layout` is proven no larger than the
 /// declared extent for every parameter value of `context` (the declared
 /// extent itself at least 1), or is a constant: the storage never needs
@@ -222,16 +254,22 @@ fn layout_fits(
         q.add_ineq(row);
         matches!(integer_point(&q, budget), Ok(None))
     };
+    let quasi = layout.dims.iter().any(|d| match d {
+        DimLayout::Plain { extent: Some(b) }
+        | DimLayout::Modulo { modulus: b, .. }
+        | DimLayout::Linear { modulus: b, .. } => !b.is_affine(),
+        DimLayout::Dropped | DimLayout::Plain { extent: None } => false,
+    });
+    if quasi {
+        return by_cells(layout, declared, context, budget);
+    }
     if layout.is_linear() {
         // One row over k dimensions: b <= e_1 + … + e_k - (k - 1) implies
         // b <= e_1·…·e_k when every e_p >= 1 (by induction on k, from
         // a·b - (a + b - 1) = (a - 1)(b - 1) >= 0).
         let [DimLayout::Linear { modulus: b, .. }] = &layout.dims[..] else {
-            return false;
+            return by_cells(layout, declared, context, budget);
         };
-        if !b.is_affine() {
-            return false;
-        }
         let Some(extents) = declared.iter().cloned().collect::<Option<Vec<_>>>() else {
             return false;
         };
@@ -263,9 +301,6 @@ fn layout_fits(
             return true;
         }
         let Some(e) = extent else { return false };
-        if !new.is_affine() {
-            return false;
-        }
         let negated: Vec<i64> = e.coeffs.iter().map(|c| -c).collect();
         // e >= 1 (so that max(b, 1) <= e follows from b <= e) and b <= e.
         let diff: Vec<i64> = new
