@@ -202,9 +202,9 @@ pub(super) fn probe_point(
 }
 
 /// Whether the cell count of `layout` is proven at most that of the
-/// declaration plus [`fits::EXCESS`] for every parameter value of
-/// `context` (see [`fits`]): for layouts no dimension-by-dimension
-/// comparison covers.
+/// declaration plus [`fits::EXCESS`] (times the factors both share) for
+/// every parameter value of `context` (see [`fits`]): for layouts no
+/// dimension-by-dimension comparison covers.
 fn by_cells(
     layout: &ArrayLayout,
     declared: &[Option<ParamAffine>],
