@@ -70,9 +70,55 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         "temp-parameters" => {
             text.contains("#pragma polyfold temp(") && text.contains("static void kernel(double T")
         }
-        "triangles" => scop.contains("for (k = i + 1; k <= j - 1; k++)"),
+        "triangles" => scop.contains("for (k = i + 1; k <= j - 1; k++)") || is_row_sums(scop),
         _ => panic!("unknown form {name}"),
     }
+}
+
+/// The row sums of an upper triangle (reg_detect's `sum_t`), one shape of
+/// the `triangles` form: `T[i][j] = w * T[i][j - 1] + …` for `j > i`.
+fn is_row_sums(scop: &str) -> bool {
+    scop.contains("for (j = i + 1;") && scop.contains("[i][j - 1]")
+}
+
+#[test]
+fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_moduli() {
+    let forms = Forms::parse("triangles").expect("known form");
+    let (mut dynprog, mut row_sums) = (0, 0);
+    let mut quasi = None;
+    for seed in 0..60 {
+        let text = generate_with(seed, &forms).to_c();
+        let scop = scop_text(&text);
+        dynprog += usize::from(scop.contains("for (k = i + 1; k <= j - 1; k++)"));
+        if is_row_sums(scop) {
+            row_sums += 1;
+            if quasi.is_none() {
+                let out = polyfold::pipeline::contract_program(
+                    &polyfold::frontend::extract(
+                        "row_sums.c",
+                        &text,
+                        &polyfold::frontend::Options::default(),
+                    ),
+                    &Default::default(),
+                )
+                .expect("contracts")
+                .output;
+                // The triangle's lattice, (P + 1) / 2 by (3 * P + 1) / 2
+                // for every P (the size is a parameter N0, N1, …).
+                if out.contains(" + 1) / 2][(3 * N") {
+                    quasi = Some(seed);
+                }
+            }
+        }
+    }
+    assert!(
+        dynprog >= 3 && row_sums >= 3,
+        "{dynprog} dynprog, {row_sums} row sums"
+    );
+    assert!(
+        quasi.is_some(),
+        "no row-sums program of seeds 0..60 got the triangle lattice"
+    );
 }
 
 /// Compiles `source` with `flags`, runs it with `env`; its output.

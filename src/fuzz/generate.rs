@@ -1252,6 +1252,9 @@ impl Builder {
     /// only there; calls and builds with P = 1 are dropped by the
     /// well-definedness check).
     fn triangle_group(&mut self) -> Option<(Vec<Node>, Vec<Vec<Node>>)> {
+        if self.rng.chance(1, 2) {
+            return Some(self.row_sums_group());
+        }
         let p = self.param();
         if self.size_values[&p] < 2 {
             return None;
@@ -1333,6 +1336,100 @@ impl Builder {
             constant: 0,
         }];
         Some((nest, vec![corner]))
+    }
+
+    /// Row sums of an upper triangle (the `triangles` form, reg_detect's
+    /// `sum_t`) over a size `P`, every cell live from its write until a
+    /// later nest reads the whole triangle:
+    ///
+    /// ```text
+    /// for (i = 0; i <= P - 1; i++) {
+    ///     T[i][i] = w * in[..] + c;
+    ///     for (j = i + 1; j <= P - 1; j++)
+    ///         T[i][j] = w * T[i][j - 1] + w' * in[..];
+    /// }
+    /// ... (consumer, maybe after other groups)
+    /// for (i = 0; i <= P - 1; i++)
+    ///     for (j = i; j <= P - 1; j++)
+    ///         out[..] += w * T[i][j];
+    /// ```
+    ///
+    /// Its best lattices have quasi-affine moduli (`(P + 1) / 2` and
+    /// `(3 * P + 1) / 2`), lifted from probes two apart.
+    fn row_sums_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let p = self.param();
+        let extent = Aff::var(&p, 0);
+        let array = self.new_temp(vec![extent.clone(), extent]);
+        let w = self.weight();
+        let diagonal = self.input_read(&["i".to_string()]);
+        let first = Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: vec![Aff::var("i", 0), Aff::var("i", 0)],
+            },
+            accumulate: false,
+            reads: vec![(w, diagonal)],
+            constant: self.rng.range(-2, 2),
+        };
+        let (w, w2) = (self.weight(), self.weight());
+        let input = self.input_read(&["i".to_string(), "j".to_string()]);
+        let step = Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: vec![Aff::var("i", 0), Aff::var("j", 0)],
+            },
+            accumulate: false,
+            reads: vec![
+                (
+                    w,
+                    Read::Temp {
+                        array,
+                        subscripts: vec![Aff::var("i", 0), Aff::var("j", -1)],
+                    },
+                ),
+                (w2, input),
+            ],
+            constant: 0,
+        };
+        let nest = vec![Node::Loop {
+            var: "i".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -1),
+            body: vec![
+                first,
+                Node::Loop {
+                    var: "j".into(),
+                    lower: Aff::var("i", 1),
+                    upper: Aff::var(&p, -1),
+                    body: vec![step],
+                },
+            ],
+        }];
+        let w = self.weight();
+        let target = Target::Output(self.output_index(&["j".to_string()]));
+        let consumer = vec![Node::Loop {
+            var: "i".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -1),
+            body: vec![Node::Loop {
+                var: "j".into(),
+                lower: Aff::var("i", 0),
+                upper: Aff::var(&p, -1),
+                body: vec![Node::Assign {
+                    target,
+                    accumulate: true,
+                    reads: vec![(
+                        w,
+                        Read::Temp {
+                            array,
+                            subscripts: vec![Aff::var("i", 0), Aff::var("j", 0)],
+                        },
+                    )],
+                    constant: 0,
+                }],
+            }],
+        }];
+        (nest, vec![consumer])
     }
 
     /// A row group (block-scoped and OpenMP forms): one or two sibling
