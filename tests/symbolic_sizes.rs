@@ -176,6 +176,26 @@ fn durbin_with_a_symbolic_size() {
 }
 
 #[test]
+fn a_runtime_modulus_wrapped_at_most_once_is_one_conditional_subtraction() {
+    let output = common::polyfold_stdout(&["tests/symbolic/durbin_vla.c"]);
+    // In the inner loop, 0 <= i <= k - 1 and 1 <= k <= n - 1, so
+    // 0 <= 2i + k - 1 <= 3n - 6 < 2(2n - 1): below twice the modulus, so
+    // `arg < b ? arg : arg - b` is the residue, with no division by the
+    // run-time 2n - 1 (arg - b collected: 2i + k - 1 - (2n - 1) is
+    // 2i + k - 2n). The runs of durbin_with_a_symbolic_size build and run it.
+    let line = "            sum = sum + r[k - i - 1] * y[2 * i + k - 1 < 2 * n - 1 ? 2 * i + k - 1 : 2 * i + k - 2 * n];";
+    assert!(output.lines().any(|l| l == line), "{output}");
+    // No `%` is left in a subscript of y (the comment states the mapping).
+    assert!(
+        output
+            .lines()
+            .filter(|l| !l.contains("/* polyfold:"))
+            .all(|l| !l.contains("% (2 * n - 1)")),
+        "{output}"
+    );
+}
+
+#[test]
 fn gauss_with_symbolic_sizes() {
     let a = report("tests/symbolic/gauss_vla.c");
     let nm = [("n", 50), ("m", 50)];

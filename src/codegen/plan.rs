@@ -146,7 +146,7 @@ fn axis_access(
                     .iter()
                     .find(|a| a.access == (si, position))
                     .expect("checked by the guard");
-                if a.wraps {
+                if a.wraps && !by_subtraction(scop, a, modulus) {
                     modulo_args.push(a.coeffs.clone());
                 }
                 text.push_str(&format!(
@@ -312,7 +312,7 @@ fn linear_access(
             .iter()
             .find(|a| exact && a.access == (si, position))
         {
-            if a.wraps {
+            if a.wraps && !by_subtraction(scop, a, modulus) {
                 modulo_args.push(a.coeffs.clone());
             }
             text.push_str(&format!(
@@ -502,15 +502,52 @@ fn argument_text(
         }
     };
     let arg = with_moduli(scop, arg, a.moduli, modulus, &params);
-    if a.wraps {
-        format!(
-            "{} % {}",
-            operand_text(scop, &arg),
-            operand_text(scop, &modulus.to_text(&params))
-        )
+    let b = operand_text(scop, &modulus.to_text(&params));
+    if a.wraps && by_subtraction(scop, a, modulus) {
+        // 0 <= arg < 2b: one conditional subtraction, no division.
+        let compound = |n: &str| scop.is_compound(n);
+        let compared = operand(&arg, Prec::Shift, &compound);
+        // arg - b as one affine form where b is one (`2 * i + k - 2 * n`).
+        let reduced = if modulus.is_affine() {
+            let mut coeffs = a.coeffs.clone();
+            for (c, m) in coeffs.iter_mut().zip(&modulus.coeffs) {
+                *c -= m;
+            }
+            let minus = Argument {
+                coeffs,
+                constant: a.constant - modulus.constant,
+                wraps: false,
+                wraps_once: false,
+                ..a.clone()
+            };
+            argument_text(source, scop, stmt, access, &minus, modulus)
+        } else {
+            format!("{} - {b}", operand(&arg, Prec::Additive, &compound))
+        };
+        let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
+        format!("{compared} < {bound} ? {arg} : {reduced}")
+    } else if a.wraps {
+        format!("{} % {b}", operand_text(scop, &arg))
     } else {
         arg
     }
+}
+
+/// Whether the residue of argument `a` modulo `modulus` is printed as
+/// `arg < b ? arg : arg - b` instead of `arg % b`: where the argument is
+/// proven below `2b` (it wraps at most once) and the modulus is known only
+/// at run time (a function parameter or a variable: a division, where a
+/// compile-time modulus costs the compiler a multiplication).
+fn by_subtraction(scop: &Scop, a: &Argument, modulus: &ParamAffine) -> bool {
+    use crate::ir::ParamOrigin;
+    a.wraps_once
+        && modulus.coeffs.iter().zip(&scop.params).any(|(c, p)| {
+            *c != 0
+                && matches!(
+                    p.origin,
+                    ParamOrigin::FunctionParam | ParamOrigin::Variable | ParamOrigin::ConstGlobal
+                )
+        })
 }
 
 /// The one-line statement of the mapping of `array` with `layout`, for a

@@ -83,6 +83,10 @@ pub struct Argument {
     pub moduli: i64,
     /// Whether `% modulus` is needed.
     pub wraps: bool,
+    /// With `wraps`: the argument is proven below twice the modulus, so
+    /// that `arg < b ? arg : arg - b` computes the same residue (no
+    /// division; see `codegen::plan`).
+    pub wraps_once: bool,
 }
 
 /// The layout of one remapped array.
@@ -767,6 +771,7 @@ fn simplest_arguments(
                     constant: c,
                     moduli: m,
                     wraps: !in_range_needed,
+                    wraps_once: false,
                 });
                 break;
             }
@@ -805,17 +810,43 @@ fn simplest_arguments(
                     constant: c,
                     moduli: m,
                     wraps: !below,
+                    wraps_once: false,
                 });
                 break;
             }
         }
-        let chosen = chosen.unwrap_or(Argument {
+        let mut chosen = chosen.unwrap_or(Argument {
             access: key,
             coeffs,
             constant,
             moduli,
             wraps: !in_range_needed,
+            wraps_once: false,
         });
+        if chosen.wraps {
+            // arg - 2b >= 0 must be empty on every piece (arg = row + m·b).
+            let mut once = true;
+            for &k in &events {
+                let domain = &model.events[k].domain;
+                let mut row = vec![0i64; domain.width()];
+                row[..chosen.coeffs.len()].copy_from_slice(&chosen.coeffs);
+                let last = row.len() - 1;
+                row[last] = chosen.constant;
+                if !proves_empty_plus(
+                    domain,
+                    &row,
+                    b,
+                    chosen.moduli - 2,
+                    certificate,
+                    context,
+                    budget,
+                )? {
+                    once = false;
+                    break;
+                }
+            }
+            chosen.wraps_once = once;
+        }
         out.push(chosen);
     }
     Ok(out)
