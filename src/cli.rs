@@ -223,6 +223,13 @@ pub struct AnalysisArgs {
     /// buffer by a conditional on the loop iterators.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Print a `%` by a modulus known only at run time (a function
+    /// parameter or a variable) as one conditional subtraction,
+    /// `a < b ? a : a - b`, where the argument is proven below twice the
+    /// modulus: no division in the loop. polyfold cannot read such a
+    /// subscript back (`polyfold verify` of the output skips its SCoP).
+    #[arg(long = "fast-modulo")]
+    pub fast_modulo: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

@@ -102,6 +102,8 @@ pub struct RunOptions {
     pub inter_array_budget: Option<f64>,
     /// The smallest storage at any price (`--min-memory`): no cost rule.
     pub min_memory: bool,
+    /// `--fast-modulo`: conditional subtractions for run-time moduli.
+    pub fast_modulo: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
     pub functions: Vec<String>,
     /// How diagnostics are printed.
@@ -129,6 +131,7 @@ impl Default for RunOptions {
             inter_array: true,
             inter_array_budget: None,
             min_memory: false,
+            fast_modulo: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
             message_format: MessageFormat::default(),
@@ -155,6 +158,7 @@ impl RunOptions {
             inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             min_memory: a.min_memory,
+            fast_modulo: a.fast_modulo,
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
@@ -360,6 +364,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         },
         inter_array: options.inter_array,
         min_memory: options.min_memory,
+        fast_modulo: options.fast_modulo,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {

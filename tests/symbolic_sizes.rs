@@ -117,6 +117,12 @@ fn assert_folded(arrays: &[Value], name: &str, formula: &str, values: &[(&str, i
 /// sanitizers and runs both with each argument list.
 fn runs_the_same(file: &str, runs: &[&[&str]]) {
     let output = common::polyfold_stdout(&["--min-memory", file]);
+    runs_the_same_as(file, "min-memory", &output, runs);
+}
+
+/// [`runs_the_same`] for polyfold's `output` of `file` (made with the
+/// options `tag` names).
+fn runs_the_same_as(file: &str, tag: &str, output: &str, runs: &[&[&str]]) {
     let original = std::fs::read_to_string(crate_path(file)).expect("read");
     assert_ne!(output, original, "{file}: nothing changed");
     assert!(
@@ -124,9 +130,9 @@ fn runs_the_same(file: &str, runs: &[&[&str]]) {
         "{file}: a mapping proven for every value needs no pin"
     );
     let stem = Path::new(file).file_stem().unwrap().to_string_lossy();
-    let dir = scratch_dir(&format!("symbolic-{stem}")).expect("scratch dir");
+    let dir = scratch_dir(&format!("symbolic-{stem}-{tag}")).expect("scratch dir");
     let new_path = dir.join(format!("{stem}_out.c"));
-    std::fs::write(&new_path, &output).expect("write");
+    std::fs::write(&new_path, output).expect("write");
     let flags = [
         "-std=c11",
         "-O1",
@@ -176,13 +182,21 @@ fn durbin_with_a_symbolic_size() {
 }
 
 #[test]
-fn a_runtime_modulus_wrapped_at_most_once_is_one_conditional_subtraction() {
-    let output = common::polyfold_stdout(&["tests/symbolic/durbin_vla.c"]);
+fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_subtraction() {
+    let file = "tests/symbolic/durbin_vla.c";
+    // By default every `%` is printed (polyfold reads its output back:
+    // tests/quasi_affine.rs).
+    let default = common::polyfold_stdout(&[file]);
+    assert!(
+        default.contains("y[(2 * i + k - 1) % (2 * n - 1)]"),
+        "{default}"
+    );
+    let output = common::polyfold_stdout(&["--fast-modulo", file]);
     // In the inner loop, 0 <= i <= k - 1 and 1 <= k <= n - 1, so
     // 0 <= 2i + k - 1 <= 3n - 6 < 2(2n - 1): below twice the modulus, so
     // `arg < b ? arg : arg - b` is the residue, with no division by the
     // run-time 2n - 1 (arg - b collected: 2i + k - 1 - (2n - 1) is
-    // 2i + k - 2n). The runs of durbin_with_a_symbolic_size build and run it.
+    // 2i + k - 2n).
     let line = "            sum = sum + r[k - i - 1] * y[2 * i + k - 1 < 2 * n - 1 ? 2 * i + k - 1 : 2 * i + k - 2 * n];";
     assert!(output.lines().any(|l| l == line), "{output}");
     // No `%` is left in a subscript of y (the comment states the mapping).
@@ -193,6 +207,7 @@ fn a_runtime_modulus_wrapped_at_most_once_is_one_conditional_subtraction() {
             .all(|l| !l.contains("% (2 * n - 1)")),
         "{output}"
     );
+    runs_the_same_as(file, "fast-modulo", &output, &ONE_SIZE);
 }
 
 #[test]

@@ -310,6 +310,10 @@ pub fn run_polyfold_traced(
             // Every fold, however little it saves: the campaign checks the
             // folds' correctness, the cost rule would hide some of them.
             min_memory: true,
+            // The conditional subtractions for run-time moduli: the
+            // compiled runs check their text (symbolic sizes; with values
+            // every modulus is a compile-time constant and keeps its `%`).
+            fast_modulo: true,
             ..ContractOptions::default()
         };
         let contraction =

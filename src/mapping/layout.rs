@@ -109,6 +109,21 @@ impl ArrayLayout {
     }
 }
 
+impl ArrayLayout {
+    /// This layout with every wrapping argument printed with `%` (no
+    /// conditional subtraction: `wraps_once` cleared).
+    pub fn with_every_modulo(mut self) -> ArrayLayout {
+        for dim in &mut self.dims {
+            if let DimLayout::Modulo { arguments, .. } | DimLayout::Linear { arguments, .. } = dim {
+                for a in arguments {
+                    a.wraps_once = false;
+                }
+            }
+        }
+        self
+    }
+}
+
 /// Why no layout could be proven.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutFailure(pub String);

@@ -99,6 +99,9 @@ pub struct ArrayClaim<'a> {
     /// The difference set, symbolic and with the known values fixed.
     pub ds: &'a [BasicSet],
     pub fixed_ds: &'a [BasicSet],
+    /// `--fast-modulo`: keep the proofs that an argument wraps at most
+    /// once (otherwise cleared, and every `%` is printed).
+    pub fast_modulo: bool,
 }
 
 /// For which values a per-array mapping is to be proven.
@@ -222,6 +225,11 @@ fn modular(
         )
     }
     .map_err(|f| f.0)?;
+    let layout = if claim.fast_modulo {
+        layout
+    } else {
+        layout.with_every_modulo()
+    };
     let layout = fit_declarator(claim, layout, &certificate)?;
     Ok(Certified {
         storage: Storage::Modular {

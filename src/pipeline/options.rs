@@ -36,6 +36,10 @@ pub struct ContractOptions {
     /// ([`super::strategy::cost`]), a fold that adds a `%` is taken however
     /// little it saves.
     pub min_memory: bool,
+    /// `--fast-modulo`: a `%` by a run-time modulus that wraps at most
+    /// once is printed as a conditional subtraction (see
+    /// [`crate::mapping::layout::Argument::wraps_once`]).
+    pub fast_modulo: bool,
 }
 
 impl Default for ContractOptions {
@@ -50,6 +54,7 @@ impl Default for ContractOptions {
             inter_array_time: INTER_ARRAY_SAFETY_NET,
             record_max_live: false,
             min_memory: false,
+            fast_modulo: false,
         }
     }
 }

@@ -468,6 +468,7 @@ impl<'a> ArrayFacts<'a> {
             values: &self.values,
             ds,
             fixed_ds,
+            fast_modulo: self.options.fast_modulo,
         }
     }
 
