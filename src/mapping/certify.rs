@@ -314,3 +314,84 @@ fn check_empty(q: &BasicSet, rank: usize, budget: &mut Budget) -> Result<(), Cer
         Err(e) => Err(CertifyFailure::Undecided(e)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapping::modular::{MappedDim, ModularMapping, ParamAffine};
+    use crate::poly::isl_parse::parse_set;
+
+    /// The difference set of an upper triangle whose cells are all live
+    /// at once (reg_detect's `sum_t`): every difference of two cells of
+    /// `{ (j, i) : 0 <= j <= i <= N - 1 }`.
+    fn triangle_ds() -> Vec<BasicSet> {
+        parse_set(
+            "[N] -> { [d0, d1] : exists (j, i, j2, i2 : d0 = j - j2 and d1 = i - i2 \
+             and 0 <= j <= i <= N - 1 and 0 <= j2 <= i2 <= N - 1) }",
+        )
+        .unwrap()
+        .pieces
+    }
+
+    /// `(c0 % b0, (c1 - 2c0) % b1)` with quasi-affine moduli.
+    fn lattice(b0: ParamAffine, b1: ParamAffine) -> ModularMapping {
+        ModularMapping {
+            array: "T".into(),
+            params: vec!["N".into()],
+            dims: vec![
+                MappedDim {
+                    coeffs: vec![1, 0],
+                    modulus: b0,
+                },
+                MappedDim {
+                    coeffs: vec![-2, 1],
+                    modulus: b1,
+                },
+            ],
+        }
+    }
+
+    /// Brute force: two distinct cells of the triangle of side `n` that
+    /// `m` sends to one location.
+    fn collides(m: &ModularMapping, n: i64) -> bool {
+        let loc = |j: i64, i: i64| -> Vec<i64> {
+            m.dims
+                .iter()
+                .map(|d| {
+                    let b = d.modulus.eval(&[n]).unwrap();
+                    (d.coeffs[0] * j + d.coeffs[1] * i).rem_euclid(b)
+                })
+                .collect()
+        };
+        let cells: Vec<(i64, i64)> = (0..n).flat_map(|j| (j..n).map(move |i| (j, i))).collect();
+        let mut seen = std::collections::HashSet::new();
+        cells.iter().any(|(j, i)| !seen.insert(loc(*j, *i)))
+    }
+
+    #[test]
+    fn quasi_affine_lattice_is_proven_for_every_size_and_its_floor_twin_is_not() {
+        let context = parse_set("[N] -> { [] : N >= 1 }").unwrap().pieces[0].clone();
+        let ds = triangle_ds();
+        let ceil = lattice(
+            ParamAffine::quasi(vec![1], 1, 2),
+            ParamAffine::quasi(vec![3], 1, 2),
+        );
+        let floor = lattice(
+            ParamAffine::quasi(vec![1], 0, 2),
+            ParamAffine::quasi(vec![3], 0, 2),
+        );
+        // Brute force first: the rounded-up moduli never collide, the
+        // rounded-down ones do at odd sizes (and N / 2 is 0 at N = 1).
+        for n in 2..=14 {
+            assert!(!collides(&ceil, n), "ceil at {n}");
+            assert_eq!(collides(&floor, n), n % 2 == 1, "floor at {n}");
+        }
+        let mut budget = Budget::new(50_000_000, None);
+        let mode = CertifyMode::Symbolic { context: &context };
+        assert_eq!(
+            certify_modular(&ds, &ceil, mode, &mut budget),
+            Ok(Certificate::ForAllParameters)
+        );
+        assert!(certify_modular(&ds, &floor, mode, &mut budget).is_err());
+    }
+}
