@@ -168,6 +168,9 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
         for line in m.report.lines() {
             let _ = writeln!(out, "    {line}");
         }
+        if let Some(inner) = &m.inner_modulo {
+            let _ = writeln!(out, "    {inner}");
+        }
     }
     for (si, why) in &c.not_merged {
         let _ = writeln!(out, "  SCoP {si}: inter-array not used: {why}");
@@ -224,15 +227,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 entry["new_formula"] = json!(f.new.as_deref().unwrap_or(&f.original));
             }
             if let Some(inner) = &d.inner_modulo {
-                entry["inner_loop_modulo"] = json!({
-                    "loops": inner.loops.iter().map(|l| json!({
-                        "iterator": l.iterator,
-                        "lines": l.lines,
-                        "varying": l.varying,
-                        "invariant": l.invariant,
-                    })).collect::<Vec<_>>(),
-                    "why": inner.why,
-                });
+                entry["inner_loop_modulo"] = inner_modulo_json(inner);
             }
             // Only when there are some, so that reports of sequential code
             // keep their shape.
@@ -265,6 +260,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "method": m.method.to_string(),
                 "report": m.report,
             });
+            if let Some(inner) = &m.inner_modulo {
+                entry["inner_loop_modulo"] = inner_modulo_json(inner);
+            }
             if let Some(e) = m.storage_for_every_value() {
                 entry["every_value"] = json!(true);
                 entry["new_formula"] = json!(e.new_formula);
@@ -456,4 +454,18 @@ pub fn verification_report(
         let _ = writeln!(out, "    {:<12} max live {:>8}", "(all)", r.max_live_total);
     }
     out
+}
+
+/// The JSON of the `%` in innermost loops (of an array or of merged
+/// buffers).
+fn inner_modulo_json(inner: &crate::pipeline::InnerModulo) -> Value {
+    json!({
+        "loops": inner.loops.iter().map(|l| json!({
+            "iterator": l.iterator,
+            "lines": l.lines,
+            "varying": l.varying,
+            "invariant": l.invariant,
+        })).collect::<Vec<_>>(),
+        "why": inner.why,
+    })
 }

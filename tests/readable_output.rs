@@ -282,3 +282,43 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
         "only {seen} arrays with a `%` in innermost loops"
     );
 }
+
+#[test]
+fn every_modulo_of_merged_buffers_in_an_innermost_loop_is_reported() {
+    // With --min-memory the corpus's stencils and gauss merge their
+    // temporaries into buffers whose subscripts keep a `%` in innermost
+    // loops; the SCoP's report counts them, as the parsed text does.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let options = polyfold::pipeline::ContractOptions {
+        min_memory: true,
+        ..Default::default()
+    };
+    let mut seen = 0;
+    for kernel in ["pingpong1d", "pingpong2d", "jacobi2d_smoothing", "gauss"] {
+        let path = root.join(format!("corpus/{kernel}.c"));
+        let source = std::fs::read_to_string(&path).expect("program");
+        let program = polyfold::frontend::extract(
+            &path.display().to_string(),
+            &source,
+            &polyfold::frontend::Options::default(),
+        );
+        let contraction =
+            polyfold::pipeline::contract_program(&program, &options).expect("contracts");
+        assert!(!contraction.merged.is_empty(), "{kernel}: not merged");
+        let found: usize = modulo_in_innermost_loops(&contraction.output)
+            .iter()
+            .filter(|(name, _)| name.starts_with("polyfold_buf"))
+            .map(|(_, n)| n)
+            .sum();
+        let reported: usize = contraction
+            .merged
+            .iter()
+            .filter_map(|m| m.inner_modulo.as_ref())
+            .inspect(|inner| assert!(inner.why.contains("--min-memory"), "{kernel}"))
+            .flat_map(|inner| inner.loops.iter().map(|l| l.varying + l.invariant))
+            .sum();
+        assert_eq!(found, reported, "{kernel}");
+        seen += usize::from(found > 0);
+    }
+    assert_eq!(seen, 4, "a kernel without a `%` in its merged buffers");
+}

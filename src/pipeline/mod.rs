@@ -140,11 +140,101 @@ fn contract_scop(
         d.inner_modulo = inner_modulo(&program.source, scop, d, &dead, options.min_memory);
     }
     record.edits.extend(per_array);
-    if let Some(m) = merged {
+    if let Some(mut m) = merged {
         record.edits.extend(emit(program, scop, &m.certified)?);
+        m.inner_modulo = merged_inner_modulo(&program.source, scop, &m, options.min_memory);
         record.merged.push(m);
     }
     Ok(())
+}
+
+/// The `%` that the merged buffers' subscripts compute inside innermost
+/// loops (see [`InnerModulo`]): the `row % m` levels of every access's
+/// location (all branches of a conditional counted), from the description
+/// the text is printed from; the deleted copies compute none.
+fn merged_inner_modulo(
+    source: &str,
+    scop: &Scop,
+    merged: &crate::pipeline::record::MergedScop,
+    min_memory: bool,
+) -> Option<InnerModulo> {
+    use crate::verify::{Level, Location};
+    fn rem_rows<'a>(location: &'a Location, out: &mut Vec<&'a Vec<i64>>) {
+        match location {
+            Location::At { levels, .. } => {
+                for level in levels {
+                    if let Level::Rem { row, .. } = level {
+                        out.push(row);
+                    }
+                }
+            }
+            Location::Choose(branches) => {
+                for (_, l) in branches {
+                    rem_rows(l, out);
+                }
+            }
+        }
+    }
+    let storage = merged.storage();
+    let n_param = scop.params.len();
+    let mut loops: Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)> = Vec::new();
+    for access in &storage.accesses {
+        let si = access.statement;
+        if storage.removed.contains(&si) || !in_innermost_loop(scop, si) {
+            continue;
+        }
+        let mut rows = Vec::new();
+        rem_rows(&access.location, &mut rows);
+        if rows.is_empty() {
+            continue;
+        }
+        let stmt = &scop.stmts[si];
+        let depth = stmt.loop_depth();
+        let key = stmt.schedule[..2 * depth].to_vec();
+        let line = crate::diag::line_col(source, stmt.span.start).0;
+        let entry = match loops.iter().position(|(k, _)| *k == key) {
+            Some(k) => &mut loops[k].1,
+            None => {
+                loops.push((
+                    key,
+                    InnerLoopModulo {
+                        iterator: stmt.iterators[depth - 1].clone(),
+                        lines: Vec::new(),
+                        varying: 0,
+                        invariant: 0,
+                    },
+                ));
+                &mut loops.last_mut().expect("just pushed").1
+            }
+        };
+        if !entry.lines.contains(&line) {
+            entry.lines.push(line);
+        }
+        for row in rows {
+            // The innermost loop's column, or a quotient of the loops.
+            let last = row.len() - 1;
+            if row[n_param + depth - 1..last].iter().any(|c| *c != 0) {
+                entry.varying += 1;
+            } else {
+                entry.invariant += 1;
+            }
+        }
+    }
+    if loops.is_empty() {
+        return None;
+    }
+    let why = if min_memory {
+        "--min-memory asks for the smallest storage at any price".to_string()
+    } else {
+        format!(
+            "the merged buffers take {} cells where the arrays folded alone take {} (the cost rule accepts it)",
+            merged.merged_cells, merged.per_array_cells
+        )
+    };
+    Some(InnerModulo {
+        loops: loops.into_iter().map(|(_, l)| l).collect(),
+        why,
+    })
 }
 
 /// The statements of `scop` that are pure copies `A[f] = A[g];` of an

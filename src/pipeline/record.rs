@@ -385,6 +385,9 @@ pub struct MergedScop {
     /// The certified merged storage (buffers, every access's location,
     /// deleted copies, the edits): what `verify_contraction` traces.
     pub certified: Certified,
+    /// The `%` the buffers' subscripts compute inside innermost loops, and
+    /// why the merging is made anyway (`None`: no such `%`).
+    pub inner_modulo: Option<InnerModulo>,
 }
 
 impl MergedScop {

@@ -258,5 +258,6 @@ pub fn merge_scop(
         report,
         time: start.elapsed(),
         certified,
+        inner_modulo: None,
     })
 }
