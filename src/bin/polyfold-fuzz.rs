@@ -25,7 +25,9 @@
 //! folded into an array the SCoP only reads, a temporary passed to the
 //! kernel as a parameter under `#pragma polyfold temp`, dynamic-programming
 //! triangles `T[i][j] += T[i][k]` whose corner `T[0][N0 - 1]` is read
-//! after the nest, a live-in cell when N0 = 1), `classic` (the
+//! after the nest, a live-in cell when N0 = 1, and row sums of an upper
+//! triangle read whole by a later nest, whose lattices have quasi-affine
+//! moduli such as `(N0 + 1) / 2`), `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`

@@ -345,7 +345,9 @@ pub struct Forms {
     /// Dynamic-programming triangles (dynprog's shape): `T[i][j]` from
     /// the row's earlier cells `T[i][k]`, `i < k < j`, and the corner
     /// `T[0][N - 1]` read after the nest, which no iteration writes when
-    /// N = 1 (live-in cells at the smallest size only).
+    /// N = 1 (live-in cells at the smallest size only); or row sums of an
+    /// upper triangle (reg_detect's `sum_t`) read whole by a later nest
+    /// (quasi-affine moduli).
     pub triangles: bool,
 }
 
