@@ -165,13 +165,11 @@ pub(super) fn propose(
     // (`(N + 1) / 2`), each with the constants that round the other residue
     // classes of the parameters differently, certification deciding which
     // hold.
-    let mut fits: Vec<ModularMapping> = base
-        .iter()
-        .filter_map(|c| lift(c, others, &points, 1))
-        .collect();
-    if base
-        .first()
-        .is_some_and(|best| lift(best, others, &points, 1).is_none())
+    let lifted: Vec<Option<ModularMapping>> =
+        base.iter().map(|c| lift(c, others, &points, 1)).collect();
+    let best_has_no_fit = lifted.first().is_some_and(Option::is_none);
+    let mut fits: Vec<ModularMapping> = lifted.into_iter().flatten().collect();
+    if best_has_no_fit
         && let Some(points2) = probe_steps(&facts.scop.context, &points[0], 2, budget)
         && let Some(found2) = search(&points2[1..], budget)
     {
@@ -185,36 +183,23 @@ pub(super) fn propose(
     }
     let mut list: Vec<Proposal> = Vec::new();
     // One fit per basis (the first, from the best candidate), except the
-    // quasi-affine fits of one basis, which differ in their rounding.
+    // quasi-affine fits of one basis, which differ in their rounding; at
+    // most MAX_LIFTED bases.
     let mut seen: Vec<ModularMapping> = Vec::new();
+    let mut bases = 0;
     for mapping in fits {
-        let same_basis = |m: &ModularMapping| {
-            m.dims
-                .iter()
-                .zip(&mapping.dims)
-                .all(|(a, b)| a.coeffs == b.coeffs)
-        };
         let affine = mapping.dims.iter().all(|d| d.modulus.is_affine());
         if seen
             .iter()
-            .any(|m| *m == mapping || (affine && same_basis(m)))
+            .any(|m| *m == mapping || (affine && same_basis(m, &mapping)))
         {
             continue;
         }
-        let bases = seen
-            .iter()
-            .enumerate()
-            .filter(|(k, m)| {
-                !seen[..*k].iter().any(|e| {
-                    e.dims
-                        .iter()
-                        .zip(&m.dims)
-                        .all(|(a, b)| a.coeffs == b.coeffs)
-                })
-            })
-            .count();
-        if bases >= MAX_LIFTED && !seen.iter().any(same_basis) {
-            break;
+        if !seen.iter().any(|m| same_basis(m, &mapping)) {
+            if bases == MAX_LIFTED {
+                break;
+            }
+            bases += 1;
         }
         seen.push(mapping.clone());
         // The fit holds from the probe values on; a few cells more per
@@ -279,6 +264,15 @@ pub(crate) fn probe_points(
     }
     points.push(base.iter().map(|v| v + 2).collect());
     all_inside(context, points, budget)
+}
+
+/// Whether `a` and `b` have the same rows (moduli aside).
+fn same_basis(a: &ModularMapping, b: &ModularMapping) -> bool {
+    a.dims.len() == b.dims.len()
+        && a.dims
+            .iter()
+            .zip(&b.dims)
+            .all(|(x, y)| x.coeffs == y.coeffs)
 }
 
 /// `points` when every one is in `context`.
@@ -354,19 +348,12 @@ fn lift(
 ) -> Option<ModularMapping> {
     let base_map = &candidate.mapping;
     let base_point = &points[0];
-    let same_basis = |m: &ModularMapping| {
-        m.dims.len() == base_map.dims.len()
-            && m.dims
-                .iter()
-                .zip(&base_map.dims)
-                .all(|(a, b)| a.coeffs == b.coeffs)
-    };
     let moduli_at = |m: &ModularMapping, point: &[i64]| -> Option<Vec<i64>> {
         m.dims.iter().map(|d| d.modulus.eval(point).ok()).collect()
     };
     let mut at: Vec<Vec<i64>> = Vec::with_capacity(others.len());
     for (list, point) in others.iter().zip(&points[1..]) {
-        let m = list.iter().find(|c| same_basis(&c.mapping))?;
+        let m = list.iter().find(|c| same_basis(&c.mapping, base_map))?;
         at.push(moduli_at(&m.mapping, point)?);
     }
     let base_moduli = moduli_at(base_map, base_point)?;
