@@ -176,51 +176,18 @@ fn merged_inner_modulo(
         }
     }
     let storage = merged.storage();
-    let n_param = scop.params.len();
-    let mut loops: Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)> = Vec::new();
+    let mut loops = ModuloLoops::default();
     for access in &storage.accesses {
-        let si = access.statement;
-        if storage.removed.contains(&si) || !in_innermost_loop(scop, si) {
+        if storage.removed.contains(&access.statement) {
             continue;
         }
         let mut rows = Vec::new();
         rem_rows(&access.location, &mut rows);
-        if rows.is_empty() {
-            continue;
-        }
-        let stmt = &scop.stmts[si];
-        let depth = stmt.loop_depth();
-        let key = stmt.schedule[..2 * depth].to_vec();
-        let line = crate::diag::line_col(source, stmt.span.start).0;
-        let entry = match loops.iter().position(|(k, _)| *k == key) {
-            Some(k) => &mut loops[k].1,
-            None => {
-                loops.push((
-                    key,
-                    InnerLoopModulo {
-                        iterator: stmt.iterators[depth - 1].clone(),
-                        lines: Vec::new(),
-                        varying: 0,
-                        invariant: 0,
-                    },
-                ));
-                &mut loops.last_mut().expect("just pushed").1
-            }
-        };
-        if !entry.lines.contains(&line) {
-            entry.lines.push(line);
-        }
-        for row in rows {
-            // The innermost loop's column, or a quotient of the loops.
-            let last = row.len() - 1;
-            if row[n_param + depth - 1..last].iter().any(|c| *c != 0) {
-                entry.varying += 1;
-            } else {
-                entry.invariant += 1;
-            }
-        }
+        // The rows end with their constant.
+        let args = rows.iter().map(|row| &row[..row.len() - 1]);
+        loops.add(source, scop, access.statement, args);
     }
-    if loops.is_empty() {
+    if loops.0.is_empty() {
         return None;
     }
     let why = if min_memory {
@@ -231,10 +198,7 @@ fn merged_inner_modulo(
             merged.merged_cells, merged.per_array_cells
         )
     };
-    Some(InnerModulo {
-        loops: loops.into_iter().map(|(_, l)| l).collect(),
-        why,
-    })
+    loops.finish(why)
 }
 
 /// The statements of `scop` that are pure copies `A[f] = A[g];` of an
@@ -452,45 +416,13 @@ fn inner_modulo(
         return None;
     };
     let layout = certified.layout()?;
-    let n_param = scop.params.len();
-    let mut loops: Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)> = Vec::new();
+    let mut loops = ModuloLoops::default();
     for (si, args) in crate::codegen::plan::modulo_uses(source, scop, decision.array, layout) {
-        if removed.contains(&si) || !in_innermost_loop(scop, si) {
-            continue;
-        }
-        let stmt = &scop.stmts[si];
-        let depth = stmt.loop_depth();
-        let key = stmt.schedule[..2 * depth].to_vec();
-        let line = crate::diag::line_col(source, stmt.span.start).0;
-        let entry = match loops.iter().position(|(k, _)| *k == key) {
-            Some(k) => &mut loops[k].1,
-            None => {
-                loops.push((
-                    key,
-                    InnerLoopModulo {
-                        iterator: stmt.iterators[depth - 1].clone(),
-                        lines: Vec::new(),
-                        varying: 0,
-                        invariant: 0,
-                    },
-                ));
-                &mut loops.last_mut().expect("just pushed").1
-            }
-        };
-        if !entry.lines.contains(&line) {
-            entry.lines.push(line);
-        }
-        for arg in args {
-            // The innermost loop's column, or a quotient of the loops.
-            let varies = arg.iter().skip(n_param + depth - 1).any(|c| *c != 0);
-            if varies {
-                entry.varying += 1;
-            } else {
-                entry.invariant += 1;
-            }
+        if !removed.contains(&si) {
+            loops.add(source, scop, si, args.iter().map(Vec::as_slice));
         }
     }
-    if loops.is_empty() {
+    if loops.0.is_empty() {
         return None;
     }
     let why = if min_memory {
@@ -511,10 +443,68 @@ fn inner_modulo(
             _ => "the cost rule accepts its size".to_string(),
         }
     };
-    Some(InnerModulo {
-        loops: loops.into_iter().map(|(_, l)| l).collect(),
-        why,
-    })
+    loops.finish(why)
+}
+
+/// The `%` of some accesses counted per innermost loop (by the loop's
+/// schedule prefix), for [`InnerModulo`].
+#[derive(Default)]
+struct ModuloLoops(Vec<(Vec<crate::ir::SchedEntry>, InnerLoopModulo)>);
+
+impl ModuloLoops {
+    /// Counts the `%` of statement `si` whose arguments have the
+    /// coefficients `args` (over `[params | iterators]`), when `si` is in
+    /// an innermost loop.
+    fn add<'a>(
+        &mut self,
+        source: &str,
+        scop: &Scop,
+        si: usize,
+        args: impl IntoIterator<Item = &'a [i64]>,
+    ) {
+        let args: Vec<&[i64]> = args.into_iter().collect();
+        if args.is_empty() || !in_innermost_loop(scop, si) {
+            return;
+        }
+        let stmt = &scop.stmts[si];
+        let depth = stmt.loop_depth();
+        let key = stmt.schedule[..2 * depth].to_vec();
+        let line = crate::diag::line_col(source, stmt.span.start).0;
+        let entry = match self.0.iter().position(|(k, _)| *k == key) {
+            Some(k) => &mut self.0[k].1,
+            None => {
+                self.0.push((
+                    key,
+                    InnerLoopModulo {
+                        iterator: stmt.iterators[depth - 1].clone(),
+                        lines: Vec::new(),
+                        varying: 0,
+                        invariant: 0,
+                    },
+                ));
+                &mut self.0.last_mut().expect("just pushed").1
+            }
+        };
+        if !entry.lines.contains(&line) {
+            entry.lines.push(line);
+        }
+        let n_param = scop.params.len();
+        for arg in args {
+            // The innermost loop's column, or a quotient of the loops.
+            if arg.iter().skip(n_param + depth - 1).any(|c| *c != 0) {
+                entry.varying += 1;
+            } else {
+                entry.invariant += 1;
+            }
+        }
+    }
+
+    fn finish(self, why: String) -> Option<InnerModulo> {
+        (!self.0.is_empty()).then(|| InnerModulo {
+            loops: self.0.into_iter().map(|(_, l)| l).collect(),
+            why,
+        })
+    }
 }
 
 /// The sizes of `array` as formulas in the parameters: the declaration's,
