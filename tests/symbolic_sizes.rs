@@ -208,6 +208,26 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
         "{output}"
     );
     runs_the_same_as(file, "fast-modulo", &output, &ONE_SIZE);
+    // Quasi-affine moduli (reg_detect's triangle): with one modulus added
+    // to make it non-negative, `i - 2j + b < b` is `i - 2j < 0`
+    // (j <= i <= n - 1 gives -j <= i - 2j, so i - 2j + b >= b - j >= 0).
+    let file = "tests/symbolic/reg_detect_vla.c";
+    let output = common::polyfold_stdout(&["--fast-modulo", file]);
+    let line = "            mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
+    assert!(output.lines().any(|l| l == line), "{output}");
+    runs_the_same_as(
+        file,
+        "fast-modulo",
+        &output,
+        &[
+            &["1", "1"],
+            &["2", "1"],
+            &["3", "2"],
+            &["6", "64"],
+            &["7", "3"],
+            &["9", "4"],
+        ],
+    );
 }
 
 #[test]

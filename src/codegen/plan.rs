@@ -508,22 +508,36 @@ fn argument_text(
         let compound = |n: &str| scop.is_compound(n);
         let compared = operand(&arg, Prec::Shift, &compound);
         // arg - b as one affine form where b is one (`2 * i + k - 2 * n`).
-        let reduced = if modulus.is_affine() {
-            let mut coeffs = a.coeffs.clone();
-            for (c, m) in coeffs.iter_mut().zip(&modulus.coeffs) {
-                *c -= m;
-            }
+        // A quasi-affine modulus: one modulus fewer, and with one added
+        // to the form, `arg < b` is `arg - b < 0` (`i - 2 * j < 0 ?
+        // i - 2 * j + b : i - 2 * j`).
+        if !modulus.is_affine() {
             let minus = Argument {
-                coeffs,
-                constant: a.constant - modulus.constant,
+                moduli: a.moduli - 1,
                 wraps: false,
                 wraps_once: false,
                 ..a.clone()
             };
-            argument_text(source, scop, stmt, access, &minus, modulus)
-        } else {
-            format!("{} - {b}", operand(&arg, Prec::Additive, &compound))
+            let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
+            if a.moduli >= 1 {
+                let compared = operand(&reduced, Prec::Shift, &compound);
+                return format!("{compared} < 0 ? {arg} : {reduced}");
+            }
+            let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
+            return format!("{compared} < {bound} ? {arg} : {reduced}");
+        }
+        let mut coeffs = a.coeffs.clone();
+        for (c, m) in coeffs.iter_mut().zip(&modulus.coeffs) {
+            *c -= m;
+        }
+        let minus = Argument {
+            coeffs,
+            constant: a.constant - modulus.constant,
+            wraps: false,
+            wraps_once: false,
+            ..a.clone()
         };
+        let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
         let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
         format!("{compared} < {bound} ? {arg} : {reduced}")
     } else if a.wraps {
