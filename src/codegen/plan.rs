@@ -502,48 +502,47 @@ fn argument_text(
         }
     };
     let arg = with_moduli(scop, arg, a.moduli, modulus, &params);
-    let b = operand_text(scop, &modulus.to_text(&params));
-    if a.wraps && by_subtraction(scop, a, modulus) {
-        // 0 <= arg < 2b: one conditional subtraction, no division.
-        let compound = |n: &str| scop.is_compound(n);
-        let compared = operand(&arg, Prec::Shift, &compound);
-        // arg - b as one affine form where b is one (`2 * i + k - 2 * n`).
-        // A quasi-affine modulus: one modulus fewer, and with one added
-        // to the form, `arg < b` is `arg - b < 0` (`i - 2 * j < 0 ?
-        // i - 2 * j + b : i - 2 * j`).
-        if !modulus.is_affine() {
-            let minus = Argument {
-                moduli: a.moduli - 1,
-                wraps: false,
-                wraps_once: false,
-                ..a.clone()
-            };
-            let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
-            if a.moduli >= 1 {
-                let compared = operand(&reduced, Prec::Shift, &compound);
-                return format!("{compared} < 0 ? {arg} : {reduced}");
-            }
-            let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
-            return format!("{compared} < {bound} ? {arg} : {reduced}");
-        }
+    if !a.wraps {
+        return arg;
+    }
+    if !by_subtraction(scop, a, modulus) {
+        let b = operand_text(scop, &modulus.to_text(&params));
+        return format!("{} % {b}", operand_text(scop, &arg));
+    }
+    // 0 <= arg < 2b: one conditional subtraction, no division. arg - b as
+    // one form: b's terms taken from an affine form (`2 * i + k - 2 * n`),
+    // one quasi-affine modulus fewer otherwise.
+    let minus = if modulus.is_affine() {
         let mut coeffs = a.coeffs.clone();
         for (c, m) in coeffs.iter_mut().zip(&modulus.coeffs) {
             *c -= m;
         }
-        let minus = Argument {
+        Argument {
             coeffs,
             constant: a.constant - modulus.constant,
             wraps: false,
             wraps_once: false,
             ..a.clone()
-        };
-        let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
+        }
+    } else {
+        Argument {
+            moduli: a.moduli - 1,
+            wraps: false,
+            wraps_once: false,
+            ..a.clone()
+        }
+    };
+    let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
+    let compound = |n: &str| scop.is_compound(n);
+    if a.moduli >= 1 {
+        // With one modulus added to the form, `arg < b` is `arg - b < 0`
+        // (`i - 2 * j < 0 ? i - 2 * j + b : i - 2 * j`).
+        let compared = operand(&reduced, Prec::Shift, &compound);
+        format!("{compared} < 0 ? {arg} : {reduced}")
+    } else {
+        let compared = operand(&arg, Prec::Shift, &compound);
         let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
         format!("{compared} < {bound} ? {arg} : {reduced}")
-    } else if a.wraps {
-        format!("{} % {b}", operand_text(scop, &arg))
-    } else {
-        arg
     }
 }
 

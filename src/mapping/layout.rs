@@ -85,7 +85,8 @@ pub struct Argument {
     pub wraps: bool,
     /// With `wraps`: the argument is proven below twice the modulus, so
     /// that `arg < b ? arg : arg - b` computes the same residue (no
-    /// division; see `codegen::plan`).
+    /// division; see `codegen::plan`). Proven with `--fast-modulo` only
+    /// ([`ArrayLayout::prove_single_wraps`]).
     pub wraps_once: bool,
 }
 
@@ -107,21 +108,65 @@ impl ArrayLayout {
             .iter()
             .any(|d| matches!(d, DimLayout::Linear { .. }))
     }
-}
 
-impl ArrayLayout {
-    /// This layout with every wrapping argument printed with `%` (no
-    /// conditional subtraction: `wraps_once` cleared).
-    pub fn with_every_modulo(mut self) -> ArrayLayout {
+    /// Sets `wraps_once` on every wrapping argument proven below twice its
+    /// modulus on every piece of its access (`--fast-modulo` only: one
+    /// more proof per piece), for the parameter values of `certificate`.
+    pub fn prove_single_wraps(
+        &mut self,
+        model: &ArrayModel,
+        certificate: &Certificate,
+        context: &BasicSet,
+        budget: &mut Budget,
+    ) -> Result<(), PolyError> {
         for dim in &mut self.dims {
-            if let DimLayout::Modulo { arguments, .. } | DimLayout::Linear { arguments, .. } = dim {
-                for a in arguments {
-                    a.wraps_once = false;
+            let (DimLayout::Modulo {
+                modulus, arguments, ..
+            }
+            | DimLayout::Linear {
+                modulus, arguments, ..
+            }) = dim
+            else {
+                continue;
+            };
+            for a in arguments.iter_mut().filter(|a| a.wraps) {
+                // arg - 2b >= 0 must be empty on every piece (arg = row + m·b).
+                let mut once = true;
+                for e in model
+                    .events
+                    .iter()
+                    .filter(|e| (e.statement, e.position) == a.access)
+                {
+                    let row = form_row(&e.domain, &a.coeffs, a.constant);
+                    let factor = a.moduli - 2;
+                    if !proves_empty_plus(
+                        &e.domain,
+                        &row,
+                        modulus,
+                        factor,
+                        certificate,
+                        context,
+                        budget,
+                    )? {
+                        once = false;
+                        break;
+                    }
                 }
+                a.wraps_once = once;
             }
         }
-        self
+        Ok(())
     }
+}
+
+/// The affine form `coeffs` (over `[params | iterators]`) plus `constant`
+/// as a row over the columns of `domain`.
+fn form_row(domain: &BasicSet, coeffs: &[i64], constant: i64) -> Vec<i64> {
+    let mut row = vec![0i64; domain.width()];
+    row[..coeffs.len()].copy_from_slice(coeffs);
+    let last = row.len() - 1;
+    row[last] = constant;
+    row
 }
 
 /// Why no layout could be proven.
@@ -621,12 +666,11 @@ fn simplicity(
 /// either side of its residue); for a modulus with parameters, multiples
 /// `k·b` with `|k| <= MAX_OFFSET_MULTIPLE` are added. Simplest first (see [`simplicity`]).
 fn candidate_arguments(coeffs: &[i64], constant: i64, b: &ParamAffine) -> Vec<(Vec<i64>, i64)> {
+    debug_assert!(
+        b.is_affine(),
+        "quasi-affine moduli count their multiples apart"
+    );
     let mut out: Vec<(Vec<i64>, i64)> = Vec::new();
-    if !b.is_affine() {
-        // Multiples of a quasi-affine modulus are counted apart (see
-        // [`simplest_arguments`]).
-        return vec![(coeffs.to_vec(), constant)];
-    }
     if b.is_constant() && b.constant >= 2 {
         let m = b.constant;
         let options = |c: i64, all: bool| -> Vec<i64> {
@@ -797,10 +841,8 @@ fn simplest_arguments(
             let mut below = true;
             for &k in &events {
                 let domain = &model.events[k].domain;
-                let mut row = vec![0i64; domain.width()];
-                row[..v.len()].copy_from_slice(&v);
+                let row = form_row(domain, &v, c);
                 let last = row.len() - 1;
-                row[last] = c;
                 // arg <= -1 must be empty (arg = row + m·b).
                 let mut neg: Vec<i64> = row.iter().map(|x| -x).collect();
                 neg[last] -= 1;
@@ -830,7 +872,7 @@ fn simplest_arguments(
                 break;
             }
         }
-        let mut chosen = chosen.unwrap_or(Argument {
+        let chosen = chosen.unwrap_or(Argument {
             access: key,
             coeffs,
             constant,
@@ -838,30 +880,6 @@ fn simplest_arguments(
             wraps: !in_range_needed,
             wraps_once: false,
         });
-        if chosen.wraps {
-            // arg - 2b >= 0 must be empty on every piece (arg = row + m·b).
-            let mut once = true;
-            for &k in &events {
-                let domain = &model.events[k].domain;
-                let mut row = vec![0i64; domain.width()];
-                row[..chosen.coeffs.len()].copy_from_slice(&chosen.coeffs);
-                let last = row.len() - 1;
-                row[last] = chosen.constant;
-                if !proves_empty_plus(
-                    domain,
-                    &row,
-                    b,
-                    chosen.moduli - 2,
-                    certificate,
-                    context,
-                    budget,
-                )? {
-                    once = false;
-                    break;
-                }
-            }
-            chosen.wraps_once = once;
-        }
         out.push(chosen);
     }
     Ok(out)

@@ -99,8 +99,8 @@ pub struct ArrayClaim<'a> {
     /// The difference set, symbolic and with the known values fixed.
     pub ds: &'a [BasicSet],
     pub fixed_ds: &'a [BasicSet],
-    /// `--fast-modulo`: keep the proofs that an argument wraps at most
-    /// once (otherwise cleared, and every `%` is printed).
+    /// `--fast-modulo`: prove which arguments wrap at most once (see
+    /// [`crate::mapping::layout::ArrayLayout::prove_single_wraps`]).
     pub fast_modulo: bool,
 }
 
@@ -225,11 +225,11 @@ fn modular(
         )
     }
     .map_err(|f| f.0)?;
-    let layout = if claim.fast_modulo {
-        layout
-    } else {
-        layout.with_every_modulo()
-    };
+    let mut layout = layout;
+    if claim.fast_modulo {
+        // An argument left unproven keeps its `%`.
+        let _ = layout.prove_single_wraps(claim.model, &certificate, &claim.scop.context, budget);
+    }
     let layout = fit_declarator(claim, layout, &certificate)?;
     Ok(Certified {
         storage: Storage::Modular {
