@@ -200,3 +200,48 @@ fn scaling_reg_detect_keeps_its_quasi_affine_lattice_at_twice_its_sizes() {
         "{verdict}"
     );
 }
+
+/// mot_detect's `Delta` chain is indexed `(2n + 1)(k - i) + l - j + …`:
+/// with the values it is affine, and the read of the previous cell finds
+/// its writer by a projection whose pair of bounds `129 k'` spans exactly
+/// 129 values of `l'`, which is exact (Omega's dark shadow), once the
+/// guard `k > i - m || l > j - n` is split into disjoint pieces. Before,
+/// the live-in was inexact and a trace over the 3.4 G cells of 16× gave up
+/// (`Delta` kept). The paper's DS is {0}: one cell at every size (seed
+/// 001, Figure 3 and its note).
+#[test]
+fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
+    let (code, out, err) = polyfold(&[
+        "bench",
+        "corpus/mot_detect.c",
+        "--scale",
+        "1,16",
+        "--repeats",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows = rows(&out, "mot_detect");
+    assert_eq!(rows.len(), 2, "{out}");
+    for (row, (small, large)) in rows.iter().zip([(4i64, 32i64), (64, 512)]) {
+        assert_eq!(
+            row[2],
+            format!("m={small},M={large},n={small},N={large}"),
+            "{out}"
+        );
+        // ODelta and Delta: one cell each.
+        assert_eq!(row[10], "2", "{out}");
+    }
+    assert!(
+        out.contains("Delta[c0][c1][c2] -> Delta[c0 % 1][c1 % 1][c2 % 1]"),
+        "{out}"
+    );
+    let verdict = out
+        .lines()
+        .skip_while(|l| !l.starts_with("kernel ") || !l.contains("verdict"))
+        .find(|l| l.starts_with("mot_detect"))
+        .expect("a verdict row");
+    assert!(
+        verdict.contains(" same ") && verdict.ends_with("yes"),
+        "{verdict}"
+    );
+}

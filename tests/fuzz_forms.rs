@@ -71,6 +71,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
             text.contains("#pragma polyfold temp(") && text.contains("static void kernel(double T")
         }
         "triangles" => scop.contains("for (k = i + 1; k <= j - 1; k++)") || is_row_sums(scop),
+        "chains" => scop.contains(" || "),
         _ => panic!("unknown form {name}"),
     }
 }
@@ -119,6 +120,54 @@ fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_modu
         quasi.is_some(),
         "no row-sums program of seeds 0..60 got the triangle lattice"
     );
+}
+
+/// The `chains` form (mot_detect's `Delta`): `T[W * j + k]` from the cell
+/// before it under `if (j - 1 >= 0 || k - 1 >= 0)`. Every value is read by
+/// the next iteration only, so one cell per chain holds them (brute force:
+/// the max-live of such a chain is 1), and polyfold finds it with the
+/// sizes as parameters without values: the projection that finds the
+/// writer of `T[W * j + k - 1]` is exact (its `k` spans `W` values) once
+/// the `||` is split into disjoint pieces. Before, every chain was kept
+/// ("no known value").
+#[test]
+fn the_chains_form_folds_each_chain_to_one_cell_for_every_size() {
+    let forms = Forms::parse("chains").expect("known form");
+    let (mut chains, mut folded) = (0, 0);
+    for seed in 0..100 {
+        let text = generate_sized(seed, &forms, true).to_c();
+        let scop = scop_text(&text);
+        let lines: Vec<&str> = scop.lines().collect();
+        // The chain's array: named on the line after its guard.
+        let names: Vec<String> = lines
+            .windows(2)
+            .filter(|w| w[0].contains(" || "))
+            .filter_map(|w| {
+                let l = w[1].trim_start();
+                l.find('[').map(|b| l[..b].to_string())
+            })
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let out = polyfold::pipeline::contract_program(
+            &polyfold::frontend::extract(
+                "chains.c",
+                &text,
+                &polyfold::frontend::Options::default(),
+            ),
+            &Default::default(),
+        )
+        .expect("contracts")
+        .output;
+        for name in names {
+            chains += 1;
+            // One cell: the array becomes a scalar, `double T0;`.
+            folded += usize::from(out.contains(&format!("double {name};")));
+        }
+    }
+    assert!(chains >= 5, "{chains} chains in seeds 0..100");
+    assert_eq!(folded, chains, "every chain folds to one cell");
 }
 
 /// Compiles `source` with `flags`, runs it with `env`; its output.

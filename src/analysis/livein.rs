@@ -88,7 +88,14 @@ pub fn live_in_cells(
         let mut cover = Set::empty(read.domain.space.clone());
         for write in array.events.iter().filter(|e| e.kind == AccessKind::Write) {
             for level in feasible_levels(write, read) {
-                cover.push(covered(read, write, level));
+                let mut piece = covered(read, write, level);
+                // The context's bounds on the parameters (not needed for
+                // the difference, which is within the domain) let the
+                // projection see that a linearised index is exact.
+                if context.n_exist == 0 {
+                    piece.add_param_constraints(context);
+                }
+                cover.push(piece);
             }
         }
         let mut domain = read.domain.clone();

@@ -27,7 +27,9 @@
 //! triangles `T[i][j] += T[i][k]` whose corner `T[0][N0 - 1]` is read
 //! after the nest, a live-in cell when N0 = 1, and row sums of an upper
 //! triangle read whole by a later nest, whose lattices have quasi-affine
-//! moduli such as `(N0 + 1) / 2`), `classic` (the
+//! moduli such as `(N0 + 1) / 2`, and linearised chains `T[W * j + k]`
+//! from the cell before under `if (j - 1 >= 0 || k - 1 >= 0)`, as
+//! mot_detect's `Delta`), `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`

@@ -214,6 +214,24 @@ impl Dnf {
         (self.0.len() <= MAX_DISJUNCTS).then_some(self)
     }
 
+    /// `self || other` as disjoint pieces, `self ∨ (¬self ∧ other)`, when
+    /// `¬self` is one conjunction (`self` is a disjunction of inequalities,
+    /// as `k > i - m`); otherwise the plain union. Disjoint pieces keep a
+    /// statement's instances apart, and a piece whose iterators are fixed
+    /// by the other side's negation (`k == i - m` in
+    /// `k > i - m || l > j - n`) projects exactly where the overlapping
+    /// piece would not (a linearised subscript whose row spans one value
+    /// less than its stride).
+    pub fn or_disjoint(self, other: Dnf) -> Option<Dnf> {
+        match self.not() {
+            Some(negated) if negated.0.len() <= 1 => {
+                let rest = negated.and(&other)?;
+                self.or(rest)
+            }
+            _ => self.or(other),
+        }
+    }
+
     pub fn and(&self, other: &Dnf) -> Option<Dnf> {
         if self.0.len().saturating_mul(other.0.len()) > MAX_DISJUNCTS {
             return None;
@@ -227,7 +245,9 @@ impl Dnf {
                         conj.push(c.clone());
                     }
                 }
-                out.push(conj);
+                if !contradicts(&conj) {
+                    out.push(conj);
+                }
             }
         }
         out.dedup();
@@ -253,6 +273,32 @@ impl Dnf {
             _ => None,
         }
     }
+}
+
+/// Whether a conjunction holds two inequalities with opposite terms that
+/// no point satisfies together (`L + a >= 0` and `-L + b >= 0` with
+/// `a + b < 0`, as `k - 1 >= 0` and `-k >= 0`): such a disjunct is
+/// dropped, so that the negation of `k >= 1 || (k <= 0 && j >= 1)` stays
+/// one conjunction.
+fn contradicts(conj: &[Constraint]) -> bool {
+    conj.iter().enumerate().any(|(x, c)| {
+        !c.is_eq
+            && !c.lin.terms.is_empty()
+            && conj[x + 1..].iter().any(|d| {
+                !d.is_eq
+                    && d.lin.terms.len() == c.lin.terms.len()
+                    && d.lin.terms.iter().all(|(s, v)| {
+                        c.lin
+                            .terms
+                            .get(s)
+                            .is_some_and(|w| w.checked_neg() == Some(*v))
+                    })
+                    && c.lin
+                        .constant
+                        .checked_add(d.lin.constant)
+                        .is_some_and(|t| t < 0)
+            })
+    })
 }
 
 fn negate(c: &Constraint) -> Option<Dnf> {
@@ -881,7 +927,7 @@ fn to_dnf_depth<R: Resolver>(
         ExprKind::Binary(BinOp::Or, a, b) => {
             let da = to_dnf(a, place, res)?;
             let db = to_dnf(b, place, res)?;
-            da.or(db).ok_or_else(|| too_complex(res))
+            da.or_disjoint(db).ok_or_else(|| too_complex(res))
         }
         ExprKind::Unary(UnOp::Not, a) => {
             let da = to_dnf(a, place, res)?;
@@ -1015,6 +1061,84 @@ mod tests {
         for x in -3..10 {
             assert_ne!(holds(&d, x), holds(&n, x), "x = {x}");
         }
+    }
+
+    /// `a || b` with `a` a disjunction of inequalities becomes the disjoint
+    /// `a ∨ (¬a ∧ b)`, the same points (brute force over a grid); with an
+    /// equality on the left (whose negation is two pieces) it stays the
+    /// plain union. Checked for `k > i || l > j`, `k > i || (l > j && l < 3)`
+    /// and `i == 0 || j == 2`.
+    #[test]
+    fn an_or_with_inequalities_on_its_left_becomes_disjoint_pieces() {
+        let (i, j, k, l) = (Sym::Iter(0), Sym::Iter(1), Sym::Iter(2), Sym::Iter(3));
+        let holds = |d: &Dnf, p: &[i64; 4]| -> usize {
+            d.0.iter()
+                .filter(|conj| {
+                    conj.iter().all(|cn| {
+                        let v = [&i, &j, &k, &l]
+                            .iter()
+                            .zip(p)
+                            .map(|(s, x)| cn.lin.coeff(s) * x)
+                            .sum::<i64>()
+                            + cn.lin.constant;
+                        if cn.is_eq { v == 0 } else { v >= 0 }
+                    })
+                })
+                .count()
+        };
+        let eq = |terms: &[(Sym, i64)], k0: i64| Constraint::eq0(c(terms, k0).lin);
+        let cases = [
+            (
+                // k - i - 1 >= 0 || l - j - 1 >= 0
+                Dnf::atom(c(&[(k.clone(), 1), (i.clone(), -1)], -1)),
+                Dnf::atom(c(&[(l.clone(), 1), (j.clone(), -1)], -1)),
+                true,
+            ),
+            (
+                Dnf::atom(c(&[(k.clone(), 1), (i.clone(), -1)], -1)),
+                Dnf(vec![vec![
+                    c(&[(l.clone(), 1), (j.clone(), -1)], -1),
+                    c(&[(l.clone(), -1)], 2),
+                ]]),
+                true,
+            ),
+            (
+                Dnf::atom(eq(&[(i.clone(), 1)], 0)),
+                Dnf::atom(eq(&[(j.clone(), 1)], -2)),
+                false,
+            ),
+        ];
+        for (a, b, disjoint) in cases {
+            let union = a.clone().or(b.clone()).expect("small");
+            let split = a.clone().or_disjoint(b.clone()).expect("small");
+            let mut overlaps = 0;
+            for p0 in -2..=3 {
+                for p1 in -2..=3 {
+                    for p2 in -2..=3 {
+                        for p3 in -2..=3 {
+                            let p = [p0, p1, p2, p3];
+                            assert_eq!(holds(&split, &p) > 0, holds(&union, &p) > 0, "{p:?}");
+                            if disjoint {
+                                assert!(holds(&split, &p) <= 1, "{p:?} in two pieces");
+                            }
+                            overlaps += usize::from(holds(&union, &p) > 1);
+                        }
+                    }
+                }
+            }
+            assert!(overlaps > 0, "the plain union overlaps somewhere");
+            assert_eq!(split == union, !disjoint);
+        }
+        // A third, redundant disjunct (`l - j - 2 >= 0` implies `l - j - 1
+        // >= 0`): the negation of the first two is one conjunction once
+        // its contradictory disjunct (`k <= i` and `k >= i + 1`) is
+        // dropped, and the third piece, contradictory too, disappears.
+        let first = Dnf::atom(c(&[(k.clone(), 1), (i.clone(), -1)], -1));
+        let second = Dnf::atom(c(&[(l.clone(), 1), (j.clone(), -1)], -1));
+        let two = first.or_disjoint(second).expect("small");
+        let third = Dnf::atom(c(&[(l.clone(), 1), (j.clone(), -1)], -2));
+        let three = two.clone().or_disjoint(third).expect("small");
+        assert_eq!(three, two);
     }
 
     #[test]

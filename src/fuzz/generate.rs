@@ -394,7 +394,11 @@ impl Builder {
         if conditions.is_empty() {
             body
         } else {
-            vec![Node::If { conditions, body }]
+            vec![Node::If {
+                conditions,
+                any: false,
+                body,
+            }]
         }
     }
 
@@ -1432,6 +1436,140 @@ impl Builder {
         (nest, vec![consumer])
     }
 
+    /// A linearised chain (the `chains` form, mot_detect's `Delta`) over
+    /// a size `P`, a constant row width `W` (2 to 5) and, half of the
+    /// time, an outer loop over a size `Q` with a chain per row:
+    ///
+    /// ```text
+    /// for (i = 0; i <= Q - 1; i++) {          (or no outer loop, no [i])
+    ///     T[i][0] = w * in[..] + c;
+    ///     for (j = 0; j <= P - 1; j++)
+    ///         for (k = 0; k <= W - 1; k++)
+    ///             if (j - 1 >= 0 || k - 1 >= 0)
+    ///                 T[i][W * j + k] = w * T[i][W * j + k - 1] + w * in[..];
+    ///     out[..] += w * T[i][W * P - 1];
+    /// }
+    /// ```
+    ///
+    /// The cell a read finds is the one the iteration before wrote: the
+    /// row of `k` spans exactly `W` values, so the projection that finds
+    /// its writer is exact (Omega's dark shadow) once the `||` is split
+    /// into disjoint pieces, and the chain folds to one cell per row. The
+    /// guard is sometimes written the other way round or with a third,
+    /// redundant disjunct.
+    fn chain_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let p = self.param();
+        let width = self.form_rng.range(2, 5);
+        let rows = self.form_rng.chance(1, 2);
+        let q = self.param();
+        let mut extents = Vec::new();
+        if rows {
+            extents.push(Aff::var(&q, 0));
+        }
+        extents.push(Aff {
+            terms: vec![(p.clone(), width)],
+            constant: 0,
+        });
+        let array = self.new_temp(extents);
+        let row = |last: Aff| -> Vec<Aff> {
+            if rows {
+                vec![Aff::var("i", 0), last]
+            } else {
+                vec![last]
+            }
+        };
+        let cell = |constant: i64| Aff {
+            terms: vec![("j".to_string(), width), ("k".to_string(), 1)],
+            constant,
+        };
+        let outer: Vec<String> = if rows { vec!["i".into()] } else { vec![] };
+        let w = self.weight();
+        let first_input = self.input_read(&outer);
+        let first = Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: row(Aff::constant(0)),
+            },
+            accumulate: false,
+            reads: vec![(w, first_input)],
+            constant: self.rng.range(-2, 2),
+        };
+        let (w, w2) = (self.weight(), self.weight());
+        let mut vars = outer.clone();
+        vars.extend(["j".to_string(), "k".to_string()]);
+        let input = self.input_read(&vars);
+        let step = Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: row(cell(0)),
+            },
+            accumulate: false,
+            reads: vec![
+                (
+                    w,
+                    Read::Temp {
+                        array,
+                        subscripts: row(cell(-1)),
+                    },
+                ),
+                (w2, input),
+            ],
+            constant: 0,
+        };
+        let mut conditions = vec![Aff::var("j", -1), Aff::var("k", -1)];
+        if self.form_rng.chance(1, 3) {
+            conditions.reverse();
+        }
+        if self.form_rng.chance(1, 4) {
+            // j - 2 >= 0 implies j - 1 >= 0: the same guard.
+            conditions.push(Aff::var("j", -2));
+        }
+        let chain = Node::Loop {
+            var: "j".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -1),
+            body: vec![Node::Loop {
+                var: "k".into(),
+                lower: Aff::constant(0),
+                upper: Aff::constant(width - 1),
+                body: vec![Node::If {
+                    conditions,
+                    any: true,
+                    body: vec![step],
+                }],
+            }],
+        };
+        let w = self.weight();
+        let target = Target::Output(self.output_index(&outer));
+        let fold = Node::Assign {
+            target,
+            accumulate: true,
+            reads: vec![(
+                w,
+                Read::Temp {
+                    array,
+                    subscripts: row(Aff {
+                        terms: vec![(p.clone(), width)],
+                        constant: -1,
+                    }),
+                },
+            )],
+            constant: 0,
+        };
+        let body = vec![first, chain, fold];
+        let nodes = if rows {
+            vec![Node::Loop {
+                var: "i".into(),
+                lower: Aff::constant(0),
+                upper: Aff::var(&q, -1),
+                body,
+            }]
+        } else {
+            body
+        };
+        (nodes, Vec::new())
+    }
+
     /// A row group (block-scoped and OpenMP forms): one or two sibling
     /// loops over `i`, each filling a scratch row `R[j]` (declared in the
     /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
@@ -1633,6 +1771,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         products: keep(forms.products, 2),
         temp_parameters: keep(forms.temp_parameters, 2),
         triangles: keep(forms.triangles, 2),
+        chains: keep(forms.chains, 2),
     }
 }
 
@@ -1700,6 +1839,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
             builder.pingpong_group()?
         } else if builder.form(forms.triangles, 1, 4) {
             builder.triangle_group()?
+        } else if builder.form(forms.chains, 1, 4) {
+            builder.chain_group()
         } else {
             let kind = builder.rng.below(10);
             if kind < 6 {

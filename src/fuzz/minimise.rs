@@ -112,7 +112,9 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
             Node::Loop {
                 lower, upper, body, ..
             } => edit_aff(lower, k) || edit_aff(upper, k) || edit_nodes(body, k),
-            Node::If { conditions, body } => {
+            Node::If {
+                conditions, body, ..
+            } => {
                 let mut done = false;
                 for c in 0..conditions.len() {
                     if *k == 0 {

@@ -257,9 +257,11 @@ pub enum Node {
         upper: Aff,
         body: Vec<Node>,
     },
-    /// `if (c1 >= 0 && c2 >= 0 ...) { body }`.
+    /// `if (c1 >= 0 && c2 >= 0 ...) { body }`, or with `any`
+    /// `if (c1 >= 0 || c2 >= 0 ...) { body }` (the `chains` form).
     If {
         conditions: Vec<Aff>,
+        any: bool,
         body: Vec<Node>,
     },
     /// `if (c1 >= 0 && ...) { then_body } else { else_body }`.
@@ -349,6 +351,11 @@ pub struct Forms {
     /// upper triangle (reg_detect's `sum_t`) read whole by a later nest
     /// (quasi-affine moduli).
     pub triangles: bool,
+    /// Linearised chains (mot_detect's `Delta`): `T[W * j + k]` (or
+    /// `T[i][W * j + k]`) from the cell before it, `W` a constant row
+    /// width, under `if (j - 1 >= 0 || k - 1 >= 0)`, the first cell
+    /// written before the nest and the last one read after it.
+    pub chains: bool,
 }
 
 impl Forms {
@@ -374,11 +381,12 @@ impl Forms {
             products: true,
             temp_parameters: true,
             triangles: true,
+            chains: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -393,6 +401,7 @@ impl Forms {
         "products",
         "temp-parameters",
         "triangles",
+        "chains",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -411,6 +420,7 @@ impl Forms {
             "products" => &mut self.products,
             "temp-parameters" => &mut self.temp_parameters,
             "triangles" => &mut self.triangles,
+            "chains" => &mut self.chains,
             _ => return None,
         })
     }
@@ -1016,8 +1026,20 @@ impl GenProgram {
                 );
                 self.print_controlled(&header, body, depth, false, out, style);
             }
-            Node::If { conditions, body } => {
-                let header = format!("if ({})", self.condition_text(conditions));
+            Node::If {
+                conditions,
+                any,
+                body,
+            } => {
+                let header = if *any && !conditions.is_empty() {
+                    let text: Vec<String> = conditions
+                        .iter()
+                        .map(|c| format!("{} >= 0", self.aff_text(c)))
+                        .collect();
+                    format!("if ({})", text.join(" || "))
+                } else {
+                    format!("if ({})", self.condition_text(conditions))
+                };
                 self.print_controlled(&header, body, depth, false, out, style);
             }
             Node::IfElse {
@@ -1216,8 +1238,21 @@ impl GenProgram {
                 env.remove(var);
                 Ok(())
             }
-            Node::If { conditions, body } => {
-                if self.holds(conditions, env)? {
+            Node::If {
+                conditions,
+                any,
+                body,
+            } => {
+                let holds = if *any && !conditions.is_empty() {
+                    let mut one = false;
+                    for c in conditions {
+                        one |= self.holds(std::slice::from_ref(c), env)?;
+                    }
+                    one
+                } else {
+                    self.holds(conditions, env)?
+                };
+                if holds {
                     for child in body {
                         self.check_node(child, env, state)?;
                     }

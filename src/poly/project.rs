@@ -10,7 +10,9 @@
 //!
 //! A Fourier–Motzkin step on variable `x` is exact when `x` has coefficient
 //! `+1` in all its lower bounds or `-1` in all its upper bounds (then the
-//! largest lower bound, or the smallest upper bound, is an integer witness);
+//! largest lower bound, or the smallest upper bound, is an integer witness),
+//! or when every other pair of bounds leaves room for a multiple of its
+//! coefficients whatever the other variables are (see [`pair_is_exact`]);
 //! an equality step is exact when the coefficient of `x` is `±1`.
 //!
 //! [`project_out_keep_exists`] turns dimensions into existentials instead;
@@ -22,8 +24,8 @@
 //! [`PolyError::Budget`] (callers fall back as for any exhausted budget).
 //!
 //! What this module does NOT do: it does not compute exact integer
-//! projections in the non-unit case (no Omega "dark shadow" or splintering);
-//! callers keep an existential instead when they need exactness.
+//! projections in the general non-unit case (no splintering); callers keep
+//! an existential instead when they need exactness.
 
 use super::basic::BasicSet;
 use super::constraints::{
@@ -110,21 +112,35 @@ fn elimination_cost<'a>(
     {
         return (a.unsigned_abs() != 1, -1);
     }
+    let ineqs: Vec<&Vec<i64>> = ineqs.collect();
     let mut n_lower = 0i64;
     let mut n_upper = 0i64;
     let mut lower_unit = true;
     let mut upper_unit = true;
-    for r in ineqs {
+    let (mut lower, mut upper) = (Vec::new(), Vec::new());
+    for r in ineqs.iter().copied() {
         let a = r[col];
         if a > 0 {
             n_lower += 1;
             lower_unit &= a == 1;
+            lower.push(r);
         } else if a < 0 {
             n_upper += 1;
             upper_unit &= a == -1;
+            upper.push(r);
         }
     }
-    let exact = lower_unit || upper_unit || n_lower == 0 || n_upper == 0;
+    let exact = lower_unit || upper_unit || n_lower == 0 || n_upper == 0 || {
+        let width = ineqs.first().map_or(0, |r| r.len());
+        let bounds = column_bounds(eqs.iter(), ineqs.iter().copied(), width);
+        lower.iter().all(|l| {
+            upper.iter().all(|u| {
+                combine(-u[col], l, l[col], u)
+                    .and_then(|row| pair_is_exact(l[col], -u[col], &row, &bounds))
+                    .unwrap_or(false)
+            })
+        })
+    };
     (!exact, n_lower * n_upper - n_lower - n_upper)
 }
 
@@ -308,6 +324,8 @@ impl FmSystem {
             return Ok(a.unsigned_abs() == 1);
         }
         // Fourier–Motzkin.
+        let width = self.ineqs.first().map_or(0, |h| h.row.len());
+        let bounds = column_bounds(self.eqs.iter(), self.ineqs.iter().map(|h| &h.row), width);
         let mut lower = Vec::new();
         let mut upper = Vec::new();
         let mut rest = Vec::new();
@@ -324,16 +342,19 @@ impl FmSystem {
         if lower.len().saturating_mul(upper.len()) > 4 * MAX_FM_ROWS {
             return Err(PolyError::Budget);
         }
-        let exact = lower.iter().all(|r| r.row[col] == 1)
+        let unit = lower.iter().all(|r| r.row[col] == 1)
             || upper.iter().all(|r| r.row[col] == -1)
             || lower.is_empty()
             || upper.is_empty();
+        let mut exact = true;
         for l in &lower {
             for u in &upper {
                 // l: a x + f >= 0 (a > 0); u: -b x + g >= 0 (b > 0).
                 // b·l + a·u eliminates x.
+                let row = combine(neg(u.row[col])?, &l.row, l.row[col], &u.row)?;
+                exact &= unit || pair_is_exact(l.row[col], neg(u.row[col])?, &row, &bounds)?;
                 rest.push(HistoryRow {
-                    row: combine(neg(u.row[col])?, &l.row, l.row[col], &u.row)?,
+                    row,
                     history: history_union(&l.history, &u.history),
                     pure: l.pure && u.pure,
                 });
@@ -353,6 +374,95 @@ impl FmSystem {
             !(h.pure && n_vars > 1 && history_len(&h.history) > limit)
         });
     }
+}
+
+/// The bounds on each column (constant excluded) that the single-variable
+/// rows of a system state: `(lower, upper)`, `None` when unbounded.
+fn column_bounds<'a>(
+    eqs: impl Iterator<Item = &'a Vec<i64>>,
+    ineqs: impl Iterator<Item = &'a Vec<i64>>,
+    width: usize,
+) -> Vec<(Option<i64>, Option<i64>)> {
+    let mut bounds = vec![(None, None); width.saturating_sub(1)];
+    let single = |row: &[i64]| -> Option<(usize, i64, i64)> {
+        let last = row.len() - 1;
+        let mut vars = row[..last].iter().enumerate().filter(|(_, a)| **a != 0);
+        let (v, a) = vars.next()?;
+        vars.next().is_none().then_some((v, *a, row[last]))
+    };
+    let mut tighten = |v: usize, lo: Option<i64>, hi: Option<i64>| {
+        let b: &mut (Option<i64>, Option<i64>) = &mut bounds[v];
+        if let Some(lo) = lo {
+            b.0 = Some(b.0.map_or(lo, |x: i64| x.max(lo)));
+        }
+        if let Some(hi) = hi {
+            b.1 = Some(b.1.map_or(hi, |x: i64| x.min(hi)));
+        }
+    };
+    for row in eqs {
+        // a v + c = 0: v = -c / a when a divides c.
+        if let Some((v, a, c)) = single(row)
+            && c % a == 0
+        {
+            let x = -(c / a);
+            tighten(v, Some(x), Some(x));
+        }
+    }
+    for row in ineqs {
+        // a v + c >= 0.
+        if let Some((v, a, c)) = single(row) {
+            if a > 0 {
+                tighten(
+                    v,
+                    Some((-c).div_euclid(a) + i64::from((-c).rem_euclid(a) != 0)),
+                    None,
+                );
+            } else {
+                tighten(v, None, Some(c.div_euclid(-a)));
+            }
+        }
+    }
+    bounds
+}
+
+/// The least value of the affine `row` (constant last) over the box of
+/// `bounds`, `None` when a variable it needs is unbounded that way.
+fn box_minimum(row: &[i64], bounds: &[(Option<i64>, Option<i64>)]) -> Option<i128> {
+    let last = row.len() - 1;
+    let mut min = row[last] as i128;
+    for (c, b) in row[..last].iter().zip(bounds) {
+        let c = *c as i128;
+        if c > 0 {
+            min += c * b.0? as i128;
+        } else if c < 0 {
+            min += c * b.1? as i128;
+        }
+    }
+    Some(min)
+}
+
+/// Whether the pair of bounds `a x >= -f` and `b x <= g` (`a, b > 0`)
+/// loses no integer point when `x` is eliminated: their combination
+/// `row = b f + a g >= 0` is the pair's real shadow, and the Omega test's
+/// dark shadow `row >= (a - 1)(b - 1)` guarantees an integer `x` between
+/// the bounds. The two coincide when `a` or `b` is 1, and when the other
+/// rows' single-variable bounds (`bounds`, which stay in the projection)
+/// imply `row >= (a - 1)(b - 1)` (bounds `x` between `L / a` and
+/// `(L + w) / a` with `w >= a - 1`: some multiple of `a` is always inside,
+/// as for a linearised index `a k + l` whose `l` spans `a` values).
+/// When every pair of an elimination passes, its dark shadow is its real
+/// shadow, so the projection is exact (the Omega test's exactness rule).
+fn pair_is_exact(
+    a: i64,
+    b: i64,
+    row: &[i64],
+    bounds: &[(Option<i64>, Option<i64>)],
+) -> PolyResult<bool> {
+    if a == 1 || b == 1 {
+        return Ok(true);
+    }
+    let slack = mul(a - 1, b - 1)? as i128;
+    Ok(box_minimum(row, bounds).is_some_and(|min| min >= slack))
 }
 
 /// Which inequalities are implied by the single-variable bounds of the
@@ -503,20 +613,29 @@ pub fn eliminate_exists_where_exact(b: &BasicSet) -> PolyResult<BasicSet> {
         if cur.n_exist == 0 || cur.is_obviously_empty() {
             return Ok(cur);
         }
-        let candidate = (0..cur.n_exist)
+        let mut candidates: Vec<(usize, (bool, i64))> = (0..cur.n_exist)
             .map(|e| {
                 let col = cur.exist_col(e);
                 (e, elimination_cost(&cur.eqs, cur.ineqs.iter(), col))
             })
             .filter(|(_, (inexact, _))| !inexact)
-            .min_by_key(|(_, cost)| *cost);
-        let Some((e, _)) = candidate else {
-            return Ok(cur);
-        };
-        let col = cur.exist_col(e);
-        let p = eliminate_columns(&cur, &[col], cur.space.clone(), cur.n_exist - 1)?;
-        debug_assert!(p.exact);
-        cur = p.set;
+            .collect();
+        candidates.sort_by_key(|(e, cost)| (*cost, *e));
+        // The estimate looks at the rows before normalisation; the step
+        // itself decides (a tightened row can make a pair inexact).
+        let mut next = None;
+        for (e, _) in candidates {
+            let col = cur.exist_col(e);
+            let p = eliminate_columns(&cur, &[col], cur.space.clone(), cur.n_exist - 1)?;
+            if p.exact {
+                next = Some(p.set);
+                break;
+            }
+        }
+        match next {
+            Some(set) => cur = set,
+            None => return Ok(cur),
+        }
     }
 }
 
@@ -601,6 +720,53 @@ mod tests {
                 [0, 2, 4].contains(&y)
             );
         }
+    }
+
+    /// A linearised index `w = a k + l` whose `l` spans `a` values: the
+    /// pair of bounds `a k` between `w - (a - 1)` and `w` always holds a
+    /// multiple of `a`, so eliminating `k` is exact (Omega's dark shadow is
+    /// the real shadow); with `l` one value short it is not, and `w = 6` is
+    /// a hole. The width may come from a parameter bounded elsewhere
+    /// (`l <= 2n` with `n = 3`, the `(2n + 1) k + l` of mot_detect).
+    #[test]
+    fn a_linearised_index_whose_row_spans_its_stride_projects_exactly() {
+        // Columns: [n, k, l, w, const]; eliminate l (unit, by the equality)
+        // then k (coefficient 7).
+        let space = Space::set(vec!["n".into()], Tuple::new(None, &["k", "l", "w"]));
+        let build = |short: i64| {
+            let mut b = BasicSet::universe(space.clone());
+            b.add_eq(vec![1, 0, 0, 0, -3]); // n = 3
+            b.add_eq(vec![0, 7, 1, -1, 0]); // w = 7k + l
+            b.add_ineq(vec![0, 0, 1, 0, 0]); // l >= 0
+            b.add_ineq(vec![2, 0, -1, 0, -short]); // l <= 2n - short
+            b.add_ineq(vec![0, 1, 0, 0, 0]); // k >= 0
+            b.add_ineq(vec![0, -1, 0, 0, 3]); // k <= 3
+            b
+        };
+        let bx = BruteBox::new(-2, 40, 0, 0);
+        for short in [0, 1] {
+            let p = project_out(&build(short), DimType::In, 0, 2).unwrap();
+            assert_eq!(p.exact, short == 0, "l <= 2n - {short}: {}", p.set);
+            for w in -2..=40 {
+                let truth = (0..=3).any(|k| (0..=6 - short).contains(&(w - 7 * k)));
+                let got = basic_contains(&p.set, &[3, w], &bx);
+                assert!(got || !truth, "lost w = {w}");
+                if p.exact {
+                    assert_eq!(got, truth, "w = {w}");
+                }
+            }
+            if short == 1 {
+                assert!(
+                    basic_contains(&p.set, &[3, 6], &bx),
+                    "the shadow keeps the hole"
+                );
+            }
+        }
+        // With `n` unbounded the width `2n` proves nothing: not exact.
+        let mut b = build(0);
+        b.eqs.remove(0);
+        b.add_ineq(vec![1, 0, 0, 0, 0]);
+        assert!(!project_out(&b, DimType::In, 0, 2).unwrap().exact);
     }
 
     /// Property: projection of random boxed systems (up to 4 dimensions plus

@@ -352,7 +352,24 @@ impl<'a> ArrayFacts<'a> {
             &model.params,
             vec![ParamAffine::constant(model.params.len(), 1); model.rank],
         );
-        let live_in = live_in_cells(&model, &scop.context, budget).map_err(solver)?;
+        // A model that folded a known value into a coefficient holds for
+        // the known values only: its live-in is computed there, where a
+        // linearised subscript (`(2 * n + 1) * k + l`, 129k + l) is seen
+        // to be exact.
+        let context = if values_known && scop.depends_on_values() {
+            let mut context = scop.context.clone();
+            for (p, v) in values.iter().enumerate() {
+                let mut row = context.zero_row();
+                row[p] = 1;
+                let last = row.len() - 1;
+                row[last] = -v;
+                context.eqs.push(row);
+            }
+            context
+        } else {
+            scop.context.clone()
+        };
+        let live_in = live_in_cells(&model, &context, budget).map_err(solver)?;
         // Live-in cells for some parameter values of the context: the
         // mapping can only be certified for the known values, where there
         // are none. A model that folded a known value into a coefficient
