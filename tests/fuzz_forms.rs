@@ -72,6 +72,11 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         }
         "triangles" => scop.contains("for (k = i + 1; k <= j - 1; k++)") || is_row_sums(scop),
         "chains" => scop.contains(" || "),
+        "skewed" => {
+            scop.contains("[i + j][j] = ")
+                || scop.contains("[i][i + j] = ")
+                || scop.contains("[i - j + N")
+        }
         _ => panic!("unknown form {name}"),
     }
 }
@@ -168,6 +173,72 @@ fn the_chains_form_folds_each_chain_to_one_cell_for_every_size() {
     }
     assert!(chains >= 5, "{chains} chains in seeds 0..100");
     assert_eq!(folded, chains, "every chain folds to one cell");
+}
+
+/// The `skewed` form (issue 21): a temporary written at `T[i + j][j]` or
+/// `T[i][i + j]` over a P × Q rectangle (declared with the wide extent
+/// P + Q − 1) and read whole by a later nest needs exactly P·Q cells (one
+/// per iteration, all live at once): polyfold declares it `[P][Q]` for
+/// every size (symbolic sizes). When P and Q are one size (`2 * N - 1`),
+/// the context says P >= 1 and the write's own basis is taken, where no
+/// access wraps: `T[i][j]`. With two sizes nothing declares P alone, a
+/// modulus P is not proven at least 1 where the program is valid, and a
+/// change of basis has no guarded extent yet (`max(P, 1)`, as the axis
+/// layouts have): the lattice `T[(i + j) % P][j]` is taken instead.
+#[test]
+fn the_skewed_form_folds_to_its_rectangle_and_one_size_ones_to_plain_subscripts() {
+    let forms = Forms::parse("skewed").expect("known form");
+    let (mut skewed, mut one_size, mut plain) = (0, 0, 0);
+    for seed in 0..100 {
+        let text = generate_sized(seed, &forms, true).to_c();
+        let scop = scop_text(&text);
+        let names: Vec<String> = scop
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.contains("[i + j][j] = ") || l.contains("[i][i + j] = "))
+            .filter_map(|l| l.find('[').map(|b| l[..b].to_string()))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let out = polyfold::pipeline::contract_program(
+            &polyfold::frontend::extract(
+                "skewed.c",
+                &text,
+                &polyfold::frontend::Options::default(),
+            ),
+            &Default::default(),
+        )
+        .expect("contracts")
+        .output;
+        for name in names {
+            skewed += 1;
+            let declared = |t: &str| {
+                t.lines()
+                    .find(|l| l.trim_start().starts_with(&format!("double {name}[")))
+                    .map(|l| l.trim().to_string())
+                    .unwrap_or_default()
+            };
+            let (before, after) = (declared(&text), declared(&out));
+            assert!(before.contains(" - 1]"), "{before}");
+            assert!(
+                !after.split(';').next().unwrap_or("").contains(" - 1"),
+                "seed {seed}: {name} keeps the wide extent: {after}"
+            );
+            if before.contains("2 * N") {
+                one_size += 1;
+                assert!(
+                    out.contains(&format!("{name}[i][j] = ")),
+                    "seed {seed}: {name} is not written plainly"
+                );
+            }
+            plain += usize::from(out.contains(&format!("{name}[i][j] = ")));
+        }
+    }
+    assert!(
+        skewed >= 10 && one_size >= 3 && plain > one_size,
+        "{skewed} skewed, {one_size} of one size, {plain} plain in seeds 0..100"
+    );
 }
 
 /// Compiles `source` with `flags`, runs it with `env`; its output.

@@ -348,3 +348,57 @@ fn reg_detect_with_symbolic_sizes() {
         ],
     );
 }
+
+/// Temporaries written at `B[i + j][j]` and `C[i][i + j]` and read after
+/// the whole nest (issue 21's unimodular reindexing): every value is live
+/// at once, and each write maps the n·m iterations one-to-one onto their
+/// cells, so n·m is the least any storage can have (at n = 40, m = 30:
+/// 1 200 of the 2 100 declared). The basis of the write, (c0 − c1, c1) or
+/// (c0, c1 − c0), ranges over [0, n) × [0, m): no access wraps, so the
+/// output has plain subscripts `B[i][j]`, `C[i][j]` and no `%`, where
+/// successive modulo keeps (n + m − 1)·m cells of `B` and the lifted
+/// lattice `B[(i + j) % n][j]` has a `%` per access; for `C`, successive
+/// modulo also reaches n·m, with `C[i][(i + j) % m]`: on a tie the layout
+/// without `%` is taken.
+#[test]
+fn a_skewed_temporary_is_reindexed_without_a_modulo() {
+    let file = "tests/symbolic/skewed_vla.c";
+    let a = report(file);
+    for name in ["B", "C"] {
+        assert_folded(&a, name, "n * m", &[("n", 40), ("m", 30)], 1200);
+        assert_eq!(entry(&a, name)["method"], "unimodular reindexing", "{a:?}");
+    }
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains("    double B[n][m]; /* the skewed temporary */"),
+        "{output}"
+    );
+    for line in [
+        "            B[i][j] = in[i][j] * 2.0;",
+        "    double C[n][m]; /* polyfold: C[c0][c1] -> C[c0 % n][(c1 - c0) % m] */",
+        "            C[i][j] = in[i][j] - 1.0;",
+        "            out[i][j] = B[i][j] + (double)(i - j) * C[i][j];",
+    ] {
+        assert!(output.lines().any(|l| l == line), "{output}");
+    }
+    let scop = output
+        .split("#pragma scop")
+        .nth(1)
+        .and_then(|rest| rest.split("#pragma endscop").next())
+        .expect("the SCoP");
+    assert!(!scop.contains('%'), "{output}");
+    runs_the_same_as(
+        file,
+        "default",
+        &output,
+        &[
+            &["1", "1"],
+            &["1", "3"],
+            &["2", "1"],
+            &["3", "2"],
+            &["2", "3"],
+            &["40", "30"],
+            &["7", "50"],
+        ],
+    );
+}

@@ -29,7 +29,9 @@
 //! triangle read whole by a later nest, whose lattices have quasi-affine
 //! moduli such as `(N0 + 1) / 2`, and linearised chains `T[W * j + k]`
 //! from the cell before under `if (j - 1 >= 0 || k - 1 >= 0)`, as
-//! mot_detect's `Delta`), `classic` (the
+//! mot_detect's `Delta`, and skewed temporaries `T[i + j][j]`,
+//! `T[i][i + j]`, `T[i - j + N1 - 1][j]` read whole by a later nest),
+//! `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`

@@ -1570,6 +1570,107 @@ impl Builder {
         (nodes, Vec::new())
     }
 
+    /// A skewed temporary (the `skewed` form, issue 21's unimodular
+    /// reindexing) over sizes `P` and `Q`:
+    ///
+    /// ```text
+    /// for (i = 0; i <= P - 1; i++)
+    ///     for (j = 0; j <= Q - 1; j++)
+    ///         T[σ(i, j)] = w * in[..] + c;
+    /// for (i = ..; ..) for (j = ..; ..)       (either direction, either order)
+    ///     out[..] += w * T[σ(i, j)];
+    /// ```
+    ///
+    /// with σ one of `(i + j, j)`, `(i, i + j)`, `(i - j + Q - 1, j)`: a
+    /// unimodular map of the iterations onto a skewed footprint of a
+    /// `(P + Q - 1) × Q` (or `P × (P + Q - 1)`) declaration, every value
+    /// live at once between the nests. Its least storage is `P·Q` cells
+    /// with plain subscripts `T[i][j]` (a change of basis), where the axes
+    /// need `(P + Q - 1)·Q`.
+    fn skewed_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let p = self.param();
+        let q = self.param();
+        let wide = Aff {
+            terms: vec![(p.clone(), 1), (q.clone(), 1)],
+            constant: -1,
+        }
+        .normalised();
+        let (extents, subscripts) = match self.form_rng.below(3) {
+            0 => (
+                vec![wide, Aff::var(&q, 0)],
+                vec![
+                    Aff {
+                        terms: vec![("i".into(), 1), ("j".into(), 1)],
+                        constant: 0,
+                    },
+                    Aff::var("j", 0),
+                ],
+            ),
+            1 => (
+                vec![Aff::var(&p, 0), wide],
+                vec![
+                    Aff::var("i", 0),
+                    Aff {
+                        terms: vec![("i".into(), 1), ("j".into(), 1)],
+                        constant: 0,
+                    },
+                ],
+            ),
+            _ => (
+                vec![wide, Aff::var(&q, 0)],
+                vec![
+                    Aff {
+                        terms: vec![("i".into(), 1), ("j".into(), -1), (q.clone(), 1)],
+                        constant: -1,
+                    }
+                    .normalised(),
+                    Aff::var("j", 0),
+                ],
+            ),
+        };
+        let array = self.new_temp(extents);
+        let vars = vec!["i".to_string(), "j".to_string()];
+        let w = self.weight();
+        let input = self.input_read(&vars);
+        let write = Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: subscripts.clone(),
+            },
+            accumulate: false,
+            reads: vec![(w, input)],
+            constant: self.rng.range(-2, 2),
+        };
+        let full: Domain = vec![
+            Level {
+                var: "i".into(),
+                lower: Aff::constant(0),
+                upper: Aff::var(&p, -1),
+            },
+            Level {
+                var: "j".into(),
+                lower: Aff::constant(0),
+                upper: Aff::var(&q, -1),
+            },
+        ];
+        let producer = Self::nest(&full, &[0, 1], vec![write]);
+        let w = self.weight();
+        let target = Target::Output(self.output_index(&vars));
+        let fold = Node::Assign {
+            target,
+            accumulate: true,
+            reads: vec![(w, Read::Temp { array, subscripts })],
+            constant: 0,
+        };
+        let order = if self.form_rng.chance(1, 2) {
+            vec![0, 1]
+        } else {
+            vec![1, 0]
+        };
+        let consumer = Self::nest(&full, &order, vec![fold]);
+        (producer, vec![consumer])
+    }
+
     /// A row group (block-scoped and OpenMP forms): one or two sibling
     /// loops over `i`, each filling a scratch row `R[j]` (declared in the
     /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
@@ -1772,6 +1873,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         temp_parameters: keep(forms.temp_parameters, 2),
         triangles: keep(forms.triangles, 2),
         chains: keep(forms.chains, 2),
+        skewed: keep(forms.skewed, 2),
     }
 }
 
@@ -1841,6 +1943,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
             builder.triangle_group()?
         } else if builder.form(forms.chains, 1, 4) {
             builder.chain_group()
+        } else if builder.form(forms.skewed, 1, 4) {
+            builder.skewed_group()
         } else {
             let kind = builder.rng.below(10);
             if kind < 6 {

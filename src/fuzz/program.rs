@@ -356,6 +356,10 @@ pub struct Forms {
     /// width, under `if (j - 1 >= 0 || k - 1 >= 0)`, the first cell
     /// written before the nest and the last one read after it.
     pub chains: bool,
+    /// Skewed temporaries (issue 21's unimodular reindexing): written at
+    /// `T[i + j][j]`, `T[i][i + j]` or `T[i - j + Q - 1][j]` over a
+    /// rectangle and read whole by a later nest.
+    pub skewed: bool,
 }
 
 impl Forms {
@@ -382,11 +386,12 @@ impl Forms {
             temp_parameters: true,
             triangles: true,
             chains: true,
+            skewed: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -402,6 +407,7 @@ impl Forms {
         "temp-parameters",
         "triangles",
         "chains",
+        "skewed",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -421,6 +427,7 @@ impl Forms {
             "temp-parameters" => &mut self.temp_parameters,
             "triangles" => &mut self.triangles,
             "chains" => &mut self.chains,
+            "skewed" => &mut self.skewed,
             _ => return None,
         })
     }

@@ -23,6 +23,9 @@ pub enum Method {
     LiftedLattice,
     /// Folded together with the other temporaries of its SCoP into merged
     /// buffers (seed 000); the SCoP's record says which search found them.
+    /// Successive modulo in the basis of a write access (a unimodular
+    /// reindexing: `B[i + j][j]` -> `B[i][j]`).
+    Reindexed,
     InterArray,
 }
 
@@ -103,6 +106,7 @@ impl Method {
             Method::SuccessiveModulo => "successive modulo",
             Method::Lattice(l) => l.name(),
             Method::LiftedLattice => "lattice lifted to every size",
+            Method::Reindexed => "unimodular reindexing",
             Method::InterArray => "inter-array",
         }
     }
@@ -155,6 +159,7 @@ mod tests {
                     Method::TraceMaxLiveOne,
                     Method::SuccessiveModulo,
                     Method::LiftedLattice,
+                    Method::Reindexed,
                     Method::InterArray,
                 ]
                 .map(Method::name),

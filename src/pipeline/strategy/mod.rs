@@ -45,6 +45,7 @@ pub mod inter_array;
 mod lattice;
 mod lifted;
 pub(crate) use lifted::probe_points;
+mod reindexed;
 mod successive;
 mod trace_one;
 
@@ -52,9 +53,10 @@ mod trace_one;
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
 
 /// The per-array strategies, in the order they run.
-const PER_ARRAY: [(&str, Strategy); 4] = [
+const PER_ARRAY: [(&str, Strategy); 5] = [
     ("one-cell trace", trace_one::propose),
     ("successive modulo", successive::propose),
+    ("unimodular reindexing", reindexed::propose),
     ("lattice lifted to every size", lifted::propose),
     ("lattice strategies", lattice::propose),
 ];
@@ -232,6 +234,22 @@ fn by_cells(
     fits::within_excess(&new, &old, context, budget)
 }
 
+/// Every permutation of `0..n` (n small).
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for perm in permutations(n - 1) {
+        for at in 0..=perm.len() {
+            let mut p = perm.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Whether every dimension of `layout` is proven no larger than the
 /// declared extent for every parameter value of `context` (the declared
 /// extent itself at least 1), or is a constant: the storage never needs
@@ -268,6 +286,41 @@ fn layout_fits(
         // b <= e_1·…·e_k when every e_p >= 1 (by induction on k, from
         // a·b - (a + b - 1) = (a - 1)(b - 1) >= 0).
         let [DimLayout::Linear { modulus: b, .. }] = &layout.dims[..] else {
+            // As many rows as dimensions (a change of basis, seed 004's
+            // reindexing): each modulus at most a distinct declared
+            // extent (every extent at least 1) bounds the product.
+            if let Some(moduli) = layout
+                .dims
+                .iter()
+                .map(|d| match d {
+                    DimLayout::Linear { modulus, .. } => Some(modulus.clone()),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                && let Some(extents) = declared.iter().cloned().collect::<Option<Vec<_>>>()
+                && moduli.len() == extents.len()
+                && moduli.len() <= 4
+                && extents
+                    .iter()
+                    .all(|e| never(e.coeffs.iter().map(|c| -c).collect(), -e.constant))
+            {
+                let mut fits_under = |b: &ParamAffine, e: &ParamAffine| {
+                    let diff: Vec<i64> =
+                        b.coeffs.iter().zip(&e.coeffs).map(|(b, e)| b - e).collect();
+                    never(diff, b.constant - e.constant - 1)
+                };
+                let n = moduli.len();
+                let under: Vec<Vec<bool>> = moduli
+                    .iter()
+                    .map(|b| extents.iter().map(|e| fits_under(b, e)).collect())
+                    .collect();
+                if permutations(n)
+                    .iter()
+                    .any(|perm| (0..n).all(|r| under[r][perm[r]]))
+                {
+                    return true;
+                }
+            }
             return by_cells(layout, declared, context, budget);
         };
         let Some(extents) = declared.iter().cloned().collect::<Option<Vec<_>>>() else {
@@ -678,7 +731,16 @@ pub(super) fn choose(
         }
         for p in proposals.list {
             let current = chooser.current();
-            if chooser.best.is_some() && p.cells.is_some_and(|c| c >= current) {
+            // On a tie, a layout without `%` replaces one with (the same
+            // cells, plain subscripts: a change of basis such as
+            // `T[i][i + j]` -> `T[i][j]` instead of `T[i][(i + j) % N]`).
+            let best_wraps = chooser.best.as_ref().is_some_and(|b| {
+                b.certified
+                    .layout()
+                    .is_some_and(|l| cost::adds_modulo(l, &accesses))
+            });
+            let beats = |c: i64| c < current || (c == current && best_wraps);
+            if chooser.best.is_some() && p.cells.is_some_and(|c| !beats(c)) {
                 continue;
             }
             let certified = match facts.certify(&p, budget) {
@@ -689,7 +751,12 @@ pub(super) fn choose(
                 }
             };
             let cells = certified.layout().and_then(|l| facts.cells_of(l));
-            if chooser.best.is_some() && cells.is_none_or(|c| c >= current) {
+            let plain = certified
+                .layout()
+                .is_some_and(|l| !cost::adds_modulo(l, &accesses));
+            if chooser.best.is_some()
+                && cells.is_none_or(|c| c > current || (c == current && !(best_wraps && plain)))
+            {
                 continue;
             }
             // Not smaller than the declaration: not worth a report line

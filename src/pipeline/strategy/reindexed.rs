@@ -1,0 +1,331 @@
+//! Successive modulo in the basis of a write access (a unimodular
+//! reindexing, seed 004's change of basis before folding).
+//!
+//! A temporary written at `B[i + j][j]` has cells along a skewed
+//! footprint: its axes are the wrong basis for successive modulo, which
+//! keeps `N + M - 1` rows, and the lattice strategies fold it with a `%`
+//! on every access (`B[(i + j) % N][j]`). When a write access's subscripts
+//! are a unimodular function `F` of the iterators they use, `U = F⁻¹`
+//! maps each cell back to the iteration that writes it; successive modulo
+//! on the difference set in the coordinates `e = U·c` (substituting
+//! `d = F·e`) gives one modulus per row of `U`, and the mapping
+//! `c -> (U·c) mod b` is proposed like any other (certified on the
+//! difference set, for every parameter value or the known ones). Where
+//! every value is live at once, `U·c` ranges over exactly its moduli, the
+//! layout proves that no access wraps, and the subscripts become the
+//! iterators (`B[i][j]`, no `%`).
+//!
+//! On a tie with a layout that wraps (successive modulo's `T[i][(i + j) %
+//! m]` for a write `T[i][i + j]`), the chooser takes the plain one.
+//!
+//! Not done here: strides and dropped dimensions (a write `t[2 * i][1]`
+//! is not square or not unimodular: Hermite-based compaction), several
+//! writes with different bases (each is tried alone), bases that no
+//! access has (seed 004's search for the tightest parallelotope), a
+//! constant shift of a row (`T[i - j + m - 1][j]`: its row `c0 + c1`
+//! ranges over `[m - 1, n + m - 1)`, so it wraps modulo `n`), and moduli
+//! not proven at least 1 wherever the program is valid (`B[n + m][m]`
+//! with nothing declaring `n` alone: the general layouts have no guarded
+//! extent `max(n, 1)` yet, so the lattice `B[(i + j) % n][j]` is taken).
+
+use std::time::Instant;
+
+use crate::mapping::Method;
+use crate::mapping::modular::{MappedDim, ModularMapping};
+use crate::mapping::successive::{fit_moduli, fix_and_simplify, moduli_for_values};
+use crate::pipeline::certify::Scope;
+use crate::pipeline::record::KeptReason as Kept;
+use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
+
+use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
+
+pub(super) fn propose(
+    facts: &mut ArrayFacts<'_>,
+    chooser: &Chooser,
+    budget: &mut Budget,
+) -> Result<Proposals, Kept> {
+    let start = Instant::now();
+    let rank = facts.model.rank;
+    if rank < 2 || !(facts.allow_symbolic || facts.macros_pinnable) {
+        return Ok(Proposals::default());
+    }
+    let bases = write_bases(facts);
+    if bases.is_empty() {
+        return Ok(Proposals::default());
+    }
+    facts.conflicts(budget)?;
+    let facts = &*facts;
+    let conflicts = facts.conflicts.as_ref().expect("computed");
+    let name = &facts.scop.array(facts.array).name;
+    let mut list = Vec::new();
+    for (f, u) in bases {
+        let Ok(ds) = in_basis(&conflicts.ds, &f) else {
+            continue;
+        };
+        let fixed = fix_and_simplify(&ds, &facts.values).map_err(solver)?;
+        let numeric = match moduli_for_values(&fixed, rank, &facts.values, budget) {
+            Ok(m) => m,
+            Err(PolyError::Budget | PolyError::Overflow) => continue,
+            Err(e) => return Err(solver(e)),
+        };
+        let cells = numeric.iter().try_fold(1i64, |acc, b| acc.checked_mul(*b));
+        // A tie is proposed too: the chooser prefers plain subscripts.
+        if cells.is_none_or(|c| c > chooser.current()) {
+            continue;
+        }
+        let mapping_with = |moduli: Vec<crate::mapping::modular::ParamAffine>| ModularMapping {
+            array: name.clone(),
+            params: facts.model.params.clone(),
+            dims: u
+                .iter()
+                .zip(moduli)
+                .map(|(row, modulus)| MappedDim {
+                    coeffs: row.clone(),
+                    modulus,
+                })
+                .collect(),
+        };
+        if facts.allow_symbolic {
+            match fit_moduli(&ds, rank, &facts.values, numeric.clone(), budget) {
+                Ok(found) => {
+                    if let Some(moduli) = found.symbolic {
+                        list.push((mapping_with(moduli), Scope::EveryValue, cells));
+                    }
+                }
+                Err(PolyError::Budget | PolyError::Overflow) => {}
+                Err(e) => return Err(solver(e)),
+            }
+        }
+        if facts.macros_pinnable {
+            let n_param = facts.model.params.len();
+            let moduli = numeric
+                .iter()
+                .map(|b| crate::mapping::modular::ParamAffine::constant(n_param, *b))
+                .collect();
+            list.push((mapping_with(moduli), Scope::KnownValues, cells));
+        }
+    }
+    Ok(Proposals {
+        list: list
+            .into_iter()
+            .map(|(mapping, scope, cells)| Proposal {
+                method: Method::Reindexed,
+                mapping,
+                proof: Proof::DifferenceSet(scope),
+                cells,
+                time: start.elapsed(),
+            })
+            .collect(),
+        ..Proposals::default()
+    })
+}
+
+/// A small integer matrix, by rows.
+type Matrix = Vec<Vec<i64>>;
+
+/// The bases of the array's write accesses: `(F, U = F⁻¹)` for each write
+/// whose subscripts are a unimodular function `F` of the iterators they
+/// use (as many as the array's rank), other than a signed permutation
+/// (the axes, which successive modulo already uses). Distinct, in the
+/// order of the writes.
+fn write_bases(facts: &ArrayFacts<'_>) -> Vec<(Matrix, Matrix)> {
+    let rank = facts.model.rank;
+    let n_param = facts.model.params.len();
+    let mut out: Vec<(Matrix, Matrix)> = Vec::new();
+    for ev in &facts.model.events {
+        if ev.kind != crate::analysis::model::AccessKind::Write || ev.subscripts.len() != rank {
+            continue;
+        }
+        let n_iter = ev.domain.space.n_in();
+        let used: Vec<usize> = (0..n_iter)
+            .filter(|&k| ev.subscripts.iter().any(|s| s[n_param + k] != 0))
+            .collect();
+        // Existentials in a subscript (a strided loop's) or fewer iterators
+        // than dimensions: no square basis.
+        let width = ev.domain.width();
+        let exists_used = ev
+            .subscripts
+            .iter()
+            .any(|s| s[n_param + n_iter..width - 1].iter().any(|c| *c != 0));
+        if used.len() != rank || exists_used {
+            continue;
+        }
+        let f: Vec<Vec<i64>> = ev
+            .subscripts
+            .iter()
+            .map(|s| used.iter().map(|&k| s[n_param + k]).collect())
+            .collect();
+        if is_signed_permutation(&f) {
+            continue;
+        }
+        let Some(u) = unimodular_inverse(&f) else {
+            continue;
+        };
+        if !out.iter().any(|(g, _)| *g == f) {
+            out.push((f, u));
+        }
+    }
+    out
+}
+
+fn is_signed_permutation(f: &[Vec<i64>]) -> bool {
+    let n = f.len();
+    (0..n)
+        .all(|r| f[r].iter().filter(|c| **c != 0).count() == 1 && f[r].iter().all(|c| c.abs() <= 1))
+        && (0..n).all(|k| f.iter().filter(|row| row[k] != 0).count() == 1)
+}
+
+/// The integer inverse of a square matrix of determinant ±1: its
+/// adjugate times the determinant (cofactors by Laplace expansion, in
+/// `i128`; ranks are small). `None` when the determinant is not ±1 or on
+/// overflow; the result is checked exactly (`F·F⁻¹ = I`).
+pub(super) fn unimodular_inverse(f: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    let n = f.len();
+    if n == 0 || n > 8 || f.iter().any(|r| r.len() != n) {
+        return None;
+    }
+    let m: Vec<Vec<i128>> = f
+        .iter()
+        .map(|r| r.iter().map(|x| *x as i128).collect())
+        .collect();
+    let det = determinant(&m)?;
+    if det.abs() != 1 {
+        return None;
+    }
+    let mut adj = vec![vec![0i64; n]; n];
+    for r in 0..n {
+        for (c, adj_row) in adj.iter_mut().enumerate() {
+            let minor: Vec<Vec<i128>> = m
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != r)
+                .map(|(_, row)| {
+                    row.iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != c)
+                        .map(|(_, x)| *x)
+                        .collect()
+                })
+                .collect();
+            let sign = if (r + c) % 2 == 0 { 1 } else { -1 };
+            let cofactor = determinant(&minor)?.checked_mul(sign)?;
+            // adj[c][r] = cofactor[r][c]; F⁻¹ = adj / det = adj · det.
+            adj_row[r] = i64::try_from(cofactor.checked_mul(det)?).ok()?;
+        }
+    }
+    let inv = adj;
+    for (r, m_row) in m.iter().enumerate() {
+        for c in 0..n {
+            let s: i128 = m_row
+                .iter()
+                .zip(&inv)
+                .map(|(x, inv_row)| x * inv_row[c] as i128)
+                .sum();
+            if s != i128::from(r == c) {
+                return None;
+            }
+        }
+    }
+    Some(inv)
+}
+
+/// The determinant by Laplace expansion along the first row (`None` on
+/// overflow); 1 for the empty matrix.
+fn determinant(m: &[Vec<i128>]) -> Option<i128> {
+    let n = m.len();
+    if n == 0 {
+        return Some(1);
+    }
+    let mut det: i128 = 0;
+    for c in 0..n {
+        if m[0][c] == 0 {
+            continue;
+        }
+        let minor: Vec<Vec<i128>> = m[1..]
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != c)
+                    .map(|(_, x)| *x)
+                    .collect()
+            })
+            .collect();
+        let term = m[0][c].checked_mul(determinant(&minor)?)?;
+        det = if c % 2 == 0 {
+            det.checked_add(term)?
+        } else {
+            det.checked_sub(term)?
+        };
+    }
+    Some(det)
+}
+
+/// The difference set in the coordinates `e = U·d`: every row's
+/// coefficients over `d` become coefficients over `e` through `d = F·e`.
+fn in_basis(ds: &[BasicSet], f: &[Vec<i64>]) -> PolyResult<Vec<BasicSet>> {
+    let rank = f.len();
+    ds.iter()
+        .map(|piece| {
+            let n_param = piece.space.n_param();
+            let mut out = piece.clone();
+            for row in out.eqs.iter_mut().chain(out.ineqs.iter_mut()) {
+                let old: Vec<i64> = row[n_param..n_param + rank].to_vec();
+                for k in 0..rank {
+                    let mut v: i64 = 0;
+                    for (p, o) in old.iter().enumerate() {
+                        let term = o.checked_mul(f[p][k]).ok_or(PolyError::Overflow)?;
+                        v = v.checked_add(term).ok_or(PolyError::Overflow)?;
+                    }
+                    row[n_param + k] = v;
+                }
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unimodular_inverse;
+
+    /// The inverse is checked against `F·F⁻¹ = I` by brute force over
+    /// every 2×2 and some 3×3 matrices with entries in -2..=2: it exists
+    /// exactly when the determinant is ±1.
+    #[test]
+    fn inverses_exist_exactly_for_determinant_one() {
+        let det2 = |m: &[Vec<i64>]| m[0][0] * m[1][1] - m[0][1] * m[1][0];
+        let mut found = 0;
+        for a in -2..=2 {
+            for b in -2..=2 {
+                for c in -2..=2 {
+                    for d in -2..=2 {
+                        let m = vec![vec![a, b], vec![c, d]];
+                        let inv = unimodular_inverse(&m);
+                        assert_eq!(inv.is_some(), det2(&m).abs() == 1, "{m:?}");
+                        if let Some(inv) = inv {
+                            found += 1;
+                            for r in 0..2 {
+                                for k in 0..2 {
+                                    let s: i64 = (0..2).map(|t| m[r][t] * inv[t][k]).sum();
+                                    assert_eq!(s, i64::from(r == k), "{m:?} {inv:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "{found}");
+        // A 3×3 skew and a singular one.
+        let skew = vec![vec![1, 1, 0], vec![0, 1, 1], vec![0, 0, 1]];
+        assert_eq!(
+            unimodular_inverse(&skew),
+            Some(vec![vec![1, -1, 1], vec![0, 1, -1], vec![0, 0, 1]])
+        );
+        let singular = vec![vec![1, 1, 0], vec![0, 1, 1], vec![1, 2, 1]];
+        assert_eq!(unimodular_inverse(&singular), None);
+        let det2_matrix = vec![vec![2, 0, 0], vec![0, 1, 0], vec![0, 0, 1]];
+        assert_eq!(unimodular_inverse(&det2_matrix), None);
+    }
+}
