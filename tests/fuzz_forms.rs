@@ -127,6 +127,16 @@ fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_modu
     );
 }
 
+/// polyfold's output for a generated program's `text`.
+fn contracted(file: &str, text: &str) -> String {
+    polyfold::pipeline::contract_program(
+        &polyfold::frontend::extract(file, text, &polyfold::frontend::Options::default()),
+        &Default::default(),
+    )
+    .expect("contracts")
+    .output
+}
+
 /// The `chains` form (mot_detect's `Delta`): `T[W * j + k]` from the cell
 /// before it under `if (j - 1 >= 0 || k - 1 >= 0)`. Every value is read by
 /// the next iteration only, so one cell per chain holds them (brute force:
@@ -155,16 +165,7 @@ fn the_chains_form_folds_each_chain_to_one_cell_for_every_size() {
         if names.is_empty() {
             continue;
         }
-        let out = polyfold::pipeline::contract_program(
-            &polyfold::frontend::extract(
-                "chains.c",
-                &text,
-                &polyfold::frontend::Options::default(),
-            ),
-            &Default::default(),
-        )
-        .expect("contracts")
-        .output;
+        let out = contracted("chains.c", &text);
         for name in names {
             chains += 1;
             // One cell: the array becomes a scalar, `double T0;`.
@@ -201,16 +202,7 @@ fn the_skewed_form_folds_to_its_rectangle_and_one_size_ones_to_plain_subscripts(
         if names.is_empty() {
             continue;
         }
-        let out = polyfold::pipeline::contract_program(
-            &polyfold::frontend::extract(
-                "skewed.c",
-                &text,
-                &polyfold::frontend::Options::default(),
-            ),
-            &Default::default(),
-        )
-        .expect("contracts")
-        .output;
+        let out = contracted("skewed.c", &text);
         for name in names {
             skewed += 1;
             let declared = |t: &str| {

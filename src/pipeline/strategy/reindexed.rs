@@ -195,20 +195,8 @@ pub(super) fn unimodular_inverse(f: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
     let mut adj = vec![vec![0i64; n]; n];
     for r in 0..n {
         for (c, adj_row) in adj.iter_mut().enumerate() {
-            let minor: Vec<Vec<i128>> = m
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != r)
-                .map(|(_, row)| {
-                    row.iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != c)
-                        .map(|(_, x)| *x)
-                        .collect()
-                })
-                .collect();
             let sign = if (r + c) % 2 == 0 { 1 } else { -1 };
-            let cofactor = determinant(&minor)?.checked_mul(sign)?;
+            let cofactor = determinant(&minor(m.as_slice(), r, c))?.checked_mul(sign)?;
             // adj[c][r] = cofactor[r][c]; F⁻¹ = adj / det = adj · det.
             adj_row[r] = i64::try_from(cofactor.checked_mul(det)?).ok()?;
         }
@@ -229,6 +217,21 @@ pub(super) fn unimodular_inverse(f: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
     Some(inv)
 }
 
+/// `m` without row `r` and column `c`.
+fn minor(m: &[Vec<i128>], r: usize, c: usize) -> Vec<Vec<i128>> {
+    m.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != r)
+        .map(|(_, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != c)
+                .map(|(_, x)| *x)
+                .collect()
+        })
+        .collect()
+}
+
 /// The determinant by Laplace expansion along the first row (`None` on
 /// overflow); 1 for the empty matrix.
 fn determinant(m: &[Vec<i128>]) -> Option<i128> {
@@ -241,17 +244,7 @@ fn determinant(m: &[Vec<i128>]) -> Option<i128> {
         if m[0][c] == 0 {
             continue;
         }
-        let minor: Vec<Vec<i128>> = m[1..]
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != c)
-                    .map(|(_, x)| *x)
-                    .collect()
-            })
-            .collect();
-        let term = m[0][c].checked_mul(determinant(&minor)?)?;
+        let term = m[0][c].checked_mul(determinant(&minor(m, 0, c))?)?;
         det = if c % 2 == 0 {
             det.checked_add(term)?
         } else {
