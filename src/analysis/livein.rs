@@ -100,6 +100,9 @@ pub fn live_in_cells(
         }
         let mut domain = read.domain.clone();
         domain.add_param_constraints(context);
+        // The context's existentials come after the read's columns, so
+        // the read's subscripts line up with a piece of this width.
+        let full_width = domain.width();
         let domain = Set::from_basic(domain);
         let exposed = match domain.subtract(&cover)? {
             Some(diff) => diff.pieces,
@@ -124,7 +127,19 @@ pub fn live_in_cells(
         for piece in exposed {
             match integer_point(&piece, budget) {
                 Ok(None) => {}
-                Ok(Some(_)) | Err(PolyError::Budget) => pieces.push(image(read, &piece, array)),
+                Ok(Some(_)) | Err(PolyError::Budget) => {
+                    if piece.width() == full_width {
+                        pieces.push(image(read, &piece, array));
+                    } else {
+                        // The difference simplified the piece's columns
+                        // (an existential of the domain or the context,
+                        // such as `N1 / 2`, eliminated): the read's
+                        // subscripts no longer line up with them. The
+                        // whole read is taken as exposed (a superset).
+                        exact = false;
+                        pieces.push(image(read, &read.domain, array));
+                    }
+                }
                 Err(e) => return Err(e),
             }
         }
