@@ -409,19 +409,10 @@ impl<'a> ArrayFacts<'a> {
         // the known values only: its live-in is computed there, where a
         // linearised subscript (`(2 * n + 1) * k + l`, 129k + l) is seen
         // to be exact.
-        let context = if values_known && scop.depends_on_values() {
-            let mut context = scop.context.clone();
-            for (p, v) in values.iter().enumerate() {
-                let mut row = context.zero_row();
-                row[p] = 1;
-                let last = row.len() - 1;
-                row[last] = -v;
-                context.eqs.push(row);
-            }
-            context
-        } else {
-            scop.context.clone()
-        };
+        let mut context = scop.context.clone();
+        if values_known && scop.depends_on_values() {
+            fix_params(&mut context, &values);
+        }
         let live_in = live_in_cells(&model, &context, budget).map_err(solver)?;
         // Live-in cells for some parameter values of the context: the
         // mapping can only be certified for the known values, where there

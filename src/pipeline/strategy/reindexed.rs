@@ -31,7 +31,7 @@
 use std::time::Instant;
 
 use crate::mapping::Method;
-use crate::mapping::modular::{MappedDim, ModularMapping};
+use crate::mapping::modular::{MappedDim, ModularMapping, ParamAffine};
 use crate::mapping::successive::{fit_moduli, fix_and_simplify, moduli_for_values};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::record::KeptReason as Kept;
@@ -73,7 +73,7 @@ pub(super) fn propose(
         if cells.is_none_or(|c| c > chooser.current()) {
             continue;
         }
-        let mapping_with = |moduli: Vec<crate::mapping::modular::ParamAffine>| ModularMapping {
+        let mapping_with = |moduli: Vec<ParamAffine>| ModularMapping {
             array: name.clone(),
             params: facts.model.params.clone(),
             dims: u
@@ -100,7 +100,7 @@ pub(super) fn propose(
             let n_param = facts.model.params.len();
             let moduli = numeric
                 .iter()
-                .map(|b| crate::mapping::modular::ParamAffine::constant(n_param, *b))
+                .map(|b| ParamAffine::constant(n_param, *b))
                 .collect();
             list.push((mapping_with(moduli), Scope::KnownValues, cells));
         }
