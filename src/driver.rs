@@ -1196,7 +1196,9 @@ fn ds_plot(
     }
     let mut rows = Vec::new();
     for dim in &mapping.dims {
+        // A removed stride draws as its undivided row (the same collisions).
         let m = dim.modulus.eval(values).map_err(|e| e.to_string())?;
+        let m = m.checked_mul(dim.divisor).ok_or("a modulus overflows")?;
         let a = [
             dim.coeffs.first().copied().unwrap_or(0),
             dim.coeffs.get(1).copied().unwrap_or(0),

@@ -402,3 +402,54 @@ fn a_skewed_temporary_is_reindexed_without_a_modulo() {
         ],
     );
 }
+
+/// Issue 21's stride case, for every size: `t[2 * i][1]` (one column of
+/// three, every other row, all live at once) needs n cells, `s[3 * i +
+/// 1][j]` n·m, and the recurrence `v[2 * i]` from `v[2 * i - 2]` and
+/// `v[2 * i - 4]` two: each is one value per iteration of its writer
+/// (counted by hand from the loops; the recurrence reads the values of
+/// the two iterations before). Dividing the stride out gives those sizes
+/// with the iterators as subscripts (`t[i]`, `s[i][j]`), where successive
+/// modulo on the axes keeps `2n - 1`, `(3n - 2)·m` and 4 cells with `%`
+/// on `2 * i`.
+#[test]
+fn a_strided_temporary_loses_its_stride_without_a_modulo() {
+    let file = "tests/symbolic/strided_vla.c";
+    let a = report(file);
+    let values = [("n", 500), ("m", 30)];
+    assert_folded(&a, "t", "n", &values, 500);
+    assert_folded(&a, "s", "n * m", &values, 15000);
+    assert_folded(&a, "v", "2", &values, 2);
+    for name in ["t", "s", "v"] {
+        assert_eq!(entry(&a, name)["method"], "stride removed", "{a:?}");
+    }
+    let output = common::polyfold_stdout(&[file]);
+    for line in [
+        "    double s[n][m]; /* polyfold: s[c0][c1] -> s[((c0 - 1) / 3) % n][c1 % m] */",
+        "        t[i] = in[i][0] * 0.5;",
+        "            s[i][j] = in[i][j] - t[i];",
+        "            out[i][j] = s[i][j] + t[i] * (double)j;",
+        "    v[1] = in[0][0] + 1.0;",
+        "        v[i % 2] = v[(i - 1) % 2] + v[i % 2] * 0.5 + in[i][0];",
+        "    out[0][0] = v[(n - 1) % 2];",
+    ] {
+        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
+    }
+    assert!(
+        output.contains("    double t[n]; /* one column of three, every other row */"),
+        "{output}"
+    );
+    runs_the_same_as(
+        file,
+        "default",
+        &output,
+        &[
+            &["2", "1"],
+            &["2", "3"],
+            &["3", "1"],
+            &["3", "2"],
+            &["4", "5"],
+            &["500", "30"],
+        ],
+    );
+}

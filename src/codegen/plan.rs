@@ -299,6 +299,8 @@ fn linear_access(
     for dim in &layout.dims {
         let DimLayout::Linear {
             coeffs,
+            divisor,
+            residue,
             offset,
             offset_moduli,
             modulus,
@@ -321,7 +323,20 @@ fn linear_access(
             ));
             continue;
         }
-        let arg = linear_text(scop, coeffs, &subs, offset, params);
+        let arg = if *divisor == 1 {
+            linear_text(scop, coeffs, &subs, offset, params)
+        } else {
+            // A removed stride: `(Σ coeffs·sub - residue) / divisor + offset`
+            // (the layout proved the division exact on every access).
+            let zero = ParamAffine::constant(offset.coeffs.len(), 0);
+            let combined = linear_text(scop, coeffs, &subs, &zero, params);
+            let numerator = crate::util::c_text::affine_text(&[(1, combined)], -residue);
+            let mut terms = vec![(1, format!("({numerator}) / {divisor}"))];
+            for (c, name) in offset.coeffs.iter().zip(params) {
+                terms.push((*c, operand_text(scop, name)));
+            }
+            crate::util::c_text::affine_text(&terms, offset.constant)
+        };
         let arg = with_moduli(scop, arg, *offset_moduli, modulus, params);
         if exempt.contains(&(si, position)) {
             text.push_str(&format!("[{arg}]"));
@@ -337,6 +352,9 @@ fn linear_access(
                 for (k, v) in sub.coeffs.iter().enumerate() {
                     combined[k] = combined[k].saturating_add(c.saturating_mul(*v));
                 }
+            }
+            for v in combined.iter_mut() {
+                *v /= *divisor;
             }
             modulo_args.push(combined);
             text.push_str(&format!(
@@ -605,7 +623,11 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
             DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
             DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),
             DimLayout::Linear {
-                coeffs, modulus, ..
+                coeffs,
+                divisor,
+                residue,
+                modulus,
+                ..
             } => {
                 let mut terms: Vec<(i64, String)> = coeffs
                     .iter()
@@ -614,7 +636,17 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
                     .map(|(c, n)| (*c, n.clone()))
                     .collect();
                 terms.sort_by_key(|(c, _)| *c < 0);
-                let e = crate::util::c_text::affine_text(&terms, 0);
+                let e = if *divisor == 1 {
+                    crate::util::c_text::affine_text(&terms, 0)
+                } else {
+                    let numerator = crate::util::c_text::affine_text(&terms, -residue);
+                    let atomic = terms.len() == 1 && terms[0].0 == 1 && *residue == 0;
+                    if atomic {
+                        format!("{numerator} / {divisor}")
+                    } else {
+                        format!("({numerator}) / {divisor}")
+                    }
+                };
                 if modulus.is_constant() && modulus.constant == 1 {
                     continue;
                 }

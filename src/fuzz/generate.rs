@@ -1671,6 +1671,134 @@ impl Builder {
         (producer, vec![consumer])
     }
 
+    /// A strided temporary (the `strided` form, issue 21's stride
+    /// removal) over a size `P`, `g` 2 or 3 and `0 <= r < g`:
+    ///
+    /// ```text
+    /// for (i = 0; i <= P - 1; i++)            (maybe a loop over j inside)
+    ///     T[g * i + r][c] = w * in[..] + k;    (or T[g * i + r][j])
+    ///     if (i - 1 >= 0)                      (maybe: a recurrence)
+    ///         T[g * i + r][c] += w * T[g * i + r - g][c];
+    /// for (i = ..; ..)                         (either direction)
+    ///     out[..] += w * T[g * i + r][c];
+    /// ```
+    ///
+    /// declared `[g * P][C]` (`c < C <= 3`) or `[g * P][Q]`; sometimes a
+    /// second residue `r'` is written and read too (the cells no longer
+    /// lie on one stride lattice: no stride may be removed). One residue
+    /// needs `P` cells (`P·Q`), all live at once between the nests.
+    fn strided_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let p = self.param();
+        let g = 2 + self.form_rng.below(2) as i64;
+        let r = self.form_rng.below(g as usize) as i64;
+        let q = self.form_rng.chance(1, 2).then(|| self.param());
+        let columns = 1 + self.form_rng.below(3) as i64;
+        let column = self.form_rng.below(columns as usize) as i64;
+        let second = self
+            .form_rng
+            .chance(1, 4)
+            .then(|| (r + 1 + self.form_rng.below(g as usize - 1) as i64) % g);
+        let recurrence = self.form_rng.chance(1, 3);
+        let rows = Aff {
+            terms: vec![(p.clone(), g)],
+            constant: 0,
+        };
+        let extents = vec![
+            rows,
+            q.as_ref()
+                .map_or(Aff::constant(columns), |q| Aff::var(q, 0)),
+        ];
+        let array = self.new_temp(extents);
+        let mut full: Domain = vec![Level {
+            var: "i".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -1),
+        }];
+        if let Some(q) = &q {
+            full.push(Level {
+                var: "j".into(),
+                lower: Aff::constant(0),
+                upper: Aff::var(q, -1),
+            });
+        }
+        let vars: Vec<String> = full.iter().map(|l| l.var.clone()).collect();
+        let at = |residue: i64, back: i64| -> Vec<Aff> {
+            vec![
+                Aff {
+                    terms: vec![("i".into(), g)],
+                    constant: residue - g * back,
+                },
+                if q.is_some() {
+                    Aff::var("j", 0)
+                } else {
+                    Aff::constant(column)
+                },
+            ]
+        };
+        let residues: Vec<i64> = std::iter::once(r).chain(second).collect();
+        let mut body = Vec::new();
+        for &residue in &residues {
+            let w = self.weight();
+            let input = self.input_read(&vars);
+            body.push(Node::Assign {
+                target: Target::Temp {
+                    array,
+                    subscripts: at(residue, 0),
+                },
+                accumulate: false,
+                reads: vec![(w, input)],
+                constant: self.rng.range(-2, 2),
+            });
+            if recurrence {
+                let w = self.weight();
+                body.extend(Self::guarded(
+                    vec![Aff::var("i", -1)],
+                    vec![Node::Assign {
+                        target: Target::Temp {
+                            array,
+                            subscripts: at(residue, 0),
+                        },
+                        accumulate: true,
+                        reads: vec![(
+                            w,
+                            Read::Temp {
+                                array,
+                                subscripts: at(residue, 1),
+                            },
+                        )],
+                        constant: 0,
+                    }],
+                ));
+            }
+        }
+        let order: Vec<usize> = (0..full.len()).collect();
+        let producer = Self::nest(&full, &order, body);
+        // Maybe read in reverse, row g * (P - 1 - i) + r: every value is
+        // live at once between the nests.
+        let reverse = self.form_rng.chance(1, 2);
+        let mut folds = Vec::new();
+        for &residue in &residues {
+            let w = self.weight();
+            let target = Target::Output(self.output_index(&vars));
+            let mut subscripts = at(residue, 0);
+            if reverse {
+                subscripts[0] = Aff {
+                    terms: vec![("i".into(), -g), (p.clone(), g)],
+                    constant: residue - g,
+                }
+                .normalised();
+            }
+            folds.push(Node::Assign {
+                target,
+                accumulate: true,
+                reads: vec![(w, Read::Temp { array, subscripts })],
+                constant: 0,
+            });
+        }
+        let consumer = Self::nest(&full, &order, folds);
+        (producer, vec![consumer])
+    }
+
     /// A row group (block-scoped and OpenMP forms): one or two sibling
     /// loops over `i`, each filling a scratch row `R[j]` (declared in the
     /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
@@ -1874,6 +2002,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         triangles: keep(forms.triangles, 2),
         chains: keep(forms.chains, 2),
         skewed: keep(forms.skewed, 2),
+        strided: keep(forms.strided, 2),
     }
 }
 
@@ -1945,6 +2074,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
             builder.chain_group()
         } else if builder.form(forms.skewed, 1, 4) {
             builder.skewed_group()
+        } else if builder.form(forms.strided, 1, 4) {
+            builder.strided_group()
         } else {
             let kind = builder.rng.below(10);
             if kind < 6 {

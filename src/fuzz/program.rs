@@ -360,6 +360,11 @@ pub struct Forms {
     /// `T[i + j][j]`, `T[i][i + j]` or `T[i - j + Q - 1][j]` over a
     /// rectangle and read whole by a later nest.
     pub skewed: bool,
+    /// Strided temporaries (issue 21's stride removal): written at
+    /// `T[g * i + r][c]` (`g` 2 or 3, one column `c` of up to three) or
+    /// `T[g * i + r][j]`, maybe as a recurrence from `T[g * (i - 1) + r]`,
+    /// maybe with a second residue, and read by a later nest.
+    pub strided: bool,
 }
 
 impl Forms {
@@ -387,11 +392,12 @@ impl Forms {
             triangles: true,
             chains: true,
             skewed: true,
+            strided: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 17] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -408,6 +414,7 @@ impl Forms {
         "triangles",
         "chains",
         "skewed",
+        "strided",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -428,6 +435,7 @@ impl Forms {
             "triangles" => &mut self.triangles,
             "chains" => &mut self.chains,
             "skewed" => &mut self.skewed,
+            "strided" => &mut self.strided,
             _ => return None,
         })
     }

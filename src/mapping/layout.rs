@@ -14,7 +14,7 @@ use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
 use super::certify::{Certificate, fix_params};
-use super::modular::{ModularMapping, ParamAffine};
+use super::modular::{MappedDim, ModularMapping, ParamAffine};
 
 /// What one dimension of the array becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +48,11 @@ pub enum DimLayout {
     /// and the offset a constant multiple of it.
     Linear {
         coeffs: Vec<i64>,
+        /// A removed stride: the argument is `(Σ coeffs[p]·e_p - residue)
+        /// / divisor + offset`, the division exact on every access (proven
+        /// by the layout: see [`MappedDim::divisor`]). 1 and 0 otherwise.
+        divisor: i64,
+        residue: i64,
         offset: ParamAffine,
         /// With a quasi-affine modulus (`(N + 1) / 2`), the offset is this
         /// many moduli (`offset` is then zero): `k·⌊a/d⌋` is not affine.
@@ -413,6 +418,39 @@ fn combined_row(
     Ok(row)
 }
 
+/// The argument of `dim` on an access, before any offset, as a row over
+/// its event's columns: `Σ coeffs[p]·subscript_p`, for a row that removes
+/// a stride minus the residue and divided by the divisor. The division is
+/// exact on every iteration when every coefficient of the row (iterators,
+/// parameters, existentials, constant) is a multiple of the divisor, which
+/// is what this checks; otherwise the access may leave the stride lattice
+/// and the layout is refused.
+fn dim_row(
+    dim: &MappedDim,
+    subscripts: &[Vec<i64>],
+    width: usize,
+) -> Result<Vec<i64>, LayoutFailure> {
+    let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    let mut row = combined_row(&dim.coeffs, subscripts, width).map_err(err)?;
+    if dim.is_divided() {
+        let last = row.len() - 1;
+        row[last] = row[last]
+            .checked_sub(dim.residue)
+            .ok_or(PolyError::Overflow)
+            .map_err(err)?;
+        if dim.divisor < 1 || row.iter().any(|v| v % dim.divisor != 0) {
+            return Err(LayoutFailure(format!(
+                "an access is not proven on the stride lattice (a multiple of {} plus {})",
+                dim.divisor, dim.residue
+            )));
+        }
+        for v in row.iter_mut() {
+            *v /= dim.divisor;
+        }
+    }
+    Ok(row)
+}
+
 /// `row + sign·(factor·b)` (`b` over the parameter columns and the constant).
 fn plus_multiple(row: &[i64], b: &ParamAffine, factor: i64) -> Result<Vec<i64>, PolyError> {
     debug_assert!(b.is_affine(), "a quasi-affine modulus is a variable");
@@ -449,11 +487,10 @@ fn linear_layout_for_all(
             .events
             .iter()
             .map(|e| {
-                combined_row(&dim.coeffs, &e.subscripts, e.domain.width())
+                dim_row(dim, &e.subscripts, e.domain.width())
                     .map(|row| ((e.statement, e.position), &e.domain, row))
             })
-            .collect::<Result<_, _>>()
-            .map_err(err)?;
+            .collect::<Result<_, _>>()?;
         // The smallest k with arg + k·b >= 0 on every access: -(arg + k·b) - 1 >= 0 is empty.
         let mut multiple = None;
         for k in 0..=MAX_OFFSET_MULTIPLE {
@@ -523,6 +560,8 @@ fn linear_layout_for_all(
         .map_err(err)?;
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
+            divisor: dim.divisor,
+            residue: dim.residue,
             offset,
             offset_moduli,
             modulus: b.clone(),
@@ -555,7 +594,7 @@ fn linear_layout_for_values(
         for event in &model.events {
             let mut q = event.domain.clone();
             fix_params(&mut q, values);
-            let objective = combined_row(&dim.coeffs, &event.subscripts, q.width()).map_err(err)?;
+            let objective = dim_row(dim, &event.subscripts, q.width())?;
             let lo = match integer_min(&q, &objective, budget).map_err(err)? {
                 IntResult::Optimal { value, .. } => value,
                 IntResult::Infeasible => continue,
@@ -594,13 +633,14 @@ fn linear_layout_for_values(
             .events
             .iter()
             .map(|e| {
-                let mut row = combined_row(&dim.coeffs, &e.subscripts, e.domain.width())?;
+                let mut row = dim_row(dim, &e.subscripts, e.domain.width())?;
                 let last = row.len() - 1;
-                row[last] = row[last].checked_add(offset).ok_or(PolyError::Overflow)?;
+                row[last] = row[last]
+                    .checked_add(offset)
+                    .ok_or(LayoutFailure("an offset overflows".into()))?;
                 Ok(row)
             })
-            .collect::<Result<_, PolyError>>()
-            .map_err(err)?;
+            .collect::<Result<_, LayoutFailure>>()?;
         let certificate = Certificate::ForValues(values.to_vec());
         let arguments = simplest_arguments(
             model,
@@ -614,6 +654,8 @@ fn linear_layout_for_values(
         .map_err(err)?;
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
+            divisor: dim.divisor,
+            residue: dim.residue,
             offset: ParamAffine::constant(n_param, offset),
             offset_moduli: 0,
             modulus,

@@ -21,11 +21,15 @@ pub enum Method {
     /// moduli move affinely, proven for every parameter value
     /// (`pipeline::strategy::lifted`).
     LiftedLattice,
-    /// Folded together with the other temporaries of its SCoP into merged
-    /// buffers (seed 000); the SCoP's record says which search found them.
     /// Successive modulo in the basis of a write access (a unimodular
     /// reindexing: `B[i + j][j]` -> `B[i][j]`).
     Reindexed,
+    /// Successive modulo after dividing out the stride of the accesses
+    /// along some rows (seed 004's compaction: `t[2 * i][1]` -> `t[i]`),
+    /// in the axes or in the basis of a write access.
+    StrideRemoved,
+    /// Folded together with the other temporaries of its SCoP into merged
+    /// buffers (seed 000); the SCoP's record says which search found them.
     InterArray,
 }
 
@@ -107,6 +111,7 @@ impl Method {
             Method::Lattice(l) => l.name(),
             Method::LiftedLattice => "lattice lifted to every size",
             Method::Reindexed => "unimodular reindexing",
+            Method::StrideRemoved => "stride removed",
             Method::InterArray => "inter-array",
         }
     }
@@ -160,6 +165,7 @@ mod tests {
                     Method::SuccessiveModulo,
                     Method::LiftedLattice,
                     Method::Reindexed,
+                    Method::StrideRemoved,
                     Method::InterArray,
                 ]
                 .map(Method::name),

@@ -153,6 +153,68 @@ fn gcd_u64(a: u64, b: u64) -> u64 {
 pub struct MappedDim {
     pub coeffs: Vec<i64>,
     pub modulus: ParamAffine,
+    /// A stride removed before folding (seed 004's compaction): the
+    /// location is `((coeffs·c - residue) / divisor) mod modulus`. Every
+    /// accessed cell has `coeffs·c ≡ residue (mod divisor)` (proven on the
+    /// accesses by the layout, checked by the trace), so the division is
+    /// exact, and two such cells share a location exactly when
+    /// `coeffs·(c - c') ≡ 0 (mod divisor·modulus)`: the certificate is the
+    /// one of that undivided row ([`MappedDim::undivided`]). 1 and 0 for
+    /// a plain modular row.
+    pub divisor: i64,
+    pub residue: i64,
+}
+
+impl MappedDim {
+    /// The plain row `(coeffs·c) mod modulus`.
+    pub fn new(coeffs: Vec<i64>, modulus: ParamAffine) -> MappedDim {
+        MappedDim {
+            coeffs,
+            modulus,
+            divisor: 1,
+            residue: 0,
+        }
+    }
+
+    pub fn is_divided(&self) -> bool {
+        self.divisor != 1
+    }
+
+    /// The row over the cells of the stride lattice with the same
+    /// collisions: `(coeffs·c) mod (divisor·modulus)`. `None` when the
+    /// modulus is quasi-affine (`divisor·⌊a/d⌋` is not a floor of an
+    /// affine form) or on overflow.
+    pub fn undivided(&self) -> Option<MappedDim> {
+        if !self.is_divided() {
+            return Some(self.clone());
+        }
+        if !self.modulus.is_affine() || self.divisor < 1 {
+            return None;
+        }
+        let g = self.divisor;
+        let coeffs = self
+            .modulus
+            .coeffs
+            .iter()
+            .map(|c| c.checked_mul(g))
+            .collect::<Option<Vec<i64>>>()?;
+        Some(MappedDim::new(
+            self.coeffs.clone(),
+            ParamAffine {
+                coeffs,
+                constant: self.modulus.constant.checked_mul(g)?,
+                den: 1,
+            },
+        ))
+    }
+
+    /// The location's coordinate of `value = coeffs·c` before the modulo:
+    /// `(value - residue) / divisor`, `None` when `value` is off the
+    /// stride lattice.
+    pub fn divide(&self, value: i64) -> Option<i64> {
+        let shifted = value.checked_sub(self.residue)?;
+        (shifted.rem_euclid(self.divisor) == 0).then(|| shifted.div_euclid(self.divisor))
+    }
 }
 
 /// A modular mapping of one array (seed 001 §2: σ(c) = M·c mod b).
@@ -173,7 +235,7 @@ impl ModularMapping {
             .map(|(p, modulus)| {
                 let mut coeffs = vec![0; rank];
                 coeffs[p] = 1;
-                MappedDim { coeffs, modulus }
+                MappedDim::new(coeffs, modulus)
             })
             .collect();
         ModularMapping {
@@ -196,9 +258,11 @@ impl ModularMapping {
         Ok(size)
     }
 
-    /// Whether the matrix is the identity (an axis-aligned folding).
+    /// Whether the matrix is the identity (an axis-aligned folding) and
+    /// no row removes a stride.
     pub fn is_axis(&self) -> bool {
         self.dims.len() == self.rank()
+            && self.dims.iter().all(|d| !d.is_divided())
             && self.dims.iter().enumerate().all(|(p, d)| {
                 d.coeffs
                     .iter()
@@ -219,17 +283,27 @@ impl fmt::Display for ModularMapping {
         write!(f, " -> {}", self.array)?;
         for d in &self.dims {
             let e = format_affine(&d.coeffs, 0, &names);
-            let m = d.modulus.to_text(&self.params);
-            let e = if d.coeffs.iter().filter(|c| **c != 0).count() > 1 {
+            let terms = d.coeffs.iter().filter(|c| **c != 0).count();
+            let e = if d.is_divided() {
+                let e = if d.residue == 0 {
+                    if terms > 1 { format!("({e})") } else { e }
+                } else {
+                    format!("({})", format_affine(&d.coeffs, -d.residue, &names))
+                };
+                format!("({e} / {})", d.divisor)
+            } else if terms > 1 {
                 format!("({e})")
             } else {
                 e
             };
+            let m = d.modulus.to_text(&self.params);
+            // `c0 % 2 * N` would read as `(c0 % 2) * N`: only a number or
+            // a lone parameter goes without parentheses.
             let m = if d.modulus.is_constant()
                 || (d.modulus.is_affine()
-                    && d.modulus.coeffs.iter().filter(|c| **c != 0).count()
-                        + usize::from(d.modulus.constant != 0)
-                        <= 1)
+                    && d.modulus.constant == 0
+                    && d.modulus.coeffs.iter().filter(|c| **c != 0).count() == 1
+                    && d.modulus.coeffs.iter().all(|c| *c == 0 || *c == 1))
             {
                 m
             } else {
@@ -244,6 +318,41 @@ impl fmt::Display for ModularMapping {
 #[cfg(test)]
 mod tests {
     use super::ParamAffine;
+
+    /// The mapping's text reads as C would: `c0 % (2 * N)`, not
+    /// `c0 % 2 * N`; a removed stride divides before the modulo.
+    #[test]
+    fn mappings_print_with_their_precedence() {
+        use super::{MappedDim, ModularMapping};
+        let n = |k: i64| ParamAffine {
+            coeffs: vec![k],
+            constant: 0,
+            den: 1,
+        };
+        let m = ModularMapping {
+            array: "T".into(),
+            params: vec!["N".into()],
+            dims: vec![
+                MappedDim::new(vec![1, 0], n(2)),
+                MappedDim {
+                    coeffs: vec![0, 1],
+                    modulus: n(1),
+                    divisor: 2,
+                    residue: 1,
+                },
+                MappedDim {
+                    coeffs: vec![1, 1],
+                    modulus: ParamAffine::constant(1, 3),
+                    divisor: 3,
+                    residue: 0,
+                },
+            ],
+        };
+        assert_eq!(
+            m.to_string(),
+            "T[c0][c1] -> T[c0 % (2 * N)][((c1 - 1) / 2) % N][((c0 + c1) / 3) % 3]"
+        );
+    }
 
     #[test]
     fn moduli_print_as_c() {
@@ -286,6 +395,61 @@ mod tests {
             "N0 + 2"
         );
         assert_eq!(ParamAffine::quasi(vec![0, 0], 7, 2).to_text(&names), "3");
+    }
+
+    /// A row that removes a stride sends two cells of its lattice to one
+    /// location exactly when its undivided row does (the certificate's
+    /// premise), by brute force over 2-D cells `c` with `2c0 - c1 ≡ r
+    /// (mod g)`, and refuses cells off the lattice.
+    #[test]
+    fn a_divided_row_collides_like_its_undivided_row_on_its_lattice() {
+        use super::MappedDim;
+        let mut pairs = 0;
+        for g in 1..=4i64 {
+            for r in 0..g {
+                for b in 1..=5i64 {
+                    let dim = MappedDim {
+                        coeffs: vec![2, -1],
+                        modulus: ParamAffine::constant(1, b),
+                        divisor: g,
+                        residue: r,
+                    };
+                    let plain = dim.undivided().expect("affine");
+                    assert_eq!(plain.modulus.eval(&[7]).unwrap(), g * b);
+                    assert!(!plain.is_divided());
+                    let value = |c: (i64, i64)| 2 * c.0 - c.1;
+                    let cells: Vec<(i64, i64)> = (-6..=6)
+                        .flat_map(|x| (-6..=6).map(move |y| (x, y)))
+                        .filter(|c| (value(*c) - r).rem_euclid(g) == 0)
+                        .collect();
+                    for c in &cells {
+                        assert_eq!(dim.divide(value(*c)), Some((value(*c) - r) / g));
+                        if g > 1 {
+                            assert_eq!(dim.divide(value(*c) + 1), None);
+                        }
+                    }
+                    for c in &cells {
+                        for d in &cells {
+                            let divided = dim.divide(value(*c)).unwrap().rem_euclid(b)
+                                == dim.divide(value(*d)).unwrap().rem_euclid(b);
+                            let undivided =
+                                value(*c).rem_euclid(g * b) == value(*d).rem_euclid(g * b);
+                            assert_eq!(divided, undivided, "{c:?} {d:?} g={g} r={r} b={b}");
+                            pairs += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pairs > 100_000, "{pairs}");
+        // A quasi-affine modulus has no undivided row.
+        let quasi = MappedDim {
+            coeffs: vec![1],
+            modulus: ParamAffine::quasi(vec![1], 1, 2),
+            divisor: 2,
+            residue: 0,
+        };
+        assert_eq!(quasi.undivided(), None);
     }
 
     #[test]

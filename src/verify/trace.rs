@@ -658,7 +658,7 @@ pub fn run_trace_profiled(
                         lo += x.min(y);
                         hi += x.max(y);
                     }
-                    if cells.is_empty() || lo < 0 || hi >= b as i128 {
+                    if cells.is_empty() || d.is_divided() || lo < 0 || hi >= b as i128 {
                         bounds.push((0, b - 1));
                     } else {
                         bounds.push((lo as i64, hi as i64));
@@ -754,6 +754,12 @@ pub fn run_trace_profiled(
                     for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
                         e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
                     }
+                    let e = d.divide(e).ok_or_else(|| {
+                        solver(format!(
+                            "an access of `{}` leaves the stride lattice of its mapping",
+                            program.arrays[access.array].name
+                        ))
+                    })?;
                     location[k] = e.rem_euclid(moduli[access.array][k]);
                 }
                 Ok((access.array, m.dims.len(), true))
@@ -1010,10 +1016,7 @@ mod tests {
         Some(ModularMapping {
             array: array.into(),
             params: vec!["N".into()],
-            dims: vec![MappedDim {
-                coeffs: vec![1],
-                modulus: ParamAffine::constant(1, b),
-            }],
+            dims: vec![MappedDim::new(vec![1], ParamAffine::constant(1, b))],
         })
     }
 
@@ -1100,12 +1103,11 @@ mod tests {
         for mapping in [None, Some(9), Some(10)] {
             let dense = run(&two_phases(1, mapping.and_then(|b| modulo("A", b))));
             let sparse_mapping = mapping.map(|b| ModularMapping {
-                dims: vec![MappedDim {
+                dims: vec![
                     // 1000003 is prime to 9 and to 10: cells i and i' share a
                     // location exactly when they do under A[i].
-                    coeffs: vec![1],
-                    modulus: ParamAffine::constant(1, b),
-                }],
+                    MappedDim::new(vec![1], ParamAffine::constant(1, b)),
+                ],
                 ..modulo("A", b).unwrap()
             });
             let sparse = run(&two_phases(1_000_003, sparse_mapping));

@@ -459,18 +459,15 @@ pub fn to_modular(
         params: params.to_vec(),
         dims: if m.rows.is_empty() {
             // One location: a single dimension `0 mod 1`.
-            vec![MappedDim {
-                coeffs: vec![0; rank],
-                modulus: ParamAffine::constant(params.len(), 1),
-            }]
+            vec![MappedDim::new(
+                vec![0; rank],
+                ParamAffine::constant(params.len(), 1),
+            )]
         } else {
             m.rows
                 .iter()
                 .zip(&m.moduli)
-                .map(|(r, b)| MappedDim {
-                    coeffs: r.clone(),
-                    modulus: ParamAffine::constant(params.len(), *b),
-                })
+                .map(|(r, b)| MappedDim::new(r.clone(), ParamAffine::constant(params.len(), *b)))
                 .collect()
         },
     }
@@ -756,10 +753,7 @@ pub fn symbolic_heuristic_3(
             dims: rows
                 .iter()
                 .zip(&moduli)
-                .map(|(r, b)| MappedDim {
-                    coeffs: r.clone(),
-                    modulus: b.clone(),
-                })
+                .map(|(r, b)| MappedDim::new(r.clone(), b.clone()))
                 .collect(),
         };
         let mut tries = vec![(LatticeMethod::Heuristic3Symbolic, multi)];
@@ -800,10 +794,7 @@ pub fn symbolic_heuristic_3(
                 ModularMapping {
                     array: array.to_string(),
                     params: params.clone(),
-                    dims: vec![MappedDim {
-                        coeffs,
-                        modulus: product,
-                    }],
+                    dims: vec![MappedDim::new(coeffs, product)],
                 },
             ));
         }
@@ -813,10 +804,10 @@ pub fn symbolic_heuristic_3(
                 .dims
                 .retain(|d| !(d.modulus.is_constant() && d.modulus.constant == 1));
             if mapping.dims.is_empty() {
-                mapping.dims.push(MappedDim {
-                    coeffs: vec![0; rank],
-                    modulus: ParamAffine::constant(params.len(), 1),
-                });
+                mapping.dims.push(MappedDim::new(
+                    vec![0; rank],
+                    ParamAffine::constant(params.len(), 1),
+                ));
             }
             let size = mapping.size(values)?;
             if best.as_ref().is_some_and(|b| b.size <= size) {

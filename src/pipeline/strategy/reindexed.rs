@@ -18,9 +18,26 @@
 //! On a tie with a layout that wraps (successive modulo's `T[i][(i + j) %
 //! m]` for a write `T[i][i + j]`), the chooser takes the plain one.
 //!
-//! Not done here: strides and dropped dimensions (a write `t[2 * i][1]`
-//! is not square or not unimodular: Hermite-based compaction), several
-//! writes with different bases (each is tried alone), bases that no
+//! Strides (seed 004's compaction, per row): along each row `U_r` of a
+//! basis (the axes, or a write's), the gcd `g` of every coefficient of
+//! `U_r·c` over every access, and of the differences of their constants,
+//! puts every accessed cell on `U_r·c ≡ r (mod g)`. That row is divided
+//! by `g` before folding (`e_r = g·e'_r`, successive modulo on the
+//! difference set in `e'`), and the mapping's row keeps the divisor
+//! (`MappedDim::divisor`): `t[2 * i][1]`, read back in reverse, becomes
+//! `t[n]` accessed as `t[i]` for every `n` (the constant column is a row
+//! of modulus 1, left out). The certificate is the undivided row's
+//! (modulus `g·b`, the same collisions on the lattice), and the layout
+//! proves every access on the lattice before it divides.
+//!
+//! Not done here: strides of a lattice that is not a product of per-row
+//! strides in a basis tried (`t[i + j]` with `i + j` even: a Hermite
+//! normal form of the accessed lattice), strides that come from a loop's
+//! step (`for (i = 0; i < n; i += 2) t[i]`: the stride is in the domain,
+//! an existential, not in the subscript's coefficients), writes whose
+//! matrix is not unimodular (`T[2 * i + 2 * j][j]` keeps the axes' basis,
+//! divided by 2), several writes with different bases (each is tried
+//! alone), bases that no
 //! access has (seed 004's search for the tightest parallelotope), a
 //! constant shift of a row (`T[i - j + m - 1][j]`: its row `c0 + c1`
 //! ranges over `[m - 1, n + m - 1)`, so it wraps modulo `n`), and moduli
@@ -46,10 +63,10 @@ pub(super) fn propose(
 ) -> Result<Proposals, Kept> {
     let start = Instant::now();
     let rank = facts.model.rank;
-    if rank < 2 || !(facts.allow_symbolic || facts.macros_pinnable) {
+    if rank == 0 || !(facts.allow_symbolic || facts.macros_pinnable) {
         return Ok(Proposals::default());
     }
-    let bases = write_bases(facts);
+    let bases = with_strides(facts, write_bases(facts));
     if bases.is_empty() {
         return Ok(Proposals::default());
     }
@@ -58,9 +75,28 @@ pub(super) fn propose(
     let conflicts = facts.conflicts.as_ref().expect("computed");
     let name = &facts.scop.array(facts.array).name;
     let mut list = Vec::new();
-    for (f, u) in bases {
-        let Ok(ds) = in_basis(&conflicts.ds, &f) else {
+    for Basis { f, u, strides } in bases {
+        // d = F·e with e_r = g_r·e'_r along a row of stride g_r: the
+        // difference set in the compacted coordinates e'.
+        let Some(fg) = f
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .zip(&strides)
+                    .map(|(x, (g, _))| x.checked_mul(*g))
+                    .collect::<Option<Vec<i64>>>()
+            })
+            .collect::<Option<Matrix>>()
+        else {
             continue;
+        };
+        let Ok(ds) = in_basis(&conflicts.ds, &fg) else {
+            continue;
+        };
+        let method = if strides.iter().any(|(g, _)| *g != 1) {
+            Method::StrideRemoved
+        } else {
+            Method::Reindexed
         };
         let fixed = fix_and_simplify(&ds, &facts.values).map_err(solver)?;
         let numeric = match moduli_for_values(&fixed, rank, &facts.values, budget) {
@@ -73,23 +109,35 @@ pub(super) fn propose(
         if cells.is_none_or(|c| c > chooser.current()) {
             continue;
         }
-        let mapping_with = |moduli: Vec<ParamAffine>| ModularMapping {
-            array: name.clone(),
-            params: facts.model.params.clone(),
-            dims: u
+        let mapping_with = |moduli: Vec<ParamAffine>| {
+            let mut dims: Vec<MappedDim> = u
                 .iter()
                 .zip(moduli)
-                .map(|(row, modulus)| MappedDim {
+                .zip(&strides)
+                .map(|((row, modulus), (divisor, residue))| MappedDim {
                     coeffs: row.clone(),
                     modulus,
+                    divisor: *divisor,
+                    residue: *residue,
                 })
-                .collect(),
+                .collect();
+            // A row of modulus 1 sends every cell to 0: it is left out (the
+            // locations are the same), unless every row is.
+            let one = |d: &MappedDim| d.modulus.is_constant() && d.modulus.constant == 1;
+            if !dims.iter().all(one) {
+                dims.retain(|d| !one(d));
+            }
+            ModularMapping {
+                array: name.clone(),
+                params: facts.model.params.clone(),
+                dims,
+            }
         };
         if facts.allow_symbolic {
             match fit_moduli(&ds, rank, &facts.values, numeric.clone(), budget) {
                 Ok(found) => {
                     if let Some(moduli) = found.symbolic {
-                        list.push((mapping_with(moduli), Scope::EveryValue, cells));
+                        list.push((mapping_with(moduli), Scope::EveryValue, cells, method));
                     }
                 }
                 Err(PolyError::Budget | PolyError::Overflow) => {}
@@ -102,14 +150,14 @@ pub(super) fn propose(
                 .iter()
                 .map(|b| ParamAffine::constant(n_param, *b))
                 .collect();
-            list.push((mapping_with(moduli), Scope::KnownValues, cells));
+            list.push((mapping_with(moduli), Scope::KnownValues, cells, method));
         }
     }
     Ok(Proposals {
         list: list
             .into_iter()
-            .map(|(mapping, scope, cells)| Proposal {
-                method: Method::Reindexed,
+            .map(|(mapping, scope, cells, method)| Proposal {
+                method,
                 mapping,
                 proof: Proof::DifferenceSet(scope),
                 cells,
@@ -122,6 +170,78 @@ pub(super) fn propose(
 
 /// A small integer matrix, by rows.
 type Matrix = Vec<Vec<i64>>;
+
+/// Coordinates for successive modulo: `e = U·c` (cells `c = F·e`), and per
+/// row of `U` the stride of every access along it, `(divisor, residue)`:
+/// each accessed cell has `U_r·c ≡ residue (mod divisor)`.
+struct Basis {
+    f: Matrix,
+    u: Matrix,
+    strides: Vec<(i64, i64)>,
+}
+
+/// The write bases and the axes, each with the strides of the accesses
+/// along its rows; the axes only where some row has a stride (without one
+/// they are successive modulo's own coordinates).
+fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Basis> {
+    let rank = facts.model.rank;
+    let identity: Matrix = (0..rank)
+        .map(|r| (0..rank).map(|k| i64::from(r == k)).collect())
+        .collect();
+    let mut out = Vec::new();
+    for (f, u) in std::iter::once((identity.clone(), identity.clone())).chain(write) {
+        let strides: Vec<(i64, i64)> = u.iter().map(|row| row_stride(facts, row)).collect();
+        if u == identity && strides.iter().all(|(g, _)| *g == 1) {
+            continue;
+        }
+        out.push(Basis { f, u, strides });
+    }
+    out
+}
+
+/// The stride of the accesses along `Σ row[p]·c_p`: the gcd `g` of every
+/// non-constant coefficient of that combination of the subscripts, over
+/// every access (iterators, parameters and existentials alike), and of the
+/// differences of their constants, with the common residue of the
+/// constants modulo `g`. `(1, 0)` when `g` is 1, when the combination is
+/// the same constant everywhere (successive modulo makes it one cell), or
+/// on overflow. Every coefficient a multiple of `g` is what the layout
+/// checks again before it divides (`mapping::layout`).
+fn row_stride(facts: &ArrayFacts<'_>, row: &[i64]) -> (i64, i64) {
+    let mut g: u64 = 0;
+    let mut first: Option<i64> = None;
+    for ev in &facts.model.events {
+        let width = ev.domain.width();
+        let mut combined = vec![0i64; width];
+        for (c, sub) in row.iter().zip(&ev.subscripts) {
+            for (acc, v) in combined.iter_mut().zip(sub) {
+                let Some(x) = c.checked_mul(*v).and_then(|t| acc.checked_add(t)) else {
+                    return (1, 0);
+                };
+                *acc = x;
+            }
+        }
+        let constant = combined[width - 1];
+        for v in &combined[..width - 1] {
+            g = gcd(g, v.unsigned_abs());
+        }
+        match first {
+            None => first = Some(constant),
+            Some(k) => match constant.checked_sub(k) {
+                Some(d) => g = gcd(g, d.unsigned_abs()),
+                None => return (1, 0),
+            },
+        }
+    }
+    match (i64::try_from(g), first) {
+        (Ok(g), Some(k)) if g >= 2 => (g, k.rem_euclid(g)),
+        _ => (1, 0),
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
 
 /// The bases of the array's write accesses: `(F, U = F⁻¹)` for each write
 /// whose subscripts are a unimodular function `F` of the iterators they
