@@ -453,3 +453,41 @@ fn a_strided_temporary_loses_its_stride_without_a_modulo() {
         ],
     );
 }
+
+/// A skewed temporary whose new extent `n` is declared nowhere alone (the
+/// program is valid for n = 0, where no iteration runs): its change of
+/// basis gets the guarded extent `n > 1 ? n : 1` and plain subscripts, for
+/// every size. It needs n·m cells (one per iteration of the writer, all
+/// live at once, counted from the loops); before the guarded extents of
+/// general layouts it took the lattice `B[(i + j) % n][j]`.
+#[test]
+fn a_skewed_temporary_of_an_unproven_extent_gets_a_guarded_one() {
+    let file = "tests/symbolic/skewed_guarded.c";
+    let a = report(file);
+    assert_folded(&a, "B", "n * m", &[("n", 40), ("m", 30)], 1200);
+    assert_eq!(entry(&a, "B")["method"], "unimodular reindexing", "{a:?}");
+    let output = common::polyfold_stdout(&[file]);
+    for line in [
+        "            B[i][j] = in[i + j] * 2.0 - (double)j;",
+        "            out[j] = out[j] * 0.5 + B[i][j] * (double)(i + 1);",
+    ] {
+        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
+    }
+    assert!(
+        output.contains("    double B[n > 1 ? n : 1][m];"),
+        "{output}"
+    );
+    runs_the_same_as(
+        file,
+        "default",
+        &output,
+        &[
+            &["0", "1"],
+            &["1", "1"],
+            &["1", "3"],
+            &["2", "1"],
+            &["3", "2"],
+            &["40", "30"],
+        ],
+    );
+}

@@ -277,8 +277,21 @@ fn linear_declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> 
     let params = scop.param_texts();
     let mut text = scop.array(array).name.clone();
     for dim in &layout.dims {
-        if let DimLayout::Linear { modulus, .. } = dim {
-            text.push_str(&format!("[{}]", modulus.to_text(&params)));
+        if let DimLayout::Linear {
+            modulus,
+            extent_proven,
+            ..
+        } = dim
+        {
+            if *extent_proven {
+                text.push_str(&format!("[{}]", modulus.to_text(&params)));
+            } else {
+                // Not proven >= 1 where the program is valid: `max(b, 1)`.
+                let b = operand(&modulus.to_text(&params), Prec::Shift, &|n| {
+                    scop.is_compound(n)
+                });
+                text.push_str(&format!("[{b} > 1 ? {b} : 1]"));
+            }
         }
     }
     text
@@ -306,6 +319,7 @@ fn linear_access(
             modulus,
             exempt,
             arguments,
+            ..
         } = dim
         else {
             continue;

@@ -59,6 +59,11 @@ pub enum DimLayout {
         offset_moduli: i64,
         modulus: ParamAffine,
         exempt: Vec<(usize, usize)>,
+        /// `modulus >= 1` is proven for every parameter value of the
+        /// certificate; otherwise only where the array is accessed, and the
+        /// declaration needs the guarded extent `max(modulus, 1)` (as for
+        /// [`DimLayout::Modulo`]).
+        extent_proven: bool,
         /// The simplest proven argument of each access (see [`Argument`]).
         arguments: Vec<Argument>,
     },
@@ -478,10 +483,21 @@ fn linear_layout_for_all(
     let mut dims = Vec::new();
     for (p, dim) in mapping.dims.iter().enumerate() {
         let b = &dim.modulus;
-        if !proves_at_least_one(b, certificate, context, budget).map_err(err)? {
-            return Err(LayoutFailure(format!(
-                "cannot prove that the modulus of dimension {p} is at least 1 for every parameter value"
-            )));
+        // The modulus is a divisor wherever the array is accessed, and an
+        // extent: at least 1 where the program is valid, or guarded.
+        let extent_proven = proves_at_least_one(b, certificate, context, budget).map_err(err)?;
+        if !extent_proven {
+            for event in &model.events {
+                // -b >= 0, i.e. b <= 0, must be empty on every access.
+                let row = vec![0i64; event.domain.width()];
+                if !proves_empty_plus(&event.domain, &row, b, -1, certificate, context, budget)
+                    .map_err(err)?
+                {
+                    return Err(LayoutFailure(format!(
+                        "cannot prove that the modulus of dimension {p} is positive where the array is accessed"
+                    )));
+                }
+            }
         }
         let args: Vec<((usize, usize), &BasicSet, Vec<i64>)> = model
             .events
@@ -566,6 +582,7 @@ fn linear_layout_for_all(
             offset_moduli,
             modulus: b.clone(),
             exempt,
+            extent_proven,
             arguments,
         });
     }
@@ -660,6 +677,7 @@ fn linear_layout_for_values(
             offset_moduli: 0,
             modulus,
             exempt,
+            extent_proven: true,
             arguments,
         });
     }

@@ -225,6 +225,10 @@ fn by_cells(
             DimLayout::Modulo {
                 extent_proven: false,
                 ..
+            }
+            | DimLayout::Linear {
+                extent_proven: false,
+                ..
             } => return false,
             DimLayout::Plain { extent: Some(b) }
             | DimLayout::Modulo { modulus: b, .. }
@@ -613,7 +617,8 @@ pub(super) fn layout_cells_wide(
     if layout.is_linear() {
         for dim in &layout.dims {
             if let DimLayout::Linear { modulus, .. } = dim {
-                cells = cells.checked_mul(i128::from(modulus.eval(values).ok()?))?;
+                // A guarded extent is at least 1.
+                cells = cells.checked_mul(i128::from(modulus.eval(values).ok()?.max(1)))?;
             }
         }
         return Some(cells);

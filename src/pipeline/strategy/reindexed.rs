@@ -40,10 +40,10 @@
 //! alone), bases that no
 //! access has (seed 004's search for the tightest parallelotope), a
 //! constant shift of a row (`T[i - j + m - 1][j]`: its row `c0 + c1`
-//! ranges over `[m - 1, n + m - 1)`, so it wraps modulo `n`), and moduli
+//! ranges over `[m - 1, n + m - 1)`, so it wraps modulo `n`). A modulus
 //! not proven at least 1 wherever the program is valid (`B[n + m][m]`
-//! with nothing declaring `n` alone: the general layouts have no guarded
-//! extent `max(n, 1)` yet, so the lattice `B[(i + j) % n][j]` is taken).
+//! with nothing declaring `n` alone) gets the guarded extent
+//! `n > 1 ? n : 1` (`mapping::layout`).
 
 use std::time::Instant;
 
