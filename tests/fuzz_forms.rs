@@ -177,8 +177,9 @@ fn the_chains_form_folds_each_chain_to_one_cell_for_every_size() {
     assert_eq!(folded, chains, "every chain folds to one cell");
 }
 
-/// The `skewed` form (issue 21): a temporary written at `T[i + j][j]` or
-/// `T[i][i + j]` over a P × Q rectangle (declared with the wide extent
+/// The `skewed` form (issue 21): a temporary written at `T[i + j][j]`,
+/// `T[i][i + j]` or `T[i - j + Q - 1][j]` (shifted by `Q - 1` in its
+/// write's basis) over a P × Q rectangle (declared with the wide extent
 /// P + Q − 1) and read whole by a later nest needs exactly P·Q cells (one
 /// per iteration, all live at once): polyfold declares it `[P][Q]` for
 /// every size (symbolic sizes), in the write's own basis, where no access
@@ -196,7 +197,11 @@ fn the_skewed_form_folds_to_its_rectangle_and_one_size_ones_to_plain_subscripts(
         let names: Vec<String> = scop
             .lines()
             .map(str::trim_start)
-            .filter(|l| l.contains("[i + j][j] = ") || l.contains("[i][i + j] = "))
+            .filter(|l| {
+                l.contains("[i + j][j] = ")
+                    || l.contains("[i][i + j] = ")
+                    || (l.contains("[i - j + N") && l.contains("][j] = "))
+            })
             .filter_map(|l| l.find('[').map(|b| l[..b].to_string()))
             .collect();
         if names.is_empty() {

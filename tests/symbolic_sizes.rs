@@ -491,3 +491,42 @@ fn a_skewed_temporary_of_an_unproven_extent_gets_a_guarded_one() {
         ],
     );
 }
+
+/// Issue 21's shifted rows: `D[i - j + m - 1][j]` in its write's basis
+/// `(c0 + c1, c1)` is `(i + m - 1, j)`, and `E[2 * i + 2 * m][j]` has
+/// stride 2 and offset `2m`; each needs n·m cells (one per iteration of
+/// the writer, all live at once between the nests). Shifted by the
+/// write's parameter part, no access wraps: `D[i][j]`, `E[i][j]`, for
+/// every size. Before, D took `D[(i + m - 1) % n][j]` and E kept
+/// `(2n - 1)·m` cells with `2 * i + 2 * m` subscripts.
+#[test]
+fn shifted_rows_read_as_the_writes_iterators() {
+    let file = "tests/symbolic/skewed_shifted.c";
+    let a = report(file);
+    let values = [("n", 40), ("m", 30)];
+    assert_folded(&a, "D", "n * m", &values, 1200);
+    assert_folded(&a, "E", "n * m", &values, 1200);
+    assert_eq!(entry(&a, "D")["method"], "unimodular reindexing", "{a:?}");
+    assert_eq!(entry(&a, "E")["method"], "stride removed", "{a:?}");
+    let output = common::polyfold_stdout(&[file]);
+    for line in [
+        "            D[i][j] = in[i][j] * 2.0 - (double)j;",
+        "            E[i][j] = in[i][j] + (double)i;",
+        "            out[i][j] = D[i][j] * (double)(i + 1) - E[i][j];",
+    ] {
+        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
+    }
+    runs_the_same_as(
+        file,
+        "default",
+        &output,
+        &[
+            &["1", "1"],
+            &["1", "3"],
+            &["2", "1"],
+            &["3", "2"],
+            &["2", "3"],
+            &["40", "30"],
+        ],
+    );
+}

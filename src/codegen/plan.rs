@@ -313,7 +313,7 @@ fn linear_access(
         let DimLayout::Linear {
             coeffs,
             divisor,
-            residue,
+            shift,
             offset,
             offset_moduli,
             modulus,
@@ -337,14 +337,28 @@ fn linear_access(
             ));
             continue;
         }
+        let minus_shift = ParamAffine {
+            coeffs: shift.coeffs.iter().map(|c| -c).collect(),
+            constant: -shift.constant,
+            den: 1,
+        };
         let arg = if *divisor == 1 {
-            linear_text(scop, coeffs, &subs, offset, params)
+            // `Σ coeffs·sub - shift + offset`.
+            let moved = ParamAffine {
+                coeffs: offset
+                    .coeffs
+                    .iter()
+                    .zip(&minus_shift.coeffs)
+                    .map(|(a, b)| a + b)
+                    .collect(),
+                constant: offset.constant + minus_shift.constant,
+                den: 1,
+            };
+            linear_text(scop, coeffs, &subs, &moved, params)
         } else {
-            // A removed stride: `(Σ coeffs·sub - residue) / divisor + offset`
+            // A removed stride: `(Σ coeffs·sub - shift) / divisor + offset`
             // (the layout proved the division exact on every access).
-            let zero = ParamAffine::constant(offset.coeffs.len(), 0);
-            let combined = linear_text(scop, coeffs, &subs, &zero, params);
-            let numerator = crate::util::c_text::affine_text(&[(1, combined)], -residue);
+            let numerator = linear_text(scop, coeffs, &subs, &minus_shift, params);
             let mut terms = vec![(1, format!("({numerator}) / {divisor}"))];
             for (c, name) in offset.coeffs.iter().zip(params) {
                 terms.push((*c, operand_text(scop, name)));
@@ -639,7 +653,7 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
             DimLayout::Linear {
                 coeffs,
                 divisor,
-                residue,
+                shift,
                 modulus,
                 ..
             } => {
@@ -650,15 +664,20 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
                     .map(|(c, n)| (*c, n.clone()))
                     .collect();
                 terms.sort_by_key(|(c, _)| *c < 0);
+                for (c, n) in shift.coeffs.iter().zip(&params) {
+                    if *c != 0 {
+                        terms.push((-c, operand_text(scop, n)));
+                    }
+                }
+                let e = crate::util::c_text::affine_text(&terms, -shift.constant);
                 let e = if *divisor == 1 {
-                    crate::util::c_text::affine_text(&terms, 0)
+                    e
                 } else {
-                    let numerator = crate::util::c_text::affine_text(&terms, -residue);
-                    let atomic = terms.len() == 1 && terms[0].0 == 1 && *residue == 0;
+                    let atomic = terms.len() == 1 && terms[0].0 == 1 && shift.constant == 0;
                     if atomic {
-                        format!("{numerator} / {divisor}")
+                        format!("{e} / {divisor}")
                     } else {
-                        format!("({numerator}) / {divisor}")
+                        format!("({e}) / {divisor}")
                     }
                 };
                 if modulus.is_constant() && modulus.constant == 1 {

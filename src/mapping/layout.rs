@@ -48,11 +48,12 @@ pub enum DimLayout {
     /// and the offset a constant multiple of it.
     Linear {
         coeffs: Vec<i64>,
-        /// A removed stride: the argument is `(Σ coeffs[p]·e_p - residue)
-        /// / divisor + offset`, the division exact on every access (proven
-        /// by the layout: see [`MappedDim::divisor`]). 1 and 0 otherwise.
+        /// A removed shift and stride: the argument is `(Σ coeffs[p]·e_p -
+        /// shift) / divisor + offset`, the division exact on every access
+        /// (proven by the layout: see [`MappedDim::divisor`]). 1 and 0
+        /// otherwise.
         divisor: i64,
-        residue: i64,
+        shift: ParamAffine,
         offset: ParamAffine,
         /// With a quasi-affine modulus (`(N + 1) / 2`), the offset is this
         /// many moduli (`offset` is then zero): `k·⌊a/d⌋` is not affine.
@@ -424,12 +425,12 @@ fn combined_row(
 }
 
 /// The argument of `dim` on an access, before any offset, as a row over
-/// its event's columns: `Σ coeffs[p]·subscript_p`, for a row that removes
-/// a stride minus the residue and divided by the divisor. The division is
-/// exact on every iteration when every coefficient of the row (iterators,
-/// parameters, existentials, constant) is a multiple of the divisor, which
-/// is what this checks; otherwise the access may leave the stride lattice
-/// and the layout is refused.
+/// its event's columns: `Σ coeffs[p]·subscript_p` minus the row's shift,
+/// for a row that removes a stride divided by the divisor. The division
+/// is exact on every iteration when every coefficient of the row
+/// (iterators, parameters, existentials, constant) is a multiple of the
+/// divisor, which is what this checks; otherwise the access may leave the
+/// stride lattice and the layout is refused.
 fn dim_row(
     dim: &MappedDim,
     subscripts: &[Vec<i64>],
@@ -437,16 +438,25 @@ fn dim_row(
 ) -> Result<Vec<i64>, LayoutFailure> {
     let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
     let mut row = combined_row(&dim.coeffs, subscripts, width).map_err(err)?;
-    if dim.is_divided() {
+    if dim.is_shifted() {
+        // The event's columns start with the parameters.
         let last = row.len() - 1;
+        for (q, c) in dim.shift.coeffs.iter().enumerate() {
+            row[q] = row[q]
+                .checked_sub(*c)
+                .ok_or(PolyError::Overflow)
+                .map_err(err)?;
+        }
         row[last] = row[last]
-            .checked_sub(dim.residue)
+            .checked_sub(dim.shift.constant)
             .ok_or(PolyError::Overflow)
             .map_err(err)?;
+    }
+    if dim.is_divided() {
         if dim.divisor < 1 || row.iter().any(|v| v % dim.divisor != 0) {
             return Err(LayoutFailure(format!(
-                "an access is not proven on the stride lattice (a multiple of {} plus {})",
-                dim.divisor, dim.residue
+                "an access is not proven on the stride lattice of a multiple of {}",
+                dim.divisor
             )));
         }
         for v in row.iter_mut() {
@@ -577,7 +587,7 @@ fn linear_layout_for_all(
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             divisor: dim.divisor,
-            residue: dim.residue,
+            shift: dim.shift.clone(),
             offset,
             offset_moduli,
             modulus: b.clone(),
@@ -672,7 +682,7 @@ fn linear_layout_for_values(
         dims.push(DimLayout::Linear {
             coeffs: dim.coeffs.clone(),
             divisor: dim.divisor,
-            residue: dim.residue,
+            shift: dim.shift.clone(),
             offset: ParamAffine::constant(n_param, offset),
             offset_moduli: 0,
             modulus,

@@ -153,26 +153,31 @@ fn gcd_u64(a: u64, b: u64) -> u64 {
 pub struct MappedDim {
     pub coeffs: Vec<i64>,
     pub modulus: ParamAffine,
-    /// A stride removed before folding (seed 004's compaction): the
-    /// location is `((coeffs·c - residue) / divisor) mod modulus`. Every
-    /// accessed cell has `coeffs·c ≡ residue (mod divisor)` (proven on the
-    /// accesses by the layout, checked by the trace), so the division is
-    /// exact, and two such cells share a location exactly when
-    /// `coeffs·(c - c') ≡ 0 (mod divisor·modulus)`: the certificate is the
-    /// one of that undivided row ([`MappedDim::undivided`]). 1 and 0 for
-    /// a plain modular row.
+    /// A shift and a stride removed before folding (seed 004's
+    /// compaction): the location is `((coeffs·c - shift(N)) / divisor) mod
+    /// modulus`, `shift` affine in the parameters. Every accessed cell has
+    /// `coeffs·c ≡ shift(N) (mod divisor)` (proven on the accesses by the
+    /// layout, checked by the trace), so the division is exact, and two
+    /// such cells share a location exactly when `coeffs·(c - c') ≡ 0 (mod
+    /// divisor·modulus)`: the certificate is the one of that undivided,
+    /// unshifted row ([`MappedDim::undivided`]). The shift moves the
+    /// locations of a row by the same amount (a bijection of the residues)
+    /// and lets the accesses of a skewed write read as its iterators
+    /// (`T[i - j + m - 1][j]` -> `T[i][j]`, no wrap). 1 and 0 for a plain
+    /// modular row.
     pub divisor: i64,
-    pub residue: i64,
+    pub shift: ParamAffine,
 }
 
 impl MappedDim {
     /// The plain row `(coeffs·c) mod modulus`.
     pub fn new(coeffs: Vec<i64>, modulus: ParamAffine) -> MappedDim {
+        let n_param = modulus.coeffs.len();
         MappedDim {
             coeffs,
             modulus,
             divisor: 1,
-            residue: 0,
+            shift: ParamAffine::constant(n_param, 0),
         }
     }
 
@@ -180,13 +185,17 @@ impl MappedDim {
         self.divisor != 1
     }
 
-    /// The row over the cells of the stride lattice with the same
-    /// collisions: `(coeffs·c) mod (divisor·modulus)`. `None` when the
-    /// modulus is quasi-affine (`divisor·⌊a/d⌋` is not a floor of an
+    pub fn is_shifted(&self) -> bool {
+        self.shift.constant != 0 || self.shift.coeffs.iter().any(|c| *c != 0)
+    }
+
+    /// The row with the same collisions over the cells of the stride
+    /// lattice: `(coeffs·c) mod (divisor·modulus)`, no shift. `None` when
+    /// the modulus is quasi-affine (`divisor·⌊a/d⌋` is not a floor of an
     /// affine form) or on overflow.
     pub fn undivided(&self) -> Option<MappedDim> {
         if !self.is_divided() {
-            return Some(self.clone());
+            return Some(MappedDim::new(self.coeffs.clone(), self.modulus.clone()));
         }
         if !self.modulus.is_affine() || self.divisor < 1 {
             return None;
@@ -208,11 +217,11 @@ impl MappedDim {
         ))
     }
 
-    /// The location's coordinate of `value = coeffs·c` before the modulo:
-    /// `(value - residue) / divisor`, `None` when `value` is off the
-    /// stride lattice.
-    pub fn divide(&self, value: i64) -> Option<i64> {
-        let shifted = value.checked_sub(self.residue)?;
+    /// The location's coordinate of `value = coeffs·c` before the modulo,
+    /// for the parameter values `params`: `(value - shift) / divisor`,
+    /// `None` when `value` is off the stride lattice (or on overflow).
+    pub fn divide(&self, value: i64, params: &[i64]) -> Option<i64> {
+        let shifted = value.checked_sub(self.shift.eval(params).ok()?)?;
         (shifted.rem_euclid(self.divisor) == 0).then(|| shifted.div_euclid(self.divisor))
     }
 }
@@ -262,7 +271,7 @@ impl ModularMapping {
     /// no row removes a stride.
     pub fn is_axis(&self) -> bool {
         self.dims.len() == self.rank()
-            && self.dims.iter().all(|d| !d.is_divided())
+            && self.dims.iter().all(|d| !d.is_divided() && !d.is_shifted())
             && self.dims.iter().enumerate().all(|(p, d)| {
                 d.coeffs
                     .iter()
@@ -282,17 +291,20 @@ impl fmt::Display for ModularMapping {
         }
         write!(f, " -> {}", self.array)?;
         for d in &self.dims {
-            let e = format_affine(&d.coeffs, 0, &names);
-            let terms = d.coeffs.iter().filter(|c| **c != 0).count();
+            // The row minus its shift, over the cells then the parameters.
+            let coeffs: Vec<i64> = d
+                .coeffs
+                .iter()
+                .copied()
+                .chain(d.shift.coeffs.iter().map(|c| -c))
+                .collect();
+            let all_names: Vec<String> = names.iter().chain(&self.params).cloned().collect();
+            let e = format_affine(&coeffs, -d.shift.constant, &all_names);
+            let terms =
+                coeffs.iter().filter(|c| **c != 0).count() + usize::from(d.shift.constant != 0);
+            let e = if terms > 1 { format!("({e})") } else { e };
             let e = if d.is_divided() {
-                let e = if d.residue == 0 {
-                    if terms > 1 { format!("({e})") } else { e }
-                } else {
-                    format!("({})", format_affine(&d.coeffs, -d.residue, &names))
-                };
                 format!("({e} / {})", d.divisor)
-            } else if terms > 1 {
-                format!("({e})")
             } else {
                 e
             };
@@ -338,19 +350,29 @@ mod tests {
                     coeffs: vec![0, 1],
                     modulus: n(1),
                     divisor: 2,
-                    residue: 1,
+                    shift: ParamAffine::constant(1, 1),
                 },
                 MappedDim {
                     coeffs: vec![1, 1],
                     modulus: ParamAffine::constant(1, 3),
                     divisor: 3,
-                    residue: 0,
+                    shift: ParamAffine::constant(1, 0),
+                },
+                MappedDim {
+                    coeffs: vec![1, 1],
+                    modulus: n(1),
+                    divisor: 1,
+                    shift: ParamAffine {
+                        coeffs: vec![1],
+                        constant: -1,
+                        den: 1,
+                    },
                 },
             ],
         };
         assert_eq!(
             m.to_string(),
-            "T[c0][c1] -> T[c0 % (2 * N)][((c1 - 1) / 2) % N][((c0 + c1) / 3) % 3]"
+            "T[c0][c1] -> T[c0 % (2 * N)][((c1 - 1) / 2) % N][((c0 + c1) / 3) % 3][(c0 + c1 - N + 1) % N]"
         );
     }
 
@@ -397,57 +419,69 @@ mod tests {
         assert_eq!(ParamAffine::quasi(vec![0, 0], 7, 2).to_text(&names), "3");
     }
 
-    /// A row that removes a stride sends two cells of its lattice to one
-    /// location exactly when its undivided row does (the certificate's
-    /// premise), by brute force over 2-D cells `c` with `2c0 - c1 ≡ r
-    /// (mod g)`, and refuses cells off the lattice.
+    /// A row that removes a shift and a stride sends two cells of its
+    /// lattice to one location exactly when its undivided, unshifted row
+    /// does (the certificate's premise), by brute force over 2-D cells `c`
+    /// with `2c0 - c1 ≡ shift (mod g)`, the shift `r + s·N` at N = 7, and
+    /// refuses cells off the lattice.
     #[test]
     fn a_divided_row_collides_like_its_undivided_row_on_its_lattice() {
         use super::MappedDim;
+        let params = [7i64];
         let mut pairs = 0;
         for g in 1..=4i64 {
             for r in 0..g {
-                for b in 1..=5i64 {
-                    let dim = MappedDim {
-                        coeffs: vec![2, -1],
-                        modulus: ParamAffine::constant(1, b),
-                        divisor: g,
-                        residue: r,
-                    };
-                    let plain = dim.undivided().expect("affine");
-                    assert_eq!(plain.modulus.eval(&[7]).unwrap(), g * b);
-                    assert!(!plain.is_divided());
-                    let value = |c: (i64, i64)| 2 * c.0 - c.1;
-                    let cells: Vec<(i64, i64)> = (-6..=6)
-                        .flat_map(|x| (-6..=6).map(move |y| (x, y)))
-                        .filter(|c| (value(*c) - r).rem_euclid(g) == 0)
-                        .collect();
-                    for c in &cells {
-                        assert_eq!(dim.divide(value(*c)), Some((value(*c) - r) / g));
-                        if g > 1 {
-                            assert_eq!(dim.divide(value(*c) + 1), None);
+                for slope in -1..=1i64 {
+                    for b in 1..=5i64 {
+                        let dim = MappedDim {
+                            coeffs: vec![2, -1],
+                            modulus: ParamAffine::constant(1, b),
+                            divisor: g,
+                            shift: ParamAffine {
+                                coeffs: vec![slope],
+                                constant: r,
+                                den: 1,
+                            },
+                        };
+                        let shift = r + slope * params[0];
+                        let plain = dim.undivided().expect("affine");
+                        assert_eq!(plain.modulus.eval(&params).unwrap(), g * b);
+                        assert!(!plain.is_divided() && !plain.is_shifted());
+                        let value = |c: (i64, i64)| 2 * c.0 - c.1;
+                        let cells: Vec<(i64, i64)> = (-6..=6)
+                            .flat_map(|x| (-6..=6).map(move |y| (x, y)))
+                            .filter(|c| (value(*c) - shift).rem_euclid(g) == 0)
+                            .collect();
+                        for c in &cells {
+                            assert_eq!(
+                                dim.divide(value(*c), &params),
+                                Some((value(*c) - shift) / g)
+                            );
+                            if g > 1 {
+                                assert_eq!(dim.divide(value(*c) + 1, &params), None);
+                            }
                         }
-                    }
-                    for c in &cells {
-                        for d in &cells {
-                            let divided = dim.divide(value(*c)).unwrap().rem_euclid(b)
-                                == dim.divide(value(*d)).unwrap().rem_euclid(b);
-                            let undivided =
-                                value(*c).rem_euclid(g * b) == value(*d).rem_euclid(g * b);
-                            assert_eq!(divided, undivided, "{c:?} {d:?} g={g} r={r} b={b}");
-                            pairs += 1;
+                        let at =
+                            |c: (i64, i64)| dim.divide(value(c), &params).unwrap().rem_euclid(b);
+                        for c in &cells {
+                            for d in &cells {
+                                let undivided =
+                                    value(*c).rem_euclid(g * b) == value(*d).rem_euclid(g * b);
+                                assert_eq!(at(*c) == at(*d), undivided, "{c:?} {d:?} g={g} b={b}");
+                                pairs += 1;
+                            }
                         }
                     }
                 }
             }
         }
-        assert!(pairs > 100_000, "{pairs}");
+        assert!(pairs > 300_000, "{pairs}");
         // A quasi-affine modulus has no undivided row.
         let quasi = MappedDim {
             coeffs: vec![1],
             modulus: ParamAffine::quasi(vec![1], 1, 2),
             divisor: 2,
-            residue: 0,
+            shift: ParamAffine::constant(1, 0),
         };
         assert_eq!(quasi.undivided(), None);
     }

@@ -658,7 +658,12 @@ pub fn run_trace_profiled(
                         lo += x.min(y);
                         hi += x.max(y);
                     }
-                    if cells.is_empty() || d.is_divided() || lo < 0 || hi >= b as i128 {
+                    if cells.is_empty()
+                        || d.is_divided()
+                        || d.is_shifted()
+                        || lo < 0
+                        || hi >= b as i128
+                    {
                         bounds.push((0, b - 1));
                     } else {
                         bounds.push((lo as i64, hi as i64));
@@ -754,7 +759,7 @@ pub fn run_trace_profiled(
                     for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
                         e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
                     }
-                    let e = d.divide(e).ok_or_else(|| {
+                    let e = d.divide(e, params).ok_or_else(|| {
                         solver(format!(
                             "an access of `{}` leaves the stride lattice of its mapping",
                             program.arrays[access.array].name

@@ -807,12 +807,20 @@ pub(super) fn choose(
                 }
                 continue;
             }
+            // The first proposal taken ends the strategy's list (its best
+            // first), unless its layout wraps: a later one of the same
+            // cells may read without `%` (a shifted change of basis).
+            let wraps = certified
+                .layout()
+                .is_some_and(|l| cost::adds_modulo(l, &accesses));
             chooser.best = Some(Choice {
                 certified,
                 cells,
                 method: p.method,
             });
-            break;
+            if !wraps {
+                break;
+            }
         }
     }
     let result = match chooser.best {

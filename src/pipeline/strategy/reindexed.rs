@@ -37,10 +37,19 @@
 //! an existential, not in the subscript's coefficients), writes whose
 //! matrix is not unimodular (`T[2 * i + 2 * j][j]` keeps the axes' basis,
 //! divided by 2), several writes with different bases (each is tried
-//! alone), bases that no
-//! access has (seed 004's search for the tightest parallelotope), a
-//! constant shift of a row (`T[i - j + m - 1][j]`: its row `c0 + c1`
-//! ranges over `[m - 1, n + m - 1)`, so it wraps modulo `n`). A modulus
+//! alone), and bases that no access has (seed 004's search for the
+//! tightest parallelotope).
+//!
+//! Shifts: each basis is tried twice, with the constant residues of its
+//! strides and with the parameter and constant part of the first write
+//! along each row subtracted (`MappedDim::shift`): `T[i - j + m - 1][j]`
+//! in the basis `(c0 + c1, c1)` is `(i + m - 1, j)`, shifted by `m - 1`
+//! it is `(i, j)` and no access wraps (`T[i][j]`). The certificate does
+//! not depend on the shift (it moves a row's locations by one amount).
+//! The chooser looks past a taken proposal that wraps for a later one of
+//! the same cells without `%`.
+//!
+//! A modulus
 //! not proven at least 1 wherever the program is valid (`B[n + m][m]`
 //! with nothing declaring `n` alone) gets the guarded extent
 //! `n > 1 ? n : 1` (`mapping::layout`).
@@ -114,11 +123,11 @@ pub(super) fn propose(
                 .iter()
                 .zip(moduli)
                 .zip(&strides)
-                .map(|((row, modulus), (divisor, residue))| MappedDim {
+                .map(|((row, modulus), (divisor, shift))| MappedDim {
                     coeffs: row.clone(),
                     modulus,
                     divisor: *divisor,
-                    residue: *residue,
+                    shift: shift.clone(),
                 })
                 .collect();
             // A row of modulus 1 sends every cell to 0: it is left out (the
@@ -172,31 +181,76 @@ pub(super) fn propose(
 type Matrix = Vec<Vec<i64>>;
 
 /// Coordinates for successive modulo: `e = U·c` (cells `c = F·e`), and per
-/// row of `U` the stride of every access along it, `(divisor, residue)`:
-/// each accessed cell has `U_r·c ≡ residue (mod divisor)`.
+/// row of `U` the stride of every access along it and a shift,
+/// `(divisor, shift)`: each accessed cell has `U_r·c ≡ shift(N) (mod
+/// divisor)`, and the mapping's row is `((U_r·c - shift) / divisor) mod b`.
 struct Basis {
     f: Matrix,
     u: Matrix,
-    strides: Vec<(i64, i64)>,
+    strides: Vec<(i64, ParamAffine)>,
 }
 
 /// The write bases and the axes, each with the strides of the accesses
 /// along its rows; the axes only where some row has a stride (without one
-/// they are successive modulo's own coordinates).
+/// they are successive modulo's own coordinates). Each basis comes with
+/// the constant residues of its strides and, where it differs, with the
+/// shifts that make its first write's row its iterators (`T[i - j + m -
+/// 1][j]` in the basis `(c0 + c1, c1)` is `(i + m - 1, j)`: shifted by
+/// `m - 1`, no access wraps where the write's iterators start at 0; where
+/// they do not, the unshifted variant may be the one without `%`, and the
+/// chooser compares them).
 fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Basis> {
     let rank = facts.model.rank;
+    let n_param = facts.model.params.len();
     let identity: Matrix = (0..rank)
         .map(|r| (0..rank).map(|k| i64::from(r == k)).collect())
         .collect();
-    let mut out = Vec::new();
+    let mut out: Vec<Basis> = Vec::new();
     for (f, u) in std::iter::once((identity.clone(), identity.clone())).chain(write) {
-        let strides: Vec<(i64, i64)> = u.iter().map(|row| row_stride(facts, row)).collect();
-        if u == identity && strides.iter().all(|(g, _)| *g == 1) {
+        let residues: Vec<(i64, ParamAffine)> = u
+            .iter()
+            .map(|row| {
+                let (g, r) = row_stride(facts, row);
+                (g, ParamAffine::constant(n_param, r))
+            })
+            .collect();
+        let shifted: Vec<(i64, ParamAffine)> = u.iter().map(|row| row_shift(facts, row)).collect();
+        if u == identity
+            && residues.iter().all(|(g, _)| *g == 1)
+            && shifted.iter().all(|(g, _)| *g == 1)
+        {
             continue;
         }
-        out.push(Basis { f, u, strides });
+        for strides in [residues, shifted] {
+            if !out.iter().any(|b| b.u == u && b.strides == strides) {
+                out.push(Basis {
+                    f: f.clone(),
+                    u: u.clone(),
+                    strides,
+                });
+            }
+        }
     }
     out
+}
+
+/// `Σ row[p]·subscript_p` of every access, as rows over its event's
+/// columns (`None` on overflow).
+fn combined_rows(facts: &ArrayFacts<'_>, row: &[i64]) -> Option<Vec<Vec<i64>>> {
+    facts
+        .model
+        .events
+        .iter()
+        .map(|ev| {
+            let mut combined = vec![0i64; ev.domain.width()];
+            for (c, sub) in row.iter().zip(&ev.subscripts) {
+                for (acc, v) in combined.iter_mut().zip(sub) {
+                    *acc = c.checked_mul(*v).and_then(|t| acc.checked_add(t))?;
+                }
+            }
+            Some(combined)
+        })
+        .collect()
 }
 
 /// The stride of the accesses along `Σ row[p]·c_p`: the gcd `g` of every
@@ -208,19 +262,13 @@ fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Bas
 /// on overflow. Every coefficient a multiple of `g` is what the layout
 /// checks again before it divides (`mapping::layout`).
 fn row_stride(facts: &ArrayFacts<'_>, row: &[i64]) -> (i64, i64) {
+    let Some(rows) = combined_rows(facts, row) else {
+        return (1, 0);
+    };
     let mut g: u64 = 0;
     let mut first: Option<i64> = None;
-    for ev in &facts.model.events {
-        let width = ev.domain.width();
-        let mut combined = vec![0i64; width];
-        for (c, sub) in row.iter().zip(&ev.subscripts) {
-            for (acc, v) in combined.iter_mut().zip(sub) {
-                let Some(x) = c.checked_mul(*v).and_then(|t| acc.checked_add(t)) else {
-                    return (1, 0);
-                };
-                *acc = x;
-            }
-        }
+    for combined in &rows {
+        let width = combined.len();
         let constant = combined[width - 1];
         for v in &combined[..width - 1] {
             g = gcd(g, v.unsigned_abs());
@@ -236,6 +284,57 @@ fn row_stride(facts: &ArrayFacts<'_>, row: &[i64]) -> (i64, i64) {
     match (i64::try_from(g), first) {
         (Ok(g), Some(k)) if g >= 2 => (g, k.rem_euclid(g)),
         _ => (1, 0),
+    }
+}
+
+/// The shift and stride of the accesses along `Σ row[p]·c_p` relative to
+/// the array's first write: the shift is that write's parameter and
+/// constant part of the combination, and the stride the gcd of every
+/// iterator and existential coefficient over every access and of the
+/// differences of their parameter and constant parts from the shift
+/// (every access is then `shift + g·(…)`). `(1, 0)` on overflow or
+/// without a write.
+fn row_shift(facts: &ArrayFacts<'_>, row: &[i64]) -> (i64, ParamAffine) {
+    let n_param = facts.model.params.len();
+    let none = (1, ParamAffine::constant(n_param, 0));
+    let Some(rows) = combined_rows(facts, row) else {
+        return none;
+    };
+    let Some(w) = facts
+        .model
+        .events
+        .iter()
+        .position(|e| e.kind == crate::analysis::model::AccessKind::Write)
+    else {
+        return none;
+    };
+    let part = |r: &[i64]| -> Vec<i64> {
+        let mut p = r[..n_param].to_vec();
+        p.push(r[r.len() - 1]);
+        p
+    };
+    let reference = part(&rows[w]);
+    let mut g: u64 = 0;
+    for combined in &rows {
+        let width = combined.len();
+        for v in &combined[n_param..width - 1] {
+            g = gcd(g, v.unsigned_abs());
+        }
+        for (a, b) in part(combined).iter().zip(&reference) {
+            let Some(d) = a.checked_sub(*b) else {
+                return none;
+            };
+            g = gcd(g, d.unsigned_abs());
+        }
+    }
+    let shift = ParamAffine {
+        coeffs: reference[..n_param].to_vec(),
+        constant: reference[n_param],
+        den: 1,
+    };
+    match i64::try_from(g) {
+        Ok(g) if g >= 2 => (g, shift),
+        _ => (1, shift),
     }
 }
 
