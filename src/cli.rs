@@ -184,6 +184,12 @@ pub struct AnalysisArgs {
     #[arg(long = "no-lattice")]
     pub no_lattice: bool,
 
+    /// Keep triangles unpacked: a temporary whose accesses stay in a
+    /// triangle of two square dimensions is otherwise stored row by row in
+    /// `E * (E + 1) / 2` cells (`T[i * (i + 1) / 2 + j]`).
+    #[arg(long = "no-packing")]
+    pub no_packing: bool,
+
     /// Work allowed to the optimal lattice search per array, in search
     /// steps (`k`, `M`, `G` suffixes; 0: no search; 100M is about 1 s on an
     /// idle machine). A count, not a time: the result is the same on any

@@ -91,6 +91,8 @@ pub struct RunOptions {
     pub live_out: Vec<String>,
     /// Successive modulo only.
     pub no_lattice: bool,
+    /// No packed triangles (`--no-packing`).
+    pub no_packing: bool,
     /// Search steps of the optimal lattice search (`None`: the default).
     pub optimal_budget: Option<u64>,
     /// Wall-clock safety net per array in seconds (`None`: the default).
@@ -126,6 +128,7 @@ impl Default for RunOptions {
             temp: Vec::new(),
             live_out: Vec::new(),
             no_lattice: false,
+            no_packing: false,
             optimal_budget: None,
             time_limit: None,
             inter_array: true,
@@ -153,6 +156,7 @@ impl RunOptions {
             temp: a.temp.clone(),
             live_out: a.live_out.clone(),
             no_lattice: a.no_lattice,
+            no_packing: a.no_packing,
             optimal_budget: Some(a.optimal_budget),
             time_limit: Some(a.time_limit),
             inter_array: !a.no_inter_array,
@@ -355,6 +359,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
             live_out: options.live_out.clone(),
         },
         lattices: !options.no_lattice,
+        packing: !options.no_packing,
         optimal_steps,
         time_per_array: match options.time_limit {
             Some(s) if s.is_finite() && s > 0.0 => {

@@ -39,9 +39,9 @@ impl Timings {
 
 pub fn mapping_text(d: &ArrayDecision) -> String {
     match &d.outcome {
-        ArrayOutcome::Remapped { certified, .. } => certified
-            .mapping()
-            .map_or_else(|| "-".into(), |m| m.to_string()),
+        ArrayOutcome::Remapped { certified, .. } => {
+            certified.mapping_text().unwrap_or_else(|| "-".into())
+        }
         _ => "-".into(),
     }
 }
@@ -201,7 +201,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "reason": d.classification.reason,
                 "original_cells": d.original_cells,
                 "new_cells": d.new_cells(),
-                "mapping": match &d.outcome { ArrayOutcome::Remapped { certified, .. } => certified.mapping().map_or(Value::Null, |m| Value::from(m.to_string())), _ => Value::Null },
+                "mapping": match &d.outcome { ArrayOutcome::Remapped { certified, .. } => certified.mapping_text().map_or(Value::Null, Value::from), _ => Value::Null },
                 "method": d.method.to_string(),
                 "lower_bound": d.max_live,
                 "note": note(d),

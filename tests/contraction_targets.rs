@@ -15,6 +15,7 @@ fn contract(file: &str) -> FileContraction {
         file,
         ContractOptions {
             lattices: false,
+            packing: false,
             inter_array: false,
             min_memory: true,
             ..ContractOptions::default()
@@ -23,15 +24,43 @@ fn contract(file: &str) -> FileContraction {
 }
 
 /// The default chooser: successive modulo, the lattice heuristics and the
-/// optimal search (the OPT column), with `min_memory` as above.
+/// optimal search (the OPT column), with `min_memory` as above; no packed
+/// triangles (not a modular mapping: see
+/// `reg_detect_triangles_are_packed_to_their_max_live_bound`).
 fn contract_all(file: &str) -> FileContraction {
     contract_with(
         file,
         ContractOptions {
             min_memory: true,
+            packing: false,
             ..ContractOptions::default()
         },
     )
+}
+
+/// Issue 21: reg_detect's `sum_t` and `mean` (upper triangles of 6 × 6)
+/// and `diff` (that triangle times P = 64) packed row by row reach 21, 21
+/// and 1 344 cells, the max-live bounds (every value of a triangle is live
+/// at once: counted by the trace, `max_live` below, an independent
+/// computation), where the optimal lattice has 27, 27 and 1 728.
+#[test]
+fn reg_detect_triangles_are_packed_to_their_max_live_bound() {
+    let r = contract_with(
+        "reg_detect.c",
+        ContractOptions {
+            record_max_live: true,
+            ..ContractOptions::default()
+        },
+    );
+    for (array, size) in [("sum_t", 21), ("mean", 21), ("diff", 1344)] {
+        assert_eq!(size_of(&r, array), size, "{array}\n{}", describe(&r));
+        let d = r
+            .decisions
+            .iter()
+            .find(|d| d.name == array)
+            .expect("decision");
+        assert_eq!(d.max_live, Some(size as usize), "{array}\n{}", describe(&r));
+    }
 }
 
 fn contract_with(file: &str, options: ContractOptions) -> FileContraction {
@@ -272,4 +301,36 @@ fn blur_tiled_uses_3b_minus_2_cells_per_tile() {
             );
         }
     }
+}
+
+/// A triangle with one access outside it (the corner `L[0][N - 1]`,
+/// written and read too) is not packed: the packed index would send that
+/// cell onto another one (`0 * 1 / 2 + 63` is row 10's cell 8), so the
+/// layout must refuse, and the array takes the lattice (3 072 cells)
+/// instead of 2 080.
+#[test]
+fn a_triangle_with_an_access_outside_is_not_packed() {
+    let path = format!("{}/corpus/triangle_temp.c", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("corpus file");
+    let changed = source.replace(
+        "    for (j = 0; j < N; j++) {\n        out[j] = 0.0;",
+        "    L[0][N - 1] = 1.0;\n    for (j = 0; j < N; j++) {\n        out[j] = L[0][N - 1];",
+    );
+    assert_ne!(changed, source);
+    let program = frontend::extract(&path, &changed, &frontend::Options::default());
+    let r = contract_program(&program, &ContractOptions::default()).expect("contracts");
+    let l = r.decisions.iter().find(|d| d.name == "L").expect("L");
+    assert_ne!(
+        l.method,
+        polyfold::mapping::Method::TrianglePacked,
+        "{}",
+        describe(&r)
+    );
+    assert!(size_of(&r, "L") > 2080, "{}", describe(&r));
+    let r = contract_program(
+        &frontend::extract(&path, &source, &frontend::Options::default()),
+        &ContractOptions::default(),
+    )
+    .expect("contracts");
+    assert_eq!(size_of(&r, "L"), 2080, "{}", describe(&r));
 }

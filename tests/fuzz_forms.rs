@@ -93,20 +93,39 @@ fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_modu
     let forms = Forms::parse("triangles").expect("known form");
     let (mut dynprog, mut row_sums) = (0, 0);
     let mut quasi = None;
+    let mut packed = 0;
     for seed in 0..60 {
         let text = generate_with(seed, &forms).to_c();
         let scop = scop_text(&text);
         dynprog += usize::from(scop.contains("for (k = i + 1; k <= j - 1; k++)"));
         if is_row_sums(scop) {
             row_sums += 1;
+            // By default the upper triangle is packed row by row: row `i`
+            // at `i * (2 * P - 1 - i) / 2`, P·(P + 1)/2 cells.
+            let out = polyfold::pipeline::contract_program(
+                &polyfold::frontend::extract(
+                    "row_sums.c",
+                    &text,
+                    &polyfold::frontend::Options::default(),
+                ),
+                &Default::default(),
+            )
+            .expect("contracts")
+            .output;
+            packed += usize::from(out.contains("[i * (2 * N") && out.contains(" + 1) / 2]"));
             if quasi.is_none() {
+                // The lattice, with packed triangles off (packed, the row
+                // sums take P·(P + 1)/2 cells, fewer).
                 let out = polyfold::pipeline::contract_program(
                     &polyfold::frontend::extract(
                         "row_sums.c",
                         &text,
                         &polyfold::frontend::Options::default(),
                     ),
-                    &Default::default(),
+                    &polyfold::pipeline::ContractOptions {
+                        packing: false,
+                        ..Default::default()
+                    },
                 )
                 .expect("contracts")
                 .output;
@@ -125,6 +144,10 @@ fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_modu
     assert!(
         quasi.is_some(),
         "no row-sums program of seeds 0..60 got the triangle lattice"
+    );
+    assert!(
+        packed >= 3,
+        "{packed} of {row_sums} row-sums programs packed"
     );
 }
 

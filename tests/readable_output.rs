@@ -30,8 +30,13 @@ fn case(name: &str) -> (PathBuf, String) {
 /// Contracts `name` with the default options, compares the sanitized runs
 /// of the original and the output, and returns the output.
 fn contract_and_run(name: &str) -> String {
+    contract_and_run_with(name, &Default::default())
+}
+
+/// [`contract_and_run`] with `options`.
+fn contract_and_run_with(name: &str, options: &polyfold::pipeline::ContractOptions) -> String {
     let (path, source) = case(name);
-    let output = contract(&path, &source).output;
+    let output = contract(&path, &source, options).output;
     assert_ne!(output, source, "{name}: nothing changed");
     common::assert_runs_like_original(&path, name, "readable", &output);
     assert!(
@@ -41,15 +46,18 @@ fn contract_and_run(name: &str) -> String {
     output
 }
 
-/// `source` (read from `path`) contracted by the library with the default
-/// options.
-fn contract(path: &Path, source: &str) -> polyfold::pipeline::FileContraction {
+/// `source` (read from `path`) contracted by the library with `options`.
+fn contract(
+    path: &Path,
+    source: &str,
+    options: &polyfold::pipeline::ContractOptions,
+) -> polyfold::pipeline::FileContraction {
     let program = polyfold::frontend::extract(
         &path.display().to_string(),
         source,
         &polyfold::frontend::Options::default(),
     );
-    polyfold::pipeline::contract_program(&program, &Default::default()).expect("contracts")
+    polyfold::pipeline::contract_program(&program, options).expect("contracts")
 }
 
 fn assert_has(output: &str, line: &str) {
@@ -103,7 +111,13 @@ fn subscripts_with_a_constant_modulus_take_the_simplest_proven_argument() {
 
 #[test]
 fn subscripts_with_a_quasi_affine_modulus_count_its_multiples_apart() {
-    let output = contract_and_run("triangle_formula");
+    // The lattice of the triangle (the packed triangle, smaller, is the
+    // default: see the next test).
+    let options = polyfold::pipeline::ContractOptions {
+        packing: false,
+        ..Default::default()
+    };
+    let output = contract_and_run_with("triangle_formula", &options);
     // b0 = (N + 1) / 2 and b1 = (3 * N + 1) / 2: seed 001's 3 x 9 at N = 6.
     assert_has(
         &output,
@@ -123,6 +137,39 @@ fn subscripts_with_a_quasi_affine_modulus_count_its_multiples_apart() {
     // added and no `%`.
     assert_has(&output, "                path[j][i] = mean[j][i - 2 * j];");
     assert!(!output.contains("_Static_assert"), "{output}");
+}
+
+/// The same upper triangle `0 <= j <= i <= N - 1`, packed row by row: row
+/// `j` holds `N - j` cells and starts at `Σ_{r<j} (N - r) - j`, so cell
+/// `(j, i)` is at `j * (2N - 1 - j) / 2 + i` (worked out by hand: rows 0,
+/// 1, 2 of N = 6 start at 0, 5, 9, minus j: 0, 5, 9 → cells 0..5, 6..10,
+/// 11..14), `N * (N + 1) / 2` = 21 cells in all, the max-live bound (every
+/// value of the triangle is live until `path` reads it); no `%`.
+#[test]
+fn an_upper_triangle_is_packed_row_by_row() {
+    let output = contract_and_run("triangle_formula");
+    assert_has(
+        &output,
+        "    int sum_t[N * (N + 1) / 2], mean[N * (N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j * (2 * N - 1 - j) / 2 + i], mean[j][i] -> mean[j * (2 * N - 1 - j) / 2 + i] */",
+    );
+    assert_has(
+        &output,
+        "        sum_t[j * (2 * N - 1 - j) / 2 + j] = t[(N + 1) * j];",
+    );
+    assert_has(
+        &output,
+        "            sum_t[j * (2 * N - 1 - j) / 2 + i] = sum_t[j * (2 * N - 1 - j) / 2 + (i - 1)] + t[i + N * j];",
+    );
+    assert_has(
+        &output,
+        "                path[j][i] = mean[j * (2 * N - 1 - j) / 2 + i];",
+    );
+    let scop = output
+        .split("#pragma scop")
+        .nth(1)
+        .and_then(|rest| rest.split("#pragma endscop").next())
+        .expect("the SCoP");
+    assert!(!scop.contains('%'), "{output}");
 }
 
 #[test]
@@ -255,7 +302,7 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             } else if !before.is_empty() {
                 continue;
             }
-            let contraction = contract(&path, &source);
+            let contraction = contract(&path, &source, &Default::default());
             let found = modulo_in_innermost_loops(&contraction.output);
             let mut reported = std::collections::BTreeMap::new();
             for d in &contraction.decisions {

@@ -30,7 +30,15 @@ fn crate_path(rel: &str) -> PathBuf {
 
 /// The JSON report's entries of `file` (no `-D`), by array name.
 fn report(file: &str) -> Vec<Value> {
-    let out = common::polyfold_stdout(&["--report", "json", "--no-timings", "--min-memory", file]);
+    report_with(&[], file)
+}
+
+/// [`report`] with more options.
+fn report_with(options: &[&str], file: &str) -> Vec<Value> {
+    let mut args = vec!["--report", "json", "--no-timings", "--min-memory"];
+    args.extend_from_slice(options);
+    args.push(file);
+    let out = common::polyfold_stdout(&args);
     let v: Value = serde_json::from_str(&out).expect("JSON");
     v["files"][0]["arrays"].as_array().expect("arrays").clone()
 }
@@ -212,7 +220,7 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
     // to make it non-negative, `i - 2j + b < b` is `i - 2j < 0`
     // (j <= i <= n - 1 gives -j <= i - 2j, so i - 2j + b >= b - j >= 0).
     let file = "tests/symbolic/reg_detect_vla.c";
-    let output = common::polyfold_stdout(&["--fast-modulo", file]);
+    let output = common::polyfold_stdout(&["--fast-modulo", "--no-packing", file]);
     let line = "            mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
     assert!(output.lines().any(|l| l == line), "{output}");
     runs_the_same_as(
@@ -318,9 +326,26 @@ fn pingpong_stencils_with_symbolic_sizes() {
 fn reg_detect_with_symbolic_sizes() {
     let a = report("tests/symbolic/reg_detect_vla.c");
     assert_folded(&a, "sum_d", "1", &[("n", 6), ("p", 64)], 1);
-    // The corpus's lattices with the moduli as formulas (the quasi-affine
-    // ones are fitted through even sizes and certified for every n): at
-    // n = 6, p = 64 the sizes of seed 001's Figure 3, 27 and 1 728.
+    // The upper triangles packed row by row: n(n + 1)/2 cells, 21 at
+    // n = 6 (the max-live bound: every value of the triangle is live at
+    // once), and 21·64 = 1 344 for diff.
+    let packed = "n * (n + 1) / 2";
+    for name in ["sum_t", "mean"] {
+        assert_folded(&a, name, packed, &[("n", 6)], 21);
+        assert_eq!(entry(&a, name)["method"], "triangle packed", "{a:?}");
+    }
+    assert_folded(
+        &a,
+        "diff",
+        &format!("{packed} * p"),
+        &[("n", 6), ("p", 64)],
+        1344,
+    );
+    // Without packing: the corpus's lattices with the moduli as formulas
+    // (the quasi-affine ones are fitted through even sizes and certified
+    // for every n): at n = 6, p = 64 the sizes of seed 001's Figure 3, 27
+    // and 1 728.
+    let a = report_with(&["--no-packing"], "tests/symbolic/reg_detect_vla.c");
     let triangle = "((n + 1) / 2) * ((3 * n + 1) / 2)";
     for name in ["sum_t", "mean"] {
         assert_folded(&a, name, triangle, &[("n", 6)], 27);
@@ -334,19 +359,20 @@ fn reg_detect_with_symbolic_sizes() {
     );
     // At odd n: ⌈n/2⌉·⌈3n/2⌉ (7: 4·11).
     assert_eq!(eval(triangle, &[("n", 7)]), 44);
-    runs_the_same(
-        "tests/symbolic/reg_detect_vla.c",
-        &[
-            &["1", "1"],
-            &["2", "1"],
-            &["3", "2"],
-            &["2", "3"],
-            &["6", "64"],
-            &["11", "5"],
-            &["7", "3"],
-            &["9", "4"],
-        ],
-    );
+    let runs: &[&[&str]] = &[
+        &["1", "1"],
+        &["2", "1"],
+        &["3", "2"],
+        &["2", "3"],
+        &["6", "64"],
+        &["11", "5"],
+        &["7", "3"],
+        &["9", "4"],
+    ];
+    runs_the_same("tests/symbolic/reg_detect_vla.c", runs);
+    let file = "tests/symbolic/reg_detect_vla.c";
+    let output = common::polyfold_stdout(&["--min-memory", "--no-packing", file]);
+    runs_the_same_as(file, "no-packing", &output, runs);
 }
 
 /// Temporaries written at `B[i + j][j]` and `C[i][i + j]` and read after

@@ -33,32 +33,32 @@
 static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 {
     int i, j, k;
-    int sum_t[(N + 1) / 2][(3 * N + 1) / 2], mean[(N + 1) / 2][(3 * N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)], mean[j][i] -> mean[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)] */
-    int diff[(N + 1) / 2][(3 * N + 1) / 2][P], sum_d; /* polyfold: diff[j][i][k] -> diff[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)][k % P], sum_d[j][i][k] -> sum_d */
+    int sum_t[N * (N + 1) / 2], mean[N * (N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j * (2 * N - 1 - j) / 2 + i], mean[j][i] -> mean[j * (2 * N - 1 - j) / 2 + i] */
+    int diff[N * (N + 1) / 2][P], sum_d; /* polyfold: diff[j][i][k] -> diff[j * (2 * N - 1 - j) / 2 + i][k], sum_d[j][i][k] -> sum_d */
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
-        sum_t[j % ((N + 1) / 2)][((3 * N + 1) / 2 - j) % ((3 * N + 1) / 2)] = tangent[(N + 1) * j];
+        sum_t[j * (2 * N - 1 - j) / 2 + j] = tangent[(N + 1) * j];
         for (i = j + 1; i <= N - 1; i++)
-            sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] = sum_t[j % ((N + 1) / 2)][(i - 2 * j - 1 + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] + tangent[i + N * j];
+            sum_t[j * (2 * N - 1 - j) / 2 + i] = sum_t[j * (2 * N - 1 - j) / 2 + (i - 1)] + tangent[i + N * j];
     }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             for (k = 0; k <= P - 1; k++)
-                diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][k] = sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] + k;
+                diff[j * (2 * N - 1 - j) / 2 + i][k] = sum_t[j * (2 * N - 1 - j) / 2 + i] + k;
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++) {
-            sum_d = diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][0];
+            sum_d = diff[j * (2 * N - 1 - j) / 2 + i][0];
             for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)][k];
-            mean[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] = sum_d;
+                sum_d = sum_d + diff[j * (2 * N - 1 - j) / 2 + i][k];
+            mean[j * (2 * N - 1 - j) / 2 + i] = sum_d;
         }
     for (j = 0; j <= N - 1; j++)
         for (i = j; i <= N - 1; i++)
             if (j > 0)
-                path[j][i] = path[j - 1][i - 1] + mean[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)];
+                path[j][i] = path[j - 1][i - 1] + mean[j * (2 * N - 1 - j) / 2 + i];
             else
-                path[j][i] = mean[j][i - 2 * j];
+                path[j][i] = mean[j * (2 * N - 1 - j) / 2 + i];
 #pragma endscop
 }
 

@@ -3,7 +3,7 @@
 
 use crate::ir::{Access, Stmt};
 use crate::ir::{ArrayId, Scop};
-use crate::mapping::layout::{Argument, ArrayLayout, DimLayout};
+use crate::mapping::layout::{Argument, ArrayLayout, DimLayout, Triangle};
 use crate::mapping::modular::ParamAffine;
 
 use crate::util::c_text::{Prec, operand};
@@ -128,6 +128,7 @@ fn axis_access(
     let mut text = source[access.name_span.clone()].to_string();
     let mut modulo_args = Vec::new();
     let exact = exact_subscripts(source, scop, stmt, access);
+    let subs = subscript_texts(source, access);
     for ((dim, span), sub_aff) in layout
         .dims
         .iter()
@@ -138,6 +139,17 @@ fn axis_access(
         match dim {
             DimLayout::Dropped if keep => text.push_str("[0]"),
             DimLayout::Dropped | DimLayout::Linear { .. } => {}
+            DimLayout::Packed {
+                partner,
+                triangle,
+                extent,
+            } => {
+                let other = subs.get(*partner).copied().unwrap_or("0");
+                text.push_str(&format!(
+                    "[{}]",
+                    packed_text(scop, *triangle, sub, other, extent, params)
+                ));
+            }
             DimLayout::Plain { .. } => text.push_str(&format!("[{sub}]")),
             DimLayout::Modulo {
                 modulus, arguments, ..
@@ -185,6 +197,17 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
         match dim {
             DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
             DimLayout::Dropped => {}
+            DimLayout::Packed { extent: e, .. } => {
+                // E * (E + 1) / 2 cells.
+                let e_text = operand(&e.to_text(&params), Prec::Multiplicative, &|n| {
+                    scop.is_compound(n)
+                });
+                let plus = e
+                    .plus(1)
+                    .map(|p| p.to_text(&params))
+                    .unwrap_or_else(|_| format!("{e_text} + 1"));
+                text.push_str(&format!("[{e_text} * ({plus}) / 2]"));
+            }
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
             DimLayout::Plain { extent: Some(b) }
             | DimLayout::Modulo {
@@ -393,6 +416,39 @@ fn linear_access(
         }
     }
     AccessText { text, modulo_args }
+}
+
+/// The packed index of the cell `(a, b)` of a triangle of extent `e` (see
+/// [`crate::mapping::layout::Triangle`]), as C with `a` and `b` the texts
+/// of the two subscripts: `a * (a + 1) / 2 + b` for a lower triangle,
+/// `a * (2 * E - 1 - a) / 2 + b` for an upper one. The product is even,
+/// so C's `/` is exact (both factors are non-negative where the accesses
+/// run: the layout proved them inside the triangle).
+fn packed_text(
+    scop: &Scop,
+    triangle: Triangle,
+    a: &str,
+    b: &str,
+    e: &ParamAffine,
+    params: &[String],
+) -> String {
+    let is_compound = |n: &str| scop.is_compound(n);
+    let a_mul = operand(a, Prec::Multiplicative, &is_compound);
+    let b_add = operand(b, Prec::Multiplicative, &is_compound);
+    match triangle {
+        Triangle::Lower => {
+            let a_add = operand(a, Prec::Additive, &is_compound);
+            format!("{a_mul} * ({a_add} + 1) / 2 + {b_add}")
+        }
+        Triangle::Upper => {
+            let k = ParamAffine {
+                coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
+                constant: 2 * e.constant - 1,
+                den: 1,
+            };
+            format!("{a_mul} * ({} - {a_mul}) / 2 + {b_add}", k.to_text(params))
+        }
+    }
 }
 
 /// The identifiers of the C expression `text` (numbers, with their
@@ -650,6 +706,17 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
             DimLayout::Dropped => {}
             DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
             DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),
+            DimLayout::Packed {
+                partner,
+                triangle,
+                extent,
+            } => {
+                let other = names.get(*partner).cloned().unwrap_or_default();
+                right.push_str(&format!(
+                    "[{}]",
+                    packed_text(scop, *triangle, &names[p], &other, extent, &params)
+                ));
+            }
             DimLayout::Linear {
                 coeffs,
                 divisor,

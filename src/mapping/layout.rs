@@ -19,8 +19,17 @@ use super::modular::{MappedDim, ModularMapping, ParamAffine};
 /// What one dimension of the array becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DimLayout {
-    /// The modulus is 1: the dimension disappears.
+    /// The modulus is 1, or the partner of a packed dimension: the
+    /// dimension disappears.
     Dropped,
+    /// A triangle of this dimension and `partner` (a later one) packed
+    /// row by row into one dimension of `extent·(extent + 1)/2` cells (see
+    /// [`packed_layout`]).
+    Packed {
+        partner: usize,
+        triangle: Triangle,
+        extent: ParamAffine,
+    },
     /// The subscript stays as it is; the extent may shrink to `extent`
     /// (`None`: keep the declared extent).
     Plain { extent: Option<ParamAffine> },
@@ -70,6 +79,27 @@ pub enum DimLayout {
     },
 }
 
+/// Which triangle a packed pair of dimensions `(p, q)`, `p < q`, holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Triangle {
+    /// `0 <= c_q <= c_p <= E - 1`: row `c_p` holds `c_p + 1` cells, at
+    /// `c_p·(c_p + 1)/2 + c_q`.
+    Lower,
+    /// `0 <= c_p <= c_q <= E - 1`: row `c_p` holds `E - c_p` cells, at
+    /// `c_p·(2E - c_p - 1)/2 + c_q`.
+    Upper,
+}
+
+impl Triangle {
+    /// The packed index of cell `(a, b)` = `(c_p, c_q)` for the extent `e`.
+    pub fn index(self, a: i64, b: i64, e: i64) -> i64 {
+        match self {
+            Triangle::Lower => a * (a + 1) / 2 + b,
+            Triangle::Upper => a * (2 * e - a - 1) / 2 + b,
+        }
+    }
+}
+
 /// The argument of `%` of one access in one dimension, as code generation
 /// may print it instead of the combination of the source subscripts: an
 /// affine form over the columns of the access's statement,
@@ -107,7 +137,125 @@ pub struct ArrayLayout {
     pub dims: Vec<DimLayout>,
 }
 
+/// A triangle packed row by row (seed 004's triangle folding, as packed
+/// storage): dimension `p` of `dims` is [`DimLayout::Packed`] and
+/// dimension `q` [`DimLayout::Dropped`]; every other dimension keeps its
+/// subscript and extent. Every access is proven inside the triangle, so
+/// the packed index is a bijection from the accessed cells onto
+/// `0..E·(E + 1)/2`: the layout renames cells and folds none.
+pub fn packed_layout(
+    model: &ArrayModel,
+    (p, q, triangle): (usize, usize, Triangle),
+    extent: &ParamAffine,
+    certificate: &Certificate,
+    context: &BasicSet,
+    budget: &mut Budget,
+) -> Result<ArrayLayout, LayoutFailure> {
+    let err = |e: PolyError| LayoutFailure(format!("layout proof failed: {e}"));
+    if p >= q || q >= model.rank || !extent.is_affine() {
+        return Err(LayoutFailure(
+            "not a pair of dimensions with an affine extent".into(),
+        ));
+    }
+    if !proves_at_least_one(extent, certificate, context, budget).map_err(err)? {
+        return Err(LayoutFailure(
+            "the triangle's extent is not proven at least 1".into(),
+        ));
+    }
+    for event in &model.events {
+        let width = event.domain.width();
+        let (low, high) = match triangle {
+            Triangle::Lower => (q, p),
+            Triangle::Upper => (p, q),
+        };
+        // c_low >= 0, c_high - c_low >= 0, E - 1 - c_high >= 0: each
+        // negation empty on the access.
+        let sub = |k: usize| event.subscripts[k].clone();
+        let mut rows: Vec<Vec<i64>> = Vec::new();
+        rows.push(sub(low));
+        rows.push(
+            sub(high)
+                .iter()
+                .zip(&sub(low))
+                .map(|(a, b)| a - b)
+                .collect(),
+        );
+        let mut top: Vec<i64> = sub(high).iter().map(|v| -v).collect();
+        for (k, c) in extent.coeffs.iter().enumerate() {
+            top[k] += c;
+        }
+        top[width - 1] += extent.constant - 1;
+        rows.push(top);
+        for row in rows {
+            // row <= -1, i.e. -row - 1 >= 0, must be empty.
+            let mut neg: Vec<i64> = row.iter().map(|v| -v).collect();
+            neg[width - 1] -= 1;
+            if !proves_empty(&event.domain, neg, certificate, context, budget).map_err(err)? {
+                return Err(LayoutFailure(format!(
+                    "an access is not proven inside the triangle of dimensions {p} and {q}"
+                )));
+            }
+        }
+    }
+    let dims = (0..model.rank)
+        .map(|k| {
+            if k == p {
+                DimLayout::Packed {
+                    partner: q,
+                    triangle,
+                    extent: extent.clone(),
+                }
+            } else if k == q {
+                DimLayout::Dropped
+            } else {
+                DimLayout::Plain { extent: None }
+            }
+        })
+        .collect();
+    Ok(ArrayLayout { dims })
+}
+
 impl ArrayLayout {
+    /// With a packed triangle, the storage as text over the cell
+    /// coordinates, e.g. `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2
+    /// + c1]` (the mapping the certificate carries is the identity: the
+    /// packing renames cells); `None` without one.
+    pub fn packed_text(&self, array: &str, params: &[String]) -> Option<String> {
+        let names: Vec<String> = (0..self.dims.len()).map(|p| format!("c{p}")).collect();
+        let mut right = array.to_string();
+        let mut packed = false;
+        for (p, dim) in self.dims.iter().enumerate() {
+            match dim {
+                DimLayout::Packed {
+                    partner,
+                    triangle,
+                    extent,
+                } => {
+                    packed = true;
+                    let (a, b) = (&names[p], names.get(*partner)?);
+                    let index = match triangle {
+                        Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
+                        Triangle::Upper => {
+                            let k = ParamAffine {
+                                coeffs: extent.coeffs.iter().map(|c| 2 * c).collect(),
+                                constant: 2 * extent.constant - 1,
+                                den: 1,
+                            };
+                            format!("{a} * ({} - {a}) / 2 + {b}", k.to_text(params))
+                        }
+                    };
+                    right.push_str(&format!("[{index}]"));
+                }
+                DimLayout::Dropped => {}
+                _ => right.push_str(&format!("[{}]", names[p])),
+            }
+        }
+        let left: String = std::iter::once(array.to_string())
+            .chain(names.iter().map(|n| format!("[{n}]")))
+            .collect();
+        packed.then(|| format!("{left} -> {right}"))
+    }
+
     /// Whether the array becomes a scalar.
     pub fn is_scalar(&self) -> bool {
         self.dims.iter().all(|d| *d == DimLayout::Dropped)
@@ -953,4 +1101,39 @@ fn simplest_arguments(
         out.push(chosen);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Triangle;
+
+    /// The packed index is a bijection from each triangle onto
+    /// `0..E·(E + 1)/2`, by brute force for E = 1..=12.
+    #[test]
+    fn packed_indices_number_each_triangle_from_zero_without_a_gap() {
+        for e in 1..=12i64 {
+            for triangle in [Triangle::Lower, Triangle::Upper] {
+                let mut seen = vec![false; (e * (e + 1) / 2) as usize];
+                for a in 0..e {
+                    for b in 0..e {
+                        let inside = match triangle {
+                            Triangle::Lower => b <= a,
+                            Triangle::Upper => a <= b,
+                        };
+                        if !inside {
+                            continue;
+                        }
+                        let k = triangle.index(a, b, e);
+                        assert!(
+                            (0..e * (e + 1) / 2).contains(&k),
+                            "{triangle:?} {e} {a} {b}"
+                        );
+                        assert!(!seen[k as usize], "{triangle:?} {e}: {a} {b} twice");
+                        seen[k as usize] = true;
+                    }
+                }
+                assert!(seen.iter().all(|s| *s), "{triangle:?} {e}: a gap");
+            }
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub enum Method {
     /// along some rows (seed 004's compaction: `t[2 * i][1]` -> `t[i]`),
     /// in the axes or in the basis of a write access.
     StrideRemoved,
+    /// A triangle of two dimensions packed row by row (seed 004's
+    /// triangle folding: `E·(E + 1)/2` cells instead of `E·E`).
+    TrianglePacked,
     /// Folded together with the other temporaries of its SCoP into merged
     /// buffers (seed 000); the SCoP's record says which search found them.
     InterArray,
@@ -112,6 +115,7 @@ impl Method {
             Method::LiftedLattice => "lattice lifted to every size",
             Method::Reindexed => "unimodular reindexing",
             Method::StrideRemoved => "stride removed",
+            Method::TrianglePacked => "triangle packed",
             Method::InterArray => "inter-array",
         }
     }
@@ -166,6 +170,7 @@ mod tests {
                     Method::LiftedLattice,
                     Method::Reindexed,
                     Method::StrideRemoved,
+                    Method::TrianglePacked,
                     Method::InterArray,
                 ]
                 .map(Method::name),

@@ -71,6 +71,17 @@ impl Certified {
     }
 
     /// The layout, for a per-array storage.
+    /// The storage as text: the mapping, or for a packed triangle the
+    /// packed index (see [`ArrayLayout::packed_text`]).
+    pub fn mapping_text(&self) -> Option<String> {
+        let mapping = self.mapping()?;
+        Some(
+            self.layout()
+                .and_then(|l| l.packed_text(&mapping.array, &mapping.params))
+                .unwrap_or_else(|| mapping.to_string()),
+        )
+    }
+
     pub fn layout(&self) -> Option<&ArrayLayout> {
         match &self.storage {
             Storage::Modular { layout, .. } => Some(layout),
@@ -150,6 +161,51 @@ pub fn certify_array(
         certificate = Certificate::FromValues(from);
     }
     modular(claim, mapping, certificate, budget)
+}
+
+/// A packed triangle (`mapping::layout::packed_layout`): the dimensions
+/// `(p, q)` of `claim`'s array, declared with one extent, hold a triangle
+/// that every access stays inside (proven for every parameter value of
+/// the context), packed row by row. The layout is a bijection from the
+/// accessed cells onto the packed ones: it folds no two cells, so it needs
+/// no difference set; its storage carries the identity mapping (the
+/// declared extents as moduli), which the trace verifier runs.
+pub fn certify_packed(
+    claim: &ArrayClaim<'_>,
+    pair: (usize, usize, crate::mapping::layout::Triangle),
+    budget: &mut Budget,
+) -> Result<Certified, String> {
+    let moduli: Vec<ParamAffine> = claim
+        .extents
+        .iter()
+        .cloned()
+        .collect::<Option<Vec<_>>>()
+        .ok_or("an extent is not affine")?;
+    let extent = moduli.get(pair.0).ok_or("no such dimension")?;
+    if moduli.get(pair.1) != Some(extent) {
+        return Err("the triangle's dimensions are not declared with one extent".into());
+    }
+    let extent = &extent.clone();
+    let name = &claim.scop.array(claim.array).name;
+    let mapping = ModularMapping::axis(name, &claim.model.params, moduli);
+    let certificate = Certificate::ForAllParameters;
+    let layout = crate::mapping::layout::packed_layout(
+        claim.model,
+        pair,
+        extent,
+        &certificate,
+        &claim.scop.context,
+        budget,
+    )
+    .map_err(|f| f.0)?;
+    Ok(Certified {
+        storage: Storage::Modular {
+            array: claim.array,
+            mapping,
+            layout,
+        },
+        certificate,
+    })
 }
 
 /// One location for the array, from `trace`: the trace of its statements

@@ -545,6 +545,7 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
                     _ => None,
                 }));
             } else {
+                let mut packed = None;
                 for (dim, extent) in layout.dims.iter().zip(&declared) {
                     match dim {
                         DimLayout::Dropped => {}
@@ -552,7 +553,28 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
                         DimLayout::Plain { extent: Some(b) }
                         | DimLayout::Modulo { modulus: b, .. } => factors.push(b),
                         DimLayout::Linear { .. } => return None,
+                        DimLayout::Packed { extent: e, .. } => packed = Some(e),
                     }
+                }
+                if let Some(e) = packed {
+                    // `E * (E + 1) / 2` first, then the other factors.
+                    let text = e.to_text(&params);
+                    let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    let e_text = if atomic { text } else { format!("({text})") };
+                    let plus = product_text(&params, vec![&e.plus(1).ok()?]);
+                    let plus = if plus.starts_with('(') {
+                        plus
+                    } else {
+                        format!("({plus})")
+                    };
+                    let mut out = format!("{e_text} * {plus} / 2");
+                    if !factors.is_empty() {
+                        out = format!("{out} * {}", product(factors));
+                    }
+                    return Some(SizeFormula {
+                        original: product(declared.iter().collect()),
+                        new: Some(out),
+                    });
                 }
             }
             Some(product(factors))

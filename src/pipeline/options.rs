@@ -18,6 +18,10 @@ pub struct ContractOptions {
     pub time_per_array: Duration,
     /// Run the lattice strategies (seed 001 §4) besides successive modulo.
     pub lattices: bool,
+    /// Pack a temporary whose accesses stay in a triangle of two square
+    /// dimensions row by row (`strategy::packed`; `--no-packing` turns it
+    /// off: the modular strategies alone, as in seed 001's columns).
+    pub packing: bool,
     /// Work of the optimal lattice search per array, in search steps (zero:
     /// no search).
     pub optimal_steps: u64,
@@ -49,6 +53,7 @@ impl Default for ContractOptions {
             steps_per_array: 20_000_000,
             time_per_array: Duration::from_secs(60),
             lattices: true,
+            packing: true,
             optimal_steps: crate::mapping::lattice::DEFAULT_OPTIMAL_STEPS,
             inter_array: true,
             inter_array_time: INTER_ARRAY_SAFETY_NET,

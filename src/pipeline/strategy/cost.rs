@@ -66,7 +66,7 @@ pub fn access_keys(model: &ArrayModel) -> Vec<(usize, usize)> {
 /// that some access does not skip.
 pub fn adds_modulo(layout: &ArrayLayout, accesses: &[(usize, usize)]) -> bool {
     layout.dims.iter().any(|dim| match dim {
-        DimLayout::Dropped | DimLayout::Plain { .. } => false,
+        DimLayout::Dropped | DimLayout::Plain { .. } | DimLayout::Packed { .. } => false,
         DimLayout::Modulo { exempt, .. } | DimLayout::Linear { exempt, .. } => {
             accesses.iter().any(|k| !exempt.contains(k))
         }
@@ -162,13 +162,15 @@ pub fn layout_degree(layout: &ArrayLayout, declared: &[Option<ParamAffine>]) -> 
             .dims
             .iter()
             .zip(declared)
-            .filter_map(|(dim, extent)| match dim {
-                DimLayout::Dropped => None,
-                DimLayout::Plain { extent: None } => Some(extent.as_ref()),
+            .flat_map(|(dim, extent)| match dim {
+                DimLayout::Dropped => vec![],
+                DimLayout::Plain { extent: None } => vec![extent.as_ref()],
                 DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => {
-                    Some(Some(b))
+                    vec![Some(b)]
                 }
-                DimLayout::Linear { modulus, .. } => Some(Some(modulus)),
+                DimLayout::Linear { modulus, .. } => vec![Some(modulus)],
+                // E·(E + 1)/2: the degree of E·E.
+                DimLayout::Packed { extent, .. } => vec![Some(extent), Some(extent)],
             }),
     )
 }

@@ -44,6 +44,7 @@ mod fits;
 pub mod inter_array;
 mod lattice;
 mod lifted;
+mod packed;
 pub(crate) use lifted::probe_points;
 mod reindexed;
 mod successive;
@@ -53,12 +54,13 @@ mod trace_one;
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
 
 /// The per-array strategies, in the order they run.
-const PER_ARRAY: [(&str, Strategy); 5] = [
+const PER_ARRAY: [(&str, Strategy); 6] = [
     ("one-cell trace", trace_one::propose),
     ("successive modulo", successive::propose),
     ("unimodular reindexing", reindexed::propose),
     ("lattice lifted to every size", lifted::propose),
     ("lattice strategies", lattice::propose),
+    ("packed triangle", packed::propose),
 ];
 
 /// A candidate storage for one array, not yet certified.
@@ -81,6 +83,9 @@ pub(super) enum Proof {
     /// The trace of the array's statements with this storage
     /// ([`ArrayFacts::trace`] ran with it).
     Trace,
+    /// Every access inside a triangle of two dimensions declared with the
+    /// same extent, packed (see [`super::certify::certify_packed`]).
+    Packed((usize, usize, crate::mapping::layout::Triangle)),
 }
 
 /// What a strategy proposes, and what it found on the way.
@@ -230,6 +235,8 @@ fn by_cells(
                 extent_proven: false,
                 ..
             } => return false,
+            // A packed triangle is not a product of extents.
+            DimLayout::Packed { .. } => return false,
             DimLayout::Plain { extent: Some(b) }
             | DimLayout::Modulo { modulus: b, .. }
             | DimLayout::Linear { modulus: b, .. } => new.push(b.clone()),
@@ -280,7 +287,7 @@ fn layout_fits(
         DimLayout::Plain { extent: Some(b) }
         | DimLayout::Modulo { modulus: b, .. }
         | DimLayout::Linear { modulus: b, .. } => !b.is_affine(),
-        DimLayout::Dropped | DimLayout::Plain { extent: None } => false,
+        DimLayout::Dropped | DimLayout::Plain { extent: None } | DimLayout::Packed { .. } => false,
     });
     if quasi {
         return by_cells(layout, declared, context, budget);
@@ -353,6 +360,16 @@ fn layout_fits(
             DimLayout::Dropped | DimLayout::Plain { extent: None } => return true,
             DimLayout::Plain { extent: Some(b) } | DimLayout::Modulo { modulus: b, .. } => b,
             DimLayout::Linear { .. } => return false,
+            // Proposed only for a square pair of declared extents E (proven
+            // at least 1): E·(E + 1)/2 <= E·E, the partner is `Dropped`.
+            DimLayout::Packed {
+                partner, extent: e, ..
+            } => {
+                return declared
+                    .get(*partner)
+                    .is_some_and(|d| d.as_ref() == Some(e))
+                    && extent.as_ref() == Some(e);
+            }
         };
         if new.is_constant() {
             return true;
@@ -553,6 +570,7 @@ impl<'a> ArrayFacts<'a> {
                 };
                 certify_by_trace(&self.claim(), mapping, report, storage, budget)
             }
+            Proof::Packed(pair) => super::certify::certify_packed(&self.claim(), pair, budget),
         }
     }
 
@@ -631,6 +649,10 @@ pub(super) fn layout_cells_wide(
             DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
             // A guarded extent is at least 1 (see `DimLayout::Modulo`).
             DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
+            DimLayout::Packed { extent: e, .. } => {
+                let e = i128::from(e.eval(values).ok()?.max(0));
+                i64::try_from(e.checked_mul(e + 1)? / 2).ok()?
+            }
         };
         cells = cells.checked_mul(i128::from(size))?;
     }
