@@ -165,7 +165,7 @@ fn scaling_reports_a_timeout_and_skips_the_larger_factors() {
 }
 
 #[test]
-fn scaling_reg_detect_keeps_its_quasi_affine_lattice_at_twice_its_sizes() {
+fn scaling_reg_detect_keeps_its_packed_triangles_at_twice_its_sizes() {
     let (code, out, err) = polyfold(&[
         "bench",
         "corpus/reg_detect.c",
@@ -177,17 +177,18 @@ fn scaling_reg_detect_keeps_its_quasi_affine_lattice_at_twice_its_sizes() {
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out, "reg_detect");
     assert_eq!(rows.len(), 2, "{out}");
-    // Cells after: sum_t and mean ⌈N/2⌉·⌈3N/2⌉ each, diff that times P,
-    // sum_d 1 cell. N = 6, P = 64: seed 001's 27, 27, 1728 and 1.
-    // N = 12, P = 128: 6·18 = 108 each and 108·128.
+    // Cells after: sum_t and mean N(N + 1)/2 each (upper triangles packed
+    // row by row), diff that times P, sum_d 1 cell. N = 6, P = 64: the
+    // max-live bounds 21, 21, 1344 and 1. N = 12, P = 128: 78 each and
+    // 78·128.
     for (row, (n, p)) in rows.iter().zip([(6i64, 64i64), (12, 128)]) {
-        let triangle = ((n + 1) / 2) * ((3 * n + 1) / 2);
+        let triangle = n * (n + 1) / 2;
         let after = 2 * triangle + triangle * p + 1;
         assert_eq!(row[2], format!("N={n},P={p}"), "{out}");
         assert_eq!(row[10], after.to_string(), "{out}");
     }
     assert!(
-        out.contains("sum_t[c0][c1] -> sum_t[c0 % ((N + 1) / 2)][(-2c0 + c1) % ((3 * N + 1) / 2)]"),
+        out.contains("sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]"),
         "{out}"
     );
     let verdict = out

@@ -396,7 +396,9 @@ fn version_and_help() {
 #[test]
 fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
     let kernel = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/reg_detect.c");
-    let out = polyfold(&["--report", "json", kernel]);
+    // The lattice strategies alone (packed triangles, smaller, are the
+    // default: checked at the end).
+    let out = polyfold(&["--report", "json", "--no-packing", kernel]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let array = |name: &str| {
@@ -446,6 +448,20 @@ fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
         report.contains("optimal: meets the max-live lower bound"),
         "{report}"
     );
+    // By default diff's triangle is packed: 21·64 = 1344 cells, its
+    // max-live count, listed after the lattices' 1728.
+    let out = polyfold(&["--report", "json", kernel]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let diff = v["files"][0]["arrays"]
+        .as_array()
+        .expect("arrays")
+        .iter()
+        .find(|a| a["array"] == "diff")
+        .cloned()
+        .expect("diff");
+    assert_eq!(diff["new_cells"], 1344, "{diff}");
+    assert_eq!(diff["method"], "triangle packed", "{diff}");
+    assert_eq!(diff["optimal"], "max-live bound", "{diff}");
 }
 
 #[test]

@@ -438,8 +438,8 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
         original = original.zip(d.original_cells).map(|(a, b)| a + b);
         let outcome = match &d.outcome {
             ArrayOutcome::Remapped { certified, .. } => certified
-                .mapping()
-                .map_or_else(|| "remapped".to_string(), |m| m.to_string()),
+                .mapping_text()
+                .unwrap_or_else(|| "remapped".to_string()),
             ArrayOutcome::Merged { .. } => "merged".to_string(),
             ArrayOutcome::Kept { .. } => "kept".to_string(),
             ArrayOutcome::External => unreachable!("skipped above"),
