@@ -164,11 +164,12 @@ fn an_upper_triangle_is_packed_row_by_row() {
         &output,
         "                path[j][i] = mean[j * (2 * N - 1 - j) / 2 + i];",
     );
-    let scop = output
-        .split("#pragma scop")
-        .nth(1)
-        .and_then(|rest| rest.split("#pragma endscop").next())
-        .expect("the SCoP");
+    let scop = common::scop_text(&output);
+    assert!(
+        !scop.is_empty(),
+        "no SCoP in
+{output}"
+    );
     assert!(!scop.contains('%'), "{output}");
 }
 

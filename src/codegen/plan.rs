@@ -419,11 +419,8 @@ fn linear_access(
 }
 
 /// The packed index of the cell `(a, b)` of a triangle of extent `e` (see
-/// [`crate::mapping::layout::Triangle`]), as C with `a` and `b` the texts
-/// of the two subscripts: `a * (a + 1) / 2 + b` for a lower triangle,
-/// `a * (2 * E - 1 - a) / 2 + b` for an upper one. The product is even,
-/// so C's `/` is exact (both factors are non-negative where the accesses
-/// run: the layout proved them inside the triangle).
+/// [`Triangle::index_text`]), with `a` and `b` the texts of the two
+/// subscripts, parenthesised where their precedence needs it.
 fn packed_text(
     scop: &Scop,
     triangle: Triangle,
@@ -433,22 +430,9 @@ fn packed_text(
     params: &[String],
 ) -> String {
     let is_compound = |n: &str| scop.is_compound(n);
-    let a_mul = operand(a, Prec::Multiplicative, &is_compound);
-    let b_add = operand(b, Prec::Multiplicative, &is_compound);
-    match triangle {
-        Triangle::Lower => {
-            let a_add = operand(a, Prec::Additive, &is_compound);
-            format!("{a_mul} * ({a_add} + 1) / 2 + {b_add}")
-        }
-        Triangle::Upper => {
-            let k = ParamAffine {
-                coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
-                constant: 2 * e.constant - 1,
-                den: 1,
-            };
-            format!("{a_mul} * ({} - {a_mul}) / 2 + {b_add}", k.to_text(params))
-        }
-    }
+    let a = operand(a, Prec::Multiplicative, &is_compound);
+    let b = operand(b, Prec::Multiplicative, &is_compound);
+    triangle.index_text(&a, &b, e, params)
 }
 
 /// The identifiers of the C expression `text` (numbers, with their

@@ -91,6 +91,25 @@ pub enum Triangle {
 }
 
 impl Triangle {
+    /// The packed index as C text, for the texts `a` and `b` of `c_p` and
+    /// `c_q` (each already an operand of `*`, `-` and `+`) and the extent
+    /// `e`: `a * (a + 1) / 2 + b` or `a * (2 * E - 1 - a) / 2 + b`. The
+    /// product is even, so C's `/` is exact (both factors are
+    /// non-negative inside the triangle).
+    pub fn index_text(self, a: &str, b: &str, e: &ParamAffine, params: &[String]) -> String {
+        match self {
+            Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
+            Triangle::Upper => {
+                let k = ParamAffine {
+                    coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
+                    constant: 2 * e.constant - 1,
+                    den: 1,
+                };
+                format!("{a} * ({} - {a}) / 2 + {b}", k.to_text(params))
+            }
+        }
+    }
+
     /// The packed index of cell `(a, b)` = `(c_p, c_q)` for the extent `e`.
     pub fn index(self, a: i64, b: i64, e: i64) -> i64 {
         match self {
@@ -233,17 +252,7 @@ impl ArrayLayout {
                 } => {
                     packed = true;
                     let (a, b) = (&names[p], names.get(*partner)?);
-                    let index = match triangle {
-                        Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
-                        Triangle::Upper => {
-                            let k = ParamAffine {
-                                coeffs: extent.coeffs.iter().map(|c| 2 * c).collect(),
-                                constant: 2 * extent.constant - 1,
-                                den: 1,
-                            };
-                            format!("{a} * ({} - {a}) / 2 + {b}", k.to_text(params))
-                        }
-                    };
+                    let index = triangle.index_text(a, b, extent, params);
                     right.push_str(&format!("[{index}]"));
                 }
                 DimLayout::Dropped => {}

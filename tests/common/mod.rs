@@ -52,3 +52,13 @@ pub fn assert_runs_like_original(path: &Path, name: &str, tag: &str, output: &st
         "{name}: output:\n{output}"
     );
 }
+
+/// The text between `#pragma scop` and `#pragma endscop` of `output`
+/// (empty without a SCoP).
+pub fn scop_text(output: &str) -> &str {
+    output
+        .split("#pragma scop")
+        .nth(1)
+        .and_then(|rest| rest.split("#pragma endscop").next())
+        .unwrap_or("")
+}
