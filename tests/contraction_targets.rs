@@ -334,3 +334,46 @@ fn a_triangle_with_an_access_outside_is_not_packed() {
     .expect("contracts");
     assert_eq!(size_of(&r, "L"), 2080, "{}", describe(&r));
 }
+
+/// `polyfold verify` traces a packed triangle at the index the code
+/// computes, not through the identity mapping its certificate carries:
+/// the emitted storage of triangle_temp verifies (every read sees its
+/// value), and the same packing read as an upper triangle (the wrong
+/// orientation for `L[i][j]`, `j <= i`) is refused: its cells with
+/// `j < i` are outside that triangle.
+#[test]
+fn the_trace_runs_a_packed_triangle_as_the_code_indexes_it() {
+    use polyfold::verify::Storage;
+    let path = format!("{}/corpus/triangle_temp.c", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("corpus file");
+    let program = frontend::extract(&path, &source, &frontend::Options::default());
+    let c = contract_program(&program, &ContractOptions::default()).expect("contracts");
+    let storage = c.emitted();
+    assert!(
+        storage
+            .arrays
+            .iter()
+            .any(|(_, _, s)| matches!(s, Storage::Packed { .. })),
+        "{}",
+        describe(&c)
+    );
+    let mut budget = polyfold::poly::Budget::new(u64::MAX, None);
+    let reports = polyfold::verify::build::verify_program(&program, &storage, &mut budget)
+        .expect("the trace runs");
+    assert!(!reports.is_empty());
+    assert!(
+        reports.iter().all(|(_, r)| r.first_mismatch.is_none()),
+        "{reports:?}"
+    );
+    let mut flipped = storage.clone();
+    for (_, _, s) in flipped.arrays.iter_mut() {
+        if let Storage::Packed { triangle, .. } = s {
+            *triangle = polyfold::mapping::layout::Triangle::Upper;
+        }
+    }
+    let result = polyfold::verify::build::verify_program(&program, &flipped, &mut budget);
+    assert!(
+        result.is_err_and(|e| e.contains("leaves its packed triangle")),
+        "the flipped triangle verified"
+    );
+}

@@ -417,9 +417,31 @@ impl FileContraction {
             .decisions
             .iter()
             .filter_map(|d| match &d.outcome {
-                ArrayOutcome::Remapped { certified, .. } => certified
-                    .mapping()
-                    .map(|m| (d.scop, d.array.0 as usize, m.clone())),
+                ArrayOutcome::Remapped { certified, .. } => {
+                    let a = d.array.0 as usize;
+                    // A packed triangle is traced as the code indexes it.
+                    let packed = certified.layout().and_then(|l| {
+                        l.dims.iter().enumerate().find_map(|(p, dim)| match dim {
+                            crate::mapping::layout::DimLayout::Packed {
+                                partner,
+                                triangle,
+                                extent,
+                            } => Some(crate::verify::Storage::Packed {
+                                p,
+                                q: *partner,
+                                triangle: *triangle,
+                                extent: extent.clone(),
+                            }),
+                            _ => None,
+                        })
+                    });
+                    match packed {
+                        Some(storage) => Some((d.scop, a, storage)),
+                        None => certified
+                            .mapping()
+                            .map(|m| (d.scop, a, crate::verify::Storage::Modular(m.clone()))),
+                    }
+                }
                 _ => None,
             })
             .collect();

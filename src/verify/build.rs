@@ -73,13 +73,13 @@ pub fn verify_program(
             continue;
         };
         let mut trace = trace_program(scop);
-        for (s, a, mapping) in &storage.arrays {
+        for (s, a, array_storage) in &storage.arrays {
             if *s == si {
                 let array = trace
                     .arrays
                     .get_mut(*a)
                     .ok_or_else(|| format!("SCoP {si} has no array {a}"))?;
-                array.storage = super::Storage::Modular(mapping.clone());
+                array.storage = array_storage.clone();
             }
         }
         for &(s, st) in &storage.removed {

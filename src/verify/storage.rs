@@ -28,6 +28,17 @@ pub enum Storage {
     Original,
     /// A per-array modular mapping: every cell is sent through it.
     Modular(ModularMapping),
+    /// A triangle of dimensions `p < q` packed row by row (the layout
+    /// `mapping::layout::packed_layout` emits): cell `c` is at
+    /// `triangle.index(c_p, c_q, extent)` in place of its dimensions `p`
+    /// and `q`, every other coordinate kept; a cell outside the triangle
+    /// is an error of the storage.
+    Packed {
+        p: usize,
+        q: usize,
+        triangle: crate::mapping::layout::Triangle,
+        extent: ParamAffine,
+    },
     /// In the merged buffers of the trace program
     /// ([`super::TraceProgram::buffers`]): each access of the array has
     /// its own location, given here (every access of the array must have
@@ -222,8 +233,9 @@ fn shift_buffers(location: &mut Location, by: usize) {
 /// see the trace catch it.
 #[derive(Clone, Debug, Default)]
 pub struct ProgramStorage {
-    /// `(SCoP, array index, mapping)` of every array folded alone.
-    pub arrays: Vec<(usize, usize, ModularMapping)>,
+    /// `(SCoP, array index, storage)` of every array folded alone (a
+    /// modular mapping, or a packed triangle).
+    pub arrays: Vec<(usize, usize, Storage)>,
     /// `(SCoP, storage)` of every SCoP whose temporaries are merged.
     pub merged: Vec<(usize, MergedStorage)>,
     /// `(SCoP, statement index)` of the copies of an array folded alone

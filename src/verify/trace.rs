@@ -646,6 +646,21 @@ pub fn run_trace_profiled(
                 moduli.push(Vec::new());
                 mapped.push(Store::new(&[], &mut limit));
             }
+            Storage::Packed {
+                p, q, extent: e, ..
+            } => {
+                let e = e.eval(params)?.max(0);
+                let mut bounds = Vec::new();
+                for (k, b) in to_i64(&cells).into_iter().enumerate() {
+                    if k == *p {
+                        bounds.push((0, (e * (e + 1) / 2 - 1).max(0)));
+                    } else if k != *q {
+                        bounds.push(b);
+                    }
+                }
+                moduli.push(Vec::new());
+                mapped.push(Store::new(&bounds, &mut limit));
+            }
             Storage::Modular(m) => {
                 let mut bounds = Vec::new();
                 let mut bs = Vec::new();
@@ -772,6 +787,37 @@ pub fn run_trace_profiled(
             Storage::Original => {
                 location[..rank].copy_from_slice(&cell[..rank]);
                 Ok((access.array, rank, true))
+            }
+            Storage::Packed {
+                p,
+                q,
+                triangle,
+                extent,
+            } => {
+                let e = extent.eval(params)?;
+                let (a, b) = (cell[*p], cell[*q]);
+                let inside = match triangle {
+                    crate::mapping::layout::Triangle::Lower => 0 <= b && b <= a && a < e,
+                    crate::mapping::layout::Triangle::Upper => 0 <= a && a <= b && b < e,
+                };
+                if !inside {
+                    return Err(solver(format!(
+                        "an access of `{}` leaves its packed triangle",
+                        program.arrays[access.array].name
+                    )));
+                }
+                let mut n = 0;
+                for k in 0..rank {
+                    if k == *p {
+                        location[n] = triangle.index(a, b, e);
+                    } else if k == *q {
+                        continue;
+                    } else {
+                        location[n] = cell[k];
+                    }
+                    n += 1;
+                }
+                Ok((access.array, n, true))
             }
             Storage::Merged(_) => Err(solver(format!(
                 "an access of merged `{}` without a location",
