@@ -807,14 +807,11 @@ pub fn run_trace_profiled(
                     )));
                 }
                 let mut n = 0;
-                for k in 0..rank {
-                    if k == *p {
-                        location[n] = triangle.index(a, b, e);
-                    } else if k == *q {
+                for (k, c) in cell[..rank].iter().enumerate() {
+                    if k == *q {
                         continue;
-                    } else {
-                        location[n] = cell[k];
                     }
+                    location[n] = if k == *p { triangle.index(a, b, e) } else { *c };
                     n += 1;
                 }
                 Ok((access.array, n, true))
