@@ -85,7 +85,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
 /// The row sums of an upper triangle (reg_detect's `sum_t`), one shape of
 /// the `triangles` form: `T[i][j] = w * T[i][j - 1] + …` for `j > i`.
 fn is_row_sums(scop: &str) -> bool {
-    scop.contains("for (j = i + 1;") && scop.contains("[i][j - 1]")
+    scop.contains("for (j = i + 1;") && (scop.contains("[i][j - 1]") || scop.contains("[j - 1][i]"))
 }
 
 #[test]
@@ -112,7 +112,12 @@ fn the_triangles_form_makes_both_shapes_and_row_sums_fold_with_quasi_affine_modu
             )
             .expect("contracts")
             .output;
-            packed += usize::from(out.contains("[i * (2 * N") && out.contains(" + 1) / 2]"));
+            // Upper: row `i` at `i * (2 * P - 1 - i) / 2`; lower (the
+            // transposed sums): row `j` at `j * (j + 1) / 2`.
+            packed += usize::from(
+                (out.contains("[i * (2 * N") || out.contains("[j * (j + 1) / 2 + i]"))
+                    && out.contains(" + 1) / 2]"),
+            );
             if quasi.is_none() {
                 // The lattice, with packed triangles off (packed, the row
                 // sums take P·(P + 1)/2 cells, fewer).

@@ -1359,17 +1359,23 @@ impl Builder {
     /// ```
     ///
     /// Its best lattices have quasi-affine moduli (`(P + 1) / 2` and
-    /// `(3 * P + 1) / 2`), lifted from probes two apart.
+    /// `(3 * P + 1) / 2`), lifted from probes two apart; packed row by row
+    /// it takes `P·(P + 1)/2` cells. Half of them are transposed (`T[j][i]`:
+    /// a lower triangle summed down its columns).
     fn row_sums_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
         let p = self.param();
         let extent = Aff::var(&p, 0);
         let array = self.new_temp(vec![extent.clone(), extent]);
+        // Maybe transposed: the sums run down the columns of a lower
+        // triangle, `T[j][i]` for `j >= i`.
+        let lower = self.form_rng.chance(1, 2);
+        let at = |a: Aff, b: Aff| if lower { vec![b, a] } else { vec![a, b] };
         let w = self.weight();
         let diagonal = self.input_read(&["i".to_string()]);
         let first = Node::Assign {
             target: Target::Temp {
                 array,
-                subscripts: vec![Aff::var("i", 0), Aff::var("i", 0)],
+                subscripts: at(Aff::var("i", 0), Aff::var("i", 0)),
             },
             accumulate: false,
             reads: vec![(w, diagonal)],
@@ -1380,7 +1386,7 @@ impl Builder {
         let step = Node::Assign {
             target: Target::Temp {
                 array,
-                subscripts: vec![Aff::var("i", 0), Aff::var("j", 0)],
+                subscripts: at(Aff::var("i", 0), Aff::var("j", 0)),
             },
             accumulate: false,
             reads: vec![
@@ -1388,7 +1394,7 @@ impl Builder {
                     w,
                     Read::Temp {
                         array,
-                        subscripts: vec![Aff::var("i", 0), Aff::var("j", -1)],
+                        subscripts: at(Aff::var("i", 0), Aff::var("j", -1)),
                     },
                 ),
                 (w2, input),
@@ -1426,7 +1432,7 @@ impl Builder {
                         w,
                         Read::Temp {
                             array,
-                            subscripts: vec![Aff::var("i", 0), Aff::var("j", 0)],
+                            subscripts: at(Aff::var("i", 0), Aff::var("j", 0)),
                         },
                     )],
                     constant: 0,
