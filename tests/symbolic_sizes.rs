@@ -399,14 +399,15 @@ fn a_skewed_temporary_is_reindexed_without_a_modulo() {
         output.contains("    double B[n][m]; /* the skewed temporary */"),
         "{output}"
     );
-    for line in [
-        "            B[i][j] = in[i][j] * 2.0;",
-        "    double C[n][m]; /* polyfold: C[c0][c1] -> C[c0 % n][(c1 - c0) % m] */",
-        "            C[i][j] = in[i][j] - 1.0;",
-        "            out[i][j] = B[i][j] + (double)(i - j) * C[i][j];",
-    ] {
-        assert!(output.lines().any(|l| l == line), "{output}");
-    }
+    common::assert_lines(
+        &output,
+        &[
+            "            B[i][j] = in[i][j] * 2.0;",
+            "    double C[n][m]; /* polyfold: C[c0][c1] -> C[c0 % n][(c1 - c0) % m] */",
+            "            C[i][j] = in[i][j] - 1.0;",
+            "            out[i][j] = B[i][j] + (double)(i - j) * C[i][j];",
+        ],
+    );
     let scop = common::scop_text(&output);
     assert!(
         !scop.is_empty(),
@@ -451,17 +452,18 @@ fn a_strided_temporary_loses_its_stride_without_a_modulo() {
         assert_eq!(entry(&a, name)["method"], "stride removed", "{a:?}");
     }
     let output = common::polyfold_stdout(&[file]);
-    for line in [
-        "    double s[n][m]; /* polyfold: s[c0][c1] -> s[((c0 - 1) / 3) % n][c1 % m] */",
-        "        t[i] = in[i][0] * 0.5;",
-        "            s[i][j] = in[i][j] - t[i];",
-        "            out[i][j] = s[i][j] + t[i] * (double)j;",
-        "    v[1] = in[0][0] + 1.0;",
-        "        v[i % 2] = v[(i - 1) % 2] + v[i % 2] * 0.5 + in[i][0];",
-        "    out[0][0] = v[(n - 1) % 2];",
-    ] {
-        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
-    }
+    common::assert_lines(
+        &output,
+        &[
+            "    double s[n][m]; /* polyfold: s[c0][c1] -> s[((c0 - 1) / 3) % n][c1 % m] */",
+            "        t[i] = in[i][0] * 0.5;",
+            "            s[i][j] = in[i][j] - t[i];",
+            "            out[i][j] = s[i][j] + t[i] * (double)j;",
+            "    v[1] = in[0][0] + 1.0;",
+            "        v[i % 2] = v[(i - 1) % 2] + v[i % 2] * 0.5 + in[i][0];",
+            "    out[0][0] = v[(n - 1) % 2];",
+        ],
+    );
     assert!(
         output.contains("    double t[n]; /* one column of three, every other row */"),
         "{output}"
@@ -494,12 +496,13 @@ fn a_skewed_temporary_of_an_unproven_extent_gets_a_guarded_one() {
     assert_folded(&a, "B", "n * m", &[("n", 40), ("m", 30)], 1200);
     assert_eq!(entry(&a, "B")["method"], "unimodular reindexing", "{a:?}");
     let output = common::polyfold_stdout(&[file]);
-    for line in [
-        "            B[i][j] = in[i + j] * 2.0 - (double)j;",
-        "            out[j] = out[j] * 0.5 + B[i][j] * (double)(i + 1);",
-    ] {
-        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
-    }
+    common::assert_lines(
+        &output,
+        &[
+            "            B[i][j] = in[i + j] * 2.0 - (double)j;",
+            "            out[j] = out[j] * 0.5 + B[i][j] * (double)(i + 1);",
+        ],
+    );
     assert!(
         output.contains("    double B[n > 1 ? n : 1][m];"),
         "{output}"
@@ -536,13 +539,14 @@ fn shifted_rows_read_as_the_writes_iterators() {
     assert_eq!(entry(&a, "D")["method"], "unimodular reindexing", "{a:?}");
     assert_eq!(entry(&a, "E")["method"], "stride removed", "{a:?}");
     let output = common::polyfold_stdout(&[file]);
-    for line in [
-        "            D[i][j] = in[i][j] * 2.0 - (double)j;",
-        "            E[i][j] = in[i][j] + (double)i;",
-        "            out[i][j] = D[i][j] * (double)(i + 1) - E[i][j];",
-    ] {
-        assert!(output.lines().any(|l| l == line), "{line}\n{output}");
-    }
+    common::assert_lines(
+        &output,
+        &[
+            "            D[i][j] = in[i][j] * 2.0 - (double)j;",
+            "            E[i][j] = in[i][j] + (double)i;",
+            "            out[i][j] = D[i][j] * (double)(i + 1) - E[i][j];",
+        ],
+    );
     runs_the_same_as(
         file,
         "default",

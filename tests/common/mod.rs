@@ -62,3 +62,13 @@ pub fn scop_text(output: &str) -> &str {
         .and_then(|rest| rest.split("#pragma endscop").next())
         .unwrap_or("")
 }
+
+/// Asserts that `output` has each of `lines` as a whole line.
+pub fn assert_lines(output: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(
+            output.lines().any(|l| l == *line),
+            "missing line\n{line}\nin\n{output}"
+        );
+    }
+}
