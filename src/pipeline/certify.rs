@@ -168,8 +168,9 @@ pub fn certify_array(
 /// that every access stays inside (proven for every parameter value of
 /// the context), packed row by row. The layout is a bijection from the
 /// accessed cells onto the packed ones: it folds no two cells, so it needs
-/// no difference set; its storage carries the identity mapping (the
-/// declared extents as moduli), which the trace verifier runs.
+/// no difference set. Its storage carries the identity mapping (the
+/// declared extents as moduli) for what reads a mapping; `polyfold
+/// verify` traces the packed index itself (`FileContraction::emitted`).
 pub fn certify_packed(
     claim: &ArrayClaim<'_>,
     pair: (usize, usize, crate::mapping::layout::Triangle),

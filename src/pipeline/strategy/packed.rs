@@ -2,11 +2,11 @@
 //!
 //! A temporary whose accesses all stay inside a triangle of two of its
 //! dimensions, `0 <= c_q <= c_p < E` (lower) or `0 <= c_p <= c_q < E`
-//! (upper), both declared `E`, keeps every value of that triangle: no
-//! modular mapping can do better than the difference set of the triangle
-//! allows (`T - T`, a hexagon of area `3E²`, so at least `3E²/4` cells for
-//! a lattice: reg_detect's `sum_t` at 27 of 36 for `E = 6`), while the
-//! triangle has `E·(E + 1)/2` cells (21). Packing it row by row,
+//! (upper), both declared `E`: when every value of the triangle is live
+//! at once, no modular mapping can do better than the difference set of
+//! the triangle allows (`T - T`, a hexagon of area `3E²`, so at least
+//! `3E²/4` cells for a lattice: reg_detect's `sum_t` at 27 of 36 for
+//! `E = 6`), while the triangle has `E·(E + 1)/2` cells (21). Packing it row by row,
 //! `c_p·(c_p + 1)/2 + c_q` (lower) or `c_p·(2E - c_p - 1)/2 + c_q`
 //! (upper), is a bijection from the triangle onto `0..E·(E + 1)/2`: it
 //! folds no two cells, so it is valid whatever the lifetimes, and the
@@ -21,6 +21,11 @@
 //! the current choice (the other dimensions keep their extents), for
 //! arrays whose declarator may change, and with the sizes symbolic
 //! (`E·(E + 1)/2` is not affine: a `%` with it is never needed).
+//!
+//! The index is computed in the subscripts' type: with `int` iterators,
+//! `c_p·(2E - 1 - c_p)` stays below `E²`, the number of cells of the
+//! original declaration, so it overflows only for an array of `2^31`
+//! cells or more.
 //!
 //! Not done here: triangles that do not start at 0 or end at `E - 1`
 //! (a shifted or strict triangle, `c_q < c_p`), triangles of two
