@@ -219,14 +219,17 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
                 modulus: b,
                 extent_proven: false,
                 ..
-            } => {
-                // Not proven >= 1 where the program is valid: `max(b, 1)`.
-                let b = operand(&b.to_text(&params), Prec::Shift, &|n| scop.is_compound(n));
-                text.push_str(&format!("[{b} > 1 ? {b} : 1]"))
-            }
+            } => text.push_str(&guarded_extent(scop, b, &params)),
         }
     }
     text
+}
+
+/// The declarator extent `[max(b, 1)]` of a new extent `b` not proven at
+/// least 1 where the program is valid: `[b > 1 ? b : 1]`.
+fn guarded_extent(scop: &Scop, b: &ParamAffine, params: &[String]) -> String {
+    let b = operand(&b.to_text(params), Prec::Shift, &|n| scop.is_compound(n));
+    format!("[{b} > 1 ? {b} : 1]")
 }
 
 /// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into
@@ -309,11 +312,7 @@ fn linear_declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> 
             if *extent_proven {
                 text.push_str(&format!("[{}]", modulus.to_text(&params)));
             } else {
-                // Not proven >= 1 where the program is valid: `max(b, 1)`.
-                let b = operand(&modulus.to_text(&params), Prec::Shift, &|n| {
-                    scop.is_compound(n)
-                });
-                text.push_str(&format!("[{b} > 1 ? {b} : 1]"));
+                text.push_str(&guarded_extent(scop, modulus, &params));
             }
         }
     }
