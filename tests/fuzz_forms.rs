@@ -64,6 +64,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         "openmp" => text.contains("#pragma omp parallel for"),
         "products" => scop.lines().any(|l| {
             l.split("in[")
+                .chain(l.split("out["))
                 .skip(1)
                 .any(|rest| rest.starts_with('N') && rest.contains(" * "))
         }),
@@ -86,6 +87,53 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
 /// the `triangles` form: `T[i][j] = w * T[i][j - 1] + …` for `j > i`.
 fn is_row_sums(scop: &str) -> bool {
     scop.contains("for (j = i + 1;") && (scop.contains("[i][j - 1]") || scop.contains("[j - 1][i]"))
+}
+
+/// The `products` form writes `out` at a size times an iterator too
+/// (`out[N0 * j] += …`): a value folded into the subscript of an array the
+/// SCoP writes, which concerns that array only. The temporaries of such
+/// programs with `#define` sizes are still certified for every value
+/// (no `_Static_assert` naming a value with `==`) when nothing else folds
+/// a value, in some of them.
+#[test]
+fn the_products_form_writes_the_output_at_products_too() {
+    let forms = Forms::parse("products").expect("known form");
+    let (mut written, mut unpinned) = (0, 0);
+    for seed in 0..80 {
+        let text = generate_with(seed, &forms).to_c();
+        let scop = scop_text(&text);
+        let writes_product = scop.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix("out[")
+                .is_some_and(|rest| rest.starts_with('N') && rest.contains(" * "))
+        });
+        if !writes_product {
+            continue;
+        }
+        written += 1;
+        let result = polyfold::pipeline::contract_program(
+            &polyfold::frontend::extract(
+                "products.c",
+                &text,
+                &polyfold::frontend::Options::default(),
+            ),
+            &Default::default(),
+        )
+        .expect("contracts");
+        let folded = result.decisions.iter().any(|d| {
+            matches!(
+                &d.outcome,
+                polyfold::pipeline::record::ArrayOutcome::Remapped { certified, .. }
+                    if matches!(certified.certificate(), polyfold::mapping::Certificate::ForAllParameters)
+            )
+        });
+        unpinned += usize::from(folded && !text.contains(" in[N") && !scop.contains(" / "));
+    }
+    assert!(written >= 5, "{written} programs write out at a product");
+    assert!(
+        unpinned >= 1,
+        "{unpinned} of {written} fold a temporary for every value"
+    );
 }
 
 #[test]

@@ -144,6 +144,31 @@ fn axis_access(
                 triangle,
                 extent,
             } => {
+                // A constant row and a partner without iterators: the
+                // index is affine in the parameters (`c[0][N - 1]` ->
+                // `c[N - 2]`).
+                let n_param = scop.params.len();
+                let affine = access
+                    .subscripts
+                    .get(*partner)
+                    .filter(|_| exact && sub_aff.coeffs.iter().all(|c| *c == 0))
+                    .filter(|b| {
+                        b.coeffs[n_param.min(b.coeffs.len())..]
+                            .iter()
+                            .all(|c| *c == 0)
+                    })
+                    .and_then(|b| {
+                        let b = ParamAffine {
+                            coeffs: b.coeffs[..n_param.min(b.coeffs.len())].to_vec(),
+                            constant: b.constant,
+                            den: 1,
+                        };
+                        triangle.constant_row_index(sub_aff.constant, &b, extent)
+                    });
+                if let Some(index) = affine {
+                    text.push_str(&format!("[{}]", index.to_text(params)));
+                    continue;
+                }
                 let other = subs.get(*partner).copied().unwrap_or("0");
                 text.push_str(&format!(
                     "[{}]",
@@ -197,16 +222,16 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
         match dim {
             DimLayout::Linear { .. } => unreachable!("checked by is_linear"),
             DimLayout::Dropped => {}
-            DimLayout::Packed { extent: e, .. } => {
-                // E * (E + 1) / 2 cells.
+            DimLayout::Packed {
+                extent: e,
+                triangle,
+                ..
+            } => {
+                // E * (E + 1) / 2 cells (E * (E - 1) / 2 without the diagonal).
                 let e_text = operand(&e.to_text(&params), Prec::Multiplicative, &|n| {
                     scop.is_compound(n)
                 });
-                let plus = e
-                    .plus(1)
-                    .map(|p| p.to_text(&params))
-                    .unwrap_or_else(|_| format!("{e_text} + 1"));
-                text.push_str(&format!("[{e_text} * ({plus}) / 2]"));
+                text.push_str(&format!("[{}]", triangle.cells_text(&e_text, e, &params)));
             }
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
             DimLayout::Plain { extent: Some(b) }

@@ -57,6 +57,10 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         }
         value_uses.extend(a.value_uses.iter().cloned());
     }
+    // Known values folded into the domains (bounds, guards) concern every
+    // array; those of an access or an extent, that array only.
+    let domains_value_used = !value_uses.is_empty();
+    let mut array_value_used: BTreeSet<usize> = BTreeSet::new();
     let note_lin = |l: &Lin, names: &mut Vec<String>| {
         for p in l.params() {
             if !names.iter().any(|n| n == p) {
@@ -77,6 +81,9 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         for a in std::iter::once(&s.write).chain(&s.reads) {
             if written.contains(&a.var) {
                 value_uses.extend(a.value_uses.iter().cloned());
+            }
+            if !a.value_uses.is_empty() {
+                array_value_used.insert(a.var);
             }
         }
     }
@@ -99,11 +106,14 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     }
 
     // Extents (they may add parameters).
-    let mut extent_lins: Vec<Vec<(Option<Lin>, String)>> = Vec::new();
+    // Each extent with whether it folded a known value: such an extent
+    // holds for the known values only, and gives the context no fact.
+    let mut extent_lins: Vec<Vec<(Option<Lin>, String, bool)>> = Vec::new();
     for &v in &array_vars {
         let var = &cx.scopes.vars[v];
         let mut dims = Vec::new();
         for (size, text) in &var.dc.dims {
+            let mut folded = false;
             let lin = size.as_ref().and_then(|e| {
                 let mut r = ExtentResolver {
                     cx,
@@ -119,15 +129,19 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 for (k, val) in r.params {
                     param_info.entry(k).or_insert(val);
                 }
+                folded = !r.value_uses.is_empty();
                 if written.contains(&v) {
                     value_uses.extend(r.value_uses);
                 }
                 Some(l)
             });
+            if folded {
+                array_value_used.insert(v);
+            }
             if let Some(l) = &lin {
                 note_lin(l, &mut param_names);
             }
-            dims.push((lin, text.trim().to_string()));
+            dims.push((lin, text.trim().to_string(), folded));
         }
         extent_lins.push(dims);
     }
@@ -164,13 +178,14 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     for (k, &v) in array_vars.iter().enumerate() {
         let var = &cx.scopes.vars[v];
         let mut extents = Vec::new();
-        for (lin, text) in &extent_lins[k] {
+        for (lin, text, folded) in &extent_lins[k] {
             let aff = match lin {
                 Some(l) => Some(lin_to_aff(l, &Columns::params(&param_names))?),
                 None => None,
             };
             if let Some(l) = lin
                 && !l.params().is_empty()
+                && !folded
             {
                 let row = Columns::params(&param_names).row(&l.add_constant(-1)?)?;
                 if !context.ineqs.contains(&row) {
@@ -201,6 +216,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 Vec::new()
             },
             facts: facts(cx, v, &span),
+            value_used: array_value_used.contains(&v),
             liveness: Liveness::Unclassified,
         });
     }
@@ -277,6 +293,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         span,
         kind: cx.kind,
         params,
+        domains_value_used,
         context,
         arrays,
         stmts,

@@ -415,7 +415,7 @@ impl Builder {
         }
         let w = self.weight();
         let index = self.input_read(vars);
-        let target = Target::Output(self.output_index(vars));
+        let target = self.output_target(vars);
         vec![Node::IfElse {
             conditions,
             then_body: body,
@@ -469,6 +469,20 @@ impl Builder {
     }
 
     /// An index into `out`: an iterator plus a constant, or a constant.
+    /// An `out` cell from some iterators of `vars`, or (the `products`
+    /// form, one time in four) at a size times one of them plus such an
+    /// index: a product folded into the subscript of an array the SCoP
+    /// writes (`blury[ty * B + y]`), which concerns `out` only.
+    fn output_target(&mut self, vars: &[String]) -> Target {
+        if !vars.is_empty() && self.form(self.forms.products, 1, 4) {
+            let var = self.form_rng.pick(vars).clone();
+            let size = self.form_rng.pick(&self.program.sizes).0.clone();
+            let offset = Aff::constant(self.form_rng.range(0, 3));
+            return Target::OutputScaled { size, var, offset };
+        }
+        Target::Output(self.output_index(vars))
+    }
+
     fn output_index(&mut self, vars: &[String]) -> Aff {
         if vars.is_empty() || self.rng.chance(1, 3) {
             Aff::constant(self.rng.range(0, 7))
@@ -679,7 +693,7 @@ impl Builder {
                 guard.push(self.random_condition(&domain));
             }
             let w = self.weight();
-            let target = Target::Output(self.output_index(&vars));
+            let target = self.output_target(&vars);
             let folded = self.guarded_else(
                 guard,
                 vec![Node::Assign {
@@ -750,7 +764,7 @@ impl Builder {
         if kind == 0 || domain.len() < 2 && kind == 2 {
             // Straight into `out`.
             let vars: Vec<String> = domain.iter().map(|l| l.var.clone()).collect();
-            let target = Target::Output(self.output_index(&vars));
+            let target = self.output_target(&vars);
             let stmt = Node::Assign {
                 target,
                 accumulate: true,
@@ -1031,7 +1045,7 @@ impl Builder {
             body.extend(Self::guarded(
                 guard,
                 vec![Node::Assign {
-                    target: Target::Output(self.output_index(&vars)),
+                    target: self.output_target(&vars),
                     accumulate: true,
                     reads: vec![(
                         w,
@@ -1661,7 +1675,7 @@ impl Builder {
         ];
         let producer = Self::nest(&full, &[0, 1], vec![write]);
         let w = self.weight();
-        let target = Target::Output(self.output_index(&vars));
+        let target = self.output_target(&vars);
         let fold = Node::Assign {
             target,
             accumulate: true,
@@ -1785,7 +1799,7 @@ impl Builder {
         let mut folds = Vec::new();
         for &residue in &residues {
             let w = self.weight();
-            let target = Target::Output(self.output_index(&vars));
+            let target = self.output_target(&vars);
             let mut subscripts = at(residue, 0);
             if reverse {
                 subscripts[0] = Aff {

@@ -179,7 +179,9 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
                 if !done {
                     done = match target {
                         Target::Temp { subscripts, .. } => edit_affs(subscripts, k),
-                        Target::Output(index) => edit_aff(index, k),
+                        Target::Output(index) | Target::OutputScaled { offset: index, .. } => {
+                            edit_aff(index, k)
+                        }
                         Target::Scalar(_) => false,
                     };
                 }
@@ -231,7 +233,7 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                     match target {
                         Target::Temp { array, .. } => temps[*array] = true,
                         Target::Scalar(s) => scalars[*s] = true,
-                        Target::Output(_) => {}
+                        Target::Output(_) | Target::OutputScaled { .. } => {}
                     }
                     for (_, r) in reads {
                         match r {
@@ -277,7 +279,7 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                     match target {
                         Target::Temp { array, .. } => *array = temps[*array].unwrap_or(0),
                         Target::Scalar(s) => *s = scalars[*s].unwrap_or(0),
-                        Target::Output(_) => {}
+                        Target::Output(_) | Target::OutputScaled { .. } => {}
                     }
                     for (_, r) in reads.iter_mut() {
                         match r {

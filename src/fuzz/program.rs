@@ -176,6 +176,15 @@ pub enum Target {
     Scalar(usize),
     /// A cell of the external output `out`.
     Output(Aff),
+    /// `out[SIZE * var + offset]` (the `products` form): a size times an
+    /// iterator in the subscript of an array the SCoP writes, which the
+    /// front end folds with the size's known value (`out[8 * i + j]`); it
+    /// concerns `out`'s cells only, not the temporaries' lifetimes.
+    OutputScaled {
+        size: String,
+        var: String,
+        offset: Aff,
+    },
 }
 
 /// What an assignment reads (each with a coefficient from a small table).
@@ -940,6 +949,11 @@ impl GenProgram {
             Target::Temp { array, subscripts } => self.access_text(*array, subscripts),
             Target::Scalar(s) => self.scalars[*s].clone(),
             Target::Output(index) => format!("out[{}]", self.aff_text(index)),
+            Target::OutputScaled { size, var, offset } => {
+                let mut index = offset.clone();
+                index.terms.insert(0, (format!("{size} * {var}"), 1));
+                format!("out[{}]", self.aff_text(&index))
+            }
         }
     }
 
@@ -1425,6 +1439,19 @@ impl GenProgram {
                         let v = index
                             .eval(env)
                             .ok_or_else(|| IllDefined("unbound name in out[]".into()))?;
+                        if !(0..OUTPUT_SIZE).contains(&v) {
+                            return Err(IllDefined(format!("out[{v}] out of bounds")));
+                        }
+                        state.touch(Location::Output(v), true)?;
+                    }
+                    Target::OutputScaled { size, var, offset } => {
+                        let unbound = || IllDefined("unbound name in out[]".into());
+                        let s = Aff::var(size, 0).eval(env).ok_or_else(unbound)?;
+                        let i = Aff::var(var, 0).eval(env).ok_or_else(unbound)?;
+                        let v = s
+                            .checked_mul(i)
+                            .and_then(|p| p.checked_add(offset.eval(env)?))
+                            .ok_or_else(unbound)?;
                         if !(0..OUTPUT_SIZE).contains(&v) {
                             return Err(IllDefined(format!("out[{v}] out of bounds")));
                         }

@@ -131,6 +131,9 @@ pub struct Scop {
     pub kind: ScopKind,
     /// Parameters in order of first use; columns of every set start with them.
     pub params: Vec<Param>,
+    /// Whether a known value was folded into a domain (a bound, a guard):
+    /// every array's model then holds for the known values only.
+    pub domains_value_used: bool,
     /// What is known of the parameters, a set over the parameters only (a
     /// space with an anonymous zero-dimensional tuple). Known values are NOT
     /// in the context: parameters stay symbolic.
@@ -154,6 +157,17 @@ impl Scop {
     /// parameters (see [`Param::value_used`]).
     pub fn depends_on_values(&self) -> bool {
         self.params.iter().any(|p| p.value_used)
+    }
+
+    /// Whether the model of `array` (its accesses and extents, the
+    /// domains and schedules of the statements) is exact only for the
+    /// known values: a known value folded into a domain, or into one of
+    /// its own accesses or extents. A value folded into another array's
+    /// subscripts (`blury[ty * B + y]`) changes that array's cells only;
+    /// the lifetimes of this one's do not depend on it. An extent that
+    /// folded a value gives the context no fact.
+    pub fn array_depends_on_values(&self, array: ArrayId) -> bool {
+        self.depends_on_values() && (self.domains_value_used || self.array(array).value_used)
     }
 
     pub fn param_names(&self) -> Vec<String> {
@@ -320,6 +334,10 @@ pub struct Array {
     /// function parameter).
     pub decl_blocks: Vec<BlockStep>,
     pub facts: ArrayFacts,
+    /// Whether a known value was folded into one of its accesses or
+    /// extents (see [`Param::value_used`]): its model holds for the known
+    /// values only (see [`Scop::array_depends_on_values`]).
+    pub value_used: bool,
     pub liveness: Liveness,
 }
 

@@ -80,6 +80,7 @@ pub enum DimLayout {
 }
 
 /// Which triangle a packed pair of dimensions `(p, q)`, `p < q`, holds.
+/// The strict triangles leave the diagonal out (`E·(E - 1)/2` cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Triangle {
     /// `0 <= c_q <= c_p <= E - 1`: row `c_p` holds `c_p + 1` cells, at
@@ -88,26 +89,132 @@ pub enum Triangle {
     /// `0 <= c_p <= c_q <= E - 1`: row `c_p` holds `E - c_p` cells, at
     /// `c_p·(2E - c_p - 1)/2 + c_q`.
     Upper,
+    /// `0 <= c_q < c_p <= E - 1`: row `c_p` holds `c_p` cells, at
+    /// `c_p·(c_p - 1)/2 + c_q`.
+    StrictLower,
+    /// `0 <= c_p < c_q <= E - 1`: row `c_p` holds `E - 1 - c_p` cells,
+    /// at `c_p·(2E - 1 - c_p)/2 + (c_q - c_p - 1)`, that is
+    /// `c_p·(2E - 3 - c_p)/2 + c_q - 1`.
+    StrictUpper,
 }
 
 impl Triangle {
+    /// Every kind, the strict ones (smaller) first.
+    pub const ALL: [Triangle; 4] = [
+        Triangle::StrictLower,
+        Triangle::StrictUpper,
+        Triangle::Lower,
+        Triangle::Upper,
+    ];
+
+    /// Whether the diagonal is left out.
+    pub fn is_strict(self) -> bool {
+        matches!(self, Triangle::StrictLower | Triangle::StrictUpper)
+    }
+
+    /// The rows `(low, high)` of the pair: `c_low <= c_high` inside
+    /// (`c_low < c_high` for a strict triangle).
+    pub fn low_high(self, p: usize, q: usize) -> (usize, usize) {
+        match self {
+            Triangle::Lower | Triangle::StrictLower => (q, p),
+            Triangle::Upper | Triangle::StrictUpper => (p, q),
+        }
+    }
+
+    /// Whether cell `(a, b)` = `(c_p, c_q)` is inside for the extent `e`.
+    pub fn contains(self, a: i64, b: i64, e: i64) -> bool {
+        let (low, high) = match self {
+            Triangle::Lower | Triangle::StrictLower => (b, a),
+            Triangle::Upper | Triangle::StrictUpper => (a, b),
+        };
+        let gap = i64::from(self.is_strict());
+        0 <= low && low + gap <= high && high < e
+    }
+
+    /// The number of cells for the extent `e` (0 when `e` leaves none).
+    pub fn cells(self, e: i64) -> i128 {
+        let e = i128::from(e.max(0));
+        if self.is_strict() {
+            e * (e - 1).max(0) / 2
+        } else {
+            e * (e + 1) / 2
+        }
+    }
+
+    /// The number of cells as C text, `E * (E + 1) / 2` or `E * (E - 1)
+    /// / 2`, for the text `e_operand` of `E` as an operand of `*`.
+    pub fn cells_text(self, e_operand: &str, e: &ParamAffine, params: &[String]) -> String {
+        let next = if self.is_strict() {
+            e.plus(-1)
+        } else {
+            e.plus(1)
+        };
+        let next = next.map(|p| p.to_text(params)).unwrap_or_else(|_| {
+            format!("{e_operand} {} 1", if self.is_strict() { '-' } else { '+' })
+        });
+        format!("{e_operand} * ({next}) / 2")
+    }
+
     /// The packed index as C text, for the texts `a` and `b` of `c_p` and
     /// `c_q` (each already an operand of `*`, `-` and `+`) and the extent
-    /// `e`: `a * (a + 1) / 2 + b` or `a * (2 * E - 1 - a) / 2 + b`. The
-    /// product is even, so C's `/` is exact (both factors are
-    /// non-negative inside the triangle).
+    /// `e`: `a * (a + 1) / 2 + b`, `a * (2 * E - 1 - a) / 2 + b`,
+    /// `a * (a - 1) / 2 + b` or `a * (2 * E - 3 - a) / 2 + b - 1`. The
+    /// product is even, so C's `/` is exact (both factors are non-negative
+    /// inside the triangle).
     pub fn index_text(self, a: &str, b: &str, e: &ParamAffine, params: &[String]) -> String {
+        let twice = |minus: i64| ParamAffine {
+            coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
+            constant: 2 * e.constant - minus,
+            den: 1,
+        };
         match self {
             Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
-            Triangle::Upper => {
-                let k = ParamAffine {
-                    coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
-                    constant: 2 * e.constant - 1,
-                    den: 1,
-                };
-                format!("{a} * ({} - {a}) / 2 + {b}", k.to_text(params))
+            Triangle::Upper => format!("{a} * ({} - {a}) / 2 + {b}", twice(1).to_text(params)),
+            Triangle::StrictLower => format!("{a} * ({a} - 1) / 2 + {b}"),
+            Triangle::StrictUpper => {
+                format!("{a} * ({} - {a}) / 2 + {b} - 1", twice(3).to_text(params))
             }
         }
+    }
+
+    /// The packed index of the cells `(a, b)` of a constant row `a` and a
+    /// column `b` affine in the parameters, as an affine form: `a·(a +
+    /// 1)/2 + b`, `a·E - a·(a + 1)/2 + b`, `a·(a - 1)/2 + b` or `a·E -
+    /// a·(a + 3)/2 - 1 + b` (`None` on overflow or a negative row).
+    pub fn constant_row_index(
+        self,
+        a: i64,
+        b: &ParamAffine,
+        e: &ParamAffine,
+    ) -> Option<ParamAffine> {
+        if a < 0 || e.den != 1 || b.den != 1 || b.coeffs.len() != e.coeffs.len() {
+            return None;
+        }
+        let (times_e, constant) = match self {
+            Triangle::Lower => (0, a.checked_mul(a + 1)? / 2),
+            Triangle::StrictLower => (0, a.checked_mul(a - 1)? / 2),
+            Triangle::Upper => (
+                a,
+                (e.constant.checked_mul(a)?).checked_sub(a.checked_mul(a + 1)? / 2)?,
+            ),
+            Triangle::StrictUpper => (
+                a,
+                (e.constant.checked_mul(a)?)
+                    .checked_sub(a.checked_mul(a + 3)? / 2)?
+                    .checked_sub(1)?,
+            ),
+        };
+        let coeffs = b
+            .coeffs
+            .iter()
+            .zip(&e.coeffs)
+            .map(|(x, y)| y.checked_mul(times_e)?.checked_add(*x))
+            .collect::<Option<Vec<i64>>>()?;
+        Some(ParamAffine {
+            coeffs,
+            constant: constant.checked_add(b.constant)?,
+            den: 1,
+        })
     }
 
     /// The packed index of cell `(a, b)` = `(c_p, c_q)` for the extent `e`.
@@ -115,6 +222,8 @@ impl Triangle {
         match self {
             Triangle::Lower => a * (a + 1) / 2 + b,
             Triangle::Upper => a * (2 * e - a - 1) / 2 + b,
+            Triangle::StrictLower => a * (a - 1) / 2 + b,
+            Triangle::StrictUpper => a * (2 * e - 3 - a) / 2 + b - 1,
         }
     }
 }
@@ -161,7 +270,9 @@ pub struct ArrayLayout {
 /// dimension `q` [`DimLayout::Dropped`]; every other dimension keeps its
 /// subscript and extent. Every access is proven inside the triangle, so
 /// the packed index is a bijection from the accessed cells onto
-/// `0..E·(E + 1)/2`: the layout renames cells and folds none.
+/// `0..E·(E + 1)/2` (`0..E·(E - 1)/2` for a strict triangle, whose
+/// extent must be proven at least 2): the layout renames cells and folds
+/// none.
 pub fn packed_layout(
     model: &ArrayModel,
     (p, q, triangle): (usize, usize, Triangle),
@@ -176,29 +287,31 @@ pub fn packed_layout(
             "not a pair of dimensions with an affine extent".into(),
         ));
     }
-    if !proves_at_least_one(extent, certificate, context, budget).map_err(err)? {
-        return Err(LayoutFailure(
-            "the triangle's extent is not proven at least 1".into(),
-        ));
+    // E >= 1 (E >= 2 for a strict triangle): a declarator of at least
+    // one cell for every parameter value of the certificate.
+    let least = extent.plus(-i64::from(triangle.is_strict())).map_err(err)?;
+    if !proves_at_least_one(&least, certificate, context, budget).map_err(err)? {
+        return Err(LayoutFailure(format!(
+            "the triangle's extent is not proven at least {}",
+            1 + i64::from(triangle.is_strict())
+        )));
     }
+    let (low, high) = triangle.low_high(p, q);
+    let gap = i64::from(triangle.is_strict());
     for event in &model.events {
         let width = event.domain.width();
-        let (low, high) = match triangle {
-            Triangle::Lower => (q, p),
-            Triangle::Upper => (p, q),
-        };
-        // c_low >= 0, c_high - c_low >= 0, E - 1 - c_high >= 0: each
-        // negation empty on the access.
+        // c_low >= 0, c_high - c_low - gap >= 0, E - 1 - c_high >= 0:
+        // each negation empty on the access.
         let sub = |k: usize| event.subscripts[k].clone();
         let mut rows: Vec<Vec<i64>> = Vec::new();
         rows.push(sub(low));
-        rows.push(
-            sub(high)
-                .iter()
-                .zip(&sub(low))
-                .map(|(a, b)| a - b)
-                .collect(),
-        );
+        let mut inner: Vec<i64> = sub(high)
+            .iter()
+            .zip(&sub(low))
+            .map(|(a, b)| a - b)
+            .collect();
+        inner[width - 1] -= gap;
+        rows.push(inner);
         let mut top: Vec<i64> = sub(high).iter().map(|v| -v).collect();
         for (k, c) in extent.coeffs.iter().enumerate() {
             top[k] += c;
@@ -1115,30 +1228,58 @@ fn simplest_arguments(
 #[cfg(test)]
 mod tests {
     use super::Triangle;
+    use crate::mapping::modular::ParamAffine;
 
-    /// The packed index is a bijection from each triangle onto
-    /// `0..E·(E + 1)/2`, by brute force for E = 1..=12.
+    /// The packed index is a bijection from each triangle onto `0..E·(E +
+    /// 1)/2` (`0..E·(E - 1)/2` without the diagonal), by brute force for E
+    /// = 1..=12 with the triangles written out here; `contains`, `cells`
+    /// and the index of a constant row as an affine form in `E` agree.
     #[test]
     fn packed_indices_number_each_triangle_from_zero_without_a_gap() {
         for e in 1..=12i64 {
-            for triangle in [Triangle::Lower, Triangle::Upper] {
-                let mut seen = vec![false; (e * (e + 1) / 2) as usize];
+            for triangle in Triangle::ALL {
+                let inside = |a: i64, b: i64| match triangle {
+                    Triangle::Lower => b <= a,
+                    Triangle::Upper => a <= b,
+                    Triangle::StrictLower => b < a,
+                    Triangle::StrictUpper => a < b,
+                };
+                let count = (0..e)
+                    .flat_map(|a| (0..e).map(move |b| (a, b)))
+                    .filter(|(a, b)| inside(*a, *b))
+                    .count() as i64;
+                let expected = if triangle.is_strict() {
+                    e * (e - 1) / 2
+                } else {
+                    e * (e + 1) / 2
+                };
+                assert_eq!(count, expected, "{triangle:?} {e}");
+                assert_eq!(triangle.cells(e), i128::from(count), "{triangle:?} {e}");
+                let mut seen = vec![false; count as usize];
                 for a in 0..e {
                     for b in 0..e {
-                        let inside = match triangle {
-                            Triangle::Lower => b <= a,
-                            Triangle::Upper => a <= b,
-                        };
-                        if !inside {
+                        assert_eq!(triangle.contains(a, b, e), inside(a, b));
+                        if !inside(a, b) {
                             continue;
                         }
                         let k = triangle.index(a, b, e);
-                        assert!(
-                            (0..e * (e + 1) / 2).contains(&k),
-                            "{triangle:?} {e} {a} {b}"
-                        );
+                        assert!((0..count).contains(&k), "{triangle:?} {e} {a} {b}");
                         assert!(!seen[k as usize], "{triangle:?} {e}: {a} {b} twice");
                         seen[k as usize] = true;
+                        // E = N + 1 and b = N - e + 1 + b as forms in N.
+                        let n = e - 1;
+                        let ext = ParamAffine {
+                            coeffs: vec![1],
+                            constant: 1,
+                            den: 1,
+                        };
+                        let col = ParamAffine {
+                            coeffs: vec![1],
+                            constant: b - n,
+                            den: 1,
+                        };
+                        let form = triangle.constant_row_index(a, &col, &ext).unwrap();
+                        assert_eq!(form.eval(&[n]).unwrap(), k, "{triangle:?} {e} {a} {b}");
                     }
                 }
                 assert!(seen.iter().all(|s| *s), "{triangle:?} {e}: a gap");

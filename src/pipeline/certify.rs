@@ -165,8 +165,9 @@ pub fn certify_array(
 
 /// A packed triangle (`mapping::layout::packed_layout`): the dimensions
 /// `(p, q)` of `claim`'s array, declared with one extent, hold a triangle
-/// that every access stays inside (proven for every parameter value of
-/// the context), packed row by row. The layout is a bijection from the
+/// that every access stays inside (proven for the parameter values of
+/// `scope`: every value of the context, a region of it pinned from a
+/// lower end on, or the known values), packed row by row. The layout is a bijection from the
 /// accessed cells onto the packed ones: it folds no two cells, so it needs
 /// no difference set. Its storage carries the identity mapping (the
 /// declared extents as moduli) for what reads a mapping; `polyfold
@@ -174,6 +175,7 @@ pub fn certify_array(
 pub fn certify_packed(
     claim: &ArrayClaim<'_>,
     pair: (usize, usize, crate::mapping::layout::Triangle),
+    scope: Scope,
     budget: &mut Budget,
 ) -> Result<Certified, String> {
     let moduli: Vec<ParamAffine> = claim
@@ -189,7 +191,13 @@ pub fn certify_packed(
     let extent = &extent.clone();
     let name = &claim.scop.array(claim.array).name;
     let mapping = ModularMapping::axis(name, &claim.model.params, moduli);
-    let certificate = Certificate::ForAllParameters;
+    // The proof's parameter values: every value of the context, the
+    // region from a lower end on, or the known values.
+    let certificate = match scope {
+        Scope::EveryValue => Certificate::ForAllParameters,
+        Scope::AtLeast(t) => Certificate::FromValues(at_least(claim.values, t)),
+        Scope::KnownValues => Certificate::ForValues(claim.values.to_vec()),
+    };
     let layout = crate::mapping::layout::packed_layout(
         claim.model,
         pair,

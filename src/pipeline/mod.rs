@@ -553,21 +553,20 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
                         DimLayout::Plain { extent: Some(b) }
                         | DimLayout::Modulo { modulus: b, .. } => factors.push(b),
                         DimLayout::Linear { .. } => return None,
-                        DimLayout::Packed { extent: e, .. } => packed = Some(e),
+                        DimLayout::Packed {
+                            extent: e,
+                            triangle,
+                            ..
+                        } => packed = Some((e, *triangle)),
                     }
                 }
-                if let Some(e) = packed {
-                    // `E * (E + 1) / 2` first, then the other factors.
+                if let Some((e, triangle)) = packed {
+                    // `E * (E + 1) / 2` (or `E * (E - 1) / 2`) first, then
+                    // the other factors.
                     let text = e.to_text(&params);
                     let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
                     let e_text = if atomic { text } else { format!("({text})") };
-                    let plus = product_text(&params, vec![&e.plus(1).ok()?]);
-                    let plus = if plus.starts_with('(') {
-                        plus
-                    } else {
-                        format!("({plus})")
-                    };
-                    let mut out = format!("{e_text} * {plus} / 2");
+                    let mut out = triangle.cells_text(&e_text, e, &params);
                     if !factors.is_empty() {
                         out = format!("{out} * {}", product(factors));
                     }

@@ -647,13 +647,17 @@ pub fn run_trace_profiled(
                 mapped.push(Store::new(&[], &mut limit));
             }
             Storage::Packed {
-                p, q, extent: e, ..
+                p,
+                q,
+                triangle,
+                extent: e,
             } => {
-                let e = e.eval(params)?.max(0);
+                let e = e.eval(params)?;
+                let last = i64::try_from(triangle.cells(e) - 1).unwrap_or(i64::MAX);
                 let mut bounds = Vec::new();
                 for (k, b) in to_i64(&cells).into_iter().enumerate() {
                     if k == *p {
-                        bounds.push((0, (e * (e + 1) / 2 - 1).max(0)));
+                        bounds.push((0, last.max(0)));
                     } else if k != *q {
                         bounds.push(b);
                     }
@@ -796,11 +800,7 @@ pub fn run_trace_profiled(
             } => {
                 let e = extent.eval(params)?;
                 let (a, b) = (cell[*p], cell[*q]);
-                let inside = match triangle {
-                    crate::mapping::layout::Triangle::Lower => 0 <= b && b <= a && a < e,
-                    crate::mapping::layout::Triangle::Upper => 0 <= a && a <= b && b < e,
-                };
-                if !inside {
+                if !triangle.contains(a, b, e) {
                     return Err(solver(format!(
                         "an access of `{}` leaves its packed triangle",
                         program.arrays[access.array].name

@@ -28,11 +28,10 @@
 use std::time::Instant;
 
 use crate::mapping::Method;
-use crate::mapping::certify::region;
 use crate::mapping::lattice::{Candidate, LatticeOptions, lattice_candidates};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
-use crate::pipeline::certify::{Scope, at_least};
+use crate::pipeline::certify::Scope;
 use crate::pipeline::options::{
     FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PROBE_BASE,
 };
@@ -53,7 +52,7 @@ const MAX_SLACK: i64 = 3;
 
 /// The lower ends tried for a lifted mapping proven from some size on
 /// (each parameter at least this or its known value, if smaller).
-const FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
+pub(super) const FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,
@@ -68,7 +67,7 @@ pub(super) fn propose(
     // values' range (`_Static_assert(N >= 2)`).
     let from_sizes_only = !facts.allow_symbolic
         && facts.macros_pinnable
-        && !facts.scop.depends_on_values()
+        && !facts.scop.array_depends_on_values(facts.array)
         && !facts.live_in.pieces.is_empty();
     if !options.lattices
         || !(facts.allow_symbolic || from_sizes_only)
@@ -82,17 +81,7 @@ pub(super) fn propose(
     // The lower ends above which no cell is live-in (checked on the
     // live-in sets, a superset when inexact: empty there means none).
     let live_in_free: Vec<i64> = if from_sizes_only {
-        FROM.iter()
-            .copied()
-            .filter(|t| {
-                let within = region(&facts.scop.context, &at_least(&facts.values, *t));
-                facts.live_in.pieces.iter().all(|piece| {
-                    let mut q = piece.clone();
-                    q.add_param_constraints(&within);
-                    matches!(integer_point(&q, budget), Ok(None))
-                })
-            })
-            .collect()
+        facts.live_in_free(&FROM, budget)
     } else {
         Vec::new()
     };

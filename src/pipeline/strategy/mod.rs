@@ -85,7 +85,7 @@ pub(super) enum Proof {
     Trace,
     /// Every access inside a triangle of two dimensions declared with the
     /// same extent, packed (see [`super::certify::certify_packed`]).
-    Packed((usize, usize, crate::mapping::layout::Triangle)),
+    Packed((usize, usize, crate::mapping::layout::Triangle), Scope),
 }
 
 /// What a strategy proposes, and what it found on the way.
@@ -431,7 +431,8 @@ impl<'a> ArrayFacts<'a> {
         // linearised subscript (`(2 * n + 1) * k + l`, 129k + l) is seen
         // to be exact.
         let mut context = scop.context.clone();
-        if values_known && scop.depends_on_values() {
+        let depends_on_values = scop.array_depends_on_values(array);
+        if values_known && depends_on_values {
             fix_params(&mut context, &values);
         }
         let live_in = live_in_cells(&model, &context, budget).map_err(solver)?;
@@ -439,7 +440,7 @@ impl<'a> ArrayFacts<'a> {
         // mapping can only be certified for the known values, where there
         // are none. A model that folded a known value into a coefficient
         // (`N / 2` became 32) is exact for the known values only.
-        let allow_symbolic = live_in.pieces.is_empty() && !scop.depends_on_values();
+        let allow_symbolic = live_in.pieces.is_empty() && !depends_on_values;
         if !values_known && !allow_symbolic {
             // Only a proof for every value could be made, and there are
             // live-in cells for some values (or the symbolic live-in is not
@@ -498,6 +499,26 @@ impl<'a> ArrayFacts<'a> {
         )?;
         self.max_live = Some(Some(report.max_live[self.array.0 as usize]));
         Ok(&self.trace.insert((report, storage)).0)
+    }
+
+    /// The lower ends of `from` (see [`Scope::AtLeast`]) above which no
+    /// cell is live-in (checked on the live-in sets, a superset when
+    /// inexact: empty there means none).
+    pub fn live_in_free(&self, from: &[i64], budget: &mut Budget) -> Vec<i64> {
+        from.iter()
+            .copied()
+            .filter(|t| {
+                let within = crate::mapping::certify::region(
+                    &self.scop.context,
+                    &crate::pipeline::certify::at_least(&self.values, *t),
+                );
+                self.live_in.pieces.iter().all(|piece| {
+                    let mut q = piece.clone();
+                    q.add_param_constraints(&within);
+                    matches!(crate::poly::simplex::integer_point(&q, budget), Ok(None))
+                })
+            })
+            .collect()
     }
 
     /// The max-live count of the trace, when one ran and finished.
@@ -570,7 +591,9 @@ impl<'a> ArrayFacts<'a> {
                 };
                 certify_by_trace(&self.claim(), mapping, report, storage, budget)
             }
-            Proof::Packed(pair) => super::certify::certify_packed(&self.claim(), pair, budget),
+            Proof::Packed(pair, scope) => {
+                super::certify::certify_packed(&self.claim(), pair, scope, budget)
+            }
         }
     }
 
@@ -649,10 +672,11 @@ pub(super) fn layout_cells_wide(
             DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
             // A guarded extent is at least 1 (see `DimLayout::Modulo`).
             DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
-            DimLayout::Packed { extent: e, .. } => {
-                let e = i128::from(e.eval(values).ok()?.max(0));
-                i64::try_from(e.checked_mul(e + 1)? / 2).ok()?
-            }
+            DimLayout::Packed {
+                extent: e,
+                triangle,
+                ..
+            } => i64::try_from(triangle.cells(e.eval(values).ok()?)).ok()?,
         };
         cells = cells.checked_mul(i128::from(size))?;
     }
@@ -707,7 +731,7 @@ pub(super) fn choose(
     budget: &mut Budget,
 ) -> (Result<Choice, Kept>, Vec<StrategySize>) {
     let scop = facts.scop;
-    let failure = if scop.depends_on_values() && !facts.macros_pinnable {
+    let failure = if scop.array_depends_on_values(facts.array) && !facts.macros_pinnable {
         Kept::ValueNotPinnable(super::pins::value_used_names(scop))
     } else {
         Kept::NotProvenForEveryValue

@@ -17,10 +17,15 @@
 //! other by a central symmetry, which gives the same count with affine
 //! pieces and a condition per access; the row-packed index has no
 //! condition and one multiplication, invariant in the inner loop when the
-//! row is the outer iterator. Proposed only when strictly smaller than
-//! the current choice (the other dimensions keep their extents), for
-//! arrays whose declarator may change, and with the sizes symbolic
-//! (`E·(E + 1)/2` is not affine: a `%` with it is never needed).
+//! row is the outer iterator. Proposed when not larger than the current
+//! choice (on a tie the chooser takes the layout without `%`; the other
+//! dimensions keep their extents), for arrays whose declarator may
+//! change, with the sizes symbolic (`E·(E + 1)/2` is not affine: a `%`
+//! with it is never needed). Strict triangles (no diagonal, `E·(E -
+//! 1)/2`) come first; their extent must be proven at least 2, from a
+//! lower end on (`_Static_assert(N >= 2)`) where the context does not
+//! say so. The proof is for every value, from a lower end on, or for the
+//! known values when the array's model folded one.
 //!
 //! The index is computed in the subscripts' type: with `int` iterators,
 //! `c_p·(2E - 1 - c_p)` stays below `E²`, the number of cells of the
@@ -28,7 +33,7 @@
 //! cells or more.
 //!
 //! Not done here: triangles that do not start at 0 or end at `E - 1`
-//! (a shifted or strict triangle, `c_q < c_p`), triangles of two
+//! (a shifted triangle), triangles of two
 //! dimensions declared with different extents, and packing combined with
 //! folding along time.
 
@@ -37,6 +42,7 @@ use std::time::Instant;
 use crate::mapping::Method;
 use crate::mapping::layout::Triangle;
 use crate::mapping::modular::{ModularMapping, ParamAffine};
+use crate::pipeline::certify::Scope;
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::Budget;
 
@@ -45,14 +51,40 @@ use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,
     chooser: &Chooser,
-    _budget: &mut Budget,
+    budget: &mut Budget,
 ) -> Result<Proposals, Kept> {
     let start = Instant::now();
     let rank = facts.model.rank;
     let array = facts.scop.array(facts.array);
-    if rank < 2 || !facts.options.packing || !facts.allow_symbolic || array.keeps_declarator() {
+    if rank < 2 || !facts.options.packing || array.keeps_declarator() {
         return Ok(Proposals::default());
     }
+    // The proofs' parameter values. The packing renames cells, so the
+    // lifetimes do not matter, but a model that folded a known value into
+    // a coefficient is exact for the known values only; and live-in cells
+    // for some values (dynprog's `c[0][N - 1]`, read and never written
+    // when N = 1) are checked absent for the known ones first, as for any
+    // mapping.
+    let pinnable = facts.macros_pinnable;
+    let scopes: Vec<Scope> = if facts.scop.array_depends_on_values(facts.array) {
+        if !pinnable {
+            return Ok(Proposals::default());
+        }
+        vec![Scope::KnownValues]
+    } else {
+        // A strict triangle needs its extent at least 2 where the
+        // program is valid, which the context may not say (`N >= 1`):
+        // from 2 on it holds, pinned as `_Static_assert(N >= 2, …)`.
+        let mut s = vec![Scope::EveryValue];
+        if pinnable {
+            s.push(Scope::AtLeast(2));
+        }
+        s
+    };
+    if !facts.allow_symbolic {
+        facts.conflicts(budget)?;
+    }
+    let facts = &*facts;
     let Some(extents) = facts
         .extent_affs
         .iter()
@@ -75,34 +107,44 @@ pub(super) fn propose(
             if extents[q] != *e || !e.is_affine() || e.is_constant() && e.constant < 1 {
                 continue;
             }
-            let side = values[p];
-            let triangle = i128::from(side) * i128::from(side + 1) / 2;
-            let rest = values
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != p && *k != q)
-                .try_fold(triangle, |acc, (_, v)| acc.checked_mul(i128::from(*v)));
-            let Some(cells) = rest.and_then(|c| i64::try_from(c).ok()) else {
-                continue;
-            };
-            if cells >= chooser.current() {
-                continue;
-            }
-            for kind in [Triangle::Lower, Triangle::Upper] {
-                list.push(Proposal {
-                    method: Method::TrianglePacked,
-                    mapping: ModularMapping::axis(
-                        &array.name,
-                        &facts.model.params,
-                        extents.clone(),
-                    ),
-                    proof: Proof::Packed((p, q, kind)),
-                    cells: Some(cells),
-                    time: start.elapsed(),
-                });
+            for kind in Triangle::ALL {
+                let rest = values
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != p && *k != q)
+                    .try_fold(kind.cells(values[p]), |acc, (_, v)| {
+                        acc.checked_mul(i128::from(*v))
+                    });
+                let Some(cells) = rest.and_then(|c| i64::try_from(c).ok()) else {
+                    continue;
+                };
+                // A tie too: the chooser takes the layout without `%`.
+                if cells < 1 || cells > chooser.current() {
+                    continue;
+                }
+                for scope in &scopes {
+                    // The region from 2 on only where every value does not
+                    // already cover the strict triangle's extent.
+                    if matches!(scope, Scope::AtLeast(_)) && !kind.is_strict() {
+                        continue;
+                    }
+                    list.push(Proposal {
+                        method: Method::TrianglePacked,
+                        mapping: ModularMapping::axis(
+                            &array.name,
+                            &facts.model.params,
+                            extents.clone(),
+                        ),
+                        proof: Proof::Packed((p, q, kind), *scope),
+                        cells: Some(cells),
+                        time: start.elapsed(),
+                    });
+                }
             }
         }
     }
+    // Smallest first (the strict triangles), in the order found on ties.
+    list.sort_by_key(|p| p.cells);
     Ok(Proposals {
         list,
         ..Proposals::default()

@@ -58,7 +58,9 @@ use std::time::Instant;
 
 use crate::mapping::Method;
 use crate::mapping::modular::{MappedDim, ModularMapping, ParamAffine};
-use crate::mapping::successive::{fit_moduli, fix_and_simplify, moduli_for_values};
+use crate::mapping::successive::{
+    fit_moduli, fix_and_simplify, moduli_after_prefix, moduli_for_values,
+};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
@@ -75,16 +77,42 @@ pub(super) fn propose(
     if rank == 0 || !(facts.allow_symbolic || facts.macros_pinnable) {
         return Ok(Proposals::default());
     }
-    let bases = with_strides(facts, write_bases(facts));
-    if bases.is_empty() {
+    let mut bases = with_strides(facts, write_bases(facts));
+    if bases.is_empty() && rank < 2 {
         return Ok(Proposals::default());
     }
     facts.conflicts(budget)?;
     let facts = &*facts;
     let conflicts = facts.conflicts.as_ref().expect("computed");
+    // A skew's row wraps on most accesses: it must save a quarter of the
+    // current choice (the cost rule's share), not a cell or two of it
+    // (durbin's `y`: 199 cells with `(k - 2i) % (2N - 1)` against the
+    // axes' 200).
+    let cap = chooser.current() / 4 * 3 + 1;
+    match skew_bases(facts, &conflicts.ds, cap, budget) {
+        Ok(skews) => bases.extend(skews),
+        Err(PolyError::Budget | PolyError::Overflow) => {}
+        Err(e) => return Err(solver(e)),
+    }
     let name = &facts.scop.array(facts.array).name;
+    // The known values can be pinned from a lower end on (`_Static_assert(N
+    // >= 2, …)`) where the model holds for every value.
+    let pinnable = facts.values_known
+        && facts.macros_pinnable
+        && !facts.scop.array_depends_on_values(facts.array);
+    let live_in_free = if pinnable {
+        facts.live_in_free(&super::lifted::FROM, budget)
+    } else {
+        Vec::new()
+    };
     let mut list = Vec::new();
-    for Basis { f, u, strides } in bases {
+    for Basis {
+        f,
+        u,
+        strides,
+        skew,
+    } in bases
+    {
         // d = F·e with e_r = g_r·e'_r along a row of stride g_r: the
         // difference set in the compacted coordinates e'.
         let Some(fg) = f
@@ -114,8 +142,9 @@ pub(super) fn propose(
             Err(e) => return Err(solver(e)),
         };
         let cells = numeric.iter().try_fold(1i64, |acc, b| acc.checked_mul(*b));
-        // A tie is proposed too: the chooser prefers plain subscripts.
-        if cells.is_none_or(|c| c > chooser.current()) {
+        // A tie is proposed too: the chooser prefers plain subscripts
+        // (not for a skew, whose skewed row wraps).
+        if cells.is_none_or(|c| c > chooser.current() || skew && c == chooser.current()) {
             continue;
         }
         let mapping_with = |moduli: Vec<ParamAffine>| {
@@ -142,11 +171,27 @@ pub(super) fn propose(
                 dims,
             }
         };
-        if facts.allow_symbolic {
+        if facts.allow_symbolic || !live_in_free.is_empty() {
             match fit_moduli(&ds, rank, &facts.values, numeric.clone(), budget) {
                 Ok(found) => {
                     if let Some(moduli) = found.symbolic {
-                        list.push((mapping_with(moduli), Scope::EveryValue, cells, method));
+                        let mapping = mapping_with(moduli);
+                        // Every value, then from a lower end on, pinned:
+                        // a context without the facts that only valid
+                        // accesses give (blur-tiled's `[B - 2]` needs B >=
+                        // 2 once there are two rows of tiles) may hold the
+                        // proof back at small values, and live-in cells
+                        // for small values only rule out every value.
+                        let mut scopes = Vec::new();
+                        if facts.allow_symbolic {
+                            scopes.push(Scope::EveryValue);
+                        }
+                        if pinnable {
+                            scopes.extend(live_in_free.iter().map(|t| Scope::AtLeast(*t)));
+                        }
+                        for scope in scopes {
+                            list.push((mapping.clone(), scope, cells, method));
+                        }
                     }
                 }
                 Err(PolyError::Budget | PolyError::Overflow) => {}
@@ -188,6 +233,8 @@ struct Basis {
     f: Matrix,
     u: Matrix,
     strides: Vec<(i64, ParamAffine)>,
+    /// A skew of two axes (see [`skew_bases`]), proposed only when smaller.
+    skew: bool,
 }
 
 /// The write bases and the axes, each with the strides of the accesses
@@ -227,6 +274,7 @@ fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Bas
                     f: f.clone(),
                     u: u.clone(),
                     strides,
+                    skew: false,
                 });
             }
         }
@@ -385,6 +433,102 @@ fn write_bases(facts: &ArrayFacts<'_>) -> Vec<(Matrix, Matrix)> {
         }
     }
     out
+}
+
+/// The slopes tried for a skew of two axes (see [`skew_bases`]).
+const SKEW_SLOPES: [i64; 4] = [-1, 1, -2, 2];
+
+/// The most skewed bases measured for one array, and proposed.
+const MAX_SKEWS: usize = 36;
+const MAX_SKEWS_PROPOSED: usize = 2;
+
+/// Skews of two adjacent axes `p < q = p + 1`, both folded by successive modulo in the
+/// axes (modulus above 1 for the known or probe values): the row `c_q +
+/// s·c_p` takes the place of `c_p`, before `c_p` itself, for each slope
+/// `s` of [`SKEW_SLOPES`] (seed 001 §4.2 tries "different basis as input"
+/// for Heuristics 2 and 3, which stay parametric in a constant basis).
+/// Successive modulo along `c_q + s·c_p` first takes its whole range in
+/// the difference set, and `c_p` then only what remains where that row is
+/// 0: where the values live along a slanted front (a tiled stencil whose
+/// column keeps its last two values: `(y - 2x) mod (3B - 2)` per tile,
+/// seed 000 Table 1's blur-tiled), that is often nothing, and the pair
+/// folds onto one modulus of about the front's length instead of the
+/// product of both. The basis `U` is unimodular: `e_p = c_q + s·c_p`,
+/// `e_q = c_p`, so `c_p = e_q`, `c_q = e_p - s·e_q` (`F = U⁻¹`).
+///
+/// Each skew is measured for the known (or probe) values on the
+/// difference set fixed there once, from row `p` on (the rows before are
+/// the axes'), and dropped as soon as its moduli reach `cap` cells; the
+/// [`MAX_SKEWS_PROPOSED`] smallest are returned, smallest first.
+fn skew_bases(
+    facts: &ArrayFacts<'_>,
+    ds: &[BasicSet],
+    cap: i64,
+    budget: &mut Budget,
+) -> PolyResult<Vec<Basis>> {
+    let rank = facts.model.rank;
+    if rank < 2 {
+        return Ok(Vec::new());
+    }
+    let n_param = facts.model.params.len();
+    let fixed = fix_and_simplify(ds, &facts.values)?;
+    let axes = moduli_for_values(&fixed, rank, &facts.values, budget)?;
+    let unit = || (1i64, ParamAffine::constant(n_param, 0));
+    // Adjacent axes, the innermost first (where the values of a loop
+    // nest's inner loops live along a front).
+    let pairs: Vec<(usize, usize)> = (0..rank.saturating_sub(1))
+        .rev()
+        .map(|p| (p, p + 1))
+        .filter(|(p, q)| axes[*p] > 1 && axes[*q] > 1)
+        .collect();
+    let mut found: Vec<(i64, Basis)> = Vec::new();
+    let mut measured = 0;
+    for (p, q) in pairs {
+        for s in SKEW_SLOPES {
+            if measured >= MAX_SKEWS {
+                break;
+            }
+            measured += 1;
+            let mut u: Matrix = (0..rank)
+                .map(|r| (0..rank).map(|k| i64::from(r == k)).collect())
+                .collect();
+            let mut f = u.clone();
+            u[p] = vec![0; rank];
+            u[p][q] = 1;
+            u[p][p] = s;
+            u[q] = vec![0; rank];
+            u[q][p] = 1;
+            f[p] = vec![0; rank];
+            f[p][q] = 1;
+            f[q] = vec![0; rank];
+            f[q][p] = 1;
+            f[q][q] = -s;
+            // The best so far bounds the next ones.
+            let bound = found
+                .get(MAX_SKEWS_PROPOSED - 1)
+                .map_or(cap, |(c, _)| (*c).min(cap));
+            let Ok(skewed) = in_basis(&fixed, &f) else {
+                continue;
+            };
+            let Some(moduli) = moduli_after_prefix(&skewed, rank, &axes[..p], bound, budget)?
+            else {
+                continue;
+            };
+            let cells = moduli.iter().product::<i64>();
+            found.push((
+                cells,
+                Basis {
+                    f,
+                    u,
+                    strides: (0..rank).map(|_| unit()).collect(),
+                    skew: true,
+                },
+            ));
+            found.sort_by_key(|(c, _)| *c);
+            found.truncate(MAX_SKEWS_PROPOSED);
+        }
+    }
+    Ok(found.into_iter().map(|(_, b)| b).collect())
 }
 
 fn is_signed_permutation(f: &[Vec<i64>]) -> bool {
