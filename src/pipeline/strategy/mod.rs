@@ -53,14 +53,17 @@ mod trace_one;
 /// A per-array strategy.
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
 
-/// The per-array strategies, in the order they run.
+/// The per-array strategies, in the order they run. Packing (no search)
+/// comes before the lattice searches, whose cost grows with the
+/// difference set: a packed triangle at the max-live bound leaves them
+/// nothing to find (reg_detect's `sum_t`, `mean` and `diff`).
 const PER_ARRAY: [(&str, Strategy); 6] = [
     ("one-cell trace", trace_one::propose),
     ("successive modulo", successive::propose),
     ("unimodular reindexing", reindexed::propose),
+    ("packed triangle", packed::propose),
     ("lattice lifted to every size", lifted::propose),
     ("lattice strategies", lattice::propose),
-    ("packed triangle", packed::propose),
 ];
 
 /// A candidate storage for one array, not yet certified.
@@ -788,7 +791,13 @@ pub(super) fn choose(
             let certified = match facts.certify(&p, budget) {
                 Ok(c) => c,
                 Err(why) => {
-                    chooser.failure = Kept::NotCertified(why);
+                    // A packed triangle is a guess at a shape (every pair
+                    // of square dimensions, each triangle): that the
+                    // accesses leave it says nothing of why the array
+                    // keeps its layout.
+                    if !matches!(p.proof, Proof::Packed(..)) {
+                        chooser.failure = Kept::NotCertified(why);
+                    }
                     continue;
                 }
             };
@@ -868,6 +877,15 @@ pub(super) fn choose(
                 break;
             }
         }
+    }
+    // The trace may have run in the last strategy (the lattice searches
+    // run it for their bound): the same verdict as before each strategy.
+    if chooser.best.is_none()
+        && facts.values_known
+        && let (Some(live), Some(cells)) = (facts.traced_max_live(), facts.original_cells)
+        && i64::try_from(live).is_ok_and(|l| l >= cells)
+    {
+        return (Err(Kept::AllLiveAtOnce { cells }), chooser.sizes);
     }
     let result = match chooser.best {
         Some(best) if !facts.values_known => {
