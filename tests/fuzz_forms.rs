@@ -79,6 +79,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
                 || scop.contains("[i - j + N")
         }
         "strided" => scop.contains("[2 * i") || scop.contains("[3 * i"),
+        "initialised" => text.contains("] = {0};"),
         _ => panic!("unknown form {name}"),
     }
 }

@@ -110,15 +110,24 @@ fn a_lattice_with_live_in_cells_at_small_sizes_only_is_lifted_from_a_size_on() {
         }
         if n == 10 {
             // The pin: the same output for N = 1 does not compile.
-            let pinned = output.replace("\n#define N 10\n", "\n#define N 1\n");
-            let src = dir.join("pinned.c");
-            std::fs::write(&src, pinned).expect("write");
-            let err = compile(&src, &dir.join("pinned.exe"), &["-std=c11"])
-                .expect_err("N = 1 is outside the certificate");
-            assert!(err.contains("polyfold: the storage of c"), "{err}");
+            assert_pinned_out(&dir, "pinned", &output, "c");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The output for N = 10 rebuilt with N = 1 does not compile: its
+/// `_Static_assert` for `array` fails.
+fn assert_pinned_out(dir: &Path, name: &str, output: &str, array: &str) {
+    let pinned = output.replace("\n#define N 10\n", "\n#define N 1\n");
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, pinned).expect("write");
+    let err = compile(&src, &dir.join(format!("{name}.exe")), &["-std=c11"])
+        .expect_err("N = 1 is outside the certificate");
+    assert!(
+        err.contains(&format!("polyfold: the storage of {array}")),
+        "{err}"
+    );
 }
 
 /// `source` with each `#define NAME v` of `defines` set to its new value.
@@ -213,12 +222,7 @@ fn a_strict_triangle_is_packed_without_its_diagonal_from_a_size_on() {
             );
         }
         if n == 10 {
-            let pinned = output.replace("\n#define N 10\n", "\n#define N 1\n");
-            let src = dir.join("pinned-triangle.c");
-            std::fs::write(&src, pinned).expect("write");
-            let err = compile(&src, &dir.join("pinned-triangle.exe"), &["-std=c11"])
-                .expect_err("N = 1 is outside the certificate");
-            assert!(err.contains("polyfold: the storage of c"), "{err}");
+            assert_pinned_out(&dir, "pinned-triangle", &output, "c");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

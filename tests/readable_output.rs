@@ -187,6 +187,31 @@ fn the_mapping_comment_and_the_pin_come_after_the_declarations_own_comment() {
     );
 }
 
+/// A remapped declaration drops its initialiser: no read sees its values
+/// (every cell read is written first, or the array would keep its
+/// layout), and its braces are the old declarator's shape. The output
+/// builds with `-Wall -Wextra -Werror` and prints what the original
+/// prints. Before, `int c[5] = {{7, 8, 9}, {10, 11, 12}};` drew "braces
+/// around scalar initializer" and "excess elements" warnings.
+#[test]
+fn a_remapped_declaration_drops_its_initialiser() {
+    let output = contract_and_run("initialised");
+    assert_has(
+        &output,
+        "    int c[5]; /* initialised */ /* polyfold: c[i][j] -> c[j % 5] */",
+    );
+    let dir = polyfold::fuzz::check::scratch_dir("initialised").expect("scratch dir");
+    let src = dir.join("initialised.c");
+    std::fs::write(&src, &output).expect("write");
+    polyfold::fuzz::check::compile(
+        &src,
+        &dir.join("initialised.exe"),
+        &["-std=c11", "-Wall", "-Wextra", "-Werror"],
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{output}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The `%` operators inside array subscripts in each innermost `for` loop
 /// (one that contains no other loop) of `text`, counted per array name,
 /// found by parsing the text with tree-sitter: an account independent of

@@ -38,7 +38,14 @@ pub fn plan_array_edits(
     layout: &ArrayLayout,
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
-    let declarator = decl.declarator_span.clone()?;
+    let mut declarator = decl.declarator_span.clone()?;
+    // A new declarator drops the initialiser: its values are dead wherever
+    // the storage is certified (no cell is live-in there, or the array
+    // would keep its layout), and its shape is the old one's
+    // (`int c[5] = {{7, 8, 9}, {10, 11, 12}}` does not compile cleanly).
+    if let Some(init) = &decl.initializer_span {
+        declarator.end = declarator.end.max(init.end);
+    }
     let mut edits = Vec::new();
     if layout.is_linear() {
         edits.push(Edit::replace(

@@ -210,6 +210,11 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             // A declarator expanded from a macro is not the user's text:
             // it is never rewritten (the array keeps its layout).
             declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
+            initializer_span: var
+                .dc
+                .init
+                .as_ref()
+                .map(|e| var.dc.span.end..e.span.end.max(var.dc.span.end)),
             decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
                 block_path(cx.body, &var.decl.span, cx.source)
             } else {

@@ -2023,6 +2023,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         chains: keep(forms.chains, 2),
         skewed: keep(forms.skewed, 2),
         strided: keep(forms.strided, 2),
+        initialised: keep(forms.initialised, 2),
     }
 }
 
@@ -2200,6 +2201,7 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng, symbolic:
     shape.plain_copies = forms.copy_back;
     shape.style_seed = rng.next_u64();
     shape.temp_parameter = forms.temp_parameters && !symbolic && rng.chance(1, 2);
+    shape.initialised = forms.initialised && !symbolic;
     shape
 }
 

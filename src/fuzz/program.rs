@@ -374,6 +374,10 @@ pub struct Forms {
     /// `T[g * i + r][j]`, maybe as a recurrence from `T[g * (i - 1) + r]`,
     /// maybe with a second residue, and read by a later nest.
     pub strided: bool,
+    /// Temporaries declared at the kernel's top level with an initialiser
+    /// (`double T0[N0][N1] = {0};`, sizes all macros), whose values no
+    /// read sees: a new declarator must drop it.
+    pub initialised: bool,
 }
 
 impl Forms {
@@ -402,11 +406,12 @@ impl Forms {
             chains: true,
             skewed: true,
             strided: true,
+            initialised: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 18] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -424,6 +429,7 @@ impl Forms {
         "chains",
         "skewed",
         "strided",
+        "initialised",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -445,6 +451,7 @@ impl Forms {
             "chains" => &mut self.chains,
             "skewed" => &mut self.skewed,
             "strided" => &mut self.strided,
+            "initialised" => &mut self.initialised,
             _ => return None,
         })
     }
@@ -628,6 +635,9 @@ pub struct Shape {
     /// instead, declared a temporary by `#pragma polyfold temp(NAME)`; the
     /// caller passes an array of its own (programs whose sizes are macros).
     pub temp_parameter: bool,
+    /// The temporaries declared at the kernel's top level get the
+    /// initialiser `= {0}` (the `initialised` form; not for VLAs).
+    pub initialised: bool,
 }
 
 /// Comments put at line ends by the printer (some with `;`, `{`, `}`).
@@ -815,9 +825,17 @@ impl GenProgram {
         if !vars.is_empty() {
             let _ = writeln!(out, "    int {};", vars.join(", "));
         }
+        // An initialiser only where no size is a parameter (no VLA).
+        let initialised = self.shape.initialised
+            && (0..self.sizes.len()).all(|i| self.size_form(i) != SizeForm::Parameter);
         for (index, temp) in self.temps.iter().enumerate() {
             if !scoped.contains(&index) && temp_parameter != Some(index) {
-                let _ = writeln!(out, "    {}", self.declaration(temp));
+                let declaration = self.declaration(temp);
+                if initialised && !temp.extents.is_empty() {
+                    let _ = writeln!(out, "    {} = {{0}};", declaration.trim_end_matches(';'));
+                } else {
+                    let _ = writeln!(out, "    {declaration}");
+                }
             }
         }
         for scalar in &self.scalars {
@@ -1403,13 +1421,7 @@ impl GenProgram {
                             }
                         }
                         Read::InputScaled { size, var, offset } => {
-                            let unbound = || IllDefined("unbound name in in[]".into());
-                            let s = Aff::var(size, 0).eval(env).ok_or_else(unbound)?;
-                            let i = Aff::var(var, 0).eval(env).ok_or_else(unbound)?;
-                            let v = s
-                                .checked_mul(i)
-                                .and_then(|p| p.checked_add(offset.eval(env)?))
-                                .ok_or_else(unbound)?;
+                            let v = scaled_index("in", size, var, offset, env)?;
                             if !(0..INPUT_SIZE).contains(&v) {
                                 return Err(IllDefined(format!("in[{v}] out of bounds")));
                             }
@@ -1445,13 +1457,7 @@ impl GenProgram {
                         state.touch(Location::Output(v), true)?;
                     }
                     Target::OutputScaled { size, var, offset } => {
-                        let unbound = || IllDefined("unbound name in out[]".into());
-                        let s = Aff::var(size, 0).eval(env).ok_or_else(unbound)?;
-                        let i = Aff::var(var, 0).eval(env).ok_or_else(unbound)?;
-                        let v = s
-                            .checked_mul(i)
-                            .and_then(|p| p.checked_add(offset.eval(env)?))
-                            .ok_or_else(unbound)?;
+                        let v = scaled_index("out", size, var, offset, env)?;
                         if !(0..OUTPUT_SIZE).contains(&v) {
                             return Err(IllDefined(format!("out[{v}] out of bounds")));
                         }
@@ -1597,6 +1603,23 @@ fn collect_scoped(nodes: &[Node], scoped: &mut Vec<usize>) {
             scoped.extend(temps.iter().copied());
         }
     });
+}
+
+/// The index `size * var + offset` of a `products` access to `array` in
+/// the environment `env`.
+fn scaled_index(
+    array: &str,
+    size: &str,
+    var: &str,
+    offset: &Aff,
+    env: &HashMap<String, i64>,
+) -> Result<i64, IllDefined> {
+    let unbound = || IllDefined(format!("unbound name in {array}[]"));
+    let s = Aff::var(size, 0).eval(env).ok_or_else(unbound)?;
+    let i = Aff::var(var, 0).eval(env).ok_or_else(unbound)?;
+    s.checked_mul(i)
+        .and_then(|p| p.checked_add(offset.eval(env)?))
+        .ok_or_else(unbound)
 }
 
 #[cfg(test)]

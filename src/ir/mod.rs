@@ -330,6 +330,10 @@ pub struct Array {
     pub decl_span: Option<Range<usize>>,
     /// The declarator (`A[N][N]`), when found.
     pub declarator_span: Option<Range<usize>>,
+    /// From the end of the declarator to the end of its initialiser (` =
+    /// {0}`), when it has one: a new declarator drops it (see
+    /// `codegen::plan::plan_array_edits`).
+    pub initializer_span: Option<Range<usize>>,
     /// The blocks around the declaration (empty at file scope or for a
     /// function parameter).
     pub decl_blocks: Vec<BlockStep>,

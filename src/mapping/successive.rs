@@ -66,9 +66,50 @@ pub fn moduli_for_values(
     values: &[i64],
     budget: &mut Budget,
 ) -> PolyResult<Vec<i64>> {
-    let mut alive = fix_and_simplify(ds, values)?;
-    let mut moduli = Vec::with_capacity(rank);
-    for p in 0..rank {
+    let fixed = fix_and_simplify(ds, values)?;
+    successive_moduli(&fixed, rank, &[], None, budget)?
+        .ok_or_else(|| PolyError::Solver("successive modulo ended without a cap".into()))
+}
+
+/// Successive modulo on a difference set already fixed at its parameter
+/// values ([`fix_and_simplify`]) whose first `prefix.len()` moduli are
+/// known (the same rows as a basis already measured): the remaining ones,
+/// or `None` as soon as the product of the moduli reaches `cap` (a basis
+/// that cannot beat `cap` cells is not measured to the end).
+pub fn moduli_after_prefix(
+    fixed: &[BasicSet],
+    rank: usize,
+    prefix: &[i64],
+    cap: i64,
+    budget: &mut Budget,
+) -> PolyResult<Option<Vec<i64>>> {
+    successive_moduli(fixed, rank, prefix, Some(cap), budget)
+}
+
+/// The moduli of successive modulo from row `prefix.len()` on (the first
+/// ones given), each 1 + the maximum of its row where the earlier rows are
+/// 0; with a `cap`, `None` once their product reaches it.
+fn successive_moduli(
+    fixed: &[BasicSet],
+    rank: usize,
+    prefix: &[i64],
+    cap: Option<i64>,
+    budget: &mut Budget,
+) -> PolyResult<Option<Vec<i64>>> {
+    let mut moduli = prefix.to_vec();
+    let mut product: i64 = 1;
+    let reached = |product: &mut i64, b: i64| -> PolyResult<bool> {
+        let Some(cap) = cap else { return Ok(false) };
+        *product = product.checked_mul(b).ok_or(PolyError::Overflow)?;
+        Ok(*product >= cap)
+    };
+    for b in prefix {
+        if reached(&mut product, *b)? {
+            return Ok(None);
+        }
+    }
+    let mut alive: Vec<BasicSet> = fixed.to_vec();
+    for p in prefix.len()..rank {
         let mut best: i64 = 0;
         let mut next_alive = Vec::with_capacity(alive.len());
         for piece in &alive {
@@ -92,58 +133,8 @@ pub fn moduli_for_values(
             next_alive.push(piece.clone());
         }
         alive = next_alive;
-        moduli.push(best.checked_add(1).ok_or(PolyError::Overflow)?);
-    }
-    Ok(moduli)
-}
-
-/// Successive modulo on a difference set already fixed at its parameter
-/// values ([`fix_and_simplify`]) whose first `prefix.len()` moduli are
-/// known (the same rows as a basis already measured): the remaining ones,
-/// or `None` as soon as the product of the moduli reaches `cap` (a basis
-/// that cannot beat `cap` cells is not measured to the end).
-pub fn moduli_after_prefix(
-    fixed: &[BasicSet],
-    rank: usize,
-    prefix: &[i64],
-    cap: i64,
-    budget: &mut Budget,
-) -> PolyResult<Option<Vec<i64>>> {
-    let mut moduli = prefix.to_vec();
-    let mut product = prefix
-        .iter()
-        .try_fold(1i64, |acc, b| acc.checked_mul(*b))
-        .ok_or(PolyError::Overflow)?;
-    if product >= cap {
-        return Ok(None);
-    }
-    let mut alive: Vec<BasicSet> = fixed.to_vec();
-    for p in prefix.len()..rank {
-        let mut best: i64 = 0;
-        let mut next_alive = Vec::with_capacity(alive.len());
-        for piece in &alive {
-            let n_param = piece.space.n_param();
-            let mut q = piece.clone();
-            for j in 0..p {
-                let mut row = q.zero_row();
-                row[n_param + j] = 1;
-                q.add_eq(row);
-            }
-            let mut objective = q.zero_row();
-            objective[n_param + p] = 1;
-            match integer_max(&q, &objective, budget)? {
-                IntResult::Infeasible => continue,
-                IntResult::Unbounded => {
-                    return Err(PolyError::Solver("the difference set is unbounded".into()));
-                }
-                IntResult::Optimal { value, .. } => best = best.max(value),
-            }
-            next_alive.push(piece.clone());
-        }
-        alive = next_alive;
         let b = best.checked_add(1).ok_or(PolyError::Overflow)?;
-        product = product.checked_mul(b).ok_or(PolyError::Overflow)?;
-        if product >= cap {
+        if reached(&mut product, b)? {
             return Ok(None);
         }
         moduli.push(b);

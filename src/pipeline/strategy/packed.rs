@@ -60,17 +60,29 @@ pub(super) fn propose(
         return Ok(Proposals::default());
     }
     // The proofs' parameter values. The packing renames cells, so the
-    // lifetimes do not matter, but a model that folded a known value into
-    // a coefficient is exact for the known values only; and live-in cells
+    // lifetimes do not matter where no cell is live-in; where some are
     // for some values (dynprog's `c[0][N - 1]`, read and never written
-    // when N = 1) are checked absent for the known ones first, as for any
-    // mapping.
+    // when N = 1), the proof is for the values without (from a lower end
+    // on, pinned; checked for the known values first, as for any
+    // mapping): the declaration's initialiser, which the new declarator
+    // drops, may be what such a read sees. A model that folded a known
+    // value into a coefficient is exact for the known values only.
     let pinnable = facts.macros_pinnable;
     let scopes: Vec<Scope> = if facts.scop.array_depends_on_values(facts.array) {
         if !pinnable {
             return Ok(Proposals::default());
         }
         vec![Scope::KnownValues]
+    } else if !facts.allow_symbolic {
+        if !pinnable {
+            return Ok(Proposals::default());
+        }
+        facts.conflicts(budget)?;
+        facts
+            .live_in_free(&super::lifted::FROM, budget)
+            .into_iter()
+            .map(Scope::AtLeast)
+            .collect()
     } else {
         // A strict triangle needs its extent at least 2 where the
         // program is valid, which the context may not say (`N >= 1`):
@@ -81,9 +93,6 @@ pub(super) fn propose(
         }
         s
     };
-    if !facts.allow_symbolic {
-        facts.conflicts(budget)?;
-    }
     let facts = &*facts;
     let Some(extents) = facts
         .extent_affs
@@ -123,9 +132,12 @@ pub(super) fn propose(
                     continue;
                 }
                 for scope in &scopes {
-                    // The region from 2 on only where every value does not
-                    // already cover the strict triangle's extent.
-                    if matches!(scope, Scope::AtLeast(_)) && !kind.is_strict() {
+                    // With every value proposed, the region from 2 on only
+                    // for the strict triangle's extent.
+                    if scopes.contains(&Scope::EveryValue)
+                        && matches!(scope, Scope::AtLeast(_))
+                        && !kind.is_strict()
+                    {
                         continue;
                     }
                     list.push(Proposal {
