@@ -442,9 +442,9 @@ const SKEW_SLOPES: [i64; 4] = [-1, 1, -2, 2];
 const MAX_SKEWS: usize = 36;
 const MAX_SKEWS_PROPOSED: usize = 2;
 
-/// Skews of two adjacent axes `p < q = p + 1`, both folded by successive modulo in the
-/// axes (modulus above 1 for the known or probe values): the row `c_q +
-/// s·c_p` takes the place of `c_p`, before `c_p` itself, for each slope
+/// Skews of two adjacent axes `p < q = p + 1`, both folded by successive
+/// modulo in the axes (modulus above 1 for the known or probe values): the
+/// row `c_q + s·c_p` takes the place of `c_p`, before `c_p` itself, for each slope
 /// `s` of [`SKEW_SLOPES`] (seed 001 §4.2 tries "different basis as input"
 /// for Heuristics 2 and 3, which stay parametric in a constant basis).
 /// Successive modulo along `c_q + s·c_p` first takes its whole range in
