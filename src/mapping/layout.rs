@@ -349,9 +349,10 @@ pub fn packed_layout(
 
 impl ArrayLayout {
     /// With a packed triangle, the storage as text over the cell
-    /// coordinates, e.g. `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2
-    /// + c1]` (the mapping the certificate carries is the identity: the
-    /// packing renames cells); `None` without one.
+    /// coordinates, e.g.
+    /// `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]` (the
+    /// mapping the certificate carries is the identity: the packing
+    /// renames cells); `None` without one.
     pub fn packed_text(&self, array: &str, params: &[String]) -> Option<String> {
         let names: Vec<String> = (0..self.dims.len()).map(|p| format!("c{p}")).collect();
         let mut right = array.to_string();

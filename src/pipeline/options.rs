@@ -77,6 +77,12 @@ pub const TRACE_STEPS: u64 = 2_000_000;
 /// difference set stays small; distinct so that no two parameters are
 /// equal by chance.
 pub const PROBE_BASE: i64 = 16;
+
+/// The lower ends tried for a mapping proven from some size on (each
+/// parameter at least this or its known value, if smaller), pinned as
+/// `_Static_assert(N >= 4, …)`: by the lifted lattices, the reindexed
+/// bases and the packed triangles.
+pub const PIN_FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
 pub const PROBE_STEP: i64 = 4;
 
 /// Steps of the trace that only records an array's max-live count for the

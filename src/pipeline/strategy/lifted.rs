@@ -33,7 +33,8 @@ use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::mapping::successive::{fix_and_simplify, moduli_for_values};
 use crate::pipeline::certify::Scope;
 use crate::pipeline::options::{
-    FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PROBE_BASE,
+    FIXED_SEARCH_CELLS, LIFT_LATTICE_STEPS, LIFT_OPTIMAL_STEPS, LIFT_TRACE_STEPS, PIN_FROM,
+    PROBE_BASE,
 };
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::simplex::integer_point;
@@ -49,10 +50,6 @@ const MAX_LIFTED: usize = 2;
 /// The most cells added to each lifted modulus to make it hold for every
 /// value (see [`propose`]).
 const MAX_SLACK: i64 = 3;
-
-/// The lower ends tried for a lifted mapping proven from some size on
-/// (each parameter at least this or its known value, if smaller).
-pub(super) const FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,
@@ -81,7 +78,7 @@ pub(super) fn propose(
     // The lower ends above which no cell is live-in (checked on the
     // live-in sets, a superset when inexact: empty there means none).
     let live_in_free: Vec<i64> = if from_sizes_only {
-        facts.live_in_free(&FROM, budget)
+        facts.live_in_free(budget)
     } else {
         Vec::new()
     };
@@ -207,7 +204,7 @@ pub(super) fn propose(
         } else {
             scopes.push((0, Scope::EveryValue));
             if facts.values_known && facts.macros_pinnable {
-                scopes.extend(FROM.iter().map(|t| (0, Scope::AtLeast(*t))));
+                scopes.extend(PIN_FROM.iter().map(|t| (0, Scope::AtLeast(*t))));
             }
             scopes.extend((1..=MAX_SLACK).map(|slack| (slack, Scope::EveryValue)));
         }

@@ -504,11 +504,12 @@ impl<'a> ArrayFacts<'a> {
         Ok(&self.trace.insert((report, storage)).0)
     }
 
-    /// The lower ends of `from` (see [`Scope::AtLeast`]) above which no
-    /// cell is live-in (checked on the live-in sets, a superset when
-    /// inexact: empty there means none).
-    pub fn live_in_free(&self, from: &[i64], budget: &mut Budget) -> Vec<i64> {
-        from.iter()
+    /// The lower ends of [`crate::pipeline::options::PIN_FROM`] (see
+    /// [`Scope::AtLeast`]) above which no cell is live-in (checked on the
+    /// live-in sets, a superset when inexact: empty there means none).
+    pub fn live_in_free(&self, budget: &mut Budget) -> Vec<i64> {
+        crate::pipeline::options::PIN_FROM
+            .iter()
             .copied()
             .filter(|t| {
                 let within = crate::mapping::certify::region(
@@ -726,6 +727,16 @@ impl Chooser {
     }
 }
 
+/// Max-live values need max-live cells in any storage: when nothing is
+/// chosen yet and the trace (run for known values by the first strategy
+/// or the lattice searches) finds as many as the declaration has, no
+/// strategy can do better.
+fn all_live_at_once(facts: &ArrayFacts<'_>, chooser: &Chooser) -> Option<Kept> {
+    let (live, cells) = (facts.traced_max_live()?, facts.original_cells?);
+    (chooser.best.is_none() && facts.values_known && i64::try_from(live).is_ok_and(|l| l >= cells))
+        .then_some(Kept::AllLiveAtOnce { cells })
+}
+
 /// Runs the per-array strategies on `facts` and returns the chosen
 /// certified storage with its size and method, every certified size, and
 /// why the array keeps its layout when nothing smaller is proven.
@@ -752,15 +763,8 @@ pub(super) fn choose(
         if chooser.done() {
             break;
         }
-        // Max-live values need max-live cells in any storage: when the
-        // trace (the first strategy runs it, for known values) finds as
-        // many as the declaration has, no strategy can do better.
-        if chooser.best.is_none()
-            && facts.values_known
-            && let (Some(live), Some(cells)) = (facts.traced_max_live(), facts.original_cells)
-            && i64::try_from(live).is_ok_and(|l| l >= cells)
-        {
-            return (Err(Kept::AllLiveAtOnce { cells }), chooser.sizes);
+        if let Some(kept) = all_live_at_once(facts, &chooser) {
+            return (Err(kept), chooser.sizes);
         }
         crate::util::progress::step(name);
         let proposals = match strategy(facts, &chooser, budget) {
@@ -880,12 +884,8 @@ pub(super) fn choose(
     }
     // The trace may have run in the last strategy (the lattice searches
     // run it for their bound): the same verdict as before each strategy.
-    if chooser.best.is_none()
-        && facts.values_known
-        && let (Some(live), Some(cells)) = (facts.traced_max_live(), facts.original_cells)
-        && i64::try_from(live).is_ok_and(|l| l >= cells)
-    {
-        return (Err(Kept::AllLiveAtOnce { cells }), chooser.sizes);
+    if let Some(kept) = all_live_at_once(facts, &chooser) {
+        return (Err(kept), chooser.sizes);
     }
     let result = match chooser.best {
         Some(best) if !facts.values_known => {

@@ -79,7 +79,7 @@ pub(super) fn propose(
         }
         facts.conflicts(budget)?;
         facts
-            .live_in_free(&super::lifted::FROM, budget)
+            .live_in_free(budget)
             .into_iter()
             .map(Scope::AtLeast)
             .collect()

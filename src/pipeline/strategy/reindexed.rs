@@ -101,7 +101,7 @@ pub(super) fn propose(
         && facts.macros_pinnable
         && !facts.scop.array_depends_on_values(facts.array);
     let live_in_free = if pinnable {
-        facts.live_in_free(&super::lifted::FROM, budget)
+        facts.live_in_free(budget)
     } else {
         Vec::new()
     };
