@@ -236,6 +236,11 @@ pub struct AnalysisArgs {
     /// subscript back (`polyfold verify` of the output skips its SCoP).
     #[arg(long = "fast-modulo")]
     pub fast_modulo: bool,
+    /// Keep every `%` as the mapping prints it: no rotating indices (by
+    /// default a residue that an innermost loop advances by a constant
+    /// step is a variable that the loop's header starts and advances).
+    #[arg(long = "no-rotate")]
+    pub no_rotate: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

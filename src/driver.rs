@@ -106,6 +106,8 @@ pub struct RunOptions {
     pub min_memory: bool,
     /// `--fast-modulo`: conditional subtractions for run-time moduli.
     pub fast_modulo: bool,
+    /// `--no-rotate`: no rotating indices.
+    pub no_rotate: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
     pub functions: Vec<String>,
     /// How diagnostics are printed.
@@ -135,6 +137,7 @@ impl Default for RunOptions {
             inter_array_budget: None,
             min_memory: false,
             fast_modulo: false,
+            no_rotate: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
             message_format: MessageFormat::default(),
@@ -163,6 +166,7 @@ impl RunOptions {
             inter_array_budget: Some(a.inter_array_budget),
             min_memory: a.min_memory,
             fast_modulo: a.fast_modulo,
+            no_rotate: a.no_rotate,
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
@@ -370,6 +374,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         inter_array: options.inter_array,
         min_memory: options.min_memory,
         fast_modulo: options.fast_modulo,
+        rotate: !options.no_rotate,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {

@@ -37,8 +37,11 @@ fn scop_text(text: &str) -> &str {
 
 /// Whether `program` (printed as `text`) uses the form `name`.
 fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
-    let scop = scop_text(text);
+    // The other forms read the loops without their declared iterators.
+    let plain = scop_text(text).replace("for (int ", "for (");
+    let scop = plain.as_str();
     match name {
+        "declared-iterators" => scop_text(text).contains("for (int "),
         "derived-macros" => ["LAST", "PLUS", "HALF", "QUART"]
             .iter()
             .any(|m| text.contains(&format!("#define {m}")) && scop.contains(m)),

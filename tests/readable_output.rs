@@ -67,9 +67,18 @@ fn assert_has(output: &str, line: &str) {
     );
 }
 
+/// The options of the tests of printed subscripts: every `%` as the
+/// mapping prints it, no rotating index (those are tested on their own).
+fn no_rotation() -> polyfold::pipeline::ContractOptions {
+    polyfold::pipeline::ContractOptions {
+        rotate: false,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn subscripts_with_a_modulus_in_the_parameters_print_collected() {
-    let output = contract_and_run("toeplitz");
+    let output = contract_and_run_with("toeplitz", &no_rotation());
     // y[i][k] -> y[(2i + k) mod (2N - 3)]: y[i][k - 1] is 2i + k - 1,
     // y[k - i - 1][k - 1] is 2(k - i - 1) + k - 1 = 3k - 2i - 3 (at least
     // i >= 0, since k >= i + 1), y[k][k] is 3k, y[i][N - 1] is 2i + N - 1.
@@ -95,7 +104,7 @@ fn subscripts_with_a_modulus_in_the_parameters_print_collected() {
 
 #[test]
 fn subscripts_with_a_constant_modulus_take_the_simplest_proven_argument() {
-    let output = contract_and_run("triangle");
+    let output = contract_and_run_with("triangle", &no_rotation());
     // sum_t[j][i] -> sum_t[j % 3][(i - 2j) mod 9] (literal sizes, N = 6);
     // 0 <= j <= i <= 5.
     // sum_t[j][j]: -j, non-negative only with the offset: 9 - j.
@@ -115,7 +124,7 @@ fn subscripts_with_a_quasi_affine_modulus_count_its_multiples_apart() {
     // default: see the next test).
     let options = polyfold::pipeline::ContractOptions {
         packing: false,
-        ..Default::default()
+        ..no_rotation()
     };
     let output = contract_and_run_with("triangle_formula", &options);
     // b0 = (N + 1) / 2 and b1 = (3 * N + 1) / 2: seed 001's 3 x 9 at N = 6.
@@ -185,6 +194,85 @@ fn the_mapping_comment_and_the_pin_come_after_the_declarations_own_comment() {
         &output,
         "    int sum_t[3][9], mean[3][9]; /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */",
     );
+}
+
+/// Issue 18, strength reduction of `%`: a residue that an innermost loop
+/// advances by a constant step is kept in a rotating index, started by
+/// the loop's header and advanced by its update, so the body divides no
+/// more. Worked out by hand from the mapping y[i][k] -> y[(2i + k) mod
+/// (2N - 3)] (`toeplitz_down`: y[(k - 2i) mod (2N - 3)], the same size):
+/// the argument's coefficient of the loop's iterator times the loop's
+/// step is the index's step (2, or -2 for an argument falling as the
+/// loop runs), below the modulus from N >= 4 on (the pin); where the
+/// argument is negative at the loop's start (`toeplitz_guarded`: i - 1 at
+/// i = 0, the statement guarded by `i >= 1`), C's `%` is brought back
+/// into range. Variables of a loop that declares its iterator are
+/// declared with it; the others after the array's declaration. The
+/// output builds with `-Wall -Wextra -Werror -Wshadow` and runs like the
+/// original under the sanitizers; polyfold reads it back (one SCoP per
+/// kernel again: the variables hold `e % b`) and a second run changes
+/// nothing.
+#[test]
+fn residues_advanced_by_a_loop_are_rotating_indices() {
+    let output = contract_and_run("rotating");
+    let m = "2 * N - 3";
+    // toeplitz_decl: `for (int i = ...)` declares its indices.
+    assert_has(
+        &output,
+        &format!(
+            "        for (int i = 0, y_r0 = (2 * i + k - 1) % ({m}); i <= k - 1; i++, y_r0 = y_r0 + 2 < {m} ? y_r0 + 2 : y_r0 + 2 - ({m}))"
+        ),
+    );
+    assert_has(&output, "            sum = sum + r[k - i - 1] * y[y_r0];");
+    assert_has(&output, "            y[y_r1] = y[y_r2] + alpha * y[y_r3];");
+    // y[k][k] is in the loop of k, around other loops: it keeps its `%`.
+    assert_has(&output, &format!("        y[(3 * k) % ({m})] = alpha;"));
+    // toeplitz_down: the second loop runs down; y[i][k] is k - 2i (+ the
+    // modulus, to be non-negative), rising by 2 per iteration, and
+    // y[k - i - 1][k - 1] is 2i - k + 1 (+ the modulus), falling by 2.
+    assert_has(
+        &output,
+        &format!(
+            "        for (i = k - 1, y_r1 = (k + 2 * N - 2 * i - 3) % ({m}), y_r2 = (k + 2 * N - 2 * i - 4) % ({m}), y_r3 = (2 * i + 2 * N - k - 2) % ({m}); i >= 0; i--, y_r1 = y_r1 + 2 < {m} ? y_r1 + 2 : y_r1 + 2 - ({m}), y_r2 = y_r2 + 2 < {m} ? y_r2 + 2 : y_r2 + 2 - ({m}), y_r3 = y_r3 >= 2 ? y_r3 - 2 : y_r3 - 2 + ({m}))"
+        ),
+    );
+    assert_has(
+        &output,
+        "    int y_r0, y_r1, y_r2, y_r3, y_r4; /* polyfold: rotating indices, advanced by their loops */",
+    );
+    // toeplitz_guarded: 2(i - 1) + k - 1 is -1 at k = 1, i = 0.
+    assert_has(
+        &output,
+        &format!(
+            "        for (i = 0, y_r0 = ((2 * i + k - 3) % ({m}) + ({m})) % ({m}); i <= k; i++, y_r0 = y_r0 + 2 < {m} ? y_r0 + 2 : y_r0 + 2 - ({m}))"
+        ),
+    );
+    let dir = polyfold::fuzz::check::scratch_dir("rotating").expect("scratch dir");
+    let src = dir.join("rotating.c");
+    std::fs::write(&src, &output).expect("write");
+    polyfold::fuzz::check::compile(
+        &src,
+        &dir.join("rotating.exe"),
+        &["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wshadow"],
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{output}"));
+    // Read back: the same operations in one SCoP per kernel, and a fixed
+    // point.
+    let again = contract(&src, &output, &Default::default());
+    assert_eq!(again.output, output, "a second run changed it");
+    let program = polyfold::frontend::extract("rotating.c", &output, &Default::default());
+    let statements: Vec<usize> = program.scops.iter().map(|s| s.stmts.len()).collect();
+    let original =
+        polyfold::frontend::extract("rotating.c", &case("rotating").1, &Default::default());
+    let before: Vec<usize> = original.scops.iter().map(|s| s.stmts.len()).collect();
+    assert_eq!(statements, before, "{output}");
+    // Without rotation the loops divide.
+    let plain = contract_and_run_with("rotating", &no_rotation());
+    assert_has(
+        &plain,
+        &format!("            sum = sum + r[k - i - 1] * y[(2 * i + k - 1) % ({m})];"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A remapped declaration drops its initialiser: no read sees its values
@@ -303,7 +391,7 @@ fn modulo_in_innermost_loops(text: &str) -> std::collections::BTreeMap<String, u
 #[test]
 fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_reason() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut seen = 0;
+    let (mut seen, mut seen_plain) = (0, 0);
     for dir in [
         "corpus",
         "tests/readable",
@@ -328,6 +416,8 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             } else if !before.is_empty() {
                 continue;
             }
+            let plain = contract(&path, &source, &no_rotation());
+            seen_plain += modulo_in_innermost_loops(&plain.output).len();
             let contraction = contract(&path, &source, &Default::default());
             let found = modulo_in_innermost_loops(&contraction.output);
             let mut reported = std::collections::BTreeMap::new();
@@ -348,11 +438,17 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             seen += found.len();
         }
     }
-    // durbin's y, reg_detect's sum_t, diff and mean, blur_tiled's blurx,
-    // dynprog_init's c, and the test programs' own.
+    // Without rotating indices: durbin's y, reg_detect's sum_t, diff and
+    // mean, blur_tiled's blurx, and the test programs' own.
     assert!(
-        seen >= 6,
-        "only {seen} arrays with a `%` in innermost loops"
+        seen_plain >= 6,
+        "only {seen_plain} arrays with a `%` in innermost loops"
+    );
+    // Rotating indices take most of them away (durbin's y, blur_tiled's
+    // blurx but one access whose subscript uses B's value).
+    assert!(
+        seen < seen_plain,
+        "{seen} arrays, {seen_plain} without rotation"
     );
 }
 

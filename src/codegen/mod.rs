@@ -9,11 +9,12 @@
 //! parenthesised unless it is one primary expression, and a macro whose
 //! body is several tokens (`Scop::compound_macros`, e.g. `#define LAST N-1`)
 //! counts as several tokens. Parameters print as `Scop::param_texts`.
-//! returns edits, it never prints an AST. Statements are deleted by the
+//! Statements are deleted by the
 //! front end's syntax nodes ([`delete`]), never by scanning the text.
 
 pub mod delete;
 pub mod edits;
 pub mod plan;
+pub mod rotate;
 
 pub use edits::{Edit, EditError, apply_edits};

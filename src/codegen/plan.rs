@@ -9,6 +9,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, operand};
 
 use super::edits::Edit;
+use super::rotate::Rotations;
 
 /// `text` (copied from the source, or printed from an affine expression
 /// over [`Scop::param_texts`]) as an operand of `%`, `*`, `+` or `-`:
@@ -36,6 +37,7 @@ pub fn plan_array_edits(
     scop: &Scop,
     array: ArrayId,
     layout: &ArrayLayout,
+    rotations: &Rotations,
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
     let mut declarator = decl.declarator_span.clone()?;
@@ -58,13 +60,19 @@ pub fn plan_array_edits(
             declarator_text(scop, array, layout),
         ));
     }
-    for_each_access(source, scop, array, layout, |_, access, new| {
-        let edit = Edit::replace(access.span.clone(), new.text);
-        // A compound assignment reads and writes through one reference.
-        if !edits.contains(&edit) {
-            edits.push(edit);
-        }
-    });
+    for_each_access(
+        source,
+        scop,
+        (array, layout),
+        rotations,
+        |_, access, new| {
+            let edit = Edit::replace(access.span.clone(), new.text);
+            // A compound assignment reads and writes through one reference.
+            if !edits.contains(&edit) {
+                edits.push(edit);
+            }
+        },
+    );
     Some(edits)
 }
 
@@ -83,9 +91,10 @@ pub fn modulo_uses(
     scop: &Scop,
     array: ArrayId,
     layout: &ArrayLayout,
+    rotations: &Rotations,
 ) -> Vec<(usize, Vec<Vec<i64>>)> {
     let mut out = Vec::new();
-    for_each_access(source, scop, array, layout, |si, _, new| {
+    for_each_access(source, scop, (array, layout), rotations, |si, _, new| {
         if !new.modulo_args.is_empty() {
             out.push((si, new.modulo_args));
         }
@@ -98,12 +107,13 @@ pub fn modulo_uses(
 type Site<'a> = ((usize, &'a Stmt), (usize, &'a Access));
 
 /// Calls `f` with the statement index, the access and its new text, for
-/// every access of `array` with the layout `layout`.
+/// every access of `array` with the layout `layout` (its residues in the
+/// variables of `rotations` where it has some).
 fn for_each_access(
     source: &str,
     scop: &Scop,
-    array: ArrayId,
-    layout: &ArrayLayout,
+    (array, layout): (ArrayId, &ArrayLayout),
+    rotations: &Rotations,
     mut f: impl FnMut(usize, &Access, AccessText),
 ) {
     let params = scop.param_texts();
@@ -113,10 +123,11 @@ fn for_each_access(
                 continue;
             }
             let site = ((si, stmt), (position, access));
+            let rotated = |dim: usize| rotations.name(array, si, position, dim).map(str::to_string);
             let new = if layout.is_linear() {
-                linear_access(source, scop, site, layout, &params)
+                linear_access(source, scop, site, layout, &params, &rotated)
             } else {
-                axis_access(source, scop, site, layout, &params)
+                axis_access(source, scop, site, layout, &params, &rotated)
             };
             f(si, access, new);
         }
@@ -130,19 +141,25 @@ fn axis_access(
     ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
+    rotated: &dyn Fn(usize) -> Option<String>,
 ) -> AccessText {
     let keep = scop.array(access.array).keeps_declarator();
     let mut text = source[access.name_span.clone()].to_string();
     let mut modulo_args = Vec::new();
     let exact = exact_subscripts(source, scop, stmt, access);
     let subs = subscript_texts(source, access);
-    for ((dim, span), sub_aff) in layout
+    for (index, ((dim, span), sub_aff)) in layout
         .dims
         .iter()
         .zip(&access.subscript_spans)
         .zip(&access.subscripts)
+        .enumerate()
     {
         let sub = source[span.clone()].trim();
+        if let Some(name) = rotated(index) {
+            text.push_str(&format!("[{name}]"));
+            continue;
+        }
         match dim {
             DimLayout::Dropped if keep => text.push_str("[0]"),
             DimLayout::Dropped | DimLayout::Linear { .. } => {}
@@ -358,12 +375,17 @@ fn linear_access(
     ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
+    rotated: &dyn Fn(usize) -> Option<String>,
 ) -> AccessText {
     let subs = subscript_texts(source, access);
     let mut text = source[access.name_span.clone()].to_string();
     let mut modulo_args = Vec::new();
     let exact = exact_subscripts(source, scop, stmt, access);
-    for dim in &layout.dims {
+    for (index, dim) in layout.dims.iter().enumerate() {
+        if let Some(name) = rotated(index) {
+            text.push_str(&format!("[{name}]"));
+            continue;
+        }
         let DimLayout::Linear {
             coeffs,
             divisor,
@@ -470,7 +492,7 @@ fn packed_text(
 /// suffixes and exponents, and the contents of literals left out), each
 /// with its byte offset in `text`; `None` when `text` holds a character or
 /// string literal.
-fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
+pub(super) fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut k = 0;
@@ -510,7 +532,7 @@ fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
 /// `stmt` or a parameter whose known value the model does not use (see
 /// [`crate::ir::Param::value_used`]: `s[i - N / 2]` is `s[i - 32]` in the
 /// IR). A macro, a cast, a call or a literal keeps the source text.
-fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
+pub(super) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
     access.subscript_spans.iter().all(|span| {
         identifiers(&source[span.clone()]).is_some_and(|names| {
             names.iter().all(|(_, name)| {
@@ -565,58 +587,7 @@ fn argument_text(
         .map(|(_, span)| source[span.clone()].trim().to_string());
     let arg = match own {
         Some(text) => text,
-        None => {
-            let mut terms: Vec<((usize, usize, usize), i64, String)> = Vec::new();
-            for (col, c) in a.coeffs.iter().enumerate() {
-                if *c == 0 {
-                    continue;
-                }
-                let Some(name) = column_name(scop, stmt, &params, col) else {
-                    continue;
-                };
-                let raw = if col < scop.params.len() {
-                    scop.params[col].name.as_str()
-                } else {
-                    name.as_str()
-                };
-                // Where the name first appears: dimension, then offset.
-                let mut first = (usize::MAX, usize::MAX, col);
-                for (d, (sub, span)) in access
-                    .subscripts
-                    .iter()
-                    .zip(&access.subscript_spans)
-                    .enumerate()
-                {
-                    if sub.coeffs.get(col).copied().unwrap_or(0) == 0 {
-                        continue;
-                    }
-                    let at = identifiers(&source[span.clone()])
-                        .and_then(|ids| ids.iter().find(|(_, n)| *n == raw).map(|(o, _)| *o))
-                        .unwrap_or(usize::MAX);
-                    first = (d, at, col);
-                    break;
-                }
-                terms.push((first, *c, operand_text(scop, &name)));
-            }
-            terms.sort_by_key(|(first, _, _)| *first);
-            // Positive terms first (stable): `i - 2 * j`, not `-2 * j + i`.
-            terms.sort_by_key(|(_, c, _)| *c < 0);
-            let terms: Vec<(i64, String)> = terms.into_iter().map(|(_, c, n)| (c, n)).collect();
-            if a.constant > 0 && terms.iter().all(|(c, _)| *c < 0) {
-                let mut text = a.constant.to_string();
-                for (c, name) in &terms {
-                    let mag = c.unsigned_abs();
-                    if mag == 1 {
-                        text.push_str(&format!(" - {name}"));
-                    } else {
-                        text.push_str(&format!(" - {mag} * {name}"));
-                    }
-                }
-                text
-            } else {
-                crate::util::c_text::affine_text(&terms, a.constant)
-            }
-        }
+        None => form_text(source, scop, stmt, access, a),
     };
     let arg = with_moduli(scop, arg, a.moduli, modulus, &params);
     if !a.wraps {
@@ -660,6 +631,71 @@ fn argument_text(
         let compared = operand(&arg, Prec::Shift, &compound);
         let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
         format!("{compared} < {bound} ? {arg} : {reduced}")
+    }
+}
+
+/// The argument `a` of `access` (in `stmt`) printed from its affine form
+/// (without its added moduli): the terms in the order their names first
+/// appear in the subscripts (dimension by dimension, then left to right),
+/// positive terms first, the constant last (first when every term is
+/// negative: `9 - j`).
+pub(super) fn form_text(
+    source: &str,
+    scop: &Scop,
+    stmt: &Stmt,
+    access: &Access,
+    a: &Argument,
+) -> String {
+    let params = scop.param_texts();
+    let mut terms: Vec<((usize, usize, usize), i64, String)> = Vec::new();
+    for (col, c) in a.coeffs.iter().enumerate() {
+        if *c == 0 {
+            continue;
+        }
+        let Some(name) = column_name(scop, stmt, &params, col) else {
+            continue;
+        };
+        let raw = if col < scop.params.len() {
+            scop.params[col].name.as_str()
+        } else {
+            name.as_str()
+        };
+        // Where the name first appears: dimension, then offset.
+        let mut first = (usize::MAX, usize::MAX, col);
+        for (d, (sub, span)) in access
+            .subscripts
+            .iter()
+            .zip(&access.subscript_spans)
+            .enumerate()
+        {
+            if sub.coeffs.get(col).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            let at = identifiers(&source[span.clone()])
+                .and_then(|ids| ids.iter().find(|(_, n)| *n == raw).map(|(o, _)| *o))
+                .unwrap_or(usize::MAX);
+            first = (d, at, col);
+            break;
+        }
+        terms.push((first, *c, operand_text(scop, &name)));
+    }
+    terms.sort_by_key(|(first, _, _)| *first);
+    // Positive terms first (stable): `i - 2 * j`, not `-2 * j + i`.
+    terms.sort_by_key(|(_, c, _)| *c < 0);
+    let terms: Vec<(i64, String)> = terms.into_iter().map(|(_, c, n)| (c, n)).collect();
+    if a.constant > 0 && terms.iter().all(|(c, _)| *c < 0) {
+        let mut text = a.constant.to_string();
+        for (c, name) in &terms {
+            let mag = c.unsigned_abs();
+            if mag == 1 {
+                text.push_str(&format!(" - {name}"));
+            } else {
+                text.push_str(&format!(" - {mag} * {name}"));
+            }
+        }
+        text
+    } else {
+        crate::util::c_text::affine_text(&terms, a.constant)
     }
 }
 

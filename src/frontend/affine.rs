@@ -457,7 +457,7 @@ fn check_macro_operands<R: Resolver>(e: &Expr, place: Place, res: &R) -> Result<
 /// The value of an affine form whose only variables are parameters with
 /// known values. Every parameter whose value it uses is recorded with
 /// [`Resolver::note_value_use`] (only when the whole value is known).
-fn known_value<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
+pub(super) fn known_value<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
     let Val::Aff(l) = v else { return None };
     let mut acc = l.constant;
     for (s, c) in &l.terms {
@@ -472,7 +472,7 @@ fn known_value<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
 
 /// The divisor `v` as a number: a constant, or parameters with known
 /// values (their values are then used, see [`known_value`]).
-fn constant_divisor<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
+pub(super) fn constant_divisor<R: Resolver + ?Sized>(v: &Val, res: &mut R) -> Option<i64> {
     match v {
         Val::Aff(l) => l.as_constant().or_else(|| known_value(v, res)),
         _ => None,
@@ -807,7 +807,7 @@ fn add_vals<R: Resolver>(
 }
 
 /// Syntactic equality of two expressions, ignoring spans.
-fn strip_eq(a: &Expr, b: &Expr) -> bool {
+pub(super) fn strip_eq(a: &Expr, b: &Expr) -> bool {
     fn canon(e: &Expr) -> Expr {
         let mut c = e.clone();
         zero_spans(&mut c);

@@ -10,14 +10,14 @@ use std::ops::Range;
 
 use super::affine::{
     Constraint, Dnf, Lin, MAX_DISJUNCTS, Place, Resolver, Sym, Val, is_signed_integer_type_text,
-    not_affine, to_dnf, to_lin, to_val,
+    not_affine, strip_eq, to_dnf, to_lin, to_val,
 };
 use super::macros::Macros;
 use super::scope::{Role, Scopes};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
 use crate::diag::{Diagnostic, Severity};
-use crate::ir::{AccessKind, ParallelMark, ParamOrigin, Placement, StmtId, SyntaxNode};
+use crate::ir::{AccessKind, ForHeader, ParallelMark, ParamOrigin, Placement, StmtId, SyntaxNode};
 
 /// An access found by the analysis, before array ids exist.
 #[derive(Clone, Debug)]
@@ -56,6 +56,10 @@ pub struct LoopNode {
     pub body: Vec<Node>,
     /// The pragma that marks the loop parallel, if any (see `parallel`).
     pub parallel: Option<ParallelMark>,
+    /// Forms (over the enclosing iterators, this one and parameters) that
+    /// must be non-negative wherever the header runs: the arguments of
+    /// rotating indices started by a truncating `e % b`.
+    pub starts_non_negative: Vec<Lin>,
 }
 
 #[derive(Clone, Debug)]
@@ -126,7 +130,12 @@ pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
             span: span.clone(),
         },
         CStmt::For {
-            init, body, span, ..
+            init,
+            update,
+            body,
+            span,
+            header_span,
+            ..
         } => {
             // The loop's iterator may be read after it (then the loop
             // stays, for the iterator's final value).
@@ -146,6 +155,7 @@ pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
             };
             SyntaxNode::For {
                 span: span.clone(),
+                header: for_header(init, update.as_ref(), header_span, source),
                 body: Box::new(syntax_node(body, source, scopes)),
                 keeps_iterator,
             }
@@ -177,6 +187,85 @@ pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
         }
         other => SyntaxNode::Kept { span: other.span() },
     }
+}
+
+/// The parts of a `for` header that code generation may extend (see
+/// [`ForHeader`]): the initialisation assigns or declares (one declarator)
+/// the iterator, and the update steps it by one, each written in the
+/// header's own text (not from a macro's expansion).
+fn for_header(
+    init: &ForInit,
+    update: Option<&Expr>,
+    header: &Range<usize>,
+    source: &str,
+) -> Option<ForHeader> {
+    let text = |r: &Range<usize>| source.get(r.clone());
+    let inside = |r: &Range<usize>| header.start < r.start && r.end < header.end;
+    if !text(header)?.starts_with("for") {
+        return None;
+    }
+    let (iterator, init_end, declares) = match init {
+        ForInit::Expr(Expr {
+            kind: ExprKind::Assign(None, lhs, _),
+            span,
+            from_macro: false,
+        }) => match &lhs.kind {
+            ExprKind::Ident(n) if inside(span) => (n.clone(), span.end, None),
+            _ => return None,
+        },
+        ForInit::Decl(decl) => {
+            let [dc] = decl.declarators.as_slice() else {
+                return None;
+            };
+            let init = dc.init.as_ref()?;
+            if !inside(&init.span)
+                || init.from_macro
+                || dc.from_macro
+                || !decl.qualifiers.is_empty()
+            {
+                return None;
+            }
+            (dc.name.clone(), init.span.end, Some(decl.type_text.clone()))
+        }
+        _ => return None,
+    };
+    let update = update?;
+    if !inside(&update.span) || update.from_macro {
+        return None;
+    }
+    let compact: String = text(&update.span)?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let it = iterator.as_str();
+    let step = if [
+        format!("{it}++"),
+        format!("++{it}"),
+        format!("{it}+=1"),
+        format!("{it}={it}+1"),
+    ]
+    .contains(&compact)
+    {
+        1
+    } else if [
+        format!("{it}--"),
+        format!("--{it}"),
+        format!("{it}-=1"),
+        format!("{it}={it}-1"),
+    ]
+    .contains(&compact)
+    {
+        -1
+    } else {
+        return None;
+    };
+    Some(ForHeader {
+        iterator,
+        step,
+        init_end,
+        declares,
+        update_end: update.span.end,
+    })
 }
 
 /// Names a statement may write: assignment and update targets, variables
@@ -305,6 +394,33 @@ pub struct Analyzer<'a> {
     /// A `collapse(k)` of an enclosing loop still marking nested loops:
     /// the mark and how many more loops it covers.
     collapse: Option<(ParallelMark, usize)>,
+    /// The rotating indices of the enclosing loops' headers, with the
+    /// residue each holds (see [`Analyzer::rotating_indices`]).
+    aliases: Vec<(String, Val)>,
+}
+
+/// A rotating index of a loop's header.
+struct Rotating {
+    name: String,
+    /// What it holds at every iteration: `e % b` (or `(e % b + b) % b`).
+    value: Val,
+    /// `e` for the form `e % b`: it must be non-negative where the header
+    /// runs.
+    truncating_start: Option<Lin>,
+    delta: i64,
+    modulus: i64,
+}
+
+/// The operands of a chain of commas, left to right (`a, b, c`).
+fn comma_parts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Comma(a, b) => {
+            let mut out = comma_parts(a);
+            out.extend(comma_parts(b));
+            out
+        }
+        _ => vec![e],
+    }
 }
 
 /// The most nested macro expansions the analysis follows.
@@ -330,6 +446,7 @@ impl<'a> Analyzer<'a> {
             macro_depth: 0,
             pragmas: &[],
             collapse: None,
+            aliases: Vec::new(),
         }
     }
 
@@ -516,12 +633,42 @@ impl<'a> Analyzer<'a> {
             )
             .with_note("polyfold accepts `for (i = lb; i < ub; i++)` with `<`, `<=`, `>`, `>=` bounds and constant steps")
         };
+        // Rotating indices started with the iterator (`i = 0, r = e % b`,
+        // `int i = 0, r = e % b`): checked below, with the update.
+        let mut rotating_inits: Vec<(&Expr, &Expr)> = Vec::new();
+        let head: Option<&Expr> = match init {
+            ForInit::Expr(e) => {
+                let parts = comma_parts(e);
+                for part in &parts[1..] {
+                    match &part.kind {
+                        ExprKind::Assign(None, lhs, rhs) => rotating_inits.push((lhs, rhs)),
+                        _ => {
+                            let d = bad_form(
+                                self,
+                                part.span.clone(),
+                                "the loop's initialisation assigns only its iterator and rotating indices",
+                            );
+                            return self.reject(d);
+                        }
+                    }
+                }
+                Some(parts[0])
+            }
+            _ => None,
+        };
+        let declared_rotating: Vec<&super::syntax::Declarator> = match init {
+            ForInit::Decl(decl) => decl.declarators.iter().skip(1).collect(),
+            _ => Vec::new(),
+        };
         // The iterator and its initial value.
-        let (iter_name, iter_var, init_expr) = match init {
-            ForInit::Expr(Expr {
-                kind: ExprKind::Assign(None, lhs, rhs),
-                ..
-            }) => match &lhs.kind {
+        let (iter_name, iter_var, init_expr) = match (init, head) {
+            (
+                _,
+                Some(Expr {
+                    kind: ExprKind::Assign(None, lhs, rhs),
+                    ..
+                }),
+            ) => match &lhs.kind {
                 ExprKind::Ident(n) => (
                     n.clone(),
                     self.scopes.lookup(n, lhs.span.start),
@@ -532,7 +679,7 @@ impl<'a> Analyzer<'a> {
                     return self.reject(d);
                 }
             },
-            ForInit::Decl(decl) if decl.declarators.len() == 1 => {
+            (ForInit::Decl(decl), _) if !decl.declarators.is_empty() => {
                 let dc = &decl.declarators[0];
                 match &dc.init {
                     Some(v) if dc.dims.is_empty() && !dc.is_pointer => (
@@ -605,6 +752,8 @@ impl<'a> Analyzer<'a> {
             let d = bad_form(self, header.clone(), "the loop has no increment");
             return self.reject(d);
         };
+        let update_parts = comma_parts(update);
+        let (update, rotating_updates) = (update_parts[0], &update_parts[1..]);
         let is_iter = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if *n == iter_name);
         let step: Option<i64> = match &update.kind {
             ExprKind::Update(inc, a) if is_iter(a) => Some(if *inc { 1 } else { -1 }),
@@ -717,6 +866,42 @@ impl<'a> Analyzer<'a> {
             return self.reject(d);
         };
         self.loops.push(iter_name.clone());
+        let mut rotating_starts: Vec<(String, Expr)> = Vec::new();
+        for (lhs, rhs) in &rotating_inits {
+            match &lhs.kind {
+                ExprKind::Ident(n) => rotating_starts.push((n.clone(), (*rhs).clone())),
+                _ => rotating_starts.push((String::new(), (*rhs).clone())),
+            }
+        }
+        for dc in &declared_rotating {
+            match (&dc.init, dc.dims.is_empty() && !dc.is_pointer) {
+                (Some(v), true) => rotating_starts.push((dc.name.clone(), v.clone())),
+                _ => rotating_starts.push((
+                    String::new(),
+                    Expr {
+                        kind: ExprKind::OtherLiteral,
+                        span: dc.span.clone(),
+                        from_macro: false,
+                    },
+                )),
+            }
+        }
+        let rotating = if rotating_starts.is_empty() && rotating_updates.is_empty() {
+            Vec::new()
+        } else {
+            match self.rotating_indices(
+                &rotating_starts,
+                rotating_updates,
+                (&iter_name, step),
+                (&body_writes, header),
+            ) {
+                Ok(r) => r,
+                Err(d) => {
+                    self.loops.pop();
+                    return self.reject(d);
+                }
+            }
+        };
         let dnf = to_dnf(cond, Place::Bound, self);
         let dnf = match dnf {
             Ok(d) => d,
@@ -777,7 +962,16 @@ impl<'a> Analyzer<'a> {
             (None, _) => (None, None),
         };
         self.collapse = inner.filter(|(_, k)| *k > 0);
+        let aliases = self.aliases.len();
+        let mut starts_non_negative = Vec::new();
+        for r in rotating {
+            if let Some(arg) = r.truncating_start {
+                starts_non_negative.push(arg);
+            }
+            self.aliases.push((r.name, r.value));
+        }
         let body_nodes = self.stmt(body);
+        self.aliases.truncate(aliases);
         self.collapse = outer;
         self.loops.pop();
         let body_nodes = body_nodes?;
@@ -788,7 +982,201 @@ impl<'a> Analyzer<'a> {
             sign,
             body: body_nodes,
             parallel,
+            starts_non_negative,
         })])
+    }
+
+    /// The rotating indices of a loop's header (see
+    /// `crate::codegen::rotate`): each variable `r` started by `r = e % b`
+    /// (or `r = (e % b + b) % b`) and advanced by one of the updates
+    /// polyfold prints, `r = r + d < b ? r + d : r + d - b` (`d > 0`) or
+    /// `r = r >= -d ? r + d : r + d + b` (`d < 0`), in any form with the
+    /// same values, where `d` is the step of `e` per iteration, `b` a
+    /// number (or parameters with known values) and `0 < |d| < b`. Such a
+    /// variable holds the residue of `e` at every iteration, so inside the
+    /// body it reads as `e % b` (`(e % b + b) % b`). `e` must be
+    /// non-negative wherever the header runs for the first form (a
+    /// condition that lowering proves on the loops' domain, or the SCoP
+    /// is not modelled). A variable written in the body, read after the
+    /// loop, or updated in another form is not one.
+    fn rotating_indices(
+        &mut self,
+        starts: &[(String, Expr)],
+        updates: &[&Expr],
+        (iter, step): (&str, i64),
+        (body_writes, header): (&BTreeSet<String>, &Range<usize>),
+    ) -> Result<Vec<Rotating>, Diagnostic> {
+        let bad = |me: &Self, span: Range<usize>, label: &str| {
+            me.warn("PF013", "unsupported loop form", span, label.to_string())
+                .with_note("polyfold reads `for (i = lb, r = e % b; ...; i++, r = r + d < b ? r + d : r + d - b)` (rotating indices)")
+        };
+        if starts.len() != updates.len() {
+            return Err(bad(
+                self,
+                header.clone(),
+                "every variable the header starts must be advanced by its update, and only those",
+            ));
+        }
+        let depth = self.loops.len() - 1;
+        let mut out: Vec<Rotating> = Vec::new();
+        for (name, start) in starts {
+            let var = self.scopes.lookup(name, start.span.start);
+            let int_local = var.is_some_and(|v| {
+                let v = &self.scopes.vars[v];
+                v.in_function
+                    && !v.is_array()
+                    && !v.is_pointer()
+                    && is_signed_integer_type_text(&v.decl.type_text)
+            });
+            if name.is_empty()
+                || name == iter
+                || self.loops.contains(name)
+                || !int_local
+                || body_writes.contains(name)
+                || out.iter().any(|r| r.name == *name)
+            {
+                return Err(bad(
+                    self,
+                    start.span.clone(),
+                    "a rotating index is a local integer variable, written only by the loop's header",
+                ));
+            }
+            // `e % b`, or `(e % b + b) % b`.
+            let (residue, floor) = match &start.kind {
+                ExprKind::Binary(BinOp::Mod, inner, b) => match &inner.kind {
+                    ExprKind::Binary(BinOp::Add, m, b2) if matches!(&m.kind, ExprKind::Binary(BinOp::Mod, _, b1) if strip_eq(b1, b) && strip_eq(b2, b)) => {
+                        (m.as_ref(), true)
+                    }
+                    _ => (start, false),
+                },
+                _ => {
+                    return Err(bad(
+                        self,
+                        start.span.clone(),
+                        "a rotating index starts at a residue `e % b`",
+                    ));
+                }
+            };
+            let ExprKind::Binary(BinOp::Mod, e, b) = &residue.kind else {
+                return Err(bad(
+                    self,
+                    start.span.clone(),
+                    "a rotating index starts at a residue `e % b`",
+                ));
+            };
+            let arg = to_lin(e, Place::Subscript, self)?;
+            let modulus = to_val(b, Place::Subscript, self)
+                .ok()
+                .and_then(|v| super::affine::constant_divisor(&v, self))
+                .filter(|m| *m >= 2);
+            let Some(m) = modulus else {
+                return Err(bad(
+                    self,
+                    b.span.clone(),
+                    "the modulus of a rotating index must be a number (or parameters with known values), at least 2",
+                ));
+            };
+            let delta = arg.coeff(&Sym::Iter(depth)).checked_mul(step);
+            let Some(delta) = delta.filter(|d| *d != 0 && d.unsigned_abs() < m.unsigned_abs())
+            else {
+                return Err(bad(
+                    self,
+                    e.span.clone(),
+                    "the residue must change by less than the modulus at each iteration",
+                ));
+            };
+            let value = to_val(start, Place::Subscript, self)?;
+            out.push(Rotating {
+                name: name.clone(),
+                value,
+                truncating_start: (!floor).then_some(arg),
+                delta,
+                modulus: m,
+            });
+        }
+        // Each update: `r = c ? t : f` with the values of the step.
+        let mut seen: Vec<String> = Vec::new();
+        for update in updates {
+            let wrong = |me: &Self| {
+                bad(
+                    me,
+                    update.span.clone(),
+                    "a rotating index advances by `r = r + d < b ? r + d : r + d - b` (or `r = r >= -d ? r + d : r + d + b`)",
+                )
+            };
+            let ExprKind::Assign(None, lhs, rhs) = &update.kind else {
+                return Err(wrong(self));
+            };
+            let (ExprKind::Ident(name), ExprKind::Cond(c, t, f)) = (&lhs.kind, &rhs.kind) else {
+                return Err(wrong(self));
+            };
+            let Some(r) = out.iter().find(|r| r.name == *name) else {
+                return Err(wrong(self));
+            };
+            if seen.contains(name) {
+                return Err(wrong(self));
+            }
+            seen.push(name.clone());
+            let (delta, m) = (r.delta, r.modulus);
+            // The variable as a symbol of its own for these checks.
+            self.loops.push(name.clone());
+            let r_sym = Lin::sym(Sym::Iter(self.loops.len() - 1));
+            let checked = (|| -> Option<bool> {
+                // The value of `x` minus `r`, a number.
+                let minus_r = |me: &mut Self, x: &Expr| -> Option<i64> {
+                    let l = to_lin(x, Place::Subscript, me).ok()?;
+                    let rest = l.sub(&r_sym)?;
+                    if rest.coeff(&Sym::Iter(me.loops.len() - 1)) != 0 {
+                        return None;
+                    }
+                    super::affine::known_value(&Val::Aff(rest), me)
+                };
+                let number = |me: &mut Self, x: &Expr| -> Option<i64> {
+                    let l = to_lin(x, Place::Subscript, me).ok()?;
+                    super::affine::known_value(&Val::Aff(l), me)
+                };
+                // t = r + d on the iterations that do not wrap.
+                if minus_r(self, t)? != delta {
+                    return Some(false);
+                }
+                // c holds exactly where r + d stays in 0..m.
+                let ExprKind::Binary(op, x, y) = &c.kind else {
+                    return Some(false);
+                };
+                let lx = to_lin(x, Place::Subscript, self).ok()?;
+                let ly = to_lin(y, Place::Subscript, self).ok()?;
+                let diff = lx.sub(&ly)?.sub(&r_sym)?;
+                if diff.coeff(&Sym::Iter(self.loops.len() - 1)) != 0 {
+                    return Some(false);
+                }
+                let k = super::affine::known_value(&Val::Aff(diff), self)?;
+                // x - y = r + k.
+                let right = match op {
+                    BinOp::Lt => delta > 0 && k == delta - m,
+                    BinOp::Le => delta > 0 && k == delta - m + 1,
+                    BinOp::Ge => delta < 0 && k == delta,
+                    BinOp::Gt => delta < 0 && k == delta + 1,
+                    _ => false,
+                };
+                if !right {
+                    return Some(false);
+                }
+                // f = r + d -+ m where it wraps (one value of r when |d| = 1).
+                let wrapped = if delta > 0 { delta - m } else { delta + m };
+                Some(match minus_r(self, f) {
+                    Some(v) => v == wrapped,
+                    None => {
+                        let at = if delta > 0 { m - 1 } else { 0 };
+                        delta.abs() == 1 && number(self, f)? == at + wrapped
+                    }
+                })
+            })();
+            self.loops.pop();
+            if checked != Some(true) {
+                return Err(wrong(self));
+            }
+        }
+        Ok(out)
     }
 
     /// `a = b = k;` (any depth, compound operators allowed): one statement
@@ -1330,6 +1718,9 @@ impl Resolver for Analyzer<'_> {
     fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic> {
         if let Some(d) = self.loops.iter().rposition(|l| l == name) {
             return Ok(Val::Aff(Lin::sym(Sym::Iter(d))));
+        }
+        if let Some((_, v)) = self.aliases.iter().rev().find(|(n, _)| n == name) {
+            return Ok(v.clone());
         }
         if self.written.contains(name) {
             let (msg, label) = match place {

@@ -759,55 +759,16 @@ impl<'b> StmtBuilder<'b, '_> {
         };
         let space = Space::set(self.params.to_vec(), tuple.clone());
         let mut base: Vec<Constraint> = Vec::new();
+        let mut loop_domains = Vec::new();
         for l in loops {
             base.extend(l.cons.iter().cloned());
+            loop_domains.push(self.domain_of(&Dnf(vec![base.clone()]), &space, &quots, &exists)?);
         }
         let mut dnf = Dnf(vec![base]);
         for c in &s.conds {
             dnf = dnf.and(c)?;
         }
-        let mut domain = Set::empty(space.clone());
-        for conj in &dnf.0 {
-            let mut divs: Vec<Div> = Vec::new();
-            for c in conj {
-                c.lin.collect_divs(&mut divs);
-            }
-            let cols = Columns {
-                params: self.params,
-                n_loops,
-                quots: &quots,
-                exists: &exists,
-                divs: &divs,
-            };
-            let mut b = BasicSet::universe(space.clone());
-            for _ in 0..exists.len() + divs.len() {
-                b.add_exist();
-            }
-            for c in conj {
-                let row = cols.row(&c.lin)?;
-                if c.is_eq {
-                    if !b.eqs.contains(&row) {
-                        b.add_eq(row);
-                    }
-                } else if !b.ineqs.contains(&row) {
-                    b.add_ineq(row);
-                }
-            }
-            let np = self.params.len();
-            let mut defs: Vec<(&Div, usize)> = Vec::new();
-            for (k, d) in quots.iter().enumerate() {
-                defs.push((d, np + n_loops + k));
-            }
-            let first_div = np + n_loops + quots.len() + exists.len();
-            for (k, d) in divs.iter().enumerate() {
-                defs.push((d, first_div + k));
-            }
-            for b in define_quotients(b, &defs, &cols)? {
-                if !domain.pieces.contains(&b) {
-                    domain.push(b);
-                }
-            }
-        }
+        let domain = self.domain_of(&dnf, &space, &quots, &exists)?;
         let cols = Columns {
             params: self.params,
             n_loops,
@@ -843,6 +804,7 @@ impl<'b> StmtBuilder<'b, '_> {
             iterators: iters,
             quotients,
             domain,
+            loop_domains,
             schedule,
             write,
             reads,
@@ -850,6 +812,55 @@ impl<'b> StmtBuilder<'b, '_> {
             body_text,
             parallel,
         })
+    }
+
+    /// The set of the conjunctions `dnf` over the statement's `space`
+    /// (loops, then the quotients `quots`; `exists` the strided loops).
+    fn domain_of(&self, dnf: &Dnf, space: &Space, quots: &[Div], exists: &[usize]) -> Option<Set> {
+        let n_loops = space.domain.dims.len() - quots.len();
+        let mut domain = Set::empty(space.clone());
+        for conj in &dnf.0 {
+            let mut divs: Vec<Div> = Vec::new();
+            for c in conj {
+                c.lin.collect_divs(&mut divs);
+            }
+            let cols = Columns {
+                params: self.params,
+                n_loops,
+                quots,
+                exists,
+                divs: &divs,
+            };
+            let mut b = BasicSet::universe(space.clone());
+            for _ in 0..exists.len() + divs.len() {
+                b.add_exist();
+            }
+            for c in conj {
+                let row = cols.row(&c.lin)?;
+                if c.is_eq {
+                    if !b.eqs.contains(&row) {
+                        b.add_eq(row);
+                    }
+                } else if !b.ineqs.contains(&row) {
+                    b.add_ineq(row);
+                }
+            }
+            let np = self.params.len();
+            let mut defs: Vec<(&Div, usize)> = Vec::new();
+            for (k, d) in quots.iter().enumerate() {
+                defs.push((d, np + n_loops + k));
+            }
+            let first_div = np + n_loops + quots.len() + exists.len();
+            for (k, d) in divs.iter().enumerate() {
+                defs.push((d, first_div + k));
+            }
+            for b in define_quotients(b, &defs, &cols)? {
+                if !domain.pieces.contains(&b) {
+                    domain.push(b);
+                }
+            }
+        }
+        Some(domain)
     }
 
     fn access(&self, a: &RawAccess, tuple: &Tuple, cols: &Columns) -> Option<Access> {

@@ -2024,6 +2024,7 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
         skewed: keep(forms.skewed, 2),
         strided: keep(forms.strided, 2),
         initialised: keep(forms.initialised, 2),
+        declared_iterators: keep(forms.declared_iterators, 2),
     }
 }
 
@@ -2202,6 +2203,7 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng, symbolic:
     shape.style_seed = rng.next_u64();
     shape.temp_parameter = forms.temp_parameters && !symbolic && rng.chance(1, 2);
     shape.initialised = forms.initialised && !symbolic;
+    shape.declared_iterators = forms.declared_iterators;
     shape
 }
 

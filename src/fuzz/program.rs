@@ -378,6 +378,10 @@ pub struct Forms {
     /// (`double T0[N0][N1] = {0};`, sizes all macros), whose values no
     /// read sees: a new declarator must drop it.
     pub initialised: bool,
+    /// Loops that declare their iterator in the header (`for (int i0 =
+    /// ...)`, shadowing the function's `int i0`), where code generation
+    /// declares rotating indices with it.
+    pub declared_iterators: bool,
 }
 
 impl Forms {
@@ -407,11 +411,12 @@ impl Forms {
             skewed: true,
             strided: true,
             initialised: true,
+            declared_iterators: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 19] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -430,6 +435,7 @@ impl Forms {
         "skewed",
         "strided",
         "initialised",
+        "declared-iterators",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -452,6 +458,7 @@ impl Forms {
             "skewed" => &mut self.skewed,
             "strided" => &mut self.strided,
             "initialised" => &mut self.initialised,
+            "declared-iterators" => &mut self.declared_iterators,
             _ => return None,
         })
     }
@@ -638,6 +645,9 @@ pub struct Shape {
     /// The temporaries declared at the kernel's top level get the
     /// initialiser `= {0}` (the `initialised` form; not for VLAs).
     pub initialised: bool,
+    /// Some loops declare their iterator in their header (the
+    /// `declared-iterators` form).
+    pub declared_iterators: bool,
 }
 
 /// Comments put at line ends by the printer (some with `;`, `{`, `}`).
@@ -655,6 +665,7 @@ struct Style {
     rng: crate::util::rng::Rng,
     comments: bool,
     braceless: bool,
+    declared_iterators: bool,
 }
 
 impl Style {
@@ -668,6 +679,15 @@ impl Style {
 
     fn drop_braces(&mut self) -> bool {
         self.braceless && self.rng.chance(2, 3)
+    }
+
+    /// `int ` before a loop's iterator, or nothing.
+    fn declare_iterator(&mut self) -> &'static str {
+        if self.declared_iterators && self.rng.chance(1, 2) {
+            "int "
+        } else {
+            ""
+        }
     }
 }
 
@@ -850,6 +870,7 @@ impl GenProgram {
             rng: crate::util::rng::Rng::new(self.shape.style_seed),
             comments: self.shape.comments,
             braceless: self.shape.braceless,
+            declared_iterators: self.shape.declared_iterators,
         };
         for node in &self.body {
             self.print_node(node, 1, &mut out, &mut style);
@@ -1067,7 +1088,8 @@ impl GenProgram {
                 body,
             } => {
                 let header = format!(
-                    "for ({var} = {}; {var} <= {}; {var}++)",
+                    "for ({}{var} = {}; {var} <= {}; {var}++)",
+                    style.declare_iterator(),
                     self.aff_text(lower),
                     self.aff_text(upper)
                 );

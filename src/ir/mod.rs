@@ -375,6 +375,9 @@ pub enum SyntaxNode {
     /// A `for` loop (its header has no effect but on its iterator).
     For {
         span: Range<usize>,
+        /// Where code generation may extend the header (rotating indices),
+        /// when it has one of the forms it knows.
+        header: Option<ForHeader>,
         body: Box<SyntaxNode>,
         /// The iterator's value after the loop may be read: the loop must
         /// stay (with an empty body when its body goes).
@@ -414,6 +417,26 @@ impl SyntaxNode {
             | SyntaxNode::Kept { span } => span.clone(),
         }
     }
+}
+
+/// The parts of a `for` header that code generation extends: it starts
+/// and advances other variables with the iterator (`for (i = 0, r = …;
+/// …; i++, r = …)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForHeader {
+    pub iterator: String,
+    /// +1 or -1: the update is `i++`, `++i`, `i += 1`, `i = i + 1` (or
+    /// their decreasing forms).
+    pub step: i64,
+    /// The end of the initialisation (an assignment, or a declaration
+    /// with one declarator), where `, r = …` goes.
+    pub init_end: usize,
+    /// The declaration's type when the initialisation declares the
+    /// iterator (`int i = 0`: a new declarator there declares a variable
+    /// of that type, private to the loop).
+    pub declares: Option<String>,
+    /// The end of the update expression.
+    pub update_end: usize,
 }
 
 /// Where a top-level statement of a SCoP sits in its parent.
@@ -493,6 +516,11 @@ pub struct Stmt {
     /// The iteration domain over `params` and tuple `name[iterators]`; a
     /// union when conditions are disjunctive; strides use existentials.
     pub domain: Set,
+    /// Per enclosing loop (outermost first): the iterations of that loop
+    /// and the loops around it, without the `if` conditions around the
+    /// statement nor the bounds of deeper loops (over the space of
+    /// `domain`): every point where the loop's header runs.
+    pub loop_domains: Vec<Set>,
     /// 2d+1 schedule: `2 * iterators.len() + 1` entries.
     pub schedule: Vec<SchedEntry>,
     pub write: Access,
@@ -566,6 +594,18 @@ impl Stmt {
 }
 
 impl Scop {
+    /// Whether the loop around statement `si` (its innermost one) contains
+    /// no other loop: no statement nested deeper shares it.
+    pub fn in_innermost_loop(&self, si: usize) -> bool {
+        let stmt = &self.stmts[si];
+        let depth = stmt.loop_depth();
+        depth > 0
+            && !self.stmts.iter().any(|other| {
+                other.loop_depth() > depth
+                    && other.schedule[..2 * depth] == stmt.schedule[..2 * depth]
+            })
+    }
+
     /// Whether some loop of the SCoP is marked parallel.
     pub fn has_parallel_loops(&self) -> bool {
         self.stmts

@@ -257,6 +257,30 @@ pub struct Argument {
     /// division; see `codegen::plan`). Proven with `--fast-modulo` only
     /// ([`ArrayLayout::prove_single_wraps`]).
     pub wraps_once: bool,
+    /// With `wraps`: the residue may be kept in a variable that a loop's
+    /// header starts and advances ([`ArrayLayout::prove_rotations`]).
+    pub rotation: Option<Rotation>,
+}
+
+/// How a rotating index computes the residue of an [`Argument`] without a
+/// division per access (issue "strength reduction of `%`"): the header of
+/// the loop of iterator `depth` (of the access's statement) starts a
+/// variable at the residue of the argument and, on every iteration, adds
+/// `delta` and subtracts (or adds) the modulus once when it leaves
+/// `0..modulus`. The argument depends on no iterator of a loop inside that
+/// one, so the variable is the residue at every access; `|delta|` is
+/// proven below the modulus, so one correction keeps it in range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rotation {
+    /// The loop: an index into the statement's iterators.
+    pub depth: usize,
+    /// What the argument gains from one iteration of the loop to the next
+    /// (its coefficient times the loop's direction).
+    pub delta: i64,
+    /// Whether the argument is proven non-negative wherever the loop's
+    /// header runs (`arg % b` starts the variable; `(arg % b + b) % b`
+    /// otherwise, C's `%` truncating).
+    pub starts_non_negative: bool,
 }
 
 /// The layout of one remapped array.
@@ -435,6 +459,86 @@ impl ArrayLayout {
                     }
                 }
                 a.wraps_once = once;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ArrayLayout {
+    /// Sets `rotation` on every wrapping argument whose residue a rotating
+    /// index may compute (see [`Rotation`]): the argument is affine in the
+    /// loops of its statement (no quotient, no added moduli), the
+    /// innermost loop it depends on is not parallel (its iterations would
+    /// share the variable), its step times the argument's coefficient is
+    /// proven below the modulus in magnitude, for the parameter values of
+    /// `certificate`. An argument left unproven keeps its `%`.
+    pub fn prove_rotations(
+        &mut self,
+        scop: &crate::ir::Scop,
+        certificate: &Certificate,
+        context: &BasicSet,
+        budget: &mut Budget,
+    ) -> Result<(), PolyError> {
+        let n_param = scop.params.len();
+        for dim in &mut self.dims {
+            let (DimLayout::Modulo {
+                modulus, arguments, ..
+            }
+            | DimLayout::Linear {
+                modulus, arguments, ..
+            }) = dim
+            else {
+                continue;
+            };
+            if !modulus.is_affine() {
+                continue;
+            }
+            for a in arguments.iter_mut().filter(|a| a.wraps && a.moduli == 0) {
+                let Some(stmt) = scop.stmts.get(a.access.0) else {
+                    continue;
+                };
+                let depth = stmt.loop_depth();
+                let iter_coeff = |k: usize| a.coeffs.get(n_param + k).copied().unwrap_or(0);
+                if (depth..stmt.iterators.len()).any(|k| iter_coeff(k) != 0) {
+                    continue;
+                }
+                let Some(d) = (0..depth).rev().find(|k| iter_coeff(*k) != 0) else {
+                    continue;
+                };
+                if stmt.parallel_mark(d).is_some() {
+                    continue;
+                }
+                let sign = stmt.schedule.iter().find_map(|e| match e {
+                    crate::ir::SchedEntry::Iter { index, sign } if *index == d => Some(*sign),
+                    _ => None,
+                });
+                let Some(delta) = sign.and_then(|s| iter_coeff(d).checked_mul(s)) else {
+                    continue;
+                };
+                let Some(loops) = stmt.loop_domains.get(d) else {
+                    continue;
+                };
+                // |delta| < b: b - |delta| >= 1.
+                let least = modulus.plus(-delta.abs())?;
+                if !proves_at_least_one(&least, certificate, context, budget)? {
+                    continue;
+                }
+                // arg < 0 (-arg - 1 >= 0) nowhere the header runs.
+                let negated: Vec<i64> = a.coeffs.iter().map(|c| -c).collect();
+                let mut starts_non_negative = true;
+                for piece in &loops.pieces {
+                    let row = form_row(piece, &negated, -a.constant - 1);
+                    if !proves_empty(piece, row, certificate, context, budget)? {
+                        starts_non_negative = false;
+                        break;
+                    }
+                }
+                a.rotation = Some(Rotation {
+                    depth: d,
+                    delta,
+                    starts_non_negative,
+                });
             }
         }
         Ok(())
@@ -1172,6 +1276,7 @@ fn simplest_arguments(
                     moduli: m,
                     wraps: !in_range_needed,
                     wraps_once: false,
+                    rotation: None,
                 });
                 break;
             }
@@ -1209,6 +1314,7 @@ fn simplest_arguments(
                     moduli: m,
                     wraps: !below,
                     wraps_once: false,
+                    rotation: None,
                 });
                 break;
             }
@@ -1220,6 +1326,7 @@ fn simplest_arguments(
             moduli,
             wraps: !in_range_needed,
             wraps_once: false,
+            rotation: None,
         });
         out.push(chosen);
     }

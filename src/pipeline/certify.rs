@@ -62,6 +62,23 @@ impl Certified {
         &self.certificate
     }
 
+    /// Lets rotating indices compute the residues of the layout's wrapping
+    /// arguments where that is proven (see
+    /// [`ArrayLayout::prove_rotations`]): it changes how the certified
+    /// locations are computed, not which they are. A proof cut short by
+    /// the budget leaves the remaining arguments with their `%`.
+    pub fn prove_rotations(&mut self, scop: &Scop, budget: &mut Budget) {
+        if let Storage::Modular { layout, .. } = &mut self.storage {
+            let mut rotated = layout.clone();
+            if rotated
+                .prove_rotations(scop, &self.certificate, &scop.context, budget)
+                .is_ok()
+            {
+                *layout = rotated;
+            }
+        }
+    }
+
     /// The modular mapping, for a per-array storage.
     pub fn mapping(&self) -> Option<&ModularMapping> {
         match &self.storage {

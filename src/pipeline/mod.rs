@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::plan::plan_array_edits;
+use crate::codegen::rotate::Rotations;
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Array, Liveness, Program, Scop};
 use crate::mapping::Method;
@@ -61,13 +62,14 @@ pub fn contract_program(
         not_merged: Vec::new(),
         edits: Vec::new(),
         removed_copies: Vec::new(),
+        rotating: Vec::new(),
         output: String::new(),
     };
     for si in 0..program.scops.len() {
         let in_function = overrides.in_function(&program.scops[si].function);
         contract_scop(program, si, options, &in_function, &mut record)?;
     }
-    let notes = pins::declaration_notes(program, &record.decisions, &record.edits);
+    let notes = pins::declaration_notes(program, &record, &record.edits);
     record.edits.extend(notes);
     record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
     Ok(record)
@@ -110,16 +112,32 @@ fn contract_scop(
             Err(why) => record.not_merged.push((si, why)),
         }
     }
-    let mut per_array = Vec::new();
-    for d in decisions.iter() {
-        if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
-            per_array.extend(emit(program, scop, certified)?);
-        }
-    }
     // Copies `A[f] = A[g];` that the new layout of `A` makes `x = x`: they
     // go, with what they leave empty (by syntax nodes), and their
     // subscripts' edits with them.
     let dead = dead_self_copies(&program.source, scop, decisions);
+    // The residues that rotating indices compute (not in deleted copies).
+    let layouts: Vec<(crate::ir::ArrayId, &crate::mapping::layout::ArrayLayout)> = decisions
+        .iter()
+        .filter_map(|d| match &d.outcome {
+            ArrayOutcome::Remapped { certified, .. } => match certified.storage() {
+                Storage::Modular { array, layout, .. } => Some((*array, layout)),
+                Storage::Merged(_) => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let rotations = if options.rotate {
+        crate::codegen::rotate::plan_rotations(&program.source, scop, &layouts, &dead)
+    } else {
+        Rotations::default()
+    };
+    let mut per_array = rotations.edits.clone();
+    for d in decisions.iter() {
+        if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
+            per_array.extend(emit(program, scop, certified, &rotations)?);
+        }
+    }
     if !dead.is_empty() {
         let ids: Vec<crate::ir::StmtId> = dead.iter().map(|k| scop.stmts[*k].id).collect();
         let deletions =
@@ -137,11 +155,22 @@ fn contract_scop(
     // The `%` left in innermost loops, once the outcomes (merged or not)
     // and the deleted copies are known.
     for d in decisions.iter_mut() {
-        d.inner_modulo = inner_modulo(&program.source, scop, d, &dead, options.min_memory);
+        d.inner_modulo = inner_modulo(
+            &program.source,
+            scop,
+            d,
+            (&dead, &rotations),
+            options.min_memory,
+        );
     }
     record.edits.extend(per_array);
+    for (array, names) in rotations.declarations {
+        record.rotating.push((si, array, names));
+    }
     if let Some(mut m) = merged {
-        record.edits.extend(emit(program, scop, &m.certified)?);
+        record
+            .edits
+            .extend(emit(program, scop, &m.certified, &Rotations::default())?);
         m.inner_modulo = merged_inner_modulo(&program.source, scop, &m, options.min_memory);
         record.merged.push(m);
     }
@@ -265,10 +294,15 @@ fn dead_self_copies(source: &str, scop: &Scop, decisions: &[ArrayDecision]) -> V
 }
 
 /// Code generation, from certified storage only.
-fn emit(program: &Program, scop: &Scop, certified: &Certified) -> Result<Vec<Edit>, String> {
+fn emit(
+    program: &Program,
+    scop: &Scop,
+    certified: &Certified,
+    rotations: &Rotations,
+) -> Result<Vec<Edit>, String> {
     match certified.storage() {
         Storage::Modular { array, layout, .. } => {
-            plan_array_edits(&program.source, scop, *array, layout).ok_or_else(|| {
+            plan_array_edits(&program.source, scop, *array, layout, rotations).ok_or_else(|| {
                 format!(
                     "internal error: no declarator for `{}`",
                     scop.array(*array).name
@@ -354,8 +388,11 @@ fn decide_array(
             decision.strategies.clear();
         }
         decision.outcome = match result {
-            Ok(choice) => {
+            Ok(mut choice) => {
                 decision.method = choice.method;
+                if options.rotate {
+                    choice.certified.prove_rotations(scop, &mut budget);
+                }
                 ArrayOutcome::Remapped {
                     certified: choice.certified,
                     new_cells: choice.cells,
@@ -387,25 +424,15 @@ fn decide_array(
     decision
 }
 
-/// Whether the loop around statement `si` of `scop` (its innermost one)
-/// contains no other loop: no statement nested deeper shares it.
-fn in_innermost_loop(scop: &Scop, si: usize) -> bool {
-    let stmt = &scop.stmts[si];
-    let depth = stmt.loop_depth();
-    depth > 0
-        && !scop.stmts.iter().any(|other| {
-            other.loop_depth() > depth && other.schedule[..2 * depth] == stmt.schedule[..2 * depth]
-        })
-}
-
 /// The `%` that the remapped storage of `decision` computes inside
 /// innermost loops (see [`InnerModulo`]), with the reason the fold is
-/// made; the statements `removed` (deleted copies) compute none.
+/// made; the statements `removed` (deleted copies) compute none, nor do
+/// the residues of `rotations`.
 fn inner_modulo(
     source: &str,
     scop: &Scop,
     decision: &ArrayDecision,
-    removed: &[usize],
+    (removed, rotations): (&[usize], &Rotations),
     min_memory: bool,
 ) -> Option<InnerModulo> {
     let ArrayOutcome::Remapped {
@@ -417,7 +444,9 @@ fn inner_modulo(
     };
     let layout = certified.layout()?;
     let mut loops = ModuloLoops::default();
-    for (si, args) in crate::codegen::plan::modulo_uses(source, scop, decision.array, layout) {
+    for (si, args) in
+        crate::codegen::plan::modulo_uses(source, scop, decision.array, layout, rotations)
+    {
         if !removed.contains(&si) {
             loops.add(source, scop, si, args.iter().map(Vec::as_slice));
         }
@@ -463,7 +492,7 @@ impl ModuloLoops {
         args: impl IntoIterator<Item = &'a [i64]>,
     ) {
         let args: Vec<&[i64]> = args.into_iter().collect();
-        if args.is_empty() || !in_innermost_loop(scop, si) {
+        if args.is_empty() || !scop.in_innermost_loop(si) {
             return;
         }
         let stmt = &scop.stmts[si];

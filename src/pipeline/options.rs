@@ -44,6 +44,9 @@ pub struct ContractOptions {
     /// once is printed as a conditional subtraction (see
     /// [`crate::mapping::layout::Argument::wraps_once`]).
     pub fast_modulo: bool,
+    /// Rotating indices for the residues a loop advances by a constant
+    /// (`--no-rotate` keeps every `%` as the mapping prints it).
+    pub rotate: bool,
 }
 
 impl Default for ContractOptions {
@@ -60,6 +63,7 @@ impl Default for ContractOptions {
             record_max_live: false,
             min_memory: false,
             fast_modulo: false,
+            rotate: true,
         }
     }
 }

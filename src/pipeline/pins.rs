@@ -13,7 +13,7 @@ use crate::mapping::Certificate;
 
 use super::certify::Storage;
 
-use super::record::{ArrayDecision, ArrayOutcome};
+use super::record::{ArrayOutcome, FileContraction};
 
 /// Whether every parameter of `scop` is an object-like `#define` of the
 /// file, so that a `_Static_assert` can pin its value.
@@ -130,7 +130,7 @@ fn collides(edits: &[Edit], at: usize) -> bool {
 /// of `edits` (the edits made so far) is at that point.
 pub(super) fn declaration_notes(
     program: &Program,
-    decisions: &[ArrayDecision],
+    record: &FileContraction,
     edits: &[Edit],
 ) -> Vec<Edit> {
     struct Note {
@@ -141,9 +141,11 @@ pub(super) fn declaration_notes(
         condition: String,
         /// Whether some pin is a range (`N >= 4`), not a list of values.
         range: bool,
+        /// The rotating indices of the arrays declared there.
+        rotating: Vec<String>,
     }
     let mut notes: Vec<Note> = Vec::new();
-    for d in decisions {
+    for d in &record.decisions {
         let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
             continue;
         };
@@ -175,11 +177,19 @@ pub(super) fn declaration_notes(
                     pinned: Vec::new(),
                     condition: String::new(),
                     range: false,
+                    rotating: Vec::new(),
                 });
                 notes.last_mut().expect("just pushed")
             }
         };
         note.mappings.push(mapping);
+        for (_, _, names) in record
+            .rotating
+            .iter()
+            .filter(|(s, a, _)| *s == d.scop && a == array)
+        {
+            note.rotating.extend(names.iter().cloned());
+        }
         if let Some(condition) = condition.filter(|c| !c.is_empty()) {
             note.pinned.push(d.name.clone());
             note.range |= matches!(certified.certificate(), Certificate::FromValues(_));
@@ -198,16 +208,23 @@ pub(super) fn declaration_notes(
             note.mappings.sort();
             let mappings: Vec<String> = note.mappings.into_iter().map(|(_, m)| m).collect();
             let mut text = format!(" /* polyfold: {} */", mappings.join(", "));
+            let line_start = source[..note.end].rfind('\n').map_or(0, |i| i + 1);
+            let indent: String = source[line_start..]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
             if !note.condition.is_empty() {
-                let line_start = source[..note.end].rfind('\n').map_or(0, |i| i + 1);
-                let indent: String = source[line_start..]
-                    .chars()
-                    .take_while(|c| *c == ' ' || *c == '\t')
-                    .collect();
                 let what = format!("storage of {}", note.pinned.join(", "));
                 text.push_str(&format!(
                     "\n{indent}{}",
                     static_assert_text(&note.condition, &what, note.range)
+                ));
+            }
+            if !note.rotating.is_empty() {
+                // The residues the loops advance (see codegen::rotate).
+                text.push_str(&format!(
+                    "\n{indent}int {}; /* polyfold: rotating indices, advanced by their loops */",
+                    note.rotating.join(", ")
                 ));
             }
             let at = end_of_declaration_line(source, note.end)

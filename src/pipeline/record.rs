@@ -363,6 +363,9 @@ pub struct FileContraction {
     /// because `A`'s new layout puts both at the same cell on every
     /// iteration (the copy would not change anything).
     pub removed_copies: Vec<(usize, usize)>,
+    /// `(SCoP, array, variables)`: the rotating indices (see
+    /// [`crate::codegen::rotate`]) declared after the array's declaration.
+    pub rotating: Vec<(usize, crate::ir::ArrayId, Vec<String>)>,
     /// The transformed source text.
     pub output: String,
 }

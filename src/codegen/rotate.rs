@@ -1,0 +1,391 @@
+//! Rotating indices: strength reduction of the `%` that a folded array's
+//! accesses compute in a loop.
+//!
+//! An access `y[(2 * i + k - 1) % (2 * N - 3)]` in the loop of `i` divides
+//! on every iteration. Its argument grows by 2 from one iteration to the
+//! next, so a variable started at the residue by the loop's header and
+//! advanced with the iterator holds the same residue without a division:
+//!
+//! ```c
+//! for (i = 0, y_r0 = (2 * i + k - 1) % (2 * N - 3); i <= k - 1;
+//!      i++, y_r0 = y_r0 + 2 < 2 * N - 3 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 3))
+//!     sum = sum + r[k - i - 1] * y[y_r0];
+//! ```
+//!
+//! The layout proves what makes this the same location
+//! ([`crate::mapping::layout::Rotation`]); this module only finds the
+//! loop's header in the syntax, names the variables, and prints the
+//! header's additions, the accesses' new subscripts and the declarations.
+//! The update sits in the header, so it runs on every iteration, whatever
+//! the body's conditions; the variable is private to the loop's
+//! iterations (a parallel loop, or a variable shared by a parallel loop
+//! around it, is never rotated).
+
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
+
+use crate::ir::{ArrayId, ForHeader, Scop, StmtId, SyntaxNode};
+use crate::mapping::layout::{ArrayLayout, DimLayout};
+use crate::mapping::modular::ParamAffine;
+use crate::util::c_text::{Prec, affine_text, operand};
+
+use super::edits::Edit;
+use super::plan::{exact_subscripts, form_text, identifiers};
+
+/// The rotating indices of one SCoP's remapped arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Rotations {
+    /// `(array, statement, position, dimension)` of an access -> the
+    /// variable that holds its residue in that dimension.
+    names: HashMap<(ArrayId, usize, usize, usize), String>,
+    /// One insertion per extended header position (initialisation and
+    /// update of every rotated loop).
+    pub edits: Vec<Edit>,
+    /// Per array, the variables declared after its declaration (those of
+    /// loops that do not declare their iterator), with their type.
+    pub declarations: Vec<(ArrayId, Vec<String>)>,
+}
+
+impl Rotations {
+    /// The variable holding the residue of the access `position` of
+    /// statement `si` to `array` in dimension `dim`, if it is rotated.
+    pub fn name(&self, array: ArrayId, si: usize, position: usize, dim: usize) -> Option<&str> {
+        self.names
+            .get(&(array, si, position, dim))
+            .map(String::as_str)
+    }
+}
+
+/// A `for` loop: its span and its header (`None` for a header of another
+/// form than [`ForHeader`]'s).
+type Loop = (Range<usize>, Option<ForHeader>);
+
+/// The enclosing `for` loops of every statement, outermost first.
+fn loops_of(scop: &Scop) -> HashMap<StmtId, Vec<Loop>> {
+    fn walk(node: &SyntaxNode, stack: &mut Vec<Loop>, out: &mut HashMap<StmtId, Vec<Loop>>) {
+        match node {
+            SyntaxNode::Stmt { id, .. } => {
+                out.insert(*id, stack.clone());
+            }
+            SyntaxNode::For {
+                span, header, body, ..
+            } => {
+                stack.push((span.clone(), header.clone()));
+                walk(body, stack, out);
+                stack.pop();
+            }
+            SyntaxNode::If { then, els, .. } => {
+                walk(then, stack, out);
+                if let Some(e) = els {
+                    walk(e, stack, out);
+                }
+            }
+            SyntaxNode::Block { items, .. } => {
+                for item in items {
+                    walk(item, stack, out);
+                }
+            }
+            SyntaxNode::Empty { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => {}
+        }
+    }
+    let mut out = HashMap::new();
+    for item in &scop.items {
+        walk(&item.node, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// One rotating variable: its array, where its loop's header is, what
+/// starts it, and its step and modulus (as text, and minus one).
+struct Variable {
+    array: ArrayId,
+    header: ForHeader,
+    init: String,
+    delta: i64,
+    modulus: (String, String),
+}
+
+/// The rotating indices of the arrays `arrays` of `scop` (each with its
+/// certified layout), for the accesses in innermost loops; the statements
+/// `removed` (deleted copies) get none.
+/// Accesses that share a loop, an argument and a modulus share a
+/// variable. Names are `<array>_r<k>`, skipping any identifier of
+/// `source`.
+pub fn plan_rotations(
+    source: &str,
+    scop: &Scop,
+    arrays: &[(ArrayId, &ArrayLayout)],
+    removed: &[usize],
+) -> Rotations {
+    let loops = loops_of(scop);
+    let mut taken: BTreeSet<String> = identifiers(source)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, n)| n.to_string())
+        .collect();
+    let params = scop.param_texts();
+    let n_param = scop.params.len();
+    let mut variables: Vec<Variable> = Vec::new();
+    // The accesses of each variable (by index in `variables`).
+    let mut uses: Vec<((ArrayId, usize, usize, usize), usize)> = Vec::new();
+    // (loop span start, coeffs, constant, modulus) -> index in `variables`.
+    let mut shared: HashMap<(usize, Vec<i64>, i64, ParamAffine), usize> = HashMap::new();
+    for (array, layout) in arrays {
+        let decl = scop.array(*array);
+        for (dim, layout_dim) in layout.dims.iter().enumerate() {
+            let (DimLayout::Modulo {
+                modulus, arguments, ..
+            }
+            | DimLayout::Linear {
+                modulus, arguments, ..
+            }) = layout_dim
+            else {
+                continue;
+            };
+            // `% 2^k` of a non-negative argument is a mask: as cheap as
+            // the variable's update, and it reads better.
+            if modulus.is_constant()
+                && modulus.constant > 0
+                && modulus.constant & (modulus.constant - 1) == 0
+            {
+                continue;
+            }
+            for a in arguments {
+                let (Some(rotation), true) = (&a.rotation, a.wraps) else {
+                    continue;
+                };
+                let (si, position) = a.access;
+                if removed.contains(&si) {
+                    continue;
+                }
+                // Only where the `%` runs in an innermost loop: elsewhere
+                // it runs once per iteration of a loop around a loop.
+                let Some(stmt) = scop.stmts.get(si).filter(|_| scop.in_innermost_loop(si)) else {
+                    continue;
+                };
+                let Some(access) = stmt.accesses().nth(position) else {
+                    continue;
+                };
+                if access.array != *array || !exact_subscripts(source, scop, stmt, access) {
+                    continue;
+                }
+                let Some(around) = loops.get(&stmt.id) else {
+                    continue;
+                };
+                if around.len() != stmt.loop_depth() {
+                    continue;
+                }
+                let (span, Some(header)) = &around[rotation.depth] else {
+                    continue;
+                };
+                let coeff = a.coeffs.get(n_param + rotation.depth).copied().unwrap_or(0);
+                if header.iterator != stmt.iterators[rotation.depth]
+                    || header.step.checked_mul(coeff) != Some(rotation.delta)
+                {
+                    continue;
+                }
+                // A variable declared outside the loop is shared by the
+                // iterations of a parallel loop around it.
+                let outer_parallel = (0..rotation.depth).any(|k| stmt.parallel_mark(k).is_some());
+                let no_declaration = decl.keeps_declarator() || decl.decl_span.is_none();
+                if header.declares.is_none() && (outer_parallel || no_declaration) {
+                    continue;
+                }
+                let key = (span.start, a.coeffs.clone(), a.constant, modulus.clone());
+                let index = match shared.get(&key) {
+                    Some(k) => *k,
+                    None => {
+                        let b = modulus.to_text(&params);
+                        let compound = |n: &str| scop.is_compound(n);
+                        let arg = form_text(source, scop, stmt, access, a);
+                        let residue = format!(
+                            "{} % {}",
+                            operand(&arg, Prec::Postfix, &compound),
+                            operand(&b, Prec::Postfix, &compound)
+                        );
+                        let init = if rotation.starts_non_negative {
+                            residue
+                        } else {
+                            format!(
+                                "({residue} + {}) % {}",
+                                operand(&b, Prec::Multiplicative, &compound),
+                                operand(&b, Prec::Postfix, &compound)
+                            )
+                        };
+                        let Ok(b_minus_one) = modulus.plus(-1) else {
+                            continue;
+                        };
+                        variables.push(Variable {
+                            array: *array,
+                            header: header.clone(),
+                            init,
+                            delta: rotation.delta,
+                            modulus: (b, b_minus_one.to_text(&params)),
+                        });
+                        shared.insert(key, variables.len() - 1);
+                        variables.len() - 1
+                    }
+                };
+                uses.push(((*array, si, position, dim), index));
+            }
+        }
+    }
+    // Named `<array>_r<k>` in the order of their loops in the text, then
+    // of their accesses.
+    let mut order: Vec<usize> = (0..variables.len()).collect();
+    order.sort_by_key(|k| (variables[*k].header.init_end, *k));
+    let mut names = vec![String::new(); variables.len()];
+    let mut out = Rotations::default();
+    for k in order.iter().copied() {
+        let v = &variables[k];
+        let base = &scop.array(v.array).name;
+        names[k] = (0..)
+            .map(|n| format!("{base}_r{n}"))
+            .find(|n| taken.insert(n.clone()))
+            .expect("some name is free");
+        if v.header.declares.is_none() {
+            match out.declarations.iter_mut().find(|(a, _)| *a == v.array) {
+                Some((_, list)) => list.push(names[k].clone()),
+                None => out.declarations.push((v.array, vec![names[k].clone()])),
+            }
+        }
+    }
+    for (key, k) in uses {
+        out.names.insert(key, names[k].clone());
+    }
+    // One insertion per header position.
+    let compound = |n: &str| scop.is_compound(n);
+    let mut at: Vec<(usize, String)> = Vec::new();
+    for k in order {
+        let (v, name) = (&variables[k], &names[k]);
+        for (pos, text) in [
+            (v.header.init_end, format!(", {name} = {}", v.init)),
+            (
+                v.header.update_end,
+                format!(
+                    ", {}",
+                    update_text(name, v.delta, (&v.modulus.0, &v.modulus.1), &compound)
+                ),
+            ),
+        ] {
+            match at.iter_mut().find(|(p, _)| *p == pos) {
+                Some((_, t)) => t.push_str(&text),
+                None => at.push((pos, text)),
+            }
+        }
+    }
+    out.edits = at.into_iter().map(|(p, t)| Edit::insert(p, t)).collect();
+    out
+}
+
+/// `r = r + d < b ? r + d : r + d - b` (for `d > 0`; `r = r >= -d ? r + d
+/// : r + d + b` for `d < 0`), with the simpler forms of a step of one
+/// (`r = r + 1 < b ? r + 1 : 0`, `r = r > 0 ? r - 1 : b - 1`, with
+/// `b_minus_one` the text of `b - 1`).
+fn update_text(
+    r: &str,
+    delta: i64,
+    (b, b_minus_one): (&str, &str),
+    compound: &dyn Fn(&str) -> bool,
+) -> String {
+    let relational = operand(b, Prec::Shift, compound);
+    let subtracted = operand(b, Prec::Multiplicative, compound);
+    let mag = delta.unsigned_abs();
+    // A number modulus folds into the step: `r - 2 + 72` is `r + 70`.
+    let folded = b
+        .parse::<i64>()
+        .ok()
+        .and_then(|b| b.checked_sub(delta.abs()));
+    if delta > 0 {
+        let wrapped = match folded {
+            _ if delta == 1 => "0".to_string(),
+            Some(k) => affine_text(&[(1, r.to_string())], -k),
+            None => format!("{r} + {mag} - {subtracted}"),
+        };
+        format!("{r} = {r} + {mag} < {relational} ? {r} + {mag} : {wrapped}")
+    } else {
+        let wrapped = match folded {
+            _ if delta == -1 => b_minus_one.to_string(),
+            Some(k) => affine_text(&[(1, r.to_string())], k),
+            None => format!("{r} - {mag} + {subtracted}"),
+        };
+        if delta == -1 {
+            format!("{r} = {r} > 0 ? {r} - 1 : {wrapped}")
+        } else {
+            format!("{r} = {r} >= {mag} ? {r} - {mag} : {wrapped}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::update_text;
+
+    /// The printed update, evaluated for every start in `0..b`, advances
+    /// the residue by `delta` modulo `b` (checked against `rem_euclid`).
+    #[test]
+    fn updates_advance_the_residue() {
+        let no_macros = |_: &str| false;
+        for b in 1..12i64 {
+            for delta in -(b - 1)..b {
+                if delta == 0 {
+                    continue;
+                }
+                let text = update_text(
+                    "r",
+                    delta,
+                    (&b.to_string(), &(b - 1).to_string()),
+                    &no_macros,
+                );
+                for r in 0..b {
+                    let got = eval_update(&text, r);
+                    assert_eq!(got, (r + delta).rem_euclid(b), "{text} at r = {r}");
+                }
+            }
+        }
+        assert_eq!(
+            update_text("y_r0", 2, ("2 * N - 3", "2 * N - 4"), &no_macros),
+            "y_r0 = y_r0 + 2 < 2 * N - 3 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 3)"
+        );
+        assert_eq!(
+            update_text("y_r1", -1, ("N - 1", "N - 2"), &no_macros),
+            "y_r1 = y_r1 > 0 ? y_r1 - 1 : N - 2"
+        );
+    }
+
+    /// Evaluates `r = r OP k CMP b ? X : Y` printed by `update_text` with
+    /// numeric `b`, by hand (the forms are fixed).
+    fn eval_update(text: &str, r: i64) -> i64 {
+        let rhs = text.split_once(" = ").expect("assignment").1;
+        let (cond, rest) = rhs.split_once(" ? ").expect("conditional");
+        let (then, els) = rest.split_once(" : ").expect("branches");
+        let value = |e: &str| -> i64 {
+            // Sums of `r`, integers and parenthesised integers.
+            let mut total = 0i64;
+            let mut sign = 1i64;
+            for token in e.split(' ') {
+                match token {
+                    "+" => sign = 1,
+                    "-" => sign = -1,
+                    "r" => total += sign * r,
+                    t => {
+                        total += sign
+                            * t.trim_matches(|c| c == '(' || c == ')')
+                                .parse::<i64>()
+                                .expect("number")
+                    }
+                }
+            }
+            total
+        };
+        let holds = if let Some((l, rr)) = cond.split_once(" < ") {
+            value(l) < value(rr)
+        } else if let Some((l, rr)) = cond.split_once(" >= ") {
+            value(l) >= value(rr)
+        } else {
+            let (l, rr) = cond.split_once(" > ").expect("comparison");
+            value(l) > value(rr)
+        };
+        if holds { value(then) } else { value(els) }
+    }
+}
