@@ -822,3 +822,54 @@ fn the_trace_verifier_runs_at_each_call_size() {
         0
     );
 }
+
+/// Rotating indices (issue 18): the campaign's pipeline puts them into
+/// some random programs (with values and with symbolic sizes; headers that
+/// declare their iterator among them, the `declared-iterators` form), and
+/// those outputs build and print what the originals print (under the
+/// sanitizers for symbolic sizes), which is how the campaign checks them.
+#[test]
+fn random_programs_get_rotating_indices_that_run_like_the_originals() {
+    let scratch = scratch_dir("fuzz_forms_rotating").expect("scratch dir");
+    let (mut rotated, mut declared) = (0, 0);
+    for seed in 0..120u64 {
+        if rotated >= 4 && declared >= 1 {
+            break;
+        }
+        let symbolic = seed % 2 == 1;
+        let program = generate_sized(seed, &Forms::all(), symbolic);
+        let text = program.to_c();
+        let Ok((contraction, _)) = polyfold::fuzz::check::run_polyfold_traced(
+            "rotating.c",
+            &text,
+            std::time::Duration::from_secs(60),
+            false,
+            &program.call_assignments(),
+        ) else {
+            panic!("seed {seed}: the campaign's pipeline failed");
+        };
+        let output = &contraction.output;
+        let headers: Vec<&str> = output
+            .lines()
+            .filter(|l| l.trim_start().starts_with("for (") && l.contains("_r0 = "))
+            .collect();
+        if headers.is_empty() {
+            continue;
+        }
+        rotated += 1;
+        declared += usize::from(headers.iter().any(|h| h.contains("for (int ")));
+        let options = CheckOptions {
+            sanitize_if_changed: symbolic,
+            builds: builds_for(&program),
+            ..CheckOptions::default()
+        };
+        compare_output(&format!("rot_{seed}"), &text, output, &scratch, &options)
+            .unwrap_or_else(|f| panic!("seed {seed}: {:?}: {}\n{output}", f.kind, f.detail));
+    }
+    assert!(rotated >= 4, "{rotated} programs with rotating indices");
+    assert!(
+        declared >= 1,
+        "{declared} with an index declared in its header"
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}

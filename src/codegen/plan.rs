@@ -492,7 +492,7 @@ fn packed_text(
 /// suffixes and exponents, and the contents of literals left out), each
 /// with its byte offset in `text`; `None` when `text` holds a character or
 /// string literal.
-pub(super) fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
+fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut k = 0;
@@ -529,15 +529,22 @@ pub(super) fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
 /// Whether the IR's access functions of `access` mean what its subscripts
 /// say for every value of the parameters, so that code generation may
 /// print them instead: every name in the subscripts is an iterator of
-/// `stmt` or a parameter whose known value the model does not use (see
-/// [`crate::ir::Param::value_used`]: `s[i - N / 2]` is `s[i - 32]` in the
-/// IR). A macro, a cast, a call or a literal keeps the source text.
+/// `stmt` or a parameter whose known value the model does not use in
+/// this array's accesses (see [`crate::ir::Param::value_used`] and
+/// [`crate::ir::Array::value_used`]: `s[i - N / 2]` is `s[i - 32]` in the
+/// IR; blur_tiled's `blurx[ty - 1][tx][x][B - 1]` is `B - 1` although
+/// `in[ty * B + y]` folds `B`). A macro, a cast or a call keeps the source
+/// text.
 pub(super) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
+    let folds = scop.array(access.array).value_used;
     access.subscript_spans.iter().all(|span| {
         identifiers(&source[span.clone()]).is_some_and(|names| {
             names.iter().all(|(_, name)| {
                 stmt.iterators.iter().any(|i| i == name)
-                    || scop.params.iter().any(|p| p.name == *name && !p.value_used)
+                    || scop
+                        .params
+                        .iter()
+                        .any(|p| p.name == *name && !(p.value_used && folds))
             })
         })
     })

@@ -30,7 +30,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
 use super::edits::Edit;
-use super::plan::{exact_subscripts, form_text, identifiers};
+use super::plan::{exact_subscripts, form_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
 #[derive(Clone, Debug, Default)]
@@ -109,20 +109,16 @@ struct Variable {
 /// certified layout), for the accesses in innermost loops; the statements
 /// `removed` (deleted copies) get none.
 /// Accesses that share a loop, an argument and a modulus share a
-/// variable. Names are `<array>_r<k>`, skipping any identifier of
-/// `source`.
+/// variable. Names are `<array>_r<k>`, skipping the names in `taken`
+/// (the identifiers of the file, see [`source_identifiers`], and the
+/// variables of the function's SCoPs before), to which they are added.
 pub fn plan_rotations(
     source: &str,
     scop: &Scop,
-    arrays: &[(ArrayId, &ArrayLayout)],
-    removed: &[usize],
+    (arrays, removed): (&[(ArrayId, &ArrayLayout)], &[usize]),
+    taken: &mut BTreeSet<String>,
 ) -> Rotations {
     let loops = loops_of(scop);
-    let mut taken: BTreeSet<String> = identifiers(source)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(_, n)| n.to_string())
-        .collect();
     let params = scop.param_texts();
     let n_param = scop.params.len();
     let mut variables: Vec<Variable> = Vec::new();
@@ -278,6 +274,49 @@ pub fn plan_rotations(
     out
 }
 
+/// Every identifier of the C text `source` (comments and the contents of
+/// string and character literals left out; preprocessor lines included).
+pub fn source_identifiers(source: &str) -> BTreeSet<String> {
+    let bytes = source.as_bytes();
+    let mut out = BTreeSet::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let c = bytes[k];
+        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
+            while k < bytes.len() && bytes[k] != b'\n' {
+                k += 1;
+            }
+        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
+            k += 2;
+            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
+                k += 1;
+            }
+            k += 2;
+        } else if c == b'"' || c == b'\'' {
+            k += 1;
+            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
+                k += if bytes[k] == b'\\' { 2 } else { 1 };
+            }
+            k += 1;
+        } else if c.is_ascii_digit() {
+            while k < bytes.len()
+                && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
+            {
+                k += 1;
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = k;
+            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
+                k += 1;
+            }
+            out.insert(source[start..k].to_string());
+        } else {
+            k += 1;
+        }
+    }
+    out
+}
+
 /// `r = r + d < b ? r + d : r + d - b` (for `d > 0`; `r = r >= -d ? r + d
 /// : r + d + b` for `d < 0`), with the simpler forms of a step of one
 /// (`r = r + 1 < b ? r + 1 : 0`, `r = r > 0 ? r - 1 : b - 1`, with
@@ -319,7 +358,15 @@ fn update_text(
 
 #[cfg(test)]
 mod tests {
-    use super::update_text;
+    use super::{source_identifiers, update_text};
+
+    #[test]
+    fn identifiers_of_a_source_skip_comments_and_literals() {
+        let text = "int y_r0; /* y_r1 */ // y_r2\nchar *s = \"y_r3 \\\" y_r4\"; char c = 'x';\n#define y_r5 1e5f\n";
+        let names = source_identifiers(text);
+        let expect: Vec<&str> = vec!["c", "char", "define", "int", "s", "y_r0", "y_r5"];
+        assert_eq!(names.iter().map(String::as_str).collect::<Vec<_>>(), expect);
+    }
 
     /// The printed update, evaluated for every start in `0..b`, advances
     /// the residue by `delta` modulo `b` (checked against `rem_euclid`).

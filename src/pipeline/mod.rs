@@ -65,9 +65,18 @@ pub fn contract_program(
         rotating: Vec::new(),
         output: String::new(),
     };
+    // Names of rotating indices: none that the file uses, none twice in
+    // a function.
+    let identifiers = crate::codegen::rotate::source_identifiers(&program.source);
+    let mut taken: std::collections::HashMap<String, std::collections::BTreeSet<String>> =
+        std::collections::HashMap::new();
     for si in 0..program.scops.len() {
-        let in_function = overrides.in_function(&program.scops[si].function);
-        contract_scop(program, si, options, &in_function, &mut record)?;
+        let function = &program.scops[si].function;
+        let in_function = overrides.in_function(function);
+        let taken = taken
+            .entry(function.clone())
+            .or_insert_with(|| identifiers.clone());
+        contract_scop(program, si, options, (&in_function, taken), &mut record)?;
     }
     let notes = pins::declaration_notes(program, &record, &record.edits);
     record.edits.extend(notes);
@@ -81,7 +90,7 @@ fn contract_scop(
     program: &Program,
     si: usize,
     options: &ContractOptions,
-    overrides: &LivenessOverrides,
+    (overrides, taken): (&LivenessOverrides, &mut std::collections::BTreeSet<String>),
     record: &mut FileContraction,
 ) -> Result<(), String> {
     let scop = &program.scops[si];
@@ -128,7 +137,7 @@ fn contract_scop(
         })
         .collect();
     let rotations = if options.rotate {
-        crate::codegen::rotate::plan_rotations(&program.source, scop, &layouts, &dead)
+        crate::codegen::rotate::plan_rotations(&program.source, scop, (&layouts, &dead), taken)
     } else {
         Rotations::default()
     };
