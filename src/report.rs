@@ -142,6 +142,14 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
         if let Some(inner) = &d.inner_modulo {
             let _ = writeln!(out, "    {inner}");
         }
+        if !d.rotating.is_empty() {
+            let loops: Vec<String> = d
+                .rotating
+                .iter()
+                .map(|(i, line, n)| format!("loop `{i}` at line {line} ({n})"))
+                .collect();
+            let _ = writeln!(out, "    rotating indices: {}", loops.join("; "));
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
@@ -228,6 +236,14 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
             }
             if let Some(inner) = &d.inner_modulo {
                 entry["inner_loop_modulo"] = inner_modulo_json(inner);
+            }
+            if !d.rotating.is_empty() {
+                entry["rotating_indices"] = d
+                    .rotating
+                    .iter()
+                    .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
+                    .collect::<Vec<Value>>()
+                    .into();
             }
             // Only when there are some, so that reports of sequential code
             // keep their shape.

@@ -25,7 +25,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 use crate::ir::{ArrayId, ForHeader, Scop, StmtId, SyntaxNode};
-use crate::mapping::layout::{ArrayLayout, DimLayout};
+use crate::mapping::layout::ArrayLayout;
 use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
@@ -44,6 +44,8 @@ pub struct Rotations {
     /// Per array, the variables declared after its declaration (those of
     /// loops that do not declare their iterator), with their type.
     pub declarations: Vec<(ArrayId, Vec<String>)>,
+    /// Per variable: its array, and its loop's iterator and header start.
+    loops: Vec<(ArrayId, String, usize)>,
 }
 
 impl Rotations {
@@ -53,6 +55,24 @@ impl Rotations {
         self.names
             .get(&(array, si, position, dim))
             .map(String::as_str)
+    }
+
+    /// The loops whose headers advance rotating indices of `array`, in the
+    /// order of the text: iterator, line of the header (1-based, in
+    /// `source`) and how many indices.
+    pub fn loops_of_array(&self, source: &str, array: ArrayId) -> Vec<(String, usize, usize)> {
+        let mut out: Vec<(String, usize, usize)> = Vec::new();
+        for (a, iterator, at) in &self.loops {
+            if *a != array {
+                continue;
+            }
+            let line = source.get(..*at).map_or(0, |t| t.matches('\n').count()) + 1;
+            match out.iter_mut().find(|(i, l, _)| i == iterator && *l == line) {
+                Some((_, _, n)) => *n += 1,
+                None => out.push((iterator.clone(), line, 1)),
+            }
+        }
+        out
     }
 }
 
@@ -129,13 +149,7 @@ pub fn plan_rotations(
     for (array, layout) in arrays {
         let decl = scop.array(*array);
         for (dim, layout_dim) in layout.dims.iter().enumerate() {
-            let (DimLayout::Modulo {
-                modulus, arguments, ..
-            }
-            | DimLayout::Linear {
-                modulus, arguments, ..
-            }) = layout_dim
-            else {
+            let Some((modulus, arguments)) = layout_dim.residues() else {
                 continue;
             };
             // `% 2^k` of a non-negative argument is a mask: as cheap as
@@ -234,6 +248,8 @@ pub fn plan_rotations(
     let mut out = Rotations::default();
     for k in order.iter().copied() {
         let v = &variables[k];
+        out.loops
+            .push((v.array, v.header.iterator.clone(), v.header.init_end));
         let base = &scop.array(v.array).name;
         names[k] = (0..)
             .map(|n| format!("{base}_r{n}"))

@@ -79,6 +79,35 @@ pub enum DimLayout {
     },
 }
 
+impl DimLayout {
+    /// The modulus and the per-access arguments of a dimension that
+    /// computes residues (modulo or linear).
+    pub fn residues(&self) -> Option<(&ParamAffine, &[Argument])> {
+        match self {
+            DimLayout::Modulo {
+                modulus, arguments, ..
+            }
+            | DimLayout::Linear {
+                modulus, arguments, ..
+            } => Some((modulus, arguments)),
+            _ => None,
+        }
+    }
+
+    /// [`DimLayout::residues`], the arguments mutable.
+    fn residues_mut(&mut self) -> Option<(&ParamAffine, &mut Vec<Argument>)> {
+        match self {
+            DimLayout::Modulo {
+                modulus, arguments, ..
+            }
+            | DimLayout::Linear {
+                modulus, arguments, ..
+            } => Some((modulus, arguments)),
+            _ => None,
+        }
+    }
+}
+
 /// Which triangle a packed pair of dimensions `(p, q)`, `p < q`, holds.
 /// The strict triangles leave the diagonal out (`E·(E - 1)/2` cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,13 +455,7 @@ impl ArrayLayout {
         budget: &mut Budget,
     ) -> Result<(), PolyError> {
         for dim in &mut self.dims {
-            let (DimLayout::Modulo {
-                modulus, arguments, ..
-            }
-            | DimLayout::Linear {
-                modulus, arguments, ..
-            }) = dim
-            else {
+            let Some((modulus, arguments)) = dim.residues_mut() else {
                 continue;
             };
             for a in arguments.iter_mut().filter(|a| a.wraps) {
@@ -482,13 +505,7 @@ impl ArrayLayout {
     ) -> Result<(), PolyError> {
         let n_param = scop.params.len();
         for dim in &mut self.dims {
-            let (DimLayout::Modulo {
-                modulus, arguments, ..
-            }
-            | DimLayout::Linear {
-                modulus, arguments, ..
-            }) = dim
-            else {
+            let Some((modulus, arguments)) = dim.residues_mut() else {
                 continue;
             };
             if !modulus.is_affine() {

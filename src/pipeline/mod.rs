@@ -173,6 +173,9 @@ fn contract_scop(
         );
     }
     record.edits.extend(per_array);
+    for d in decisions.iter_mut() {
+        d.rotating = rotations.loops_of_array(&program.source, d.array);
+    }
     for (array, names) in rotations.declarations {
         record.rotating.push((si, array, names));
     }
@@ -357,6 +360,7 @@ fn decide_array(
         classification,
         formula: None,
         inner_modulo: None,
+        rotating: Vec::new(),
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();

@@ -197,6 +197,10 @@ pub struct ArrayDecision {
     /// For a remapped array: the `%` its accesses compute inside innermost
     /// loops, and why the fold is made anyway (`None`: no such `%`).
     pub inner_modulo: Option<InnerModulo>,
+    /// The rotating indices that compute its residues (see
+    /// [`crate::codegen::rotate`]): per loop whose header advances some,
+    /// its iterator, the line of its header and how many.
+    pub rotating: Vec<(String, usize, usize)>,
 }
 
 /// The `%` of a remapped array's accesses inside innermost loops (loops
