@@ -434,3 +434,97 @@ fn array_models_leave_out_quotient_dimensions_they_do_not_use() {
         .sum();
     assert_eq!(points, 25);
 }
+
+/// Rotating indices written in a loop's header (as polyfold prints them,
+/// issue 18): the variable reads as the residue it holds. Its value is
+/// simulated here the way C runs the header (start, then the update after
+/// each iteration) and compared with the model's access function at
+/// every iteration; the forms that would not hold the residue are not
+/// modelled: a start `e % b` with `e < 0` where the loop starts (C's `%`
+/// would start it negative), an update by another step than `e`'s, a
+/// variable the body writes, a variable read after its loop.
+#[test]
+fn rotating_indices_read_as_the_residues_they_hold() {
+    let kernel = |header: &str, body: &str| {
+        format!(
+            "void f(int n, double A[100], double B[100]) {{\n  int i, r;\n  for ({header})\n    {body}\n}}\n"
+        )
+    };
+    // i in 0..n, r = (2i + 3) mod 5, advanced by 2; a decreasing loop
+    // with the floor form, r = (1 - i) mod 5 from i = n - 1 down.
+    let cases: [(&str, i64, fn(i64, i64) -> i64); 2] = [
+        (
+            "i = 0, r = (2 * i + 3) % 5; i < n; i++, r = r + 2 < 5 ? r + 2 : r + 2 - 5",
+            0,
+            |_, _| 3,
+        ),
+        (
+            "i = n - 1, r = ((1 - i) % 5 + 5) % 5; i >= 0; i--, r = r + 1 < 5 ? r + 1 : 0",
+            1,
+            |n, _| (1 - (n - 1)).rem_euclid(5),
+        ),
+    ];
+    for (header, which, start) in cases {
+        let source = kernel(header, "B[i] = A[r];");
+        for n in 1..=12 {
+            let points = model_points(&source, n);
+            let program = frontend::extract("rot.c", &source, &frontend::Options::default());
+            let stmt = &program.scops[0].stmts[0];
+            // C's run: r starts at `start`, steps by 2 (up) or 1 (down).
+            let mut r = start(n, 0);
+            let order: Vec<i64> = if which == 0 {
+                (0..n).collect()
+            } else {
+                (0..n).rev().collect()
+            };
+            for i in order {
+                let p = points.iter().find(|p| p[0] == i).expect("the iteration");
+                assert_eq!(
+                    eval(&stmt.reads[0].subscripts[0], n, p),
+                    r,
+                    "n = {n}, i = {i}"
+                );
+                r = if which == 0 { (r + 2) % 5 } else { (r + 1) % 5 };
+            }
+        }
+    }
+    // Not modelled, each with its reason.
+    for (header, body, why) in [
+        (
+            "i = 0, r = (i - 1) % 5; i < n; i++, r = r + 1 < 5 ? r + 1 : 0",
+            "B[i] = A[r];",
+            "may start out of range",
+        ),
+        (
+            "i = 0, r = i % 5; i < n; i++, r = r + 2 < 5 ? r + 2 : r + 2 - 5",
+            "B[i] = A[r];",
+            "unsupported loop form",
+        ),
+        (
+            "i = 0, r = i % 5; i < n; i++, r = r + 1 < 5 ? r + 1 : 0",
+            "{ B[i] = A[r]; r = 0; }",
+            "unsupported loop form",
+        ),
+    ] {
+        let source = kernel(header, body);
+        let program = frontend::extract("rot.c", &source, &frontend::Options::default());
+        assert!(program.scops.is_empty(), "{source}");
+        assert!(
+            program.diagnostics.iter().any(|d| d.message.contains(why)),
+            "{why}: {:?}",
+            program.diagnostics
+        );
+    }
+    // Read after its loop: its final value is not a residue of the loop.
+    let source = "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  for (i = 0, r = i % 5; i < n; i++, r = r + 1 < 5 ? r + 1 : 0)\n    B[i] = A[r];\n  B[0] = A[r];\n}\n";
+    let program = frontend::extract("rot.c", source, &frontend::Options::default());
+    assert!(
+        program.scops.iter().all(|s| s.stmts.len() == 1),
+        "the read after the loop is not modelled with the loop: {:?}",
+        program
+            .scops
+            .iter()
+            .map(|s| s.stmts.len())
+            .collect::<Vec<_>>()
+    );
+}

@@ -37,10 +37,16 @@ pub struct LowerContext<'a> {
     pub id: ScopId,
     /// The loops marked parallel around the SCoP (outside it).
     pub enclosing_parallel: Vec<super::parallel::EnclosingLoop>,
+    /// Set when lowering fails because the start `e % b` of a rotating
+    /// index is not proven in range (`e` non-negative where its loop's
+    /// header runs).
+    pub rotation_unproven: std::cell::Cell<bool>,
 }
 
 /// Lowers a run of analysed top-level statements to one SCoP. Returns
-/// `None` only when a coefficient overflows while building rows.
+/// `None` when a coefficient overflows while building rows, or when the
+/// start of a rotating index is not proven in range (then
+/// `cx.rotation_unproven` is set).
 pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let nodes: Vec<&Node> = run.iter().flat_map(|a| a.nodes.iter()).collect();
     let start = run.iter().find(|a| !a.nodes.is_empty())?.span.start;
@@ -240,9 +246,11 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         &compound_macros,
     );
     let mut stmts = Vec::new();
+    let param_values: Vec<Option<i64>> = params.iter().map(|p| p.value).collect();
     let mut walker = StmtBuilder {
         cx,
         params: &param_names,
+        param_values: &param_values,
         param_texts: &param_texts,
         array_of_var: &array_of_var,
         arrays: &arrays,
@@ -678,6 +686,9 @@ fn quotient_text(
 struct StmtBuilder<'b, 'a> {
     cx: &'b LowerContext<'a>,
     params: &'b [String],
+    /// The known values of `params` (fixed where the rotating indices'
+    /// starts are proven non-negative).
+    param_values: &'b [Option<i64>],
     /// The parameters as C operands (see [`Scop::param_texts`]).
     param_texts: &'b [String],
     array_of_var: &'b HashMap<usize, ArrayId>,
@@ -763,6 +774,18 @@ impl<'b> StmtBuilder<'b, '_> {
         for l in loops {
             base.extend(l.cons.iter().cloned());
             loop_domains.push(self.domain_of(&Dnf(vec![base.clone()]), &space, &quots, &exists)?);
+            // A rotating index started by `e % b` holds the residue only
+            // if `e >= 0` wherever the header runs.
+            for arg in &l.starts_non_negative {
+                let negative = Constraint::ge0(Lin::constant(-1).sub(arg)?);
+                let mut conj = base.clone();
+                conj.push(negative);
+                let set = self.domain_of(&Dnf(vec![conj]), &space, &quots, &exists)?;
+                if !self.proves_empty(&set) {
+                    self.cx.rotation_unproven.set(true);
+                    return None;
+                }
+            }
         }
         let mut dnf = Dnf(vec![base]);
         for c in &s.conds {
@@ -811,6 +834,28 @@ impl<'b> StmtBuilder<'b, '_> {
             span: s.span.clone(),
             body_text,
             parallel,
+        })
+    }
+
+    /// Whether `set` has no integer point for the known values of the
+    /// parameters (symbolic where none is known), within a small budget.
+    fn proves_empty(&self, set: &Set) -> bool {
+        let mut budget = crate::poly::Budget::new(200_000, None);
+        set.pieces.iter().all(|piece| {
+            let mut q = piece.clone();
+            for (k, v) in self.param_values.iter().enumerate() {
+                if let Some(v) = v {
+                    let mut row = q.zero_row();
+                    row[k] = 1;
+                    let last = row.len() - 1;
+                    row[last] = -v;
+                    q.add_eq(row);
+                }
+            }
+            matches!(
+                crate::poly::simplex::integer_point(&q, &mut budget),
+                Ok(None)
+            )
         })
     }
 

@@ -533,6 +533,7 @@ impl<'a> Extractor<'a> {
                     )
                 })
                 .unwrap_or_default(),
+            rotation_unproven: std::cell::Cell::new(false),
         };
         match lower_run(&taken, &cx) {
             Some(scop) => {
@@ -545,6 +546,19 @@ impl<'a> Extractor<'a> {
                     panic!("internal error: IR invariant broken after lowering: {e}");
                 }
                 self.scops.push(scop);
+            }
+            None if cx.rotation_unproven.get() => {
+                let span = taken.first().map_or(0..0, |a| a.span.clone());
+                self.sink.push(
+                    Diagnostic::new(
+                        "PF013",
+                        Severity::Warning,
+                        "unsupported loop form: a rotating index may start out of range",
+                        keyword_span(self.source, &span),
+                        "this code stays out of the SCoPs",
+                    )
+                    .with_note("a rotating index `r = e % b` holds the residue of `e` only if `e >= 0` where its loop starts; start it with `(e % b + b) % b`"),
+                );
             }
             None => {
                 let span = taken.first().map_or(0..0, |a| a.span.clone());
