@@ -452,7 +452,8 @@ fn rotating_indices_read_as_the_residues_they_hold() {
     };
     // i in 0..n, r = (2i + 3) mod 5, advanced by 2; a decreasing loop
     // with the floor form, r = (1 - i) mod 5 from i = n - 1 down.
-    let cases: [(&str, i64, fn(i64, i64) -> i64); 2] = [
+    type Start = fn(i64, i64) -> i64;
+    let cases: [(&str, i64, Start); 2] = [
         (
             "i = 0, r = (2 * i + 3) % 5; i < n; i++, r = r + 2 < 5 ? r + 2 : r + 2 - 5",
             0,
