@@ -494,8 +494,9 @@ impl ArrayLayout {
     /// loops of its statement (no quotient, no added moduli), the
     /// innermost loop it depends on is not parallel (its iterations would
     /// share the variable), its step times the argument's coefficient is
-    /// proven below the modulus in magnitude, for the parameter values of
-    /// `certificate`. An argument left unproven keeps its `%`.
+    /// proven below the modulus in magnitude wherever that loop's header
+    /// runs, for the parameter values of `certificate`. An argument left
+    /// unproven keeps its `%`.
     pub fn prove_rotations(
         &mut self,
         scop: &crate::ir::Scop,
@@ -536,9 +537,23 @@ impl ArrayLayout {
                 let Some(loops) = stmt.loop_domains.get(d) else {
                     continue;
                 };
-                // |delta| < b: b - |delta| >= 1.
-                let least = modulus.plus(-delta.abs())?;
-                if !proves_at_least_one(&least, certificate, context, budget)? {
+                // The header computes `e % b` even where the loop runs no
+                // iteration: b >= 1 for every value, no division by zero.
+                if !proves_at_least_one(modulus, certificate, context, budget)? {
+                    continue;
+                }
+                // |delta| < b wherever the loop runs: |delta| - b >= 0
+                // nowhere (durbin's `2 * n - 1` is 1 at n = 1, where its
+                // loops do not run).
+                let mut below = true;
+                for piece in &loops.pieces {
+                    let row = form_row(piece, &[], delta.abs());
+                    if !proves_empty_plus(piece, &row, modulus, -1, certificate, context, budget)? {
+                        below = false;
+                        break;
+                    }
+                }
+                if !below {
                     continue;
                 }
                 // arg < 0 (-arg - 1 >= 0) nowhere the header runs.
