@@ -442,7 +442,8 @@ fn array_models_leave_out_quotient_dimensions_they_do_not_use() {
 /// every iteration; the forms that would not hold the residue are not
 /// modelled: a start `e % b` with `e < 0` where the loop starts (C's `%`
 /// would start it negative), an update by another step than `e`'s, a
-/// variable the body writes, a variable read after its loop.
+/// step of the modulus or more in a loop that runs, a variable the body
+/// writes, a variable read after its loop.
 #[test]
 fn rotating_indices_read_as_the_residues_they_hold() {
     let kernel = |header: &str, body: &str| {
@@ -494,12 +495,18 @@ fn rotating_indices_read_as_the_residues_they_hold() {
         (
             "i = 0, r = (i - 1) % 5; i < n; i++, r = r + 1 < 5 ? r + 1 : 0",
             "B[i] = A[r];",
-            "may start out of range",
+            "not proven to hold its residue",
         ),
         (
             "i = 0, r = i % 5; i < n; i++, r = r + 2 < 5 ? r + 2 : r + 2 - 5",
             "B[i] = A[r];",
             "unsupported loop form",
+        ),
+        (
+            // A step of the modulus or more, in a loop that runs.
+            "i = 0, r = (3 * i) % 2; i < n; i++, r = r + 3 < 2 ? r + 3 : r + 3 - 2",
+            "B[i] = A[r];",
+            "not proven to hold its residue",
         ),
         (
             "i = 0, r = i % 5; i < n; i++, r = r + 1 < 5 ? r + 1 : 0",

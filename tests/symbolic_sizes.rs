@@ -192,14 +192,17 @@ fn durbin_with_a_symbolic_size() {
 #[test]
 fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_subtraction() {
     let file = "tests/symbolic/durbin_vla.c";
-    // By default every `%` is printed (polyfold reads its output back:
+    // By default the inner loops' residues are rotating indices, and with
+    // `--no-rotate` every `%` is printed (polyfold reads both back:
     // tests/quasi_affine.rs).
     let default = common::polyfold_stdout(&[file]);
+    assert!(default.contains("* y[y_r0];"), "{default}");
+    let plain = common::polyfold_stdout(&["--no-rotate", file]);
     assert!(
-        default.contains("y[(2 * i + k - 1) % (2 * n - 1)]"),
-        "{default}"
+        plain.contains("y[(2 * i + k - 1) % (2 * n - 1)]"),
+        "{plain}"
     );
-    let output = common::polyfold_stdout(&["--fast-modulo", file]);
+    let output = common::polyfold_stdout(&["--fast-modulo", "--no-rotate", file]);
     // In the inner loop, 0 <= i <= k - 1 and 1 <= k <= n - 1, so
     // 0 <= 2i + k - 1 <= 3n - 6 < 2(2n - 1): below twice the modulus, so
     // `arg < b ? arg : arg - b` is the residue, with no division by the
@@ -220,7 +223,7 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
     // to make it non-negative, `i - 2j + b < b` is `i - 2j < 0`
     // (j <= i <= n - 1 gives -j <= i - 2j, so i - 2j + b >= b - j >= 0).
     let file = "tests/symbolic/reg_detect_vla.c";
-    let output = common::polyfold_stdout(&["--fast-modulo", "--no-packing", file]);
+    let output = common::polyfold_stdout(&["--fast-modulo", "--no-rotate", "--no-packing", file]);
     let line = "            mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
     assert!(output.lines().any(|l| l == line), "{output}");
     runs_the_same_as(

@@ -60,6 +60,9 @@ pub struct LoopNode {
     /// must be non-negative wherever the header runs: the arguments of
     /// rotating indices started by a truncating `e % b`.
     pub starts_non_negative: Vec<Lin>,
+    /// A rotating index steps by the modulus or more: lowering must prove
+    /// that the loop runs no iteration (for the known values).
+    pub never_runs: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -404,9 +407,11 @@ struct Rotating {
     name: String,
     /// What it holds at every iteration: `e % b` (or `(e % b + b) % b`).
     value: Val,
-    /// `e` for the form `e % b`: it must be non-negative where the header
+    /// `e` for the form `e % b`: it must be non-negative where the loop
     /// runs.
     truncating_start: Option<Lin>,
+    /// The step is not below the modulus: the loop must run no iteration.
+    never_runs: bool,
     delta: i64,
     modulus: i64,
 }
@@ -964,10 +969,12 @@ impl<'a> Analyzer<'a> {
         self.collapse = inner.filter(|(_, k)| *k > 0);
         let aliases = self.aliases.len();
         let mut starts_non_negative = Vec::new();
+        let mut never_runs = false;
         for r in rotating {
             if let Some(arg) = r.truncating_start {
                 starts_non_negative.push(arg);
             }
+            never_runs |= r.never_runs;
             self.aliases.push((r.name, r.value));
         }
         let body_nodes = self.stmt(body);
@@ -983,6 +990,7 @@ impl<'a> Analyzer<'a> {
             body: body_nodes,
             parallel,
             starts_non_negative,
+            never_runs,
         })])
     }
 
@@ -1068,21 +1076,20 @@ impl<'a> Analyzer<'a> {
             let modulus = to_val(b, Place::Subscript, self)
                 .ok()
                 .and_then(|v| super::affine::constant_divisor(&v, self))
-                .filter(|m| *m >= 2);
+                .filter(|m| *m >= 1);
             let Some(m) = modulus else {
                 return Err(bad(
                     self,
                     b.span.clone(),
-                    "the modulus of a rotating index must be a number (or parameters with known values), at least 2",
+                    "the modulus of a rotating index must be a positive number (or parameters with known values)",
                 ));
             };
             let delta = arg.coeff(&Sym::Iter(depth)).checked_mul(step);
-            let Some(delta) = delta.filter(|d| *d != 0 && d.unsigned_abs() < m.unsigned_abs())
-            else {
+            let Some(delta) = delta.filter(|d| *d != 0) else {
                 return Err(bad(
                     self,
                     e.span.clone(),
-                    "the residue must change by less than the modulus at each iteration",
+                    "the residue of a rotating index must change at each iteration",
                 ));
             };
             let value = to_val(start, Place::Subscript, self)?;
@@ -1090,6 +1097,10 @@ impl<'a> Analyzer<'a> {
                 name: name.clone(),
                 value,
                 truncating_start: (!floor).then_some(arg),
+                // A step of the modulus or more leaves `0..b`: only a loop
+                // that runs no iteration may have one (polyfold prints
+                // `% (2 * n - 1)` with a step of 2, for n = 1 too).
+                never_runs: delta.unsigned_abs() >= m.unsigned_abs(),
                 delta,
                 modulus: m,
             });

@@ -774,8 +774,14 @@ impl<'b> StmtBuilder<'b, '_> {
         for l in loops {
             base.extend(l.cons.iter().cloned());
             loop_domains.push(self.domain_of(&Dnf(vec![base.clone()]), &space, &quots, &exists)?);
+            // A rotating index that steps by its modulus or more holds no
+            // residue: only a loop that runs no iteration may have one.
+            if l.never_runs && !self.proves_empty(loop_domains.last()?) {
+                self.cx.rotation_unproven.set(true);
+                return None;
+            }
             // A rotating index started by `e % b` holds the residue only
-            // if `e >= 0` wherever the header runs.
+            // if `e >= 0` wherever the loop runs.
             for arg in &l.starts_non_negative {
                 let negative = Constraint::ge0(Lin::constant(-1).sub(arg)?);
                 let mut conj = base.clone();

@@ -553,11 +553,11 @@ impl<'a> Extractor<'a> {
                     Diagnostic::new(
                         "PF013",
                         Severity::Warning,
-                        "unsupported loop form: a rotating index may start out of range",
+                        "unsupported loop form: a rotating index is not proven to hold its residue",
                         keyword_span(self.source, &span),
                         "this code stays out of the SCoPs",
                     )
-                    .with_note("a rotating index `r = e % b` holds the residue of `e` only if `e >= 0` where its loop starts; start it with `(e % b + b) % b`"),
+                    .with_note("a rotating index `r = e % b` holds the residue of `e` only if `e >= 0` where its loop runs (else start it with `(e % b + b) % b`) and its step is below `b` (or its loop runs no iteration)"),
                 );
             }
             None => {
