@@ -78,7 +78,7 @@ pub fn contract_program(
             .or_insert_with(|| identifiers.clone());
         contract_scop(program, si, options, (&in_function, taken), &mut record)?;
     }
-    let notes = pins::declaration_notes(program, &record, &record.edits);
+    let notes = pins::declaration_notes(program, &record);
     record.edits.extend(notes);
     record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
     Ok(record)
@@ -171,11 +171,9 @@ fn contract_scop(
             (&dead, &rotations),
             options.min_memory,
         );
-    }
-    record.edits.extend(per_array);
-    for d in decisions.iter_mut() {
         d.rotating = rotations.loops_of_array(&program.source, d.array);
     }
+    record.edits.extend(per_array);
     for (array, names) in rotations.declarations {
         record.rotating.push((si, array, names));
     }

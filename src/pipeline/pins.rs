@@ -127,12 +127,9 @@ fn collides(edits: &[Edit], at: usize) -> bool {
 /// garbage. Both go at the end of the declaration's line, after the
 /// comments that follow it there (they stay with their declaration); at
 /// the declaration's end when code follows it on its line, or when another
-/// of `edits` (the edits made so far) is at that point.
-pub(super) fn declaration_notes(
-    program: &Program,
-    record: &FileContraction,
-    edits: &[Edit],
-) -> Vec<Edit> {
+/// of the edits made so far (`record.edits`) is at that point.
+pub(super) fn declaration_notes(program: &Program, record: &FileContraction) -> Vec<Edit> {
+    let edits = &record.edits;
     struct Note {
         end: usize,
         /// (declarator start, mapping) of each remapped array.
