@@ -241,6 +241,11 @@ pub struct AnalysisArgs {
     /// step is a variable that the loop's header starts and advances).
     #[arg(long = "no-rotate")]
     pub no_rotate: bool,
+    /// Keep the loops' schedule: no loop shifting and fusion (by default
+    /// consecutive loops are fused, shifted by their dependence distances,
+    /// when the fused program's temporaries need fewer cells).
+    #[arg(long = "no-fusion")]
+    pub no_fusion: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

@@ -108,6 +108,8 @@ pub struct RunOptions {
     pub fast_modulo: bool,
     /// `--no-rotate`: no rotating indices.
     pub no_rotate: bool,
+    /// `--no-fusion`: the loops keep their schedule.
+    pub no_fusion: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
     pub functions: Vec<String>,
     /// How diagnostics are printed.
@@ -138,6 +140,7 @@ impl Default for RunOptions {
             min_memory: false,
             fast_modulo: false,
             no_rotate: false,
+            no_fusion: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
             message_format: MessageFormat::default(),
@@ -167,6 +170,7 @@ impl RunOptions {
             min_memory: a.min_memory,
             fast_modulo: a.fast_modulo,
             no_rotate: a.no_rotate,
+            no_fusion: a.no_fusion,
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
@@ -354,6 +358,26 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
     Ok((program, stderr))
 }
 
+/// The front end on a fused source (see [`crate::schedule`]), with the
+/// options and the `--function` choice `path` was read with.
+fn read_back(path: &str, text: &str, options: &RunOptions) -> Program {
+    let mut program = frontend::extract(
+        path,
+        text,
+        &frontend::Options {
+            defines: options.defines.clone(),
+            macros: options.macros.clone(),
+            include_dirs: options.include_dirs.clone(),
+        },
+    );
+    if !options.functions.is_empty() {
+        program
+            .scops
+            .retain(|scop| options.functions.contains(&scop.function));
+    }
+    program
+}
+
 fn contract_options(options: &RunOptions) -> ContractOptions {
     let defaults = ContractOptions::default();
     let optimal_steps = options.optimal_budget.unwrap_or(defaults.optimal_steps);
@@ -375,6 +399,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         min_memory: options.min_memory,
         fast_modulo: options.fast_modulo,
         rotate: !options.no_rotate,
+        fusion: !options.no_fusion,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {
@@ -522,7 +547,7 @@ fn emit_smo(program: &Program, options: &RunOptions) -> Result<String, String> {
 
 /// Processes source text that has already been read.
 pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
-    let (program, mut stderr) = match extract(path, source, options) {
+    let (mut program, mut stderr) = match extract(path, source, options) {
         Ok(x) => x,
         Err(o) => return o,
     };
@@ -560,8 +585,20 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
         None => {}
     }
-    let contraction = match contract_program(&program, &contract_options(options)) {
-        Ok(c) => c,
+    let mut fused_runs: Vec<crate::schedule::FusedRun> = Vec::new();
+    let read_back = |text: &str| read_back(path, text, options);
+    let contraction = match crate::schedule::contract_with_fusion(
+        &program,
+        &contract_options(options),
+        &read_back,
+    ) {
+        Ok((c, fusion)) => {
+            if let Some(f) = fusion {
+                program = f.program;
+                fused_runs = f.runs;
+            }
+            c
+        }
         Err(e) => {
             return Outcome::fail(
                 format!("{stderr}polyfold: internal error: {path}: {e}\n"),
@@ -595,14 +632,33 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         // The reports read the max-live counts the pipeline recorded
         // (nothing is traced again).
         match format {
-            ReportFormat::Text => stdout.push_str(&report::text_report(
-                path,
-                &program,
-                &contraction,
-                options.timings,
-            )),
+            ReportFormat::Text => {
+                stdout.push_str(&report::text_report(
+                    path,
+                    &program,
+                    &contraction,
+                    options.timings,
+                ));
+                for run in &fused_runs {
+                    stdout.push_str(&format!("  SCoP {}: {}\n", run.scop, run.describe()));
+                }
+            }
             ReportFormat::Json => {
                 let mut record = report::json_report(path, &program, &contraction, options.timings);
+                record["fusion"] = fused_runs
+                    .iter()
+                    .map(|run| {
+                        serde_json::json!({
+                            "scop": run.scop,
+                            "loops": run.loops.iter().map(|l| serde_json::json!({
+                                "iterator": l.iterator,
+                                "line": l.line,
+                                "shift": l.shift,
+                            })).collect::<Vec<_>>(),
+                        })
+                    })
+                    .collect::<Vec<_>>()
+                    .into();
                 record["status"] = "ok".into();
                 record["exit_code"] = code.into();
                 record["diagnostics"] = shown_diagnostics(&program, options)
@@ -829,12 +885,17 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
             .diagnostics
             .iter()
             .any(|d| d.code == "PF016" && d.message.contains("subscript"));
+    let contract = |program: &Program, options: &RunOptions| {
+        let read_back = |text: &str| read_back(&shown, text, options);
+        crate::schedule::contract_with_fusion(program, &contract_options(options), &read_back)
+    };
     let shared = if per_size {
         None
     } else {
-        match contract_program(&program, &contract_options(options)) {
+        match contract(&program, options) {
             Ok(c) => {
-                stderr.push_str(&kept_warnings(&shown, &program, &c));
+                let fused = c.1.as_ref().map_or(&program, |f| &f.program);
+                stderr.push_str(&kept_warnings(&shown, fused, &c.0));
                 Some(c)
             }
             Err(e) => {
@@ -849,7 +910,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
     let mut wrong = false;
     for assignment in &assignments {
         let sized_contraction;
-        let (at, contraction) = match &shared {
+        let (original, (contraction, fusion)) = match &shared {
             Some(c) => (with_values(&program, assignment), c),
             None => {
                 let mut sized = options.clone();
@@ -858,7 +919,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
                     Ok(x) => x,
                     Err(o) => return o,
                 };
-                match contract_program(&at, &contract_options(&sized)) {
+                match contract(&at, &sized) {
                     Ok(c) => {
                         sized_contraction = c;
                         (at, &sized_contraction)
@@ -874,6 +935,37 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         };
         let storage = contraction.emitted();
         let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+        // The fused schedule against the original one, then the storage
+        // on the fused program.
+        let mut fusion_lines = String::new();
+        let at = match fusion {
+            Some(f) => {
+                let values = |si: usize| original.scops[si].param_values().ok();
+                for (si, checked) in f.trace_check(&original, &values, &mut budget) {
+                    let runs: Vec<String> = f
+                        .runs
+                        .iter()
+                        .filter(|r| r.scop == si)
+                        .map(|r| r.describe())
+                        .collect();
+                    match checked {
+                        Ok(n) => fusion_lines.push_str(&format!(
+                            "  SCoP {si}: {}: all {n} reads see the values of the original schedule\n",
+                            runs.join("; ")
+                        )),
+                        Err(e) => {
+                            wrong = true;
+                            fusion_lines.push_str(&format!(
+                                "  SCoP {si}: {}: WRONG: {e}\n",
+                                runs.join("; ")
+                            ));
+                        }
+                    }
+                }
+                with_values(&f.program, assignment)
+            }
+            None => original,
+        };
         let reports = match crate::verify::build::verify_program(&at, &storage, &mut budget) {
             Ok(r) => r,
             Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
@@ -901,6 +993,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
             &storage,
             &reports,
         ));
+        stdout.push_str(&fusion_lines);
     }
     Outcome {
         stdout,

@@ -535,7 +535,7 @@ fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
 /// IR; blur_tiled's `blurx[ty - 1][tx][x][B - 1]` is `B - 1` although
 /// `in[ty * B + y]` folds `B`). A macro, a cast or a call keeps the source
 /// text.
-pub(super) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
+pub(crate) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
     let folds = scop.array(access.array).value_used;
     access.subscript_spans.iter().all(|span| {
         identifiers(&source[span.clone()]).is_some_and(|names| {

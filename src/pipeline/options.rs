@@ -47,6 +47,10 @@ pub struct ContractOptions {
     /// Rotating indices for the residues a loop advances by a constant
     /// (`--no-rotate` keeps every `%` as the mapping prints it).
     pub rotate: bool,
+    /// Loop shifting and fusion before contraction, where the fused
+    /// program needs fewer cells (`--no-fusion` keeps the schedule; see
+    /// [`crate::schedule`]).
+    pub fusion: bool,
 }
 
 impl Default for ContractOptions {
@@ -64,6 +68,7 @@ impl Default for ContractOptions {
             min_memory: false,
             fast_modulo: false,
             rotate: true,
+            fusion: true,
         }
     }
 }

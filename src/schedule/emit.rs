@@ -1,0 +1,355 @@
+//! The text of a fused run: a prologue, a steady loop and an epilogue
+//! over the run's iterator, each loop's body printed with its iterator
+//! shifted (see the module doc of [`crate::schedule`]).
+//!
+//! For the shifted bounds `l_k <= i <= u_k` of the loops, with `L`, `L'`
+//! the least and the greatest `l_k` and `U`, `U'` the least and the
+//! greatest `u_k` (they differ by constants):
+//! - the prologue runs `L <= i <= L' - 1`, each body under `i >= l_k` (when
+//!   `l_k > L`) and `i <= u_k` (unless the context proves `u_k >= L' - 1`);
+//! - the steady loop runs `L' <= i <= U`, every body, no guard;
+//! - the epilogue runs `U + 1 <= i <= U'`, each body under `i <= u_k`
+//!   (when `u_k < U'`) and `i >= L'` (unless the context proves `U + 1 >=
+//!   L'`).
+//!
+//! Each `i` of loop `k`'s range is run once: by the prologue when `i < L'`,
+//! by the steady loop when `i <= U`, by the epilogue otherwise.
+
+use crate::codegen::Edit;
+use crate::ir::{AffExpr, Program, Scop};
+use crate::util::c_text::affine_text;
+
+use super::fusion::{FusedLoop, FusedRun, tokens};
+
+/// The text that replaces `run.span`, and the statements it holds in
+/// order, each with its shift.
+pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize, i64)>)> {
+    let scop = &program.scops[run.scop];
+    let source = &program.source;
+    let name = run.loops[0].iterator.clone();
+    let indent = line_indent(source, run.span.start);
+    let unit = indent_unit(source, run);
+    let params = scop.param_texts();
+    let shifted = |a: &AffExpr, s: i64| -> Option<AffExpr> {
+        Some(AffExpr {
+            coeffs: a.coeffs.clone(),
+            constant: a.constant.checked_add(s)?,
+        })
+    };
+    let mut lowers = Vec::new();
+    let mut uppers = Vec::new();
+    for l in &run.loops {
+        lowers.push(shifted(&l.lower, l.shift)?);
+        uppers.push(shifted(&l.upper, l.shift)?);
+    }
+    let lo_min = lowers.iter().map(|a| a.constant).min()?;
+    let lo_max = lowers.iter().map(|a| a.constant).max()?;
+    let up_min = uppers.iter().map(|a| a.constant).min()?;
+    let up_max = uppers.iter().map(|a| a.constant).max()?;
+    let with = |a: &AffExpr, c: i64| AffExpr {
+        coeffs: a.coeffs.clone(),
+        constant: c,
+    };
+    let text = |a: &AffExpr| param_text(&params, a);
+    let bodies: Vec<String> = run
+        .loops
+        .iter()
+        .map(|l| body_text(program, scop, l, &name))
+        .collect::<Option<_>>()?;
+    let header = |from: &AffExpr, to: &AffExpr| {
+        let decl = run.loops[0]
+            .declares
+            .as_ref()
+            .map_or(String::new(), |t| format!("{t} "));
+        format!(
+            "for ({decl}{name} = {}; {name} <= {}; {name}++)",
+            text(from),
+            text(to)
+        )
+    };
+    let mut segments: Vec<(String, Vec<(usize, Vec<String>)>)> = Vec::new();
+    // The prologue.
+    if lo_max > lo_min {
+        let last = with(&lowers[0], lo_max - 1);
+        let mut members = Vec::new();
+        for (k, l) in run.loops.iter().enumerate() {
+            if lowers[k].constant >= lo_max {
+                continue;
+            }
+            let mut guards = Vec::new();
+            if lowers[k].constant > lo_min {
+                guards.push(format!("{name} >= {}", text(&lowers[k])));
+            }
+            // u_k >= L' - 1 for every value of the context?
+            if !proven_nonneg(scop, &difference(&uppers[k], &last)?) {
+                guards.push(format!("{name} <= {}", text(&uppers[k])));
+            }
+            let _ = l;
+            members.push((k, guards));
+        }
+        segments.push((header(&with(&lowers[0], lo_min), &last), members));
+    }
+    // The steady loop.
+    segments.push((
+        header(&with(&lowers[0], lo_max), &with(&uppers[0], up_min)),
+        (0..run.loops.len()).map(|k| (k, Vec::new())).collect(),
+    ));
+    // The epilogue.
+    if up_max > up_min {
+        let first = with(&uppers[0], up_min + 1);
+        let after_prologue = proven_nonneg(scop, &difference(&first, &with(&lowers[0], lo_max))?);
+        let mut members = Vec::new();
+        for k in 0..run.loops.len() {
+            if uppers[k].constant <= up_min {
+                continue;
+            }
+            let mut guards = Vec::new();
+            if !after_prologue {
+                guards.push(format!("{name} >= {}", text(&with(&lowers[0], lo_max))));
+            }
+            if uppers[k].constant < up_max {
+                guards.push(format!("{name} <= {}", text(&uppers[k])));
+            }
+            members.push((k, guards));
+        }
+        segments.push((header(&first, &with(&uppers[0], up_max)), members));
+    }
+    let mut out = String::new();
+    let mut order = Vec::new();
+    for (n, (head, members)) in segments.iter().enumerate() {
+        if n > 0 {
+            out.push('\n');
+            out.push_str(&indent);
+        }
+        out.push_str(head);
+        let inner = format!("{indent}{unit}");
+        let mut lines = Vec::new();
+        let mut one_statement = members.len() == 1;
+        for (k, guards) in members {
+            let l = &run.loops[*k];
+            order.extend(l.stmts.iter().map(|s| (*s, l.shift)));
+            let body = &bodies[*k];
+            let guard = (!guards.is_empty()).then(|| guards.join(" && "));
+            match (guard, l.scoped, l.single) {
+                (None, false, single) => {
+                    one_statement &= single;
+                    lines.push(reindent(body, &inner));
+                }
+                (None, true, _) => {
+                    lines.push(format!("{inner}{{"));
+                    lines.push(reindent(body, &format!("{inner}{unit}")));
+                    lines.push(format!("{inner}}}"));
+                }
+                (Some(cond), false, true) => {
+                    lines.push(format!("{inner}if ({cond})"));
+                    lines.push(reindent(body, &format!("{inner}{unit}")));
+                }
+                (Some(cond), _, _) => {
+                    lines.push(format!("{inner}if ({cond}) {{"));
+                    lines.push(reindent(body, &format!("{inner}{unit}")));
+                    lines.push(format!("{inner}}}"));
+                }
+            }
+        }
+        if one_statement {
+            out.push('\n');
+            out.push_str(&lines.join("\n"));
+        } else {
+            out.push_str(" {\n");
+            out.push_str(&lines.join("\n"));
+            out.push('\n');
+            out.push_str(&indent);
+            out.push('}');
+        }
+    }
+    Some((out, order))
+}
+
+/// The edits that fuse every run of `runs` in `program`'s source, and per
+/// run the statements its text holds (with their shifts).
+pub fn fusion_edits(
+    program: &Program,
+    runs: &[FusedRun],
+) -> Option<(Vec<Edit>, Vec<Vec<(usize, i64)>>)> {
+    let mut edits = Vec::new();
+    let mut orders = Vec::new();
+    for run in runs {
+        let (text, order) = run_text(program, run)?;
+        edits.push(Edit::replace(run.span.clone(), text));
+        orders.push(order);
+    }
+    Some((edits, orders))
+}
+
+fn param_text(params: &[String], a: &AffExpr) -> String {
+    let terms: Vec<(i64, String)> = a.coeffs.iter().copied().zip(params.iter().cloned()).collect();
+    affine_text(&terms, a.constant)
+}
+
+fn difference(a: &AffExpr, b: &AffExpr) -> Option<AffExpr> {
+    Some(AffExpr {
+        coeffs: a
+            .coeffs
+            .iter()
+            .zip(&b.coeffs)
+            .map(|(x, y)| x.checked_sub(*y))
+            .collect::<Option<_>>()?,
+        constant: a.constant.checked_sub(b.constant)?,
+    })
+}
+
+/// Whether `a >= 0` for every parameter value of the SCoP's context.
+fn proven_nonneg(scop: &Scop, a: &AffExpr) -> bool {
+    if a.coeffs.iter().all(|c| *c == 0) {
+        return a.constant >= 0;
+    }
+    let mut c = scop.context.clone();
+    let np = c.space.n_param();
+    if np != a.coeffs.len() {
+        return false;
+    }
+    // Some value with a < 0, i.e. -a - 1 >= 0?
+    let mut row = c.zero_row();
+    for (k, v) in a.coeffs.iter().enumerate() {
+        row[k] = -v;
+    }
+    let w = row.len();
+    row[w - 1] = -a.constant - 1;
+    c.add_ineq(row);
+    c.is_empty().unwrap_or(false)
+}
+
+/// The indentation of the line holding `at`.
+fn line_indent(source: &str, at: usize) -> String {
+    let start = source[..at].rfind('\n').map_or(0, |p| p + 1);
+    source[start..at]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
+/// One level of indentation: what the first loop's body adds to its
+/// header's, or four spaces.
+fn indent_unit(source: &str, run: &FusedRun) -> String {
+    let l = &run.loops[0];
+    let outer = line_indent(source, run.span.start);
+    let body_start = if l.body_is_block {
+        // The first line inside the block.
+        source[l.body.clone()]
+            .find('\n')
+            .map(|p| l.body.start + p + 1)
+            .and_then(|p| {
+                let line = &source[p..l.body.end];
+                let skip = line.len() - line.trim_start_matches([' ', '\t']).len();
+                (skip < line.len()).then_some(p + skip)
+            })
+    } else {
+        Some(l.body.start)
+    };
+    let inner = body_start.map(|p| line_indent(source, p)).unwrap_or_default();
+    if inner.len() > outer.len() && inner.starts_with(&outer) && source[..body_start.unwrap_or(0)].ends_with(&inner) {
+        inner[outer.len()..].to_string()
+    } else {
+        "    ".to_string()
+    }
+}
+
+/// The body of loop `l` as lines (the inside of a block, or the one
+/// statement), its iterator replaced by the run's `name` shifted, the
+/// subscripts of the accesses that use it reprinted.
+fn body_text(program: &Program, scop: &Scop, l: &FusedLoop, name: &str) -> Option<String> {
+    let source = &program.source;
+    let (start, end) = if l.body_is_block {
+        let b = &l.body;
+        (b.start + 1, b.end - 1)
+    } else {
+        (l.body.start, l.body.end)
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    let renamed = l.iterator != name;
+    if l.shift != 0 || renamed {
+        let params = scop.param_texts();
+        let np = scop.params.len();
+        let mut covered: Vec<std::ops::Range<usize>> = Vec::new();
+        for &k in &l.stmts {
+            let stmt = &scop.stmts[k];
+            for access in stmt.accesses() {
+                if stmt.quotients.is_empty()
+                    && crate::codegen::plan::exact_subscripts(source, scop, stmt, access)
+                {
+                    for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
+                        if sub.coeffs[np] == 0 || covered.iter().any(|c| c.start <= span.start && span.end <= c.end) {
+                            continue;
+                        }
+                        let mut terms: Vec<(i64, String)> = Vec::new();
+                        for (c, p) in sub.coeffs[..np].iter().zip(&params) {
+                            terms.push((*c, p.clone()));
+                        }
+                        terms.push((sub.coeffs[np], name.to_string()));
+                        for (c, it) in sub.coeffs[np + 1..].iter().zip(&stmt.iterators[1..]) {
+                            terms.push((*c, it.clone()));
+                        }
+                        // f(i - shift).
+                        let constant = sub
+                            .constant
+                            .checked_sub(sub.coeffs[np].checked_mul(l.shift)?)?;
+                        edits.push(Edit::replace(span.clone(), affine_text(&terms, constant)));
+                        covered.push(span.clone());
+                    }
+                }
+            }
+        }
+        let replacement = match l.shift {
+            0 => name.to_string(),
+            s if s > 0 => format!("({name} - {s})"),
+            s => format!("({name} + {})", s.unsigned_abs()),
+        };
+        for (at, token) in tokens(&source[start..end]) {
+            let at = start + at;
+            if token == l.iterator && !covered.iter().any(|c| c.start <= at && at < c.end) {
+                edits.push(Edit::replace(at..at + token.len(), replacement.clone()));
+            }
+        }
+    }
+    // Edits relative to the body's text.
+    let shifted: Vec<Edit> = edits
+        .into_iter()
+        .map(|e| Edit::replace(e.range.start - start..e.range.end - start, e.replacement))
+        .collect();
+    let text = crate::codegen::apply_edits(&source[start..end], &shifted).ok()?;
+    // The first line keeps its indentation.
+    let lead = if l.body_is_block {
+        String::new()
+    } else {
+        line_indent(source, l.body.start)
+    };
+    let text = if !l.body_is_block && !source[..l.body.start].ends_with(&lead) {
+        text
+    } else {
+        format!("{lead}{text}")
+    };
+    let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
+    Some(lines.join("\n").trim_end().to_string())
+}
+
+/// `text`'s lines moved so that the least indented one starts at `to`.
+fn reindent(text: &str, to: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let least = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|l| {
+            if l.trim().is_empty() {
+                String::new()
+            } else {
+                format!("{to}{}", &l[least.min(l.len() - l.trim_start_matches([' ', '\t']).len())..])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
