@@ -38,7 +38,7 @@ pub mod mapping;
 pub mod pipeline;
 pub mod plot;
 pub mod poly;
-pub mod schedule;
 pub mod report;
+pub mod schedule;
 pub mod util;
 pub mod verify;

@@ -59,7 +59,7 @@ use serde_json::{Value, json};
 use crate::frontend;
 use crate::ir::{ParamOrigin, Program};
 use crate::mapping::modular::ParamAffine;
-use crate::pipeline::{ArrayOutcome, FileContraction, contract_program};
+use crate::pipeline::{ArrayOutcome, FileContraction};
 
 /// The default factors of `--scale`.
 pub const DEFAULT_FACTORS: [u64; 3] = [1, 16, 256];
@@ -354,7 +354,13 @@ pub fn measure_one(
         let start = Instant::now();
         let program = frontend::extract(&kernel, &text, &frontend::Options::default());
         front.push(start.elapsed());
-        let contraction = contract_program(&program, contract);
+        let (program, contraction) =
+            match crate::schedule::contract_read(&program, contract, &frontend::Options::default())
+            {
+                Ok((c, Some(f))) => (f.program, Ok(c)),
+                Ok((c, None)) => (program, Ok(c)),
+                Err(e) => (program, Err(e)),
+            };
         times.push(start.elapsed());
         if let Ok(c) = &contraction {
             attributed.push(attributed_time(c));

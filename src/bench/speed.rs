@@ -48,7 +48,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::frontend;
-use crate::pipeline::{ContractOptions, contract_program};
+use crate::pipeline::ContractOptions;
 
 use super::scale::{
     declared_cells, is_fixed, kernel_name, scale_files, scale_source, size_defines,
@@ -332,8 +332,12 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
         }
     }
     let scaled_program = frontend::extract(&kernel, &text, &frontend::Options::default());
-    let output = match contract_program(&scaled_program, &options.contract) {
-        Ok(c) => c.output,
+    let output = match crate::schedule::contract_read(
+        &scaled_program,
+        &options.contract,
+        &frontend::Options::default(),
+    ) {
+        Ok((c, _)) => c.output,
         Err(e) => {
             row.end = SpeedEnd::Failed(format!("polyfold failed: {e}"));
             return row;

@@ -9,7 +9,11 @@ use crate::poly::{BasicSet, Set};
 
 /// Checks `fused` against `original`: `order[k]` is the original
 /// statement and the shift of `fused.stmts[k]`.
-pub fn check_fused(original: &Scop, fused: &Scop, order: &[(usize, i64)]) -> Result<(), String> {
+pub fn check_fused(
+    original: &Scop,
+    fused: &Scop,
+    order: &[(usize, Vec<i64>)],
+) -> Result<(), String> {
     if fused.stmts.len() != order.len() {
         return Err(format!(
             "the fused SCoP has {} statements where {} were printed",
@@ -24,13 +28,16 @@ pub fn check_fused(original: &Scop, fused: &Scop, order: &[(usize, i64)]) -> Res
     }
     let err = |e: crate::poly::PolyError| e.to_string();
     let mut copies: Vec<Vec<Set>> = vec![Vec::new(); original.stmts.len()];
-    for (k, &(o, shift)) in order.iter().enumerate() {
-        let (f, s) = (&fused.stmts[k], &original.stmts[o]);
+    for (k, (o, shift)) in order.iter().enumerate() {
+        let (f, s) = (&fused.stmts[k], &original.stmts[*o]);
+        if shift.len() != s.iterators.len() {
+            return Err(format!("{}: a shift of another length", s.name));
+        }
         same_accesses(original, fused, s, f, shift)
             .map_err(|why| format!("{} read back as {}: {why}", s.name, f.name))?;
         let back = unshift(&f.domain.with_params(&params).map_err(err)?, shift)
             .ok_or("a shift overflows")?;
-        copies[o].push(back);
+        copies[*o].push(back);
     }
     for (o, pieces) in copies.iter().enumerate() {
         let s = &original.stmts[o];
@@ -53,10 +60,7 @@ pub fn check_fused(original: &Scop, fused: &Scop, order: &[(usize, i64)]) -> Res
         let same = union.is_subset(&domain).map_err(err)? == Some(true)
             && domain.is_subset(&union).map_err(err)? == Some(true);
         if !same {
-            return Err(format!(
-                "the copies of {} do not run its instances",
-                s.name
-            ));
+            return Err(format!("the copies of {} do not run its instances", s.name));
         }
     }
     Ok(())
@@ -83,25 +87,35 @@ fn with_context(set: &Set, context: &BasicSet) -> Result<Set, String> {
     Ok(out)
 }
 
-/// `{ x : x + shift·e_0 ∈ set }` where the first iterator follows the
-/// parameters.
-fn unshift(set: &Set, shift: i64) -> Option<Set> {
+/// `{ x : x + shift ∈ set }` (the iterators follow the parameters).
+fn unshift(set: &Set, shift: &[i64]) -> Option<Set> {
     let np = set.space.n_param();
     let mut out = set.clone();
     for p in &mut out.pieces {
         let w = p.width();
         for row in p.eqs.iter_mut().chain(p.ineqs.iter_mut()) {
-            let add = row[np].checked_mul(shift)?;
-            row[w - 1] = row[w - 1].checked_add(add)?;
+            for (k, s) in shift.iter().enumerate() {
+                let add = row[np + k].checked_mul(*s)?;
+                row[w - 1] = row[w - 1].checked_add(add)?;
+            }
         }
     }
     Some(out)
 }
 
-/// Whether `f` (a fused statement, iterator 0 shifted by `shift`) makes
-/// the accesses of `s`, in the same order.
-fn same_accesses(original: &Scop, fused: &Scop, s: &Stmt, f: &Stmt, shift: i64) -> Result<(), String> {
-    if s.iterators.len() != f.iterators.len() || s.loop_depth() != f.loop_depth() || s.loop_depth() == 0 {
+/// Whether `f` (a fused statement, its iterators shifted by `shift`)
+/// makes the accesses of `s`, in the same order.
+fn same_accesses(
+    original: &Scop,
+    fused: &Scop,
+    s: &Stmt,
+    f: &Stmt,
+    shift: &[i64],
+) -> Result<(), String> {
+    if s.iterators.len() != f.iterators.len()
+        || s.loop_depth() != f.loop_depth()
+        || s.loop_depth() == 0
+    {
         return Err("other loops".to_string());
     }
     let a: Vec<_> = s.accesses().collect();
@@ -130,14 +144,23 @@ fn same_accesses(original: &Scop, fused: &Scop, s: &Stmt, f: &Stmt, shift: i64) 
     Ok(())
 }
 
-/// `q(x + shift·e_0)` over the original SCoP's parameter order.
-fn back_aff(original: &Scop, fused: &Scop, q: &AffExpr, np: usize, shift: i64) -> Option<AffExpr> {
+/// `q(x + shift)` over the original SCoP's parameter order.
+fn back_aff(
+    original: &Scop,
+    fused: &Scop,
+    q: &AffExpr,
+    np: usize,
+    shift: &[i64],
+) -> Option<AffExpr> {
     let mut coeffs = vec![0i64; q.coeffs.len()];
     for (k, p) in fused.params.iter().enumerate() {
         let at = original.params.iter().position(|o| o.name == p.name)?;
         coeffs[at] = q.coeffs[k];
     }
     coeffs[np..].copy_from_slice(&q.coeffs[np..]);
-    let constant = q.constant.checked_add(q.coeffs.get(np)?.checked_mul(shift)?)?;
+    let mut constant = q.constant;
+    for (k, s) in shift.iter().enumerate() {
+        constant = constant.checked_add(q.coeffs.get(np + k)?.checked_mul(*s)?)?;
+    }
     Some(AffExpr { coeffs, constant })
 }

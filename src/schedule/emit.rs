@@ -29,7 +29,8 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
     let name = run.loops[0].iterator.clone();
     let indent = line_indent(source, run.span.start);
     let unit = indent_unit(source, run);
-    let params = scop.param_texts();
+    let mut params = scop.param_texts();
+    params.extend(run.outer.iter().cloned());
     let shifted = |a: &AffExpr, s: i64| -> Option<AffExpr> {
         Some(AffExpr {
             coeffs: a.coeffs.clone(),
@@ -54,7 +55,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
     let bodies: Vec<String> = run
         .loops
         .iter()
-        .map(|l| body_text(program, scop, l, &name))
+        .map(|l| body_text(program, scop, l, &name, run.depth))
         .collect::<Option<_>>()?;
     let header = |from: &AffExpr, to: &AffExpr| {
         let decl = run.loops[0]
@@ -81,7 +82,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
                 guards.push(format!("{name} >= {}", text(&lowers[k])));
             }
             // u_k >= L' - 1 for every value of the context?
-            if !proven_nonneg(scop, &difference(&uppers[k], &last)?) {
+            if !proven_nonneg(scop, run, &difference(&uppers[k], &last)?) {
                 guards.push(format!("{name} <= {}", text(&uppers[k])));
             }
             let _ = l;
@@ -97,7 +98,8 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
     // The epilogue.
     if up_max > up_min {
         let first = with(&uppers[0], up_min + 1);
-        let after_prologue = proven_nonneg(scop, &difference(&first, &with(&lowers[0], lo_max))?);
+        let after_prologue =
+            proven_nonneg(scop, run, &difference(&first, &with(&lowers[0], lo_max))?);
         let mut members = Vec::new();
         for k in 0..run.loops.len() {
             if uppers[k].constant <= up_min {
@@ -116,20 +118,61 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
     }
     let mut out = String::new();
     let mut order = Vec::new();
+    // The items moved before the loops, as they are.
+    for span in &run.hoisted {
+        let text = reindent(
+            &format!(
+                "{}{}",
+                line_indent(source, span.start),
+                &source[span.clone()]
+            ),
+            &indent,
+        );
+        out.push_str(text.trim_start());
+        out.push('\n');
+        out.push_str(&indent);
+        order.extend(
+            scop.stmts
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| span.start <= s.span.start && s.span.end <= span.end)
+                .map(|(k, _)| (k, 0)),
+        );
+    }
     for (n, (head, members)) in segments.iter().enumerate() {
         if n > 0 {
             out.push('\n');
             out.push_str(&indent);
         }
         out.push_str(head);
-        let inner = format!("{indent}{unit}");
+        // Guards every member has: one `if` around them all.
+        let common: Vec<String> = members
+            .first()
+            .map(|(_, g)| {
+                g.iter()
+                    .filter(|x| members.iter().all(|(_, h)| h.contains(x)))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let inner = if common.is_empty() {
+            format!("{indent}{unit}")
+        } else {
+            format!("{indent}{unit}{unit}")
+        };
         let mut lines = Vec::new();
         let mut one_statement = members.len() == 1;
         for (k, guards) in members {
             let l = &run.loops[*k];
             order.extend(l.stmts.iter().map(|s| (*s, l.shift)));
             let body = &bodies[*k];
-            let guard = (!guards.is_empty()).then(|| guards.join(" && "));
+            let own: Vec<&String> = guards.iter().filter(|g| !common.contains(g)).collect();
+            let guard = (!own.is_empty()).then(|| {
+                own.iter()
+                    .map(|g| g.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" && ")
+            });
             match (guard, l.scoped, l.single) {
                 (None, false, single) => {
                     one_statement &= single;
@@ -151,15 +194,33 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
                 }
             }
         }
-        if one_statement {
-            out.push('\n');
-            out.push_str(&lines.join("\n"));
+        let body = lines.join("\n");
+        if common.is_empty() {
+            if one_statement {
+                out.push('\n');
+                out.push_str(&body);
+            } else {
+                out.push_str(" {\n");
+                out.push_str(&body);
+                out.push('\n');
+                out.push_str(&indent);
+                out.push('}');
+            }
         } else {
-            out.push_str(" {\n");
-            out.push_str(&lines.join("\n"));
-            out.push('\n');
-            out.push_str(&indent);
-            out.push('}');
+            // for (...)
+            //     if (common) {
+            //         ...
+            //     }
+            let cond = common.join(" && ");
+            out.push_str(&format!("\n{indent}{unit}if ({cond})"));
+            if one_statement {
+                out.push('\n');
+                out.push_str(&body);
+            } else {
+                out.push_str(" {\n");
+                out.push_str(&body);
+                out.push_str(&format!("\n{indent}{unit}}}"));
+            }
         }
     }
     Some((out, order))
@@ -182,7 +243,12 @@ pub fn fusion_edits(
 }
 
 fn param_text(params: &[String], a: &AffExpr) -> String {
-    let terms: Vec<(i64, String)> = a.coeffs.iter().copied().zip(params.iter().cloned()).collect();
+    let terms: Vec<(i64, String)> = a
+        .coeffs
+        .iter()
+        .copied()
+        .zip(params.iter().cloned())
+        .collect();
     affine_text(&terms, a.constant)
 }
 
@@ -198,25 +264,47 @@ fn difference(a: &AffExpr, b: &AffExpr) -> Option<AffExpr> {
     })
 }
 
-/// Whether `a >= 0` for every parameter value of the SCoP's context.
-fn proven_nonneg(scop: &Scop, a: &AffExpr) -> bool {
+/// Whether `a >= 0` (over the parameters and the enclosing loops'
+/// iterators) for every parameter value of the SCoP's context and every
+/// iteration of the loops around the run.
+fn proven_nonneg(scop: &Scop, run: &FusedRun, a: &AffExpr) -> bool {
     if a.coeffs.iter().all(|c| *c == 0) {
         return a.constant >= 0;
     }
-    let mut c = scop.context.clone();
-    let np = c.space.n_param();
-    if np != a.coeffs.len() {
+    let np = scop.params.len();
+    if a.coeffs.len() != np + run.depth {
         return false;
     }
-    // Some value with a < 0, i.e. -a - 1 >= 0?
-    let mut row = c.zero_row();
-    for (k, v) in a.coeffs.iter().enumerate() {
-        row[k] = -v;
-    }
-    let w = row.len();
-    row[w - 1] = -a.constant - 1;
-    c.add_ineq(row);
-    c.is_empty().unwrap_or(false)
+    // Some point with a < 0, i.e. -a - 1 >= 0?
+    let pieces: Vec<crate::poly::BasicSet> = if run.depth == 0 {
+        vec![scop.context.clone()]
+    } else {
+        let Some(stmt) = run.loops[0].stmts.first().map(|k| &scop.stmts[*k]) else {
+            return false;
+        };
+        let Some(outer) = stmt.loop_domains.get(run.depth - 1) else {
+            return false;
+        };
+        outer
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut p = p.clone();
+                p.add_param_constraints(&scop.context);
+                p
+            })
+            .collect()
+    };
+    pieces.into_iter().all(|mut c| {
+        let mut row = c.zero_row();
+        for (k, v) in a.coeffs.iter().enumerate() {
+            row[k] = -v;
+        }
+        let w = row.len();
+        row[w - 1] = -a.constant - 1;
+        c.add_ineq(row);
+        c.is_empty().unwrap_or(false)
+    })
 }
 
 /// The indentation of the line holding `at`.
@@ -246,8 +334,13 @@ fn indent_unit(source: &str, run: &FusedRun) -> String {
     } else {
         Some(l.body.start)
     };
-    let inner = body_start.map(|p| line_indent(source, p)).unwrap_or_default();
-    if inner.len() > outer.len() && inner.starts_with(&outer) && source[..body_start.unwrap_or(0)].ends_with(&inner) {
+    let inner = body_start
+        .map(|p| line_indent(source, p))
+        .unwrap_or_default();
+    if inner.len() > outer.len()
+        && inner.starts_with(&outer)
+        && source[..body_start.unwrap_or(0)].ends_with(&inner)
+    {
         inner[outer.len()..].to_string()
     } else {
         "    ".to_string()
@@ -257,7 +350,13 @@ fn indent_unit(source: &str, run: &FusedRun) -> String {
 /// The body of loop `l` as lines (the inside of a block, or the one
 /// statement), its iterator replaced by the run's `name` shifted, the
 /// subscripts of the accesses that use it reprinted.
-fn body_text(program: &Program, scop: &Scop, l: &FusedLoop, name: &str) -> Option<String> {
+fn body_text(
+    program: &Program,
+    scop: &Scop,
+    l: &FusedLoop,
+    name: &str,
+    run_depth: usize,
+) -> Option<String> {
     let source = &program.source;
     let (start, end) = if l.body_is_block {
         let b = &l.body;
@@ -278,21 +377,27 @@ fn body_text(program: &Program, scop: &Scop, l: &FusedLoop, name: &str) -> Optio
                     && crate::codegen::plan::exact_subscripts(source, scop, stmt, access)
                 {
                     for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
-                        if sub.coeffs[np] == 0 || covered.iter().any(|c| c.start <= span.start && span.end <= c.end) {
+                        let d = np + run_depth;
+                        if sub.coeffs[d] == 0
+                            || covered
+                                .iter()
+                                .any(|c| c.start <= span.start && span.end <= c.end)
+                        {
                             continue;
                         }
                         let mut terms: Vec<(i64, String)> = Vec::new();
                         for (c, p) in sub.coeffs[..np].iter().zip(&params) {
                             terms.push((*c, p.clone()));
                         }
-                        terms.push((sub.coeffs[np], name.to_string()));
-                        for (c, it) in sub.coeffs[np + 1..].iter().zip(&stmt.iterators[1..]) {
-                            terms.push((*c, it.clone()));
+                        for (k, (c, it)) in sub.coeffs[np..].iter().zip(&stmt.iterators).enumerate()
+                        {
+                            let it = if k == run_depth { name } else { it.as_str() };
+                            terms.push((*c, it.to_string()));
                         }
                         // f(i - shift).
                         let constant = sub
                             .constant
-                            .checked_sub(sub.coeffs[np].checked_mul(l.shift)?)?;
+                            .checked_sub(sub.coeffs[d].checked_mul(l.shift)?)?;
                         edits.push(Edit::replace(span.clone(), affine_text(&terms, constant)));
                         covered.push(span.clone());
                     }
@@ -347,7 +452,10 @@ fn reindent(text: &str, to: &str) -> String {
             if l.trim().is_empty() {
                 String::new()
             } else {
-                format!("{to}{}", &l[least.min(l.len() - l.trim_start_matches([' ', '\t']).len())..])
+                format!(
+                    "{to}{}",
+                    &l[least.min(l.len() - l.trim_start_matches([' ', '\t']).len())..]
+                )
             }
         })
         .collect::<Vec<_>>()

@@ -13,7 +13,8 @@ const MAX_DISTANCE: i64 = 16;
 /// One loop of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FusedLoop {
-    /// Its index in [`Scop::items`].
+    /// Its index among its siblings (the items of the SCoP or of the
+    /// block around it).
     pub item: usize,
     pub iterator: String,
     /// Iteration `t` runs at fused iteration `t + shift`.
@@ -22,7 +23,8 @@ pub struct FusedLoop {
     pub line: usize,
     /// The statements of the SCoP inside it, in order.
     pub stmts: Vec<usize>,
-    /// Its bounds, over the SCoP's parameters (before the shift).
+    /// Its bounds, over the SCoP's parameters and the enclosing loops'
+    /// iterators (before the shift).
     pub lower: AffExpr,
     pub upper: AffExpr,
     /// Its body: the statement after the header.
@@ -37,6 +39,9 @@ pub struct FusedLoop {
     pub scoped: bool,
     /// The type of the header's declaration (`for (int i = ...)`).
     pub declares: Option<String>,
+    /// The arrays its statements write, and read.
+    pub writes: Vec<crate::ir::ArrayId>,
+    pub reads: Vec<crate::ir::ArrayId>,
 }
 
 /// Consecutive loops of a SCoP fused into one (with a prologue and an
@@ -44,14 +49,45 @@ pub struct FusedLoop {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FusedRun {
     pub scop: usize,
+    /// How many loops enclose the run's loops.
+    pub depth: usize,
+    /// 0 for a run of the input; `r` for a run of the program that `r`
+    /// rounds of fusion made (its loops' lines are that program's).
+    pub round: usize,
+    /// Items between the loops that touch nothing the loops before them
+    /// touch: printed first, as they are.
+    pub hoisted: Vec<Range<usize>>,
+    /// The iterators of the enclosing loops, outermost first.
+    pub outer: Vec<String>,
     pub loops: Vec<FusedLoop>,
     /// From the first loop's `for` to the end of the last loop.
     pub span: Range<usize>,
 }
 
 impl FusedRun {
-    /// E.g. "loops `i` at lines 16 and 18 fused, the second shifted by 1".
+    /// E.g. "loops `i` at lines 16, 18 fused (shifted: line 18 by 1)"; a
+    /// run of a later round names its loops by their rank ("the 2nd").
     pub fn describe(&self) -> String {
+        if self.round > 0 {
+            let shifts: Vec<String> = self
+                .loops
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.shift != 0)
+                .map(|(k, l)| format!("loop {} by {}", k + 1, l.shift))
+                .collect();
+            let shifted = if shifts.is_empty() {
+                "none shifted".to_string()
+            } else {
+                format!("shifted: {}", shifts.join(", "))
+            };
+            return format!(
+                "then the {} loops `{}` inside loop `{}` fused ({shifted})",
+                self.loops.len(),
+                self.loops[0].iterator,
+                self.outer.last().map_or("?", String::as_str)
+            );
+        }
         let lines: Vec<String> = self.loops.iter().map(|l| l.line.to_string()).collect();
         let mut names: Vec<String> = self
             .loops
@@ -78,61 +114,199 @@ impl FusedRun {
     }
 }
 
-/// The runs of `program.scops[si]` that may be fused, with their shifts.
-pub fn plan_fusion(program: &Program, si: usize) -> Vec<FusedRun> {
+/// The runs of `program.scops[si]` that may be fused, with their shifts,
+/// at every depth, none inside another.
+pub fn plan_fusion(program: &Program, si: usize, column_walks: bool) -> Vec<FusedRun> {
+    let scop = &program.scops[si];
+    let top: Vec<(&SyntaxNode, bool)> = scop
+        .items
+        .iter()
+        .map(|i| (&i.node, !i.pragmas.is_empty()))
+        .collect();
+    let mut runs = Vec::new();
+    siblings(program, si, (&top, &[], column_walks), &mut runs);
+    runs
+}
+
+/// The runs among `nodes` (siblings under the loops `outer`; the flag says
+/// a pragma applies to the node), then inside the loops that are in none.
+fn siblings(
+    program: &Program,
+    si: usize,
+    (nodes, outer, column_walks): (&[(&SyntaxNode, bool)], &[String], bool),
+    runs: &mut Vec<FusedRun>,
+) {
     let scop = &program.scops[si];
     let source = &program.source;
-    let mut runs = Vec::new();
+    let first_new = runs.len();
     let mut current: Vec<FusedLoop> = Vec::new();
-    for item in 0..scop.items.len() {
-        let candidate = fusable_loop(program, scop, item);
+    // deltas[b][a]: the least shift of loop b after loop a (`None`: no
+    // dependence), for the loops of `current`.
+    let mut deltas: Vec<Vec<Option<i64>>> = Vec::new();
+    // Items between the run's loops that the run moves before its loops
+    // (independent of the loops before them), and the last item taken.
+    let mut hoisted: Vec<usize> = Vec::new();
+    let mut last_taken = 0usize;
+    for item in 0..nodes.len() {
+        let after_pragma = item > 0 && matches!(nodes[item - 1].0, SyntaxNode::Pragma { .. });
+        let candidate = if nodes[item].1 || after_pragma {
+            None
+        } else {
+            fusable_loop(program, scop, nodes[item].0, item, outer)
+                .filter(|l| column_walks || !walks_columns(scop, l))
+        };
+        let adjacent = !current.is_empty()
+            && last_taken + 1 == item
+            && source
+                .get(nodes[last_taken].0.span().end..nodes[item].0.span().start)
+                .is_some_and(|t| t.trim().is_empty());
         let joined = match (&candidate, current.last()) {
-            (Some(next), Some(last)) => {
-                let between = source.get(scop.items[last.item].node.span().end..span_start(scop, item));
-                between.is_some_and(|t| t.trim().is_empty())
-                    && last.item + 1 == item
+            (Some(next), Some(_)) => {
+                adjacent
                     && same_shape(&current[0], next)
-                    && compatible_names(program, scop, &current, next)
+                    && compatible_names(program, scop, &current, next, outer.len())
             }
             _ => false,
         };
-        let shift = if joined {
+        let row = if joined {
             candidate
                 .as_ref()
-                .and_then(|next| shift_after(scop, &current, next))
+                .and_then(|next| distances(scop, &current, next, outer.len()))
         } else {
             None
         };
-        match (candidate, shift) {
-            (Some(mut next), Some(shift)) => {
-                next.shift = shift;
+        match (candidate, row) {
+            (Some(next), Some(row)) => {
                 current.push(next);
+                deltas.push(row);
+                last_taken = item;
             }
             (candidate, _) => {
-                close_run(si, scop, &mut current, &mut runs);
+                // An item that does not touch what the run's loops touch
+                // may move before them, so that the loops after it join.
+                if adjacent
+                    && !nodes[item].1
+                    && independent(scop, nodes[item].0, &current, outer.len())
+                {
+                    hoisted.push(item);
+                    last_taken = item;
+                    continue;
+                }
+                close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
+                deltas.clear();
+                hoisted.clear();
                 if let Some(c) = candidate {
                     current.push(c);
+                    deltas.push(Vec::new());
+                    last_taken = item;
                 }
             }
         }
     }
-    close_run(si, scop, &mut current, &mut runs);
-    runs
+    close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
+    // Inside the loops that no run takes.
+    for (node, _) in nodes {
+        let span = node.span();
+        if runs[first_new..]
+            .iter()
+            .any(|r| r.span.start <= span.start && span.end <= r.span.end)
+        {
+            continue;
+        }
+        if let SyntaxNode::For {
+            header: Some(h),
+            body,
+            ..
+        } = node
+        {
+            let mut inner = outer.to_vec();
+            inner.push(h.iterator.clone());
+            descend(program, si, (body, &inner, column_walks), runs);
+        }
+    }
 }
 
-fn span_start(scop: &Scop, item: usize) -> usize {
-    scop.items[item].node.span().start
+/// The runs inside the body of a loop (under the loops `outer`): in a
+/// block, a loop, or the branch of an `if` without `else` (the condition
+/// is in the statements' domains).
+fn descend(
+    program: &Program,
+    si: usize,
+    (body, outer, column_walks): (&SyntaxNode, &[String], bool),
+    runs: &mut Vec<FusedRun>,
+) {
+    match body {
+        SyntaxNode::Block { items, .. } => {
+            let list: Vec<(&SyntaxNode, bool)> = items.iter().map(|n| (n, false)).collect();
+            siblings(program, si, (&list, outer, column_walks), runs);
+        }
+        SyntaxNode::For { .. } => {
+            siblings(program, si, (&[(body, false)], outer, column_walks), runs)
+        }
+        SyntaxNode::If {
+            then, els: None, ..
+        } => descend(program, si, (then, outer, column_walks), runs),
+        _ => {}
+    }
 }
 
-fn close_run(si: usize, scop: &Scop, current: &mut Vec<FusedLoop>, runs: &mut Vec<FusedRun>) {
-    let loops = std::mem::take(current);
+/// Whether a statement of loop `l` in an innermost loop walks an array
+/// across its rows: that loop's iterator in a subscript other than the
+/// last. Fusing such loops multiplies the cache lines one step of the
+/// fused loop holds, and the reuse between steps is lost (song_example2's
+/// column loops, fused, ran 2.4 times slower at JN = 3072, KN = 2560,
+/// with 24 cells where 572 were).
+fn walks_columns(scop: &Scop, l: &FusedLoop) -> bool {
+    let np = scop.params.len();
+    l.stmts.iter().any(|&k| {
+        let s = &scop.stmts[k];
+        let Some(inner) = s.loop_depth().checked_sub(1) else {
+            return false;
+        };
+        // Only what the innermost loops run counts.
+        if !scop.in_innermost_loop(k) {
+            return false;
+        }
+        s.accesses().any(|a| {
+            let n = a.subscripts.len();
+            n > 1
+                && a.subscripts[..n - 1]
+                    .iter()
+                    .any(|sub| sub.coeffs.get(np + inner).is_some_and(|c| *c != 0))
+        })
+    })
+}
+
+fn close_run(
+    si: usize,
+    nodes: &[(&SyntaxNode, bool)],
+    outer: &[String],
+    (current, deltas, hoisted): (&mut Vec<FusedLoop>, &[Vec<Option<i64>>], &[usize]),
+    runs: &mut Vec<FusedRun>,
+) {
+    let mut loops = std::mem::take(current);
     if loops.len() < 2 {
         return;
     }
-    let start = span_start(scop, loops[0].item);
-    let end = scop.items[loops[loops.len() - 1].item].node.span().end;
+    // Only the items between the loops move.
+    let last = loops[loops.len() - 1].item;
+    let moved: Vec<std::ops::Range<usize>> = hoisted
+        .iter()
+        .filter(|&&h| h < last)
+        .map(|&h| nodes[h].0.span())
+        .collect();
+    let flows = flow_pairs(&loops);
+    for (l, s) in loops.iter_mut().zip(choose_shifts(deltas, &flows)) {
+        l.shift = s;
+    }
+    let start = nodes[loops[0].item].0.span().start;
+    let end = nodes[loops[loops.len() - 1].item].0.span().end;
     runs.push(FusedRun {
         scop: si,
+        depth: outer.len(),
+        round: 0,
+        hoisted: moved,
+        outer: outer.to_vec(),
         loops,
         span: start..end,
     });
@@ -141,17 +315,20 @@ fn close_run(si: usize, scop: &Scop, current: &mut Vec<FusedLoop>, runs: &mut Ve
 /// Item `item` as a loop that may join a run: a `for` with a step of +1
 /// whose iterator dies with it, no pragma, every statement inside it in
 /// its loop, bounds that are one affine expression each.
-fn fusable_loop(program: &Program, scop: &Scop, item: usize) -> Option<FusedLoop> {
-    let it = &scop.items[item];
-    if !it.pragmas.is_empty() {
-        return None;
-    }
+fn fusable_loop(
+    program: &Program,
+    scop: &Scop,
+    node: &SyntaxNode,
+    item: usize,
+    outer: &[String],
+) -> Option<FusedLoop> {
+    let d = outer.len();
     let SyntaxNode::For {
         span,
         header: Some(header),
         body,
         keeps_iterator: false,
-    } = &it.node
+    } = node
     else {
         return None;
     };
@@ -168,22 +345,28 @@ fn fusable_loop(program: &Program, scop: &Scop, item: usize) -> Option<FusedLoop
     let first = scop.stmts.get(*stmts.first()?)?;
     for &k in &stmts {
         let s = &scop.stmts[k];
-        if s.loop_depth() == 0
-            || s.iterators[0] != header.iterator
-            || s.iterators[1..].contains(&header.iterator)
+        if s.loop_depth() <= d
+            || s.iterators[..d] != *outer
+            || s.iterators[d] != header.iterator
+            || s.iterators[d + 1..].contains(&header.iterator)
             || s.parallel.iter().any(Option::is_some)
         {
             return None;
         }
     }
-    let (lower, upper) = bounds(scop, first)?;
-    // The loop domains of every statement agree on the outer loop.
+    let (lower, upper) = bounds(scop, first, d)?;
+    // The loop domains of every statement agree on the loop.
     for &k in &stmts[1..] {
-        if bounds(scop, &scop.stmts[k])? != (lower.clone(), upper.clone()) {
+        if bounds(scop, &scop.stmts[k], d)? != (lower.clone(), upper.clone()) {
             return None;
         }
     }
     let line = program.source[..span.start].matches('\n').count() + 1;
+    let writes = stmts.iter().map(|&k| scop.stmts[k].write.array).collect();
+    let reads = stmts
+        .iter()
+        .flat_map(|&k| scop.stmts[k].reads.iter().map(|r| r.array))
+        .collect();
     Some(FusedLoop {
         item,
         iterator: header.iterator.clone(),
@@ -207,15 +390,18 @@ fn fusable_loop(program: &Program, scop: &Scop, item: usize) -> Option<FusedLoop
             _ => false,
         },
         declares: header.declares.clone(),
+        writes,
+        reads,
     })
 }
 
-/// The outer loop's bounds `lower <= i <= upper` as affine expressions of
-/// the parameters, from the statement's first loop domain: one piece,
-/// no existential, one lower and one upper bound of coefficient 1, and no
-/// other constraint.
-fn bounds(scop: &Scop, stmt: &Stmt) -> Option<(AffExpr, AffExpr)> {
-    let domain = stmt.loop_domains.first()?;
+/// The bounds `lower <= i <= upper` of the loop at depth `d` as affine
+/// expressions of the parameters and the enclosing loops' iterators, from
+/// the statement's loop domain: one piece, no existential, one lower and
+/// one upper bound of coefficient 1 (the enclosing loops' constraints,
+/// which do not name `i`, are theirs).
+fn bounds(scop: &Scop, stmt: &Stmt, d: usize) -> Option<(AffExpr, AffExpr)> {
+    let domain = stmt.loop_domains.get(d)?;
     let [piece] = domain.pieces.as_slice() else {
         return None;
     };
@@ -227,29 +413,32 @@ fn bounds(scop: &Scop, stmt: &Stmt) -> Option<(AffExpr, AffExpr)> {
         return None;
     }
     let width = piece.width();
-    let col = np;
+    let col = np + d;
     let (mut lower, mut upper) = (None, None);
     for row in &piece.ineqs {
-        // Only the parameters, the outer iterator and the constant.
-        if row[np + 1..width - 1].iter().any(|c| *c != 0) {
+        if row[col] == 0 {
+            continue;
+        }
+        // Only the parameters, the loops up to this one and the constant.
+        if row[col + 1..width - 1].iter().any(|c| *c != 0) {
             return None;
         }
-        let params = row[..np].to_vec();
+        let rest = row[..col].to_vec();
         match row[col] {
-            // i + p >= 0: i >= -p.
+            // i + r >= 0: i >= -r.
             1 => {
                 let aff = AffExpr {
-                    coeffs: params.iter().map(|c| -c).collect(),
+                    coeffs: rest.iter().map(|c| -c).collect(),
                     constant: -row[width - 1],
                 };
                 if lower.replace(aff).is_some() {
                     return None;
                 }
             }
-            // -i + p >= 0: i <= p.
+            // -i + r >= 0: i <= r.
             -1 => {
                 let aff = AffExpr {
-                    coeffs: params,
+                    coeffs: rest,
                     constant: row[width - 1],
                 };
                 if upper.replace(aff).is_some() {
@@ -271,7 +460,13 @@ fn same_shape(a: &FusedLoop, b: &FusedLoop) -> bool {
 /// Whether `next`'s body may be printed inside a loop over the run's
 /// iterator: it does not use the run's iterator name for anything else,
 /// and no macro reads either iterator behind the text's back.
-fn compatible_names(program: &Program, scop: &Scop, run: &[FusedLoop], next: &FusedLoop) -> bool {
+fn compatible_names(
+    program: &Program,
+    scop: &Scop,
+    run: &[FusedLoop],
+    next: &FusedLoop,
+    d: usize,
+) -> bool {
     let name = &run[0].iterator;
     let body = &program.source[next.body.clone()];
     if next.iterator != *name && tokens(body).iter().any(|(_, t)| t == name) {
@@ -291,7 +486,7 @@ fn compatible_names(program: &Program, scop: &Scop, run: &[FusedLoop], next: &Fu
     run.iter()
         .chain([next])
         .flat_map(|l| l.stmts.iter())
-        .all(|&k| !scop.stmts[k].iterators[1..].contains(name))
+        .all(|&k| !scop.stmts[k].iterators[d + 1..].contains(name))
 }
 
 /// The identifiers of C text, with their offsets, outside comments and
@@ -348,30 +543,174 @@ pub fn tokens(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// The smallest shift of `next` after the loops of `run` (already
-/// shifted) that keeps every dependence from them to it: `None` when some
-/// distance is not bounded by [`MAX_DISTANCE`] or cannot be decided.
-fn shift_after(scop: &Scop, run: &[FusedLoop], next: &FusedLoop) -> Option<i64> {
-    let mut shift: Option<i64> = None;
-    for earlier in run {
-        for &s in &earlier.stmts {
-            for &t in &next.stmts {
-                if let Some(d) = max_distance(scop, &scop.stmts[s], &scop.stmts[t])? {
-                    let need = earlier.shift.checked_add(d)?;
-                    shift = Some(shift.map_or(need, |x| x.max(need)));
+/// Whether no statement inside `node` touches a cell that a statement of
+/// `run`'s loops touches in the same iteration of the enclosing loops,
+/// one of them writing (exact emptiness; undecided is not independent).
+/// Only SCoP statements are judged: `node` must hold some, and nothing
+/// else (no declaration).
+fn independent(scop: &Scop, node: &SyntaxNode, run: &[FusedLoop], d: usize) -> bool {
+    if matches!(
+        node,
+        SyntaxNode::Kept { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Empty { .. }
+    ) || contains_kept(node)
+    {
+        return false;
+    }
+    let span = node.span();
+    let inside: Vec<&Stmt> = scop
+        .stmts
+        .iter()
+        .filter(|s| span.start <= s.span.start && s.span.end <= span.end)
+        .collect();
+    if inside.is_empty() || inside.iter().any(|s| s.iterators.len() < d) {
+        return false;
+    }
+    for x in inside {
+        for l in run {
+            for &t in &l.stmts {
+                let y = &scop.stmts[t];
+                for a in x.accesses() {
+                    for b in y.accesses() {
+                        if a.array != b.array
+                            || (a.kind == crate::ir::AccessKind::Read
+                                && b.kind == crate::ir::AccessKind::Read)
+                        {
+                            continue;
+                        }
+                        let Some(pairs) =
+                            conflict_pairs(scop, x, y, &a.subscripts, &b.subscripts, d)
+                        else {
+                            return false;
+                        };
+                        if !pairs.is_empty().unwrap_or(false) {
+                            return false;
+                        }
+                    }
                 }
             }
         }
     }
-    // Independent loops: fused as they are.
-    Some(shift.unwrap_or(0))
+    true
 }
 
-/// For statements `a` (earlier) and `b` (later): the largest `s_0 − t_0`
-/// over every pair of their instances that touch one cell, one of them
-/// writing. `Some(None)`: no such pair; `None`: above [`MAX_DISTANCE`] or
-/// undecided.
-fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt) -> Option<Option<i64>> {
+/// Whether a declaration or another kept piece of text sits inside.
+fn contains_kept(node: &SyntaxNode) -> bool {
+    match node {
+        SyntaxNode::Kept { .. } | SyntaxNode::Pragma { .. } => true,
+        SyntaxNode::Stmt { .. } | SyntaxNode::Empty { .. } => false,
+        SyntaxNode::For { body, .. } => contains_kept(body),
+        SyntaxNode::If { then, els, .. } => {
+            contains_kept(then) || els.as_ref().is_some_and(|e| contains_kept(e))
+        }
+        SyntaxNode::Block { items, .. } => items.iter().any(contains_kept),
+    }
+}
+
+/// Per loop `a` of `run`: the least `σ_next − σ_a` that keeps every
+/// dependence from `a` to `next` (`None`: no dependence). `None` when some
+/// distance is not bounded by [`MAX_DISTANCE`] or cannot be decided.
+fn distances(
+    scop: &Scop,
+    run: &[FusedLoop],
+    next: &FusedLoop,
+    d: usize,
+) -> Option<Vec<Option<i64>>> {
+    let mut out = Vec::with_capacity(run.len());
+    for earlier in run {
+        let mut need: Option<i64> = None;
+        for &s in &earlier.stmts {
+            for &t in &next.stmts {
+                if let Some(dist) = max_distance(scop, &scop.stmts[s], &scop.stmts[t], d)? {
+                    need = Some(need.map_or(dist, |x| x.max(dist)));
+                }
+            }
+        }
+        out.push(need);
+    }
+    Some(out)
+}
+
+/// How far the shifts may stray from the smallest ones in the search of
+/// [`choose_shifts`], and for how many loops it searches.
+const SHIFT_WINDOW: i64 = 3;
+const SEARCHED_LOOPS: usize = 6;
+
+/// The shifts of a run (the first loop's is 0) that keep every dependence
+/// (`σ_b − σ_a >= deltas[b][a]`) and make the producers and consumers of
+/// values closest: the least `Σ (σ_b − σ_a)` over the pairs of `flows`
+/// (loop `a` writes an array loop `b` reads), then the least `Σ |σ|`. Up
+/// to [`SEARCHED_LOOPS`] loops, every vector within [`SHIFT_WINDOW`] of
+/// the smallest legal shifts is tried (seed 003 solves this as a network
+/// flow; at these sizes the search is exact and cheap); beyond, the
+/// smallest legal shifts.
+pub fn choose_shifts(deltas: &[Vec<Option<i64>>], flows: &[(usize, usize)]) -> Vec<i64> {
+    let n = deltas.len();
+    // The smallest legal shifts: a longest path in loop order.
+    let mut least = vec![0i64; n];
+    for b in 1..n {
+        least[b] = (0..b)
+            .filter_map(|a| deltas[b].get(a).copied().flatten().map(|d| least[a] + d))
+            .max()
+            .unwrap_or(0);
+    }
+    if n > SEARCHED_LOOPS || n < 2 {
+        return least;
+    }
+    let legal =
+        |s: &[i64]| (1..n).all(|b| (0..b).all(|a| deltas[b][a].is_none_or(|d| s[b] - s[a] >= d)));
+    let cost = |s: &[i64]| -> (i64, i64) {
+        let spread: i64 = flows.iter().map(|&(a, b)| s[b] - s[a]).sum();
+        (spread, s.iter().map(|x| x.abs()).sum())
+    };
+    let mut best = (cost(&least), least.clone());
+    let mut s = least.clone();
+    // Odometer over loops 1..n, each in least ± window.
+    for (k, v) in s.iter_mut().enumerate().skip(1) {
+        *v = least[k] - SHIFT_WINDOW;
+    }
+    loop {
+        if legal(&s) {
+            let c = cost(&s);
+            if c < best.0 {
+                best = (c, s.clone());
+            }
+        }
+        let mut k = 1;
+        loop {
+            if k == n {
+                return best.1;
+            }
+            if s[k] < least[k] + SHIFT_WINDOW {
+                s[k] += 1;
+                break;
+            }
+            s[k] = least[k] - SHIFT_WINDOW;
+            k += 1;
+        }
+    }
+}
+
+/// The pairs `(a, b)`, `a < b`, of loops of a run where `a` writes an
+/// array that `b` reads.
+fn flow_pairs(loops: &[FusedLoop]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for b in 0..loops.len() {
+        for a in 0..b {
+            if loops[a].writes.iter().any(|x| loops[b].reads.contains(x)) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// For statements `a` (earlier) and `b` (later) in sibling loops at depth
+/// `d`: the largest `s_d − t_d` over every pair of their instances in the
+/// same iteration of the enclosing loops that touch one cell, one of them
+/// writing (instances in different iterations of the enclosing loops keep
+/// their order whatever the siblings do). `Some(None)`: no such pair;
+/// `None`: above [`MAX_DISTANCE`] or undecided.
+fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt, d: usize) -> Option<Option<i64>> {
     let mut best: Option<i64> = None;
     for x in a.accesses() {
         for y in b.accesses() {
@@ -380,19 +719,27 @@ fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt) -> Option<Option<i64>> {
             {
                 continue;
             }
-            let pairs = conflict_pairs(scop, a, b, &x.subscripts, &y.subscripts)?;
+            let pairs = conflict_pairs(scop, a, b, &x.subscripts, &y.subscripts, d)?;
             if pairs.is_empty().ok()? {
                 continue;
             }
-            let d = bound_distance(&pairs)?;
-            best = Some(best.map_or(d, |v| v.max(d)));
+            let dist = bound_distance(&pairs, d)?;
+            best = Some(best.map_or(dist, |v| v.max(dist)));
         }
     }
     Some(best)
 }
 
-/// `{ [s] -> [t] : s ∈ D_a, t ∈ D_b, f(s) = g(t) }` within the context.
-fn conflict_pairs(scop: &Scop, a: &Stmt, b: &Stmt, f: &[AffExpr], g: &[AffExpr]) -> Option<Set> {
+/// `{ [s] -> [t] : s ∈ D_a, t ∈ D_b, f(s) = g(t), s_k = t_k for k < d }`
+/// within the context.
+fn conflict_pairs(
+    scop: &Scop,
+    a: &Stmt,
+    b: &Stmt,
+    f: &[AffExpr],
+    g: &[AffExpr],
+    d: usize,
+) -> Option<Set> {
     if f.len() != g.len() {
         return None;
     }
@@ -421,24 +768,31 @@ fn conflict_pairs(scop: &Scop, a: &Stmt, b: &Stmt, f: &[AffExpr], g: &[AffExpr])
             row[w - 1] = fs.constant.checked_sub(gs.constant)?;
             p.add_eq(row);
         }
+        for k in 0..d {
+            let mut row = vec![0i64; w];
+            row[np + k] = 1;
+            row[np + na + k] = -1;
+            p.add_eq(row);
+        }
         p.add_param_constraints(&scop.context);
         out.push(p);
     }
     Some(out)
 }
 
-/// The smallest `d` in `[-MAX_DISTANCE, MAX_DISTANCE]` with `s_0 − t_0 <=
-/// d` on every pair (the pairs' relation has `s` then `t` after the
-/// parameters).
-fn bound_distance(pairs: &Set) -> Option<i64> {
+/// The smallest `d` in `[-MAX_DISTANCE, MAX_DISTANCE]` with `s_depth −
+/// t_depth <= d` on every pair (the pairs' relation has `s` then `t` after
+/// the parameters).
+fn bound_distance(pairs: &Set, depth: usize) -> Option<i64> {
     let np = pairs.space.n_param();
-    let t0 = np + pairs.space.n_in();
+    let t0 = np + pairs.space.n_in() + depth;
+    let s0 = np + depth;
     // Whether some pair has s_0 - t_0 >= d + 1.
     let exceeds = |d: i64| -> Option<bool> {
         for piece in &pairs.pieces {
             let mut p: BasicSet = piece.clone();
             let mut row = p.zero_row();
-            row[np] = 1;
+            row[s0] = 1;
             row[t0] = -1;
             let w = row.len();
             row[w - 1] = -(d + 1);

@@ -28,7 +28,12 @@ struct Run {
 
 /// Runs `scop` at `values` (its own parameter order); `origin[k]` gives
 /// statement `k`'s original statement and shift.
-fn run(scop: &Scop, values: &[i64], origin: &[(usize, i64)], budget: &mut Budget) -> Result<Run, String> {
+fn run(
+    scop: &Scop,
+    values: &[i64],
+    origin: &[(usize, Vec<i64>)],
+    budget: &mut Budget,
+) -> Result<Run, String> {
     let mut events: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
     for (k, stmt) in scop.stmts.iter().enumerate() {
         let mut points = BTreeSet::new();
@@ -65,14 +70,18 @@ fn run(scop: &Scop, values: &[i64], origin: &[(usize, i64)], budget: &mut Budget
     let mut seen = std::collections::HashSet::new();
     for (_, k, p) in events {
         let stmt = &scop.stmts[k];
-        let (o, shift) = origin[k];
-        let mut iteration = p.clone();
-        if let Some(first) = iteration.first_mut() {
-            *first -= shift;
-        }
-        let instance: Instance = (o, iteration);
+        let (o, shift) = &origin[k];
+        let iteration: Vec<i64> = p
+            .iter()
+            .enumerate()
+            .map(|(d, v)| v - shift.get(d).copied().unwrap_or(0))
+            .collect();
+        let instance: Instance = (*o, iteration);
         if !seen.insert(instance.clone()) {
-            return Err(format!("{} runs iteration {:?} twice", stmt.name, instance.1));
+            return Err(format!(
+                "{} runs iteration {:?} twice",
+                stmt.name, instance.1
+            ));
         }
         let cell = |a: &crate::ir::Access| -> Cell {
             (
@@ -83,7 +92,10 @@ fn run(scop: &Scop, values: &[i64], origin: &[(usize, i64)], budget: &mut Budget
         for (r, read) in stmt.reads.iter().enumerate() {
             let writer = out.last.get(&cell(read)).cloned();
             if out.reads.insert((instance.clone(), r), writer).is_some() {
-                return Err(format!("{} runs iteration {:?} twice", stmt.name, instance.1));
+                return Err(format!(
+                    "{} runs iteration {:?} twice",
+                    stmt.name, instance.1
+                ));
             }
         }
         out.last.insert(cell(&stmt.write), instance);
@@ -97,11 +109,16 @@ fn run(scop: &Scop, values: &[i64], origin: &[(usize, i64)], budget: &mut Budget
 pub fn same_values(
     original: &Scop,
     fused: &Scop,
-    order: &[(usize, i64)],
+    order: &[(usize, Vec<i64>)],
     values: &[i64],
     budget: &mut Budget,
 ) -> Result<usize, String> {
-    let identity: Vec<(usize, i64)> = (0..original.stmts.len()).map(|k| (k, 0)).collect();
+    let identity: Vec<(usize, Vec<i64>)> = original
+        .stmts
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (k, vec![0; s.iterators.len()]))
+        .collect();
     let fused_values: Vec<i64> = fused
         .params
         .iter()
