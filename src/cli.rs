@@ -241,6 +241,13 @@ pub struct AnalysisArgs {
     /// step is a variable that the loop's header starts and advances).
     #[arg(long = "no-rotate")]
     pub no_rotate: bool,
+    /// Trade a little memory for speed: round a number modulus that a `%`
+    /// computes in an innermost loop up to the next power of two, where
+    /// the enlarged mapping is certified again and adds at most an eighth
+    /// of the array's declared cells, and print every power-of-two number
+    /// modulus as a mask, `(e) & (m - 1)`.
+    #[arg(long = "pow2-moduli")]
+    pub pow2_moduli: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

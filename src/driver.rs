@@ -108,6 +108,8 @@ pub struct RunOptions {
     pub fast_modulo: bool,
     /// `--no-rotate`: no rotating indices.
     pub no_rotate: bool,
+    /// `--pow2-moduli`: power-of-two moduli, printed as masks.
+    pub pow2_moduli: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
     pub functions: Vec<String>,
     /// How diagnostics are printed.
@@ -138,6 +140,7 @@ impl Default for RunOptions {
             min_memory: false,
             fast_modulo: false,
             no_rotate: false,
+            pow2_moduli: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
             message_format: MessageFormat::default(),
@@ -167,6 +170,7 @@ impl RunOptions {
             min_memory: a.min_memory,
             fast_modulo: a.fast_modulo,
             no_rotate: a.no_rotate,
+            pow2_moduli: a.pow2_moduli,
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
@@ -375,6 +379,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         min_memory: options.min_memory,
         fast_modulo: options.fast_modulo,
         rotate: !options.no_rotate,
+        pow2_moduli: options.pow2_moduli,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {
