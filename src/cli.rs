@@ -246,6 +246,13 @@ pub struct AnalysisArgs {
     /// when the fused program's temporaries need fewer cells).
     #[arg(long = "no-fusion")]
     pub no_fusion: bool,
+    /// Trade a little memory for speed: round a number modulus that a `%`
+    /// computes in an innermost loop up to the next power of two, where
+    /// the enlarged mapping is certified again and adds at most an eighth
+    /// of the array's declared cells, and print every power-of-two number
+    /// modulus as a mask, `(e) & (m - 1)`.
+    #[arg(long = "pow2-moduli")]
+    pub pow2_moduli: bool,
 }
 
 /// Options of the default action (running the pipeline on files).

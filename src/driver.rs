@@ -110,6 +110,8 @@ pub struct RunOptions {
     pub no_rotate: bool,
     /// `--no-fusion`: the loops keep their schedule.
     pub no_fusion: bool,
+    /// `--pow2-moduli`: power-of-two moduli, printed as masks.
+    pub pow2_moduli: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
     pub functions: Vec<String>,
     /// How diagnostics are printed.
@@ -141,6 +143,7 @@ impl Default for RunOptions {
             fast_modulo: false,
             no_rotate: false,
             no_fusion: false,
+            pow2_moduli: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
             message_format: MessageFormat::default(),
@@ -171,6 +174,7 @@ impl RunOptions {
             fast_modulo: a.fast_modulo,
             no_rotate: a.no_rotate,
             no_fusion: a.no_fusion,
+            pow2_moduli: a.pow2_moduli,
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
@@ -400,6 +404,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         fast_modulo: options.fast_modulo,
         rotate: !options.no_rotate,
         fusion: !options.no_fusion,
+        pow2_moduli: options.pow2_moduli,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
         inter_array_time: match options.inter_array_budget {

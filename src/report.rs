@@ -150,6 +150,9 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 .collect();
             let _ = writeln!(out, "    rotating indices: {}", loops.join("; "));
         }
+        if let Some(masks) = &d.masks {
+            let _ = writeln!(out, "    {masks}");
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
@@ -244,6 +247,19 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
                     .collect::<Vec<Value>>()
                     .into();
+            }
+            // `--pow2-moduli`: the moduli rounded up for masks.
+            if let Some(masks) = &d.masks {
+                entry["masks"] = json!({
+                    "moduli": masks.moduli.iter().map(|(from, to)| {
+                        json!({ "from": from, "to": to, "mask": to - 1 })
+                    }).collect::<Vec<_>>(),
+                    "added_cells": masks.added_cells,
+                    "refused": masks.refused.iter().map(|(from, to, why)| {
+                        json!({ "from": from, "to": to, "why": why.to_string() })
+                    }).collect::<Vec<_>>(),
+                    "text": masks.to_string(),
+                });
             }
             // Only when there are some, so that reports of sequential code
             // keep their shape.

@@ -183,6 +183,63 @@ fn subscript_quotients_are_c_division_on_negative_values() {
 }
 
 #[test]
+fn masks_are_residues_modulo_a_power_of_two_on_negative_values_too() {
+    // `e & (2^k - 1)` (what `--pow2-moduli` prints) is `e mod 2^k`, the
+    // floor residue, also for a negative `e`: Rust's `&` on i64 is the
+    // two's complement C computes. In a condition (the mask on either
+    // side) and in subscripts, each iteration one point.
+    let source = "void f(int n, double A[100]) {\n\
+                  for (int i = -n; i < n; i++)\n\
+                    if ((i & 3) == 1 || (7 & (i - n)) == 6)\n\
+                      A[i + 50] = 0;\n\
+                  }\n";
+    check(source, |n| {
+        range(-n, n)
+            .filter(|i| (i & 3) == 1 || (7 & (i - n)) == 6)
+            .map(|i| vec![i])
+            .collect()
+    });
+    let source = "void f(int n, double A[100][100], double B[100]) {\n\
+                  for (int i = -n; i < n; i++)\n\
+                    A[((i - 3) & 3) + 10][(i + n) & 7] = B[(((i & 1) - 2 * n) & 15) + 60] + B[i & 0];\n\
+                  }\n";
+    let program = frontend::extract("quasi.c", source, &frontend::Options::default());
+    assert_eq!(program.scops.len(), 1, "{:?}", program.diagnostics);
+    let stmt = &program.scops[0].stmts[0];
+    assert_eq!(stmt.loop_depth(), 1);
+    assert!(!stmt.quotients.is_empty());
+    for n in -6..=9 {
+        let points = model_points(source, n);
+        let iterations: Vec<i64> = points.iter().map(|p| p[0]).collect();
+        let want: Vec<i64> = range(-n, n).collect();
+        assert_eq!(iterations, want, "n = {n}: one point per iteration");
+        for p in &points {
+            let i = p[0];
+            let w: Vec<i64> = stmt
+                .write
+                .subscripts
+                .iter()
+                .map(|s| eval(s, n, p))
+                .collect();
+            assert_eq!(w, vec![((i - 3) & 3) + 10, (i + n) & 7], "n = {n}, i = {i}");
+            let r = eval(&stmt.reads[0].subscripts[0], n, p);
+            assert_eq!(r, (((i & 1) - 2 * n) & 15) + 60, "n = {n}, i = {i}");
+            assert_eq!(eval(&stmt.reads[1].subscripts[0], n, p), 0);
+        }
+    }
+}
+
+#[test]
+fn a_mask_that_is_not_a_power_of_two_minus_one_stays_rejected() {
+    let source = "void f(int n, double A[100]) {\n\
+                  for (int i = 0; i < n; i++)\n\
+                    A[i & 5] = 0;\n\
+                  }\n";
+    let program = frontend::extract("quasi.c", source, &frontend::Options::default());
+    assert!(program.scops.is_empty(), "{:?}", program.scops);
+}
+
+#[test]
 fn remainder_by_a_variable_in_a_subscript_stays_rejected() {
     let source = "void f(int n, int m, double A[100]) {\n\
                   for (int i = 0; i < n; i++)\n\

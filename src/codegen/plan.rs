@@ -20,6 +20,36 @@ fn operand_text(scop: &Scop, text: &str) -> String {
     operand(text, Prec::Postfix, &|name| scop.is_compound(name))
 }
 
+/// The mask `m - 1` that computes residues modulo `modulus` when masks
+/// are asked for (`--pow2-moduli`) and `modulus` is a power of two `m >=
+/// 2` known as a number: `e & (m - 1)` is `e % m` for `e >= 0` (and the
+/// mathematical residue of any `e` in two's complement).
+pub fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
+    let m = modulus.constant;
+    (masks && modulus.is_constant() && m >= 2 && m & (m - 1) == 0).then_some(m - 1)
+}
+
+/// `arg % b` for the text `arg` and the modulus `modulus`, or `arg & (b -
+/// 1)` where [`mask_of`] gives a mask; `arg` parenthesised unless it is
+/// one primary expression (`&` binds looser than `+` and `==`, and
+/// `(i + 1) & 3` reads as meant).
+fn residue_text(
+    scop: &Scop,
+    arg: &str,
+    modulus: &ParamAffine,
+    params: &[String],
+    masks: bool,
+) -> String {
+    match mask_of(modulus, masks) {
+        Some(mask) => format!("{} & {mask}", operand_text(scop, arg)),
+        None => format!(
+            "{} % {}",
+            operand_text(scop, arg),
+            operand_text(scop, &modulus.to_text(params))
+        ),
+    }
+}
+
 /// The source text of each subscript of `access`, trimmed.
 fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
     access
@@ -30,14 +60,15 @@ fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
 }
 
 /// The edits that give `array` of `scop` the layout `layout`: its declarator
-/// and every access in the SCoP. Returns `None` when the array has no
+/// and every access in the SCoP (with `masks`, power-of-two number moduli
+/// as masks: see [`mask_of`]). Returns `None` when the array has no
 /// declarator span to edit.
 pub fn plan_array_edits(
     source: &str,
     scop: &Scop,
     array: ArrayId,
     layout: &ArrayLayout,
-    rotations: &Rotations,
+    (rotations, masks): (&Rotations, bool),
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
     let mut declarator = decl.declarator_span.clone()?;
@@ -64,7 +95,7 @@ pub fn plan_array_edits(
         source,
         scop,
         (array, layout),
-        rotations,
+        (rotations, masks),
         |_, access, new| {
             let edit = Edit::replace(access.span.clone(), new.text);
             // A compound assignment reads and writes through one reference.
@@ -78,23 +109,24 @@ pub fn plan_array_edits(
 
 /// The new text of one access, and the argument of every `%` it prints
 /// (its coefficients over the statement's columns `[params | iterators]`,
-/// without the constant).
+/// without the constant; a mask is not a `%`).
 pub struct AccessText {
     pub text: String,
     pub modulo_args: Vec<Vec<i64>>,
 }
 
 /// Where remapped storage computes a `%`: per access of `array` that
-/// prints one (statement index, the arguments as in [`AccessText`]).
+/// prints one (statement index, the arguments as in [`AccessText`]), with
+/// the residues of `rotations` and, with `masks`, masks (see [`mask_of`]).
 pub fn modulo_uses(
     source: &str,
     scop: &Scop,
     array: ArrayId,
     layout: &ArrayLayout,
-    rotations: &Rotations,
+    residues: (&Rotations, bool),
 ) -> Vec<(usize, Vec<Vec<i64>>)> {
     let mut out = Vec::new();
-    for_each_access(source, scop, (array, layout), rotations, |si, _, new| {
+    for_each_access(source, scop, (array, layout), residues, |si, _, new| {
         if !new.modulo_args.is_empty() {
             out.push((si, new.modulo_args));
         }
@@ -108,12 +140,12 @@ type Site<'a> = ((usize, &'a Stmt), (usize, &'a Access));
 
 /// Calls `f` with the statement index, the access and its new text, for
 /// every access of `array` with the layout `layout` (its residues in the
-/// variables of `rotations` where it has some).
+/// variables of `rotations` where it has some, and masks with `masks`).
 fn for_each_access(
     source: &str,
     scop: &Scop,
     (array, layout): (ArrayId, &ArrayLayout),
-    rotations: &Rotations,
+    (rotations, masks): (&Rotations, bool),
     mut f: impl FnMut(usize, &Access, AccessText),
 ) {
     let params = scop.param_texts();
@@ -125,9 +157,9 @@ fn for_each_access(
             let site = ((si, stmt), (position, access));
             let rotated = |dim: usize| rotations.name(array, si, position, dim).map(str::to_string);
             let new = if layout.is_linear() {
-                linear_access(source, scop, site, layout, &params, &rotated)
+                linear_access(source, scop, site, layout, &params, (&rotated, masks))
             } else {
-                axis_access(source, scop, site, layout, &params, &rotated)
+                axis_access(source, scop, site, layout, &params, (&rotated, masks))
             };
             f(si, access, new);
         }
@@ -141,7 +173,7 @@ fn axis_access(
     ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
-    rotated: &dyn Fn(usize) -> Option<String>,
+    (rotated, masks): (&dyn Fn(usize) -> Option<String>, bool),
 ) -> AccessText {
     let keep = scop.array(access.array).keeps_declarator();
     let mut text = source[access.name_span.clone()].to_string();
@@ -207,12 +239,13 @@ fn axis_access(
                     .iter()
                     .find(|a| a.access == (si, position))
                     .expect("checked by the guard");
-                if a.wraps && !by_subtraction(scop, a, modulus) {
+                if a.wraps && !by_subtraction(scop, a, modulus) && mask_of(modulus, masks).is_none()
+                {
                     modulo_args.push(a.coeffs.clone());
                 }
                 text.push_str(&format!(
                     "[{}]",
-                    argument_text(source, scop, stmt, access, a, modulus)
+                    argument_text(source, scop, stmt, access, a, (modulus, masks))
                 ));
             }
             DimLayout::Modulo { exempt, .. } if exempt.contains(&(si, position)) => {
@@ -225,11 +258,12 @@ fn axis_access(
                     text.push_str(&format!("[{}]", v % modulus.constant));
                     continue;
                 }
-                modulo_args.push(sub_aff.coeffs.clone());
+                if mask_of(modulus, masks).is_none() {
+                    modulo_args.push(sub_aff.coeffs.clone());
+                }
                 text.push_str(&format!(
-                    "[{} % {}]",
-                    operand_text(scop, sub),
-                    operand_text(scop, &modulus.to_text(params))
+                    "[{}]",
+                    residue_text(scop, sub, modulus, params, masks)
                 ));
             }
         }
@@ -375,7 +409,7 @@ fn linear_access(
     ((si, stmt), (position, access)): Site<'_>,
     layout: &ArrayLayout,
     params: &[String],
-    rotated: &dyn Fn(usize) -> Option<String>,
+    (rotated, masks): (&dyn Fn(usize) -> Option<String>, bool),
 ) -> AccessText {
     let subs = subscript_texts(source, access);
     let mut text = source[access.name_span.clone()].to_string();
@@ -404,12 +438,12 @@ fn linear_access(
             .iter()
             .find(|a| exact && a.access == (si, position))
         {
-            if a.wraps && !by_subtraction(scop, a, modulus) {
+            if a.wraps && !by_subtraction(scop, a, modulus) && mask_of(modulus, masks).is_none() {
                 modulo_args.push(a.coeffs.clone());
             }
             text.push_str(&format!(
                 "[{}]",
-                argument_text(source, scop, stmt, access, a, modulus)
+                argument_text(source, scop, stmt, access, a, (modulus, masks))
             ));
             continue;
         }
@@ -460,11 +494,12 @@ fn linear_access(
             for v in combined.iter_mut() {
                 *v /= *divisor;
             }
-            modulo_args.push(combined);
+            if mask_of(modulus, masks).is_none() {
+                modulo_args.push(combined);
+            }
             text.push_str(&format!(
-                "[{} % {}]",
-                operand_text(scop, &arg),
-                operand_text(scop, &modulus.to_text(params))
+                "[{}]",
+                residue_text(scop, &arg, modulus, params, masks)
             ));
         }
     }
@@ -571,7 +606,8 @@ fn same_form(coeffs: &[i64], constant: i64, sub: &crate::ir::AffExpr) -> bool {
 }
 
 /// The argument `a` of `access` (in `stmt`) as the content of a subscript:
-/// `arg % modulus`, or `arg` when it needs no `%`. An argument that is one
+/// `arg % modulus` (a mask with `masks`: see [`mask_of`]), or `arg` when
+/// it needs no `%`. An argument that is one
 /// of the access's own subscripts is that subscript's source text; any
 /// other is printed from its affine form: the terms in the order their
 /// names first appear in the subscripts (dimension by dimension, then
@@ -583,7 +619,7 @@ fn argument_text(
     stmt: &Stmt,
     access: &Access,
     a: &Argument,
-    modulus: &ParamAffine,
+    (modulus, masks): (&ParamAffine, bool),
 ) -> String {
     let params = scop.param_texts();
     let own = access
@@ -601,8 +637,7 @@ fn argument_text(
         return arg;
     }
     if !by_subtraction(scop, a, modulus) {
-        let b = operand_text(scop, &modulus.to_text(&params));
-        return format!("{} % {b}", operand_text(scop, &arg));
+        return residue_text(scop, &arg, modulus, &params, masks);
     }
     // 0 <= arg < 2b: one conditional subtraction, no division. arg - b as
     // one form: b's terms taken from an affine form (`2 * i + k - 2 * n`),
@@ -627,7 +662,7 @@ fn argument_text(
             ..a.clone()
         }
     };
-    let reduced = argument_text(source, scop, stmt, access, &minus, modulus);
+    let reduced = argument_text(source, scop, stmt, access, &minus, (modulus, masks));
     let compound = |n: &str| scop.is_compound(n);
     if a.moduli >= 1 {
         // With one modulus added to the form, `arg < b` is `arg - b < 0`

@@ -7,8 +7,9 @@
 //! affine at all. `/` and `%` by a constant are quasi-affine: in bounds and
 //! conditions they become a [`Div`] symbol, C's truncating quotient, which
 //! lowering models exactly with an existential variable per quotient (one
-//! piece per sign of the dividend). In subscripts they are rejected unless
-//! both sides have known values.
+//! piece per sign of the dividend). A mask by a number `2^k - 1`, `e &
+//! (2^k - 1)`, is the residue `e mod 2^k` (two's complement: the floor
+//! quotient, not C's truncation), what `--pow2-moduli` prints.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -27,15 +28,18 @@ pub enum Sym {
     /// The stride existential of the loop at this depth.
     Exist(usize),
     /// C's truncating quotient `num / den` of an affine form by a
-    /// constant `den >= 2`.
+    /// constant `den >= 2` (or the floor quotient: see [`Div::floor`]).
     Div(Box<Div>),
 }
 
-/// `num / den` in C: rounded toward zero (`-7 / 2 == -3`).
+/// `num / den` in C: rounded toward zero (`-7 / 2 == -3`); with `floor`,
+/// rounded down (`⌊-7 / 2⌋ == -4`: the quotient that a mask `num & (den -
+/// 1)` leaves out, `den` a power of two).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Div {
     pub num: Lin,
     pub den: i64,
+    pub floor: bool,
 }
 
 /// `Σ terms[s]·s + constant`, with no zero coefficient stored.
@@ -143,6 +147,7 @@ impl Lin {
             Lin::sym(Sym::Div(Box::new(Div {
                 num: self.clone(),
                 den: m,
+                floor: false,
             })))
         };
         q.scale(den.signum())
@@ -157,6 +162,27 @@ impl Lin {
         }
         let m = den.checked_abs()?;
         self.add_scaled(&self.quotient(m)?, -m)
+    }
+
+    /// `self & (m - 1)` for a power of two `m >= 1` (two's complement):
+    /// the residue `self - m·⌊self / m⌋`, in `0..m` whatever the sign of
+    /// `self`.
+    pub fn masked(&self, m: i64) -> Option<Lin> {
+        if m < 1 || m & (m - 1) != 0 {
+            return None;
+        }
+        if let Some(c) = self.as_constant() {
+            return Some(Lin::constant(c & (m - 1)));
+        }
+        if m == 1 {
+            return Some(Lin::constant(0));
+        }
+        let floor = Lin::sym(Sym::Div(Box::new(Div {
+            num: self.clone(),
+            den: m,
+            floor: true,
+        })));
+        self.add_scaled(&floor, -m)
     }
 }
 
@@ -666,6 +692,25 @@ fn to_val_depth<R: Resolver>(
             // Both sides are known numbers (a divisor that is a parameter
             // with a known value): C's truncating `/` and `%`.
             v.map(|v| Val::Aff(Lin::constant(v)))
+                .ok_or_else(|| overflow(res, &e.span))
+        }
+        ExprKind::Binary(BinOp::BitAnd, a, b)
+            if let Some((num, mask)) = [(a, b), (b, a)].into_iter().find_map(|(e, m)| {
+                let ExprKind::Int(mask) = m.kind else {
+                    return None;
+                };
+                let Ok(Val::Aff(num)) = recur(e, res) else {
+                    return None;
+                };
+                Some((num, mask))
+            }) && mask >= 0
+                && mask.checked_add(1).is_some_and(|m| m & mask == 0) =>
+        {
+            // A mask by the number `2^k - 1` (`--pow2-moduli`'s `(e) &
+            // 3`): the residue modulo 2^k, quasi-affine like `%` (see
+            // `Lin::masked`).
+            num.masked(mask + 1)
+                .map(Val::Aff)
                 .ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(

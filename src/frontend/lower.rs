@@ -592,8 +592,10 @@ impl<'c> Columns<'c> {
 /// `b` with the definition of each quotient `num / den` of `defs`, whose
 /// value is column `col` of the rows, with C's truncation:
 /// `0 <= num - den·q <= den - 1` where `num >= 0` and
-/// `0 <= den·q - num <= den - 1` where `num < 0`. One piece per sign
-/// combination; pieces with no integer point are dropped (when the solver
+/// `0 <= den·q - num <= den - 1` where `num < 0`, and a floor quotient
+/// (see [`Div::floor`]) `0 <= num - den·q <= den - 1` whatever the sign.
+/// One piece per sign combination (of the truncating quotients); pieces
+/// with no integer point are dropped (when the solver
 /// cannot tell, the piece stays: an extra empty piece changes nothing).
 /// `None` on overflow or when there would be more than `MAX_DISJUNCTS`
 /// pieces.
@@ -619,9 +621,16 @@ fn define_quotients(b: BasicSet, defs: &[(&Div, usize)], cols: &Columns) -> Opti
         let positive = [num.clone(), rest.clone(), plus(&neg(&rest)?, d.den - 1)?];
         // num <= -1: -rest >= 0 and rest + den - 1 >= 0.
         let negative = [plus(&neg(&num)?, -1)?, neg(&rest)?, plus(&rest, d.den - 1)?];
+        // Rounded down: rest >= 0 and den - 1 - rest >= 0 for every sign.
+        let floor = [rest.clone(), plus(&neg(&rest)?, d.den - 1)?];
+        let cases: Vec<&[Vec<i64>]> = if d.floor {
+            vec![&floor]
+        } else {
+            vec![&positive, &negative]
+        };
         let mut next = Vec::with_capacity(2 * pieces.len());
         for p in &pieces {
-            for rows in [&positive, &negative] {
+            for rows in cases.iter().copied() {
                 let mut q = p.clone();
                 for r in rows {
                     if !q.ineqs.contains(r) {
@@ -655,7 +664,9 @@ fn lin_to_aff(l: &Lin, cols: &Columns) -> Option<AffExpr> {
 }
 
 /// The C text of quotient `d`: `(num / den)`, with the loops' names, the
-/// parameters' texts and the earlier quotients' texts for the symbols.
+/// parameters' texts and the earlier quotients' texts for the symbols; a
+/// floor quotient is `((num - (num & (den - 1))) / den)` (an exact
+/// division in two's complement).
 fn quotient_text(
     d: &Div,
     params: &[String],
@@ -676,6 +687,14 @@ fn quotient_text(
     }
     let num = crate::util::c_text::affine_text(&terms, d.num.constant);
     let single = d.num.constant == 0 && terms.len() == 1 && terms[0].0 == 1;
+    if d.floor {
+        let operand = if single { num } else { format!("({num})") };
+        return Some(format!(
+            "(({operand} - ({operand} & {})) / {})",
+            d.den - 1,
+            d.den
+        ));
+    }
     Some(if single {
         format!("({num} / {})", d.den)
     } else {

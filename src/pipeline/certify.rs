@@ -180,6 +180,32 @@ pub fn certify_array(
     modular(claim, mapping, certificate, budget)
 }
 
+/// Proves `mapping` on the array's difference set for the parameter
+/// values of `certificate` (those of a storage already certified on it,
+/// for a mapping derived from that one: its moduli rounded up for masks)
+/// and lays it out. A certificate for values other than the claim's is
+/// refused (its fixed difference set is for the claim's values).
+pub fn certify_array_for(
+    claim: &ArrayClaim<'_>,
+    mapping: ModularMapping,
+    certificate: &Certificate,
+    budget: &mut Budget,
+) -> Result<Certified, String> {
+    let within = certificate.parameter_set(&claim.scop.context);
+    let (pieces, mode) = match (certificate, &within) {
+        (Certificate::ForValues(values), _) if values == claim.values => {
+            (claim.fixed_ds, CertifyMode::Fixed(claim.values))
+        }
+        (Certificate::ForValues(_), _) => {
+            return Err("a proof for values other than the claim's".into());
+        }
+        (_, Some(within)) => (claim.ds, CertifyMode::Symbolic { context: within }),
+        (_, None) => return Err("no set of parameter values to prove it on".into()),
+    };
+    certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+    modular(claim, mapping, certificate.clone(), budget)
+}
+
 /// A packed triangle (`mapping::layout::packed_layout`): the dimensions
 /// `(p, q)` of `claim`'s array, declared with one extent, hold a triangle
 /// that every access stays inside (proven for the parameter values of

@@ -4,8 +4,10 @@
 //! classify (once) → lifetimes and conflicts (strategy::ArrayFacts)
 //!   → each strategy proposes storage (strategy/*.rs)
 //!   → one certifier (certify.rs: the only maker of `Certified`)
-//!   → choose (the smallest certified, per array; then merged buffers
-//!     for the SCoP when they need fewer cells: strategy/inter_array.rs)
+//!   → choose (the smallest certified, per array; with `--pow2-moduli`
+//!     its number moduli rounded up for masks and certified again:
+//!     strategy/masks.rs; then merged buffers for the SCoP when they
+//!     need fewer cells: strategy/inter_array.rs)
 //!   → code generation (`emit`, from `Certified` only)
 //!   → one record (record.rs), which reports, `bench`, `verify` and the
 //!     JSON output read.
@@ -40,7 +42,7 @@ pub use certify::{Certified, Storage};
 pub use options::ContractOptions;
 pub use record::{
     ArrayDecision, ArrayOutcome, FileContraction, InnerLoopModulo, InnerModulo, KeptReason,
-    MergedScop, Optimality, SizeFormula, StrategySize,
+    MaskRefusal, MaskRounding, MergedScop, Optimality, SizeFormula, StrategySize,
 };
 pub use strategy::param_values;
 
@@ -114,7 +116,7 @@ fn contract_scop(
             program,
             si,
             options.inter_array_time,
-            options.min_memory,
+            (options.min_memory, options.pow2_moduli),
             decisions,
         ) {
             Ok(m) => merged = Some(m),
@@ -144,7 +146,12 @@ fn contract_scop(
     let mut per_array = rotations.edits.clone();
     for d in decisions.iter() {
         if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
-            per_array.extend(emit(program, scop, certified, &rotations)?);
+            per_array.extend(emit(
+                program,
+                scop,
+                certified,
+                (&rotations, options.pow2_moduli),
+            )?);
         }
     }
     if !dead.is_empty() {
@@ -168,7 +175,7 @@ fn contract_scop(
             &program.source,
             scop,
             d,
-            (&dead, &rotations),
+            (&dead, &rotations, options.pow2_moduli),
             options.min_memory,
         );
         d.rotating = rotations.loops_of_array(&program.source, d.array);
@@ -178,10 +185,18 @@ fn contract_scop(
         record.rotating.push((si, array, names));
     }
     if let Some(mut m) = merged {
-        record
-            .edits
-            .extend(emit(program, scop, &m.certified, &Rotations::default())?);
-        m.inner_modulo = merged_inner_modulo(&program.source, scop, &m, options.min_memory);
+        record.edits.extend(emit(
+            program,
+            scop,
+            &m.certified,
+            (&Rotations::default(), options.pow2_moduli),
+        )?);
+        m.inner_modulo = merged_inner_modulo(
+            &program.source,
+            scop,
+            &m,
+            (options.min_memory, options.pow2_moduli),
+        );
         record.merged.push(m);
     }
     Ok(())
@@ -190,26 +205,29 @@ fn contract_scop(
 /// The `%` that the merged buffers' subscripts compute inside innermost
 /// loops (see [`InnerModulo`]): the `row % m` levels of every access's
 /// location (all branches of a conditional counted), from the description
-/// the text is printed from; the deleted copies compute none.
+/// the text is printed from; the deleted copies compute none, nor masks
+/// (with `masks`: see [`crate::codegen::plan::mask_of`]).
 fn merged_inner_modulo(
     source: &str,
     scop: &Scop,
     merged: &crate::pipeline::record::MergedScop,
-    min_memory: bool,
+    (min_memory, masks): (bool, bool),
 ) -> Option<InnerModulo> {
     use crate::verify::{Level, Location};
-    fn rem_rows<'a>(location: &'a Location, out: &mut Vec<&'a Vec<i64>>) {
+    fn rem_rows<'a>(location: &'a Location, masks: bool, out: &mut Vec<&'a Vec<i64>>) {
         match location {
             Location::At { levels, .. } => {
                 for level in levels {
-                    if let Level::Rem { row, .. } = level {
+                    if let Level::Rem { row, modulus } = level
+                        && crate::codegen::plan::mask_of(modulus, masks).is_none()
+                    {
                         out.push(row);
                     }
                 }
             }
             Location::Choose(branches) => {
                 for (_, l) in branches {
-                    rem_rows(l, out);
+                    rem_rows(l, masks, out);
                 }
             }
         }
@@ -221,7 +239,7 @@ fn merged_inner_modulo(
             continue;
         }
         let mut rows = Vec::new();
-        rem_rows(&access.location, &mut rows);
+        rem_rows(&access.location, masks, &mut rows);
         // The rows end with their constant.
         let args = rows.iter().map(|row| &row[..row.len() - 1]);
         loops.add(source, scop, access.statement, args);
@@ -303,21 +321,24 @@ fn dead_self_copies(source: &str, scop: &Scop, decisions: &[ArrayDecision]) -> V
     out
 }
 
-/// Code generation, from certified storage only.
+/// Code generation, from certified storage only (with masks for
+/// power-of-two number moduli under `--pow2-moduli`).
 fn emit(
     program: &Program,
     scop: &Scop,
     certified: &Certified,
-    rotations: &Rotations,
+    (rotations, masks): (&Rotations, bool),
 ) -> Result<Vec<Edit>, String> {
     match certified.storage() {
         Storage::Modular { array, layout, .. } => {
-            plan_array_edits(&program.source, scop, *array, layout, rotations).ok_or_else(|| {
-                format!(
-                    "internal error: no declarator for `{}`",
-                    scop.array(*array).name
-                )
-            })
+            plan_array_edits(&program.source, scop, *array, layout, (rotations, masks)).ok_or_else(
+                || {
+                    format!(
+                        "internal error: no declarator for `{}`",
+                        scop.array(*array).name
+                    )
+                },
+            )
         }
         Storage::Merged(m) => Ok(m.edits.clone()),
     }
@@ -359,6 +380,7 @@ fn decide_array(
         formula: None,
         inner_modulo: None,
         rotating: Vec::new(),
+        masks: None,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -388,7 +410,12 @@ fn decide_array(
             match ArrayFacts::build(options, scop, array.id, pinnable, &mut budget) {
                 Ok(mut facts) => {
                     facts_known = facts.values_known;
-                    let (result, sizes) = strategy::choose(&mut facts, &mut budget);
+                    let (mut result, sizes) = strategy::choose(&mut facts, &mut budget);
+                    if options.pow2_moduli
+                        && let Ok(choice) = &mut result
+                    {
+                        decision.masks = strategy::masks::round_up(&facts, choice, &mut budget);
+                    }
                     decision.strategies = sizes;
                     (result, facts.max_live)
                 }
@@ -438,12 +465,12 @@ fn decide_array(
 /// The `%` that the remapped storage of `decision` computes inside
 /// innermost loops (see [`InnerModulo`]), with the reason the fold is
 /// made; the statements `removed` (deleted copies) compute none, nor do
-/// the residues of `rotations`.
+/// the residues of `rotations`, nor masks (with `masks`).
 fn inner_modulo(
     source: &str,
     scop: &Scop,
     decision: &ArrayDecision,
-    (removed, rotations): (&[usize], &Rotations),
+    (removed, rotations, masks): (&[usize], &Rotations, bool),
     min_memory: bool,
 ) -> Option<InnerModulo> {
     let ArrayOutcome::Remapped {
@@ -456,7 +483,7 @@ fn inner_modulo(
     let layout = certified.layout()?;
     let mut loops = ModuloLoops::default();
     for (si, args) in
-        crate::codegen::plan::modulo_uses(source, scop, decision.array, layout, rotations)
+        crate::codegen::plan::modulo_uses(source, scop, decision.array, layout, (rotations, masks))
     {
         if !removed.contains(&si) {
             loops.add(source, scop, si, args.iter().map(Vec::as_slice));

@@ -51,6 +51,13 @@ pub struct ContractOptions {
     /// program needs fewer cells (`--no-fusion` keeps the schedule; see
     /// [`crate::schedule`]).
     pub fusion: bool,
+    /// `--pow2-moduli`: trade a little memory for speed. A number modulus
+    /// that a `%` computes in an innermost loop is rounded up to the next
+    /// power of two where the enlarged mapping is certified again and adds
+    /// at most the declared cells divided by [`MASK_EXCESS_DEN`]
+    /// (`strategy/masks.rs`), and every power-of-two number
+    /// modulus of the output is printed as a mask, `e & (m - 1)`.
+    pub pow2_moduli: bool,
 }
 
 impl Default for ContractOptions {
@@ -69,9 +76,14 @@ impl Default for ContractOptions {
             fast_modulo: false,
             rotate: true,
             fusion: true,
+            pow2_moduli: false,
         }
     }
 }
+
+/// `--pow2-moduli` rounds moduli up for masks only while the cells it
+/// adds are at most the declared cells divided by this (an eighth, 12.5 %).
+pub const MASK_EXCESS_DEN: i64 = 8;
 
 /// Steps (about one per operation) the pipeline's trace of one array may
 /// use: it only helps (exact live-in and max-live for the known values), so

@@ -201,6 +201,90 @@ pub struct ArrayDecision {
     /// [`crate::codegen::rotate`]): per loop whose header advances some,
     /// its iterator, the line of its header and how many.
     pub rotating: Vec<(String, usize, usize)>,
+    /// The moduli `--pow2-moduli` rounded up to powers of two, so that the
+    /// accesses compute them with a mask (`None`: none was).
+    pub masks: Option<MaskRounding>,
+}
+
+/// Number moduli of a remapped array rounded up to powers of two for
+/// masks (`--pow2-moduli`, see `strategy::masks`): the enlarged mapping
+/// was certified again, like any mapping; and those left as they were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MaskRounding {
+    /// Per rounded dimension of the layout: the modulus before and after.
+    pub moduli: Vec<(i64, i64)>,
+    /// The cells added, for the known parameter values (`None` when some
+    /// parameter has none: the size grew by the ratio of the moduli).
+    pub added_cells: Option<i64>,
+    /// The moduli tried and left as they were, and why.
+    pub refused: Vec<(i64, i64, MaskRefusal)>,
+}
+
+/// Why a modulus was not rounded up for a mask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaskRefusal {
+    /// The enlarged mapping is not certified (the certifier's words).
+    NotCertified(String),
+    /// It adds more than an eighth of the declared cells (at the probe
+    /// sizes when some parameter has no value).
+    Costly { added: i64, declared: i64 },
+    /// The enlarged layout is not smaller than the declaration, or not
+    /// proven no larger for every value.
+    NotSmaller,
+}
+
+impl std::fmt::Display for MaskRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MaskRefusal::NotCertified(why) => {
+                write!(f, "the enlarged mapping is not certified ({why})")
+            }
+            MaskRefusal::Costly { added, declared } => write!(
+                f,
+                "it adds {added} cell{}, more than an eighth of the {declared} declared",
+                if *added == 1 { "" } else { "s" }
+            ),
+            MaskRefusal::NotSmaller => {
+                write!(
+                    f,
+                    "the enlarged storage is not proven smaller than the declaration"
+                )
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for MaskRounding {
+    /// `` mask: modulus 9 -> 16 for `& 15` (+7 cells); modulus 3 -> 4 not
+    /// taken: ... ``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if !self.moduli.is_empty() {
+            let moduli: Vec<String> = self
+                .moduli
+                .iter()
+                .map(|(from, to)| format!("{from} -> {to} for `& {}`", to - 1))
+                .collect();
+            let added = match self.added_cells {
+                Some(n) => format!("+{n} cell{}", if n == 1 { "" } else { "s" }),
+                None => {
+                    let (from, to) = self.moduli.iter().fold((1i128, 1i128), |(a, b), (x, y)| {
+                        (a * i128::from(*x), b * i128::from(*y))
+                    });
+                    format!("cells times {to}/{from}")
+                }
+            };
+            parts.push(format!(
+                "modul{} {} ({added})",
+                if moduli.len() == 1 { "us" } else { "i" },
+                moduli.join(", ")
+            ));
+        }
+        for (from, to, why) in &self.refused {
+            parts.push(format!("modulus {from} -> {to} not taken: {why}"));
+        }
+        write!(f, "mask: {}", parts.join("; "))
+    }
 }
 
 /// The `%` of a remapped array's accesses inside innermost loops (loops

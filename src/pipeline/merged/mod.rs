@@ -562,11 +562,17 @@ fn row_text(row: &[i64], names: &[String]) -> String {
     crate::util::c_text::affine_text(&terms, row[n])
 }
 
-/// The C text of `level`, with `modulus_text` the text of its modulus.
-fn level_text(level: &Level, names: &[String], modulus_text: &str) -> String {
-    match level {
-        Level::Row(row) => row_text(row, names),
-        Level::Rem { row, .. } => {
+/// The C text of `level`, with `modulus_text` the text of its modulus
+/// (`(row) & mask` with a mask: see [`crate::codegen::plan::mask_of`]).
+fn level_text(
+    level: &Level,
+    names: &[String],
+    (modulus_text, mask): (&str, Option<i64>),
+) -> String {
+    match (level, mask) {
+        (Level::Row(row), _) => row_text(row, names),
+        (Level::Rem { row, .. }, Some(mask)) => format!("({}) & {mask}", row_text(row, names)),
+        (Level::Rem { row, .. }, None) => {
             // The names in `modulus_text` are already C operands (see
             // `Scop::param_texts`).
             let m = crate::util::c_text::operand(
@@ -713,28 +719,35 @@ pub fn contract_scop_smo(
         .filter(|(_, a)| classify(a, &overrides).liveness == Liveness::Temporary)
         .map(|(i, _)| i)
         .collect();
-    let proposal = propose(program, scop_index, values, &temps, INTER_ARRAY_SAFETY_NET)?;
+    let proposal = propose(
+        program,
+        scop_index,
+        values,
+        &temps,
+        (INTER_ARRAY_SAFETY_NET, false),
+    )?;
     super::certify::certify_merged(&program.scops[scop_index], values, proposal)
 }
 
 /// The merged storage of the temporaries `temporaries` (array indices, as
 /// the pipeline classified them) of SCoP `scop_index`, and the edits that
 /// emit it, with a wall-clock safety net for the conflict set and the
-/// solves (see [`INTER_ARRAY_SAFETY_NET`]). Not certified: only
+/// solves (see [`INTER_ARRAY_SAFETY_NET`]), and with `masks` the
+/// power-of-two number moduli printed as masks. Not certified: only
 /// [`super::certify::certify_merged`] makes it usable.
 pub fn propose(
     program: &Program,
     scop_index: usize,
     values: &[i64],
     temporaries: &[usize],
-    budget: std::time::Duration,
+    (budget, masks): (std::time::Duration, bool),
 ) -> Result<SmoContraction, String> {
     propose_in(
         program,
         scop_index,
         Mode::Values(values),
         temporaries,
-        budget,
+        (budget, masks),
     )
 }
 
@@ -743,7 +756,8 @@ pub fn propose(
 /// edits that emit it: the parts split for every value, the shared
 /// hyperplanes lifted from small probe sizes with moduli affine in the
 /// parameters (`lifted`), and code whose offsets and conditions are
-/// proven on the statements' domains (`iterations`). Its numbers (cells,
+/// proven on the statements' domains (`iterations`); with `masks`, its
+/// power-of-two number moduli printed as masks. Its numbers (cells,
 /// lower bound) are those of the probe point. Not certified: only
 /// [`super::certify::certify_merged_for_every_value`] makes it usable.
 pub fn propose_every_value(
@@ -751,8 +765,15 @@ pub fn propose_every_value(
     scop_index: usize,
     temporaries: &[usize],
     budget: std::time::Duration,
+    masks: bool,
 ) -> Result<SmoContraction, String> {
-    propose_in(program, scop_index, Mode::EveryValue, temporaries, budget)
+    propose_in(
+        program,
+        scop_index,
+        Mode::EveryValue,
+        temporaries,
+        (budget, masks),
+    )
 }
 
 /// For which parameter values the merged storage is made.
@@ -769,7 +790,7 @@ fn propose_in(
     scop_index: usize,
     mode: Mode<'_>,
     temporaries: &[usize],
-    budget: std::time::Duration,
+    (budget, masks): (std::time::Duration, bool),
 ) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
     let debug = log::log_enabled!(target: "smo", log::Level::Debug);
@@ -1113,7 +1134,8 @@ fn propose_in(
             let mut texts = Vec::new();
             for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
                 let level = points.level(row, m)?;
-                texts.push(level_text(&level, &names, &m.to_text(&params)));
+                let mask = crate::codegen::plan::mask_of(m, masks);
+                texts.push(level_text(&level, &names, (&m.to_text(&params), mask)));
                 levels.push(level);
             }
             if levels.is_empty() {

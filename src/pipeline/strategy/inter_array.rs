@@ -55,13 +55,14 @@ fn every_value_possible(scop: &Scop, arrays: usize) -> Result<(), String> {
 /// and, unless `min_memory`, enough fewer to pay for the `%` of merged
 /// buffers ([`super::cost::merge_pays`]), with no access in a loop that
 /// selects its home by a conditional on the iterators
-/// ([`super::cost::selects_in_loops`]).
+/// ([`super::cost::selects_in_loops`]). With `masks` (`--pow2-moduli`),
+/// the buffers' power-of-two number moduli are printed as masks.
 /// `Err`: why not (nothing changed).
 pub fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
-    min_memory: bool,
+    (min_memory, masks): (bool, bool),
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
@@ -97,8 +98,13 @@ pub fn merge_scop(
     let mut why_not = Vec::new();
     // For every value.
     let every = every_value_possible(scop, arrays).and_then(|()| {
-        let c =
-            crate::pipeline::merged::propose_every_value(program, si, &temporaries, safety_net)?;
+        let c = crate::pipeline::merged::propose_every_value(
+            program,
+            si,
+            &temporaries,
+            safety_net,
+            masks,
+        )?;
         certify_merged_for_every_value(scop, c)
     });
     let every = match every {
@@ -124,8 +130,13 @@ pub fn merge_scop(
     let fixed = match &values {
         Ok(_) if optimal => Err("the storage for every value is optimal at the probe sizes".into()),
         Ok(values) => {
-            let mut c =
-                crate::pipeline::merged::propose(program, si, values, &temporaries, safety_net);
+            let mut c = crate::pipeline::merged::propose(
+                program,
+                si,
+                values,
+                &temporaries,
+                (safety_net, masks),
+            );
             // Made only to beat the storage for every value.
             if let (Ok(f), Some(e)) = (&c, &every)
                 && e.merged().is_some_and(|e| e.new_cells <= f.new_cells)
@@ -245,6 +256,9 @@ pub fn merge_scop(
                 ),
             };
             d.method = Method::InterArray;
+            // Its per-array storage, with any modulus rounded for a
+            // mask, is not emitted.
+            d.masks = None;
         }
     }
     let (merged_cells, lower_bound, method, report) =

@@ -17,7 +17,9 @@
 //! a new kind, one [`Proof`] variant and one `certify_*` function; if its
 //! storage is of a new kind, one [`super::certify::Storage`] variant and
 //! its code generation in `super::emit`. The SCoP-level strategy (merged
-//! buffers, `inter_array`) runs after the per-array ones, on their result.
+//! buffers, `inter_array`) runs after the per-array ones, on their result;
+//! so does, with `--pow2-moduli`, the rounding of the chosen storage's
+//! moduli up to powers of two for masks (`masks.rs`).
 
 use std::time::Duration;
 
@@ -44,6 +46,7 @@ mod fits;
 pub mod inter_array;
 mod lattice;
 mod lifted;
+pub(super) mod masks;
 mod packed;
 pub(crate) use lifted::probe_points;
 mod reindexed;
