@@ -13,9 +13,7 @@ use std::path::Path;
 use crate::analysis::liveness::LivenessOverrides;
 use crate::cli::{AnalysisArgs, CommandMacro, Emit, MessageFormat, ReportFormat, RunArgs};
 use crate::ir::{Liveness, Program};
-use crate::pipeline::{
-    ArrayOutcome, ContractOptions, FileContraction, KeptReason, contract_program,
-};
+use crate::pipeline::{ArrayOutcome, ContractOptions, FileContraction, KeptReason};
 use crate::poly::{Budget, Set};
 use crate::{diag, frontend, ir, report};
 
@@ -1062,12 +1060,22 @@ pub fn plot_file(
     notes: &mut Vec<String>,
 ) -> Outcome {
     use crate::plot::{IndexEntry, LatticePlot, MemoryPlot, lattice_2d, lattice_svg, memory_svg};
-    let (_, shown, program, mut stderr) = match read_and_extract(path, options) {
+    let (_, shown, mut program, mut stderr) = match read_and_extract(path, options) {
         Ok(x) => x,
         Err(o) => return o,
     };
-    let contraction = match contract_program(&program, &contract_options(options)) {
-        Ok(c) => c,
+    // The plots are of the program the output was made from (the fused
+    // one, when loops were fused).
+    let read_back = |text: &str| read_back(&shown, text, options);
+    let contracted =
+        crate::schedule::contract_with_fusion(&program, &contract_options(options), &read_back);
+    let contraction = match contracted {
+        Ok((c, fusion)) => {
+            if let Some(f) = fusion {
+                program = f.program;
+            }
+            c
+        }
         Err(e) => {
             return Outcome::fail(
                 format!("{stderr}polyfold: internal error: {shown}: {e}\n"),

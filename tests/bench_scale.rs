@@ -165,7 +165,7 @@ fn scaling_reports_a_timeout_and_skips_the_larger_factors() {
 }
 
 #[test]
-fn scaling_reg_detect_keeps_its_packed_triangles_at_twice_its_sizes() {
+fn scaling_reg_detect_keeps_its_fused_mapping_at_twice_its_sizes() {
     let (code, out, err) = polyfold(&[
         "bench",
         "corpus/reg_detect.c",
@@ -177,18 +177,17 @@ fn scaling_reg_detect_keeps_its_packed_triangles_at_twice_its_sizes() {
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out, "reg_detect");
     assert_eq!(rows.len(), 2, "{out}");
-    // Cells after: sum_t and mean N(N + 1)/2 each (upper triangles packed
-    // row by row), diff that times P, sum_d 1 cell. N = 6, P = 64: the
-    // max-live bounds 21, 21, 1344 and 1. N = 12, P = 128: 78 each and
-    // 78·128.
+    // Cells after, with the loops fused (tests/fusion.rs): each (j, i)
+    // iteration writes and reads its sum_t, mean and sum_d value (1 cell
+    // each) and its P values of diff. N = 6, P = 64: 67; N = 12, P = 128:
+    // 131.
     for (row, (n, p)) in rows.iter().zip([(6i64, 64i64), (12, 128)]) {
-        let triangle = n * (n + 1) / 2;
-        let after = 2 * triangle + triangle * p + 1;
+        let after = 3 + p;
         assert_eq!(row[2], format!("N={n},P={p}"), "{out}");
         assert_eq!(row[10], after.to_string(), "{out}");
     }
     assert!(
-        out.contains("sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]"),
+        out.contains("diff[c0][c1][c2] -> diff[c0 % 1][c1 % 1][c2 % P]"),
         "{out}"
     );
     let verdict = out

@@ -35,6 +35,9 @@ fn contract(name: &str, text: &str, pow2: bool, report: bool) -> String {
     let options = RunOptions {
         pow2_moduli: pow2,
         no_packing: true,
+        // The lattices of the unfused schedules (fused, triangle.c's
+        // arrays need one cell: tests/fusion.rs).
+        no_fusion: true,
         quiet: true,
         report: report.then_some(polyfold::cli::ReportFormat::Text),
         ..RunOptions::default()

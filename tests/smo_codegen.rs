@@ -202,7 +202,9 @@ fn pingpong1d_without_the_initialisation_reaches_n_plus_1() {
 /// which the cost rule refuses by default (`tests/cost_rule.rs`).
 fn polyfold_inter_array(path: &Path, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .args(["--inter-array", "--min-memory"])
+        // Merged buffers on the loops as written (fused, the stencils'
+        // arrays fold alone: tests/fusion.rs).
+        .args(["--inter-array", "--min-memory", "--no-fusion"])
         .args(extra)
         .arg(path)
         .output()

@@ -223,7 +223,13 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
     // to make it non-negative, `i - 2j + b < b` is `i - 2j < 0`
     // (j <= i <= n - 1 gives -j <= i - 2j, so i - 2j + b >= b - j >= 0).
     let file = "tests/symbolic/reg_detect_vla.c";
-    let output = common::polyfold_stdout(&["--fast-modulo", "--no-rotate", "--no-packing", file]);
+    let output = common::polyfold_stdout(&[
+        "--fast-modulo",
+        "--no-rotate",
+        "--no-packing",
+        "--no-fusion",
+        file,
+    ]);
     let line = "            mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
     assert!(output.lines().any(|l| l == line), "{output}");
     runs_the_same_as(
@@ -327,7 +333,17 @@ fn pingpong_stencils_with_symbolic_sizes() {
 
 #[test]
 fn reg_detect_with_symbolic_sizes() {
+    // Fused (the loops over j, then those over i: tests/fusion.rs), each
+    // (j, i) iteration writes sum_t, diff's p values, sum_d and mean and
+    // reads them in the same iteration (sum_t also in the next): 1 cell
+    // each, p for diff, as with the #defines (corpus/expected).
     let a = report("tests/symbolic/reg_detect_vla.c");
+    for name in ["sum_t", "mean", "sum_d"] {
+        assert_folded(&a, name, "1", &[("n", 6), ("p", 64)], 1);
+    }
+    assert_folded(&a, "diff", "p", &[("n", 6), ("p", 64)], 64);
+    // On the loops as written:
+    let a = report_with(&["--no-fusion"], "tests/symbolic/reg_detect_vla.c");
     assert_folded(&a, "sum_d", "1", &[("n", 6), ("p", 64)], 1);
     // The upper triangles packed row by row: n(n + 1)/2 cells, 21 at
     // n = 6 (the max-live bound: every value of the triangle is live at
@@ -348,7 +364,10 @@ fn reg_detect_with_symbolic_sizes() {
     // (the quasi-affine ones are fitted through even sizes and certified
     // for every n): at n = 6, p = 64 the sizes of seed 001's Figure 3, 27
     // and 1 728.
-    let a = report_with(&["--no-packing"], "tests/symbolic/reg_detect_vla.c");
+    let a = report_with(
+        &["--no-packing", "--no-fusion"],
+        "tests/symbolic/reg_detect_vla.c",
+    );
     let triangle = "((n + 1) / 2) * ((3 * n + 1) / 2)";
     for name in ["sum_t", "mean"] {
         assert_folded(&a, name, triangle, &[("n", 6)], 27);

@@ -98,7 +98,14 @@ fn cells_at(storage: &MergedStorage, b: usize, values: &[i64]) -> i64 {
 fn the_merging_kernels_verify_through_the_cli() {
     for file in MERGING {
         let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
-            .args(["verify", "--inter-array", "--min-memory", &path(file)])
+            // Merged buffers on the loops as written.
+            .args([
+                "verify",
+                "--inter-array",
+                "--min-memory",
+                "--no-fusion",
+                &path(file),
+            ])
             .output()
             .expect("polyfold runs");
         let stdout = String::from_utf8_lossy(&out.stdout);

@@ -33,32 +33,38 @@
 static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 {
     int i, j, k;
-    int sum_t[N * (N + 1) / 2], mean[N * (N + 1) / 2]; /* polyfold: sum_t[j][i] -> sum_t[j * (2 * N - 1 - j) / 2 + i], mean[j][i] -> mean[j * (2 * N - 1 - j) / 2 + i] */
-    int diff[N * (N + 1) / 2][P], sum_d; /* polyfold: diff[j][i][k] -> diff[j * (2 * N - 1 - j) / 2 + i][k], sum_d[j][i][k] -> sum_d */
+    int sum_t, mean; /* polyfold: sum_t[j][i] -> sum_t, mean[j][i] -> mean */
+    int diff[P], sum_d; /* polyfold: diff[j][i][k] -> diff[k], sum_d[j][i][k] -> sum_d */
 
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
-        sum_t[j * (2 * N - 1 - j) / 2 + j] = tangent[(N + 1) * j];
-        for (i = j + 1; i <= N - 1; i++)
-            sum_t[j * (2 * N - 1 - j) / 2 + i] = sum_t[j * (2 * N - 1 - j) / 2 + (i - 1)] + tangent[i + N * j];
-    }
-    for (j = 0; j <= N - 1; j++)
-        for (i = j; i <= N - 1; i++)
+        sum_t = tangent[(N + 1) * j];
+        for (i = j; i <= j; i++) {
             for (k = 0; k <= P - 1; k++)
-                diff[j * (2 * N - 1 - j) / 2 + i][k] = sum_t[j * (2 * N - 1 - j) / 2 + i] + k;
-    for (j = 0; j <= N - 1; j++)
-        for (i = j; i <= N - 1; i++) {
-            sum_d = diff[j * (2 * N - 1 - j) / 2 + i][0];
+                diff[k] = sum_t + k;
+            sum_d = diff[0];
             for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[j * (2 * N - 1 - j) / 2 + i][k];
-            mean[j * (2 * N - 1 - j) / 2 + i] = sum_d;
-        }
-    for (j = 0; j <= N - 1; j++)
-        for (i = j; i <= N - 1; i++)
+                sum_d = sum_d + diff[k];
+            mean = sum_d;
             if (j > 0)
-                path[j][i] = path[j - 1][i - 1] + mean[j * (2 * N - 1 - j) / 2 + i];
+                path[j][i] = path[j - 1][i - 1] + mean;
             else
-                path[j][i] = mean[j * (2 * N - 1 - j) / 2 + i];
+                path[j][i] = mean;
+        }
+        for (i = j + 1; i <= N - 1; i++) {
+            sum_t = sum_t + tangent[i + N * j];
+            for (k = 0; k <= P - 1; k++)
+                diff[k] = sum_t + k;
+            sum_d = diff[0];
+            for (k = 1; k <= P - 1; k++)
+                sum_d = sum_d + diff[k];
+            mean = sum_d;
+            if (j > 0)
+                path[j][i] = path[j - 1][i - 1] + mean;
+            else
+                path[j][i] = mean;
+        }
+    }
 #pragma endscop
 }
 

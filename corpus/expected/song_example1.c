@@ -24,13 +24,19 @@
 static void song_example1(double E[N + 1])
 {
     int i;
-    double A[N + 1];
+    double A[2]; /* polyfold: A[i] -> A[i % 2] */
 
 #pragma scop
-    for (i = 1; i <= N; i++)
-        A[i] = E[i] + E[i - 1];
-    for (i = 1; i <= N; i++)
-        E[i] = A[i];
+    for (i = 1; i <= 1; i++)
+        if (i <= N)
+            A[i] = E[i] + E[i - 1];
+    for (i = 2; i <= N; i++) {
+        A[i % 2] = E[i] + E[i - 1];
+        E[i - 1] = A[(i - 1) % 2];
+    }
+    for (i = N + 1; i <= N + 1; i++)
+        if (i >= 2)
+            E[i - 1] = A[(i - 1) % 2];
 #pragma endscop
 }
 

@@ -316,11 +316,25 @@ pub fn run_polyfold_traced(
             fast_modulo: true,
             ..ContractOptions::default()
         };
-        let contraction =
-            crate::pipeline::contract_program(&program, &options).map_err(|e| Failure {
-                kind: FailureKind::ContractError,
-                detail: e,
-            })?;
+        let (contraction, fusion) = crate::schedule::contract_read(
+            &program,
+            &options,
+            &crate::frontend::Options::default(),
+        )
+        .map_err(|e| Failure {
+            kind: FailureKind::ContractError,
+            detail: e,
+        })?;
+        // A fused schedule: traced against the original at the known
+        // values and at the trace sizes; the storage is the fused
+        // program's.
+        let program = match fusion {
+            Some(f) => {
+                check_fusion(&program, &f, &trace_sizes)?;
+                f.program
+            }
+            None => program,
+        };
         let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
         let reports = crate::pipeline::verify_contraction(&program, &contraction, &mut budget)
             .map_err(|e| Failure {
@@ -359,6 +373,40 @@ pub fn run_polyfold_traced(
         Ok(Err(failure)) => Err(failure),
         Err((kind, detail)) => Err(Failure { kind, detail }),
     }
+}
+
+/// The trace check of a fusion ([`crate::schedule::Fusion::trace_check`])
+/// at the parameters' known values and at each assignment of `sizes`
+/// (for those without).
+fn check_fusion(
+    program: &crate::ir::Program,
+    fusion: &crate::schedule::Fusion,
+    sizes: &[Vec<(String, i64)>],
+) -> Result<(), Failure> {
+    let mut assignments: Vec<&[(String, i64)]> = vec![&[]];
+    assignments.extend(sizes.iter().map(Vec::as_slice));
+    for sizes in assignments {
+        let values = |si: usize| -> Option<Vec<i64>> {
+            program.scops[si]
+                .params
+                .iter()
+                .map(|p| {
+                    p.value
+                        .or_else(|| sizes.iter().find(|(n, _)| *n == p.name).map(|(_, v)| *v))
+                })
+                .collect()
+        };
+        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        for (si, checked) in fusion.trace_check(program, &values, &mut budget) {
+            if let Err(e) = checked {
+                return Err(Failure {
+                    kind: FailureKind::VerifierMismatch,
+                    detail: format!("fused SCoP {si} at sizes {sizes:?}: {e}"),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the trace verifier on `contraction` (of `program`) once per
