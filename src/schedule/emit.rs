@@ -373,7 +373,10 @@ fn body_text(
         for &k in &l.stmts {
             let stmt = &scop.stmts[k];
             for access in stmt.accesses() {
+                // Not from a model that folded a known value: the text
+                // holds for every value (`in[N0 * (i + 3)]`).
                 if stmt.quotients.is_empty()
+                    && !scop.array(access.array).value_used
                     && crate::codegen::plan::exact_subscripts(source, scop, stmt, access)
                 {
                     for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {

@@ -34,6 +34,10 @@
 //! - **Used** when the contraction of the fused program needs fewer cells
 //!   than that of the original (`crate::pipeline::contract_with_fusion`).
 //!
+//! A SCoP whose domains, or the accesses of an array it writes, folded a
+//! known value (a product of a parameter and an iterator, `N / 2`) is not
+//! fused: its dependences hold for that value only.
+//!
 //! Left out (seed 003 goes further): the network-flow optimum of the
 //! shifts when several consumers pull them different ways (the smallest
 //! legal shifts are used), fusion below the outermost loop level (loop
