@@ -293,44 +293,10 @@ pub fn plan_rotations(
 /// Every identifier of the C text `source` (comments and the contents of
 /// string and character literals left out; preprocessor lines included).
 pub fn source_identifiers(source: &str) -> BTreeSet<String> {
-    let bytes = source.as_bytes();
-    let mut out = BTreeSet::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let c = bytes[k];
-        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
-            while k < bytes.len() && bytes[k] != b'\n' {
-                k += 1;
-            }
-        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
-            k += 2;
-            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
-                k += 1;
-            }
-            k += 2;
-        } else if c == b'"' || c == b'\'' {
-            k += 1;
-            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
-                k += if bytes[k] == b'\\' { 2 } else { 1 };
-            }
-            k += 1;
-        } else if c.is_ascii_digit() {
-            while k < bytes.len()
-                && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
-            {
-                k += 1;
-            }
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
-            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
-                k += 1;
-            }
-            out.insert(source[start..k].to_string());
-        } else {
-            k += 1;
-        }
-    }
-    out
+    crate::util::c_text::identifier_tokens(source, true)
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect()
 }
 
 /// `r = r + d < b ? r + d : r + d - b` (for `d > 0`; `r = r >= -d ? r + d

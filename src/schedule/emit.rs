@@ -19,7 +19,7 @@ use crate::codegen::Edit;
 use crate::ir::{AffExpr, Program, Scop};
 use crate::util::c_text::affine_text;
 
-use super::fusion::{FusedLoop, FusedRun, tokens};
+use super::fusion::{FusedLoop, FusedRun};
 
 /// The text that replaces `run.span`, and the statements it holds in
 /// order, each with its shift.
@@ -412,7 +412,7 @@ fn body_text(
             s if s > 0 => format!("({name} - {s})"),
             s => format!("({name} + {})", s.unsigned_abs()),
         };
-        for (at, token) in tokens(&source[start..end]) {
+        for (at, token) in crate::util::c_text::identifier_tokens(&source[start..end], false) {
             let at = start + at;
             if token == l.iterator && !covered.iter().any(|c| c.start <= at && at < c.end) {
                 edits.push(Edit::replace(at..at + token.len(), replacement.clone()));

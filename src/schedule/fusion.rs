@@ -479,11 +479,15 @@ fn compatible_names(
 ) -> bool {
     let name = &run[0].iterator;
     let body = &program.source[next.body.clone()];
-    if next.iterator != *name && tokens(body).iter().any(|(_, t)| t == name) {
+    if next.iterator != *name
+        && crate::util::c_text::identifier_tokens(body, false)
+            .iter()
+            .any(|(_, t)| t == name)
+    {
         return false;
     }
     let mentions = |text: &str| {
-        tokens(text)
+        crate::util::c_text::identifier_tokens(text, false)
             .iter()
             .any(|(_, t)| t == name || *t == next.iterator)
     };
@@ -497,60 +501,6 @@ fn compatible_names(
         .chain([next])
         .flat_map(|l| l.stmts.iter())
         .all(|&k| !scop.stmts[k].iterators[d + 1..].contains(name))
-}
-
-/// The identifiers of C text, with their offsets, outside comments and
-/// literals (a member name after `.` or `->` is not one).
-pub fn tokens(text: &str) -> Vec<(usize, String)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    let mut member = false;
-    while k < bytes.len() {
-        let c = bytes[k];
-        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
-            while k < bytes.len() && bytes[k] != b'\n' {
-                k += 1;
-            }
-        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
-            k += 2;
-            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
-                k += 1;
-            }
-            k += 2;
-        } else if c == b'"' || c == b'\'' {
-            k += 1;
-            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
-                k += if bytes[k] == b'\\' { 2 } else { 1 };
-            }
-            k += 1;
-            member = false;
-        } else if c.is_ascii_digit() {
-            while k < bytes.len()
-                && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
-            {
-                k += 1;
-            }
-            member = false;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
-            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
-                k += 1;
-            }
-            if !member {
-                out.push((start, text[start..k].to_string()));
-            }
-            member = false;
-        } else {
-            if c == b'.' || (c == b'>' && k > 0 && bytes[k - 1] == b'-') {
-                member = true;
-            } else if !c.is_ascii_whitespace() {
-                member = false;
-            }
-            k += 1;
-        }
-    }
-    out
 }
 
 /// Whether no statement inside `node` touches a cell that a statement of
