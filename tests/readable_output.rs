@@ -424,7 +424,8 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             seen_plain += modulo_in_innermost_loops(&plain.output).len();
             let contraction = contract(&path, &source, &Default::default());
             let found = modulo_in_innermost_loops(&contraction.output);
-            let mut reported = std::collections::BTreeMap::new();
+            let mut reported: std::collections::BTreeMap<String, usize> =
+                std::collections::BTreeMap::new();
             for d in &contraction.decisions {
                 if let Some(inner) = &d.inner_modulo {
                     assert!(
@@ -446,7 +447,8 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
                     *reported.entry("polyfold_buf*".to_string()).or_default() += n;
                 }
             }
-            let mut found_named = std::collections::BTreeMap::new();
+            let mut found_named: std::collections::BTreeMap<String, usize> =
+                std::collections::BTreeMap::new();
             for (name, n) in found {
                 let key = if name.starts_with("polyfold_buf") {
                     "polyfold_buf*".to_string()
