@@ -57,8 +57,20 @@ fn contract(
         source,
         &polyfold::frontend::Options::default(),
     );
-    // What the user gets: fused where that pays (unless `options` says
-    // not).
+    polyfold::pipeline::contract_program(&program, options).expect("contracts")
+}
+
+/// [`contract`] as the user gets it: loops fused where that pays.
+fn contract_fused(
+    path: &Path,
+    source: &str,
+    options: &polyfold::pipeline::ContractOptions,
+) -> polyfold::pipeline::FileContraction {
+    let program = polyfold::frontend::extract(
+        &path.display().to_string(),
+        source,
+        &polyfold::frontend::Options::default(),
+    );
     polyfold::schedule::contract_read(&program, options, &polyfold::frontend::Options::default())
         .expect("contracts")
         .0
@@ -420,9 +432,9 @@ fn every_modulo_in_an_innermost_loop_of_a_corpus_output_is_reported_with_its_rea
             } else if !before.is_empty() {
                 continue;
             }
-            let plain = contract(&path, &source, &no_rotation());
+            let plain = contract_fused(&path, &source, &no_rotation());
             seen_plain += modulo_in_innermost_loops(&plain.output).len();
-            let contraction = contract(&path, &source, &Default::default());
+            let contraction = contract_fused(&path, &source, &Default::default());
             let found = modulo_in_innermost_loops(&contraction.output);
             let mut reported: std::collections::BTreeMap<String, usize> =
                 std::collections::BTreeMap::new();
