@@ -21,9 +21,16 @@ use crate::util::c_text::affine_text;
 
 use super::fusion::{FusedLoop, FusedRun};
 
+/// A loop of the fused text: its header, and the loops of the run whose
+/// bodies it runs, each with its guards.
+type Segment = (String, Vec<(usize, Vec<String>)>);
+
+/// Per statement of a run's text: the statement and its shift.
+type RunOrder = Vec<(usize, i64)>;
+
 /// The text that replaces `run.span`, and the statements it holds in
 /// order, each with its shift.
-pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize, i64)>)> {
+pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)> {
     let scop = &program.scops[run.scop];
     let source = &program.source;
     let name = run.loops[0].iterator.clone();
@@ -68,7 +75,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
             text(to)
         )
     };
-    let mut segments: Vec<(String, Vec<(usize, Vec<String>)>)> = Vec::new();
+    let mut segments: Vec<Segment> = Vec::new();
     // The prologue.
     if lo_max > lo_min {
         let last = with(&lowers[0], lo_max - 1);
@@ -101,16 +108,16 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
         let after_prologue =
             proven_nonneg(scop, run, &difference(&first, &with(&lowers[0], lo_max))?);
         let mut members = Vec::new();
-        for k in 0..run.loops.len() {
-            if uppers[k].constant <= up_min {
+        for (k, upper) in uppers.iter().enumerate() {
+            if upper.constant <= up_min {
                 continue;
             }
             let mut guards = Vec::new();
             if !after_prologue {
                 guards.push(format!("{name} >= {}", text(&with(&lowers[0], lo_max))));
             }
-            if uppers[k].constant < up_max {
-                guards.push(format!("{name} <= {}", text(&uppers[k])));
+            if upper.constant < up_max {
+                guards.push(format!("{name} <= {}", text(upper)));
             }
             members.push((k, guards));
         }
@@ -228,10 +235,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, Vec<(usize
 
 /// The edits that fuse every run of `runs` in `program`'s source, and per
 /// run the statements its text holds (with their shifts).
-pub fn fusion_edits(
-    program: &Program,
-    runs: &[FusedRun],
-) -> Option<(Vec<Edit>, Vec<Vec<(usize, i64)>>)> {
+pub fn fusion_edits(program: &Program, runs: &[FusedRun]) -> Option<(Vec<Edit>, Vec<RunOrder>)> {
     let mut edits = Vec::new();
     let mut orders = Vec::new();
     for run in runs {

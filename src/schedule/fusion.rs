@@ -287,11 +287,15 @@ fn walks_columns(scop: &Scop, l: &FusedLoop) -> bool {
     })
 }
 
+/// The loops of a run being built, the least shifts between them
+/// (`deltas[b][a]`) and the items it moves before its loops.
+type Pending<'a> = (&'a mut Vec<FusedLoop>, &'a [Vec<Option<i64>>], &'a [usize]);
+
 fn close_run(
     si: usize,
     nodes: &[(&SyntaxNode, bool)],
     outer: &[String],
-    (current, deltas, hoisted): (&mut Vec<FusedLoop>, &[Vec<Option<i64>>], &[usize]),
+    (current, deltas, hoisted): Pending<'_>,
     runs: &mut Vec<FusedRun>,
 ) {
     let mut loops = std::mem::take(current);
@@ -613,7 +617,7 @@ pub fn choose_shifts(deltas: &[Vec<Option<i64>>], flows: &[(usize, usize)]) -> V
             .max()
             .unwrap_or(0);
     }
-    if n > SEARCHED_LOOPS || n < 2 {
+    if !(2..=SEARCHED_LOOPS).contains(&n) {
         return least;
     }
     let legal =
@@ -716,14 +720,12 @@ fn conflict_pairs(
         let w = p.width();
         for (fs, gs) in f.iter().zip(g) {
             let mut row = vec![0i64; w];
-            for c in 0..np {
-                row[c] = fs.coeffs[c].checked_sub(gs.coeffs[c])?;
+            for (r, (x, y)) in row[..np].iter_mut().zip(fs.coeffs.iter().zip(&gs.coeffs)) {
+                *r = x.checked_sub(*y)?;
             }
-            for d in 0..na {
-                row[np + d] = fs.coeffs[np + d];
-            }
-            for d in 0..nb {
-                row[np + na + d] = gs.coeffs[np + d].checked_neg()?;
+            row[np..np + na].copy_from_slice(&fs.coeffs[np..np + na]);
+            for (r, y) in row[np + na..np + na + nb].iter_mut().zip(&gs.coeffs[np..]) {
+                *r = y.checked_neg()?;
             }
             row[w - 1] = fs.constant.checked_sub(gs.constant)?;
             p.add_eq(row);

@@ -333,6 +333,60 @@ pub fn compound_macro_names(definitions: &[(String, String)]) -> Vec<String> {
     compound
 }
 
+/// The identifiers of C text, with their offsets, outside comments and
+/// literals; a member name after `.` or `->` only with `members`.
+pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut k = 0;
+    let mut member = false;
+    while k < bytes.len() {
+        let c = bytes[k];
+        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
+            while k < bytes.len() && bytes[k] != b'\n' {
+                k += 1;
+            }
+        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
+            k += 2;
+            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
+                k += 1;
+            }
+            k += 2;
+        } else if c == b'"' || c == b'\'' {
+            k += 1;
+            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
+                k += if bytes[k] == b'\\' { 2 } else { 1 };
+            }
+            k += 1;
+            member = false;
+        } else if c.is_ascii_digit() {
+            while k < bytes.len()
+                && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
+            {
+                k += 1;
+            }
+            member = false;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = k;
+            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
+                k += 1;
+            }
+            if members || !member {
+                out.push((start, text[start..k].to_string()));
+            }
+            member = false;
+        } else {
+            if c == b'.' || (c == b'>' && k > 0 && bytes[k - 1] == b'-') {
+                member = true;
+            } else if !c.is_ascii_whitespace() {
+                member = false;
+            }
+            k += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::affine_text;
@@ -412,58 +466,4 @@ mod tests {
         ];
         assert_eq!(compound_macro_names(&defs), vec!["A", "K", "LAST", "N"]);
     }
-}
-
-/// The identifiers of C text, with their offsets, outside comments and
-/// literals; a member name after `.` or `->` only with `members`.
-pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    let mut member = false;
-    while k < bytes.len() {
-        let c = bytes[k];
-        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
-            while k < bytes.len() && bytes[k] != b'\n' {
-                k += 1;
-            }
-        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
-            k += 2;
-            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
-                k += 1;
-            }
-            k += 2;
-        } else if c == b'"' || c == b'\'' {
-            k += 1;
-            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
-                k += if bytes[k] == b'\\' { 2 } else { 1 };
-            }
-            k += 1;
-            member = false;
-        } else if c.is_ascii_digit() {
-            while k < bytes.len()
-                && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
-            {
-                k += 1;
-            }
-            member = false;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
-            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
-                k += 1;
-            }
-            if members || !member {
-                out.push((start, text[start..k].to_string()));
-            }
-            member = false;
-        } else {
-            if c == b'.' || (c == b'>' && k > 0 && bytes[k - 1] == b'-') {
-                member = true;
-            } else if !c.is_ascii_whitespace() {
-                member = false;
-            }
-            k += 1;
-        }
-    }
-    out
 }
