@@ -47,17 +47,20 @@ fn contract_and_run_with(name: &str, options: &polyfold::pipeline::ContractOptio
 }
 
 /// `source` (read from `path`) contracted by the library with `options`.
+fn read(path: &Path, source: &str) -> polyfold::ir::Program {
+    polyfold::frontend::extract(
+        &path.display().to_string(),
+        source,
+        &polyfold::frontend::Options::default(),
+    )
+}
+
 fn contract(
     path: &Path,
     source: &str,
     options: &polyfold::pipeline::ContractOptions,
 ) -> polyfold::pipeline::FileContraction {
-    let program = polyfold::frontend::extract(
-        &path.display().to_string(),
-        source,
-        &polyfold::frontend::Options::default(),
-    );
-    polyfold::pipeline::contract_program(&program, options).expect("contracts")
+    polyfold::pipeline::contract_program(&read(path, source), options).expect("contracts")
 }
 
 /// [`contract`] as the user gets it: loops fused where that pays.
@@ -66,12 +69,8 @@ fn contract_fused(
     source: &str,
     options: &polyfold::pipeline::ContractOptions,
 ) -> polyfold::pipeline::FileContraction {
-    let program = polyfold::frontend::extract(
-        &path.display().to_string(),
-        source,
-        &polyfold::frontend::Options::default(),
-    );
-    polyfold::schedule::contract_read(&program, options, &polyfold::frontend::Options::default())
+    let frontend = polyfold::frontend::Options::default();
+    polyfold::schedule::contract_read(&read(path, source), options, &frontend)
         .expect("contracts")
         .0
 }

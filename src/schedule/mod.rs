@@ -117,12 +117,7 @@ pub fn contract_with_fusion(
     options: &ContractOptions,
     read_back: &dyn Fn(&str) -> Program,
 ) -> Result<(FileContraction, Option<Fusion>), String> {
-    let debug = std::env::var("POLYFOLD_FUSION_DEBUG").is_ok();
-    let t0 = std::time::Instant::now();
     let base = contract_program(program, options)?;
-    if debug {
-        eprintln!("base {:?}", t0.elapsed());
-    }
     if !options.fusion {
         return Ok((base, None));
     }
@@ -156,9 +151,6 @@ pub fn contract_with_fusion(
             let Ok(text) = crate::codegen::apply_edits(&current.source, &edits) else {
                 break;
             };
-            if debug {
-                eprintln!("round {round} planned {:?}", t0.elapsed());
-            }
             let fused = read_back(&text);
             if fused.has_errors() || fused.scops.len() != current.scops.len() {
                 break;
@@ -192,9 +184,6 @@ pub fn contract_with_fusion(
                 composite.push((si, composed));
             }
             composite.sort_by_key(|(s, _)| *s);
-            if debug {
-                eprintln!("round {round} checked {:?}", t0.elapsed());
-            }
             runs_so_far.extend(runs);
             current = fused;
             stages.push(Fusion {
@@ -240,9 +229,6 @@ pub fn contract_with_fusion(
             }
         }
         let Some((_, stage)) = best else { break };
-        if debug {
-            eprintln!("ranked {:?}", t0.elapsed());
-        }
         // Merged buffers are not searched on a fused program: the
         // conflicts of its interleaved statements make that search take
         // tens of seconds where folding each array alone takes a few.
