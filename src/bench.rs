@@ -152,16 +152,11 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
         for _ in 0..options.repeats.max(1) {
             let start = std::time::Instant::now();
             let program = frontend::extract(&kernel, &source, &frontend::Options::default());
-            // The records index the fused program when loops were fused.
-            let (program, contraction) = match crate::schedule::contract_read(
-                &program,
+            let (program, contraction) = crate::schedule::contract_indexed(
+                program,
                 &options.contract,
                 &frontend::Options::default(),
-            ) {
-                Ok((c, Some(f))) => (f.program, Ok(c)),
-                Ok((c, None)) => (program, Ok(c)),
-                Err(e) => (program, Err(e)),
-            };
+            );
             times.push(start.elapsed());
             if let Ok(c) = &contraction {
                 array_times.resize(c.decisions.len(), Vec::new());

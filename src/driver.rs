@@ -380,6 +380,17 @@ fn read_back(path: &str, text: &str, options: &RunOptions) -> Program {
     program
 }
 
+/// The contraction of `program` (read from `path` with `options`), loops
+/// fused where that pays (see [`crate::schedule::contract_with_fusion`]).
+fn contract(
+    path: &str,
+    program: &Program,
+    options: &RunOptions,
+) -> Result<(FileContraction, Option<crate::schedule::Fusion>), String> {
+    let read_back = |text: &str| read_back(path, text, options);
+    crate::schedule::contract_with_fusion(program, &contract_options(options), &read_back)
+}
+
 fn contract_options(options: &RunOptions) -> ContractOptions {
     let defaults = ContractOptions::default();
     let optimal_steps = options.optimal_budget.unwrap_or(defaults.optimal_steps);
@@ -589,12 +600,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         None => {}
     }
     let mut fused_runs: Vec<crate::schedule::FusedRun> = Vec::new();
-    let read_back = |text: &str| read_back(path, text, options);
-    let contraction = match crate::schedule::contract_with_fusion(
-        &program,
-        &contract_options(options),
-        &read_back,
-    ) {
+    let contraction = match contract(path, &program, options) {
         Ok((c, fusion)) => {
             if let Some(f) = fusion {
                 program = f.program;
@@ -888,14 +894,10 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
             .diagnostics
             .iter()
             .any(|d| d.code == "PF016" && d.message.contains("subscript"));
-    let contract = |program: &Program, options: &RunOptions| {
-        let read_back = |text: &str| read_back(&shown, text, options);
-        crate::schedule::contract_with_fusion(program, &contract_options(options), &read_back)
-    };
     let shared = if per_size {
         None
     } else {
-        match contract(&program, options) {
+        match contract(&shown, &program, options) {
             Ok(c) => {
                 let fused = c.1.as_ref().map_or(&program, |f| &f.program);
                 stderr.push_str(&kept_warnings(&shown, fused, &c.0));
@@ -922,7 +924,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
                     Ok(x) => x,
                     Err(o) => return o,
                 };
-                match contract(&at, &sized) {
+                match contract(&shown, &at, &sized) {
                     Ok(c) => {
                         sized_contraction = c;
                         (at, &sized_contraction)
@@ -1066,10 +1068,7 @@ pub fn plot_file(
     };
     // The plots are of the program the output was made from (the fused
     // one, when loops were fused).
-    let read_back = |text: &str| read_back(&shown, text, options);
-    let contracted =
-        crate::schedule::contract_with_fusion(&program, &contract_options(options), &read_back);
-    let contraction = match contracted {
+    let contraction = match contract(&shown, &program, options) {
         Ok((c, fusion)) => {
             if let Some(f) = fusion {
                 program = f.program;

@@ -355,12 +355,7 @@ pub fn measure_one(
         let program = frontend::extract(&kernel, &text, &frontend::Options::default());
         front.push(start.elapsed());
         let (program, contraction) =
-            match crate::schedule::contract_read(&program, contract, &frontend::Options::default())
-            {
-                Ok((c, Some(f))) => (f.program, Ok(c)),
-                Ok((c, None)) => (program, Ok(c)),
-                Err(e) => (program, Err(e)),
-            };
+            crate::schedule::contract_indexed(program, contract, &frontend::Options::default());
         times.push(start.elapsed());
         if let Ok(c) = &contraction {
             attributed.push(attributed_time(c));

@@ -17,7 +17,7 @@
 
 use crate::codegen::Edit;
 use crate::ir::{AffExpr, Program, Scop};
-use crate::util::c_text::affine_text;
+use crate::util::c_text::{affine_text, indent_of_line};
 
 use super::fusion::{FusedLoop, FusedRun};
 
@@ -34,7 +34,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
     let scop = &program.scops[run.scop];
     let source = &program.source;
     let name = run.loops[0].iterator.clone();
-    let indent = line_indent(source, run.span.start);
+    let indent = indent_of_line(source, run.span.start);
     let unit = indent_unit(source, run);
     let mut params = scop.param_texts();
     params.extend(run.outer.iter().cloned());
@@ -80,19 +80,18 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
     if lo_max > lo_min {
         let last = with(&lowers[0], lo_max - 1);
         let mut members = Vec::new();
-        for (k, l) in run.loops.iter().enumerate() {
-            if lowers[k].constant >= lo_max {
+        for (k, (lower, upper)) in lowers.iter().zip(&uppers).enumerate() {
+            if lower.constant >= lo_max {
                 continue;
             }
             let mut guards = Vec::new();
-            if lowers[k].constant > lo_min {
-                guards.push(format!("{name} >= {}", text(&lowers[k])));
+            if lower.constant > lo_min {
+                guards.push(format!("{name} >= {}", text(lower)));
             }
             // u_k >= L' - 1 for every value of the context?
-            if !proven_nonneg(scop, run, &difference(&uppers[k], &last)?) {
-                guards.push(format!("{name} <= {}", text(&uppers[k])));
+            if !proven_nonneg(scop, run, &difference(upper, &last)?) {
+                guards.push(format!("{name} <= {}", text(upper)));
             }
-            let _ = l;
             members.push((k, guards));
         }
         segments.push((header(&with(&lowers[0], lo_min), &last), members));
@@ -130,7 +129,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
         let text = reindent(
             &format!(
                 "{}{}",
-                line_indent(source, span.start),
+                indent_of_line(source, span.start),
                 &source[span.clone()]
             ),
             &indent,
@@ -311,20 +310,11 @@ fn proven_nonneg(scop: &Scop, run: &FusedRun, a: &AffExpr) -> bool {
     })
 }
 
-/// The indentation of the line holding `at`.
-fn line_indent(source: &str, at: usize) -> String {
-    let start = source[..at].rfind('\n').map_or(0, |p| p + 1);
-    source[start..at]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect()
-}
-
 /// One level of indentation: what the first loop's body adds to its
 /// header's, or four spaces.
 fn indent_unit(source: &str, run: &FusedRun) -> String {
     let l = &run.loops[0];
-    let outer = line_indent(source, run.span.start);
+    let outer = indent_of_line(source, run.span.start);
     let body_start = if l.body_is_block {
         // The first line inside the block.
         source[l.body.clone()]
@@ -339,7 +329,7 @@ fn indent_unit(source: &str, run: &FusedRun) -> String {
         Some(l.body.start)
     };
     let inner = body_start
-        .map(|p| line_indent(source, p))
+        .map(|p| indent_of_line(source, p))
         .unwrap_or_default();
     if inner.len() > outer.len()
         && inner.starts_with(&outer)
@@ -429,16 +419,12 @@ fn body_text(
         .map(|e| Edit::replace(e.range.start - start..e.range.end - start, e.replacement))
         .collect();
     let text = crate::codegen::apply_edits(&source[start..end], &shifted).ok()?;
-    // The first line keeps its indentation.
-    let lead = if l.body_is_block {
-        String::new()
-    } else {
-        line_indent(source, l.body.start)
-    };
-    let text = if !l.body_is_block && !source[..l.body.start].ends_with(&lead) {
-        text
-    } else {
+    // A statement that starts its line keeps that line's indentation.
+    let lead = indent_of_line(source, l.body.start);
+    let text = if !l.body_is_block && source[..l.body.start].ends_with(&lead) {
         format!("{lead}{text}")
+    } else {
+        text
     };
     let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
     Some(lines.join("\n").trim_end().to_string())

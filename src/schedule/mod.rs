@@ -53,8 +53,6 @@ pub mod trace;
 pub use fusion::{FusedLoop, FusedRun, plan_fusion};
 
 use crate::ir::{Program, Scop};
-use crate::mapping::layout::DimLayout;
-use crate::mapping::modular::ParamAffine;
 use crate::pipeline::{ArrayOutcome, ContractOptions, FileContraction, contract_program};
 
 /// How many times the runs are fused again inside the fused loops
@@ -352,38 +350,15 @@ fn smaller(
 fn scop_cells(scop: &Scop, record: &FileContraction, si: usize, values: &[i64]) -> Option<i128> {
     let mut total: i128 = 0;
     for d in record.decisions.iter().filter(|d| d.scop == si) {
-        let array = scop.arrays.iter().find(|a| a.id == d.array)?;
-        let declared: Vec<Option<ParamAffine>> = ParamAffine::extents_of(array);
-        let eval = |a: &ParamAffine| a.eval(values).ok().map(i128::from);
-        let original = || -> Option<i128> {
-            declared
-                .iter()
-                .try_fold(1i128, |acc, e| Some(acc * eval(e.as_ref()?)?.max(0)))
-        };
-        let cells = match &d.outcome {
-            // A merged array's cells are the buffers' (counted below).
-            ArrayOutcome::External | ArrayOutcome::Merged { .. } => continue,
-            ArrayOutcome::Kept { .. } => original()?,
-            ArrayOutcome::Remapped { certified, .. } => {
-                let layout = certified.layout()?;
-                let mut acc: i128 = 1;
-                for (k, dim) in layout.dims.iter().enumerate() {
-                    let n = match dim {
-                        DimLayout::Dropped => 1,
-                        DimLayout::Plain { extent: None } => eval(declared.get(k)?.as_ref()?)?,
-                        DimLayout::Plain { extent: Some(b) }
-                        | DimLayout::Modulo { modulus: b, .. }
-                        | DimLayout::Linear { modulus: b, .. } => eval(b)?.max(1),
-                        DimLayout::Packed {
-                            extent, triangle, ..
-                        } => triangle.cells(extent.eval(values).ok()?),
-                    };
-                    acc = acc.checked_mul(n)?;
-                }
-                acc
-            }
-        };
-        total = total.checked_add(cells)?;
+        // A merged array's cells are the buffers' (counted below).
+        if matches!(
+            d.outcome,
+            ArrayOutcome::External | ArrayOutcome::Merged { .. }
+        ) {
+            continue;
+        }
+        let cells = crate::pipeline::strategy::decision_cells_at(scop, d, values)?;
+        total = total.checked_add(i128::from(cells))?;
     }
     // Merged buffers: their cells at the known values only.
     for m in record.merged.iter().filter(|m| m.scop == si) {
@@ -405,4 +380,18 @@ pub fn contract_read(
 ) -> Result<(FileContraction, Option<Fusion>), String> {
     let read_back = |text: &str| crate::frontend::extract(&program.path, text, frontend);
     contract_with_fusion(program, options, &read_back)
+}
+
+/// [`contract_read`], with the program the contraction's records index:
+/// the fused one when loops were fused, `program` otherwise.
+pub fn contract_indexed(
+    program: Program,
+    options: &ContractOptions,
+    frontend: &crate::frontend::Options,
+) -> (Program, Result<FileContraction, String>) {
+    match contract_read(&program, options, frontend) {
+        Ok((c, Some(f))) => (f.program, Ok(c)),
+        Ok((c, None)) => (program, Ok(c)),
+        Err(e) => (program, Err(e)),
+    }
 }

@@ -387,6 +387,15 @@ pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
     out
 }
 
+/// The blanks at the start of the line holding byte `at`.
+pub fn indent_of_line(source: &str, at: usize) -> String {
+    let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    source[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::affine_text;

@@ -326,15 +326,6 @@ fn values_text(names: &[String], values: &[i64]) -> String {
         .join(", ")
 }
 
-/// The blanks at the start of the line holding byte `at`.
-fn indent_of_line(source: &str, at: usize) -> String {
-    let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
-    source[line_start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect()
-}
-
 /// One written value's home: buffer index and location in it.
 type Home = (usize, Vec<i64>);
 
@@ -1051,7 +1042,7 @@ fn propose_in(
             BufferDeclaration {
                 edit: 0,
                 own_line: false,
-                indent: indent_of_line(source, decls[0].1.start),
+                indent: crate::util::c_text::indent_of_line(source, decls[0].1.start),
             }
         }
         BufferPlace::Before(at) => {
@@ -1059,7 +1050,7 @@ fn propose_in(
             BufferDeclaration {
                 edit: 0,
                 own_line: starts_line(source, *at),
-                indent: indent_of_line(source, *at),
+                indent: crate::util::c_text::indent_of_line(source, *at),
             }
         }
     };

@@ -630,7 +630,7 @@ pub(super) fn trace_array(
 
 /// Cells of the array of decision `d` for the parameter values `values`:
 /// as remapped, or as declared.
-pub(super) fn decision_cells_at(
+pub(crate) fn decision_cells_at(
     scop: &Scop,
     d: &crate::pipeline::record::ArrayDecision,
     values: &[i64],
