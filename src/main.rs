@@ -17,8 +17,22 @@ use polyfold::driver::{
 use polyfold::util::progress::Progress;
 
 fn emit(out: &Outcome) {
-    let _ = std::io::stderr().lock().write_all(out.stderr.as_bytes());
-    let _ = std::io::stdout().lock().write_all(out.stdout.as_bytes());
+    to_stderr(&out.stderr);
+    to_stdout(&out.stdout);
+}
+
+/// Writes to standard output. A reader that went away (`polyfold … |
+/// head`) is not an error of ours: what it did not read is dropped, where
+/// `print!` would panic.
+fn to_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Writes to standard error, ignoring a closed stream like `to_stdout`.
+fn to_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// The `-D` and `-U` of the command line in the order given (clap keeps
@@ -82,7 +96,7 @@ fn main() -> ExitCode {
     match worker.map(|handle| handle.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("polyfold: internal error: the worker thread failed");
+            to_stderr("polyfold: internal error: the worker thread failed\n");
             ExitCode::from(2)
         }
     }
@@ -92,11 +106,11 @@ fn main() -> ExitCode {
 /// measurement failed, 2 when DIR cannot be read).
 fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
     if args.bless {
-        eprintln!("polyfold: error: --bless does not apply to --scale");
+        to_stderr("polyfold: error: --bless does not apply to --scale\n");
         return 2;
     }
     let Ok(exe) = std::env::current_exe() else {
-        eprintln!("polyfold: error: cannot find the polyfold binary to run the measurements");
+        to_stderr("polyfold: error: cannot find the polyfold binary to run the measurements\n");
         return 2;
     };
     let options = ScaleOptions {
@@ -112,11 +126,14 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
     };
     match run_scale(&args.dir, &options, &exe) {
         Ok(result) => {
-            print!("{}\n{}", result.table, result.summary);
+            to_stdout(&format!("{}\n{}", result.table, result.summary));
             u8::from(result.failed)
         }
         Err(e) => {
-            eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+            to_stderr(&format!(
+                "polyfold: error: cannot read {}: {e}\n",
+                args.dir.display()
+            ));
             2
         }
     }
@@ -126,7 +143,7 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
 /// failed or printed differently, 2 when DIR cannot be read).
 fn bench_speed(args: &BenchArgs) -> u8 {
     if args.bless {
-        eprintln!("polyfold: error: --bless does not apply to --speed");
+        to_stderr("polyfold: error: --bless does not apply to --speed\n");
         return 2;
     }
     let mut options = SpeedOptions {
@@ -145,11 +162,14 @@ fn bench_speed(args: &BenchArgs) -> u8 {
     options.contract.min_memory = args.min_memory;
     match run_speed(&args.dir, &options) {
         Ok(result) => {
-            print!("{}", result.table);
+            to_stdout(&result.table);
             u8::from(result.failed)
         }
         Err(e) => {
-            eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+            to_stderr(&format!(
+                "polyfold: error: cannot read {}: {e}\n",
+                args.dir.display()
+            ));
             2
         }
     }
@@ -162,7 +182,7 @@ fn run() -> ExitCode {
         match polyfold::util::logging::StderrLogger::parse(spec) {
             Ok(logger) => logger.install(),
             Err(e) => {
-                eprintln!("polyfold: error: {e}");
+                to_stderr(&format!("polyfold: error: {e}\n"));
                 return ExitCode::from(2);
             }
         }
@@ -205,23 +225,26 @@ fn run() -> ExitCode {
                 code = code.max(out.code);
             }
             for n in &notes {
-                eprintln!("polyfold: note: {n}");
+                to_stderr(&format!("polyfold: note: {n}\n"));
             }
             let index = args.out.join("index.html");
             let page = polyfold::plot::index_html("polyfold plot", &entries, &notes);
             if let Err(e) =
                 std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&index, page))
             {
-                eprintln!("polyfold: error: cannot write {}: {e}", index.display());
+                to_stderr(&format!(
+                    "polyfold: error: cannot write {}: {e}\n",
+                    index.display()
+                ));
                 code = code.max(2);
             } else {
-                println!("{}", index.display());
+                to_stdout(&format!("{}\n", index.display()));
             }
         }
         Some(Command::Bench(args)) => {
             if (args.no_lattice || args.no_inter_array) && args.bless {
-                eprintln!(
-                    "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array"
+                to_stderr(
+                    "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array\n",
                 );
                 return ExitCode::from(2);
             }
@@ -241,19 +264,22 @@ fn run() -> ExitCode {
             options.contract.min_memory = args.min_memory;
             match run_bench(&args.dir, &options) {
                 Ok(result) => {
-                    print!("{}", result.table);
+                    to_stdout(&result.table);
                     for n in &result.notes {
-                        println!("note: {n}");
+                        to_stdout(&format!("note: {n}\n"));
                     }
                     for r in &result.regressions {
-                        println!("REGRESSION: {r}");
+                        to_stdout(&format!("REGRESSION: {r}\n"));
                     }
                     if !result.regressions.is_empty() {
                         code = 1;
                     }
                 }
                 Err(e) => {
-                    eprintln!("polyfold: error: cannot read {}: {e}", args.dir.display());
+                    to_stderr(&format!(
+                        "polyfold: error: cannot read {}: {e}\n",
+                        args.dir.display()
+                    ));
                     code = 2;
                 }
             }
@@ -275,7 +301,7 @@ fn run() -> ExitCode {
                 std::time::Duration::from_secs_f64(args.time_budget.max(0.0)),
                 &contract,
             );
-            println!("{line}");
+            to_stdout(&format!("{line}\n"));
         }
         Some(Command::Lattice(args)) => {
             let options = polyfold::mapping::lattice::LatticeOptions {
@@ -310,9 +336,9 @@ fn run() -> ExitCode {
                 }
                 Ok(out)
             }) {
-                Ok(text) => print!("{text}"),
+                Ok(text) => to_stdout(&text),
                 Err(e) => {
-                    eprint!("{e}");
+                    to_stderr(&e);
                     code = 2;
                 }
             }
@@ -321,15 +347,15 @@ fn run() -> ExitCode {
             Ok(text) => {
                 let options = polyfold::mapping::smo::SmoOptions::default();
                 match polyfold::mapping::smo::smo_report(&text, &args.define, &options) {
-                    Ok(report) => print!("{report}"),
+                    Ok(report) => to_stdout(&report),
                     Err(e) => {
-                        eprintln!("polyfold: error: {}: {e}", args.file.display());
+                        to_stderr(&format!("polyfold: error: {}: {e}\n", args.file.display()));
                         code = 2;
                     }
                 }
             }
             Err(e) => {
-                eprint!("{e}");
+                to_stderr(&e);
                 code = 2;
             }
         },
@@ -355,7 +381,7 @@ fn run() -> ExitCode {
             if json {
                 let document = report_document(records);
                 let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-                println!("{text}");
+                to_stdout(&format!("{text}\n"));
             }
         }
     }

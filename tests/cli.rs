@@ -567,3 +567,30 @@ fn dash_reads_standard_input() {
     assert!(err.starts_with("polyfold: error: -i"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A reader that goes away before polyfold prints (`polyfold … | head -0`)
+/// is not a crash: `print!` used to panic on the broken pipe. Each output
+/// path is run with the pipe's reading end closed at once; every write then
+/// fails with EPIPE (Rust ignores SIGPIPE), so the old code panicked on
+/// every run.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    for args in [
+        vec!["corpus/durbin.c", "--report", "json"],
+        vec!["corpus/durbin.c"],
+        vec!["corpus/durbin.c", "--emit", "scop"],
+        vec!["verify", "corpus/durbin.c"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("polyfold runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("polyfold ends");
+        let err = text(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+}

@@ -50,6 +50,7 @@
 
 use std::fmt::Write;
 use std::io::Read;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -714,7 +715,7 @@ pub fn run_scale(path: &Path, options: &ScaleOptions, exe: &Path) -> std::io::Re
                     RunEnd::Done(v) => format!("{:.1} ms", v["median_ms"].as_f64().unwrap_or(0.0)),
                     e => end_word(e, Some(options.time_limit)),
                 };
-                eprintln!("bench --scale: {kernel} x{used}: {what}");
+                let _ = writeln!(std::io::stderr(), "bench --scale: {kernel} x{used}: {what}");
             }
             rows.push(ScaleRow {
                 kernel: kernel.clone(),

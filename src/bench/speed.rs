@@ -43,6 +43,7 @@
 //! layout does not.
 
 use std::fmt::Write;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -419,7 +420,11 @@ pub fn run_speed(path: &Path, options: &SpeedOptions) -> std::io::Result<SpeedRe
             },
         };
         if options.progress {
-            eprintln!("bench --speed: {}", row_line(&row).trim_end());
+            let _ = writeln!(
+                std::io::stderr(),
+                "bench --speed: {}",
+                row_line(&row).trim_end()
+            );
         }
         rows.push(row);
     }

@@ -5,6 +5,7 @@
 //! goes to stderr only: a program's output never depends on it.
 
 use log::{Level, LevelFilter, Log, Metadata, Record};
+use std::io::Write as _;
 
 /// The targets `--log` accepts.
 pub const TARGETS: &[&str] = &["smo", "ilp", "conflicts"];
@@ -52,7 +53,12 @@ impl Log for StderrLogger {
 
     fn log(&self, record: &Record<'_>) {
         if self.enabled(record.metadata()) {
-            eprintln!("polyfold[{}]: {}", record.target(), record.args());
+            let _ = writeln!(
+                std::io::stderr(),
+                "polyfold[{}]: {}",
+                record.target(),
+                record.args()
+            );
         }
     }
 
