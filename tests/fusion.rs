@@ -258,3 +258,26 @@ fn the_shifts_minimise_the_producer_consumer_distances() {
         vec![0, 1, 2]
     );
 }
+
+/// jacobi2d_smoothing fused: every stage reads rows `i - 1`, `i` and
+/// `i + 1` of the one before, so each of `a` and `A0`..`A3` needs three
+/// rows of N = 64 cells, `[i % 3][j]`, certified for every N: 192 cells.
+/// The optimal lattice at N = 64 saves one cell of the 192 (the values of
+/// the row read last are dead one column early), pinned to N = 64 with a
+/// `_Static_assert` and a `% 191`: not worth it by default (a pinned
+/// layout must save an eighth); `--min-memory` still takes it.
+#[test]
+fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
+    let r = report(&["corpus/jacobi2d_smoothing.c"]);
+    for array in ["a", "A0", "A1", "A2", "A3"] {
+        assert_eq!(new_cells(&r, array), Some(3 * 64), "{array}: {r:#}");
+    }
+    let out = common::polyfold_stdout(&["corpus/jacobi2d_smoothing.c"]);
+    assert!(!out.contains("_Static_assert"), "{out}");
+    assert!(out.contains("double A0[3][N];"), "{out}");
+    let r = report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
+    for array in ["a", "A0", "A1", "A2", "A3"] {
+        let cells = new_cells(&r, array).expect("a size");
+        assert!(cells < 3 * 64, "{array}: {cells}");
+    }
+}

@@ -89,6 +89,10 @@ fn a_lattice_with_live_in_cells_at_small_sizes_only_is_lifted_from_a_size_on() {
         );
         assert_eq!(c["new_cells"], n - 1, "N = {n}");
         // The exhaustive search, where it runs, finds no smaller lattice.
+        // It does not run where even a lattice at the max-live bound,
+        // pinned to this N, would not save an eighth of the N - 1 cells
+        // certified for every N (a pin must pay for itself).
+        let bound = c["lower_bound"].as_i64().expect("a lower bound");
         if let Some(optimal) = c["strategies"]
             .as_array()
             .expect("strategies")
@@ -97,7 +101,10 @@ fn a_lattice_with_live_in_cells_at_small_sizes_only_is_lifted_from_a_size_on() {
         {
             assert_eq!(optimal["cells"], n - 1, "N = {n}");
         } else {
-            assert!(n > 10, "N = {n}: the search should run at small sizes");
+            assert!(
+                n > 10 || bound * 8 > (n - 1) * 7,
+                "N = {n}: the search should run at small sizes (bound {bound})"
+            );
         }
         let output = polyfold(&dir, &format!("n{n}"), &source, &[]);
         assert!(output.contains("    int c[N - 1]; /* polyfold: c[i][k] -> c[(k - i) % (N - 1)] */\n    _Static_assert(N >= 2, "), "{output}");

@@ -32,119 +32,54 @@
 static double jacobi2d_smoothing_kernel(double in[N][N])
 {
     int i, j;
-    double a[191]; /* polyfold: a[i][j] -> a[(j - 64 * i) % 191] */
-    _Static_assert(N == 64, "polyfold: the storage of a is certified for these parameter values only");
-    int a_r0, a_r1, a_r2, a_r3, a_r4, a_r5, a_r6, a_r7, a_r8, a_r9, a_r10, a_r11; /* polyfold: rotating indices, advanced by their loops */
-    double A0[191]; /* polyfold: A0[c0][c1] -> A0[(c1 - 64 * c0) % 191] */
-    _Static_assert(N == 64, "polyfold: the storage of A0 is certified for these parameter values only");
-    int A0_r0, A0_r1, A0_r2, A0_r3, A0_r4, A0_r5, A0_r6, A0_r7, A0_r8, A0_r9, A0_r10, A0_r11; /* polyfold: rotating indices, advanced by their loops */
-    double A1[191]; /* polyfold: A1[c0][c1] -> A1[(c1 - 64 * c0) % 191] */
-    _Static_assert(N == 64, "polyfold: the storage of A1 is certified for these parameter values only");
-    int A1_r0, A1_r1, A1_r2, A1_r3, A1_r4, A1_r5, A1_r6, A1_r7, A1_r8, A1_r9, A1_r10; /* polyfold: rotating indices, advanced by their loops */
-    double A2[191]; /* polyfold: A2[c0][c1] -> A2[(c1 - 64 * c0) % 191] */
-    _Static_assert(N == 64, "polyfold: the storage of A2 is certified for these parameter values only");
-    int A2_r0, A2_r1, A2_r2, A2_r3, A2_r4, A2_r5, A2_r6, A2_r7, A2_r8, A2_r9; /* polyfold: rotating indices, advanced by their loops */
-    double A3[191]; /* polyfold: A3[c0][c1] -> A3[(c1 - 64 * c0) % 191] */
-    _Static_assert(N == 64, "polyfold: the storage of A3 is certified for these parameter values only");
-    int A3_r0, A3_r1, A3_r2, A3_r3, A3_r4, A3_r5, A3_r6, A3_r7, A3_r8, A3_r9; /* polyfold: rotating indices, advanced by their loops */
+    double a[3][N]; /* polyfold: a[i][j] -> a[i % 3][j] */
+    int a_r0, a_r1, a_r2; /* polyfold: rotating indices, advanced by their loops */
+    double A0[3][N]; /* polyfold: A0[c0][c1] -> A0[c0 % 3][c1] */
+    double A1[3][N]; /* polyfold: A1[c0][c1] -> A1[c0 % 3][c1] */
+    double A2[3][N]; /* polyfold: A2[c0][c1] -> A2[c0 % 3][c1] */
+    double A3[3][N]; /* polyfold: A3[c0][c1] -> A3[c0 % 3][c1] */
     double A4[N]; /* polyfold: A4[c0][c1] -> A4[c1] */
     double result = 0.0;
 
 #pragma scop
-    for (i = 0; i <= 4; i++) {
+    for (i = 0, a_r0 = i % 3, a_r1 = ((i - 1) % 3 + 3) % 3, a_r2 = (i + 1) % 3; i <= N + 4; i++, a_r0 = a_r0 + 1 < 3 ? a_r0 + 1 : 0, a_r1 = a_r1 + 1 < 3 ? a_r1 + 1 : 0, a_r2 = a_r2 + 1 < 3 ? a_r2 + 1 : 0) {
         if (i <= N - 1)
-            for (j = 0, a_r0 = (j - 64 * i + 382) % 191; j < N; ++j, a_r0 = a_r0 + 1 < 191 ? a_r0 + 1 : 0)
-                a[a_r0] = in[i][j];
-        if (i >= 1 && i <= N)
-            for (j = 0, a_r1 = (j - 64 * i + 446) % 191, a_r2 = (j - 64 * i + 319) % 191, a_r3 = (j - 64 * i + 382) % 191, a_r4 = (j - 64 * i + 445) % 191; j < N; ++j, a_r1 = a_r1 + 1 < 191 ? a_r1 + 1 : 0, a_r2 = a_r2 + 1 < 191 ? a_r2 + 1 : 0, a_r3 = a_r3 + 1 < 191 ? a_r3 + 1 : 0, a_r4 = a_r4 + 1 < 191 ? a_r4 + 1 : 0)
-                if ((i - 1) == 0 || (i - 1) == N - 1 || j == 0 || j == N - 1)
-                    A0[a_r1] = a[a_r1];
-                else
-                    A0[j - 64 * i + 255] = a[j - 64 * i + 255] + (a[a_r2] + a[a_r3] + a[a_r4] + a[j - 64 * i + 256]);
-        if (i >= 2 && i <= N + 1)
-            for (j = 0, A0_r0 = (j - 64 * i + 319) % 191, A0_r1 = (j - 64 * i + 383) % 191; j < N; ++j, A0_r0 = A0_r0 + 1 < 191 ? A0_r0 + 1 : 0, A0_r1 = A0_r1 + 1 < 191 ? A0_r1 + 1 : 0)
-                if ((i - 2) == 0 || (i - 2) == N - 1 || j == 0 || j == N - 1)
-                    A1[A0_r0] = A0[A0_r0];
-                else
-                    A1[j - 64 * i + 319] = A0[j - 64 * i + 319] + (A0[A0_r1] + A0[j - 64 * i + 255] + A0[j - 64 * i + 318] + A0[j - 64 * i + 320]);
-        if (i >= 3 && i <= N + 2)
-            for (j = 0, A1_r0 = (j - 64 * i + 383) % 191; j < N; ++j, A1_r0 = A1_r0 + 1 < 191 ? A1_r0 + 1 : 0)
-                if ((i - 3) == 0 || (i - 3) == N - 1 || j == 0 || j == N - 1)
-                    A2[A1_r0] = A1[A1_r0];
-                else
-                    A2[j - 64 * i + 383] = A1[j - 64 * i + 383] + (A1[j - 64 * i + 256] + A1[j - 64 * i + 319] + A1[j - 64 * i + 382] + A1[j - 64 * i + 384]);
-        if (i >= 4)
             for (j = 0; j < N; ++j)
-                if ((i - 4) == 0 || (i - 4) == N - 1 || j == 0 || j == N - 1)
-                    A3[j - 64 * i + 256] = A2[j - 64 * i + 256];
+                a[a_r0][j] = in[i][j];
+        if (i >= 1 && i <= N)
+            for (j = 0; j < N; ++j)
+                if (i == 1 || i == N || j == 0 || j == N - 1)
+                    A0[a_r1][j] = a[a_r1][j];
                 else
-                    A3[(j - 64 * (i - 4) + 4202) % 191] = A2[(j - 64 * (i - 4) + 4202) % 191] + (A2[(j - 64 * (i - 5) + 4202) % 191] + A2[(j - 64 * (i - 3) + 4202) % 191] + A2[((j - 1) - 64 * (i - 4) + 4202) % 191] + A2[((j + 1) - 64 * (i - 4) + 4202) % 191]);
-    }
-    for (i = 5; i <= N - 1; i++) {
-        for (j = 0, a_r5 = (j - 64 * i + 4202) % 191; j < N; ++j, a_r5 = a_r5 + 1 < 191 ? a_r5 + 1 : 0)
-            a[a_r5] = in[i][j];
-        for (j = 0, a_r6 = (j - 64 * i + 4266) % 191, a_r7 = (j - 64 * i + 4330) % 191, a_r8 = (j - 64 * i + 4202) % 191, a_r9 = (j - 64 * i + 4265) % 191, a_r10 = (j - 64 * i + 4267) % 191; j < N; ++j, a_r6 = a_r6 + 1 < 191 ? a_r6 + 1 : 0, a_r7 = a_r7 + 1 < 191 ? a_r7 + 1 : 0, a_r8 = a_r8 + 1 < 191 ? a_r8 + 1 : 0, a_r9 = a_r9 + 1 < 191 ? a_r9 + 1 : 0, a_r10 = a_r10 + 1 < 191 ? a_r10 + 1 : 0)
-            if ((i - 1) == 0 || (i - 1) == N - 1 || j == 0 || j == N - 1)
-                A0[a_r6] = a[a_r6];
-            else
-                A0[a_r6] = a[a_r6] + (a[a_r7] + a[a_r8] + a[a_r9] + a[a_r10]);
-        for (j = 0, A0_r2 = (j - 64 * i + 4330) % 191, A0_r3 = (j - 64 * i + 4394) % 191, A0_r4 = (j - 64 * i + 4266) % 191, A0_r5 = (j - 64 * i + 4329) % 191, A0_r6 = (j - 64 * i + 4331) % 191; j < N; ++j, A0_r2 = A0_r2 + 1 < 191 ? A0_r2 + 1 : 0, A0_r3 = A0_r3 + 1 < 191 ? A0_r3 + 1 : 0, A0_r4 = A0_r4 + 1 < 191 ? A0_r4 + 1 : 0, A0_r5 = A0_r5 + 1 < 191 ? A0_r5 + 1 : 0, A0_r6 = A0_r6 + 1 < 191 ? A0_r6 + 1 : 0)
-            if ((i - 2) == 0 || (i - 2) == N - 1 || j == 0 || j == N - 1)
-                A1[A0_r2] = A0[A0_r2];
-            else
-                A1[A0_r2] = A0[A0_r2] + (A0[A0_r3] + A0[A0_r4] + A0[A0_r5] + A0[A0_r6]);
-        for (j = 0, A1_r1 = (j - 64 * i + 4394) % 191, A1_r2 = (j - 64 * i + 4458) % 191, A1_r3 = (j - 64 * i + 4330) % 191, A1_r4 = (j - 64 * i + 4393) % 191, A1_r5 = (j - 64 * i + 4395) % 191; j < N; ++j, A1_r1 = A1_r1 + 1 < 191 ? A1_r1 + 1 : 0, A1_r2 = A1_r2 + 1 < 191 ? A1_r2 + 1 : 0, A1_r3 = A1_r3 + 1 < 191 ? A1_r3 + 1 : 0, A1_r4 = A1_r4 + 1 < 191 ? A1_r4 + 1 : 0, A1_r5 = A1_r5 + 1 < 191 ? A1_r5 + 1 : 0)
-            if ((i - 3) == 0 || (i - 3) == N - 1 || j == 0 || j == N - 1)
-                A2[A1_r1] = A1[A1_r1];
-            else
-                A2[A1_r1] = A1[A1_r1] + (A1[A1_r2] + A1[A1_r3] + A1[A1_r4] + A1[A1_r5]);
-        for (j = 0, A2_r0 = (j - 64 * i + 4458) % 191, A2_r1 = (j - 64 * i + 4522) % 191, A2_r2 = (j - 64 * i + 4394) % 191, A2_r3 = (j - 64 * i + 4457) % 191, A2_r4 = (j - 64 * i + 4459) % 191; j < N; ++j, A2_r0 = A2_r0 + 1 < 191 ? A2_r0 + 1 : 0, A2_r1 = A2_r1 + 1 < 191 ? A2_r1 + 1 : 0, A2_r2 = A2_r2 + 1 < 191 ? A2_r2 + 1 : 0, A2_r3 = A2_r3 + 1 < 191 ? A2_r3 + 1 : 0, A2_r4 = A2_r4 + 1 < 191 ? A2_r4 + 1 : 0)
-            if ((i - 4) == 0 || (i - 4) == N - 1 || j == 0 || j == N - 1)
-                A3[A2_r0] = A2[A2_r0];
-            else
-                A3[A2_r0] = A2[A2_r0] + (A2[A2_r1] + A2[A2_r2] + A2[A2_r3] + A2[A2_r4]);
-        for (j = 0, A3_r0 = (j - 64 * i + 4522) % 191, A3_r1 = (j - 64 * i + 4586) % 191, A3_r2 = (j - 64 * i + 4458) % 191, A3_r3 = (j - 64 * i + 4521) % 191, A3_r4 = (j - 64 * i + 4523) % 191; j < N; ++j, A3_r0 = A3_r0 + 1 < 191 ? A3_r0 + 1 : 0, A3_r1 = A3_r1 + 1 < 191 ? A3_r1 + 1 : 0, A3_r2 = A3_r2 + 1 < 191 ? A3_r2 + 1 : 0, A3_r3 = A3_r3 + 1 < 191 ? A3_r3 + 1 : 0, A3_r4 = A3_r4 + 1 < 191 ? A3_r4 + 1 : 0)
-            if ((i - 5) == 0 || (i - 5) == N - 1 || j == 0 || j == N - 1)
-                A4[j] = A3[A3_r0];
-            else
-                A4[j] = A3[A3_r0] + (A3[A3_r1] + A3[A3_r2] + A3[A3_r3] + A3[A3_r4]);
-        for (j = 0; j < N; ++j)
-            result += (double)(((i - 5) * 3 + j) % 7 + 1) * A4[j];
-    }
-    for (i = N; i <= N + 4; i++)
+                    A0[a_r1][j] = a[a_r1][j] + (a[a_r2][j] + a[a_r0][j] + a[a_r1][j - 1] + a[a_r1][j + 1]);
+        if (i >= 2 && i <= N + 1)
+            for (j = 0; j < N; ++j)
+                if (i == 2 || i == N + 1 || j == 0 || j == N - 1)
+                    A1[a_r2][j] = A0[a_r2][j];
+                else
+                    A1[a_r2][j] = A0[a_r2][j] + (A0[a_r0][j] + A0[a_r1][j] + A0[a_r2][j - 1] + A0[a_r2][j + 1]);
+        if (i >= 3 && i <= N + 2)
+            for (j = 0; j < N; ++j)
+                if (i == 3 || i == N + 2 || j == 0 || j == N - 1)
+                    A2[a_r0][j] = A1[a_r0][j];
+                else
+                    A2[a_r0][j] = A1[a_r0][j] + (A1[a_r1][j] + A1[a_r2][j] + A1[a_r0][j - 1] + A1[a_r0][j + 1]);
+        if (i >= 4 && i <= N + 3)
+            for (j = 0; j < N; ++j)
+                if (i == 4 || i == N + 3 || j == 0 || j == N - 1)
+                    A3[a_r1][j] = A2[a_r1][j];
+                else
+                    A3[a_r1][j] = A2[a_r1][j] + (A2[a_r2][j] + A2[a_r0][j] + A2[a_r1][j - 1] + A2[a_r1][j + 1]);
         if (i >= 5) {
-            if (i <= N)
-                for (j = 0, a_r11 = ((j - 64 * i + 4266) % 191 + 191) % 191; j < N; ++j, a_r11 = a_r11 + 1 < 191 ? a_r11 + 1 : 0)
-                    if ((i - 1) == 0 || (i - 1) == N - 1 || j == 0 || j == N - 1)
-                        A0[a_r11] = a[a_r11];
-                    else
-                        A0[(j - 64 * (i - 1) + 4202) % 191] = a[(j - 64 * (i - 1) + 4202) % 191] + (a[(j - 64 * (i - 2) + 4202) % 191] + a[(j - 64 * i + 4202) % 191] + a[((j - 1) - 64 * (i - 1) + 4202) % 191] + a[((j + 1) - 64 * (i - 1) + 4202) % 191]);
-            if (i <= N + 1)
-                for (j = 0, A0_r7 = ((j - 64 * i + 4330) % 191 + 191) % 191, A0_r8 = (j - 64 * i + 4394) % 191, A0_r9 = ((j - 64 * i + 4266) % 191 + 191) % 191, A0_r10 = ((j - 64 * i + 4329) % 191 + 191) % 191, A0_r11 = ((j - 64 * i + 4331) % 191 + 191) % 191; j < N; ++j, A0_r7 = A0_r7 + 1 < 191 ? A0_r7 + 1 : 0, A0_r8 = A0_r8 + 1 < 191 ? A0_r8 + 1 : 0, A0_r9 = A0_r9 + 1 < 191 ? A0_r9 + 1 : 0, A0_r10 = A0_r10 + 1 < 191 ? A0_r10 + 1 : 0, A0_r11 = A0_r11 + 1 < 191 ? A0_r11 + 1 : 0)
-                    if ((i - 2) == 0 || (i - 2) == N - 1 || j == 0 || j == N - 1)
-                        A1[A0_r7] = A0[A0_r7];
-                    else
-                        A1[A0_r7] = A0[A0_r7] + (A0[A0_r8] + A0[A0_r9] + A0[A0_r10] + A0[A0_r11]);
-            if (i <= N + 2)
-                for (j = 0, A1_r6 = (j - 64 * i + 4394) % 191, A1_r7 = (j - 64 * i + 4458) % 191, A1_r8 = ((j - 64 * i + 4330) % 191 + 191) % 191, A1_r9 = (j - 64 * i + 4393) % 191, A1_r10 = (j - 64 * i + 4395) % 191; j < N; ++j, A1_r6 = A1_r6 + 1 < 191 ? A1_r6 + 1 : 0, A1_r7 = A1_r7 + 1 < 191 ? A1_r7 + 1 : 0, A1_r8 = A1_r8 + 1 < 191 ? A1_r8 + 1 : 0, A1_r9 = A1_r9 + 1 < 191 ? A1_r9 + 1 : 0, A1_r10 = A1_r10 + 1 < 191 ? A1_r10 + 1 : 0)
-                    if ((i - 3) == 0 || (i - 3) == N - 1 || j == 0 || j == N - 1)
-                        A2[A1_r6] = A1[A1_r6];
-                    else
-                        A2[A1_r6] = A1[A1_r6] + (A1[A1_r7] + A1[A1_r8] + A1[A1_r9] + A1[A1_r10]);
-            if (i <= N + 3)
-                for (j = 0, A2_r5 = (j - 64 * i + 4458) % 191, A2_r6 = (j - 64 * i + 4522) % 191, A2_r7 = (j - 64 * i + 4394) % 191, A2_r8 = (j - 64 * i + 4457) % 191, A2_r9 = (j - 64 * i + 4459) % 191; j < N; ++j, A2_r5 = A2_r5 + 1 < 191 ? A2_r5 + 1 : 0, A2_r6 = A2_r6 + 1 < 191 ? A2_r6 + 1 : 0, A2_r7 = A2_r7 + 1 < 191 ? A2_r7 + 1 : 0, A2_r8 = A2_r8 + 1 < 191 ? A2_r8 + 1 : 0, A2_r9 = A2_r9 + 1 < 191 ? A2_r9 + 1 : 0)
-                    if ((i - 4) == 0 || (i - 4) == N - 1 || j == 0 || j == N - 1)
-                        A3[A2_r5] = A2[A2_r5];
-                    else
-                        A3[A2_r5] = A2[A2_r5] + (A2[A2_r6] + A2[A2_r7] + A2[A2_r8] + A2[A2_r9]);
-            for (j = 0, A3_r5 = (j - 64 * i + 4522) % 191, A3_r6 = (j - 64 * i + 4586) % 191, A3_r7 = (j - 64 * i + 4458) % 191, A3_r8 = (j - 64 * i + 4521) % 191, A3_r9 = (j - 64 * i + 4523) % 191; j < N; ++j, A3_r5 = A3_r5 + 1 < 191 ? A3_r5 + 1 : 0, A3_r6 = A3_r6 + 1 < 191 ? A3_r6 + 1 : 0, A3_r7 = A3_r7 + 1 < 191 ? A3_r7 + 1 : 0, A3_r8 = A3_r8 + 1 < 191 ? A3_r8 + 1 : 0, A3_r9 = A3_r9 + 1 < 191 ? A3_r9 + 1 : 0)
-                if ((i - 5) == 0 || (i - 5) == N - 1 || j == 0 || j == N - 1)
-                    A4[j] = A3[A3_r5];
+            for (j = 0; j < N; ++j)
+                if (i == 5 || i == N + 4 || j == 0 || j == N - 1)
+                    A4[j] = A3[a_r2][j];
                 else
-                    A4[j] = A3[A3_r5] + (A3[A3_r6] + A3[A3_r7] + A3[A3_r8] + A3[A3_r9]);
+                    A4[j] = A3[a_r2][j] + (A3[a_r0][j] + A3[a_r1][j] + A3[a_r2][j - 1] + A3[a_r2][j + 1]);
             for (j = 0; j < N; ++j)
                 result += (double)(((i - 5) * 3 + j) % 7 + 1) * A4[j];
         }
+    }
 #pragma endscop
     return result;
 }

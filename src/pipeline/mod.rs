@@ -116,7 +116,11 @@ fn contract_scop(
             program,
             si,
             options.inter_array_time,
-            (options.min_memory, options.pow2_moduli),
+            (
+                options.min_memory,
+                options.pow2_moduli,
+                options.record_max_live,
+            ),
             decisions,
         ) {
             Ok(m) => merged = Some(m),

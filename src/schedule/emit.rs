@@ -14,6 +14,11 @@
 //!
 //! Each `i` of loop `k`'s range is run once: by the prologue when `i < L'`,
 //! by the steady loop when `i <= U`, by the epilogue otherwise.
+//!
+//! When every statement of the run sits in an inner loop, the run is one
+//! loop `L <= i <= U'` instead, each body under `i >= l_k` (when `l_k > L`)
+//! and `i <= u_k` (when `u_k < U'`): the guards are tests per outer
+//! iteration, and the statements are not copied.
 
 use crate::codegen::Edit;
 use crate::ir::{AffExpr, Program, Scop};
@@ -76,8 +81,39 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
         )
     };
     let mut segments: Vec<Segment> = Vec::new();
+    // Bodies that are loops themselves: one loop with guards. A guard is
+    // then a test per iteration of an outer loop, and the statements are
+    // not copied into a prologue and an epilogue (a copy of every
+    // statement would make the contraction's conflict sets four times
+    // larger, and the text twice as long).
+    let outer = run.loops.iter().all(|l| {
+        l.stmts
+            .iter()
+            .all(|&s| scop.stmts[s].iterators.len() > run.depth + 1)
+    });
+    if outer {
+        let members = lowers
+            .iter()
+            .zip(&uppers)
+            .enumerate()
+            .map(|(k, (lower, upper))| {
+                let mut guards = Vec::new();
+                if lower.constant > lo_min {
+                    guards.push(format!("{name} >= {}", text(lower)));
+                }
+                if upper.constant < up_max {
+                    guards.push(format!("{name} <= {}", text(upper)));
+                }
+                (k, guards)
+            })
+            .collect();
+        segments.push((
+            header(&with(&lowers[0], lo_min), &with(&uppers[0], up_max)),
+            members,
+        ));
+    }
     // The prologue.
-    if lo_max > lo_min {
+    if !outer && lo_max > lo_min {
         let last = with(&lowers[0], lo_max - 1);
         let mut members = Vec::new();
         for (k, (lower, upper)) in lowers.iter().zip(&uppers).enumerate() {
@@ -97,12 +133,14 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
         segments.push((header(&with(&lowers[0], lo_min), &last), members));
     }
     // The steady loop.
-    segments.push((
-        header(&with(&lowers[0], lo_max), &with(&uppers[0], up_min)),
-        (0..run.loops.len()).map(|k| (k, Vec::new())).collect(),
-    ));
+    if !outer {
+        segments.push((
+            header(&with(&lowers[0], lo_max), &with(&uppers[0], up_min)),
+            (0..run.loops.len()).map(|k| (k, Vec::new())).collect(),
+        ));
+    }
     // The epilogue.
-    if up_max > up_min {
+    if !outer && up_max > up_min {
         let first = with(&uppers[0], up_min + 1);
         let after_prologue =
             proven_nonneg(scop, run, &difference(&first, &with(&lowers[0], lo_max))?);
@@ -168,18 +206,45 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
         };
         let mut lines = Vec::new();
         let mut one_statement = members.len() == 1;
-        for (k, guards) in members {
-            let l = &run.loops[*k];
-            order.extend(l.stmts.iter().map(|s| (*s, l.shift)));
-            let body = &bodies[*k];
-            let own: Vec<&String> = guards.iter().filter(|g| !common.contains(g)).collect();
-            let guard = (!own.is_empty()).then(|| {
-                own.iter()
+        let guarded: Vec<(usize, Option<String>)> = members
+            .iter()
+            .map(|(k, guards)| {
+                let own: Vec<&str> = guards
+                    .iter()
+                    .filter(|g| !common.contains(g))
                     .map(|g| g.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" && ")
-            });
+                    .collect();
+                (*k, (!own.is_empty()).then(|| own.join(" && ")))
+            })
+            .collect();
+        let mut at = 0;
+        while at < guarded.len() {
+            let (k, guard) = &guarded[at];
+            let l = &run.loops[*k];
+            // Bodies after this one under the same guard share its `if`
+            // (a body that declares names keeps its own block).
+            let mut end = at + 1;
+            while guard.is_some()
+                && !l.scoped
+                && end < guarded.len()
+                && guarded[end].1 == *guard
+                && !run.loops[guarded[end].0].scoped
+            {
+                end += 1;
+            }
+            for (k, _) in &guarded[at..end] {
+                let l = &run.loops[*k];
+                order.extend(l.stmts.iter().map(|s| (*s, l.shift)));
+            }
+            let body = &bodies[*k];
             match (guard, l.scoped, l.single) {
+                (Some(cond), _, _) if end > at + 1 => {
+                    lines.push(format!("{inner}if ({cond}) {{"));
+                    for (k, _) in &guarded[at..end] {
+                        lines.push(reindent(&bodies[*k], &format!("{inner}{unit}")));
+                    }
+                    lines.push(format!("{inner}}}"));
+                }
                 (None, false, single) => {
                     one_statement &= single;
                     lines.push(reindent(body, &inner));
@@ -199,6 +264,7 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
                     lines.push(format!("{inner}}}"));
                 }
             }
+            at = end;
         }
         let body = lines.join("\n");
         if common.is_empty() {
@@ -401,16 +467,30 @@ fn body_text(
                 }
             }
         }
-        let replacement = match l.shift {
-            0 => name.to_string(),
-            s if s > 0 => format!("({name} - {s})"),
-            s => format!("({name} + {})", s.unsigned_abs()),
+        // Names of signed integers a comparison may take the shift into:
+        // the parameters that print as themselves, the outer iterators.
+        let mut integers: Vec<String> = scop
+            .params
+            .iter()
+            .zip(&params)
+            .filter(|(p, t)| p.name == **t)
+            .map(|(p, _)| p.name.clone())
+            .collect();
+        if let Some(&k) = l.stmts.first() {
+            integers.extend(scop.stmts[k].iterators.iter().take(run_depth).cloned());
+        }
+        let keep = |at: usize| {
+            covered
+                .iter()
+                .any(|c| c.start <= start + at && start + at < c.end)
         };
-        for (at, token) in crate::util::c_text::identifier_tokens(&source[start..end], false) {
-            let at = start + at;
-            if token == l.iterator && !covered.iter().any(|c| c.start <= at && at < c.end) {
-                edits.push(Edit::replace(at..at + token.len(), replacement.clone()));
-            }
+        for (range, text) in super::shift_text::shift_edits(
+            &source[start..end],
+            (&l.iterator, name, l.shift),
+            &integers,
+            &keep,
+        ) {
+            edits.push(Edit::replace(start + range.start..start + range.end, text));
         }
     }
     // Edits relative to the body's text.

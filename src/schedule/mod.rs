@@ -48,6 +48,7 @@
 pub mod check;
 pub mod emit;
 pub mod fusion;
+mod shift_text;
 pub mod trace;
 
 pub use fusion::{FusedLoop, FusedRun, plan_fusion};

@@ -29,7 +29,7 @@ use crate::mapping::smo::{
 };
 use crate::poly::{Budget, WorkLimit};
 
-use super::super::options::{CONFLICT_WORK, SHARED_WORK};
+use super::super::options::{CONFLICT_WORK, SHARED_WORK, SMO_MAX_OPERATIONS};
 use super::{
     Found, Parts, Solved, aligned_dims, lifetimes_in, max_live_of, overlapping_pairs,
     writes_and_lifetimes,
@@ -115,7 +115,7 @@ pub(super) fn solve_every_value(
         if k > 0 && all_failed(&found, variants.len()) {
             break;
         }
-        let (writes, raw) = writes_and_lifetimes(vs, parts.temps, point)?;
+        let (writes, raw) = writes_and_lifetimes(vs, parts.temps, point, SMO_MAX_OPERATIONS)?;
         if k == 0 {
             lower_bound = max_live_of(&raw);
         }

@@ -738,7 +738,7 @@ pub fn propose(
         scop_index,
         Mode::Values(values),
         temporaries,
-        (budget, masks),
+        (budget, masks, true),
     )
 }
 
@@ -749,21 +749,23 @@ pub fn propose(
 /// parameters (`lifted`), and code whose offsets and conditions are
 /// proven on the statements' domains (`iterations`); with `masks`, its
 /// power-of-two number moduli printed as masks. Its numbers (cells,
-/// lower bound) are those of the probe point. Not certified: only
+/// lower bound) are those of the probe point; with `report_bound`, the
+/// lower bound is traced at the known values too (a number for the
+/// report, whose cost grows with the sizes up to its cap). Not certified: only
 /// [`super::certify::certify_merged_for_every_value`] makes it usable.
 pub fn propose_every_value(
     program: &Program,
     scop_index: usize,
     temporaries: &[usize],
     budget: std::time::Duration,
-    masks: bool,
+    (masks, report_bound): (bool, bool),
 ) -> Result<SmoContraction, String> {
     propose_in(
         program,
         scop_index,
         Mode::EveryValue,
         temporaries,
-        (budget, masks),
+        (budget, masks, report_bound),
     )
 }
 
@@ -781,7 +783,7 @@ fn propose_in(
     scop_index: usize,
     mode: Mode<'_>,
     temporaries: &[usize],
-    (budget, masks): (std::time::Duration, bool),
+    (budget, masks, report_bound): (std::time::Duration, bool, bool),
 ) -> Result<SmoContraction, String> {
     let started = std::time::Instant::now();
     let debug = log::log_enabled!(target: "smo", log::Level::Debug);
@@ -901,10 +903,12 @@ fn propose_in(
     let (base, lower_bound) = match (mode, scop.param_values()) {
         (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
         (Mode::EveryValue, Ok(values)) => {
-            // Traced at the known values only while their operations are
-            // few (the same cap as the merging for known values).
-            let bound = writes_and_lifetimes(vs, &temps, &values)
-                .ok()
+            // Traced at the known values only for a report, and only while
+            // their operations are few (the same cap as the merging for
+            // known values).
+            let bound = report_bound
+                .then(|| writes_and_lifetimes(vs, &temps, &values, SMO_MAX_OPERATIONS).ok())
+                .flatten()
                 .map(|(_, lives)| max_live_of(&lives));
             (values, bound)
         }
@@ -1454,7 +1458,7 @@ fn solve_for_values(
     // (every mapping is certified for them, and pinned to them by a
     // `_Static_assert`): its pieces fix the parameters, and it skips the
     // statement pairs none of whose values overlap in the lifetimes.
-    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, temps, values)?;
+    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, temps, values, SMO_MAX_OPERATIONS)?;
     let needed = overlapping_pairs(&writes, &raw_lifetimes, stmts);
     stage("lifetimes");
     let for_values = ForValues {
@@ -1708,15 +1712,16 @@ type Operation = (Vec<i64>, usize, Vec<i64>);
 fn operations(
     scop: &Scop,
     values: &[i64],
+    max_operations: u64,
 ) -> Result<(crate::verify::trace::TraceProgram, Vec<Operation>), String> {
     let tp = crate::verify::build::trace_program(scop);
     let mut ops: Vec<Operation> = Vec::new();
     // One step per point visited, for all statements together.
-    let mut budget = Budget::steps(SMO_MAX_OPERATIONS);
+    let mut budget = Budget::steps(max_operations);
     for (si, st) in tp.statements.iter().enumerate() {
         let points = domain_points(scop, si, values, &mut budget).map_err(|e| match e {
             crate::poly::PolyError::Budget => format!(
-                "the SCoP runs more than {SMO_MAX_OPERATIONS} operations for the known parameter values (the merging enumerates them)"
+                "the SCoP runs more than {max_operations} operations for the known parameter values (the merging enumerates them)"
             ),
             e => e.to_string(),
         })?;
@@ -1760,8 +1765,9 @@ fn writes_and_lifetimes(
     scop: &Scop,
     temps: &[usize],
     values: &[i64],
+    max_operations: u64,
 ) -> Result<WritesAndLives, String> {
-    let (tp, ops) = operations(scop, values)?;
+    let (tp, ops) = operations(scop, values, max_operations)?;
     // Current writer of each cell of a temporary, and the last read of
     // each written value (by the op that wrote it).
     let mut writer: HashMap<(usize, Vec<i64>), usize> = HashMap::new();

@@ -56,13 +56,15 @@ fn every_value_possible(scop: &Scop, arrays: usize) -> Result<(), String> {
 /// buffers ([`super::cost::merge_pays`]), with no access in a loop that
 /// selects its home by a conditional on the iterators
 /// ([`super::cost::selects_in_loops`]). With `masks` (`--pow2-moduli`),
-/// the buffers' power-of-two number moduli are printed as masks.
+/// the buffers' power-of-two number moduli are printed as masks. With
+/// `report_bound`, the lower bound of a storage for every value is traced
+/// at the known values too (for the report).
 /// `Err`: why not (nothing changed).
 pub fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
-    (min_memory, masks): (bool, bool),
+    (min_memory, masks, report_bound): (bool, bool, bool),
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, String> {
     let scop = &program.scops[si];
@@ -103,7 +105,7 @@ pub fn merge_scop(
             si,
             &temporaries,
             safety_net,
-            masks,
+            (masks, report_bound),
         )?;
         certify_merged_for_every_value(scop, c)
     });

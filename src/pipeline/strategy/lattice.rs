@@ -4,7 +4,8 @@
 //! [`FIXED_SEARCH_CELLS`] cells (their cost grows with the difference set;
 //! `lifted.rs` runs them at small sizes for every size) whose current
 //! choice is above the max-live bound (no mapping can beat that bound, so
-//! then nothing runs). They get a part of the array's budget (the optimal
+//! then nothing runs; nor when a mapping at the bound, pinned to the known
+//! values, would not save enough over a current choice for every value). They get a part of the array's budget (the optimal
 //! search its own steps), so that a hard difference set cannot starve the
 //! rest of the run. Every size they find is listed in the reports; the
 //! smallest that beats the current choice is proposed, in order of size
@@ -44,7 +45,10 @@ pub(super) fn propose(
         let _ = facts.run_trace(TraceStorage::Original, budget);
     }
     let lower_bound = facts.traced_max_live().map_or(1, |m| m as i64).max(1);
-    if lower_bound >= current {
+    if !chooser.pinned_could_win(lower_bound, options.min_memory) {
+        // Not even a mapping at the bound would be chosen over the current
+        // one (pinned to the known values, it must save an eighth of a
+        // storage for every value).
         return Ok(Proposals::default());
     }
     let lattice_options = LatticeOptions {
