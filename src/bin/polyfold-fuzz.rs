@@ -30,7 +30,13 @@
 //! moduli such as `(N0 + 1) / 2`, and linearised chains `T[W * j + k]`
 //! from the cell before under `if (j - 1 >= 0 || k - 1 >= 0)`, as
 //! mot_detect's `Delta`, and skewed temporaries `T[i + j][j]`,
-//! `T[i][i + j]`, `T[i - j + N1 - 1][j]` read whole by a later nest),
+//! `T[i][i + j]`, `T[i - j + N1 - 1][j]` read whole by a later nest,
+//! strided temporaries `T[2 * i + 1][c]`, `= {0}` initialisers, headers
+//! `for (int i = ...)`, and stencil chains: 2 to 4 sibling loops (or 2-d
+//! nests), each stage reading the one before at offsets in [-2, 2]
+//! within bounds shrunk to fit, which loop shifting and fusion fuses;
+//! half of the programs of `all` have one, every program of
+//! `--forms stencil-chains` alone),
 //! `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
@@ -306,6 +312,10 @@ struct Tally {
     arrays: u64,
     temporaries: u64,
     merged_scops: u64,
+    /// Programs where polyfold fused loops (loop shifting and fusion), and
+    /// the runs it fused.
+    fused: u64,
+    fused_runs: u64,
     /// Programs of symbolic sizes, those polyfold changed, their
     /// contracted arrays, and their kernel calls (runtime sizes).
     symbolic: u64,
@@ -359,6 +369,8 @@ fn program_campaign(args: &Args) -> bool {
                             st.arrays += s.contracted_arrays as u64;
                             st.temporaries += s.temporaries as u64;
                             st.merged_scops += s.merged_scops as u64;
+                            st.fused += u64::from(s.fused_runs > 0);
+                            st.fused_runs += s.fused_runs as u64;
                             if symbolic {
                                 let calls = program.runtime_sizes();
                                 st.symbolic += 1;
@@ -398,9 +410,10 @@ fn program_campaign(args: &Args) -> bool {
                     if done.is_multiple_of(500) {
                         let st = stats.lock().expect("stats lock");
                         eprintln!(
-                            "... {done} programs, {} contracting, {} arrays contracted, {} symbolic ({} changed), {} failures, {:.0} s",
+                            "... {done} programs, {} contracting, {} arrays contracted, {} fused, {} symbolic ({} changed), {} failures, {:.0} s",
                             st.contracting,
                             st.arrays,
+                            st.fused,
                             st.symbolic,
                             st.symbolic_changed,
                             failures.lock().expect("failures lock").len(),
@@ -431,6 +444,12 @@ fn program_campaign(args: &Args) -> bool {
     println!(
         "arrays contracted: {} of {} temporaries",
         st.arrays, st.temporaries
+    );
+    println!(
+        "programs with fused loops: {} ({:.1}%), {} runs fused",
+        st.fused,
+        100.0 * st.fused as f64 / st.programs.max(1) as f64,
+        st.fused_runs
     );
     if args.inter_array != InterArray::Never {
         println!(

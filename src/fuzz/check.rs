@@ -181,6 +181,9 @@ pub struct CheckStats {
     pub changed: bool,
     /// SCoPs whose temporaries were merged (`inter_array`).
     pub merged_scops: usize,
+    /// Runs of loops fused (loop shifting and fusion) in the contracted
+    /// program: 0 when polyfold kept every schedule.
+    pub fused_runs: usize,
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
@@ -328,6 +331,7 @@ pub fn run_polyfold_traced(
         // A fused schedule: traced against the original at the known
         // values and at the trace sizes; the storage is the fused
         // program's.
+        let fused_runs = fusion.as_ref().map_or(0, |f| f.runs.len());
         let program = match fusion {
             Some(f) => {
                 check_fusion(&program, &f, &trace_sizes)?;
@@ -363,6 +367,7 @@ pub fn run_polyfold_traced(
         }
         stats.changed = contraction.output != source;
         stats.merged_scops = contraction.merged.len();
+        stats.fused_runs = fused_runs;
         Ok((contraction, stats))
     });
     match outcome {

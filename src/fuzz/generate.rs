@@ -35,6 +35,12 @@
 //! get an `else`. The printer adds comments and drops braces from the
 //! shape's style seed.
 //!
+//! The `stencil-chains` form (loop shifting and fusion's input: 2 to 4
+//! sibling loops, each stage reading the one before at constant offsets,
+//! see [`Builder::stencil_group`]) draws from a third generator whether
+//! a program has a chain and which group it is (mostly the first), so
+//! that a program without one is exactly the one its seed made before.
+//!
 //! [`generate_sized`] with `symbolic` makes programs whose every size is
 //! a kernel parameter without value (the campaign's `--sizes symbolic`):
 //! extents and subscript offsets are fitted as affine functions of the
@@ -1819,6 +1825,179 @@ impl Builder {
         (producer, vec![consumer])
     }
 
+    /// A stencil chain (the `stencil-chains` form): 2 to 4 stages, each a
+    /// loop of its own over a new size `P` of value 12 to 24 (a nest over
+    /// `P` and an earlier size `Q` in 2-d chains), one after the other at
+    /// the top level:
+    ///
+    /// ```text
+    /// for (i = 1; i <= P - 3; i++)
+    ///     T0[i] = w * in[i - 1] + w' * in[i] + w'' * in[i + 2] + c;
+    /// for (k = 3; k <= P - 4; k++)
+    ///     T1[k] = w * T0[k + 1] + w' * T0[k - 2];
+    /// for (i = 3; i <= P - 4; i++)
+    ///     out[i + c] = w * T1[i];
+    /// ```
+    ///
+    /// Each stage reads the one before (the first reads `in`) at 1 to 3
+    /// distinct offsets in [-2, 2] and runs on `[lo, P - 1 - hi]`, where
+    /// `lo` and `hi` add the offsets' margins to the stage before's (`in`
+    /// counts as defined on `[0, P - 1]`), so that every read finds a cell
+    /// the stage before wrote. An offset that would leave fewer than two
+    /// iterations at the sizes' values is dropped (at other sizes, the
+    /// later stages may run no iteration). A third of the chains are 2-d:
+    /// every stage has an inner loop over `j` and a size `Q` (`T[i][j]`,
+    /// `in[i + j + o]`), read at offsets in `i` only or, half of the time,
+    /// in `j` too (its bounds shrunk the same way), and the last stage
+    /// folds each row into `out[i + c] +=`. The stages all use `i` (`j`
+    /// inside), or half of the time each draws its own name. Each
+    /// temporary is read by the next stage only: loop shifting and fusion
+    /// makes each value live a few iterations.
+    fn stencil_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let names: Vec<String> = self
+            .program
+            .sizes
+            .iter()
+            .filter(|(n, _)| n.starts_with('N'))
+            .map(|(n, _)| n.clone())
+            .collect();
+        // A size of its own, 12 to 24: the cells fusion saves are then
+        // worth it beside the other groups' temporaries at the sizes'
+        // values (the kernel's other calls and builds go down to 1).
+        let p = format!("N{}", names.len());
+        let value = self.form_rng.range(12, 24);
+        self.program.sizes.push((p.clone(), value));
+        if self.symbolic {
+            let forms = &mut self.program.shape.size_forms;
+            forms.resize(self.program.sizes.len(), SizeForm::Parameter);
+        }
+        self.size_values = self.program.environment(&[]);
+        let stages = self.form_rng.range(2, 4) as usize;
+        // 2-d chains: the size of `j`, and whether reads shift `j` too.
+        let columns = if self.form_rng.chance(1, 3) {
+            let q = self.form_rng.pick(&names).clone();
+            Some((q, self.form_rng.chance(1, 2)))
+        } else {
+            None
+        };
+        let shared_name = self.form_rng.chance(1, 2);
+        let own_names: &[&str] = if columns.is_some() {
+            &["i", "k"]
+        } else {
+            &["i", "j", "k"]
+        };
+        // The margins' budget per dimension: at least two iterations.
+        let budget = [
+            (self.size_values[&p] - 2).max(0),
+            columns
+                .as_ref()
+                .map_or(0, |(q, _)| (self.size_values[q] - 2).max(0)),
+        ];
+        let (mut lo, mut hi) = ([0i64; 2], [0i64; 2]);
+        // The array the next stage reads (`None`: `in`).
+        let mut previous: Option<usize> = None;
+        let mut nodes = Vec::new();
+        for stage in 0..stages {
+            let last = stage + 1 == stages;
+            let var = if shared_name {
+                "i".to_string()
+            } else {
+                self.form_rng.pick(own_names).to_string()
+            };
+            let n_reads = self.form_rng.range(1, 3);
+            let (mut new_lo, mut new_hi) = (lo, hi);
+            let mut offsets: Vec<[i64; 2]> = Vec::new();
+            for _ in 0..n_reads {
+                let shift_j = columns.as_ref().is_some_and(|(_, s)| *s);
+                let mut offset = [
+                    self.form_rng.range(-2, 2),
+                    if shift_j {
+                        self.form_rng.range(-2, 2)
+                    } else {
+                        0
+                    },
+                ];
+                for d in 0..2 {
+                    // `x + o` must lie in the stage before's `[lo, P - 1 - hi]`.
+                    let l = new_lo[d].max(lo[d] - offset[d]);
+                    let h = new_hi[d].max(hi[d] + offset[d]);
+                    if l + h > budget[d] {
+                        offset[d] = 0;
+                    } else {
+                        new_lo[d] = l;
+                        new_hi[d] = h;
+                    }
+                }
+                if !offsets.contains(&offset) {
+                    offsets.push(offset);
+                }
+            }
+            let at = |o: [i64; 2]| -> Vec<Aff> {
+                let mut subscripts = vec![Aff::var(&var, o[0])];
+                if columns.is_some() {
+                    subscripts.push(Aff::var("j", o[1]));
+                }
+                subscripts
+            };
+            let mut reads = Vec::new();
+            for o in &offsets {
+                let w = self.weight();
+                let read = match previous {
+                    None => {
+                        let mut index = Aff::var(&var, o[0] + o[1]);
+                        if columns.is_some() {
+                            index.terms.push(("j".to_string(), 1));
+                        }
+                        Read::Input(index)
+                    }
+                    Some(array) => Read::Temp {
+                        array,
+                        subscripts: at(*o),
+                    },
+                };
+                reads.push((w, read));
+            }
+            let target = if last {
+                Target::Output(Aff::var(&var, self.form_rng.range(0, 3)))
+            } else {
+                let mut extents = vec![Aff::var(&p, self.form_rng.range(0, 1))];
+                if let Some((q, _)) = &columns {
+                    extents.push(Aff::var(q, 0));
+                }
+                let array = self.new_temp(extents);
+                previous = Some(array);
+                Target::Temp {
+                    array,
+                    subscripts: at([0, 0]),
+                }
+            };
+            let constant = if stage == 0 { self.rng.range(-2, 2) } else { 0 };
+            let mut body = vec![Node::Assign {
+                target,
+                // A 2-d chain's last stage sums each row into `out[i + c]`.
+                accumulate: last && columns.is_some(),
+                reads,
+                constant,
+            }];
+            if let Some((q, _)) = &columns {
+                body = vec![Node::Loop {
+                    var: "j".to_string(),
+                    lower: Aff::constant(new_lo[1]),
+                    upper: Aff::var(q, -1 - new_hi[1]),
+                    body,
+                }];
+            }
+            nodes.push(Node::Loop {
+                var,
+                lower: Aff::constant(new_lo[0]),
+                upper: Aff::var(&p, -1 - new_hi[0]),
+                body,
+            });
+            (lo, hi) = (new_lo, new_hi);
+        }
+        (nodes, Vec::new())
+    }
+
     /// A row group (block-scoped and OpenMP forms): one or two sibling
     /// loops over `i`, each filling a scratch row `R[j]` (declared in the
     /// loop body) or `R[i][j]` (declared at the top) from the input, maybe
@@ -2002,10 +2181,20 @@ pub fn generate_sized(seed: u64, forms: &Forms, symbolic: bool) -> GenProgram {
 }
 
 /// Each form of `forms` kept with probability 1/2 (the `braceless` and
-/// `comments` printing forms with 2/3), so that programs mix forms.
-fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
+/// `comments` printing forms with 2/3), so that programs mix forms. The
+/// `stencil-chains` form is drawn from `stencil_rng` (a stream of its
+/// own, so that the other draws do not move), and always kept when it is
+/// the only form asked for.
+fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng) -> Forms {
+    let alone = *forms
+        == Forms {
+            stencil_chains: true,
+            ..Forms::classic()
+        };
+    let stencil_chains = forms.stencil_chains && (alone || stencil_rng.chance(1, 2));
     let mut keep = |on: bool, num: u64| on && rng.chance(num, 3);
     Forms {
+        stencil_chains,
         derived_macros: keep(forms.derived_macros, 2),
         div_mod: keep(forms.div_mod, 2),
         ifdef_sizes: keep(forms.ifdef_sizes, 1),
@@ -2031,10 +2220,16 @@ fn program_forms(forms: &Forms, rng: &mut Rng) -> Forms {
 fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Option<GenProgram> {
     let mut rng = Rng::new(sub_seed);
     let mut form_rng = Rng::new(sub_seed ^ 0x0F0E_D1C3_B2A1_9087);
+    // The `stencil-chains` form's own draws: whether the program has a
+    // chain and which group it is. Without a chain, `rng` and `form_rng`
+    // make the program they made before the form existed. From the seed,
+    // not the attempt: a seed whose attempts had a chain in some attempts
+    // only could end on another attempt than before without one.
+    let mut stencil_rng = Rng::new(seed ^ 0x57E4_C11A_5EED_0F0D);
     let mut forms = if *forms == Forms::classic() {
         Forms::classic()
     } else {
-        program_forms(forms, &mut form_rng)
+        program_forms(forms, &mut form_rng, &mut stencil_rng)
     };
     if symbolic {
         // Sizes are parameters only: no form that gives them a value, and
@@ -2084,9 +2279,22 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
         5..=8 => 2,
         _ => 3,
     };
+    // The chain is mostly the SCoP's first group: polyfold's fusion takes
+    // a loop of another shape just before it for the start of a run and
+    // moves the chain's loops, independent of it, before that loop
+    // instead of fusing them.
+    let stencil_at = forms.stencil_chains.then(|| {
+        if stencil_rng.chance(3, 4) {
+            0
+        } else {
+            stencil_rng.below(groups)
+        }
+    });
     let mut pending: Vec<Vec<Node>> = Vec::new();
-    for _ in 0..groups {
-        let (nodes, consumers) = if builder.form(forms.block_scoped || forms.openmp, 1, 3) {
+    for group in 0..groups {
+        let (nodes, consumers) = if stencil_at == Some(group) {
+            builder.stencil_group()
+        } else if builder.form(forms.block_scoped || forms.openmp, 1, 3) {
             builder.row_group()?
         } else if builder.form(forms.copy_back, 1, 5) {
             builder.pingpong_group()?

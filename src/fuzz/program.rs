@@ -382,6 +382,14 @@ pub struct Forms {
     /// ...)`, shadowing the function's `int i0`), where code generation
     /// declares rotating indices with it.
     pub declared_iterators: bool,
+    /// Multi-nest stencil chains that loop shifting and fusion applies to:
+    /// 2 to 4 sibling loops (or 2-d nests), each stage reading the one
+    /// before at small constant offsets (`T1[i] = w * T0[i + 1] + w' *
+    /// T0[i - 2]`), its bounds shrunk by the offsets so that every read
+    /// is in bounds, the first stage reading `in`, the last writing `out`.
+    /// Drawn from a stream of its own: a program that does not draw it is
+    /// the one its seed made before the form existed.
+    pub stencil_chains: bool,
 }
 
 impl Forms {
@@ -412,11 +420,12 @@ impl Forms {
             strided: true,
             initialised: true,
             declared_iterators: true,
+            stencil_chains: true,
         }
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 20] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -436,6 +445,7 @@ impl Forms {
         "strided",
         "initialised",
         "declared-iterators",
+        "stencil-chains",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -459,6 +469,7 @@ impl Forms {
             "strided" => &mut self.strided,
             "initialised" => &mut self.initialised,
             "declared-iterators" => &mut self.declared_iterators,
+            "stencil-chains" => &mut self.stencil_chains,
             _ => return None,
         })
     }
