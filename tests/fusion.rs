@@ -281,3 +281,27 @@ fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
         assert!(cells < 3 * 64, "{array}: {cells}");
     }
 }
+
+/// A two-stage chain after a loop of another shape that touches nothing
+/// of it: the chain is fused, the second stage shifted by 1 (it reads
+/// `t[i + 1]`, written one iteration later), so each `t[x]` is written at
+/// fused iteration x and read last at x + 2: 3 cells. The M loop stays as
+/// it is. The output runs like the original.
+#[test]
+fn a_chain_after_a_loop_of_another_shape_is_fused() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/chain_after_other_loop.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = report(&[file]);
+    assert_eq!(new_cells(&r, "t"), Some(3), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
+    assert_eq!(fusion["loops"][0]["line"], 24, "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 1, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains("    for (i = 0; i <= M - 1; i++)\n        copy[i] = 2.0 * in[i];\n"),
+        "{output}"
+    );
+    common::assert_runs_like_original(&path, "chain_after_other_loop", "fusion", &output);
+}

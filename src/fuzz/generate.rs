@@ -2279,17 +2279,11 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
         5..=8 => 2,
         _ => 3,
     };
-    // The chain is mostly the SCoP's first group: polyfold's fusion takes
-    // a loop of another shape just before it for the start of a run and
-    // moves the chain's loops, independent of it, before that loop
-    // instead of fusing them.
-    let stencil_at = forms.stencil_chains.then(|| {
-        if stencil_rng.chance(3, 4) {
-            0
-        } else {
-            stencil_rng.below(groups)
-        }
-    });
+    // The chain is any group of the SCoP: after a loop of another shape
+    // too (polyfold's fusion once moved the chain's first loop before
+    // such a loop, and never fused the chain:
+    // tests/fusion_cases/chain_after_other_loop.c).
+    let stencil_at = forms.stencil_chains.then(|| stencil_rng.below(groups));
     let mut pending: Vec<Vec<Node>> = Vec::new();
     for group in 0..groups {
         let (nodes, consumers) = if stencil_at == Some(group) {

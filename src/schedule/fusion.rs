@@ -193,8 +193,13 @@ fn siblings(
             }
             (candidate, _) => {
                 // An item that does not touch what the run's loops touch
-                // may move before them, so that the loops after it join.
+                // may move before them, so that the loops after it join;
+                // but a loop that may head a run of its own does not move
+                // before a lone loop (a chain after a loop of another
+                // shape is fused with its own kind).
+                let heads_a_run = candidate.is_some() && current.len() == 1;
                 if adjacent
+                    && !heads_a_run
                     && !nodes[item].1
                     && independent(scop, nodes[item].0, &current, outer.len())
                 {
