@@ -27,6 +27,20 @@ use polyfold::fuzz::check::{
 use polyfold::fuzz::generate::{generate, generate_sized, generate_with};
 use polyfold::fuzz::program::{Forms, GenProgram, SizeForm, SizeMode};
 
+/// Runs `each` on every seed of `seeds`, on two threads.
+fn on_two_threads(seeds: &[u64], each: impl Fn(u64) + Sync) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while let Some(&seed) = seeds.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    each(seed);
+                }
+            });
+        }
+    });
+}
+
 /// The text between `#pragma scop` and `#pragma endscop`.
 fn scop_text(text: &str) -> &str {
     text.split("#pragma scop")
@@ -519,31 +533,20 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
     let forms = Forms::parse("stencil-chains").expect("known form");
     let scratch = scratch_dir("fuzz-stencil").expect("scratch directory");
     let seeds: Vec<u64> = (0..40).collect();
-    let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&seed) = seeds.get(index) else {
-                        break;
-                    };
-                    let text = generate_with(seed, &forms).to_c();
-                    let chain = stencil_chain_length(scop_text(&text));
-                    let path = scratch.join(format!("stencil_{seed}.c"));
-                    std::fs::write(&path, &text).expect("write");
-                    let output = std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
-                        .args(["--report", "text"])
-                        .arg(&path)
-                        .output()
-                        .expect("polyfold runs");
-                    let report = String::from_utf8_lossy(&output.stdout);
-                    let fused = report.lines().any(|l| l.contains(" fused"));
-                    results.lock().expect("lock").push((seed, chain, fused));
-                }
-            });
-        }
+    on_two_threads(&seeds, |seed| {
+        let text = generate_with(seed, &forms).to_c();
+        let chain = stencil_chain_length(scop_text(&text));
+        let path = scratch.join(format!("stencil_{seed}.c"));
+        std::fs::write(&path, &text).expect("write");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
+            .args(["--report", "text"])
+            .arg(&path)
+            .output()
+            .expect("polyfold runs");
+        let report = String::from_utf8_lossy(&output.stdout);
+        let fused = report.lines().any(|l| l.contains(" fused"));
+        results.lock().expect("lock").push((seed, chain, fused));
     });
     let _ = std::fs::remove_dir_all(&scratch);
     let results = results.into_inner().expect("lock");
@@ -773,56 +776,45 @@ fn symbolic_size_programs_have_no_values_and_pass_the_check() {
     let scratch = scratch_dir("fuzz-symbolic").expect("scratch directory");
     let failures = Mutex::new(Vec::new());
     let counts = Mutex::new((0usize, 0usize, 0usize, 0usize)); // calls, tiny, ones, with TS
-    let next = AtomicUsize::new(0);
     let seeds: Vec<u64> = (7000..7020).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&seed) = seeds.get(index) else {
-                        break;
-                    };
-                    let program = generate_sized(seed, &Forms::all(), true);
-                    assert_eq!(program, generate_sized(seed, &Forms::all(), true));
-                    let text = program.to_c();
-                    if let Some(why) = value_given(&program, &text) {
-                        failures
-                            .lock()
-                            .expect("lock")
-                            .push(format!("seed {seed}: {why}"));
-                        continue;
-                    }
-                    let calls = program.runtime_sizes();
-                    {
-                        let mut c = counts.lock().expect("lock");
-                        c.0 += calls.len();
-                        c.1 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x <= 3)));
-                        c.2 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x == 1)));
-                        c.3 += usize::from(program.parameter_sizes().contains(&"TS".into()));
-                    }
-                    if calls.len() < 2 {
-                        failures
-                            .lock()
-                            .expect("lock")
-                            .push(format!("seed {seed}: one call only"));
-                    }
-                    let options = CheckOptions {
-                        sanitize: seed.is_multiple_of(5),
-                        sanitize_if_changed: true,
-                        inter_array: seed % 2 == 1,
-                        builds: builds_for(&program),
-                        trace_sizes: program.call_assignments(),
-                        ..CheckOptions::default()
-                    };
-                    if let Err(f) = check_program(&format!("sym_{seed}"), &text, &scratch, &options) {
-                        failures.lock().expect("lock").push(format!(
-                            "seed {seed}: {:?}: {} (reproduce: polyfold-fuzz --programs 1 --seed {seed} --sizes symbolic)",
-                            f.kind, f.detail
-                        ));
-                    }
-                }
-            });
+    on_two_threads(&seeds, |seed| {
+        let program = generate_sized(seed, &Forms::all(), true);
+        assert_eq!(program, generate_sized(seed, &Forms::all(), true));
+        let text = program.to_c();
+        if let Some(why) = value_given(&program, &text) {
+            failures
+                .lock()
+                .expect("lock")
+                .push(format!("seed {seed}: {why}"));
+            return;
+        }
+        let calls = program.runtime_sizes();
+        {
+            let mut c = counts.lock().expect("lock");
+            c.0 += calls.len();
+            c.1 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x <= 3)));
+            c.2 += usize::from(calls.iter().any(|v| v.iter().all(|x| *x == 1)));
+            c.3 += usize::from(program.parameter_sizes().contains(&"TS".into()));
+        }
+        if calls.len() < 2 {
+            failures
+                .lock()
+                .expect("lock")
+                .push(format!("seed {seed}: one call only"));
+        }
+        let options = CheckOptions {
+            sanitize: seed.is_multiple_of(5),
+            sanitize_if_changed: true,
+            inter_array: seed % 2 == 1,
+            builds: builds_for(&program),
+            trace_sizes: program.call_assignments(),
+            ..CheckOptions::default()
+        };
+        if let Err(f) = check_program(&format!("sym_{seed}"), &text, &scratch, &options) {
+            failures.lock().expect("lock").push(format!(
+                    "seed {seed}: {:?}: {} (reproduce: polyfold-fuzz --programs 1 --seed {seed} --sizes symbolic)",
+                    f.kind, f.detail
+                ));
         }
     });
     let _ = std::fs::remove_dir_all(&scratch);

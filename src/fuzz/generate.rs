@@ -189,14 +189,18 @@ struct Builder {
 }
 
 impl Builder {
-    fn param(&mut self) -> String {
-        let names: Vec<String> = self
-            .program
+    /// The names of the program's sizes (`N0`, `N1`, ...).
+    fn size_names(&self) -> Vec<String> {
+        self.program
             .sizes
             .iter()
             .filter(|(n, _)| n.starts_with('N'))
             .map(|(n, _)| n.clone())
-            .collect();
+            .collect()
+    }
+
+    fn param(&mut self) -> String {
+        let names = self.size_names();
         self.rng.pick(&names).clone()
     }
 
@@ -1854,13 +1858,7 @@ impl Builder {
     /// temporary is read by the next stage only: loop shifting and fusion
     /// makes each value live a few iterations.
     fn stencil_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
-        let names: Vec<String> = self
-            .program
-            .sizes
-            .iter()
-            .filter(|(n, _)| n.starts_with('N'))
-            .map(|(n, _)| n.clone())
-            .collect();
+        let names = self.size_names();
         // A size of its own, 12 to 24: the cells fusion saves are then
         // worth it beside the other groups' temporaries at the sizes'
         // values (the kernel's other calls and builds go down to 1).

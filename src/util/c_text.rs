@@ -336,13 +336,51 @@ pub fn compound_macro_names(definitions: &[(String, String)]) -> Vec<String> {
 /// The identifiers of C text, with their offsets, outside comments and
 /// literals; a member name after `.` or `->` only with `members`.
 pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
+    let toks = tokens(text);
+    let mut out = Vec::new();
+    for (k, (range, kind)) in toks.iter().enumerate() {
+        if *kind != TokenKind::Ident {
+            continue;
+        }
+        let member = k > 0
+            && toks[k - 1].1 == TokenKind::Punct
+            && matches!(&text[toks[k - 1].0.clone()], "." | "->");
+        if members || !member {
+            out.push((range.start, text[range.clone()].to_string()));
+        }
+    }
+    out
+}
+
+/// The kind of a token of C text ([`tokens`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    Ident,
+    /// A decimal integer literal without suffix.
+    Int(i64),
+    /// Any other number.
+    Number,
+    Punct,
+    /// A string or character literal.
+    Literal,
+}
+
+/// The tokens of `text`, with their byte ranges (comments and white space
+/// skipped).
+pub fn tokens(text: &str) -> Vec<(std::ops::Range<usize>, TokenKind)> {
+    const PUNCTS: [&str; 24] = [
+        "<<=", ">>=", "...", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "->", "<<", ">>",
+        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", "::",
+    ];
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut k = 0;
-    let mut member = false;
     while k < bytes.len() {
         let c = bytes[k];
-        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
+        let start = k;
+        if c.is_ascii_whitespace() {
+            k += 1;
+        } else if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
             while k < bytes.len() && bytes[k] != b'\n' {
                 k += 1;
             }
@@ -351,37 +389,47 @@ pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
             while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
                 k += 1;
             }
-            k += 2;
+            k = (k + 2).min(bytes.len());
         } else if c == b'"' || c == b'\'' {
             k += 1;
             while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
                 k += if bytes[k] == b'\\' { 2 } else { 1 };
             }
-            k += 1;
-            member = false;
+            k = (k + 1).min(bytes.len());
+            out.push((start..k, TokenKind::Literal));
         } else if c.is_ascii_digit() {
             while k < bytes.len()
                 && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] == b'.')
             {
                 k += 1;
             }
-            member = false;
+            let word = &text[start..k];
+            let kind = if word.bytes().all(|b| b.is_ascii_digit())
+                && (word == "0" || !word.starts_with('0'))
+            {
+                word.parse().map_or(TokenKind::Number, TokenKind::Int)
+            } else {
+                TokenKind::Number
+            };
+            out.push((start..k, kind));
         } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
             while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
                 k += 1;
             }
-            if members || !member {
-                out.push((start, text[start..k].to_string()));
-            }
-            member = false;
+            out.push((start..k, TokenKind::Ident));
         } else {
-            if c == b'.' || (c == b'>' && k > 0 && bytes[k - 1] == b'-') {
-                member = true;
-            } else if !c.is_ascii_whitespace() {
-                member = false;
-            }
-            k += 1;
+            let len = PUNCTS
+                .iter()
+                .find(|p| text[k..].starts_with(*p))
+                .map_or(1, |p| p.len());
+            // One character may be several bytes outside ASCII.
+            let len = if c.is_ascii() {
+                len
+            } else {
+                text[k..].chars().next().map_or(1, char::len_utf8)
+            };
+            k += len;
+            out.push((start..k, TokenKind::Punct));
         }
     }
     out
