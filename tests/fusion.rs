@@ -275,6 +275,12 @@ fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
     let out = common::polyfold_stdout(&["corpus/jacobi2d_smoothing.c"]);
     assert!(!out.contains("_Static_assert"), "{out}");
     assert!(out.contains("double A0[3][N];"), "{out}");
+    // One loop, rows i, i - 1 and i + 1 of every array: three rotating
+    // indices, shared by the arrays, named after the loop's iterator.
+    assert!(
+        out.contains("    int i_r0, i_r1, i_r2; /* polyfold: rotating indices"),
+        "{out}"
+    );
     let r = report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
     for array in ["a", "A0", "A1", "A2", "A3"] {
         let cells = new_cells(&r, array).expect("a size");

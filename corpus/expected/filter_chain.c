@@ -24,20 +24,20 @@ static void filter_chain(const double in[N + 2], double out[N + 2])
 {
     int i;
     double t1[3]; /* polyfold: t1[i] -> t1[i % 3] */
-    int t1_r0, t1_r1, t1_r2, t1_r3, t1_r4; /* polyfold: rotating indices, advanced by their loops */
+    int i_r0, i_r1, i_r2, i_r3, i_r4; /* polyfold: rotating indices, advanced by their loops */
     double t2[3]; /* polyfold: t2[c0] -> t2[c0 % 3] */
 
 #pragma scop
-    for (i = 1, t1_r0 = i % 3, t1_r1 = (i - 1) % 3; i <= 4; i++, t1_r0 = t1_r0 + 1 < 3 ? t1_r0 + 1 : 0, t1_r1 = t1_r1 + 1 < 3 ? t1_r1 + 1 : 0)
+    for (i = 1, i_r0 = i % 3, i_r1 = (i - 1) % 3; i <= 4; i++, i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0, i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0)
         if (i <= N) {
-            t1[t1_r0] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
+            t1[i_r0] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
             if (i >= 3)
-                t2[t1_r1] = (t1[i - 2] + 2.0 * t1[t1_r1] + t1[t1_r0]) * 0.25;
+                t2[i_r1] = (t1[i - 2] + 2.0 * t1[i_r1] + t1[i_r0]) * 0.25;
         }
-    for (i = 5, t1_r2 = i % 3, t1_r3 = (i + 1) % 3, t1_r4 = (i - 1) % 3; i <= N; i++, t1_r2 = t1_r2 + 1 < 3 ? t1_r2 + 1 : 0, t1_r3 = t1_r3 + 1 < 3 ? t1_r3 + 1 : 0, t1_r4 = t1_r4 + 1 < 3 ? t1_r4 + 1 : 0) {
-        t1[t1_r2] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
-        t2[t1_r4] = (t1[t1_r3] + 2.0 * t1[t1_r4] + t1[t1_r2]) * 0.25;
-        out[i - 2] = t2[t1_r4] - t2[t1_r2];
+    for (i = 5, i_r2 = i % 3, i_r3 = (i + 1) % 3, i_r4 = (i - 1) % 3; i <= N; i++, i_r2 = i_r2 + 1 < 3 ? i_r2 + 1 : 0, i_r3 = i_r3 + 1 < 3 ? i_r3 + 1 : 0, i_r4 = i_r4 + 1 < 3 ? i_r4 + 1 : 0) {
+        t1[i_r2] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
+        t2[i_r4] = (t1[i_r3] + 2.0 * t1[i_r4] + t1[i_r2]) * 0.25;
+        out[i - 2] = t2[i_r4] - t2[i_r2];
     }
 #pragma endscop
 }

@@ -33,7 +33,7 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
 {
     int i, j;
     double a[3][N]; /* polyfold: a[i][j] -> a[i % 3][j] */
-    int a_r0, a_r1, a_r2; /* polyfold: rotating indices, advanced by their loops */
+    int i_r0, i_r1, i_r2; /* polyfold: rotating indices, advanced by their loops */
     double A0[3][N]; /* polyfold: A0[c0][c1] -> A0[c0 % 3][c1] */
     double A1[3][N]; /* polyfold: A1[c0][c1] -> A1[c0 % 3][c1] */
     double A2[3][N]; /* polyfold: A2[c0][c1] -> A2[c0 % 3][c1] */
@@ -42,40 +42,40 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
     double result = 0.0;
 
 #pragma scop
-    for (i = 0, a_r0 = i % 3, a_r1 = ((i - 1) % 3 + 3) % 3, a_r2 = (i + 1) % 3; i <= N + 4; i++, a_r0 = a_r0 + 1 < 3 ? a_r0 + 1 : 0, a_r1 = a_r1 + 1 < 3 ? a_r1 + 1 : 0, a_r2 = a_r2 + 1 < 3 ? a_r2 + 1 : 0) {
+    for (i = 0, i_r0 = i % 3, i_r1 = ((i - 1) % 3 + 3) % 3, i_r2 = (i + 1) % 3; i <= N + 4; i++, i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0, i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0, i_r2 = i_r2 + 1 < 3 ? i_r2 + 1 : 0) {
         if (i <= N - 1)
             for (j = 0; j < N; ++j)
-                a[a_r0][j] = in[i][j];
+                a[i_r0][j] = in[i][j];
         if (i >= 1 && i <= N)
             for (j = 0; j < N; ++j)
                 if (i == 1 || i == N || j == 0 || j == N - 1)
-                    A0[a_r1][j] = a[a_r1][j];
+                    A0[i_r1][j] = a[i_r1][j];
                 else
-                    A0[a_r1][j] = a[a_r1][j] + (a[a_r2][j] + a[a_r0][j] + a[a_r1][j - 1] + a[a_r1][j + 1]);
+                    A0[i_r1][j] = a[i_r1][j] + (a[i_r2][j] + a[i_r0][j] + a[i_r1][j - 1] + a[i_r1][j + 1]);
         if (i >= 2 && i <= N + 1)
             for (j = 0; j < N; ++j)
                 if (i == 2 || i == N + 1 || j == 0 || j == N - 1)
-                    A1[a_r2][j] = A0[a_r2][j];
+                    A1[i_r2][j] = A0[i_r2][j];
                 else
-                    A1[a_r2][j] = A0[a_r2][j] + (A0[a_r0][j] + A0[a_r1][j] + A0[a_r2][j - 1] + A0[a_r2][j + 1]);
+                    A1[i_r2][j] = A0[i_r2][j] + (A0[i_r0][j] + A0[i_r1][j] + A0[i_r2][j - 1] + A0[i_r2][j + 1]);
         if (i >= 3 && i <= N + 2)
             for (j = 0; j < N; ++j)
                 if (i == 3 || i == N + 2 || j == 0 || j == N - 1)
-                    A2[a_r0][j] = A1[a_r0][j];
+                    A2[i_r0][j] = A1[i_r0][j];
                 else
-                    A2[a_r0][j] = A1[a_r0][j] + (A1[a_r1][j] + A1[a_r2][j] + A1[a_r0][j - 1] + A1[a_r0][j + 1]);
+                    A2[i_r0][j] = A1[i_r0][j] + (A1[i_r1][j] + A1[i_r2][j] + A1[i_r0][j - 1] + A1[i_r0][j + 1]);
         if (i >= 4 && i <= N + 3)
             for (j = 0; j < N; ++j)
                 if (i == 4 || i == N + 3 || j == 0 || j == N - 1)
-                    A3[a_r1][j] = A2[a_r1][j];
+                    A3[i_r1][j] = A2[i_r1][j];
                 else
-                    A3[a_r1][j] = A2[a_r1][j] + (A2[a_r2][j] + A2[a_r0][j] + A2[a_r1][j - 1] + A2[a_r1][j + 1]);
+                    A3[i_r1][j] = A2[i_r1][j] + (A2[i_r2][j] + A2[i_r0][j] + A2[i_r1][j - 1] + A2[i_r1][j + 1]);
         if (i >= 5) {
             for (j = 0; j < N; ++j)
                 if (i == 5 || i == N + 4 || j == 0 || j == N - 1)
-                    A4[j] = A3[a_r2][j];
+                    A4[j] = A3[i_r2][j];
                 else
-                    A4[j] = A3[a_r2][j] + (A3[a_r0][j] + A3[a_r1][j] + A3[a_r2][j - 1] + A3[a_r2][j + 1]);
+                    A4[j] = A3[i_r2][j] + (A3[i_r0][j] + A3[i_r1][j] + A3[i_r2][j - 1] + A3[i_r2][j + 1]);
             for (j = 0; j < N; ++j)
                 result += (double)(((i - 5) * 3 + j) % 7 + 1) * A4[j];
         }

@@ -241,7 +241,13 @@ pub fn plan_rotations(
         }
     }
     // Named `<array>_r<k>` in the order of their loops in the text, then
-    // of their accesses.
+    // of their accesses; in a loop where several arrays share an index,
+    // the loop's indices are named after its iterator (`i_r<k>`), not
+    // after one of the arrays.
+    let mut users: Vec<BTreeSet<ArrayId>> = vec![BTreeSet::new(); variables.len()];
+    for ((array, ..), k) in &uses {
+        users[*k].insert(*array);
+    }
     let mut order: Vec<usize> = (0..variables.len()).collect();
     order.sort_by_key(|k| (variables[*k].header.init_end, *k));
     let mut names = vec![String::new(); variables.len()];
@@ -250,7 +256,13 @@ pub fn plan_rotations(
         let v = &variables[k];
         out.loops
             .push((v.array, v.header.iterator.clone(), v.header.init_end));
-        let base = &scop.array(v.array).name;
+        let shared_loop = (0..variables.len())
+            .any(|u| users[u].len() > 1 && variables[u].header.init_end == v.header.init_end);
+        let base = if shared_loop {
+            &v.header.iterator
+        } else {
+            &scop.array(v.array).name
+        };
         names[k] = (0..)
             .map(|n| format!("{base}_r{n}"))
             .find(|n| taken.insert(n.clone()))
