@@ -311,3 +311,29 @@ fn a_chain_after_a_loop_of_another_shape_is_fused() {
     );
     common::assert_runs_like_original(&path, "chain_after_other_loop", "fusion", &output);
 }
+
+/// Symbolic sizes, and an unfused SCoP whose temporaries are merged into
+/// one buffer of N2 - 2 cells: the stages read `T0[k - 2]` and `T1[k - 2]`,
+/// so shifting them by -2 and -4 makes each value read in the iteration
+/// that writes it: one cell each, for every N2, which beats the merged
+/// buffer at the sample sizes. The output runs like the original for
+/// every size the program calls its kernel with (1, 2, 3 among them).
+#[test]
+fn symbolic_sizes_compare_fusion_with_merged_buffers() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/symbolic_merged_base.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = report(&[file]);
+    let fusion = &r["files"][0]["fusion"][0];
+    let shifts: Vec<i64> = fusion["loops"]
+        .as_array()
+        .expect("fused loops")
+        .iter()
+        .map(|l| l["shift"].as_i64().expect("a shift"))
+        .collect();
+    assert_eq!(shifts, [0, -2, -4], "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(output.contains("    double T0; /* polyfold"), "{output}");
+    assert!(output.contains("    double T1; /* polyfold"), "{output}");
+    common::assert_runs_like_original(&path, "symbolic_merged_base", "fusion", &output);
+}

@@ -361,12 +361,16 @@ fn scop_cells(scop: &Scop, record: &FileContraction, si: usize, values: &[i64]) 
         let cells = crate::pipeline::strategy::decision_cells_at(scop, d, values)?;
         total = total.checked_add(i128::from(cells))?;
     }
-    // Merged buffers: their cells at the known values only.
+    // Merged buffers: their cells at the known values, or at any values
+    // when they are made for every value (their moduli are affine in the
+    // parameters).
     for m in record.merged.iter().filter(|m| m.scop == si) {
-        if scop.param_values().ok().as_deref() != Some(values) {
-            return None;
-        }
-        total = total.checked_add(i128::from(m.merged_cells))?;
+        let cells = if scop.param_values().ok().as_deref() == Some(values) {
+            m.merged_cells
+        } else {
+            m.storage_for_every_value()?.sol.size(values).ok()?
+        };
+        total = total.checked_add(i128::from(cells))?;
     }
     Some(total)
 }
