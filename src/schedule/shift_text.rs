@@ -48,10 +48,9 @@ pub fn shift_edits(
         Some((_, Kind::Int(v))) => Some(*v),
         _ => None,
     };
-    let plain = match shift {
-        0 => name.to_string(),
-        s if s > 0 => format!("{name} - {s}"),
-        s => format!("{name} + {}", s.unsigned_abs()),
+    let plain = match shift.checked_neg() {
+        Some(back) => plus(name, back),
+        None => format!("{name} + {}", shift.unsigned_abs()),
     };
     let paren = if shift == 0 {
         name.to_string()
@@ -90,9 +89,7 @@ pub fn shift_edits(
             {
                 let rhs = match name_tok {
                     None => c.to_string(),
-                    Some(n) if c > 0 => format!("{} + {c}", word(n)),
-                    Some(n) if c < 0 => format!("{} - {}", word(n), c.unsigned_abs()),
-                    Some(n) => word(n).to_string(),
+                    Some(n) => plus(word(n), c),
                 };
                 let span = range.start..toks[end - 1].0.end;
                 out.push((span, format!("{name} {} {rhs}", word(t + 1))));
@@ -113,7 +110,6 @@ pub fn shift_edits(
                 || is_punct(u, &["]", "+", "-", "}"])
         };
         if sum_start
-            && matches!(word(t + 1), "+" | "-")
             && is_punct(t + 1, &["+", "-"])
             && let Some(c) = int(t + 2)
             && ends_sum(t + 3)
@@ -124,12 +120,7 @@ pub fn shift_edits(
                 c.checked_neg()
             };
             if let Some(k) = signed.and_then(|c| c.checked_sub(shift)) {
-                let text = match k {
-                    0 => name.to_string(),
-                    k if k > 0 => format!("{name} + {k}"),
-                    k => format!("{name} - {}", k.unsigned_abs()),
-                };
-                out.push((range.start..toks[t + 2].0.end, text));
+                out.push((range.start..toks[t + 2].0.end, plus(name, k)));
                 t += 3;
                 continue;
             }
@@ -142,6 +133,15 @@ pub fn shift_edits(
         t += 1;
     }
     out
+}
+
+/// `base + c` as C text: `base`, `base + 3`, `base - 2`.
+fn plus(base: &str, c: i64) -> String {
+    match c {
+        0 => base.to_string(),
+        c if c > 0 => format!("{base} + {c}"),
+        c => format!("{base} - {}", c.unsigned_abs()),
+    }
 }
 
 #[cfg(test)]
