@@ -46,6 +46,23 @@ pub fn mapping_text(d: &ArrayDecision) -> String {
     }
 }
 
+/// For a storage pinned to the known values, the storage for every value
+/// it was chosen over and what the pin buys:
+/// `for every value: blurx[...] (176 cells, unimodular reindexing); pinned: 104 fewer`.
+fn pinned_over_text(d: &ArrayDecision) -> Option<String> {
+    let e = d.pinned_over.as_ref()?;
+    let saved = d.new_cells().map_or(String::new(), |new| {
+        format!(
+            "; the pinned one saves {} of them (at least an eighth: kept)",
+            e.cells - new
+        )
+    });
+    Some(format!(
+        "for every value: {} ({} cells, {}){saved}",
+        e.mapping, e.cells, e.method
+    ))
+}
+
 fn note(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::External => format!("external: {}", d.classification.reason),
@@ -153,6 +170,9 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
         if let Some(masks) = &d.masks {
             let _ = writeln!(out, "    {masks}");
         }
+        if let Some(line) = pinned_over_text(d) {
+            let _ = writeln!(out, "    {line}");
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
@@ -247,6 +267,14 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
                     .collect::<Vec<Value>>()
                     .into();
+            }
+            if let Some(e) = &d.pinned_over {
+                entry["pinned_over"] = json!({
+                    "mapping": e.mapping,
+                    "cells": e.cells,
+                    "method": e.method.to_string(),
+                    "text": pinned_over_text(d),
+                });
             }
             // `--pow2-moduli`: the moduli rounded up for masks.
             if let Some(masks) = &d.masks {

@@ -249,3 +249,67 @@ fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
         "{verdict}"
     );
 }
+
+/// Issue 17's rule 4 beside its criterion: blur_tiled keeps, at its own
+/// sizes, a lattice pinned to them (72 cells) because it is far smaller
+/// than the formula `2·NT·(3B − 2)` certified for every value; from 16
+/// times the sizes on the formula is the choice. The row of the pinned
+/// size shows both, the comparison takes the formula, and the formula
+/// must be the same text at both sizes. The cells of the formula are
+/// worked out here from the kernel's `#define`s: two rows of tiles, each
+/// tile's skewed front of `3B − 2` cells (the kernel's own comment).
+#[test]
+fn scaling_blur_tiled_compares_the_formula_where_a_pinned_lattice_is_smaller() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blur_tiled.c"))
+            .expect("corpus/blur_tiled.c");
+    let (b, nt) = (define_value(&text, "B"), define_value(&text, "NT"));
+    let formula_cells = |f: i64| 2 * (nt * f) * (3 * (b * f) - 2);
+    let (code, out, err) = polyfold(&[
+        "bench",
+        "corpus/blur_tiled.c",
+        "--scale",
+        "1,16",
+        "--repeats",
+        "1",
+    ]);
+    assert_eq!(code, 0, "exit status; stdout:\n{out}\nstderr:\n{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("blur_tiled"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let small: Vec<&str> = lines[0].split_whitespace().collect();
+    let large: Vec<&str> = lines[1].split_whitespace().collect();
+    // At 16x: the formula, at its cells.
+    assert_eq!(large[10], formula_cells(16).to_string(), "{}", lines[1]);
+    let formula = lines[1]
+        .split_once("blurx[c0][c1][c2][c3] -> ")
+        .expect("a mapping")
+        .1
+        .trim();
+    assert!(!lines[1].contains("pinned"), "{}", lines[1]);
+    // At 1x: a pinned storage that saves at least an eighth of the
+    // formula's cells, and the formula beside it, the same text.
+    let pinned: i64 = small[10].parse().expect("cells");
+    assert!(8 * pinned <= 7 * formula_cells(1), "{}", lines[0]);
+    assert!(
+        lines[0].ends_with(&format!(
+            "(pinned; for every value: blurx[c0][c1][c2][c3] -> {formula})"
+        )),
+        "{}\n{}",
+        lines[0],
+        lines[1]
+    );
+    let summary = out
+        .lines()
+        .skip_while(|l| !l.is_empty())
+        .find(|l| l.starts_with("blur_tiled"))
+        .expect("a summary line");
+    assert!(
+        summary.contains(" same ")
+            && summary.contains("yes (the formula; a pinned mapping is smaller at 1x)"),
+        "{summary}"
+    );
+}

@@ -38,7 +38,12 @@
 //! together; needs three sizes), `numbers` (the same text up to its
 //! numbers, not affine; `numbers?` with two sizes) or `differs`.
 //! A kernel meets the issue's criterion when every size finished, the
-//! time ratio is at most 2 and the mappings are `same` or `affine`.
+//! time ratio is at most 2 and the mappings are `same` or `affine`. Where
+//! a storage pinned to the known values is kept because it is smaller
+//! (issue 17's rule 4; the chooser records the storage for every value it
+//! beat, `ArrayDecision::pinned_over`), the row shows both and the
+//! comparison takes the one for every value: the formula must be the same
+//! at every size, and the verdict names the sizes where a pin won.
 //!
 //! Time columns (ms): `time` the median of the runs (front end and
 //! contraction), `front` the front end's median, `arrays` the median of
@@ -457,6 +462,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
             "array": key,
             "name": d.name,
             "outcome": outcome,
+            "pinned_over": d.pinned_over.as_ref().map(|e| e.mapping.clone()),
             "original": d.original_cells,
             "new": d.new_cells(),
             "ms": d.time.as_secs_f64() * 1e3,
@@ -767,8 +773,11 @@ fn params_text(row: &ScaleRow) -> String {
 }
 
 /// The outcomes of a run: each temporary's mapping (or `kept`/`merged`),
-/// then each merged SCoP's buffers and access locations.
-fn outcomes(v: &Value) -> Vec<String> {
+/// then each merged SCoP's buffers and access locations. A storage pinned
+/// to the known values where it is smaller (issue 17's rule 4) carries the
+/// mapping for every value it beat: with `formulas`, that one stands for
+/// it (the formula compared across the sizes); else both are shown.
+fn outcomes(v: &Value, formulas: bool) -> Vec<String> {
     let mut out: Vec<String> = v["arrays"]
         .as_array()
         .into_iter()
@@ -776,10 +785,13 @@ fn outcomes(v: &Value) -> Vec<String> {
         .map(|a| {
             let outcome = a["outcome"].as_str().unwrap_or("?");
             let name = a["name"].as_str().unwrap_or("?");
-            if outcome == "kept" || outcome == "merged" || outcome == "remapped" {
-                format!("{name} {outcome}")
-            } else {
-                outcome.to_string()
+            match a["pinned_over"].as_str() {
+                Some(every) if formulas => every.to_string(),
+                Some(every) => format!("{outcome} (pinned; for every value: {every})"),
+                None if outcome == "kept" || outcome == "merged" || outcome == "remapped" => {
+                    format!("{name} {outcome}")
+                }
+                None => outcome.to_string(),
             }
         })
         .collect();
@@ -878,7 +890,7 @@ fn table(rows: &[ScaleRow]) -> String {
                     num(&v["after"]),
                     merged,
                     v["slowest"].as_str().unwrap_or("-"),
-                    outcomes(v).join("; ")
+                    outcomes(v, false).join("; ")
                 );
             }
             RunEnd::Done(v) => {
@@ -1008,7 +1020,7 @@ fn summary(rows: &[ScaleRow]) -> String {
         };
         let outcomes: Vec<(u64, String)> = done
             .iter()
-            .map(|(r, v)| (r.used, outcomes(v).join("; ")))
+            .map(|(r, v)| (r.used, outcomes(v, true).join("; ")))
             .collect();
         let mapping = if all_done {
             compare_mappings(&outcomes)
@@ -1033,7 +1045,27 @@ fn summary(rows: &[ScaleRow]) -> String {
         {
             "yes (no temporaries)".to_string()
         } else if fits {
-            "yes".to_string()
+            // Sizes where a storage pinned to the known values beat the
+            // formula (rule 4): the formula is the same at every size.
+            let pinned: Vec<String> = done
+                .iter()
+                .filter(|(_, v)| {
+                    v["arrays"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|a| a["pinned_over"].is_string())
+                })
+                .map(|(r, _)| format!("{}x", r.used))
+                .collect();
+            if pinned.is_empty() {
+                "yes".to_string()
+            } else {
+                format!(
+                    "yes (the formula; a pinned mapping is smaller at {})",
+                    pinned.join(", ")
+                )
+            }
         } else {
             let mut why = Vec::new();
             if !ratio.is_some_and(|r| r <= 2.0) {

@@ -385,6 +385,7 @@ fn decide_array(
         inner_modulo: None,
         rotating: Vec::new(),
         masks: None,
+        pinned_over: None,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -432,6 +433,7 @@ fn decide_array(
         decision.outcome = match result {
             Ok(mut choice) => {
                 decision.method = choice.method;
+                decision.pinned_over = choice.every_value.take();
                 if options.rotate {
                     choice.certified.prove_rotations(scop, &mut budget);
                 }

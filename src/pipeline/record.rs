@@ -204,6 +204,21 @@ pub struct ArrayDecision {
     /// The moduli `--pow2-moduli` rounded up to powers of two, so that the
     /// accesses compute them with a mask (`None`: none was).
     pub masks: Option<MaskRounding>,
+    /// For a storage pinned to the known values: the smallest storage for
+    /// every value found before it, which it beat by at least an eighth of
+    /// the cells (issue 17's rule 4: a fixed-size mapping is kept where it
+    /// is smaller).
+    pub pinned_over: Option<EveryValue>,
+}
+
+/// A storage certified for every value that a pinned one beat: its mapping
+/// as the reports print it, its cells at the known values, and the
+/// strategy that found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EveryValue {
+    pub mapping: String,
+    pub cells: i64,
+    pub method: Method,
 }
 
 /// Number moduli of a remapped array rounded up to powers of two for

@@ -704,10 +704,16 @@ pub(super) fn layout_cells_wide(
 
 /// A chosen storage: certified, its size for the known values, and the
 /// strategy that proposed it.
+use super::record::EveryValue;
+
 pub(super) struct Choice {
     pub certified: Certified,
     pub cells: Option<i64>,
     pub method: Method,
+    /// For a storage pinned to the known values: the smallest storage for
+    /// every value it was chosen over (see `FIXED_SIZE_GAIN`), for the
+    /// reports and the scaling benchmark.
+    pub every_value: Option<EveryValue>,
 }
 
 impl Choice {
@@ -956,10 +962,27 @@ pub(super) fn choose(
             let wraps = certified
                 .layout()
                 .is_some_and(|l| cost::adds_modulo(l, &accesses));
+            // A pinned storage keeps the one for every value it beat.
+            let every_value = if for_values {
+                chooser.best.take().and_then(|b| {
+                    if b.is_pinned() {
+                        b.every_value
+                    } else {
+                        Some(EveryValue {
+                            mapping: b.certified.mapping_text()?,
+                            cells: b.cells?,
+                            method: b.method,
+                        })
+                    }
+                })
+            } else {
+                None
+            };
             chooser.best = Some(Choice {
                 certified,
                 cells,
                 method: p.method,
+                every_value,
             });
             if !wraps {
                 break;
