@@ -337,3 +337,40 @@ fn symbolic_sizes_compare_fusion_with_merged_buffers() {
     assert!(output.contains("    double T1; /* polyfold"), "{output}");
     common::assert_runs_like_original(&path, "symbolic_merged_base", "fusion", &output);
 }
+
+/// The mapping comments of fused arrays name their dimensions after the
+/// iterators the reader sees, as those of unfused arrays do, even when
+/// no access of the fused text uses a plain iterator (`t2[i - 1]`,
+/// `t2[i + 1]`): the iterators of each original loop, read from the
+/// original text here, never `c0`.
+#[test]
+fn mapping_comments_of_fused_arrays_name_the_loop_iterators() {
+    for (kernel, arrays) in [
+        ("filter_chain", &["t1", "t2"][..]),
+        ("jacobi2d_smoothing", &["A0", "A1", "A2", "A3", "A4"][..]),
+    ] {
+        let (path, source) = corpus(kernel);
+        let output = common::polyfold_stdout(&[path.as_os_str()]);
+        // The iterators of the original's `for` headers.
+        let iterators: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("for ("))
+            .filter_map(|h| h.split(['=', ' ']).next())
+            .collect();
+        for array in arrays {
+            let comment = output
+                .lines()
+                .find_map(|l| l.split_once(&format!("/* polyfold: {array}[")))
+                .map(|(_, c)| c)
+                .unwrap_or_else(|| panic!("{kernel}: no comment for {array}\n{output}"));
+            let left = comment.split_once(" -> ").expect("a mapping").0;
+            for name in left.split("][") {
+                let name = name.trim_end_matches(']');
+                assert!(
+                    iterators.contains(&name),
+                    "{kernel}: {array}: `{name}` in `{comment}`, iterators {iterators:?}"
+                );
+            }
+        }
+    }
+}

@@ -25,7 +25,7 @@ static void filter_chain(const double in[N + 2], double out[N + 2])
     int i;
     double t1[3]; /* polyfold: t1[i] -> t1[i % 3] */
     int i_r0, i_r1, i_r2, i_r3, i_r4; /* polyfold: rotating indices, advanced by their loops */
-    double t2[3]; /* polyfold: t2[c0] -> t2[c0 % 3] */
+    double t2[3]; /* polyfold: t2[i] -> t2[i % 3] */
 
 #pragma scop
     for (i = 1, i_r0 = i % 3, i_r1 = (i - 1) % 3; i <= 4; i++, i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0, i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0)

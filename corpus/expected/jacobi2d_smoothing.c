@@ -34,11 +34,11 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
     int i, j;
     double a[3][N]; /* polyfold: a[i][j] -> a[i % 3][j] */
     int i_r0, i_r1, i_r2; /* polyfold: rotating indices, advanced by their loops */
-    double A0[3][N]; /* polyfold: A0[c0][c1] -> A0[c0 % 3][c1] */
-    double A1[3][N]; /* polyfold: A1[c0][c1] -> A1[c0 % 3][c1] */
-    double A2[3][N]; /* polyfold: A2[c0][c1] -> A2[c0 % 3][c1] */
-    double A3[3][N]; /* polyfold: A3[c0][c1] -> A3[c0 % 3][c1] */
-    double A4[N]; /* polyfold: A4[c0][c1] -> A4[c1] */
+    double A0[3][N]; /* polyfold: A0[i][j] -> A0[i % 3][j] */
+    double A1[3][N]; /* polyfold: A1[i][j] -> A1[i % 3][j] */
+    double A2[3][N]; /* polyfold: A2[i][j] -> A2[i % 3][j] */
+    double A3[3][N]; /* polyfold: A3[i][j] -> A3[i % 3][j] */
+    double A4[N]; /* polyfold: A4[i][j] -> A4[j] */
     double result = 0.0;
 
 #pragma scop

@@ -763,6 +763,38 @@ fn by_subtraction(scop: &Scop, a: &Argument, modulus: &ParamAffine) -> bool {
 /// (the mathematical residue; the code adds the offsets that keep C's `%`
 /// non-negative). The cells are named by the iterators of the first access
 /// whose subscripts are distinct iterators (`c0`, `c1`, … when none is).
+/// For the mapping comment of `array`: the first access whose subscripts
+/// are each one iterator (coefficient 1) plus a constant, distinct
+/// iterators, names each dimension after its iterator (`t2[i - 1]`,
+/// `t2[i + 1]` -> `t2[i]`).
+fn shifted_iterator_names(scop: &Scop, array: ArrayId, rank: usize) -> Option<Vec<String>> {
+    let n_param = scop.params.len();
+    scop.stmts.iter().find_map(|stmt| {
+        stmt.accesses().find_map(|access| {
+            if access.array != array || access.subscripts.len() != rank {
+                return None;
+            }
+            let mut names: Vec<String> = Vec::new();
+            for sub in &access.subscripts {
+                let (params, iters) = sub.coeffs.split_at(n_param.min(sub.coeffs.len()));
+                let mut used = iters.iter().enumerate().filter(|(_, c)| **c != 0);
+                let (k, c) = used.next()?;
+                let name = stmt.iterators.get(k)?;
+                if *c != 1
+                    || used.next().is_some()
+                    || params.iter().any(|c| *c != 0)
+                    || k >= stmt.loop_depth()
+                    || names.contains(name)
+                {
+                    return None;
+                }
+                names.push(name.clone());
+            }
+            Some(names)
+        })
+    })
+}
+
 pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
     let decl = scop.array(array);
     let rank = decl.extents.len();
@@ -780,6 +812,14 @@ pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &Array
                 break 'search;
             }
         }
+    }
+    if names.first().is_some_and(|n| n == "c0")
+        && let Some(found) = shifted_iterator_names(scop, array, rank)
+    {
+        // No access with plain iterators (a fused loop reads `t2[i - 1]`
+        // and `t2[i + 1]`): each subscript an iterator plus a constant
+        // names the dimension after it, as the reader sees it.
+        names = found;
     }
     let mut left = decl.name.clone();
     for n in &names {
