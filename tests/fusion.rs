@@ -374,3 +374,24 @@ fn mapping_comments_of_fused_arrays_name_the_loop_iterators() {
         }
     }
 }
+
+/// Fusion is judged on the arrays whose cells change: a chain beside a
+/// temporary of N·N cells, all live at once (kept), is fused, its
+/// intermediate in 3 cells (the stage reads `t[i - 1]` and `t[i + 1]`:
+/// shifted by one, the values `i - 1`, `i`, `i + 1` are live together).
+/// Judged on the whole SCoP (4096 + 64 -> 4096 + 3 at N = 64) it was not.
+/// The output runs like the original.
+#[test]
+fn a_chain_beside_a_big_kept_temporary_is_fused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fusion_cases/chain_beside_big_temporary.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = report(&[file]);
+    assert_eq!(new_cells(&r, "t"), Some(3), "{r:#}");
+    assert_eq!(new_cells(&r, "big"), Some(64 * 64), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 1, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    common::assert_runs_like_original(&path, "chain_beside_big_temporary", "fusion", &output);
+}
