@@ -48,12 +48,13 @@ pub fn mapping_text(d: &ArrayDecision) -> String {
 
 /// For a storage pinned to the known values, the storage for every value
 /// it was chosen over and what the pin buys:
-/// `for every value: blurx[...] (176 cells, unimodular reindexing); pinned: 104 fewer`.
+/// `for every value: blurx[…] (176 cells, unimodular reindexing); the
+/// pinned one saves 104 of them`.
 fn pinned_over_text(d: &ArrayDecision) -> Option<String> {
     let e = d.pinned_over.as_ref()?;
     let saved = d.new_cells().map_or(String::new(), |new| {
         format!(
-            "; the pinned one saves {} of them (at least an eighth: kept)",
+            "; the pinned one saves {} of them",
             e.cells - new
         )
     });
