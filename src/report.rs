@@ -150,6 +150,13 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 .collect();
             let _ = writeln!(out, "    rotating indices: {}", loops.join("; "));
         }
+        if let Some((names, iterator)) = &d.scalars {
+            let _ = writeln!(
+                out,
+                "    rotating scalars: {}, shifted by the loops of `{iterator}`",
+                names.join(", ")
+            );
+        }
         if let Some(masks) = &d.masks {
             let _ = writeln!(out, "    {masks}");
         }
@@ -247,6 +254,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
                     .collect::<Vec<Value>>()
                     .into();
+            }
+            if let Some((names, iterator)) = &d.scalars {
+                entry["rotating_scalars"] = json!({"scalars": names, "loop": iterator});
             }
             // `--pow2-moduli`: the moduli rounded up for masks.
             if let Some(masks) = &d.masks {
