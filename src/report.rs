@@ -53,10 +53,7 @@ pub fn mapping_text(d: &ArrayDecision) -> String {
 fn pinned_over_text(d: &ArrayDecision) -> Option<String> {
     let e = d.pinned_over.as_ref()?;
     let saved = d.new_cells().map_or(String::new(), |new| {
-        format!(
-            "; the pinned one saves {} of them",
-            e.cells - new
-        )
+        format!("; the pinned one saves {} of them", e.cells - new)
     });
     Some(format!(
         "for every value: {} ({} cells, {}){saved}",
@@ -168,6 +165,13 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 .collect();
             let _ = writeln!(out, "    rotating indices: {}", loops.join("; "));
         }
+        if let Some((names, iterator)) = &d.scalars {
+            let _ = writeln!(
+                out,
+                "    rotating scalars: {}, shifted by the loops of `{iterator}`",
+                names.join(", ")
+            );
+        }
         if let Some(masks) = &d.masks {
             let _ = writeln!(out, "    {masks}");
         }
@@ -276,6 +280,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     "method": e.method.to_string(),
                     "text": pinned_over_text(d),
                 });
+            }
+            if let Some((names, iterator)) = &d.scalars {
+                entry["rotating_scalars"] = json!({"scalars": names, "loop": iterator});
             }
             // `--pow2-moduli`: the moduli rounded up for masks.
             if let Some(masks) = &d.masks {

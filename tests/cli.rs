@@ -280,17 +280,25 @@ fn parameter_without_a_value_folds_for_every_value() {
     let path = dir.join("k.c");
     // `t` has one value live at a time for every n: a scalar, proven for
     // every n, with no pin. `u` is read one step after it is written for
-    // every n (two cells, `u[i % 2]`); `w` is read in reverse, so every
-    // value is live at once and nothing smaller than `w[n]` is proven.
+    // every n (two cells, `u[i % 2]`, kept in two rotating scalars); `w`
+    // is read in reverse, so every value is live at once and nothing
+    // smaller than `w[n]` is proven.
     let src = "void f(int n, double A[n], double B[n]) {\n  double t[n], u[n], w[n];\n#pragma scop\n  for (int i = 0; i < n; i++) {\n    t[i] = A[i];\n    u[i] = t[i];\n    w[i] = u[i];\n    if (i >= 1)\n      B[i] = u[i - 1];\n  }\n  for (int i = 0; i < n; i++)\n    B[i] = B[i] + w[n - 1 - i];\n#pragma endscop\n}\n";
     fs::write(&path, src).expect("write");
     let p = path.to_str().expect("utf-8");
     let out = polyfold(&[p]);
     assert_eq!(out.status.code(), Some(0));
     let output = text(&out.stdout);
-    assert!(output.contains("double t, u[2], w[n];"), "{output}");
-    assert!(output.contains("u[i % 2] = t;"), "{output}");
-    assert!(output.contains("B[i] = u[(i - 1) % 2];"), "{output}");
+    assert!(
+        output.contains("double t, u_s0 = 0, u_s1 = 0, w[n];"),
+        "{output}"
+    );
+    assert!(output.contains("u_s1 = t;"), "{output}");
+    assert!(output.contains("B[i] = u_s0;"), "{output}");
+    let folded = text(&polyfold(&["--no-rotate", p]).stdout);
+    assert!(folded.contains("double t, u[2], w[n];"), "{folded}");
+    assert!(folded.contains("u[i % 2] = t;"), "{folded}");
+    assert!(folded.contains("B[i] = u[(i - 1) % 2];"), "{folded}");
     assert!(!output.contains("_Static_assert"), "{output}");
     let report = text(&polyfold(&["--report", "text", "--no-timings", p]).stdout);
     assert!(report.contains("f.u: n -> 2 cells"), "{report}");

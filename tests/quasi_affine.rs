@@ -435,7 +435,8 @@ fn quotient_bound_folds_for_every_size_and_runs_the_same() {
 fn remainder_condition_folds_for_the_known_size_and_runs_the_same() {
     contracted_runs_the_same(
         "odd_define.c",
-        &["double t[2];", "t[i % 2] + t[(i - 1) % 2]", "N == 100"],
+        // The fold `t[i % 2]`, kept in two rotating scalars.
+        &["double t_s0 = 0, t_s1 = 0;", "t_s1 + t_s0", "N == 100"],
         &[100, 37, 1],
     );
 }

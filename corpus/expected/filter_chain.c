@@ -23,21 +23,20 @@
 static void filter_chain(const double in[N + 2], double out[N + 2])
 {
     int i;
-    double t1[3]; /* polyfold: t1[i] -> t1[i % 3] */
-    int i_r0, i_r1, i_r2, i_r3, i_r4; /* polyfold: rotating indices, advanced by their loops */
-    double t2[3]; /* polyfold: t2[i] -> t2[i % 3] */
+    double t1_s0 = 0, t1_s1 = 0, t1_s2 = 0; /* polyfold: t1[i] -> scalars t1_s0 = t1[i - 2], t1_s1 = t1[i - 1], t1_s2 = t1[i] in the loops of i */
+    double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0; /* polyfold: t2[i] -> scalars t2_s0 = t2[i - 3], t2_s1 = t2[i - 2], t2_s2 = t2[i - 1] in the loops of i */
 
 #pragma scop
-    for (i = 1, i_r0 = i % 3, i_r1 = (i - 1) % 3; i <= 4; i++, i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0, i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0)
+    for (i = 1; i <= 4; i++, t1_s0 = t1_s1, t1_s1 = t1_s2, t2_s0 = t2_s1, t2_s1 = t2_s2)
         if (i <= N) {
-            t1[i_r0] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
+            t1_s2 = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
             if (i >= 3)
-                t2[i_r1] = (t1[i - 2] + 2.0 * t1[i_r1] + t1[i_r0]) * 0.25;
+                t2_s2 = (t1_s0 + 2.0 * t1_s1 + t1_s2) * 0.25;
         }
-    for (i = 5, i_r2 = i % 3, i_r3 = (i + 1) % 3, i_r4 = (i - 1) % 3; i <= N; i++, i_r2 = i_r2 + 1 < 3 ? i_r2 + 1 : 0, i_r3 = i_r3 + 1 < 3 ? i_r3 + 1 : 0, i_r4 = i_r4 + 1 < 3 ? i_r4 + 1 : 0) {
-        t1[i_r2] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
-        t2[i_r4] = (t1[i_r3] + 2.0 * t1[i_r4] + t1[i_r2]) * 0.25;
-        out[i - 2] = t2[i_r4] - t2[i_r2];
+    for (i = 5; i <= N; i++, t1_s0 = t1_s1, t1_s1 = t1_s2, t2_s0 = t2_s1, t2_s1 = t2_s2) {
+        t1_s2 = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
+        t2_s2 = (t1_s0 + 2.0 * t1_s1 + t1_s2) * 0.25;
+        out[i - 2] = t2_s2 - t2_s0;
     }
 #pragma endscop
 }

@@ -24,19 +24,19 @@
 static void song_example1(double E[N + 1])
 {
     int i;
-    double A[2]; /* polyfold: A[i] -> A[i % 2] */
+    double A_s0 = 0, A_s1 = 0; /* polyfold: A[i] -> scalars A_s0 = A[i - 1], A_s1 = A[i] in the loops of i */
 
 #pragma scop
-    for (i = 1; i <= 1; i++)
+    for (i = 1; i <= 1; i++, A_s0 = A_s1)
         if (i <= N)
-            A[i] = E[i] + E[i - 1];
-    for (i = 2; i <= N; i++) {
-        A[i % 2] = E[i] + E[i - 1];
-        E[i - 1] = A[(i - 1) % 2];
+            A_s1 = E[i] + E[i - 1];
+    for (i = 2; i <= N; i++, A_s0 = A_s1) {
+        A_s1 = E[i] + E[i - 1];
+        E[i - 1] = A_s0;
     }
-    for (i = N + 1; i <= N + 1; i++)
+    for (i = N + 1; i <= N + 1; i++, A_s0 = A_s1)
         if (i >= 2)
-            E[i - 1] = A[(i - 1) % 2];
+            E[i - 1] = A_s0;
 #pragma endscop
 }
 

@@ -16,5 +16,6 @@ pub mod delete;
 pub mod edits;
 pub mod plan;
 pub mod rotate;
+pub mod scalars;
 
 pub use edits::{Edit, EditError, apply_edits};

@@ -65,6 +65,7 @@ pub fn contract_program(
         edits: Vec::new(),
         removed_copies: Vec::new(),
         rotating: Vec::new(),
+        scalars: Vec::new(),
         output: String::new(),
     };
     // Names of rotating indices: none that the file uses, none twice in
@@ -142,13 +143,39 @@ fn contract_scop(
             _ => None,
         })
         .collect();
+    // Arrays of at most four cells in rotating scalars (no `%` left), the
+    // others' residues in rotating indices.
+    let scalars = if options.rotate {
+        crate::codegen::scalars::plan_scalars(&program.source, scop, (&layouts, &dead), taken)
+    } else {
+        crate::codegen::scalars::Scalars::default()
+    };
+    let layouts: Vec<_> = layouts
+        .into_iter()
+        .filter(|(a, _)| scalars.of_array(*a).is_none())
+        .collect();
     let rotations = if options.rotate {
         crate::codegen::rotate::plan_rotations(&program.source, scop, (&layouts, &dead), taken)
     } else {
         Rotations::default()
     };
     let mut per_array = rotations.edits.clone();
+    // The shifts of the scalars go after the rotating indices' updates
+    // that end at the same place (one insertion per position).
+    for (at, text) in &scalars.shifts {
+        match per_array
+            .iter_mut()
+            .find(|e| e.range.start == *at && e.range.end == *at)
+        {
+            Some(e) => e.replacement.push_str(text),
+            None => per_array.push(Edit::insert(*at, text.clone())),
+        }
+    }
     for d in decisions.iter() {
+        if let Some(kept) = scalars.of_array(d.array) {
+            per_array.extend(kept.edits.iter().cloned());
+            continue;
+        }
         if let ArrayOutcome::Remapped { certified, .. } = &d.outcome {
             per_array.extend(emit(
                 program,
@@ -175,6 +202,10 @@ fn contract_scop(
     // The `%` left in innermost loops, once the outcomes (merged or not)
     // and the deleted copies are known.
     for d in decisions.iter_mut() {
+        if let Some(kept) = scalars.of_array(d.array) {
+            d.scalars = Some((kept.names.clone(), kept.iterator.clone()));
+            continue;
+        }
         d.inner_modulo = inner_modulo(
             &program.source,
             scop,
@@ -187,6 +218,9 @@ fn contract_scop(
     record.edits.extend(per_array);
     for (array, names) in rotations.declarations {
         record.rotating.push((si, array, names));
+    }
+    for kept in scalars.arrays {
+        record.scalars.push((si, kept.array, kept.comment));
     }
     if let Some(mut m) = merged {
         record.edits.extend(emit(
@@ -384,6 +418,7 @@ fn decide_array(
         formula: None,
         inner_modulo: None,
         rotating: Vec::new(),
+        scalars: None,
         masks: None,
         pinned_over: None,
     };

@@ -163,7 +163,15 @@ pub(super) fn declaration_notes(program: &Program, record: &FileContraction) -> 
             decl.declarator_span
                 .as_ref()
                 .map_or(span.start, |s| s.start),
-            mapping_comment(&program.source, scop, *array, layout),
+            // An array kept in rotating scalars says so instead.
+            record
+                .scalars
+                .iter()
+                .find(|(s, a, _)| *s == d.scop && a == array)
+                .map_or_else(
+                    || mapping_comment(&program.source, scop, *array, layout),
+                    |(_, _, comment)| comment.clone(),
+                ),
         );
         let note = match notes.iter_mut().find(|n| n.end == span.end) {
             Some(n) => n,

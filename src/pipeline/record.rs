@@ -201,6 +201,10 @@ pub struct ArrayDecision {
     /// [`crate::codegen::rotate`]): per loop whose header advances some,
     /// its iterator, the line of its header and how many.
     pub rotating: Vec<(String, usize, usize)>,
+    /// The rotating scalars that hold its cells instead (see
+    /// [`crate::codegen::scalars`]), for the offsets of its window in
+    /// increasing order, and the iterator of the loops that shift them.
+    pub scalars: Option<(Vec<String>, String)>,
     /// The moduli `--pow2-moduli` rounded up to powers of two, so that the
     /// accesses compute them with a mask (`None`: none was).
     pub masks: Option<MaskRounding>,
@@ -469,6 +473,9 @@ pub struct FileContraction {
     /// `(SCoP, array, variables)`: the rotating indices (see
     /// [`crate::codegen::rotate`]) declared after the array's declaration.
     pub rotating: Vec<(usize, crate::ir::ArrayId, Vec<String>)>,
+    /// `(SCoP, array, comment)`: the arrays kept in rotating scalars (see
+    /// [`crate::codegen::scalars`]), with their declaration's comment.
+    pub scalars: Vec<(usize, crate::ir::ArrayId, String)>,
     /// The transformed source text.
     pub output: String,
 }
