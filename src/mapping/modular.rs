@@ -282,7 +282,8 @@ impl ModularMapping {
 }
 
 impl fmt::Display for ModularMapping {
-    /// `y[c0][c1] -> y[c0 % N][c1 % 2]`.
+    /// `y[c0][c1] -> y[c0 % N][c1 % 2]`; a dimension folded to one cell
+    /// prints `[0]` (`sum[c0] -> sum[0]`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<String> = (0..self.rank()).map(|p| format!("c{p}")).collect();
         write!(f, "{}", self.array)?;
@@ -308,6 +309,11 @@ impl fmt::Display for ModularMapping {
             } else {
                 e
             };
+            // `x % 1` is 0: the dimension keeps one cell.
+            if d.modulus.is_constant() && d.modulus.constant == 1 {
+                write!(f, "[0]")?;
+                continue;
+            }
             let m = d.modulus.to_text(&self.params);
             // `c0 % 2 * N` would read as `(c0 % 2) * N`: only a number or
             // a lone parameter goes without parentheses.
@@ -374,6 +380,16 @@ mod tests {
             m.to_string(),
             "T[c0][c1] -> T[c0 % (2 * N)][((c1 - 1) / 2) % N][((c0 + c1) / 3) % 3][(c0 + c1 - N + 1) % N]"
         );
+        // Every integer is 0 modulo 1: the one-cell dimension reads `[0]`.
+        let one = ModularMapping {
+            array: "sum".into(),
+            params: vec!["N".into()],
+            dims: vec![
+                MappedDim::new(vec![1, 0], ParamAffine::constant(1, 1)),
+                MappedDim::new(vec![0, 1], ParamAffine::constant(1, 3)),
+            ],
+        };
+        assert_eq!(one.to_string(), "sum[c0][c1] -> sum[0][c1 % 3]");
     }
 
     #[test]
