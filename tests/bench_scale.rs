@@ -233,10 +233,7 @@ fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
         // ODelta and Delta: one cell each.
         assert_eq!(row[10], "2", "{out}");
     }
-    assert!(
-        out.contains("Delta[c0][c1][c2] -> Delta[0][0][0]"),
-        "{out}"
-    );
+    assert!(out.contains("Delta[c0][c1][c2] -> Delta[0][0][0]"), "{out}");
     let verdict = out
         .lines()
         .skip_while(|l| !l.starts_with("kernel ") || !l.contains("verdict"))

@@ -236,6 +236,125 @@ pub fn bounding_box(
     Ok(Some(bounds))
 }
 
+/// Cells of the largest box whose points [`Seen`] records in a bit set.
+const DENSE_SEEN_CELLS: u64 = 1 << 26;
+
+/// The points found so far while enumerating DS: a bit set over a box
+/// that holds every point that may be recorded, or a hash set.
+enum Seen {
+    Dense {
+        lo: Vec<i64>,
+        sides: Vec<u64>,
+        bits: Vec<u64>,
+    },
+    Sparse(HashSet<Vec<i64>>),
+}
+
+impl Seen {
+    /// For the points of the boxes `boxes` (`None`: an empty piece) and
+    /// their mirror images.
+    fn around(boxes: &[Option<Vec<(i64, i64)>>], rank: usize) -> Seen {
+        let mut lo = vec![0i64; rank];
+        let mut hi = vec![0i64; rank];
+        for b in boxes.iter().flatten() {
+            for (p, (l, h)) in b.iter().enumerate().take(rank) {
+                let (Some(nl), Some(nh)) = (l.checked_neg(), h.checked_neg()) else {
+                    return Seen::Sparse(HashSet::new());
+                };
+                lo[p] = lo[p].min(*l).min(nh);
+                hi[p] = hi[p].max(*h).max(nl);
+            }
+        }
+        let mut sides = Vec::with_capacity(rank);
+        let mut volume: u64 = 1;
+        for (l, h) in lo.iter().zip(&hi) {
+            let side = u64::try_from(i128::from(*h) - i128::from(*l) + 1).unwrap_or(u64::MAX);
+            volume = volume.saturating_mul(side);
+            sides.push(side);
+        }
+        if volume > DENSE_SEEN_CELLS {
+            return Seen::Sparse(HashSet::new());
+        }
+        let words = usize::try_from(volume.div_ceil(64)).unwrap_or(0);
+        Seen::Dense {
+            lo,
+            sides,
+            bits: vec![0; words],
+        }
+    }
+
+    /// The row-major index of `x` in the box (lexicographic order of the
+    /// points is the order of their indices).
+    fn index(lo: &[i64], sides: &[u64], x: &[i64]) -> Option<u64> {
+        let mut at: u64 = 0;
+        for ((v, l), side) in x.iter().zip(lo).zip(sides) {
+            let off = u64::try_from(i128::from(*v) - i128::from(*l)).ok()?;
+            if off >= *side {
+                return None;
+            }
+            at = at * side + off;
+        }
+        Some(at)
+    }
+
+    fn contains(&self, x: &[i64]) -> bool {
+        match self {
+            Seen::Dense { lo, sides, bits } => Self::index(lo, sides, x)
+                .is_some_and(|k| bits[(k / 64) as usize] >> (k % 64) & 1 == 1),
+            Seen::Sparse(set) => set.contains(x),
+        }
+    }
+
+    fn insert(&mut self, x: &[i64]) {
+        match self {
+            Seen::Dense { lo, sides, bits } => {
+                if let Some(k) = Self::index(lo, sides, x) {
+                    bits[(k / 64) as usize] |= 1 << (k % 64);
+                    return;
+                }
+                // Every recorded point is in the box by construction; were
+                // one not, the hash set keeps the record exact.
+                let taken = std::mem::replace(self, Seen::Sparse(HashSet::new()));
+                let mut set: HashSet<Vec<i64>> = taken.sorted_points().into_iter().collect();
+                set.insert(x.to_vec());
+                *self = Seen::Sparse(set);
+            }
+            Seen::Sparse(set) => {
+                set.insert(x.to_vec());
+            }
+        }
+    }
+
+    /// The points, in lexicographic order.
+    fn sorted_points(self) -> Vec<Vec<i64>> {
+        match self {
+            Seen::Dense { lo, sides, bits } => {
+                let mut out = Vec::new();
+                for (w, word) in bits.iter().enumerate() {
+                    let mut rest = *word;
+                    while rest != 0 {
+                        let b = u64::from(rest.trailing_zeros());
+                        rest &= rest - 1;
+                        let mut k = w as u64 * 64 + b;
+                        let mut x = vec![0i64; lo.len()];
+                        for p in (0..lo.len()).rev() {
+                            x[p] = lo[p] + (k % sides[p]) as i64;
+                            k /= sides[p];
+                        }
+                        out.push(x);
+                    }
+                }
+                out
+            }
+            Seen::Sparse(set) => {
+                let mut points: Vec<Vec<i64>> = set.into_iter().collect();
+                points.sort();
+                points
+            }
+        }
+    }
+}
+
 /// Hard cap on the number of box points scanned when enumerating DS.
 pub const MAX_BOX_POINTS: u64 = 20_000_000;
 
@@ -292,13 +411,27 @@ impl DifferencePoints {
     /// one way), and 0 is removed.
     pub fn new(ds: &FixedDifferenceSet, budget: &mut Budget) -> PolyResult<DifferencePoints> {
         let rank = ds.rank;
-        let mut lookup: HashSet<Vec<i64>> = HashSet::new();
-        for ((piece, projected), exact) in ds.pieces.iter().zip(&ds.projected).zip(&ds.exact) {
-            let Some(bounds) = bounding_box(projected, rank, budget)? else {
+        // The pieces' boxes first: the points found are then recorded in a
+        // bit set over the box around them all and their mirror images
+        // (a hash set where that box is too large), which the pieces'
+        // overlapping boxes query once per point each.
+        let mut boxes = Vec::with_capacity(ds.pieces.len());
+        for projected in &ds.projected {
+            boxes.push(bounding_box(projected, rank, budget)?);
+        }
+        let mut seen = Seen::around(&boxes, rank);
+        for (((piece, projected), exact), bounds) in ds
+            .pieces
+            .iter()
+            .zip(&ds.projected)
+            .zip(&ds.exact)
+            .zip(&boxes)
+        {
+            let Some(bounds) = bounds else {
                 continue;
             };
-            for_each_in_box(&bounds, |x| {
-                if x.iter().all(|v| *v == 0) || lookup.contains(x) {
+            for_each_in_box(bounds, |x| {
+                if x.iter().all(|v| *v == 0) || seen.contains(x) {
                     return Ok(());
                 }
                 if projected.contains_point(x)? != Some(true) {
@@ -322,14 +455,14 @@ impl DifferencePoints {
                         .iter()
                         .map(|v| crate::poly::error::neg(*v))
                         .collect::<PolyResult<_>>()?;
-                    lookup.insert(x.to_vec());
-                    lookup.insert(m);
+                    seen.insert(x);
+                    seen.insert(&m);
                 }
                 Ok(())
             })?;
         }
-        let mut points: Vec<Vec<i64>> = lookup.iter().cloned().collect();
-        points.sort();
+        let points = seen.sorted_points();
+        let lookup: HashSet<Vec<i64>> = points.iter().cloned().collect();
         Ok(DifferencePoints {
             rank,
             points,
@@ -355,5 +488,49 @@ impl DifferencePoints {
             }
         }
         extent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// The bit set and the hash set record the same points and list them
+    /// in the same (lexicographic) order; a point outside the bit set's
+    /// box moves the record to a hash set, losing nothing.
+    #[test]
+    fn seen_points_are_the_same_dense_or_sparse() {
+        let boxes = vec![
+            Some(vec![(-2, 3), (0, 4)]),
+            None,
+            Some(vec![(1, 1), (-5, 0)]),
+        ];
+        let mut dense = Seen::around(&boxes, 2);
+        assert!(matches!(dense, Seen::Dense { .. }));
+        let huge = vec![Some(vec![(-(1 << 20), 1 << 20), (-(1 << 20), 1 << 20)])];
+        let mut sparse = Seen::around(&huge, 2);
+        assert!(matches!(sparse, Seen::Sparse(_)));
+        let points = [[3, 4], [-3, -4], [1, -5], [-1, 5], [0, 1], [0, -1], [3, 4]];
+        for p in &points {
+            dense.insert(p);
+            sparse.insert(p);
+        }
+        for p in &points {
+            assert!(dense.contains(p) && sparse.contains(p));
+        }
+        assert!(!dense.contains(&[2, 2]) && !sparse.contains(&[2, 2]));
+        assert!(!dense.contains(&[40, 0]));
+        let mut expect: Vec<Vec<i64>> = points.iter().map(|p| p.to_vec()).collect();
+        expect.sort();
+        expect.dedup();
+        assert_eq!(dense.sorted_points(), expect);
+        assert_eq!(sparse.sorted_points(), expect);
+        // Outside the box: kept, in order.
+        let mut grown = Seen::around(&boxes, 2);
+        grown.insert(&[1, 1]);
+        grown.insert(&[40, -40]);
+        assert!(matches!(grown, Seen::Sparse(_)));
+        assert!(grown.contains(&[40, -40]) && grown.contains(&[1, 1]));
+        assert_eq!(grown.sorted_points(), vec![vec![1, 1], vec![40, -40]]);
     }
 }

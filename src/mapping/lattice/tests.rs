@@ -483,3 +483,20 @@ fn box_bound_matches_every_box() {
         );
     }
 }
+
+/// The enumerated points of DS are exactly its non-zero integer points,
+/// in lexicographic order (brute force over the box that holds them).
+#[test]
+fn difference_points_are_the_brute_force_points_in_order() {
+    let mut rng = Rng::new(0x0B7_0003);
+    for n in 1..=3 {
+        for _ in 0..proptest_cases(30) {
+            let k = random_polytope(&mut rng, n, 3);
+            let dp = DifferencePoints::of_polytope(&k, &mut Budget::default()).unwrap();
+            let brute = brute_points(&k, 3);
+            assert_eq!(dp.points, brute, "{}", k.set);
+            assert!(brute.iter().all(|x| dp.contains(x)));
+            assert!(!dp.contains(&vec![0; n]));
+        }
+    }
+}
