@@ -13,6 +13,18 @@
 //! proof must see that. Refused: a middle loop two above its bound with
 //! an access before and after it (`tests/scalars/broken_middle.c`: the
 //! fold stays), and a subscript `2 * i` (`tests/scalars/strided.c`).
+//!
+//! Inside nested loops (issue 18): gecos_gaussian's `tmp[i][j]`, folded
+//! to `tmp[j % 3]`, is a window of three cells of row `i` that the loops
+//! of `j` in the body of the loop of `i` restart on every row: three
+//! scalars shifted by the inner headers, checked with the sizes of the
+//! file and, for its VLA twin (`tests/scalars/gaussian_vla.c`), at every
+//! `N x M` with N, M in 0..=5 and a few larger ones. Refused: a read of
+//! the row before (`tests/scalars/previous_row.c`: `tmp[i - 1][j]`,
+//! folded to `tmp[j % 3]` all the same, reaches back one iteration of
+//! the loop of `i`, which the scalars do not cross), and the broken
+//! middle loop on every row of a loop around
+//! (`tests/scalars/broken_middle_rows.c`).
 
 mod common;
 
@@ -185,4 +197,92 @@ fn a_subscript_with_coefficient_two_is_refused() {
         assert!(common::scop_text(&output).contains("A[i % 2]"), "{output}");
         assert_same_runs("tests/scalars/strided.c", &output, &[]);
     }
+}
+
+/// The lines of gecos_gaussian's output with `tmp` in scalars, worked out
+/// from the fused schedule S0 -> [i, j], S1 -> [i, j + 2]: at iteration
+/// `j` of the steady loop S1 computes `out[i][j - 1]` from `tmp[i][j - 2]`,
+/// `tmp[i][j - 1]` and `tmp[i][j]` (`tmp_s0`, `tmp_s1`, `tmp_s2`), right
+/// after S0 wrote `tmp[i][j]`.
+#[test]
+fn gecos_gaussian_keeps_a_row_window_of_tmp_in_three_scalars() {
+    let output = output_of("corpus/gecos_gaussian.c", &[]);
+    common::assert_lines(
+        &output,
+        &[
+            "    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0; /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1], tmp_s2 = tmp[i][j] in the loops of j */",
+            "    for (i = 1; i <= N - 2; i++) {",
+            "        for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)",
+            "                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",
+            "        for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {",
+            "            tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",
+            "            out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;",
+        ],
+    );
+    assert_no_array_left(&output, "tmp");
+    assert!(
+        !output.contains("_r0"),
+        "no rotating index is left:\n{output}"
+    );
+    assert_same_runs("corpus/gecos_gaussian.c", &output, &[]);
+}
+
+/// The VLA twin of gecos_gaussian, `N x M` given on the command line:
+/// every size with N, M in 0..=5 (the loops of `i` and `j` empty, one
+/// row, a steady loop of `j` that does not run, ...) and a few larger.
+#[test]
+fn a_row_window_with_symbolic_sizes_runs_like_the_original() {
+    let output = output_of("tests/scalars/gaussian_vla.c", &[]);
+    assert!(
+        output.contains("int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;"),
+        "{output}"
+    );
+    assert!(
+        output.contains("for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {"),
+        "{output}"
+    );
+    assert_no_array_left(&output, "tmp");
+    let mut sizes: Vec<String> = Vec::new();
+    for n in 0..=5 {
+        for m in 0..=5 {
+            sizes.push(format!("{n}x{m}"));
+        }
+    }
+    sizes.extend(["7x2", "2x9", "9x9", "40x61"].map(String::from));
+    let sizes: Vec<&str> = sizes.iter().map(String::as_str).collect();
+    assert_same_runs("tests/scalars/gaussian_vla.c", &output, &sizes);
+}
+
+/// `tmp[i - 1][j]` is read in row `i`: the first dimension is dropped
+/// (`tmp[j % 3]`), but a value crosses an iteration of the loop of `i`,
+/// where the window of the scalars restarts. The fold and its rotating
+/// index stay, and the output runs like the original.
+#[test]
+fn a_read_of_the_row_before_is_refused() {
+    let output = output_of("tests/scalars/previous_row.c", &[]);
+    assert!(
+        output.contains("double tmp[3]; /* polyfold: tmp[i][j] -> tmp[j % 3] */"),
+        "{output}"
+    );
+    assert!(!output.contains("tmp_s0"), "{output}");
+    assert_same_runs(
+        "tests/scalars/previous_row.c",
+        &output,
+        &["0", "1", "2", "3", "10"],
+    );
+}
+
+/// `tests/scalars/broken_middle.c` in the body of a loop of `r`, on rows
+/// `A[r][i]`: the middle loop of `i` runs "minus one" iterations on every
+/// row, between accesses of the same row. The fold `A[i % 2]` stays, and
+/// the output runs like the original.
+#[test]
+fn a_middle_loop_two_above_its_bound_inside_a_loop_is_refused() {
+    let output = output_of("tests/scalars/broken_middle_rows.c", &[]);
+    assert!(
+        output.contains("double A[2]; /* polyfold: A[r][i] -> A[i % 2] */"),
+        "{output}"
+    );
+    assert!(!output.contains("A_s0"), "{output}");
+    assert_same_runs("tests/scalars/broken_middle_rows.c", &output, &[]);
 }

@@ -28,17 +28,16 @@
 static void gauss(int in[N][M], int out[N][M])
 {
     int i, j;
-    int tmp[3]; /* polyfold: tmp[i][j] -> tmp[j % 3] */
-    int tmp_r0, tmp_r1, tmp_r2; /* polyfold: rotating indices, advanced by their loops */
+    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0; /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1], tmp_s2 = tmp[i][j] in the loops of j */
 
 #pragma scop
     for (i = 1; i <= N - 2; i++) {
-        for (j = 0; j <= 1; j++)
+        for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)
             if (j <= M - 1)
-                tmp[j] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
-        for (j = 2, tmp_r0 = j % 3, tmp_r1 = (j - 1) % 3, tmp_r2 = (j + 1) % 3; j <= M - 1; j++, tmp_r0 = tmp_r0 + 1 < 3 ? tmp_r0 + 1 : 0, tmp_r1 = tmp_r1 + 1 < 3 ? tmp_r1 + 1 : 0, tmp_r2 = tmp_r2 + 1 < 3 ? tmp_r2 + 1 : 0) {
-            tmp[tmp_r0] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
-            out[i][j - 1] = 3 * tmp[tmp_r1] - tmp[tmp_r2] - tmp[tmp_r0];
+                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
+        for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {
+            tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
+            out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;
         }
     }
 #pragma endscop

@@ -24,29 +24,66 @@
 //! What is proven before the scalars are planned (anything else keeps the
 //! fold and its `%` or rotating indices):
 //!
-//! - the array has one dimension, folded by a number modulus `m`, no
-//!   initialiser, a declarator of its own before the SCoP, and is not
-//!   used outside the SCoP; the window has at most 4 cells and at most
-//!   `m`;
-//! - every access is `A[i + c]`: coefficient 1 on the iterator of the one
-//!   loop around its statement, nothing else; no deleted copy sits in the
+//! - the array's layout drops every dimension but the last and folds the
+//!   last by a number modulus `m` (`A[...][x] -> A[x % m]`: dropped
+//!   dimensions and a modulo one, or one linear dimension of coefficients
+//!   `(0, ..., 0, 1)`), `modulus >= 1` proven (`extent_proven`); the
+//!   array has no initialiser, a declarator of its own before the SCoP, and is
+//!   not used outside the SCoP; the window has at most 4 cells and at
+//!   most `m`;
+//! - every access of an array of `d` dimensions is `A[i0]...[i(d-2)][j +
+//!   c]` in a statement of exactly `d` loops, `i0`, ..., `i(d-2)`, `j`,
+//!   outermost first (coefficient 1 on its own iterator in each
+//!   subscript, nothing else, no constant but `c` in the last), the same
+//!   outer iterators for every access; no loop around an access is marked
+//!   parallel (the scalars would be shared); no deleted copy sits in the
 //!   loops;
-//! - the loops holding the accesses are top-level items of the SCoP,
-//!   consecutive (every item between them is such a loop too), with the
-//!   same iterator, step +1, no pragma, no loop inside; each loop's
-//!   iterations are one interval `[l, u]` (from its statements' loop
-//!   domains), each lower bound is the upper bound before plus one as
-//!   affine forms, and a loop between the first and the last runs
-//!   `u - l + 1 >= 0` iterations wherever the context holds — or, where
-//!   it may not, no access runs before it and another after it (integer
-//!   emptiness of the pairs of instances).
+//! - the loops of `j` holding the accesses are consecutive items of one
+//!   block: the SCoP's top-level items (`d = 1`), or the body of the loop
+//!   of `i(d-2)` (reached from the top level through `for` loops and
+//!   blocks only); every item between them is such a loop too, with the
+//!   same iterator, step +1, no pragma, no loop inside, no statement
+//!   marked parallel, and the same loops around; each loop's iterations
+//!   are one interval `[l, u]` (from its statements' loop domains, `l`
+//!   and `u` affine in the parameters and the outer iterators; the loop
+//!   domain's other rows implied by the iterations of the loops around),
+//!   each lower bound is the upper bound before plus one as affine forms,
+//!   and a loop between the first and the last runs `u - l + 1 >= 0`
+//!   iterations wherever the loops around run — or, where it may not, no
+//!   access runs before it and another after it in one iteration of the
+//!   loops around (integer emptiness of the pairs of instances with equal
+//!   outer iterators).
 //!
-//! Not done: arrays of several dimensions, loops nested in others (the
-//! window would have to restart with the outer loop), parallel loops.
+//! Inside loops (`d >= 2`, seed 003's Fig. 1(d) on gecos_gaussian after
+//! fusion, issue 18) the window restarts on every iteration of the loops
+//! around, with whatever the scalars held at the end of the one before:
+//!
+//! ```c
+//! int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0; /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], ... in the loops of j */
+//! for (i = 1; i <= N - 2; i++) {
+//!     for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)
+//!         tmp_s2 = ...;
+//!     for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {
+//!         tmp_s2 = ...;
+//!         out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;
+//!     }
+//! }
+//! ```
+//!
+//! That is harmless: the outer subscripts are the outer iterators in
+//! every access, so the cell `A[i0]...[x]` is only accessed in iteration
+//! `(i0, ...)` of the loops around (`A[i - 1][j]` would reach back one,
+//! and is refused), and within it the run of loops of `j` is the
+//! top-level case — a read never sees a value of an iteration before,
+//! and no value is read before the iteration writes it unless the
+//! original reads a cell that was never written.
+//!
+//! Not done: subscripts that permute the loops or skip one, loops of `j`
+//! under an `if` inside the loops around, parallel loops.
 
 use std::collections::BTreeSet;
 
-use crate::ir::{ArrayId, ForHeader, Scop, SyntaxNode};
+use crate::ir::{ArrayId, ForHeader, Scop, Stmt, SyntaxNode};
 use crate::mapping::layout::{ArrayLayout, DimLayout};
 use crate::poly::{BasicSet, Set};
 use crate::util::c_text::affine_text;
@@ -85,25 +122,86 @@ impl Scalars {
     }
 }
 
-/// The loop of a top-level item: its header, if it is a `for` of a known
-/// form with no loop inside and no pragma.
-fn simple_loop(scop: &Scop, item: usize) -> Option<&ForHeader> {
-    fn has_loop(node: &SyntaxNode) -> bool {
-        match node {
-            SyntaxNode::For { .. } => true,
-            SyntaxNode::If { then, els, .. } => {
-                has_loop(then) || els.as_ref().is_some_and(|e| has_loop(e))
+/// Whether a node holds a loop or a `#pragma` line.
+fn has_loop(node: &SyntaxNode) -> bool {
+    match node {
+        SyntaxNode::For { .. } => true,
+        SyntaxNode::If { then, els, .. } => {
+            has_loop(then) || els.as_ref().is_some_and(|e| has_loop(e))
+        }
+        SyntaxNode::Block { items, .. } => items.iter().any(has_loop),
+        SyntaxNode::Pragma { .. } => true,
+        _ => false,
+    }
+}
+
+/// The items around the innermost loop of a statement: the SCoP's
+/// top-level items (`outer` is `None`), or the items of the body of the
+/// loop `outer` (its span) around it, reached through `for` loops and
+/// blocks only.
+struct Place<'a> {
+    outer: Option<std::ops::Range<usize>>,
+    /// How many loops are around the items.
+    depth: usize,
+    items: Vec<&'a SyntaxNode>,
+    /// Whether a `#pragma` applies to each item.
+    pragma: Vec<bool>,
+    /// The item that holds the statement.
+    index: usize,
+}
+
+/// Where the innermost loop around the statement at `span` sits.
+fn locate<'a>(scop: &'a Scop, span: &std::ops::Range<usize>) -> Option<Place<'a>> {
+    let holds = |n: &SyntaxNode| {
+        let s = n.span();
+        s.start <= span.start && span.end <= s.end
+    };
+    let mut items: Vec<&SyntaxNode> = scop.items.iter().map(|it| &it.node).collect();
+    let mut pragma: Vec<bool> = scop.items.iter().map(|it| !it.pragmas.is_empty()).collect();
+    let mut outer = None;
+    let mut depth = 0;
+    loop {
+        let index = items.iter().position(|n| holds(n))?;
+        let SyntaxNode::For {
+            body, span: here, ..
+        } = items[index]
+        else {
+            return None;
+        };
+        if !has_loop(body) {
+            return Some(Place {
+                outer,
+                depth,
+                items,
+                pragma,
+                index,
+            });
+        }
+        // The loop holds others: its body's items, one iteration of it.
+        outer = Some(here.clone());
+        depth += 1;
+        match &**body {
+            SyntaxNode::Block { items: inner, .. } => {
+                items = inner.iter().collect();
+                pragma = (0..items.len())
+                    .map(|k| k > 0 && matches!(items[k - 1], SyntaxNode::Pragma { .. }))
+                    .collect();
             }
-            SyntaxNode::Block { items, .. } => items.iter().any(has_loop),
-            SyntaxNode::Pragma { .. } => true,
-            _ => false,
+            other => {
+                items = vec![other];
+                pragma = vec![false];
+            }
         }
     }
-    let item = scop.items.get(item)?;
-    if !item.pragmas.is_empty() {
+}
+
+/// The loop of an item: its header, if it is a `for` of a known form
+/// with no loop inside and no pragma.
+fn simple_loop<'a>(place: &Place<'a>, item: usize) -> Option<&'a ForHeader> {
+    if *place.pragma.get(item)? {
         return None;
     }
-    match &item.node {
+    match place.items.get(item)? {
         SyntaxNode::For {
             header: Some(header),
             body,
@@ -113,25 +211,54 @@ fn simple_loop(scop: &Scop, item: usize) -> Option<&ForHeader> {
     }
 }
 
-/// `[coefficients of the parameters | constant]` of a bound.
+/// `[coefficients of the parameters and the outer iterators | constant]`
+/// of a bound.
 type Bound = Vec<i64>;
 
-/// The interval `[lower, upper]` of a loop's iterations, from a loop
-/// domain over `[params | i]`: one piece without existentials, one lower
-/// and one upper bound of coefficient 1 on `i`, and rows on the
-/// parameters alone that the context implies.
-fn interval(domain: &Set, names: &[String], context: &BasicSet) -> Option<(Bound, Bound)> {
+/// The iterations of the loops around the innermost one of a statement of
+/// `depth` loops, over `[params | iterators]` (the innermost iterator
+/// free), with the context: the context alone for one loop.
+fn outer_domain(stmt: &Stmt, names: &[String], context: &BasicSet) -> Option<BasicSet> {
+    let depth = stmt.loop_depth();
+    let innermost = stmt.loop_domains.get(depth.checked_sub(1)?)?;
+    let mut outer = if depth == 1 {
+        BasicSet::universe(innermost.with_params(names).ok()?.space)
+    } else {
+        let [piece] = &stmt.loop_domains.get(depth - 2)?.pieces[..] else {
+            return None;
+        };
+        piece.with_params(names).ok()?
+    };
+    if outer.n_exist != 0 || outer.space.n_var() != names.len() + depth {
+        return None;
+    }
+    outer.add_param_constraints(&param_set(context, names)?);
+    Some(outer)
+}
+
+/// The interval `[lower, upper]` of the innermost loop's iterations, from
+/// its loop domain over `[params | outer iterators | i]`: one piece
+/// without existentials, one lower and one upper bound of coefficient 1
+/// on `i`, and rows without `i` that `outer` (the iterations of the loops
+/// around, see [`outer_domain`]) implies.
+fn interval(
+    domain: &Set,
+    names: &[String],
+    depth: usize,
+    outer: &BasicSet,
+) -> Option<(Bound, Bound)> {
     let [piece] = &domain.pieces[..] else {
         return None;
     };
     let piece = piece.with_params(names).ok()?;
     let np = names.len();
-    if piece.n_exist != 0 || piece.space.n_var() != np + 1 {
+    let col = np + depth - 1;
+    if depth == 0 || piece.n_exist != 0 || piece.space.n_var() != col + 1 {
         return None;
     }
     let strip = |row: &[i64]| -> Bound {
-        let mut b: Bound = row[..np].to_vec();
-        b.push(row[np + 1]);
+        let mut b: Bound = row[..col].to_vec();
+        b.push(row[col + 1]);
         b
     };
     let negate = |b: &Bound| -> Option<Bound> { b.iter().map(|v| v.checked_neg()).collect() };
@@ -145,16 +272,16 @@ fn interval(domain: &Set, names: &[String], context: &BasicSet) -> Option<(Bound
             }
         }
     };
-    let mut param_rows: Vec<Vec<i64>> = Vec::new();
+    let mut outer_rows: Vec<Bound> = Vec::new();
     for (row, is_eq) in piece
         .eqs
         .iter()
         .map(|r| (r, true))
         .chain(piece.ineqs.iter().map(|r| (r, false)))
     {
-        match row[np] {
+        match row[col] {
             0 if is_eq => return None,
-            0 => param_rows.push(row.clone()),
+            0 => outer_rows.push(strip(row)),
             // `i + rest >= 0`: `i >= -rest`.
             1 => {
                 let b = negate(&strip(row))?;
@@ -172,14 +299,11 @@ fn interval(domain: &Set, names: &[String], context: &BasicSet) -> Option<(Bound
             _ => return None,
         }
     }
-    // Each row on the parameters alone holds on the whole context.
-    for row in param_rows {
-        let mut outside = param_set(context, names)?;
-        let mut negated: Vec<i64> = row[..np]
-            .iter()
-            .map(|v| v.checked_neg())
-            .collect::<Option<_>>()?;
-        negated.push(row[np + 1].checked_neg()?.checked_sub(1)?);
+    // Each row without `i` holds wherever the loops around run.
+    for row in outer_rows {
+        let mut outside = outer.clone();
+        let mut negated: Vec<i64> = row.iter().map(|v| v.checked_neg()).collect::<Option<_>>()?;
+        *negated.last_mut()? = negated.last()?.checked_sub(1)?;
         add_param_row(&mut outside, &negated);
         if !outside.is_empty().ok()? {
             return None;
@@ -194,8 +318,8 @@ fn param_set(context: &BasicSet, names: &[String]) -> Option<BasicSet> {
     (c.space.n_var() == names.len()).then_some(c)
 }
 
-/// Adds `row >= 0` (`[params | constant]`) to `set`, whose first columns
-/// are the parameters.
+/// Adds `row >= 0` (`[params | ... | constant]`) to `set`, whose first
+/// columns are those of `row` but its constant.
 fn add_param_row(set: &mut BasicSet, row: &[i64]) {
     let np = row.len() - 1;
     let mut full = set.zero_row();
@@ -246,18 +370,47 @@ fn plan_array(
     taken: &mut BTreeSet<String>,
 ) -> Option<(ScalarArray, Vec<(usize, String)>)> {
     let decl = scop.array(array);
-    // One dimension, folded by a number modulus.
-    let [
-        DimLayout::Modulo {
-            modulus: m,
-            extent_proven: true,
-            ..
-        },
-    ] = &layout.dims[..]
-    else {
-        return None;
+    // Every dimension but the last dropped, the last folded by a number
+    // modulus: `A[...][x] -> A[x % m]`, as dimensions of their own or as
+    // one linear dimension of coefficients `(0, ..., 0, 1)`.
+    let n_dims = decl.extents.len();
+    let m = match &layout.dims[..] {
+        [
+            dropped @ ..,
+            DimLayout::Modulo {
+                modulus,
+                extent_proven: true,
+                ..
+            },
+        ] if dropped.len() + 1 == n_dims
+            && dropped.iter().all(|d| matches!(d, DimLayout::Dropped)) =>
+        {
+            modulus
+        }
+        [
+            DimLayout::Linear {
+                coeffs,
+                divisor: 1,
+                shift,
+                offset,
+                offset_moduli: 0,
+                modulus,
+                extent_proven: true,
+                ..
+            },
+        ] if coeffs.len() == n_dims
+            && coeffs
+                .split_last()
+                .is_some_and(|(last, others)| *last == 1 && others.iter().all(|c| *c == 0))
+            && shift.is_constant()
+            && shift.constant == 0
+            && offset.is_constant() =>
+        {
+            modulus
+        }
+        _ => return None,
     };
-    if decl.extents.len() != 1 || !m.is_constant() || m.constant < 1 {
+    if n_dims == 0 || !m.is_constant() || m.constant < 1 {
         return None;
     }
     if decl.initializer_span.is_some()
@@ -277,10 +430,14 @@ fn plan_array(
     if !after_name.trim_start().starts_with('[') {
         return None;
     }
-    // Every access: `A[i + c]` in a statement with one loop around it.
+    // Every access: `A[i0]...[i(d-2)][i(d-1) + c]` in a statement of `d`
+    // loops (`d` the number of dimensions), with `i0`, ... its iterators,
+    // outermost first; no loop around it marked parallel.
     let n_param = scop.params.len();
     let mut sites: Vec<Site> = Vec::new();
     let mut items: Vec<usize> = Vec::new();
+    let mut place: Option<Place> = None;
+    let mut outer_iterators: Option<&[String]> = None;
     for (si, stmt) in scop.stmts.iter().enumerate() {
         for access in stmt.accesses() {
             if access.array != array {
@@ -288,32 +445,42 @@ fn plan_array(
             }
             if removed.contains(&si)
                 || !stmt.quotients.is_empty()
-                || stmt.loop_depth() != 1
-                || stmt.parallel_mark(0).is_some()
+                || stmt.loop_depth() != n_dims
+                || stmt.parallel.iter().any(Option::is_some)
+                || access.subscripts.len() != n_dims
             {
                 return None;
             }
-            let [sub] = &access.subscripts[..] else {
-                return None;
-            };
-            if sub.coeffs.len() != n_param + 1
-                || sub.coeffs[..n_param].iter().any(|c| *c != 0)
-                || sub.coeffs[n_param] != 1
-            {
+            for (k, sub) in access.subscripts.iter().enumerate() {
+                let last = k + 1 == n_dims;
+                if sub.coeffs.len() != n_param + n_dims
+                    || sub.coeffs[..n_param].iter().any(|c| *c != 0)
+                    || (0..n_dims).any(|q| sub.coeffs[n_param + q] != i64::from(q == k))
+                    || (!last && sub.constant != 0)
+                {
+                    return None;
+                }
+            }
+            let offset = access.subscripts.last()?.constant;
+            if outer_iterators.is_some_and(|o| o != &stmt.iterators[..n_dims - 1]) {
                 return None;
             }
-            let item = scop.items.iter().position(|it| {
-                let s = it.node.span();
-                s.start <= stmt.span.start && stmt.span.end <= s.end
-            })?;
-            items.push(item);
+            outer_iterators = Some(&stmt.iterators[..n_dims - 1]);
+            let here = locate(scop, &stmt.span)?;
+            if here.depth + 1 != n_dims || place.as_ref().is_some_and(|p| p.outer != here.outer) {
+                return None;
+            }
+            items.push(here.index);
+            place.get_or_insert(here);
             sites.push(Site {
                 stmt: si,
                 span: access.span.clone(),
-                offset: sub.constant,
+                offset,
             });
         }
     }
+    let place = place?;
+    let outer_iterators = outer_iterators?;
     let (first, last) = (*items.iter().min()?, *items.iter().max()?);
     let lo = sites.iter().map(|s| s.offset).min()?;
     let hi = sites.iter().map(|s| s.offset).max()?;
@@ -321,21 +488,24 @@ fn plan_array(
     if window > MAX_WINDOW || window > m.constant {
         return None;
     }
-    // The loops: consecutive items, one iterator, step +1, one interval
-    // each, every lower bound one past the upper bound before.
+    // The loops: consecutive items of one block (the SCoP's, or the body
+    // of the loop around them), one iterator, step +1, one interval each,
+    // every lower bound one past the upper bound before.
     let names = scop.param_names();
     let context = &scop.context;
     let mut headers: Vec<&ForHeader> = Vec::new();
     let mut bounds: Vec<(Bound, Bound)> = Vec::new();
+    // The iterations of the loops around, per loop of the run.
+    let mut outers: Vec<BasicSet> = Vec::new();
     for item in first..=last {
-        let header = simple_loop(scop, item)?;
+        let header = simple_loop(&place, item)?;
         if headers
             .first()
             .is_some_and(|h| h.iterator != header.iterator)
         {
             return None;
         }
-        let span = scop.items[item].node.span();
+        let span = place.items[item].span();
         let inside: Vec<usize> = (0..scop.stmts.len())
             .filter(|k| {
                 let s = &scop.stmts[*k].span;
@@ -346,19 +516,28 @@ fn plan_array(
             return None;
         }
         let mut interval_of_loop = None;
+        let mut outer_of_loop = None;
         for k in inside {
             let stmt = &scop.stmts[k];
-            if stmt.loop_depth() != 1 || stmt.iterators[0] != header.iterator {
+            if stmt.loop_depth() != n_dims
+                || !stmt.quotients.is_empty()
+                || stmt.iterators[n_dims - 1] != header.iterator
+                || stmt.iterators[..n_dims - 1] != *outer_iterators
+                || stmt.parallel.iter().any(Option::is_some)
+            {
                 return None;
             }
-            let found = interval(stmt.loop_domains.first()?, &names, context)?;
+            let outer = outer_domain(stmt, &names, context)?;
+            let found = interval(stmt.loop_domains.last()?, &names, n_dims, &outer)?;
             if interval_of_loop.as_ref().is_some_and(|b| *b != found) {
                 return None;
             }
             interval_of_loop = Some(found);
+            outer_of_loop.get_or_insert(outer);
         }
         headers.push(header);
         bounds.push(interval_of_loop?);
+        outers.push(outer_of_loop?);
     }
     for pair in bounds.windows(2) {
         let mut next = pair[0].1.clone();
@@ -369,7 +548,8 @@ fn plan_array(
     }
     // A loop between the first and the last that may run a negative
     // number of iterations (`u <= l - 2`) breaks the count of shifts: no
-    // access may run before it and another after it there.
+    // access may run before it and another after it there, in one
+    // iteration of the loops around.
     let item_of = |si: usize| items[sites.iter().position(|s| s.stmt == si).unwrap_or(0)];
     let n_loops = bounds.len();
     for (middle, (l, u)) in bounds
@@ -378,7 +558,7 @@ fn plan_array(
         .take(n_loops.saturating_sub(1))
         .skip(1)
     {
-        // `l - 2 - u >= 0`.
+        // `l - 2 - u >= 0`, over `[params | outer iterators | constant]`.
         let broken: Bound = l
             .iter()
             .zip(u)
@@ -386,7 +566,7 @@ fn plan_array(
             .collect::<Option<Vec<i64>>>()?;
         let mut broken = broken;
         *broken.last_mut()? = broken.last()?.checked_sub(2)?;
-        let mut anywhere = param_set(context, &names)?;
+        let mut anywhere = outers[middle].clone();
         add_param_row(&mut anywhere, &broken);
         if anywhere.is_empty().ok()? {
             continue;
@@ -402,6 +582,7 @@ fn plan_array(
             .filter(|s| item_of(s.stmt) > at)
             .map(|s| s.stmt)
             .collect();
+        let np = names.len();
         for s in &before {
             for t in &after {
                 let d_s = scop.stmts[*s].domain.with_params(&names).ok()?;
@@ -409,7 +590,18 @@ fn plan_array(
                 let pairs = d_s.product(&d_t).ok()?;
                 for piece in &pairs.pieces {
                     let mut piece = piece.with_params(&names).ok()?;
+                    if piece.space.n_var() != np + 2 * n_dims {
+                        return None;
+                    }
                     piece.add_param_constraints(&param_set(context, &names)?);
+                    // One iteration of the loops around: the outer
+                    // iterators of both instances are equal.
+                    for k in 0..n_dims - 1 {
+                        let mut eq = piece.zero_row();
+                        eq[np + k] = 1;
+                        eq[np + n_dims + k] = -1;
+                        piece.add_eq(eq);
+                    }
                     add_param_row(&mut piece, &broken);
                     if !piece.is_empty().ok()? {
                         return None;
@@ -474,17 +666,18 @@ fn plan_array(
         }
     }
     let iterator = &headers[0].iterator;
+    let prefix: String = outer_iterators.iter().map(|o| format!("[{o}]")).collect();
     let cells: Vec<String> = (lo..=hi)
         .map(|c| {
             format!(
-                "{} = {base}[{}]",
+                "{} = {base}{prefix}[{}]",
                 name_at(c),
                 affine_text(&[(1, iterator.clone())], c)
             )
         })
         .collect();
     let comment = format!(
-        "{base}[{iterator}] -> scalars {} in the loops of {iterator}",
+        "{base}{prefix}[{iterator}] -> scalars {} in the loops of {iterator}",
         cells.join(", ")
     );
     let mut shifts = Vec::new();
