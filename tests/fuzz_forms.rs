@@ -527,7 +527,9 @@ fn the_strided_form_loses_its_stride_for_every_size() {
 /// the others apart: a comment after a brace-less stage's statement (text
 /// between the loops), other groups' temporaries that make the cells
 /// fusion saves less than a quarter of the SCoP's, merged buffers
-/// (inter-array) whose cells count at known values only.
+/// (inter-array) whose cells count at known values only. Some 2-d chains
+/// read each stage's own row only: there the fused row window becomes
+/// rotating scalars inside the loop of rows.
 #[test]
 fn the_stencil_chains_form_is_fused_by_polyfold() {
     let forms = Forms::parse("stencil-chains").expect("known form");
@@ -546,17 +548,34 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
             .expect("polyfold runs");
         let report = String::from_utf8_lossy(&output.stdout);
         let fused = report.lines().any(|l| l.contains(" fused"));
-        results.lock().expect("lock").push((seed, chain, fused));
+        // A 2-d chain that reads along `j`: is a row window kept in
+        // scalars inside the loop of rows (`T0[i][j - 1]` ->
+        // `T0_s0 = T0[i][j - 1]`)?
+        let row_scalars = (text.contains("][j - ") || text.contains("][j + "))
+            && std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
+                .arg(&path)
+                .output()
+                .is_ok_and(|o| {
+                    String::from_utf8_lossy(&o.stdout).lines().any(|l| {
+                        l.contains("-> scalars ")
+                            && l.contains("_s0 = ")
+                            && l.split("_s0 = ").nth(1).is_some_and(|r| r.contains("][j"))
+                    })
+                });
+        results
+            .lock()
+            .expect("lock")
+            .push((seed, chain, fused, row_scalars));
     });
     let _ = std::fs::remove_dir_all(&scratch);
     let results = results.into_inner().expect("lock");
     let without: Vec<u64> = results
         .iter()
-        .filter(|(_, chain, _)| !(2..=4).contains(chain))
+        .filter(|(_, chain, ..)| !(2..=4).contains(chain))
         .map(|(seed, ..)| *seed)
         .collect();
     assert!(without.is_empty(), "seeds without a chain: {without:?}");
-    let fused = results.iter().filter(|(.., f)| *f).count();
+    let fused = results.iter().filter(|(_, _, f, _)| *f).count();
     assert!(
         fused * 2 >= results.len(),
         "polyfold fused the loops of only {fused} of {} programs",
@@ -565,7 +584,7 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
     // Chains of every length, 2-d ones among them.
     for length in 2..=4 {
         assert!(
-            results.iter().any(|(_, chain, _)| *chain == length),
+            results.iter().any(|(_, chain, ..)| *chain == length),
             "no chain of {length} stages"
         );
     }
@@ -576,6 +595,12 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
         })
         .count();
     assert!(two_d >= 5, "only {two_d} 2-d chains");
+    // Chains that read their own row only (gecos_gaussian's form): fused,
+    // a window of the row is kept in scalars by the inner loops.
+    assert!(
+        results.iter().any(|(.., rows)| *rows),
+        "no row window kept in scalars in seeds 0..40"
+    );
 }
 
 /// Programs of `--forms all` that draw no stencil chain are the ones the

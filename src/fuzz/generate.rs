@@ -1852,7 +1852,8 @@ impl Builder {
     /// later stages may run no iteration). A third of the chains are 2-d:
     /// every stage has an inner loop over `j` and a size `Q` (`T[i][j]`,
     /// `in[i + j + o]`), read at offsets in `i` only or, half of the time,
-    /// in `j` too (its bounds shrunk the same way), and the last stage
+    /// in `j` too (its bounds shrunk the same way; half of those in `j`
+    /// only, each stage reading its own row), and the last stage
     /// folds each row into `out[i + c] +=`. The stages all use `i` (`j`
     /// inside), or half of the time each draws its own name. Each
     /// temporary is read by the next stage only: loop shifting and fusion
@@ -1874,7 +1875,12 @@ impl Builder {
         // 2-d chains: the size of `j`, and whether reads shift `j` too.
         let columns = if self.form_rng.chance(1, 3) {
             let q = self.form_rng.pick(&names).clone();
-            Some((q, self.form_rng.chance(1, 2)))
+            let shift_j = self.form_rng.chance(1, 2);
+            // Half of those read in their own row only (`T[i][j - 1]`,
+            // gecos_gaussian's `tmp`): fused, a window of the row kept in
+            // rotating scalars by the inner loops.
+            let own_row = shift_j && self.form_rng.chance(1, 2);
+            Some((q, shift_j, own_row))
         } else {
             None
         };
@@ -1889,7 +1895,7 @@ impl Builder {
             (self.size_values[&p] - 2).max(0),
             columns
                 .as_ref()
-                .map_or(0, |(q, _)| (self.size_values[q] - 2).max(0)),
+                .map_or(0, |(q, ..)| (self.size_values[q] - 2).max(0)),
         ];
         let (mut lo, mut hi) = ([0i64; 2], [0i64; 2]);
         // The array the next stage reads (`None`: `in`).
@@ -1906,9 +1912,14 @@ impl Builder {
             let (mut new_lo, mut new_hi) = (lo, hi);
             let mut offsets: Vec<[i64; 2]> = Vec::new();
             for _ in 0..n_reads {
-                let shift_j = columns.as_ref().is_some_and(|(_, s)| *s);
+                let shift_j = columns.as_ref().is_some_and(|(_, s, _)| *s);
+                let own_row = columns.as_ref().is_some_and(|(_, _, r)| *r);
                 let mut offset = [
-                    self.form_rng.range(-2, 2),
+                    if own_row {
+                        0
+                    } else {
+                        self.form_rng.range(-2, 2)
+                    },
                     if shift_j {
                         self.form_rng.range(-2, 2)
                     } else {
@@ -1959,7 +1970,7 @@ impl Builder {
                 Target::Output(Aff::var(&var, self.form_rng.range(0, 3)))
             } else {
                 let mut extents = vec![Aff::var(&p, self.form_rng.range(0, 1))];
-                if let Some((q, _)) = &columns {
+                if let Some((q, ..)) = &columns {
                     extents.push(Aff::var(q, 0));
                 }
                 let array = self.new_temp(extents);
@@ -1977,7 +1988,7 @@ impl Builder {
                 reads,
                 constant,
             }];
-            if let Some((q, _)) = &columns {
+            if let Some((q, ..)) = &columns {
                 body = vec![Node::Loop {
                     var: "j".to_string(),
                     lower: Aff::constant(new_lo[1]),
