@@ -94,6 +94,14 @@ fn assert_same_runs(path: &str, output: &str, sizes: &[&str]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// No rotating index (`_r0`) anywhere in `output`.
+fn assert_no_rotating_index(output: &str) {
+    assert!(
+        !output.contains("_r0"),
+        "no rotating index is left:\n{output}"
+    );
+}
+
 /// No access to `array` (`array[`) and no `%` between the SCoP markers.
 fn assert_no_array_left(output: &str, array: &str) {
     let scop = common::scop_text(output);
@@ -135,10 +143,7 @@ fn filter_chain_keeps_t1_and_t2_in_three_scalars_each() {
     );
     assert_no_array_left(&output, "t1");
     assert_no_array_left(&output, "t2");
-    assert!(
-        !output.contains("_r0"),
-        "no rotating index is left:\n{output}"
-    );
+    assert_no_rotating_index(&output);
     assert_same_runs("corpus/filter_chain.c", &output, &[]);
 }
 
@@ -220,10 +225,7 @@ fn gecos_gaussian_keeps_a_row_window_of_tmp_in_three_scalars() {
         ],
     );
     assert_no_array_left(&output, "tmp");
-    assert!(
-        !output.contains("_r0"),
-        "no rotating index is left:\n{output}"
-    );
+    assert_no_rotating_index(&output);
     assert_same_runs("corpus/gecos_gaussian.c", &output, &[]);
 }
 
