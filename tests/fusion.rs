@@ -12,6 +12,7 @@ use std::path::Path;
 
 use polyfold::frontend::{Options, extract};
 use polyfold::poly::Budget;
+use polyfold::schedule::check::Origin;
 
 fn corpus(name: &str) -> (std::path::PathBuf, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -156,8 +157,9 @@ void f(double E[N + 1])\n{\n    int i;\n    double A[N + 1];\n#pragma scop\n    
 for (i = 1; i <= N + 1; i++) {\n        if (i <= N)\n            A[i] = E[i] + E[i - 1];\n        \
 if (i >= 2)\n            E[i - 1] = A[i - 1];\n    }\n#pragma endscop\n}\n";
     let o = extract("o.c", original, &Options::default());
-    let order_plain = vec![(0usize, vec![0i64]), (1, vec![0])];
-    let order_shifted = vec![(0usize, vec![0i64]), (1, vec![1])];
+    let shifted_by = |k: usize, s: i64| Origin::shifted(k, &[s], 1).expect("small shift");
+    let order_plain = vec![shifted_by(0, 0), shifted_by(1, 0)];
+    let order_shifted = vec![shifted_by(0, 0), shifted_by(1, 1)];
     let mut budget = Budget::new(10_000_000, None);
     let values = o.scops[0].param_values().expect("N = 6");
 
@@ -172,6 +174,8 @@ if (i >= 2)\n            E[i - 1] = A[i - 1];\n    }\n#pragma endscop\n}\n";
         &mut budget,
     );
     assert!(wrong.is_err(), "the unshifted fusion passed: {wrong:?}");
+    // The exact order check says so too, for every N.
+    assert!(polyfold::schedule::nest::order_kept(&o.scops[0], &u.scops[0], &order_plain).is_err());
 
     let s = extract("s.c", shifted, &Options::default());
     polyfold::schedule::check::check_fused(&o.scops[0], &s.scops[0], &order_shifted)
@@ -185,6 +189,8 @@ if (i >= 2)\n            E[i - 1] = A[i - 1];\n    }\n#pragma endscop\n}\n";
     );
     // 2 reads per instance of the first statement, 1 of the second.
     assert_eq!(right, Ok(3 * 6));
+    polyfold::schedule::nest::order_kept(&o.scops[0], &s.scops[0], &order_shifted)
+        .expect("the shifted fusion keeps every dependence");
     // The exact check sees a copy that runs the wrong instances: with the
     // order claiming no shift, the second statement's domain is off by one.
     assert!(

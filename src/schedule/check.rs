@@ -1,19 +1,127 @@
-//! The check of a fused SCoP as the front end reads it back: each of its
-//! statements is a copy of an original statement shifted in its outer
-//! iterator, with the same accesses; the copies of a statement run its
-//! original instances, each once. Exact set operations, symbolic in the
-//! parameters; what they cannot decide fails the check.
+//! The check of a re-emitted SCoP as the front end reads it back: each of
+//! its statements is a copy of an original statement whose iterators are
+//! affine functions of the copy's ([`Origin`]: a shift of a fused loop, or
+//! a dimension the generator fixed to a value), with the same accesses;
+//! the copies of a statement run its original instances, each once.
+//! Exact set operations, symbolic in the parameters; what they cannot
+//! decide fails the check.
 
 use crate::ir::{AffExpr, Scop, Stmt};
 use crate::poly::{BasicSet, Set};
 
-/// Checks `fused` against `original`: `order[k]` is the original
-/// statement and the shift of `fused.stmts[k]`.
-pub fn check_fused(
-    original: &Scop,
-    fused: &Scop,
-    order: &[(usize, Vec<i64>)],
-) -> Result<(), String> {
+/// Where a statement of a re-emitted SCoP comes from: the original
+/// statement, and each of its iterators (quotients included) as an affine
+/// expression over `[the original SCoP's parameters | the copy's
+/// iterators]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub stmt: usize,
+    pub iters: Vec<AffExpr>,
+}
+
+impl Origin {
+    /// A copy whose iterator `k` runs the original's `k` at `k + shift[k]`
+    /// (`np` parameters).
+    pub fn shifted(stmt: usize, shift: &[i64], np: usize) -> Option<Origin> {
+        let n = shift.len();
+        let iters = shift
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let mut coeffs = vec![0i64; np + n];
+                coeffs[np + k] = 1;
+                Some(AffExpr {
+                    coeffs,
+                    constant: s.checked_neg()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Origin { stmt, iters })
+    }
+
+    /// The identity of statement `stmt` with `n` iterators.
+    pub fn identity(stmt: usize, n: usize, np: usize) -> Origin {
+        let iters = (0..n)
+            .map(|k| {
+                let mut coeffs = vec![0i64; np + n];
+                coeffs[np + k] = 1;
+                AffExpr {
+                    coeffs,
+                    constant: 0,
+                }
+            })
+            .collect();
+        Origin { stmt, iters }
+    }
+
+    /// The original iteration of the copy's iteration `point` at
+    /// parameter values `values` (the original SCoP's order).
+    pub fn iteration(&self, values: &[i64], point: &[i64]) -> Option<Vec<i64>> {
+        self.iters
+            .iter()
+            .map(|a| {
+                let mut acc = a.constant;
+                for (c, v) in a.coeffs.iter().zip(values.iter().chain(point)) {
+                    acc = acc.checked_add(c.checked_mul(*v)?)?;
+                }
+                Some(acc)
+            })
+            .collect()
+    }
+
+    /// `self` (a copy of a statement of an intermediate program) followed
+    /// by `earlier` (that statement's origin): the copy's origin in the
+    /// first program. Both over the same parameters.
+    pub fn then(&self, earlier: &Origin, np: usize) -> Option<Origin> {
+        let n_new = self.iters.first().map_or(0, |a| a.coeffs.len() - np);
+        let iters = earlier
+            .iters
+            .iter()
+            .map(|e| {
+                let mut coeffs = vec![0i64; np + n_new];
+                coeffs[..np].copy_from_slice(e.coeffs.get(..np)?);
+                let mut constant = e.constant;
+                for (j, c) in e.coeffs.get(np..)?.iter().enumerate() {
+                    if *c == 0 {
+                        continue;
+                    }
+                    let inner = self.iters.get(j)?;
+                    for (o, x) in coeffs.iter_mut().zip(&inner.coeffs) {
+                        *o = o.checked_add(c.checked_mul(*x)?)?;
+                    }
+                    constant = constant.checked_add(c.checked_mul(inner.constant)?)?;
+                }
+                Some(AffExpr { coeffs, constant })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Origin {
+            stmt: earlier.stmt,
+            iters,
+        })
+    }
+
+    /// Per iterator of the copy, the original iterator that is it plus
+    /// a function of the parameters (coefficient 1, no other iterator of
+    /// the copy): what makes the copy's iterations determined by the
+    /// original's. `None` when some iterator has none.
+    fn defining(&self, np: usize, n_new: usize) -> Option<Vec<usize>> {
+        (0..n_new)
+            .map(|j| {
+                self.iters.iter().position(|a| {
+                    a.coeffs.len() == np + n_new
+                        && a.coeffs[np..]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, c)| *c == if i == j { 1 } else { 0 })
+                })
+            })
+            .collect()
+    }
+}
+
+/// Checks `fused` against `original`: `order[k]` is the origin of
+/// `fused.stmts[k]`.
+pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), String> {
     if fused.stmts.len() != order.len() {
         return Err(format!(
             "the fused SCoP has {} statements where {} were printed",
@@ -28,16 +136,20 @@ pub fn check_fused(
     }
     let err = |e: crate::poly::PolyError| e.to_string();
     let mut copies: Vec<Vec<Set>> = vec![Vec::new(); original.stmts.len()];
-    for (k, (o, shift)) in order.iter().enumerate() {
-        let (f, s) = (&fused.stmts[k], &original.stmts[*o]);
-        if shift.len() != s.iterators.len() {
-            return Err(format!("{}: a shift of another length", s.name));
+    for (k, origin) in order.iter().enumerate() {
+        let f = &fused.stmts[k];
+        let s = original
+            .stmts
+            .get(origin.stmt)
+            .ok_or("an origin names no statement")?;
+        if origin.iters.len() != s.iterators.len() {
+            return Err(format!("{}: an origin of another length", s.name));
         }
-        same_accesses(original, fused, s, f, shift)
+        same_accesses(original, fused, s, f, origin)
             .map_err(|why| format!("{} read back as {}: {why}", s.name, f.name))?;
-        let back = unshift(&f.domain.with_params(&params).map_err(err)?, shift)
-            .ok_or("a shift overflows")?;
-        copies[*o].push(back);
+        let back = image(&f.domain.with_params(&params).map_err(err)?, origin, s)
+            .ok_or_else(|| format!("{}: the copy's iterations are not determined", s.name))?;
+        copies[origin.stmt].push(back);
     }
     for (o, pieces) in copies.iter().enumerate() {
         let s = &original.stmts[o];
@@ -87,36 +199,94 @@ fn with_context(set: &Set, context: &BasicSet) -> Result<Set, String> {
     Ok(out)
 }
 
-/// `{ x : x + shift ∈ set }` (the iterators follow the parameters).
-fn unshift(set: &Set, shift: &[i64]) -> Option<Set> {
+/// `{ x : x = origin(u), u ∈ set }` in the space of `s`'s domain, where
+/// `set` is a copy's domain over the original parameters: each iterator
+/// `u_j` of the copy is `x_k − r(params)` for its defining `k` (see
+/// [`Origin::defining`]), substituted in every row; the other original
+/// iterators are tied to the copy's by their equalities.
+fn image(set: &Set, origin: &Origin, s: &Stmt) -> Option<Set> {
     let np = set.space.n_param();
-    let mut out = set.clone();
-    for p in &mut out.pieces {
-        let w = p.width();
-        for row in p.eqs.iter_mut().chain(p.ineqs.iter_mut()) {
-            for (k, s) in shift.iter().enumerate() {
-                let add = row[np + k].checked_mul(*s)?;
-                row[w - 1] = row[w - 1].checked_add(add)?;
+    let n_new = set.space.n_in();
+    let n_old = s.iterators.len();
+    let defining = origin.defining(np, n_new)?;
+    let space = s.domain.space.clone();
+    let mut out = Set::empty(space.clone());
+    // u_j as a row over [params | x | const]: x_k - (iters[k] - u_j).
+    let mut subst: Vec<Vec<i64>> = Vec::with_capacity(n_new);
+    for (j, &k) in defining.iter().enumerate() {
+        let a = &origin.iters[k];
+        let mut row = vec![0i64; np + n_old + 1];
+        for (r, c) in row[..np].iter_mut().zip(&a.coeffs[..np]) {
+            *r = c.checked_neg()?;
+        }
+        row[np + k] = 1;
+        row[np + n_old] = a.constant.checked_neg()?;
+        debug_assert_eq!(a.coeffs[np + j], 1);
+        subst.push(row);
+    }
+    for piece in &set.pieces {
+        let ne = piece.n_exist;
+        let mut b = BasicSet::universe(space.clone());
+        for _ in 0..ne {
+            b.add_exist();
+        }
+        let w = b.width();
+        // A row of the copy over [params | u | exist | const], rewritten.
+        let rewrite = |row: &[i64]| -> Option<Vec<i64>> {
+            let mut out = vec![0i64; w];
+            out[..np].copy_from_slice(&row[..np]);
+            for e in 0..ne {
+                out[np + n_old + e] = row[np + n_new + e];
+            }
+            out[w - 1] = row[np + n_new + ne];
+            for (j, sub) in subst.iter().enumerate() {
+                let c = row[np + j];
+                if c == 0 {
+                    continue;
+                }
+                for (i, v) in sub[..np + n_old].iter().enumerate() {
+                    out[i] = out[i].checked_add(c.checked_mul(*v)?)?;
+                }
+                out[w - 1] = out[w - 1].checked_add(c.checked_mul(sub[np + n_old])?)?;
+            }
+            Some(out)
+        };
+        for row in &piece.eqs {
+            b.add_eq(rewrite(row)?);
+        }
+        for row in &piece.ineqs {
+            b.add_ineq(rewrite(row)?);
+        }
+        // x_k = iters[k](params, u(x)) for every k.
+        for (k, a) in origin.iters.iter().enumerate() {
+            let mut row = vec![0i64; np + n_new + ne + 1];
+            for (r, c) in row[..np + n_new].iter_mut().zip(&a.coeffs) {
+                *r = *c;
+            }
+            row[np + n_new + ne] = a.constant;
+            // iters[k] - x_k = 0
+            let mut r = rewrite(&row)?;
+            r[np + k] = r[np + k].checked_sub(1)?;
+            if r.iter().any(|v| *v != 0) {
+                b.add_eq(r);
             }
         }
+        out.push(b);
     }
     Some(out)
 }
 
-/// Whether `f` (a fused statement, its iterators shifted by `shift`)
-/// makes the accesses of `s`, in the same order.
+/// Whether `f` (a copy of `s` with `origin`) makes the accesses of `s`,
+/// in the same order.
 fn same_accesses(
     original: &Scop,
     fused: &Scop,
     s: &Stmt,
     f: &Stmt,
-    shift: &[i64],
+    origin: &Origin,
 ) -> Result<(), String> {
-    if s.iterators.len() != f.iterators.len()
-        || s.loop_depth() != f.loop_depth()
-        || s.loop_depth() == 0
-    {
-        return Err("other loops".to_string());
+    if s.quotients.len() != f.quotients.len() {
+        return Err("other quotients".to_string());
     }
     let a: Vec<_> = s.accesses().collect();
     let b: Vec<_> = f.accesses().collect();
@@ -132,8 +302,9 @@ fn same_accesses(
             return Err("other accesses".to_string());
         }
         for (p, q) in x.subscripts.iter().zip(&y.subscripts) {
-            let back = back_aff(original, fused, q, np, shift).ok_or("other parameters")?;
-            if *p != back {
+            let q = in_original_params(original, fused, q, np).ok_or("other parameters")?;
+            let p = composed(p, origin, np).ok_or("an overflow")?;
+            if p != q {
                 return Err(format!(
                     "an access of `{}` has another subscript",
                     original.array(x.array).name
@@ -144,23 +315,36 @@ fn same_accesses(
     Ok(())
 }
 
-/// `q(x + shift)` over the original SCoP's parameter order.
-fn back_aff(
-    original: &Scop,
-    fused: &Scop,
-    q: &AffExpr,
-    np: usize,
-    shift: &[i64],
-) -> Option<AffExpr> {
+/// `p(origin(u))` over `[params | u]`.
+pub(super) fn composed(p: &AffExpr, origin: &Origin, np: usize) -> Option<AffExpr> {
+    let n_new = origin.iters.first().map_or(0, |a| a.coeffs.len() - np);
+    let mut coeffs = vec![0i64; np + n_new];
+    coeffs[..np].copy_from_slice(p.coeffs.get(..np)?);
+    let mut constant = p.constant;
+    for (k, c) in p.coeffs.get(np..)?.iter().enumerate() {
+        if *c == 0 {
+            continue;
+        }
+        let a = origin.iters.get(k)?;
+        for (o, x) in coeffs.iter_mut().zip(&a.coeffs) {
+            *o = o.checked_add(c.checked_mul(*x)?)?;
+        }
+        constant = constant.checked_add(c.checked_mul(a.constant)?)?;
+    }
+    Some(AffExpr { coeffs, constant })
+}
+
+/// `q` (over the fused SCoP's parameters and a statement's iterators)
+/// with the parameters in the original SCoP's order.
+fn in_original_params(original: &Scop, fused: &Scop, q: &AffExpr, np: usize) -> Option<AffExpr> {
     let mut coeffs = vec![0i64; q.coeffs.len()];
     for (k, p) in fused.params.iter().enumerate() {
         let at = original.params.iter().position(|o| o.name == p.name)?;
         coeffs[at] = q.coeffs[k];
     }
     coeffs[np..].copy_from_slice(&q.coeffs[np..]);
-    let mut constant = q.constant;
-    for (k, s) in shift.iter().enumerate() {
-        constant = constant.checked_add(q.coeffs.get(np + k)?.checked_mul(*s)?)?;
-    }
-    Some(AffExpr { coeffs, constant })
+    Some(AffExpr {
+        coeffs,
+        constant: q.constant,
+    })
 }

@@ -48,6 +48,7 @@
 pub mod check;
 pub mod emit;
 pub mod fusion;
+pub mod nest;
 mod shift_text;
 pub mod trace;
 
@@ -73,9 +74,9 @@ pub struct Fusion {
     pub orders: Vec<(usize, Order)>,
 }
 
-/// Per statement of a fused SCoP: the original statement and the shift of
-/// each of its iterators.
-pub type Order = Vec<(usize, Vec<i64>)>;
+/// Per statement of a fused SCoP: its origin (the original statement, and
+/// its iterators in terms of the copy's).
+pub type Order = Vec<check::Origin>;
 
 impl Fusion {
     /// The checks of [`trace::same_values`] on every fused SCoP at the
@@ -158,27 +159,32 @@ pub fn contract_with_fusion(
             scops.dedup();
             for &si in &scops {
                 let order = statement_order(&current.scops[si], &runs, &orders, si);
-                if check::check_fused(&current.scops[si], &fused.scops[si], &order).is_err() {
+                let checked = order.as_ref().map(|order| {
+                    check::check_fused(&current.scops[si], &fused.scops[si], order)
+                });
+                let Some(Ok(())) = checked else {
                     // Not what was meant: that SCoP keeps its schedule.
                     allowed.retain(|s| *s != si);
                     continue 'restart;
-                }
+                };
+                let order = order.unwrap_or_default();
                 // Compose with the rounds before.
                 let before = composite
                     .iter()
                     .find(|(s, _)| *s == si)
                     .map(|(_, o)| o.clone());
-                let composed: Order = order
+                let np = current.scops[si].params.len();
+                let composed: Option<Order> = order
                     .iter()
-                    .map(|(k, shift)| match &before {
-                        Some(b) => {
-                            let (o, earlier) = &b[*k];
-                            let sum = earlier.iter().zip(shift).map(|(a, b)| a + b).collect();
-                            (*o, sum)
-                        }
-                        None => (*k, shift.clone()),
+                    .map(|o| match &before {
+                        Some(b) => o.then(&b[o.stmt], np),
+                        None => Some(o.clone()),
                     })
                     .collect();
+                let Some(composed) = composed else {
+                    allowed.retain(|s| *s != si);
+                    continue 'restart;
+                };
                 composite.retain(|(s, _)| *s != si);
                 composite.push((si, composed));
             }
@@ -278,8 +284,10 @@ fn statement_order(
     runs: &[FusedRun],
     orders: &[Vec<(usize, i64)>],
     si: usize,
-) -> Order {
+) -> Option<Order> {
+    let np = scop.params.len();
     let zero = |k: usize| vec![0i64; scop.stmts[k].iterators.len()];
+    let origin = |k: usize, shift: &[i64]| check::Origin::shifted(k, shift, np);
     let mut out = Vec::new();
     let mut k = 0;
     while k < scop.stmts.len() {
@@ -294,17 +302,17 @@ fn statement_order(
                 if *shift != 0 {
                     v[run.depth] = *shift;
                 }
-                out.push((*s, v));
+                out.push(origin(*s, &v)?);
             }
             while k < scop.stmts.len() && scop.stmts[k].span.start < run.span.end {
                 k += 1;
             }
             continue;
         }
-        out.push((k, zero(k)));
+        out.push(origin(k, &zero(k))?);
         k += 1;
     }
-    out
+    Some(out)
 }
 
 /// The cells of some temporaries, each with its SCoP and name (a SCoP's

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::check::Origin;
 use crate::ir::{SchedEntry, Scop};
 use crate::poly::Budget;
 use crate::verify::enumerate::integer_points;
@@ -27,11 +28,12 @@ struct Run {
 }
 
 /// Runs `scop` at `values` (its own parameter order); `origin[k]` gives
-/// statement `k`'s original statement and shift.
+/// statement `k`'s original statement and iteration, at the original
+/// SCoP's parameter values `original_values`.
 fn run(
     scop: &Scop,
     values: &[i64],
-    origin: &[(usize, Vec<i64>)],
+    (origin, original_values): (&[Origin], &[i64]),
     budget: &mut Budget,
 ) -> Result<Run, String> {
     let mut events: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
@@ -70,13 +72,11 @@ fn run(
     let mut seen = std::collections::HashSet::new();
     for (_, k, p) in events {
         let stmt = &scop.stmts[k];
-        let (o, shift) = &origin[k];
-        let iteration: Vec<i64> = p
-            .iter()
-            .enumerate()
-            .map(|(d, v)| v - shift.get(d).copied().unwrap_or(0))
-            .collect();
-        let instance: Instance = (*o, iteration);
+        let o = &origin[k];
+        let iteration = o
+            .iteration(original_values, &p)
+            .ok_or_else(|| format!("{}: an iteration overflows", stmt.name))?;
+        let instance: Instance = (o.stmt, iteration);
         if !seen.insert(instance.clone()) {
             return Err(format!(
                 "{} runs iteration {:?} twice",
@@ -109,15 +109,16 @@ fn run(
 pub fn same_values(
     original: &Scop,
     fused: &Scop,
-    order: &[(usize, Vec<i64>)],
+    order: &[Origin],
     values: &[i64],
     budget: &mut Budget,
 ) -> Result<usize, String> {
-    let identity: Vec<(usize, Vec<i64>)> = original
+    let np = original.params.len();
+    let identity: Vec<Origin> = original
         .stmts
         .iter()
         .enumerate()
-        .map(|(k, s)| (k, vec![0; s.iterators.len()]))
+        .map(|(k, s)| Origin::identity(k, s.iterators.len(), np))
         .collect();
     let fused_values: Vec<i64> = fused
         .params
@@ -131,8 +132,8 @@ pub fn same_values(
                 .ok_or_else(|| format!("parameter `{}` is not the original's", p.name))
         })
         .collect::<Result<_, _>>()?;
-    let a = run(original, values, &identity, budget)?;
-    let b = run(fused, &fused_values, order, budget)?;
+    let a = run(original, values, (&identity, values), budget)?;
+    let b = run(fused, &fused_values, (order, values), budget)?;
     if a.instances != b.instances {
         return Err(format!(
             "the fused program runs {} instances where the original runs {}",

@@ -1,0 +1,978 @@
+//! Re-scheduling a whole SCoP with multi-dimensional shifts (seed 003 §4,
+//! its shifting vectors `p(L)`), printed by the polyhedral scanner
+//! ([`super::scan`]).
+//!
+//! The runs of [`super::fusion`] fuse sibling loops one level at a time
+//! and print them as a prologue, a steady loop and an epilogue. That
+//! cannot fuse the inner loops of seed 003's Example 2 (song_example2):
+//! after the outer loops are shifted, the inner loops of the first and the
+//! last outer iterations run under other guards. Here every statement of
+//! the SCoP gets a schedule of its own, `t = E_S(x) + σ_S`, and the whole
+//! SCoP is printed again from the statements' domains in that time space:
+//!
+//! - **Time space.** `n` dimensions, `n` the deepest statement's loop
+//!   depth. A statement of that depth is placed by its iterators (`E_S` is
+//!   the identity). A shallower one is *aligned* with a deepest statement
+//!   that writes the same array through a subscript that names each of its
+//!   iterators once: its write `ZA[1][k]` is the cell that `ZA[j][k]`
+//!   writes at `j = 1`, so it runs where that statement's `(k, 1)` would.
+//! - **Shifts**, level by level. For every pair of statements and every
+//!   pair of their instances that touch one cell (one writing), the
+//!   original order must be kept: `σ_Q,ℓ − σ_P,ℓ >= max (E_P,ℓ(x) −
+//!   E_Q,ℓ(y))` over the pairs still tied at the outer levels, bounded by
+//!   exact integer tests (symbolic in the parameters); at the last level a
+//!   tie also needs `P` printed first. The shifts of a level are the
+//!   solution of these difference constraints that brings the writers and
+//!   readers of each array closest (a search around the smallest solution,
+//!   as [`super::fusion::choose_shifts`] does for one level), then the
+//!   pairs tied at this level carry over to the next.
+//! - **Checked**, independently of the search: the printed SCoP is read
+//!   back by the front end; each statement must be a copy of an original
+//!   one ([`super::check::check_fused`]), and no two instances that touch
+//!   one cell (one writing) may run in the other order than the original's
+//!   ([`order_kept`], exact, on the schedules the front end read).
+//!
+//! Left out: statements that cannot be aligned (a shallower statement that
+//! writes no array a deepest one writes through its iterators), loop
+//! interchange and skewing (`E_S` is always a placement, never a
+//! permutation), domains with strides or unions, OpenMP loops, and SCoPs
+//! with anything but loops, `if`s and assignments (declarations,
+//! comments inside the region).
+
+use std::ops::Range;
+
+use crate::ir::{AccessKind, AffExpr, Program, SchedEntry, Scop, Stmt, SyntaxNode};
+use crate::poly::{BasicSet, Space, Tuple};
+
+use super::check::Origin;
+
+/// The largest dependence distance a shift may absorb per level.
+const MAX_DISTANCE: i64 = 16;
+/// The search window around the smallest shifts, and the most statements
+/// searched exhaustively.
+const SHIFT_WINDOW: i64 = 2;
+const SEARCHED: usize = 7;
+
+/// A SCoP re-scheduled: each statement's time map, and what is needed to
+/// print it.
+#[derive(Clone, Debug)]
+pub struct NestPlan {
+    pub scop: usize,
+    /// Per statement, per time dimension: `E_S + σ_S` over `[params |
+    /// the statement's iterators]`.
+    pub times: Vec<Vec<AffExpr>>,
+    /// Per statement, its shift `σ_S`.
+    pub shifts: Vec<Vec<i64>>,
+    /// Per time dimension, the loop's name and the type its header
+    /// declares it with (`for (int i = ...)`), if any.
+    pub names: Vec<(String, Option<String>)>,
+    /// The text the plan replaces: from the first loop's `for` to the end
+    /// of the last one.
+    pub span: Range<usize>,
+}
+
+impl NestPlan {
+    /// E.g. "statements S0, S2 shifted by (1, 0), S1 by (0, 0): the SCoP
+    /// re-scheduled as one nest of 2 loops".
+    pub fn describe(&self, scop: &Scop) -> String {
+        let mut groups: Vec<(Vec<i64>, Vec<String>)> = Vec::new();
+        for (k, s) in self.shifts.iter().enumerate() {
+            let name = scop.stmts[k].name.clone();
+            match groups.iter_mut().find(|(v, _)| v == s) {
+                Some((_, names)) => names.push(name),
+                None => groups.push((s.clone(), vec![name])),
+            }
+        }
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(v, names)| {
+                let v: Vec<String> = v.iter().map(i64::to_string).collect();
+                format!("{} by ({})", names.join(", "), v.join(", "))
+            })
+            .collect();
+        format!(
+            "the SCoP re-scheduled as one nest of {} loops `{}` (statements shifted: {})",
+            self.names.len(),
+            self.names
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join("`, `"),
+            parts.join("; ")
+        )
+    }
+}
+
+/// The plan for `program.scops[si]`, when it qualifies and some shift
+/// vector keeps every dependence.
+pub fn plan_nest(program: &Program, si: usize) -> Option<NestPlan> {
+    let scop = &program.scops[si];
+    let written = |a: &crate::ir::Array| scop.stmts.iter().any(|s| s.write.array == a.id);
+    if scop.domains_value_used || scop.arrays.iter().any(|a| a.value_used && written(a)) {
+        return None;
+    }
+    let n = scop.stmts.iter().map(|s| s.iterators.len()).max()?;
+    if n == 0 || scop.stmts.len() < 2 {
+        return None;
+    }
+    for s in &scop.stmts {
+        let plain = s.quotients.is_empty()
+            && !s.iterators.is_empty()
+            && s.parallel.iter().all(Option::is_none)
+            && s.domain.pieces.len() == 1
+            && s.domain.pieces[0].n_exist == 0
+            && s.schedule.iter().all(|e| match e {
+                SchedEntry::Iter { sign, .. } => *sign == 1,
+                SchedEntry::Const(_) => true,
+            });
+        if !plain {
+            return None;
+        }
+    }
+    let mut headers: Vec<(String, Option<String>)> = Vec::new();
+    for item in &scop.items {
+        if !item.pragmas.is_empty() || !plain_tree(&item.node, &mut headers) {
+            return None;
+        }
+    }
+    let span = scop.items.first()?.node.span().start..scop.items.last()?.node.span().end;
+    let text = program.source.get(span.clone())?;
+    if text.contains("/*") || text.contains("//") || text.contains('#') {
+        return None;
+    }
+    // The loops' names: those of a deepest statement.
+    let deepest = scop.stmts.iter().find(|s| s.iterators.len() == n)?;
+    let mut names = Vec::with_capacity(n);
+    for it in &deepest.iterators {
+        if names.iter().any(|(m, _): &(String, Option<String>)| m == it) {
+            return None;
+        }
+        let declares = headers.iter().find(|(h, _)| h == it)?.1.clone();
+        names.push((it.clone(), declares));
+    }
+    let embedded: Vec<Vec<AffExpr>> = scop
+        .stmts
+        .iter()
+        .map(|s| embedding(scop, s, n))
+        .collect::<Option<_>>()?;
+    let deps = dependences(scop)?;
+    let shifts = search_shifts(scop, &embedded, &deps, n)?;
+    let times = embedded
+        .iter()
+        .zip(&shifts)
+        .map(|(e, s)| {
+            e.iter()
+                .zip(s)
+                .map(|(a, v)| {
+                    Some(AffExpr {
+                        coeffs: a.coeffs.clone(),
+                        constant: a.constant.checked_add(*v)?,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    if shifts.iter().all(|s| s.iter().all(|v| *v == 0)) && is_one_nest(scop) {
+        // Nothing would change.
+        return None;
+    }
+    Some(NestPlan {
+        scop: si,
+        times,
+        shifts,
+        names,
+        span,
+    })
+}
+
+/// Whether the SCoP already is one perfect nest (no plan needed).
+fn is_one_nest(scop: &Scop) -> bool {
+    scop.items.len() == 1
+}
+
+/// Whether `node` holds only loops (step +1, iterator dead after), `if`s,
+/// blocks and statements; collects the loops' iterators and declared
+/// types.
+fn plain_tree(node: &SyntaxNode, headers: &mut Vec<(String, Option<String>)>) -> bool {
+    match node {
+        SyntaxNode::Stmt { .. } | SyntaxNode::Empty { .. } => true,
+        SyntaxNode::For {
+            header,
+            body,
+            keeps_iterator,
+            ..
+        } => {
+            let Some(h) = header else { return false };
+            if h.step != 1 || *keeps_iterator {
+                return false;
+            }
+            match headers.iter().find(|(n, _)| *n == h.iterator) {
+                Some((_, d)) if *d != h.declares => return false,
+                Some(_) => {}
+                None => headers.push((h.iterator.clone(), h.declares.clone())),
+            }
+            plain_tree(body, headers)
+        }
+        SyntaxNode::If { then, els, .. } => {
+            plain_tree(then, headers) && els.as_ref().is_none_or(|e| plain_tree(e, headers))
+        }
+        SyntaxNode::Block { items, .. } => items.iter().all(|i| plain_tree(i, headers)),
+        SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => false,
+    }
+}
+
+/// `E_S`: per time dimension, an affine expression over `[params | the
+/// statement's iterators]` that is one iterator (coefficient 1, iterators
+/// in order) plus a function of the parameters, or a function of the
+/// parameters alone.
+fn embedding(scop: &Scop, s: &Stmt, n: usize) -> Option<Vec<AffExpr>> {
+    let np = scop.params.len();
+    let ns = s.iterators.len();
+    let unit = |k: usize| {
+        let mut coeffs = vec![0i64; np + ns];
+        coeffs[np + k] = 1;
+        AffExpr {
+            coeffs,
+            constant: 0,
+        }
+    };
+    if ns == n {
+        return Some((0..n).map(unit).collect());
+    }
+    // A deepest statement writing the same array, each of its iterators
+    // named by one subscript with coefficient ±1.
+    for a in scop.stmts.iter().filter(|a| a.iterators.len() == n) {
+        if a.write.array != s.write.array || a.write.subscripts.len() != s.write.subscripts.len()
+        {
+            continue;
+        }
+        let Some(e) = align(np, a, s) else { continue };
+        // A placement: each iterator of `s` in one time dimension, in
+        // order, with coefficient 1.
+        let mut last = None;
+        let mut ok = true;
+        for k in 0..ns {
+            let dims: Vec<usize> = (0..n).filter(|&d| e[d].coeffs[np + k] != 0).collect();
+            let good = dims.len() == 1
+                && e[dims[0]].coeffs[np + k] == 1
+                && e[dims[0]].coeffs[np..].iter().filter(|c| **c != 0).count() == 1
+                && last.is_none_or(|l| l < dims[0]);
+            if !good {
+                ok = false;
+                break;
+            }
+            last = Some(dims[0]);
+        }
+        if ok {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// The iterators of `a` (a deepest statement) at which its write is the
+/// cell `s` writes, as affine expressions over `[params | s's
+/// iterators]`.
+fn align(np: usize, a: &Stmt, s: &Stmt) -> Option<Vec<AffExpr>> {
+    let n = a.iterators.len();
+    let ns = s.iterators.len();
+    let mut out: Vec<Option<AffExpr>> = vec![None; n];
+    for (fa, fs) in a.write.subscripts.iter().zip(&s.write.subscripts) {
+        let its: Vec<usize> = (0..n).filter(|&k| fa.coeffs[np + k] != 0).collect();
+        match its.as_slice() {
+            [] => {}
+            [k] => {
+                let c = fa.coeffs[np + *k];
+                if c.abs() != 1 || out[*k].is_some() {
+                    return None;
+                }
+                // c·a_k + fa_params + fa_c = fs  =>  a_k = c·(fs − fa_params − fa_c).
+                let mut coeffs = vec![0i64; np + ns];
+                for (p, coeff) in coeffs.iter_mut().enumerate().take(np) {
+                    *coeff = c.checked_mul(fs.coeffs[p].checked_sub(fa.coeffs[p])?)?;
+                }
+                for k2 in 0..ns {
+                    coeffs[np + k2] = c.checked_mul(fs.coeffs[np + k2])?;
+                }
+                let constant = c.checked_mul(fs.constant.checked_sub(fa.constant)?)?;
+                out[*k] = Some(AffExpr { coeffs, constant });
+            }
+            _ => return None,
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The pairs of instances of statements `P` then `Q` (`P != Q`) that touch
+/// one cell, one of them writing, with `P`'s first in the original order:
+/// per `(P, Q)`, pieces over `[params | x_P | x_Q]`.
+type Deps = Vec<(usize, usize, Vec<BasicSet>)>;
+
+fn dependences(scop: &Scop) -> Option<Deps> {
+    let mut out = Vec::new();
+    for p in 0..scop.stmts.len() {
+        for q in 0..scop.stmts.len() {
+            if p == q {
+                continue;
+            }
+            let pieces = conflicts_in_order(scop, (scop, p), (scop, q), true)?;
+            if !pieces.is_empty() {
+                out.push((p, q, pieces));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The pieces over `[params | x_a | x_b]` (parameters of `base`) where
+/// statement `a` of `sa` and `b` of `sb` touch one cell, one writing, and
+/// `a`'s instance runs first by the schedules of their SCoPs. With
+/// `nonempty`, pieces without an integer point are dropped.
+fn conflicts_in_order(
+    base: &Scop,
+    (sa, a): (&Scop, usize),
+    (sb, b): (&Scop, usize),
+    nonempty: bool,
+) -> Option<Vec<BasicSet>> {
+    let np = base.params.len();
+    let params = base.param_names();
+    let (x, y) = (&sa.stmts[a], &sb.stmts[b]);
+    let (na, nb) = (x.iterators.len(), y.iterators.len());
+    let da = x.domain.with_params(&params).ok()?;
+    let db = y.domain.with_params(&params).ok()?;
+    let (pa, pb) = (da.pieces.first()?, db.pieces.first()?);
+    if da.pieces.len() != 1 || db.pieces.len() != 1 || pa.n_exist + pb.n_exist > 0 {
+        return None;
+    }
+    let space = Space::relation(
+        params.clone(),
+        Tuple::new(None, &vec!["x"; na]),
+        Tuple::new(None, &vec!["y"; nb]),
+    );
+    let mut base_set = BasicSet::universe(space);
+    let w = np + na + nb + 1;
+    for (piece, off, n) in [(pa, np, na), (pb, np + na, nb)] {
+        for (rows, eq) in [(&piece.eqs, true), (&piece.ineqs, false)] {
+            for row in rows {
+                let mut r = vec![0i64; w];
+                r[..np].copy_from_slice(&row[..np]);
+                r[off..off + n].copy_from_slice(&row[np..np + n]);
+                r[w - 1] = row[np + n];
+                if eq {
+                    base_set.add_eq(r);
+                } else {
+                    base_set.add_ineq(r);
+                }
+            }
+        }
+    }
+    base_set.add_param_constraints(&base.context);
+    // Affine rows over the pair's columns.
+    let over = |e: &AffExpr, scop: &Scop, off: usize, n: usize| -> Option<Vec<i64>> {
+        let mut r = vec![0i64; w];
+        for (k, p) in scop.params.iter().enumerate() {
+            let at = base.params.iter().position(|q| q.name == p.name)?;
+            r[at] = e.coeffs[k];
+        }
+        r[off..off + n].copy_from_slice(&e.coeffs[scop.params.len()..scop.params.len() + n]);
+        r[w - 1] = e.constant;
+        Some(r)
+    };
+    let order = lex_before(
+        &schedule_rows(&x.schedule, np, np, w),
+        &schedule_rows(&y.schedule, np, np + na, w),
+    );
+    let mut out = Vec::new();
+    for u in x.accesses() {
+        for v in y.accesses() {
+            if sa.array(u.array).name != sb.array(v.array).name
+                || (u.kind == AccessKind::Read && v.kind == AccessKind::Read)
+                || u.subscripts.len() != v.subscripts.len()
+            {
+                continue;
+            }
+            let mut same = base_set.clone();
+            for (f, g) in u.subscripts.iter().zip(&v.subscripts) {
+                let f = over(f, sa, np, na)?;
+                let g = over(g, sb, np + na, nb)?;
+                let row: Vec<i64> = f
+                    .iter()
+                    .zip(&g)
+                    .map(|(p, q)| p.checked_sub(*q))
+                    .collect::<Option<_>>()?;
+                same.add_eq(row);
+            }
+            for (eqs, strict) in &order {
+                let mut piece = same.clone();
+                for e in eqs {
+                    piece.add_eq(e.clone());
+                }
+                piece.add_ineq(strict.clone());
+                if !nonempty || !piece.is_empty().ok()? {
+                    out.push(piece);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A 2d+1 schedule's entries as rows over a pair's columns (the
+/// statement's iterators from column `off`).
+fn schedule_rows(schedule: &[SchedEntry], _np: usize, off: usize, w: usize) -> Vec<Vec<i64>> {
+    schedule
+        .iter()
+        .map(|e| {
+            let mut r = vec![0i64; w];
+            match e {
+                SchedEntry::Const(c) => r[w - 1] = *c,
+                SchedEntry::Iter { index, sign } => r[off + index] = *sign,
+            }
+            r
+        })
+        .collect()
+}
+
+/// `a ≺ b` lexicographically, as pieces `(equalities, strict row >= 0)`:
+/// equal up to a position, `b` greater there. Positions where both are
+/// the same constant are skipped; one where the constants differ ends the
+/// list (with a piece when `a`'s is smaller).
+fn lex_before(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<(Vec<Vec<i64>>, Vec<i64>)> {
+    let mut out = Vec::new();
+    let mut eqs: Vec<Vec<i64>> = Vec::new();
+    for (ra, rb) in a.iter().zip(b) {
+        let w = ra.len();
+        let diff: Vec<i64> = rb.iter().zip(ra).map(|(x, y)| x - y).collect();
+        let constant = diff[..w - 1].iter().all(|c| *c == 0);
+        if constant {
+            match diff[w - 1].cmp(&0) {
+                std::cmp::Ordering::Equal => continue,
+                std::cmp::Ordering::Greater => {
+                    let mut always = vec![0i64; w];
+                    always[w - 1] = 0;
+                    out.push((eqs.clone(), always));
+                    return out;
+                }
+                std::cmp::Ordering::Less => return out,
+            }
+        }
+        let mut strict = diff.clone();
+        strict[w - 1] -= 1;
+        out.push((eqs.clone(), strict));
+        eqs.push(diff);
+    }
+    out
+}
+
+/// The shifts of every statement, level by level (see the module doc).
+fn search_shifts(
+    scop: &Scop,
+    embedded: &[Vec<AffExpr>],
+    deps: &Deps,
+    n: usize,
+) -> Option<Vec<Vec<i64>>> {
+    let np = scop.params.len();
+    let count = scop.stmts.len();
+    // The pairs still tied at the outer levels.
+    let mut tied: Vec<(usize, usize, Vec<BasicSet>)> = deps.clone();
+    let mut shifts = vec![vec![0i64; n]; count];
+    let flows = flow_pairs(scop);
+    for level in 0..n {
+        let last = level + 1 == n;
+        let mut cons: Vec<(usize, usize, i64)> = Vec::new();
+        // Per pair and piece, the row E_P,ℓ(x) − E_Q,ℓ(y) over its columns.
+        let mut rows: Vec<Vec<Vec<i64>>> = Vec::new();
+        for (p, q, pieces) in &tied {
+            let (na, nb) = (
+                scop.stmts[*p].iterators.len(),
+                scop.stmts[*q].iterators.len(),
+            );
+            let w = np + na + nb + 1;
+            let ep = &embedded[*p][level];
+            let eq = &embedded[*q][level];
+            let mut row = vec![0i64; w];
+            for k in 0..np {
+                row[k] = ep.coeffs[k].checked_sub(eq.coeffs[k])?;
+            }
+            row[np..np + na].copy_from_slice(&ep.coeffs[np..np + na]);
+            for k in 0..nb {
+                row[np + na + k] = eq.coeffs[np + k].checked_neg()?;
+            }
+            row[w - 1] = ep.constant.checked_sub(eq.constant)?;
+            let mut per = Vec::new();
+            for piece in pieces {
+                let m = max_of(piece, &row)?;
+                let need = if last && p > q { m.checked_add(1)? } else { m };
+                cons.push((*p, *q, need));
+                per.push(row.clone());
+            }
+            rows.push(per);
+        }
+        let s = solve_level(count, &cons, &flows)?;
+        for (k, v) in s.iter().enumerate() {
+            shifts[k][level] = *v;
+        }
+        if last {
+            break;
+        }
+        // The pieces tied at this level: E_P(x) + σ_P = E_Q(y) + σ_Q.
+        let mut next = Vec::new();
+        for ((p, q, pieces), per) in tied.iter().zip(&rows) {
+            let mut kept = Vec::new();
+            for (piece, row) in pieces.iter().zip(per) {
+                let mut t = piece.clone();
+                let mut r = row.clone();
+                let w = r.len();
+                r[w - 1] = r[w - 1].checked_add(s[*p])?.checked_sub(s[*q])?;
+                t.add_eq(r);
+                if !t.is_empty().ok()? {
+                    kept.push(t);
+                }
+            }
+            if !kept.is_empty() {
+                next.push((*p, *q, kept));
+            }
+        }
+        tied = next;
+    }
+    Some(shifts)
+}
+
+/// The greatest value of `row` over the integer points of `piece`, when it
+/// is at most [`MAX_DISTANCE`] in absolute value (else `None`); a piece
+/// without points gives `-MAX_DISTANCE`.
+fn max_of(piece: &BasicSet, row: &[i64]) -> Option<i64> {
+    let exceeds = |d: i64| -> Option<bool> {
+        let mut p = piece.clone();
+        let mut r = row.to_vec();
+        let w = r.len();
+        r[w - 1] = r[w - 1].checked_sub(d.checked_add(1)?)?;
+        p.add_ineq(r);
+        Some(!p.is_empty().ok()?)
+    };
+    if exceeds(MAX_DISTANCE)? {
+        return None;
+    }
+    let (mut lo, mut hi) = (-MAX_DISTANCE - 1, MAX_DISTANCE);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if exceeds(mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// The pairs `(writer, reader)` of statements where the writer writes an
+/// array the reader reads.
+fn flow_pairs(scop: &Scop) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (w, a) in scop.stmts.iter().enumerate() {
+        for (r, b) in scop.stmts.iter().enumerate() {
+            if w != r && b.reads.iter().any(|x| x.array == a.write.array) {
+                out.push((w, r));
+            }
+        }
+    }
+    out
+}
+
+/// Shifts `σ` (the first statement's 0) with `σ_q − σ_p >= d` for every
+/// `(p, q, d)`, bringing the pairs of `flows` closest (least `Σ |σ_r −
+/// σ_w|`, then least `Σ |σ|`): every vector within [`SHIFT_WINDOW`] of the
+/// smallest solution, up to [`SEARCHED`] statements; the smallest solution
+/// beyond. `None` when the constraints have no solution.
+fn solve_level(n: usize, cons: &[(usize, usize, i64)], flows: &[(usize, usize)]) -> Option<Vec<i64>> {
+    // The smallest solution: longest paths from 0 (Bellman–Ford).
+    let mut least = vec![0i64; n];
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed {
+        changed = false;
+        rounds += 1;
+        if rounds > n + 1 {
+            return None;
+        }
+        for &(p, q, d) in cons {
+            let v = least[p].checked_add(d)?;
+            if least[q] < v {
+                least[q] = v;
+                changed = true;
+            }
+        }
+    }
+    let base = least[0];
+    for v in &mut least {
+        *v -= base;
+    }
+    let legal = |s: &[i64]| cons.iter().all(|&(p, q, d)| s[q] - s[p] >= d);
+    if !legal(&least) {
+        return None;
+    }
+    if n > SEARCHED {
+        return Some(least);
+    }
+    let cost = |s: &[i64]| -> (i64, i64) {
+        let spread: i64 = flows.iter().map(|&(w, r)| (s[r] - s[w]).abs()).sum();
+        (spread, s.iter().map(|x| x.abs()).sum())
+    };
+    let mut best = (cost(&least), least.clone());
+    let mut s = least.clone();
+    for (k, v) in s.iter_mut().enumerate().skip(1) {
+        *v = least[k] - SHIFT_WINDOW;
+    }
+    loop {
+        if legal(&s) {
+            let c = cost(&s);
+            if c < best.0 {
+                best = (c, s.clone());
+            }
+        }
+        let mut k = 1;
+        loop {
+            if k >= n {
+                return Some(best.1);
+            }
+            if s[k] < least[k] + SHIFT_WINDOW {
+                s[k] += 1;
+                break;
+            }
+            s[k] = least[k] - SHIFT_WINDOW;
+            k += 1;
+        }
+    }
+}
+
+/// Each statement's instances in the time space `[params | t_0..t_{n-1}]`:
+/// `{ t : t = E_S(x) + σ_S, x ∈ D_S }`.
+pub fn time_domains(scop: &Scop, plan: &NestPlan) -> Option<Vec<BasicSet>> {
+    let np = scop.params.len();
+    let n = plan.names.len();
+    let names: Vec<&str> = plan.names.iter().map(|(s, _)| s.as_str()).collect();
+    let space = Space::set(scop.param_names(), Tuple::new(None, &names));
+    let mut out = Vec::new();
+    for (s, times) in scop.stmts.iter().zip(&plan.times) {
+        let origin = origin_of(np, s.iterators.len(), times, n)?;
+        let piece = s.domain.pieces.first()?;
+        let mut b = BasicSet::universe(space.clone());
+        let w = np + n + 1;
+        // x_k = t_{d(k)} − rest(params): substitute in every row.
+        let subst = |row: &[i64]| -> Option<Vec<i64>> {
+            let mut r = vec![0i64; w];
+            r[..np].copy_from_slice(&row[..np]);
+            r[w - 1] = row[row.len() - 1];
+            for (k, a) in origin.iters.iter().enumerate() {
+                let c = row[np + k];
+                if c == 0 {
+                    continue;
+                }
+                for (i, v) in a.coeffs.iter().enumerate() {
+                    r[i] = r[i].checked_add(c.checked_mul(*v)?)?;
+                }
+                r[w - 1] = r[w - 1].checked_add(c.checked_mul(a.constant)?)?;
+            }
+            Some(r)
+        };
+        for row in &piece.eqs {
+            b.add_eq(subst(row)?);
+        }
+        for row in &piece.ineqs {
+            b.add_ineq(subst(row)?);
+        }
+        // The time dimensions no iterator is placed in: fixed values.
+        for (d, t) in times.iter().enumerate() {
+            if t.coeffs[np..].iter().all(|c| *c == 0) {
+                let mut r = vec![0i64; w];
+                r[..np].copy_from_slice(&t.coeffs[..np]);
+                r[np + d] = -1;
+                r[w - 1] = t.constant;
+                b.add_eq(r);
+            }
+        }
+        out.push(b);
+    }
+    Some(out)
+}
+
+/// The statement's iterators in terms of the time dimensions: `x_k =
+/// t_{d(k)} − rest_k(params)`, over `[params | t_0..t_{n-1}]`.
+fn origin_of(np: usize, ns: usize, times: &[AffExpr], n: usize) -> Option<Origin> {
+    let mut iters = Vec::with_capacity(ns);
+    for k in 0..ns {
+        let d = times.iter().position(|t| t.coeffs[np + k] != 0)?;
+        let t = &times[d];
+        let mut coeffs = vec![0i64; np + n];
+        for (i, c) in t.coeffs[..np].iter().enumerate() {
+            coeffs[i] = c.checked_neg()?;
+        }
+        coeffs[np + d] = 1;
+        iters.push(AffExpr {
+            coeffs,
+            constant: t.constant.checked_neg()?,
+        });
+    }
+    Some(Origin { stmt: 0, iters })
+}
+
+/// Checks the order of a re-emitted SCoP: no two instances that touch one
+/// cell (one of them writing) run in the other order than in `original`.
+/// `order[k]` is the origin of `fused.stmts[k]` (see
+/// [`super::check::check_fused`], which must hold too). Exact, symbolic in
+/// the parameters; what cannot be decided fails.
+pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), String> {
+    let np = original.params.len();
+    for a in 0..fused.stmts.len() {
+        for b in 0..fused.stmts.len() {
+            // Pairs where the copy `b` runs first in the new program...
+            let Some(pieces) = conflicts_in_order(original, (fused, b), (fused, a), false) else {
+                return Err("a pair of statements could not be compared".to_string());
+            };
+            if pieces.is_empty() {
+                continue;
+            }
+            // ...and `a`'s instance ran first in the original.
+            let (oa, ob) = (&order[a], &order[b]);
+            let (sa, sb) = (&original.stmts[oa.stmt], &original.stmts[ob.stmt]);
+            let (nb, na) = (fused.stmts[b].iterators.len(), fused.stmts[a].iterators.len());
+            let w = np + nb + na + 1;
+            // The original schedule entries over the pair's columns [y_b | y_a].
+            let entries = |s: &Stmt, o: &Origin, off: usize, n: usize| -> Vec<Vec<i64>> {
+                s.schedule
+                    .iter()
+                    .map(|e| {
+                        let mut r = vec![0i64; w];
+                        match e {
+                            SchedEntry::Const(c) => r[w - 1] = *c,
+                            SchedEntry::Iter { index, sign } => {
+                                let x = &o.iters[*index];
+                                for (i, c) in x.coeffs[..np].iter().enumerate() {
+                                    r[i] = sign * c;
+                                }
+                                for (i, c) in x.coeffs[np..np + n].iter().enumerate() {
+                                    r[off + i] = sign * c;
+                                }
+                                r[w - 1] = sign * x.constant;
+                            }
+                        }
+                        r
+                    })
+                    .collect()
+            };
+            let before = lex_before(
+                &entries(sa, oa, np + nb, na),
+                &entries(sb, ob, np, nb),
+            );
+            for piece in &pieces {
+                for (eqs, strict) in &before {
+                    let mut p = piece.clone();
+                    for e in eqs {
+                        p.add_eq(e.clone());
+                    }
+                    p.add_ineq(strict.clone());
+                    match p.is_empty() {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            return Err(format!(
+                                "{} now runs before {} where they touch one cell",
+                                sb.name, sa.name
+                            ));
+                        }
+                        Err(e) => return Err(e.to_string()),
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The origin of each copy: its statement's iterators in terms of the
+/// copy's, given the time dimensions the copy's loops scan.
+pub fn copy_origin(
+    scop: &Scop,
+    plan: &NestPlan,
+    stmt: usize,
+    dims: &[Dim],
+) -> Option<Origin> {
+    let np = scop.params.len();
+    let n = plan.names.len();
+    let s = &scop.stmts[stmt];
+    let base = origin_of(np, s.iterators.len(), &plan.times[stmt], n)?;
+    // Each time dimension over [params | the copy's loops].
+    let loops: Vec<usize> = (0..n).filter(|d| matches!(dims[*d], Dim::Loop)).collect();
+    let nl = loops.len();
+    let mut value: Vec<AffExpr> = Vec::with_capacity(n);
+    for d in 0..n {
+        let mut coeffs = vec![0i64; np + nl];
+        let mut constant = 0i64;
+        match &dims[d] {
+            Dim::Loop => {
+                let at = loops.iter().position(|l| *l == d)?;
+                coeffs[np + at] = 1;
+            }
+            Dim::Fixed(row) => {
+                // row over [params | t_0..t_{d-1} | const].
+                coeffs[..np].copy_from_slice(&row[..np]);
+                for (e, c) in row[np..np + d].iter().enumerate() {
+                    if *c == 0 {
+                        continue;
+                    }
+                    let v: &AffExpr = &value[e];
+                    for (o, x) in coeffs.iter_mut().zip(&v.coeffs) {
+                        *o = o.checked_add(c.checked_mul(*x)?)?;
+                    }
+                    constant = constant.checked_add(c.checked_mul(v.constant)?)?;
+                }
+                constant = constant.checked_add(row[np + d])?;
+            }
+        }
+        value.push(AffExpr { coeffs, constant });
+    }
+    let iters = base
+        .iters
+        .iter()
+        .map(|x| {
+            let mut coeffs = vec![0i64; np + nl];
+            coeffs[..np].copy_from_slice(&x.coeffs[..np]);
+            let mut constant = x.constant;
+            for (d, c) in x.coeffs[np..].iter().enumerate() {
+                if *c == 0 {
+                    continue;
+                }
+                for (o, v) in coeffs.iter_mut().zip(&value[d].coeffs) {
+                    *o = o.checked_add(c.checked_mul(*v)?)?;
+                }
+                constant = constant.checked_add(c.checked_mul(value[d].constant)?)?;
+            }
+            Some(AffExpr { coeffs, constant })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Origin { stmt, iters })
+}
+
+/// What a time dimension is at a statement of the scanned tree: a loop,
+/// or a value over `[params | t_0..t_{d-1} | const]` (division by 1).
+#[derive(Clone, Debug)]
+pub enum Dim {
+    Loop,
+    Fixed(Vec<i64>),
+}
+
+/// The text of statement `stmt` at a copy with `origin` whose loops are
+/// named `loop_names`: its accesses' subscripts printed from the model,
+/// every other use of an iterator replaced by its value.
+pub fn statement_text(
+    program: &Program,
+    scop: &Scop,
+    stmt: usize,
+    origin: &Origin,
+    loop_names: &[String],
+) -> Option<String> {
+    let s = &scop.stmts[stmt];
+    let source = &program.source;
+    let text = source.get(s.span.clone())?;
+    let np = scop.params.len();
+    let params = scop.param_texts();
+    let is_compound = |n: &str| scop.is_compound(n);
+    let print = |a: &AffExpr| -> String {
+        let mut terms: Vec<(i64, String)> = Vec::new();
+        for (c, p) in a.coeffs[..np].iter().zip(&params) {
+            terms.push((*c, p.clone()));
+        }
+        for (c, n) in a.coeffs[np..].iter().zip(loop_names) {
+            terms.push((*c, n.clone()));
+        }
+        crate::util::c_text::affine_text(&terms, a.constant)
+    };
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    for access in s.accesses() {
+        if !crate::codegen::plan::exact_subscripts(source, scop, s, access) {
+            continue;
+        }
+        for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
+            if sub.coeffs[np..].iter().all(|c| *c == 0) {
+                continue;
+            }
+            let composed = super::check::composed(sub, origin, np)?;
+            edits.push((
+                span.start - s.span.start..span.end - s.span.start,
+                print(&composed),
+            ));
+        }
+    }
+    // Other uses of the iterators.
+    for (at, name) in crate::util::c_text::identifier_tokens(text, false) {
+        let Some(k) = s.iterators.iter().position(|i| *i == name) else {
+            continue;
+        };
+        if edits.iter().any(|(r, _)| r.start <= at && at < r.end) {
+            continue;
+        }
+        let v = print(&origin.iters[k]);
+        let v = crate::util::c_text::operand(
+            &v,
+            crate::util::c_text::Prec::Postfix,
+            &is_compound,
+        );
+        edits.push((at..at + name.len(), v));
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::new();
+    let mut last = 0;
+    for (r, t) in edits {
+        if r.start < last {
+            return None;
+        }
+        out.push_str(&text[last..r.start]);
+        out.push_str(&t);
+        last = r.end;
+    }
+    out.push_str(&text[last..]);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{Options, extract};
+
+    fn song_example2() -> Program {
+        let source = include_str!("../../corpus/song_example2.c");
+        extract("song_example2.c", source, &Options::default())
+    }
+
+    /// Seed 003 §5 shifts Example 2's nests by p(L1) = (1, 0), p(L2) =
+    /// (0, 0), p(L3) = p(L4) = (1, 0) (our statements S2..S5); the edge
+    /// loops S0 (`ZA[1][k]`) and S1 (`ZB[j][KN + 1]`) are placed with the
+    /// nests that write the same arrays: S0 at `(k, 1)` with L1, S1 at
+    /// `(KN + 1, j)` with L2. The shifts are those up to a translation.
+    #[test]
+    fn song_example2_gets_the_paper_s_shifting_vectors() {
+        let program = song_example2();
+        let plan = plan_nest(&program, 0).expect("a plan");
+        let rel: Vec<Vec<i64>> = plan
+            .shifts
+            .iter()
+            .map(|s| s.iter().zip(&plan.shifts[3]).map(|(a, b)| a - b).collect())
+            .collect();
+        assert_eq!(
+            rel,
+            vec![
+                vec![1, 0],
+                vec![0, 0],
+                vec![1, 0],
+                vec![0, 0],
+                vec![1, 0],
+                vec![1, 0]
+            ]
+        );
+        let scop = &program.scops[0];
+        let np = scop.params.len();
+        // S0 runs at (k + σ, 1 + σ'), S1 at (KN + 1 + σ, j + σ').
+        assert_eq!(plan.times[0][1].coeffs[np..], [0]);
+        assert_eq!(plan.times[0][0].coeffs[np..], [1]);
+        assert_eq!(plan.times[1][0].coeffs[np..], [0]);
+    }
+}
