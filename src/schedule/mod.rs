@@ -48,6 +48,7 @@
 pub mod check;
 pub mod emit;
 pub mod fusion;
+pub mod scan;
 mod shift_text;
 pub mod trace;
 
