@@ -49,6 +49,7 @@ pub mod check;
 pub mod emit;
 pub mod fusion;
 pub mod nest;
+pub mod scan;
 mod shift_text;
 pub mod trace;
 
