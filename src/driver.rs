@@ -600,11 +600,13 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         None => {}
     }
     let mut fused_runs: Vec<crate::schedule::FusedRun> = Vec::new();
+    let mut rescheduled: Vec<(usize, String)> = Vec::new();
     let contraction = match contract(path, &program, options) {
         Ok((c, fusion)) => {
             if let Some(f) = fusion {
                 program = f.program;
                 fused_runs = f.runs;
+                rescheduled = f.rescheduled;
             }
             c
         }
@@ -651,6 +653,9 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 for run in &fused_runs {
                     stdout.push_str(&format!("  SCoP {}: {}\n", run.scop, run.describe()));
                 }
+                for (si, what) in &rescheduled {
+                    stdout.push_str(&format!("  SCoP {si}: {what}\n"));
+                }
             }
             ReportFormat::Json => {
                 let mut record = report::json_report(path, &program, &contraction, options.timings);
@@ -666,6 +671,11 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                             })).collect::<Vec<_>>(),
                         })
                     })
+                    .collect::<Vec<_>>()
+                    .into();
+                record["rescheduled"] = rescheduled
+                    .iter()
+                    .map(|(si, what)| serde_json::json!({ "scop": si, "schedule": what }))
                     .collect::<Vec<_>>()
                     .into();
                 record["status"] = "ok".into();
@@ -952,6 +962,12 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
                         .iter()
                         .filter(|r| r.scop == si)
                         .map(|r| r.describe())
+                        .chain(
+                            f.rescheduled
+                                .iter()
+                                .filter(|(s, _)| *s == si)
+                                .map(|(_, w)| w.clone()),
+                        )
                         .collect();
                     match checked {
                         Ok(n) => fusion_lines.push_str(&format!(

@@ -35,6 +35,7 @@ pub mod certify;
 pub mod merged;
 pub mod options;
 mod pins;
+pub(crate) use pins::params_are_macros;
 pub mod record;
 pub mod strategy;
 

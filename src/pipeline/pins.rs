@@ -17,7 +17,7 @@ use super::record::{ArrayOutcome, FileContraction};
 
 /// Whether every parameter of `scop` is an object-like `#define` of the
 /// file, so that a `_Static_assert` can pin its value.
-pub(super) fn params_are_macros(program: &Program, scop: &Scop) -> bool {
+pub(crate) fn params_are_macros(program: &Program, scop: &Scop) -> bool {
     scop.params.iter().all(|p| {
         program
             .macros

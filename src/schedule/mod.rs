@@ -73,6 +73,9 @@ pub struct Fusion {
     /// Per fused SCoP: the original statement and the shift of each
     /// iterator of each of its statements (see [`check::check_fused`]).
     pub orders: Vec<(usize, Order)>,
+    /// Per SCoP printed again whole by the scanner (see [`nest`]): what
+    /// its schedule became.
+    pub rescheduled: Vec<(usize, String)>,
 }
 
 /// Per statement of a fused SCoP: its origin (the original statement, and
@@ -196,7 +199,13 @@ pub fn contract_with_fusion(
                 runs: runs_so_far.clone(),
                 program: current.clone(),
                 orders: composite.clone(),
+                rescheduled: Vec::new(),
             });
+        }
+        // The whole SCoPs re-scheduled, last: like a later round, it must
+        // save a quarter over the best of the rounds.
+        if let Some(stage) = nest_stage(program, &allowed, read_back) {
+            stages.push(stage);
         }
         if stages.is_empty() {
             break;
@@ -266,6 +275,108 @@ pub fn contract_with_fusion(
         allowed.retain(|s| !worse.contains(s));
     }
     Ok((base, None))
+}
+
+/// The SCoPs of `allowed` that [`nest::plan_nest`] re-schedules, printed
+/// again by the scanner and read back: those whose copies run the
+/// original instances with the original accesses
+/// ([`check::check_fused`]) and keep every dependence
+/// ([`nest::order_kept`]), under the conditions the text assumes. `None`
+/// when no SCoP qualifies.
+fn nest_stage(
+    program: &Program,
+    allowed: &[usize],
+    read_back: &dyn Fn(&str) -> Program,
+) -> Option<Fusion> {
+    let mut texts: Vec<(usize, nest::NestPlan, nest::NestText)> = allowed
+        .iter()
+        .filter_map(|&si| {
+            let plan = nest::plan_nest(program, si)?;
+            let text = nest::nest_text(program, &plan)?;
+            Some((si, plan, text))
+        })
+        .collect();
+    while !texts.is_empty() {
+        let mut edits = Vec::new();
+        for (si, plan, text) in &texts {
+            let scop = &program.scops[*si];
+            edits.push(crate::codegen::Edit::replace(
+                plan.span.clone(),
+                text.text.clone(),
+            ));
+            if !text.assumed.is_empty() {
+                let condition = nest::assumed_condition(scop, &text.assumed);
+                let line = format!(
+                    "_Static_assert({condition}, \"polyfold: the schedule of this SCoP is certified only where this condition holds\");"
+                );
+                let source = &program.source;
+                let indent = crate::util::c_text::indent_of_line(source, plan.span.start);
+                // Before the `#pragma scop` line right above the loops,
+                // else right before them.
+                let before = &source[..plan.span.start];
+                let pragma = before.rfind("#pragma scop").filter(|&at| {
+                    source[at..plan.span.start]
+                        .split_once('\n')
+                        .is_some_and(|(_, rest)| rest.trim().is_empty())
+                });
+                match pragma {
+                    Some(at) => {
+                        let line_start = before[..at].rfind('\n').map_or(0, |p| p + 1);
+                        edits.push(crate::codegen::Edit::replace(
+                            line_start..line_start,
+                            format!("{indent}{line}\n"),
+                        ));
+                    }
+                    None => edits.push(crate::codegen::Edit::replace(
+                        plan.span.start..plan.span.start,
+                        format!("{line}\n{indent}"),
+                    )),
+                }
+            }
+        }
+        let text = crate::codegen::apply_edits(&program.source, &edits).ok()?;
+        let fused = read_back(&text);
+        if fused.has_errors() || fused.scops.len() != program.scops.len() {
+            return None;
+        }
+        let mut bad = Vec::new();
+        for (si, _, t) in &texts {
+            let mut original = program.scops[*si].clone();
+            for row in &t.assumed {
+                let np = original.params.len();
+                let mut r = original.context.zero_row();
+                let w = r.len();
+                r[..np].copy_from_slice(&row[..np]);
+                r[w - 1] = row[np];
+                original.context.add_ineq(r);
+            }
+            let fscop = &fused.scops[*si];
+            let ok = check::check_fused(&original, fscop, &t.origins).is_ok()
+                && nest::order_kept(&original, fscop, &t.origins).is_ok();
+            if !ok {
+                bad.push(*si);
+            }
+        }
+        if bad.is_empty() {
+            let mut orders: Vec<(usize, Order)> = texts
+                .iter()
+                .map(|(si, _, t)| (*si, t.origins.clone()))
+                .collect();
+            orders.sort_by_key(|(si, _)| *si);
+            let rescheduled = texts
+                .iter()
+                .map(|(si, plan, _)| (*si, plan.describe(&program.scops[*si])))
+                .collect();
+            return Some(Fusion {
+                runs: Vec::new(),
+                program: fused,
+                orders,
+                rescheduled,
+            });
+        }
+        texts.retain(|(si, _, _)| !bad.contains(si));
+    }
+    None
 }
 
 /// The parameter values the sizes are compared at: the known ones, or

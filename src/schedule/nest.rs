@@ -825,7 +825,7 @@ pub fn copy_origin(
                     }
                     constant = constant.checked_add(c.checked_mul(v.constant)?)?;
                 }
-                constant = constant.checked_add(row[np + d])?;
+                constant = constant.checked_add(*row.last()?)?;
             }
         }
         value.push(AffExpr { coeffs, constant });
@@ -933,6 +933,247 @@ pub fn statement_text(
     Some(out)
 }
 
+/// The text that replaces `plan.span` (the SCoP's loops printed again by
+/// the scanner), and the origin of each statement it prints, in order.
+pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
+    use super::scan::{Node, ScanStmt, print};
+    let scop = &program.scops[plan.scop];
+    let n = plan.names.len();
+    let stmts: Vec<ScanStmt> = time_domains(scop, plan)?
+        .into_iter()
+        .enumerate()
+        .map(|(rank, domain)| ScanStmt { domain, rank })
+        .collect();
+    let (nodes, assumed) = scan_specialised(program, scop, &stmts, n)?;
+    // Per printed statement (in the tree's order): its statement and what
+    // each level is there.
+    fn leaves(nodes: &[Node], dims: &mut Vec<Option<Dim>>, out: &mut Vec<(usize, Vec<Dim>)>) {
+        for node in nodes {
+            match node {
+                Node::Loop { level, body, .. } => {
+                    let before = dims[*level].replace(Dim::Loop);
+                    leaves(body, dims, out);
+                    dims[*level] = before;
+                }
+                Node::Fixed { level, value, body } => {
+                    let before = dims[*level].replace(Dim::Fixed(value.expr.clone()));
+                    leaves(body, dims, out);
+                    dims[*level] = before;
+                }
+                Node::If { body, .. } => leaves(body, dims, out),
+                Node::Stmt { index } => {
+                    if let Some(d) = dims.iter().cloned().collect::<Option<Vec<Dim>>>() {
+                        out.push((*index, d));
+                    } else {
+                        // A level neither looped nor fixed: marked unusable.
+                        out.push((usize::MAX, Vec::new()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    leaves(&nodes, &mut vec![None; n], &mut found);
+    let mut origins = Vec::with_capacity(found.len());
+    let mut texts = Vec::with_capacity(found.len());
+    for (stmt, dims) in &found {
+        if *stmt == usize::MAX || matches!(dims.iter().find(|d| matches!(d, Dim::Fixed(r) if r.len() != scop.params.len() + n + 1)), Some(_)) {
+            return None;
+        }
+        let origin = copy_origin(scop, plan, *stmt, dims)?;
+        let loop_names: Vec<String> = (0..n)
+            .filter(|d| matches!(dims[*d], Dim::Loop))
+            .map(|d| plan.names[d].0.clone())
+            .collect();
+        texts.push(statement_text(program, scop, *stmt, &origin, &loop_names)?);
+        origins.push(origin);
+    }
+    let source = &program.source;
+    let indent = crate::util::c_text::indent_of_line(source, plan.span.start);
+    let unit = indent_unit(source, scop, &indent);
+    let names: Vec<String> = plan.names.iter().map(|(s, _)| s.clone()).collect();
+    let next = std::cell::Cell::new(0usize);
+    let text = print(&nodes, &names, &scop.param_texts(), &indent, &unit, &|_, _| {
+        let k = next.get();
+        next.set(k + 1);
+        texts.get(k).cloned().unwrap_or_default()
+    })?;
+    if next.get() != texts.len() {
+        return None;
+    }
+    // The span starts after the first line's indentation and ends at the
+    // last item's end.
+    let text = text.strip_prefix(indent.as_str()).unwrap_or(&text).trim_end();
+    // A loop that declares its iterator (`for (int i = ...)`).
+    let mut text = text.to_string();
+    for (name, declares) in &plan.names {
+        if let Some(ty) = declares {
+            text = text.replace(&format!("for ({name} = "), &format!("for ({ty} {name} = "));
+        }
+    }
+    Some(NestText {
+        text,
+        origins,
+        assumed,
+    })
+}
+
+/// The printed SCoP of a [`NestPlan`].
+#[derive(Clone, Debug)]
+pub struct NestText {
+    /// What replaces the plan's span.
+    pub text: String,
+    /// The origin of each statement printed, in order.
+    pub origins: Vec<Origin>,
+    /// Conditions on the parameters (rows over `[params | const]`, `>= 0`)
+    /// the text assumes (see [`scan_specialised`]); empty when it holds for
+    /// every parameter value.
+    pub assumed: Vec<Vec<i64>>,
+}
+
+/// The scanned tree, and the parameter conditions it assumes: when every
+/// parameter is a `#define` of the file with a known value, each guard on
+/// the parameters alone is decided at those values and added to the
+/// context (the condition or its integer negation), and the SCoP scanned
+/// again, until no such guard is left (a few rounds at most). The caller
+/// pins the conditions with a `_Static_assert`. Otherwise the guards stay,
+/// and nothing is assumed.
+fn scan_specialised(
+    program: &Program,
+    scop: &Scop,
+    stmts: &[super::scan::ScanStmt],
+    n: usize,
+) -> Option<(Vec<super::scan::Node>, Vec<Vec<i64>>)> {
+    use super::scan::{Node, scan};
+    let np = scop.params.len();
+    let values = scop.param_values().ok();
+    let pin = values.is_some() && crate::pipeline::params_are_macros(program, scop);
+    let mut context = scop.context.clone();
+    let mut assumed: Vec<Vec<i64>> = Vec::new();
+    fn param_guards(nodes: &[Node], np: usize, out: &mut Vec<Vec<i64>>) {
+        for node in nodes {
+            match node {
+                Node::Loop { body, .. } | Node::Fixed { body, .. } => param_guards(body, np, out),
+                Node::If { conds, body } => {
+                    for c in conds {
+                        let w = c.len();
+                        if c[np..w - 1].iter().all(|v| *v == 0) && !out.contains(c) {
+                            out.push(c.clone());
+                        }
+                    }
+                    param_guards(body, np, out);
+                }
+                Node::Stmt { .. } => {}
+            }
+        }
+    }
+    for _ in 0..4 {
+        let nodes = scan(stmts, &context, n).ok()?;
+        let mut guards = Vec::new();
+        param_guards(&nodes, np, &mut guards);
+        let (true, Some(values)) = (pin, values.as_ref()) else {
+            return Some((nodes, assumed));
+        };
+        if guards.is_empty() {
+            let assumed = without_implied(&scop.context, &assumed)?;
+            return Some((nodes, assumed));
+        }
+        for g in guards {
+            let w = g.len();
+            let mut v = g[w - 1];
+            for (c, x) in g[..np].iter().zip(values) {
+                v = v.checked_add(c.checked_mul(*x)?)?;
+            }
+            let row: Vec<i64> = if v >= 0 {
+                g.iter().take(np).chain(std::iter::once(&g[w - 1])).copied().collect()
+            } else {
+                // -g - 1 >= 0
+                let mut r: Vec<i64> = g[..np].iter().map(|c| -c).collect();
+                r.push(-g[w - 1] - 1);
+                r
+            };
+            if !assumed.contains(&row) {
+                context.add_ineq(row.clone());
+                assumed.push(row);
+            }
+        }
+    }
+    None
+}
+
+/// `assumed` without the conditions the others and `context` imply.
+fn without_implied(context: &BasicSet, assumed: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    let mut kept: Vec<Vec<i64>> = assumed.to_vec();
+    let mut k = 0;
+    while k < kept.len() {
+        let mut c = context.clone();
+        for (j, row) in kept.iter().enumerate() {
+            if j != k {
+                c.add_ineq(row.clone());
+            }
+        }
+        c.add_ineq(crate::poly::constraints::complement_ineq(&kept[k]).ok()?);
+        if c.is_empty().ok()? {
+            kept.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    Some(kept)
+}
+
+/// `P >= v && ...` for the conditions of [`NestText::assumed`].
+pub fn assumed_condition(scop: &Scop, assumed: &[Vec<i64>]) -> String {
+    let params = scop.param_texts();
+    let np = params.len();
+    assumed
+        .iter()
+        .map(|row| {
+            let c = row[np];
+            let terms: Vec<(i64, String)> = row[..np]
+                .iter()
+                .zip(&params)
+                .map(|(k, p)| (*k, p.clone()))
+                .collect();
+            let nonzero: Vec<&(i64, String)> = terms.iter().filter(|(k, _)| *k != 0).collect();
+            match nonzero.as_slice() {
+                [(-1, p)] => format!("{p} <= {c}"),
+                _ => format!(
+                    "{} >= {}",
+                    crate::util::c_text::affine_text(&terms, 0),
+                    c.checked_neg().unwrap_or(i64::MAX)
+                ),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
+/// One level of indentation as the SCoP's text uses it: the first loop
+/// body's line indentation beyond the loop's (four spaces when there is
+/// none to see).
+fn indent_unit(source: &str, scop: &Scop, outer: &str) -> String {
+    for item in &scop.items {
+        if let SyntaxNode::For { body, .. } = &item.node {
+            let inner = crate::util::c_text::indent_of_line(source, first_line_start(source, body));
+            if inner.len() > outer.len() && inner.starts_with(outer) {
+                return inner[outer.len()..].to_string();
+            }
+        }
+    }
+    "    ".to_string()
+}
+
+/// Where the first statement of `node` starts (inside a block's braces).
+fn first_line_start(source: &str, node: &SyntaxNode) -> usize {
+    match node {
+        SyntaxNode::Block { items, span } => items
+            .first()
+            .map_or(span.start, |i| first_line_start(source, i)),
+        other => other.span().start,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -974,5 +1215,13 @@ mod tests {
         assert_eq!(plan.times[0][1].coeffs[np..], [0]);
         assert_eq!(plan.times[0][0].coeffs[np..], [1]);
         assert_eq!(plan.times[1][0].coeffs[np..], [0]);
+    }
+
+    #[test]
+    fn song_example2_prints() {
+        let program = song_example2();
+        let plan = plan_nest(&program, 0).expect("a plan");
+        let t = nest_text(&program, &plan).expect("a text");
+        eprintln!("{}\n{:?}\n{}", t.text, t.origins, assumed_condition(&program.scops[0], &t.assumed));
     }
 }
