@@ -1169,7 +1169,7 @@ mod tests {
     fn random_problems_match_brute_force() {
         let mut rng = Rng::new(0x5CA7);
         let context = poly(&["N"], 0, &[], &[&[1, 0], &[-1, 4]]);
-        let cases = 300;
+        let cases = 400;
         let mut ok = 0;
         let mut printed = 0;
         let mut unit_cases = 0;
