@@ -1169,7 +1169,7 @@ mod tests {
     fn random_problems_match_brute_force() {
         let mut rng = Rng::new(0x5CA7);
         let context = poly(&["N"], 0, &[], &[&[1, 0], &[-1, 4]]);
-        let cases = 300;
+        let cases = 400;
         let mut ok = 0;
         let mut printed = 0;
         let mut unit_cases = 0;
@@ -1396,6 +1396,43 @@ for (t1 = 2; t1 <= M; t1++) {
             piece.set.add_ineq(vec![0, -1, 0, 0]);
         }
         assert_eq!(scanner.order(&apart, 1, &active).unwrap(), vec![0, 1]);
+    }
+
+    /// Two lower bounds print as a `max`; a bound with a divisor prints
+    /// with `/` only when its numerator is proved non-negative.
+    #[test]
+    fn max_and_division_bounds() {
+        let p = &["N"];
+        let context = poly(p, 0, &[], &[&[1, 0]]);
+        let params = ["N".to_string()];
+        let one = |ineqs: &[&[i64]]| {
+            vec![ScanStmt {
+                domain: poly(p, 1, &[], ineqs),
+                rank: 0,
+            }]
+        };
+        let check = |stmts: &[ScanStmt]| {
+            let tree = scan(stmts, &context, 1).unwrap();
+            for n in 0..7 {
+                assert_eq!(
+                    interpret(&tree, &[n]).unwrap(),
+                    brute(stmts, &[n], 1, -5, 10)
+                );
+            }
+            print(&tree, &names(1), &params, "", "  ", &call)
+        };
+        // max(0, N - 3) <= t0 <= N.
+        let text = check(&one(&[&[0, 1, 0], &[-1, 1, 3], &[1, -1, 0]])).unwrap();
+        assert!(
+            text == "for (t0 = (0 > N - 3 ? 0 : N - 3); t0 <= N; t0++)\n  S0(t0);\n"
+                || text == "for (t0 = (N - 3 > 0 ? N - 3 : 0); t0 <= N; t0++)\n  S0(t0);\n",
+            "{text}"
+        );
+        // ceil(N / 2) <= t0 <= N, with N >= 0.
+        let text = check(&one(&[&[-1, 2, 0], &[1, -1, 0]])).unwrap();
+        assert_eq!(text, "for (t0 = (N + 1) / 2; t0 <= N; t0++)\n  S0(t0);\n");
+        // ceil((N - 5) / 2) <= t0 <= N: N - 5 may be negative.
+        assert_eq!(check(&one(&[&[-1, 2, 5], &[1, -1, 0]])), None);
     }
 
     /// Existentials are refused.
