@@ -110,6 +110,7 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
         ("song_example1", "N", &[0i64, 1, 2, 3, 7][..]),
         ("filter_chain", "N", &[1, 2, 3, 4, 5, 6, 9]),
         ("gecos_gaussian", "M", &[1, 2, 3, 5]),
+        ("song_example2", "KN", &[1, 2, 3, 5]),
     ] {
         let (_, source) = corpus(name);
         for &n in sizes {
@@ -134,6 +135,74 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
             common::assert_runs_like_original(&path, name, "fusion", &contraction.output);
             let _ = std::fs::remove_dir_all(&dir);
         }
+    }
+}
+
+/// Seed 003 §5 (Example 2, Livermore-like): after shifting L1, L3 and
+/// L4 by (1, 0) against L2 and fusing the four nests at both levels, ZA's
+/// values die one inner iteration after their birth (2 cells) and ZB's a
+/// row later (JN cells). The edge loops that write `ZA[1][k]` and
+/// `ZB[j][KN + 1]` are placed with the nests that write the same arrays.
+/// The scanner prints the SCoP again; the text assumes `JN >= 2 && KN >=
+/// 2` (true at the file's values) and pins it. `verify` traces it.
+#[test]
+fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
+    let r = report(&["corpus/song_example2.c"]);
+    assert_eq!(new_cells(&r, "ZA"), Some(2), "{r:#}");
+    assert_eq!(new_cells(&r, "ZB"), Some(24), "{r:#}");
+    let what = r["files"][0]["rescheduled"][0]["schedule"]
+        .as_str()
+        .expect("a re-scheduled SCoP");
+    assert!(
+        what.contains("S0, S2, S4, S5 by (0, 0); S1, S3 by (-1, 0)"),
+        "{what}"
+    );
+    let out = common::polyfold_stdout(&["corpus/song_example2.c"]);
+    assert!(
+        out.contains("_Static_assert(JN >= 2 && KN >= 2, \"polyfold: the schedule"),
+        "{out}"
+    );
+    // No guard is left in the fused loops.
+    let scop =
+        &out[out.find("#pragma scop").expect("scop")..out.find("#pragma endscop").expect("end")];
+    assert!(!scop.contains("if ("), "{scop}");
+    let verify = common::polyfold_stdout(&["verify", "corpus/song_example2.c"]);
+    assert!(
+        verify.contains("re-scheduled")
+            && verify.contains("reads see the values of the original schedule"),
+        "{verify}"
+    );
+    // --no-fusion keeps the schedule and the arrays.
+    let r = report(&["--no-fusion", "corpus/song_example2.c"]);
+    assert_eq!(new_cells(&r, "ZA"), Some(572), "{r:#}");
+}
+
+/// A run of nests after a statement outside any loop, the first nest
+/// writing its temporary under `if ... else` (the else branch a union of
+/// two pieces): the run is re-scheduled whole (the statement before it
+/// stays), the nests fuse at both levels, and `T`, read one row back and
+/// one column back, keeps one row and two cells (M + 2 = 16 values live
+/// at once; the outer fusion alone keeps two rows). The output runs like
+/// the original, at the file's sizes and at others.
+#[test]
+fn a_run_after_a_statement_with_a_union_domain_is_rescheduled() {
+    let path = "tests/fusion_cases/nest_union_domain.c";
+    let r = report(&[path]);
+    assert_eq!(new_cells(&r, "T"), Some(16), "{r:#}");
+    assert!(
+        r["files"][0]["rescheduled"][0]["schedule"].is_string(),
+        "{r:#}"
+    );
+    let source = std::fs::read_to_string(path).expect("case");
+    for (n, m) in [(30, 14), (1, 1), (2, 5), (7, 2)] {
+        let sized = with_define(&with_define(&source, "N", n), "M", m);
+        let dir =
+            polyfold::fuzz::check::scratch_dir(&format!("nest-union-{n}-{m}")).expect("scratch");
+        let file = dir.join("nest_union_domain.c");
+        std::fs::write(&file, &sized).expect("write");
+        let out = common::polyfold_stdout(&[file.to_str().expect("utf-8")]);
+        common::assert_runs_like_original(&file, "nest_union_domain", "nest", &out);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -67,7 +67,10 @@
 //! read before write), and every call's output is printed and compared.
 //! The trace verifier, which skips a SCoP whose parameters have no value,
 //! runs again at each call's sizes (every read must see the value it
-//! sees in the original; `--trace-calls 0` turns this off). With `--sanitize-symbolic 1` (the default) a
+//! sees in the original; `--trace-calls 0` turns this off).
+//! `--reschedule 1` takes every SCoP that `schedule::nest` can
+//! re-schedule whole and the scanner print again, whatever it saves, so
+//! that the generated loops themselves are compiled, run and traced. With `--sanitize-symbolic 1` (the default) a
 //! symbolic program that
 //! polyfold changed is always built with `-fsanitize=address,undefined`,
 //! the original and the output. `mixed` (the default) makes the programs
@@ -118,6 +121,9 @@ struct Args {
     sizes: SizeMode,
     sanitize_symbolic: bool,
     trace_calls: bool,
+    /// `--reschedule 1`: every SCoP the scanner can re-schedule whole is
+    /// taken (see `ContractOptions::reschedule_always`).
+    reschedule: bool,
 }
 
 /// When the pipeline runs with `--inter-array`.
@@ -171,6 +177,7 @@ fn parse_args() -> Result<Args, String> {
         sizes: SizeMode::Mixed,
         sanitize_symbolic: true,
         trace_calls: true,
+        reschedule: false,
     };
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let mut print_seed = None;
@@ -213,6 +220,7 @@ fn parse_args() -> Result<Args, String> {
             "--sizes" => args.sizes = SizeMode::parse(value)?,
             "--sanitize-symbolic" => args.sanitize_symbolic = number()? != 0,
             "--trace-calls" => args.trace_calls = number()? != 0,
+            "--reschedule" => args.reschedule = number()? != 0,
             "--replay" => {
                 replay(Path::new(value));
                 std::process::exit(0);
@@ -243,7 +251,7 @@ const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed
      [--sanitize-every K] [--binary-every K] [--out DIR] [--polyfold PATH] \
      [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
      [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--trace-calls 0|1] \
-     [--print SEED]";
+     [--reschedule 0|1] [--print SEED]";
 
 fn main() -> ExitCode {
     let args = match parse_args() {
@@ -316,6 +324,8 @@ struct Tally {
     /// the runs it fused.
     fused: u64,
     fused_runs: u64,
+    /// Programs with a SCoP re-scheduled whole (printed by the scanner).
+    rescheduled: u64,
     /// Programs of symbolic sizes, those polyfold changed, their
     /// contracted arrays, and their kernel calls (runtime sizes).
     symbolic: u64,
@@ -358,6 +368,7 @@ fn program_campaign(args: &Args) -> bool {
                         trace_sizes: args.trace_sizes(&program),
                         inter_array: args.inter_array_for(seed),
                         builds: builds_for(&program),
+                        reschedule: args.reschedule,
                         ..CheckOptions::default()
                     };
                     let name = format!("gen_{seed}");
@@ -369,7 +380,8 @@ fn program_campaign(args: &Args) -> bool {
                             st.arrays += s.contracted_arrays as u64;
                             st.temporaries += s.temporaries as u64;
                             st.merged_scops += s.merged_scops as u64;
-                            st.fused += u64::from(s.fused_runs > 0);
+                            st.fused += u64::from(s.fused_runs > 0 || s.rescheduled > 0);
+                            st.rescheduled += u64::from(s.rescheduled > 0);
                             st.fused_runs += s.fused_runs as u64;
                             if symbolic {
                                 let calls = program.runtime_sizes();
@@ -450,6 +462,10 @@ fn program_campaign(args: &Args) -> bool {
         st.fused,
         100.0 * st.fused as f64 / st.programs.max(1) as f64,
         st.fused_runs
+    );
+    println!(
+        "programs with a SCoP re-scheduled whole (scanner): {}",
+        st.rescheduled
     );
     if args.inter_array != InterArray::Never {
         println!(

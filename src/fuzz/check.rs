@@ -37,6 +37,9 @@ pub struct CheckOptions {
     /// the trace verifier also runs, one assignment per kernel call (see
     /// `GenProgram::call_assignments`): without values it skips a SCoP.
     pub trace_sizes: Vec<Vec<(String, i64)>>,
+    /// Take every SCoP the scanner can re-schedule whole (see
+    /// [`crate::pipeline::ContractOptions::reschedule_always`]).
+    pub reschedule: bool,
 }
 
 /// Another build of both programs: extra compiler flags and environment
@@ -133,6 +136,7 @@ impl Default for CheckOptions {
             inter_array: false,
             builds: Vec::new(),
             trace_sizes: Vec::new(),
+            reschedule: false,
         }
     }
 }
@@ -184,6 +188,9 @@ pub struct CheckStats {
     /// Runs of loops fused (loop shifting and fusion) in the contracted
     /// program: 0 when polyfold kept every schedule.
     pub fused_runs: usize,
+    /// SCoPs printed again whole by the scanner with a new schedule
+    /// ([`crate::schedule::nest`]).
+    pub rescheduled: usize,
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
@@ -277,7 +284,7 @@ pub fn run_polyfold(
     limit: Duration,
     inter_array: bool,
 ) -> Result<(FileContraction, CheckStats), Failure> {
-    run_polyfold_traced(name, source, limit, inter_array, &[])
+    run_polyfold_traced(name, source, limit, (inter_array, false), &[])
 }
 
 /// [`run_polyfold`], and the trace verifier again for each assignment of
@@ -289,7 +296,7 @@ pub fn run_polyfold_traced(
     name: &str,
     source: &str,
     limit: Duration,
-    inter_array: bool,
+    (inter_array, reschedule): (bool, bool),
     trace_sizes: &[Vec<(String, i64)>],
 ) -> Result<(FileContraction, CheckStats), Failure> {
     let name = name.to_string();
@@ -317,6 +324,7 @@ pub fn run_polyfold_traced(
             // compiled runs check their text (symbolic sizes; with values
             // every modulus is a compile-time constant and keeps its `%`).
             fast_modulo: true,
+            reschedule_always: reschedule,
             ..ContractOptions::default()
         };
         let (contraction, fusion) = crate::schedule::contract_read(
@@ -332,6 +340,7 @@ pub fn run_polyfold_traced(
         // values and at the trace sizes; the storage is the fused
         // program's.
         let fused_runs = fusion.as_ref().map_or(0, |f| f.runs.len());
+        let rescheduled = fusion.as_ref().map_or(0, |f| f.rescheduled.len());
         let program = match fusion {
             Some(f) => {
                 check_fusion(&program, &f, &trace_sizes)?;
@@ -368,6 +377,7 @@ pub fn run_polyfold_traced(
         stats.changed = contraction.output != source;
         stats.merged_scops = contraction.merged.len();
         stats.fused_runs = fused_runs;
+        stats.rescheduled = rescheduled;
         Ok((contraction, stats))
     });
     match outcome {
@@ -561,7 +571,7 @@ pub fn check_program(
         name,
         source,
         options.library_time_limit,
-        options.inter_array,
+        (options.inter_array, options.reschedule),
         &options.trace_sizes,
     )?;
     compare_output(name, source, &contraction.output, dir, options)?;

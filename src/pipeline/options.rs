@@ -58,6 +58,11 @@ pub struct ContractOptions {
     /// (`strategy/masks.rs`), and every power-of-two number
     /// modulus of the output is printed as a mask, `e & (m - 1)`.
     pub pow2_moduli: bool,
+    /// For the random-program campaign (`polyfold-fuzz --reschedule`):
+    /// take a SCoP re-scheduled whole by the scanner
+    /// ([`crate::schedule::nest`]) whenever it passes its checks, whatever
+    /// it saves, so that every such program runs the generated code.
+    pub reschedule_always: bool,
 }
 
 impl Default for ContractOptions {
@@ -77,6 +82,7 @@ impl Default for ContractOptions {
             rotate: true,
             fusion: true,
             pow2_moduli: false,
+            reschedule_always: false,
         }
     }
 }

@@ -163,9 +163,9 @@ pub fn contract_with_fusion(
             scops.dedup();
             for &si in &scops {
                 let order = statement_order(&current.scops[si], &runs, &orders, si);
-                let checked = order.as_ref().map(|order| {
-                    check::check_fused(&current.scops[si], &fused.scops[si], order)
-                });
+                let checked = order
+                    .as_ref()
+                    .map(|order| check::check_fused(&current.scops[si], &fused.scops[si], order));
                 let Some(Ok(())) = checked else {
                     // Not what was meant: that SCoP keeps its schedule.
                     allowed.retain(|s| *s != si);
@@ -205,6 +205,10 @@ pub fn contract_with_fusion(
         // The whole SCoPs re-scheduled, last: like a later round, it must
         // save a quarter over the best of the rounds.
         if let Some(stage) = nest_stage(program, &allowed, read_back) {
+            if options.reschedule_always {
+                let contraction = contract_program(&stage.program, options)?;
+                return Ok((contraction, Some(stage)));
+            }
             stages.push(stage);
         }
         if stages.is_empty() {
@@ -277,7 +281,7 @@ pub fn contract_with_fusion(
     Ok((base, None))
 }
 
-/// The SCoPs of `allowed` that [`nest::plan_nest`] re-schedules, printed
+/// The SCoPs of `allowed` that [`nest::plan_nests`] re-schedules, printed
 /// again by the scanner and read back: those whose copies run the
 /// original instances with the original accesses
 /// ([`check::check_fused`]) and keep every dependence
@@ -288,51 +292,36 @@ fn nest_stage(
     allowed: &[usize],
     read_back: &dyn Fn(&str) -> Program,
 ) -> Option<Fusion> {
-    let mut texts: Vec<(usize, nest::NestPlan, nest::NestText)> = allowed
+    // Per SCoP: its plans, each with its text.
+    let mut texts: Vec<(usize, Vec<(nest::NestPlan, nest::NestText)>)> = allowed
         .iter()
         .filter_map(|&si| {
-            let plan = nest::plan_nest(program, si)?;
-            let text = nest::nest_text(program, &plan)?;
-            Some((si, plan, text))
+            let plans: Vec<_> = nest::plan_nests(program, si)
+                .into_iter()
+                .filter_map(|plan| {
+                    let text = nest::nest_text(program, &plan)?;
+                    Some((plan, text))
+                })
+                .collect();
+            (!plans.is_empty()).then_some((si, plans))
         })
         .collect();
     while !texts.is_empty() {
         let mut edits = Vec::new();
-        for (si, plan, text) in &texts {
-            let scop = &program.scops[*si];
-            edits.push(crate::codegen::Edit::replace(
-                plan.span.clone(),
-                text.text.clone(),
-            ));
-            if !text.assumed.is_empty() {
-                let condition = nest::assumed_condition(scop, &text.assumed);
-                let line = format!(
-                    "_Static_assert({condition}, \"polyfold: the schedule of this SCoP is certified only where this condition holds\");"
-                );
-                let source = &program.source;
-                let indent = crate::util::c_text::indent_of_line(source, plan.span.start);
-                // Before the `#pragma scop` line right above the loops,
-                // else right before them.
-                let before = &source[..plan.span.start];
-                let pragma = before.rfind("#pragma scop").filter(|&at| {
-                    source[at..plan.span.start]
-                        .split_once('\n')
-                        .is_some_and(|(_, rest)| rest.trim().is_empty())
-                });
-                match pragma {
-                    Some(at) => {
-                        let line_start = before[..at].rfind('\n').map_or(0, |p| p + 1);
-                        edits.push(crate::codegen::Edit::replace(
-                            line_start..line_start,
-                            format!("{indent}{line}\n"),
-                        ));
+        for (si, plans) in &texts {
+            let mut assumed: Vec<Vec<i64>> = Vec::new();
+            for (plan, text) in plans {
+                edits.push(crate::codegen::Edit::replace(
+                    plan.span.clone(),
+                    text.text.clone(),
+                ));
+                for row in &text.assumed {
+                    if !assumed.contains(row) {
+                        assumed.push(row.clone());
                     }
-                    None => edits.push(crate::codegen::Edit::replace(
-                        plan.span.start..plan.span.start,
-                        format!("{line}\n{indent}"),
-                    )),
                 }
             }
+            assume_edit(program, &program.scops[*si], &assumed, &mut edits);
         }
         let text = crate::codegen::apply_edits(&program.source, &edits).ok()?;
         let fused = read_back(&text);
@@ -340,32 +329,55 @@ fn nest_stage(
             return None;
         }
         let mut bad = Vec::new();
-        for (si, _, t) in &texts {
-            let mut original = program.scops[*si].clone();
-            for row in &t.assumed {
-                let np = original.params.len();
-                let mut r = original.context.zero_row();
-                let w = r.len();
-                r[..np].copy_from_slice(&row[..np]);
-                r[w - 1] = row[np];
-                original.context.add_ineq(r);
+        let mut orders: Vec<(usize, Order)> = Vec::new();
+        for (si, plans) in &texts {
+            let scop = &program.scops[*si];
+            let np = scop.params.len();
+            let mut original = scop.clone();
+            let mut order: Order = Vec::new();
+            let mut k = 0;
+            while k < scop.stmts.len() {
+                match plans.iter().find(|(p, _)| p.first == k) {
+                    Some((p, t)) => {
+                        order.extend(t.origins.iter().cloned());
+                        for row in &t.assumed {
+                            let mut r = original.context.zero_row();
+                            let w = r.len();
+                            r[..np].copy_from_slice(&row[..np]);
+                            r[w - 1] = row[np];
+                            original.context.add_ineq(r);
+                        }
+                        k += p.times.len();
+                    }
+                    None => {
+                        order.push(check::Origin::identity(
+                            k,
+                            scop.stmts[k].iterators.len(),
+                            np,
+                        ));
+                        k += 1;
+                    }
+                }
             }
             let fscop = &fused.scops[*si];
-            let ok = check::check_fused(&original, fscop, &t.origins).is_ok()
-                && nest::order_kept(&original, fscop, &t.origins).is_ok();
-            if !ok {
+            let ok = check::check_fused(&original, fscop, &order)
+                .and_then(|()| nest::order_kept(&original, fscop, &order))
+                .is_ok();
+            if ok {
+                orders.push((*si, order));
+            } else {
                 bad.push(*si);
             }
         }
         if bad.is_empty() {
-            let mut orders: Vec<(usize, Order)> = texts
-                .iter()
-                .map(|(si, _, t)| (*si, t.origins.clone()))
-                .collect();
             orders.sort_by_key(|(si, _)| *si);
             let rescheduled = texts
                 .iter()
-                .map(|(si, plan, _)| (*si, plan.describe(&program.scops[*si])))
+                .flat_map(|(si, plans)| {
+                    plans
+                        .iter()
+                        .map(|(plan, _)| (*si, plan.describe(&program.scops[*si])))
+                })
                 .collect();
             return Some(Fusion {
                 runs: Vec::new(),
@@ -374,9 +386,49 @@ fn nest_stage(
                 rescheduled,
             });
         }
-        texts.retain(|(si, _, _)| !bad.contains(si));
+        texts.retain(|(si, _)| !bad.contains(si));
     }
     None
+}
+
+/// The `_Static_assert` of the conditions `assumed` the re-scheduled
+/// text of `scop` assumes, before the SCoP (before its `#pragma scop`
+/// line, else right before its first statement).
+fn assume_edit(
+    program: &Program,
+    scop: &Scop,
+    assumed: &[Vec<i64>],
+    edits: &mut Vec<crate::codegen::Edit>,
+) {
+    if assumed.is_empty() {
+        return;
+    }
+    let condition = nest::assumed_condition(scop, assumed);
+    let line = format!(
+        "_Static_assert({condition}, \"polyfold: the schedule of this SCoP is certified only where this condition holds\");"
+    );
+    let source = &program.source;
+    let start = scop.span.start;
+    let indent = crate::util::c_text::indent_of_line(source, start);
+    let before = &source[..start];
+    let pragma = before.rfind("#pragma scop").filter(|&at| {
+        source[at..start]
+            .split_once('\n')
+            .is_some_and(|(_, rest)| rest.trim().is_empty())
+    });
+    match pragma {
+        Some(at) => {
+            let line_start = before[..at].rfind('\n').map_or(0, |p| p + 1);
+            edits.push(crate::codegen::Edit::replace(
+                line_start..line_start,
+                format!("{indent}{line}\n"),
+            ));
+        }
+        None => edits.push(crate::codegen::Edit::replace(
+            start..start,
+            format!("{line}\n{indent}"),
+        )),
+    }
 }
 
 /// The parameter values the sizes are compared at: the known ones, or
