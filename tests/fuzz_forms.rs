@@ -1098,3 +1098,46 @@ fn random_programs_get_rotating_indices_that_run_like_the_originals() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// Stencil chains with `reschedule` (`polyfold-fuzz --reschedule 1`): the
+/// runs of their nests are re-scheduled whole by the scanner where a plan
+/// exists, and the printed loops compile and compute what the original
+/// computes (every check of the campaign: compiled runs at the kernel's
+/// calls, the trace of the new schedule on value ids, the verifier).
+#[test]
+fn stencil_chains_rescheduled_whole_run_like_the_originals() {
+    let forms = Forms::parse("stencil-chains").expect("known form");
+    let scratch = scratch_dir("fuzz-reschedule").expect("scratch directory");
+    let seeds: Vec<u64> = (0..16).collect();
+    let failures = Mutex::new(Vec::new());
+    let rescheduled = AtomicUsize::new(0);
+    on_two_threads(&seeds, |seed| {
+        let program = generate_sized(seed, &forms, seed % 2 == 1);
+        let text = program.to_c();
+        let options = CheckOptions {
+            reschedule: true,
+            builds: builds_for(&program),
+            trace_sizes: program.call_assignments(),
+            ..CheckOptions::default()
+        };
+        match check_program(&format!("resched_{seed}"), &text, &scratch, &options) {
+            Ok(stats) => {
+                if stats.rescheduled > 0 {
+                    rescheduled.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            Err(f) => failures
+                .lock()
+                .expect("lock")
+                .push(format!("seed {seed}: {:?}: {}", f.kind, f.detail)),
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let failures = failures.into_inner().expect("lock");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let rescheduled = rescheduled.into_inner();
+    assert!(
+        rescheduled >= 3,
+        "only {rescheduled} programs re-scheduled whole"
+    );
+}

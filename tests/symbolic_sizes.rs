@@ -249,9 +249,15 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
 
 #[test]
 fn gauss_with_symbolic_sizes() {
-    let a = report("tests/symbolic/gauss_vla.c");
+    // Unfused, the brute-forced figure of the corpus kernel.
+    let a = report_with(&["--no-fusion"], "tests/symbolic/gauss_vla.c");
     let nm = [("n", 50), ("m", 50)];
     assert_folded(&a, "g_tmp", "(n - 2) * m", &nm, 2400);
+    // Fused (the column loops of each row, the consumer shifted by one):
+    // a value of `g_tmp` is read last two columns after its write, 3
+    // cells for every n and m.
+    let a = report("tests/symbolic/gauss_vla.c");
+    assert_folded(&a, "g_tmp", "3", &nm, 3);
     for name in ["tot", "g_acc1", "g_acc2"] {
         assert_folded(&a, name, "1", &nm, 1);
     }

@@ -32,12 +32,23 @@
 //!   one cell (one writing) may run in the other order than the original's
 //!   ([`order_kept`], exact, on the schedules the front end read).
 //!
+//! - **Runs.** What is printed again is a run of consecutive top-level
+//!   items of the SCoP holding only loops (step +1, iterator dead after),
+//!   `if`s and assignments inside loops, with nothing but blanks between
+//!   them; a statement outside any loop, a declaration, a pragma or a
+//!   comment ends a run. A union domain (`else` of a conjunction) is
+//!   scanned as disjoint pieces, each a copy of the statement.
+//! - **Pinned guards.** When every parameter is a `#define` with a known
+//!   value, each guard on the parameters alone is decided at those values
+//!   and assumed (`_Static_assert` before the SCoP), so that the text has
+//!   no degenerate cases; otherwise the guards stay.
+//!
 //! Left out: statements that cannot be aligned (a shallower statement that
-//! writes no array a deepest one writes through its iterators), loop
-//! interchange and skewing (`E_S` is always a placement, never a
-//! permutation), domains with strides or unions, OpenMP loops, and SCoPs
-//! with anything but loops, `if`s and assignments (declarations,
-//! comments inside the region).
+//! writes no array a deepest one writes through its iterators: the
+//! statements of imperfect nests), loop interchange and skewing (`E_S` is
+//! always a placement, never a permutation), domains with strides
+//! (existentials), OpenMP loops, and the network-flow optimum of the
+//! shifts (a window of ±2 around the smallest ones, up to 7 statements).
 
 use std::ops::Range;
 
@@ -72,11 +83,13 @@ pub struct NestPlan {
     /// The text the plan replaces: from the first loop's `for` to the end
     /// of the last one.
     pub span: Range<usize>,
+    /// The 1-based lines of the span's first and last characters.
+    pub lines: (usize, usize),
 }
 
 impl NestPlan {
-    /// E.g. "statements S0, S2 shifted by (1, 0), S1 by (0, 0): the SCoP
-    /// re-scheduled as one nest of 2 loops".
+    /// E.g. "lines 43-57 re-scheduled as one nest of 2 loops `k`, `j`
+    /// (statements shifted: S0, S2 by (0, 0); S1 by (-1, 0))".
     pub fn describe(&self, scop: &Scop) -> String {
         let mut groups: Vec<(Vec<i64>, Vec<String>)> = Vec::new();
         for (k, s) in self.shifts.iter().enumerate() {
@@ -94,8 +107,11 @@ impl NestPlan {
             })
             .collect();
         format!(
-            "the SCoP re-scheduled as one nest of {} loops `{}` (statements shifted: {})",
+            "lines {}-{} re-scheduled as one nest of {} loop{} `{}` (statements shifted: {})",
+            self.lines.0,
+            self.lines.1,
             self.names.len(),
+            if self.names.len() == 1 { "" } else { "s" },
             self.names
                 .iter()
                 .map(|(n, _)| n.as_str())
@@ -269,8 +285,11 @@ fn plan_run(program: &Program, si: usize, items: &[usize]) -> Option<NestPlan> {
                 .collect::<Option<Vec<_>>>()
         })
         .collect::<Option<Vec<_>>>()?;
+    let line = |at: usize| program.source[..at].matches('\n').count() + 1;
+    let lines = (line(span.start), line(span.end.saturating_sub(1)));
     Some(NestPlan {
         scop: si,
+        lines,
         first,
         times,
         shifts,
@@ -586,8 +605,12 @@ fn search_shifts(
             let ep = &embedded[*p][level];
             let eq = &embedded[*q][level];
             let mut row = vec![0i64; w];
-            for k in 0..np {
-                row[k] = ep.coeffs[k].checked_sub(eq.coeffs[k])?;
+            for (r, (a, b)) in row
+                .iter_mut()
+                .zip(ep.coeffs.iter().zip(&eq.coeffs))
+                .take(np)
+            {
+                *r = a.checked_sub(*b)?;
             }
             row[np..np + na].copy_from_slice(&ep.coeffs[np..np + na]);
             for k in 0..nb {
@@ -1048,7 +1071,7 @@ pub fn statement_text(
     // Other uses of the iterators.
     for (at, name) in crate::util::c_text::identifier_tokens(text, false) {
         let Some(k) = s.iterators.iter().position(|i| *i == name) else {
-            if all_names.iter().any(|n| *n == name) {
+            if all_names.contains(&name) {
                 // Another variable of a new loop's name: it would be
                 // captured.
                 return None;
@@ -1331,7 +1354,7 @@ pub fn assumed_condition(scop: &Scop, assumed: &[Vec<i64>]) -> String {
 fn indent_unit(source: &str, scop: &Scop, outer: &str) -> String {
     for item in &scop.items {
         if let SyntaxNode::For { body, .. } = &item.node {
-            let inner = crate::util::c_text::indent_of_line(source, first_line_start(source, body));
+            let inner = crate::util::c_text::indent_of_line(source, first_line_start(body));
             if inner.len() > outer.len() && inner.starts_with(outer) {
                 return inner[outer.len()..].to_string();
             }
@@ -1341,11 +1364,9 @@ fn indent_unit(source: &str, scop: &Scop, outer: &str) -> String {
 }
 
 /// Where the first statement of `node` starts (inside a block's braces).
-fn first_line_start(source: &str, node: &SyntaxNode) -> usize {
+fn first_line_start(node: &SyntaxNode) -> usize {
     match node {
-        SyntaxNode::Block { items, span } => items
-            .first()
-            .map_or(span.start, |i| first_line_start(source, i)),
+        SyntaxNode::Block { items, span } => items.first().map_or(span.start, first_line_start),
         other => other.span().start,
     }
 }
