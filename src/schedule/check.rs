@@ -73,26 +73,10 @@ impl Origin {
     /// by `earlier` (that statement's origin): the copy's origin in the
     /// first program. Both over the same parameters.
     pub fn then(&self, earlier: &Origin, np: usize) -> Option<Origin> {
-        let n_new = self.iters.first().map_or(0, |a| a.coeffs.len() - np);
         let iters = earlier
             .iters
             .iter()
-            .map(|e| {
-                let mut coeffs = vec![0i64; np + n_new];
-                coeffs[..np].copy_from_slice(e.coeffs.get(..np)?);
-                let mut constant = e.constant;
-                for (j, c) in e.coeffs.get(np..)?.iter().enumerate() {
-                    if *c == 0 {
-                        continue;
-                    }
-                    let inner = self.iters.get(j)?;
-                    for (o, x) in coeffs.iter_mut().zip(&inner.coeffs) {
-                        *o = o.checked_add(c.checked_mul(*x)?)?;
-                    }
-                    constant = constant.checked_add(c.checked_mul(inner.constant)?)?;
-                }
-                Some(AffExpr { coeffs, constant })
-            })
+            .map(|e| composed(e, self, np))
             .collect::<Option<Vec<_>>>()?;
         Some(Origin {
             stmt: earlier.stmt,

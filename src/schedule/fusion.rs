@@ -631,11 +631,24 @@ pub fn choose_shifts(deltas: &[Vec<Option<i64>>], flows: &[(usize, usize)]) -> V
         let spread: i64 = flows.iter().map(|&(a, b)| s[b] - s[a]).sum();
         (spread, s.iter().map(|x| x.abs()).sum())
     };
-    let mut best = (cost(&least), least.clone());
-    let mut s = least.clone();
-    // Odometer over loops 1..n, each in least ± window.
+    window_search(&least, SHIFT_WINDOW, &legal, &cost)
+}
+
+/// The vector within `window` of `least` in every entry but the first
+/// (kept) that is `legal` and of the least `cost` (the first in odometer
+/// order on ties; `least` itself when nothing beats it).
+pub(super) fn window_search(
+    least: &[i64],
+    window: i64,
+    legal: &dyn Fn(&[i64]) -> bool,
+    cost: &dyn Fn(&[i64]) -> (i64, i64),
+) -> Vec<i64> {
+    let n = least.len();
+    let mut best = (cost(least), least.to_vec());
+    let mut s = least.to_vec();
+    // Odometer over entries 1..n, each in least ± window.
     for (k, v) in s.iter_mut().enumerate().skip(1) {
-        *v = least[k] - SHIFT_WINDOW;
+        *v = least[k] - window;
     }
     loop {
         if legal(&s) {
@@ -646,14 +659,14 @@ pub fn choose_shifts(deltas: &[Vec<Option<i64>>], flows: &[(usize, usize)]) -> V
         }
         let mut k = 1;
         loop {
-            if k == n {
+            if k >= n {
                 return best.1;
             }
-            if s[k] < least[k] + SHIFT_WINDOW {
+            if s[k] < least[k] + window {
                 s[k] += 1;
                 break;
             }
-            s[k] = least[k] - SHIFT_WINDOW;
+            s[k] = least[k] - window;
             k += 1;
         }
     }

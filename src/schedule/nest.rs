@@ -740,31 +740,12 @@ fn solve_level(
         let spread: i64 = flows.iter().map(|&(w, r)| (s[r] - s[w]).abs()).sum();
         (spread, s.iter().map(|x| x.abs()).sum())
     };
-    let mut best = (cost(&least), least.clone());
-    let mut s = least.clone();
-    for (k, v) in s.iter_mut().enumerate().skip(1) {
-        *v = least[k] - SHIFT_WINDOW;
-    }
-    loop {
-        if legal(&s) {
-            let c = cost(&s);
-            if c < best.0 {
-                best = (c, s.clone());
-            }
-        }
-        let mut k = 1;
-        loop {
-            if k >= n {
-                return Some(best.1);
-            }
-            if s[k] < least[k] + SHIFT_WINDOW {
-                s[k] += 1;
-                break;
-            }
-            s[k] = least[k] - SHIFT_WINDOW;
-            k += 1;
-        }
-    }
+    Some(super::fusion::window_search(
+        &least,
+        SHIFT_WINDOW,
+        &legal,
+        &cost,
+    ))
 }
 
 /// Each piece of each statement's instances in the time space `[params |
