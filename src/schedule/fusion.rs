@@ -783,6 +783,14 @@ fn bound_distance(pairs: &Set, depth: usize) -> Option<i64> {
         }
         Some(false)
     };
+    least_bound(&exceeds)
+}
+
+/// The smallest `d` in `[-MAX_DISTANCE, MAX_DISTANCE]` for which
+/// `exceeds(d)` is false (`exceeds` is monotone: true below some value,
+/// false from it on); `-MAX_DISTANCE` when it is false everywhere, `None`
+/// when it is true at `MAX_DISTANCE` or undecided.
+pub(super) fn least_bound(exceeds: &dyn Fn(i64) -> Option<bool>) -> Option<i64> {
     if exceeds(MAX_DISTANCE)? {
         return None;
     }

@@ -57,8 +57,6 @@ use crate::poly::{BasicSet, Space, Tuple};
 
 use super::check::Origin;
 
-/// The largest dependence distance a shift may absorb per level.
-const MAX_DISTANCE: i64 = 16;
 /// The search window around the smallest shifts, and the most statements
 /// searched exhaustively.
 const SHIFT_WINDOW: i64 = 2;
@@ -657,8 +655,8 @@ fn search_shifts(
 }
 
 /// The greatest value of `row` over the integer points of `piece`, when it
-/// is at most [`MAX_DISTANCE`] in absolute value (else `None`); a piece
-/// without points gives `-MAX_DISTANCE`.
+/// is at most `fusion::MAX_DISTANCE` (16) in absolute value (else `None`); a piece
+/// without points gives -16.
 fn max_of(piece: &BasicSet, row: &[i64]) -> Option<i64> {
     let exceeds = |d: i64| -> Option<bool> {
         let mut p = piece.clone();
@@ -668,19 +666,7 @@ fn max_of(piece: &BasicSet, row: &[i64]) -> Option<i64> {
         p.add_ineq(r);
         Some(!p.is_empty().ok()?)
     };
-    if exceeds(MAX_DISTANCE)? {
-        return None;
-    }
-    let (mut lo, mut hi) = (-MAX_DISTANCE - 1, MAX_DISTANCE);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if exceeds(mid)? {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(hi)
+    super::fusion::least_bound(&exceeds)
 }
 
 /// The pairs `(writer, reader)` of statements where the writer writes an
