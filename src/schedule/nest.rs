@@ -485,8 +485,8 @@ fn conflicts_in_order(
         Some(r)
     };
     let order = lex_before(
-        &schedule_rows(&x.schedule, np, np, w),
-        &schedule_rows(&y.schedule, np, np + na, w),
+        &schedule_rows(&x.schedule, np, w),
+        &schedule_rows(&y.schedule, np + na, w),
     );
     let mut out = Vec::new();
     for u in x.accesses() {
@@ -531,7 +531,7 @@ fn conflicts_in_order(
 
 /// A 2d+1 schedule's entries as rows over a pair's columns (the
 /// statement's iterators from column `off`).
-fn schedule_rows(schedule: &[SchedEntry], _np: usize, off: usize, w: usize) -> Vec<Vec<i64>> {
+fn schedule_rows(schedule: &[SchedEntry], off: usize, w: usize) -> Vec<Vec<i64>> {
     schedule
         .iter()
         .map(|e| {
@@ -1052,19 +1052,11 @@ pub fn statement_text(
         let v = crate::util::c_text::operand(&v, crate::util::c_text::Prec::Postfix, &is_compound);
         edits.push((at..at + name.len(), v));
     }
-    edits.sort_by_key(|(r, _)| r.start);
-    let mut out = String::new();
-    let mut last = 0;
-    for (r, t) in edits {
-        if r.start < last {
-            return None;
-        }
-        out.push_str(&text[last..r.start]);
-        out.push_str(&t);
-        last = r.end;
-    }
-    out.push_str(&text[last..]);
-    Some(out)
+    let edits: Vec<crate::codegen::Edit> = edits
+        .into_iter()
+        .map(|(r, t)| crate::codegen::Edit::replace(r, t))
+        .collect();
+    crate::codegen::apply_edits(text, &edits).ok()
 }
 
 /// The text that replaces `plan.span` (the SCoP's loops printed again by
