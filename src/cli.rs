@@ -246,6 +246,11 @@ pub struct AnalysisArgs {
     /// when the fused program's temporaries need fewer cells).
     #[arg(long = "no-fusion")]
     pub no_fusion: bool,
+    /// Keep every array whole: no split by reference groups (by default a
+    /// temporary whose accesses form groups that never touch one cell is
+    /// split into one array per group, when that needs fewer cells).
+    #[arg(long = "no-split")]
+    pub no_split: bool,
     /// Trade a little memory for speed: round a number modulus that a `%`
     /// computes in an innermost loop up to the next power of two, where
     /// the enlarged mapping is certified again and adds at most an eighth

@@ -108,6 +108,8 @@ pub struct RunOptions {
     pub no_rotate: bool,
     /// `--no-fusion`: the loops keep their schedule.
     pub no_fusion: bool,
+    /// `--no-split`: every array stays whole.
+    pub no_split: bool,
     /// `--pow2-moduli`: power-of-two moduli, printed as masks.
     pub pow2_moduli: bool,
     /// `--function`: only the SCoPs of these functions (empty: all).
@@ -141,6 +143,7 @@ impl Default for RunOptions {
             fast_modulo: false,
             no_rotate: false,
             no_fusion: false,
+            no_split: false,
             pow2_moduli: false,
             timings: report::Timings::default(),
             functions: Vec::new(),
@@ -172,6 +175,7 @@ impl RunOptions {
             fast_modulo: a.fast_modulo,
             no_rotate: a.no_rotate,
             no_fusion: a.no_fusion,
+            no_split: a.no_split,
             pow2_moduli: a.pow2_moduli,
             functions: a.function.clone(),
             message_format: a.message_format,
@@ -413,6 +417,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         fast_modulo: options.fast_modulo,
         rotate: !options.no_rotate,
         fusion: !options.no_fusion,
+        split: !options.no_split,
         pow2_moduli: options.pow2_moduli,
         // Reports show every temporary's lower bound.
         record_max_live: options.report.is_some(),
@@ -601,12 +606,14 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
     }
     let mut fused_runs: Vec<crate::schedule::FusedRun> = Vec::new();
     let mut rescheduled: Vec<(usize, String)> = Vec::new();
+    let mut split: Vec<(usize, String)> = Vec::new();
     let contraction = match contract(path, &program, options) {
         Ok((c, fusion)) => {
             if let Some(f) = fusion {
                 program = f.program;
                 fused_runs = f.runs;
                 rescheduled = f.rescheduled;
+                split = f.split;
             }
             c
         }
@@ -653,7 +660,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 for run in &fused_runs {
                     stdout.push_str(&format!("  SCoP {}: {}\n", run.scop, run.describe()));
                 }
-                for (si, what) in &rescheduled {
+                for (si, what) in rescheduled.iter().chain(&split) {
                     stdout.push_str(&format!("  SCoP {si}: {what}\n"));
                 }
             }
@@ -676,6 +683,11 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 record["rescheduled"] = rescheduled
                     .iter()
                     .map(|(si, what)| serde_json::json!({ "scop": si, "schedule": what }))
+                    .collect::<Vec<_>>()
+                    .into();
+                record["split"] = split
+                    .iter()
+                    .map(|(si, what)| serde_json::json!({ "scop": si, "split": what }))
                     .collect::<Vec<_>>()
                     .into();
                 record["status"] = "ok".into();
@@ -957,18 +969,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
             Some(f) => {
                 let values = |si: usize| original.scops[si].param_values().ok();
                 for (si, checked) in f.trace_check(&original, &values, &mut budget) {
-                    let runs: Vec<String> = f
-                        .runs
-                        .iter()
-                        .filter(|r| r.scop == si)
-                        .map(|r| r.describe())
-                        .chain(
-                            f.rescheduled
-                                .iter()
-                                .filter(|(s, _)| *s == si)
-                                .map(|(_, w)| w.clone()),
-                        )
-                        .collect();
+                    let runs = f.describe(si);
                     match checked {
                         Ok(n) => fusion_lines.push_str(&format!(
                             "  SCoP {si}: {}: all {n} reads see the values of the original schedule\n",

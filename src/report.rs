@@ -103,6 +103,31 @@ fn strategies_text(d: &ArrayDecision, timings: Timings) -> String {
         .join(", ")
 }
 
+/// The method as the reports name the transformation: with the strides
+/// a removed stride divided out (`stride 2 removed`, `strides 2, 3
+/// removed`), else the method's name.
+pub fn method_text(d: &ArrayDecision) -> String {
+    if d.method == crate::mapping::Method::StrideRemoved
+        && let ArrayOutcome::Remapped { certified, .. } = &d.outcome
+        && let Some(m) = certified.mapping()
+    {
+        let strides: Vec<String> = m
+            .dims
+            .iter()
+            .filter(|dim| dim.divisor != 1)
+            .map(|dim| dim.divisor.to_string())
+            .collect();
+        if !strides.is_empty() {
+            return format!(
+                "stride{} {} removed",
+                if strides.len() == 1 { "" } else { "s" },
+                strides.join(", ")
+            );
+        }
+    }
+    d.method.to_string()
+}
+
 fn opt(v: Option<i64>) -> String {
     v.map_or("?".into(), |x| x.to_string())
 }
@@ -137,7 +162,7 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 }
             },
             d.max_live.map_or("?".into(), |b| b.to_string()),
-            d.method,
+            method_text(d),
             timings.suffix(d.time),
             mapping_text(d),
             note(d),
@@ -239,6 +264,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "new_cells": d.new_cells(),
                 "mapping": match &d.outcome { ArrayOutcome::Remapped { certified, .. } => certified.mapping_text().map_or(Value::Null, Value::from), _ => Value::Null },
                 "method": d.method.to_string(),
+                "transformation": method_text(d),
                 "lower_bound": d.max_live,
                 "note": note(d),
                 "strategies": d.strategies.iter().map(|s| {

@@ -239,7 +239,7 @@ if (i >= 2)\n            E[i - 1] = A[i - 1];\n    }\n#pragma endscop\n}\n";
         .expect("same instances and accesses");
     let wrong = polyfold::schedule::trace::same_values(
         &o.scops[0],
-        &u.scops[0],
+        (&u.scops[0], &[]),
         &order_plain,
         &values,
         &mut budget,
@@ -253,7 +253,7 @@ if (i >= 2)\n            E[i - 1] = A[i - 1];\n    }\n#pragma endscop\n}\n";
         .expect("same instances and accesses");
     let right = polyfold::schedule::trace::same_values(
         &o.scops[0],
-        &s.scops[0],
+        (&s.scops[0], &[]),
         &order_shifted,
         &values,
         &mut budget,

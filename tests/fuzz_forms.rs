@@ -96,6 +96,12 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
                 || scop.contains("[i - j + N")
         }
         "strided" => scop.contains("[2 * i") || scop.contains("[3 * i"),
+        "regions" => scop.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with('T')
+                && (l.contains("[i + N") || l.contains("[i + 2 * N"))
+                && l.contains("] = ")
+        }),
         "initialised" => text.contains("] = {0};"),
         "stencil-chains" => stencil_chain_length(scop) >= 2,
         _ => panic!("unknown form {name}"),

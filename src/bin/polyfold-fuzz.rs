@@ -31,7 +31,9 @@
 //! from the cell before under `if (j - 1 >= 0 || k - 1 >= 0)`, as
 //! mot_detect's `Delta`, and skewed temporaries `T[i + j][j]`,
 //! `T[i][i + j]`, `T[i - j + N1 - 1][j]` read whole by a later nest,
-//! strided temporaries `T[2 * i + 1][c]`, `= {0}` initialisers, headers
+//! strided temporaries `T[2 * i + 1][c]`, buffers of two or three
+//! regions `T[i]`, `T[N0 + 2 + i]` (disjoint for every size, or one
+//! pair overlapping), `= {0}` initialisers, headers
 //! `for (int i = ...)`, and stencil chains: 2 to 4 sibling loops (or 2-d
 //! nests), each stage reading the one before at offsets in [-2, 2]
 //! within bounds shrunk to fit, which loop shifting and fusion fuses;
@@ -326,6 +328,8 @@ struct Tally {
     fused_runs: u64,
     /// Programs with a SCoP re-scheduled whole (printed by the scanner).
     rescheduled: u64,
+    /// Programs with an array split by reference groups.
+    split: u64,
     /// Programs of symbolic sizes, those polyfold changed, their
     /// contracted arrays, and their kernel calls (runtime sizes).
     symbolic: u64,
@@ -382,6 +386,7 @@ fn program_campaign(args: &Args) -> bool {
                             st.merged_scops += s.merged_scops as u64;
                             st.fused += u64::from(s.fused_runs > 0 || s.rescheduled > 0);
                             st.rescheduled += u64::from(s.rescheduled > 0);
+                            st.split += u64::from(s.split > 0);
                             st.fused_runs += s.fused_runs as u64;
                             if symbolic {
                                 let calls = program.runtime_sizes();
@@ -422,10 +427,11 @@ fn program_campaign(args: &Args) -> bool {
                     if done.is_multiple_of(500) {
                         let st = stats.lock().expect("stats lock");
                         eprintln!(
-                            "... {done} programs, {} contracting, {} arrays contracted, {} fused, {} symbolic ({} changed), {} failures, {:.0} s",
+                            "... {done} programs, {} contracting, {} arrays contracted, {} fused, {} split, {} symbolic ({} changed), {} failures, {:.0} s",
                             st.contracting,
                             st.arrays,
                             st.fused,
+                            st.split,
                             st.symbolic,
                             st.symbolic_changed,
                             failures.lock().expect("failures lock").len(),
@@ -466,6 +472,10 @@ fn program_campaign(args: &Args) -> bool {
     println!(
         "programs with a SCoP re-scheduled whole (scanner): {}",
         st.rescheduled
+    );
+    println!(
+        "programs with an array split by reference groups: {}",
+        st.split
     );
     if args.inter_array != InterArray::Never {
         println!(

@@ -191,6 +191,8 @@ pub struct CheckStats {
     /// SCoPs printed again whole by the scanner with a new schedule
     /// ([`crate::schedule::nest`]).
     pub rescheduled: usize,
+    /// Arrays split by reference groups ([`crate::schedule::split`]).
+    pub split: usize,
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
@@ -341,6 +343,7 @@ pub fn run_polyfold_traced(
         // program's.
         let fused_runs = fusion.as_ref().map_or(0, |f| f.runs.len());
         let rescheduled = fusion.as_ref().map_or(0, |f| f.rescheduled.len());
+        let split = fusion.as_ref().map_or(0, |f| f.split.len());
         let program = match fusion {
             Some(f) => {
                 check_fusion(&program, &f, &trace_sizes)?;
@@ -378,6 +381,7 @@ pub fn run_polyfold_traced(
         stats.merged_scops = contraction.merged.len();
         stats.fused_runs = fused_runs;
         stats.rescheduled = rescheduled;
+        stats.split = split;
         Ok((contraction, stats))
     });
     match outcome {

@@ -1829,6 +1829,141 @@ impl Builder {
         (producer, vec![consumer])
     }
 
+    /// A buffer of two or three regions (the `regions` form, issue 21's
+    /// split by reference groups) over a size `P`:
+    ///
+    /// ```text
+    /// for (i = 0; i <= P - 1; i++) {          (or one loop per region)
+    ///     T[i] = w * in[..] + k;
+    ///     T[P + 2 + i] = w * in[..] + k;       (region r at a_r * P + c_r)
+    ///     if (i - 1 >= 0)                      (maybe: a recurrence)
+    ///         T[P + 2 + i] += w * T[P + 2 + i - 1];
+    /// }
+    /// for (i = 0; i <= P - 1; i++)            (each region in order or
+    ///     out[..] += w * T[i] + w' * T[2 * P + 3 + P - 1 - i];   reversed)
+    /// ```
+    ///
+    /// declared `[(a + 1) * P + c]` for the last region's `a * P + c`.
+    /// The regions start at increasing offsets `a_r * P + c_r` (`a_r` one
+    /// more than the region before's, `c_r` in 0..2): disjoint for every
+    /// `P`. A quarter of the programs put one region at a constant
+    /// offset `c < 3` from the one before instead: the regions overlap
+    /// (for `P > c`) and the accesses form one group.
+    fn regions_group(&mut self) -> (Vec<Node>, Vec<Vec<Node>>) {
+        let p = self.param();
+        let count = 2 + self.form_rng.below(2);
+        let overlap = self
+            .form_rng
+            .chance(1, 4)
+            .then(|| 1 + self.form_rng.below(count - 1));
+        // Each region's offset (a * P + c).
+        let mut offsets: Vec<(i64, i64)> = vec![(0, 0)];
+        for r in 1..count {
+            let (a, c) = offsets[r - 1];
+            if overlap == Some(r) {
+                offsets.push((a, c + 1 + self.form_rng.below(2) as i64));
+            } else {
+                offsets.push((a + 1, self.form_rng.below(3) as i64));
+            }
+        }
+        let (a_last, c_last) = offsets[count - 1];
+        let array = self.new_temp(vec![
+            Aff {
+                terms: vec![(p.clone(), a_last + 1)],
+                constant: c_last,
+            }
+            .normalised(),
+        ]);
+        let full: Domain = vec![Level {
+            var: "i".into(),
+            lower: Aff::constant(0),
+            upper: Aff::var(&p, -1),
+        }];
+        let vars: Vec<String> = vec!["i".into()];
+        let at = |(a, c): (i64, i64), back: i64, reverse: bool| -> Vec<Aff> {
+            let mut terms = vec![("i".to_string(), if reverse { -1 } else { 1 })];
+            let mut a = a;
+            let mut c = c - back;
+            if reverse {
+                // a * P + c + (P - 1 - i)
+                a += 1;
+                c -= 1;
+            }
+            if a != 0 {
+                terms.push((p.clone(), a));
+            }
+            vec![Aff { terms, constant: c }.normalised()]
+        };
+        let recurrence = self.form_rng.chance(1, 3);
+        let one_loop = self.form_rng.chance(1, 2);
+        let mut producers: Vec<Vec<Node>> = Vec::new();
+        for &offset in &offsets {
+            let mut body = Vec::new();
+            let w = self.weight();
+            let input = self.input_read(&vars);
+            body.push(Node::Assign {
+                target: Target::Temp {
+                    array,
+                    subscripts: at(offset, 0, false),
+                },
+                accumulate: false,
+                reads: vec![(w, input)],
+                constant: self.rng.range(-2, 2),
+            });
+            if recurrence {
+                let w = self.weight();
+                body.extend(Self::guarded(
+                    vec![Aff::var("i", -1)],
+                    vec![Node::Assign {
+                        target: Target::Temp {
+                            array,
+                            subscripts: at(offset, 0, false),
+                        },
+                        accumulate: true,
+                        reads: vec![(
+                            w,
+                            Read::Temp {
+                                array,
+                                subscripts: at(offset, 1, false),
+                            },
+                        )],
+                        constant: 0,
+                    }],
+                ));
+            }
+            producers.push(body);
+        }
+        let order: Vec<usize> = vec![0];
+        let producer: Vec<Node> = if one_loop {
+            Self::nest(&full, &order, producers.concat())
+        } else {
+            producers
+                .into_iter()
+                .flat_map(|body| Self::nest(&full, &order, body))
+                .collect()
+        };
+        let mut folds = Vec::new();
+        for &offset in &offsets {
+            let w = self.weight();
+            let target = self.output_target(&vars);
+            let reverse = self.form_rng.chance(1, 2);
+            folds.push(Node::Assign {
+                target,
+                accumulate: true,
+                reads: vec![(
+                    w,
+                    Read::Temp {
+                        array,
+                        subscripts: at(offset, 0, reverse),
+                    },
+                )],
+                constant: 0,
+            });
+        }
+        let consumer = Self::nest(&full, &order, folds);
+        (producer, vec![consumer])
+    }
+
     /// A stencil chain (the `stencil-chains` form): 2 to 4 stages, each a
     /// loop of its own over a new size `P` of value 12 to 24 (a nest over
     /// `P` and an earlier size `Q` in 2-d chains), one after the other at
@@ -2193,8 +2328,9 @@ pub fn generate_sized(seed: u64, forms: &Forms, symbolic: bool) -> GenProgram {
 /// `comments` printing forms with 2/3), so that programs mix forms. The
 /// `stencil-chains` form is drawn from `stencil_rng` (a stream of its
 /// own, so that the other draws do not move), and always kept when it is
-/// the only form asked for.
-fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng) -> Forms {
+/// the only form asked for; the `regions` form from a stream of its own
+/// made from `seed`.
+fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64) -> Forms {
     let alone = *forms
         == Forms {
             stencil_chains: true,
@@ -2223,6 +2359,8 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng) -> Forms {
         strided: keep(forms.strided, 2),
         initialised: keep(forms.initialised, 2),
         declared_iterators: keep(forms.declared_iterators, 2),
+        // From a stream of its own too: the other draws do not move.
+        regions: forms.regions && Rng::new(seed ^ 0x2E61_0A5B_5EED_0F0D).chance(2, 3),
     }
 }
 
@@ -2238,7 +2376,7 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
     let mut forms = if *forms == Forms::classic() {
         Forms::classic()
     } else {
-        program_forms(forms, &mut form_rng, &mut stencil_rng)
+        program_forms(forms, &mut form_rng, &mut stencil_rng, seed)
     };
     if symbolic {
         // Sizes are parameters only: no form that gives them a value, and
@@ -2309,6 +2447,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
             builder.skewed_group()
         } else if builder.form(forms.strided, 1, 4) {
             builder.strided_group()
+        } else if builder.form(forms.regions, 1, 3) {
+            builder.regions_group()
         } else {
             let kind = builder.rng.below(10);
             if kind < 6 {

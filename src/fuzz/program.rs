@@ -374,6 +374,12 @@ pub struct Forms {
     /// `T[g * i + r][j]`, maybe as a recurrence from `T[g * (i - 1) + r]`,
     /// maybe with a second residue, and read by a later nest.
     pub strided: bool,
+    /// Temporaries holding two or three regions of one buffer
+    /// (`T[i]`, `T[P + 2 + i]`, `T[2 * P + i]`; issue 21's split by
+    /// reference groups), each written by the producer and read by a
+    /// later nest, in order or in reverse; sometimes two regions overlap
+    /// (for some sizes or all), so that no split is proven.
+    pub regions: bool,
     /// Temporaries declared at the kernel's top level with an initialiser
     /// (`double T0[N0][N1] = {0};`, sizes all macros), whose values no
     /// read sees: a new declarator must drop it.
@@ -418,6 +424,7 @@ impl Forms {
             chains: true,
             skewed: true,
             strided: true,
+            regions: true,
             initialised: true,
             declared_iterators: true,
             stencil_chains: true,
@@ -425,7 +432,7 @@ impl Forms {
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 21] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -443,6 +450,7 @@ impl Forms {
         "chains",
         "skewed",
         "strided",
+        "regions",
         "initialised",
         "declared-iterators",
         "stencil-chains",
@@ -467,6 +475,7 @@ impl Forms {
             "chains" => &mut self.chains,
             "skewed" => &mut self.skewed,
             "strided" => &mut self.strided,
+            "regions" => &mut self.regions,
             "initialised" => &mut self.initialised,
             "declared-iterators" => &mut self.declared_iterators,
             "stencil-chains" => &mut self.stencil_chains,

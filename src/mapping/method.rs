@@ -28,6 +28,10 @@ pub enum Method {
     /// along some rows (seed 004's compaction: `t[2 * i][1]` -> `t[i]`),
     /// in the axes or in the basis of a write access.
     StrideRemoved,
+    /// Successive modulo on the axes after subtracting the offset of the
+    /// first write (a region of a bigger buffer: `s[2 * N + i]` ->
+    /// `s[i]`, seed 004's footprint compaction).
+    OffsetRemoved,
     /// A triangle of two dimensions packed row by row (seed 004's
     /// triangle folding: `E·(E + 1)/2` cells instead of `E·E`).
     TrianglePacked,
@@ -115,6 +119,7 @@ impl Method {
             Method::LiftedLattice => "lattice lifted to every size",
             Method::Reindexed => "unimodular reindexing",
             Method::StrideRemoved => "stride removed",
+            Method::OffsetRemoved => "offset removed",
             Method::TrianglePacked => "triangle packed",
             Method::InterArray => "inter-array",
         }
@@ -170,6 +175,7 @@ mod tests {
                     Method::LiftedLattice,
                     Method::Reindexed,
                     Method::StrideRemoved,
+                    Method::OffsetRemoved,
                     Method::TrianglePacked,
                     Method::InterArray,
                 ]

@@ -82,7 +82,7 @@ pub fn contract_program(
             .or_insert_with(|| identifiers.clone());
         contract_scop(program, si, options, (&in_function, taken), &mut record)?;
     }
-    let notes = pins::declaration_notes(program, &record);
+    let notes = pins::declaration_notes(program, &record, &options.renamed);
     record.edits.extend(notes);
     record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
     Ok(record)

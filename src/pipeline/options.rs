@@ -63,6 +63,15 @@ pub struct ContractOptions {
     /// ([`crate::schedule::nest`]) whenever it passes its checks, whatever
     /// it saves, so that every such program runs the generated code.
     pub reschedule_always: bool,
+    /// Temporaries split by reference groups where that needs fewer
+    /// cells (`--no-split` keeps each array whole; see
+    /// [`crate::schedule::split`]).
+    pub split: bool,
+    /// Arrays of a split program and the array each was split from (new
+    /// name, original name): the notes at their declarations name the
+    /// original (`scratch[i] -> scratch_0[i]`). Set by
+    /// [`crate::schedule::contract_with_fusion`], empty otherwise.
+    pub renamed: Vec<(String, String)>,
 }
 
 impl Default for ContractOptions {
@@ -83,6 +92,8 @@ impl Default for ContractOptions {
             fusion: true,
             pow2_moduli: false,
             reschedule_always: false,
+            split: true,
+            renamed: Vec::new(),
         }
     }
 }

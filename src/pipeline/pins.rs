@@ -128,7 +128,11 @@ fn collides(edits: &[Edit], at: usize) -> bool {
 /// comments that follow it there (they stay with their declaration); at
 /// the declaration's end when code follows it on its line, or when another
 /// of the edits made so far (`record.edits`) is at that point.
-pub(super) fn declaration_notes(program: &Program, record: &FileContraction) -> Vec<Edit> {
+pub(super) fn declaration_notes(
+    program: &Program,
+    record: &FileContraction,
+    renamed: &[(String, String)],
+) -> Vec<Edit> {
     let edits = &record.edits;
     struct Note {
         end: usize,
@@ -173,6 +177,13 @@ pub(super) fn declaration_notes(program: &Program, record: &FileContraction) -> 
                     |(_, _, comment)| comment.clone(),
                 ),
         );
+        // An array split from another: the left side is the original's.
+        let mapping = match renamed.iter().find(|(new, _)| *new == decl.name) {
+            Some((new, old)) if mapping.1.starts_with(&format!("{new}[")) => {
+                (mapping.0, format!("{old}{}", &mapping.1[new.len()..]))
+            }
+            _ => mapping,
+        };
         let note = match notes.iter_mut().find(|n| n.end == span.end) {
             Some(n) => n,
             None => {

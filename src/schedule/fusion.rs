@@ -714,7 +714,7 @@ fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt, d: usize) -> Option<Option<i64>
 
 /// `{ [s] -> [t] : s ∈ D_a, t ∈ D_b, f(s) = g(t), s_k = t_k for k < d }`
 /// within the context.
-fn conflict_pairs(
+pub(super) fn conflict_pairs(
     scop: &Scop,
     a: &Stmt,
     b: &Stmt,

@@ -61,6 +61,7 @@ pub mod fusion;
 pub mod nest;
 pub mod scan;
 mod shift_text;
+pub mod split;
 pub mod trace;
 
 pub use fusion::{FusedLoop, FusedRun, plan_fusion};
@@ -86,6 +87,12 @@ pub struct Fusion {
     /// Per SCoP printed again whole by the scanner (see [`nest`]): what
     /// its schedule became.
     pub rescheduled: Vec<(usize, String)>,
+    /// Per SCoP whose temporaries were split by reference groups (see
+    /// [`split`]): what was split, described.
+    pub split: Vec<(usize, String)>,
+    /// Per split SCoP: each new array's name and the original array's
+    /// (the trace check maps the new names back).
+    pub renames: Vec<(usize, Vec<(String, String)>)>,
 }
 
 /// Per statement of a fused SCoP: its origin (the original statement, and
@@ -93,6 +100,23 @@ pub struct Fusion {
 pub type Order = Vec<check::Origin>;
 
 impl Fusion {
+    /// What was done to SCoP `si`, one description per change: the runs
+    /// fused, the schedule printed again, the arrays split.
+    pub fn describe(&self, si: usize) -> Vec<String> {
+        self.runs
+            .iter()
+            .filter(|r| r.scop == si)
+            .map(|r| r.describe())
+            .chain(
+                self.rescheduled
+                    .iter()
+                    .chain(&self.split)
+                    .filter(|(s, _)| *s == si)
+                    .map(|(_, w)| w.clone()),
+            )
+            .collect()
+    }
+
     /// The checks of [`trace::same_values`] on every fused SCoP at the
     /// original's parameter values `values(si)`: per SCoP, the reads
     /// checked or the first difference.
@@ -106,11 +130,16 @@ impl Fusion {
             .iter()
             .filter_map(|(si, order)| {
                 let v = values(*si)?;
+                let renames = self
+                    .renames
+                    .iter()
+                    .find(|(s, _)| s == si)
+                    .map_or(&[][..], |(_, r)| &r[..]);
                 Some((
                     *si,
                     trace::same_values(
                         &original.scops[*si],
-                        &self.program.scops[*si],
+                        (&self.program.scops[*si], renames),
                         order,
                         &v,
                         budget,
@@ -122,11 +151,118 @@ impl Fusion {
 }
 
 /// The contraction of `program`, with the runs of loops fused where that
-/// makes the SCoP's temporaries need fewer cells: `read_back` runs the
-/// front end on a fused source (with the options `program` was read
-/// with). Returns the contraction and, when some run was fused, the runs
-/// and the fused program (whose SCoPs the contraction's records index).
+/// makes the SCoP's temporaries need fewer cells, and temporaries split
+/// by reference groups where that does ([`split`]): `read_back` runs the
+/// front end on a changed source (with the options `program` was read
+/// with). Returns the contraction and, when some run was fused or some
+/// array split, what was done and the changed program (whose SCoPs the
+/// contraction's records index).
 pub fn contract_with_fusion(
+    program: &Program,
+    options: &ContractOptions,
+    read_back: &dyn Fn(&str) -> Program,
+) -> Result<(FileContraction, Option<Fusion>), String> {
+    let (base, base_fusion) = contract_fused(program, options, read_back)?;
+    if !options.split {
+        return Ok((base, base_fusion));
+    }
+    let base_program = base_fusion.as_ref().map_or(program, |f| &f.program);
+    // The temporaries, per SCoP (what the contraction did not find
+    // external).
+    let temporaries = |si: usize| -> Vec<String> {
+        base.decisions
+            .iter()
+            .filter(|d| d.scop == si && !matches!(d.outcome, ArrayOutcome::External))
+            .map(|d| d.name.clone())
+            .collect()
+    };
+    let all: Vec<split::SplitPlan> = (0..program.scops.len())
+        .flat_map(|si| split::plan_splits(program, si, &temporaries(si)))
+        .collect();
+    let mut scops: Vec<usize> = all.iter().map(|p| p.scop).collect();
+    scops.dedup();
+    while !scops.is_empty() {
+        let plans: Vec<split::SplitPlan> = all
+            .iter()
+            .filter(|p| scops.contains(&p.scop))
+            .cloned()
+            .collect();
+        let Some(edits) = split::split_edits(program, &plans) else {
+            break;
+        };
+        let Ok(text) = crate::codegen::apply_edits(&program.source, &edits) else {
+            break;
+        };
+        let changed = read_back(&text);
+        if changed.has_errors() || changed.scops.len() != program.scops.len() {
+            break;
+        }
+        let bad: Vec<usize> = scops
+            .iter()
+            .copied()
+            .filter(|&si| {
+                let these: Vec<split::SplitPlan> =
+                    plans.iter().filter(|p| p.scop == si).cloned().collect();
+                split::check_split(&program.scops[si], &changed.scops[si], &these).is_err()
+            })
+            .collect();
+        if !bad.is_empty() {
+            scops.retain(|si| !bad.contains(si));
+            continue;
+        }
+        let split_options = ContractOptions {
+            renamed: plans.iter().flat_map(|p| p.renames()).collect(),
+            ..options.clone()
+        };
+        let (contraction, fusion) = contract_fused(&changed, &split_options, read_back)?;
+        let out_program = fusion.as_ref().map_or(&changed, |f| &f.program);
+        // Any saving pays: the split changes names, not the code.
+        let worse: Vec<usize> = scops
+            .iter()
+            .copied()
+            .filter(|&si| {
+                smaller(base_program, &base, out_program, &contraction, (si, true)).is_none()
+            })
+            .collect();
+        if !worse.is_empty() {
+            scops.retain(|si| !worse.contains(si));
+            continue;
+        }
+        let mut fusion = fusion.unwrap_or_else(|| Fusion {
+            runs: Vec::new(),
+            program: changed.clone(),
+            orders: Vec::new(),
+            rescheduled: Vec::new(),
+            split: Vec::new(),
+            renames: Vec::new(),
+        });
+        for &si in &scops {
+            let np = program.scops[si].params.len();
+            if !fusion.orders.iter().any(|(s, _)| *s == si) {
+                let identity = program.scops[si]
+                    .stmts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| check::Origin::identity(k, s.iterators.len(), np))
+                    .collect();
+                fusion.orders.push((si, identity));
+            }
+            let these: Vec<&split::SplitPlan> = plans.iter().filter(|p| p.scop == si).collect();
+            for p in &these {
+                fusion.split.push((si, p.describe(program)));
+            }
+            fusion
+                .renames
+                .push((si, these.iter().flat_map(|p| p.renames()).collect()));
+        }
+        fusion.orders.sort_by_key(|(s, _)| *s);
+        return Ok((contraction, Some(fusion)));
+    }
+    Ok((base, base_fusion))
+}
+
+/// [`contract_with_fusion`] without the split.
+fn contract_fused(
     program: &Program,
     options: &ContractOptions,
     read_back: &dyn Fn(&str) -> Program,
@@ -210,6 +346,8 @@ pub fn contract_with_fusion(
                 program: current.clone(),
                 orders: composite.clone(),
                 rescheduled: Vec::new(),
+                split: Vec::new(),
+                renames: Vec::new(),
             });
         }
         // The whole SCoPs re-scheduled, last: like a later round, it must
@@ -394,6 +532,8 @@ fn nest_stage(
                 program: fused,
                 orders,
                 rescheduled,
+                split: Vec::new(),
+                renames: Vec::new(),
             });
         }
         texts.retain(|(si, _)| !bad.contains(si));

@@ -105,10 +105,12 @@ fn run(
 
 /// Checks the fused SCoP against the original at the original's
 /// parameter values `values` (`order` as for
-/// [`super::check::check_fused`]). Returns the number of reads checked.
+/// [`super::check::check_fused`]; `renames` maps the fused SCoP's array
+/// names that are not the original's, split arrays', back to the
+/// original's). Returns the number of reads checked.
 pub fn same_values(
     original: &Scop,
-    fused: &Scop,
+    (fused, renames): (&Scop, &[(String, String)]),
     order: &[Origin],
     values: &[i64],
     budget: &mut Budget,
@@ -151,7 +153,20 @@ pub fn same_values(
             }
         }
     }
-    if a.reads.len() != b.reads.len() || a.last != b.last {
+    // The last values, in the original's names: a split array's cells
+    // are the original's (two new arrays holding one cell is not a
+    // split).
+    let mut last: HashMap<Cell, Instance> = HashMap::new();
+    for ((name, at), writer) in b.last {
+        let name = renames
+            .iter()
+            .find(|(new, _)| *new == name)
+            .map_or(name, |(_, old)| old.clone());
+        if last.insert((name, at.clone()), writer).is_some() {
+            return Err(format!("two arrays of the fused program hold cell {at:?}"));
+        }
+    }
+    if a.reads.len() != b.reads.len() || a.last != last {
         return Err("the fused program leaves other values in memory".to_string());
     }
     Ok(b.reads.len())

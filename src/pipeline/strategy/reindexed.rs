@@ -130,8 +130,14 @@ pub(super) fn propose(
         let Ok(ds) = in_basis(&conflicts.ds, &fg) else {
             continue;
         };
+        let identity = u
+            .iter()
+            .enumerate()
+            .all(|(r, row)| row.iter().enumerate().all(|(k, c)| *c == i64::from(r == k)));
         let method = if strides.iter().any(|(g, _)| *g != 1) {
             Method::StrideRemoved
+        } else if identity {
+            Method::OffsetRemoved
         } else {
             Method::Reindexed
         };
@@ -262,13 +268,23 @@ fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Bas
             })
             .collect();
         let shifted: Vec<(i64, ParamAffine)> = u.iter().map(|row| row_shift(facts, row)).collect();
-        if u == identity
-            && residues.iter().all(|(g, _)| *g == 1)
-            && shifted.iter().all(|(g, _)| *g == 1)
-        {
+        let plain = |v: &[(i64, ParamAffine)]| {
+            v.iter()
+                .all(|(g, s)| *g == 1 && s.constant == 0 && s.coeffs.iter().all(|c| *c == 0))
+        };
+        // The axes without a stride are successive modulo's coordinates;
+        // shifted by a first write at an offset (`s[2 * N + i]`, a
+        // region of a bigger buffer), they are not: the write's rows
+        // start at 0 and no access wraps.
+        if u == identity && plain(&residues) && plain(&shifted) {
             continue;
         }
-        for strides in [residues, shifted] {
+        let variants = if u == identity && plain(&residues) {
+            vec![shifted]
+        } else {
+            vec![residues, shifted]
+        };
+        for strides in variants {
             if !out.iter().any(|b| b.u == u && b.strides == strides) {
                 out.push(Basis {
                     f: f.clone(),
