@@ -170,3 +170,37 @@ for (i = 0; i < N; i++)\n        out[i] = t[N - 1 - i] + t[N + i];\n#pragma ends
         }
     }
 }
+
+/// The offset of a region written alone (tests/split_cases/offset_region.c,
+/// `s[2 * N + i]`, N - 1 values live at once unfused) is removed: N - 1
+/// cells with no `%`, method `offset removed`; a removed stride is named
+/// with its value (corpus/strided_temp.c: `t[2 * i][1]`, `u[3 * i + 2]`).
+#[test]
+fn offsets_and_strides_are_removed_and_named() {
+    let path = "tests/split_cases/offset_region.c";
+    let r = report(&["--no-fusion", path]);
+    assert_eq!(new_cells(&r, "s"), Some(499), "{r:#}");
+    let s = r["files"][0]["arrays"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["array"] == "s"))
+        .expect("s");
+    assert_eq!(s["method"], "offset removed", "{s:#}");
+    let out = common::polyfold_stdout(&["--no-fusion", path]);
+    let scop = common::scop_text(&out);
+    assert!(!scop.contains('%'), "{scop}");
+    assert!(
+        scop.contains("s[i] = ") && scop.contains("s[i - 1]"),
+        "{scop}"
+    );
+
+    let r = report(&["corpus/strided_temp.c"]);
+    let arrays = r["files"][0]["arrays"].as_array().expect("arrays");
+    let named = |name: &str| {
+        arrays
+            .iter()
+            .find(|a| a["array"] == name)
+            .map(|a| a["transformation"].clone())
+    };
+    assert_eq!(named("t"), Some("stride 2 removed".into()), "{r:#}");
+    assert_eq!(named("u"), Some("stride 3 removed".into()), "{r:#}");
+}
