@@ -22,37 +22,6 @@ fn corpus(name: &str) -> (std::path::PathBuf, String) {
     (path, source)
 }
 
-/// `source` with `#define NAME old` set to `value`.
-fn with_define(source: &str, name: &str, value: i64) -> String {
-    source
-        .lines()
-        .map(|l| {
-            if l.starts_with(&format!("#define {name} ")) {
-                format!("#define {name} {value}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
-fn report(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["--report", "json", "--no-timings"];
-    all.extend_from_slice(args);
-    serde_json::from_str(&common::polyfold_stdout(&all)).expect("json report")
-}
-
-/// The new cells of `array` in the first file of a JSON report.
-fn new_cells(report: &serde_json::Value, array: &str) -> Option<i64> {
-    report["files"][0]["arrays"]
-        .as_array()?
-        .iter()
-        .find(|a| a["array"] == array)?["new_cells"]
-        .as_i64()
-}
-
 /// Seed 003, Example 1: `A[i] = E[i] + E[i-1]` then `E[i] = A[i]`. The
 /// first loop reads `E[i - 1]`, which the second writes at `i - 1`: an
 /// anti dependence of distance 1, so the second loop is shifted by 1, and
@@ -60,15 +29,15 @@ fn new_cells(report: &serde_json::Value, array: &str) -> Option<i64> {
 /// 1(d): two scalars).
 #[test]
 fn song_example1_needs_two_cells_after_a_shift_by_one() {
-    let r = report(&["corpus/song_example1.c"]);
-    assert_eq!(new_cells(&r, "A"), Some(2), "{r:#}");
+    let r = common::json_report(&["corpus/song_example1.c"]);
+    assert_eq!(common::new_cells(&r, "A"), Some(2), "{r:#}");
     let fusion = &r["files"][0]["fusion"];
     assert_eq!(fusion[0]["loops"][0]["shift"], 0, "{r:#}");
     assert_eq!(fusion[0]["loops"][1]["shift"], 1, "{r:#}");
     // Without fusion the N + 1 cells stay (all N values are live between
     // the loops).
-    let r = report(&["--no-fusion", "corpus/song_example1.c"]);
-    assert_eq!(new_cells(&r, "A"), Some(101), "{r:#}");
+    let r = common::json_report(&["--no-fusion", "corpus/song_example1.c"]);
+    assert_eq!(common::new_cells(&r, "A"), Some(101), "{r:#}");
     assert!(
         r["files"][0]["fusion"]
             .as_array()
@@ -84,9 +53,9 @@ fn song_example1_needs_two_cells_after_a_shift_by_one() {
 /// 002 reports 4 under its fused schedule.
 #[test]
 fn the_filter_chain_and_the_gaussian_filter_fold_to_three_cells() {
-    let r = report(&["corpus/filter_chain.c"]);
-    assert_eq!(new_cells(&r, "t1"), Some(3), "{r:#}");
-    assert_eq!(new_cells(&r, "t2"), Some(3), "{r:#}");
+    let r = common::json_report(&["corpus/filter_chain.c"]);
+    assert_eq!(common::new_cells(&r, "t1"), Some(3), "{r:#}");
+    assert_eq!(common::new_cells(&r, "t2"), Some(3), "{r:#}");
     let shifts: Vec<i64> = r["files"][0]["fusion"][0]["loops"]
         .as_array()
         .expect("a fused run")
@@ -94,8 +63,11 @@ fn the_filter_chain_and_the_gaussian_filter_fold_to_three_cells() {
         .map(|l| l["shift"].as_i64().expect("shift"))
         .collect();
     assert_eq!(shifts, [0, 1, 2]);
-    let r = report(&["corpus/gecos_gaussian.c"]);
-    assert!(new_cells(&r, "tmp").is_some_and(|c| c <= 4), "{r:#}");
+    let r = common::json_report(&["corpus/gecos_gaussian.c"]);
+    assert!(
+        common::new_cells(&r, "tmp").is_some_and(|c| c <= 4),
+        "{r:#}"
+    );
 }
 
 /// Fused outputs run like the originals at small sizes, where the
@@ -116,7 +88,7 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
     ] {
         let (_, source) = corpus(name);
         for &n in sizes {
-            let sized = with_define(&source, param, n);
+            let sized = common::with_define(&source, param, n);
             let dir =
                 polyfold::fuzz::check::scratch_dir(&format!("fusion-{name}-{n}")).expect("scratch");
             let path = dir.join(format!("{name}.c"));
@@ -149,9 +121,9 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
 /// 2` (true at the file's values) and pins it. `verify` traces it.
 #[test]
 fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
-    let r = report(&["corpus/song_example2.c"]);
-    assert_eq!(new_cells(&r, "ZA"), Some(2), "{r:#}");
-    assert_eq!(new_cells(&r, "ZB"), Some(24), "{r:#}");
+    let r = common::json_report(&["corpus/song_example2.c"]);
+    assert_eq!(common::new_cells(&r, "ZA"), Some(2), "{r:#}");
+    assert_eq!(common::new_cells(&r, "ZB"), Some(24), "{r:#}");
     let what = r["files"][0]["rescheduled"][0]["schedule"]
         .as_str()
         .expect("a re-scheduled SCoP");
@@ -175,8 +147,8 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
         "{verify}"
     );
     // --no-fusion keeps the schedule and the arrays.
-    let r = report(&["--no-fusion", "corpus/song_example2.c"]);
-    assert_eq!(new_cells(&r, "ZA"), Some(572), "{r:#}");
+    let r = common::json_report(&["--no-fusion", "corpus/song_example2.c"]);
+    assert_eq!(common::new_cells(&r, "ZA"), Some(572), "{r:#}");
 }
 
 /// A run of nests after a statement outside any loop, the first nest
@@ -189,15 +161,15 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
 #[test]
 fn a_run_after_a_statement_with_a_union_domain_is_rescheduled() {
     let path = "tests/fusion_cases/nest_union_domain.c";
-    let r = report(&[path]);
-    assert_eq!(new_cells(&r, "T"), Some(16), "{r:#}");
+    let r = common::json_report(&[path]);
+    assert_eq!(common::new_cells(&r, "T"), Some(16), "{r:#}");
     assert!(
         r["files"][0]["rescheduled"][0]["schedule"].is_string(),
         "{r:#}"
     );
     let source = std::fs::read_to_string(path).expect("case");
     for (n, m) in [(30, 14), (1, 1), (2, 5), (7, 2)] {
-        let sized = with_define(&with_define(&source, "N", n), "M", m);
+        let sized = common::with_define(&common::with_define(&source, "N", n), "M", m);
         let dir =
             polyfold::fuzz::check::scratch_dir(&format!("nest-union-{n}-{m}")).expect("scratch");
         let file = dir.join("nest_union_domain.c");
@@ -296,7 +268,7 @@ for (i = 0; i < N; i++)\n        out[i] = t[i] + 1.0;\n#pragma endscop\n}\n",
     .expect("write");
     for path in [&scalar, &parallel] {
         let p = path.to_str().expect("utf-8 path");
-        let r = report(&[p]);
+        let r = common::json_report(&[p]);
         let fused = r["files"][0]["fusion"]
             .as_array()
             .cloned()
@@ -345,9 +317,9 @@ fn the_shifts_minimise_the_producer_consumer_distances() {
 /// layout must save an eighth); `--min-memory` still takes it.
 #[test]
 fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
-    let r = report(&["corpus/jacobi2d_smoothing.c"]);
+    let r = common::json_report(&["corpus/jacobi2d_smoothing.c"]);
     for array in ["a", "A0", "A1", "A2", "A3"] {
-        assert_eq!(new_cells(&r, array), Some(3 * 64), "{array}: {r:#}");
+        assert_eq!(common::new_cells(&r, array), Some(3 * 64), "{array}: {r:#}");
     }
     let out = common::polyfold_stdout(&["corpus/jacobi2d_smoothing.c"]);
     assert!(!out.contains("_Static_assert"), "{out}");
@@ -358,9 +330,9 @@ fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
         out.contains("    int i_r0, i_r1, i_r2; /* polyfold: rotating indices"),
         "{out}"
     );
-    let r = report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
+    let r = common::json_report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
     for array in ["a", "A0", "A1", "A2", "A3"] {
-        let cells = new_cells(&r, array).expect("a size");
+        let cells = common::new_cells(&r, array).expect("a size");
         assert!(cells < 3 * 64, "{array}: {cells}");
     }
 }
@@ -375,8 +347,8 @@ fn a_chain_after_a_loop_of_another_shape_is_fused() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/chain_after_other_loop.c");
     let file = path.to_str().expect("utf-8 path");
-    let r = report(&[file]);
-    assert_eq!(new_cells(&r, "t"), Some(3), "{r:#}");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "t"), Some(3), "{r:#}");
     let fusion = &r["files"][0]["fusion"][0];
     assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
     assert_eq!(fusion["loops"][0]["line"], 24, "{r:#}");
@@ -400,7 +372,7 @@ fn symbolic_sizes_compare_fusion_with_merged_buffers() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/symbolic_merged_base.c");
     let file = path.to_str().expect("utf-8 path");
-    let r = report(&[file]);
+    let r = common::json_report(&[file]);
     let fusion = &r["files"][0]["fusion"][0];
     let shifts: Vec<i64> = fusion["loops"]
         .as_array()
@@ -463,9 +435,9 @@ fn a_chain_beside_a_big_kept_temporary_is_fused() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fusion_cases/chain_beside_big_temporary.c");
     let file = path.to_str().expect("utf-8 path");
-    let r = report(&[file]);
-    assert_eq!(new_cells(&r, "t"), Some(3), "{r:#}");
-    assert_eq!(new_cells(&r, "big"), Some(64 * 64), "{r:#}");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "t"), Some(3), "{r:#}");
+    assert_eq!(common::new_cells(&r, "big"), Some(64 * 64), "{r:#}");
     let fusion = &r["files"][0]["fusion"][0];
     assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
     assert_eq!(fusion["loops"][1]["shift"], 1, "{r:#}");

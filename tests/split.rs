@@ -17,37 +17,6 @@ use polyfold::frontend::{Options, extract};
 use polyfold::poly::Budget;
 use polyfold::schedule::check::Origin;
 
-fn report(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["--report", "json", "--no-timings"];
-    all.extend_from_slice(args);
-    serde_json::from_str(&common::polyfold_stdout(&all)).expect("json report")
-}
-
-/// The new cells of `array` in the first file of a JSON report.
-fn new_cells(report: &serde_json::Value, array: &str) -> Option<i64> {
-    report["files"][0]["arrays"]
-        .as_array()?
-        .iter()
-        .find(|a| a["array"] == array)?["new_cells"]
-        .as_i64()
-}
-
-/// `source` with `#define NAME old` set to `value`.
-fn with_define(source: &str, name: &str, value: i64) -> String {
-    source
-        .lines()
-        .map(|l| {
-            if l.starts_with(&format!("#define {name} ")) {
-                format!("#define {name} {value}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
 /// corpus/split_temp.c: two regions of `scratch[3 * N]`, N and N - 1
 /// values, all live between the loops. Split: N + (N - 1) = 999 cells at
 /// N = 500, the max-live bound, no `%`. Whole: 3N - 1 = 1499 (cells 0
@@ -55,9 +24,9 @@ fn with_define(source: &str, name: &str, value: i64) -> String {
 /// mapping of the whole does better).
 #[test]
 fn split_temp_reaches_the_max_live_bound_in_two_arrays() {
-    let r = report(&["corpus/split_temp.c"]);
-    assert_eq!(new_cells(&r, "scratch_0"), Some(500), "{r:#}");
-    assert_eq!(new_cells(&r, "scratch_1"), Some(499), "{r:#}");
+    let r = common::json_report(&["corpus/split_temp.c"]);
+    assert_eq!(common::new_cells(&r, "scratch_0"), Some(500), "{r:#}");
+    assert_eq!(common::new_cells(&r, "scratch_1"), Some(499), "{r:#}");
     let what = r["files"][0]["split"][0]["split"]
         .as_str()
         .expect("a split array");
@@ -68,8 +37,12 @@ fn split_temp_reaches_the_max_live_bound_in_two_arrays() {
     assert!(!scop.contains('%'), "{scop}");
     assert!(!scop.contains("scratch["), "{scop}");
 
-    let whole = report(&["--no-split", "corpus/split_temp.c"]);
-    assert_eq!(new_cells(&whole, "scratch"), Some(1499), "{whole:#}");
+    let whole = common::json_report(&["--no-split", "corpus/split_temp.c"]);
+    assert_eq!(
+        common::new_cells(&whole, "scratch"),
+        Some(1499),
+        "{whole:#}"
+    );
     assert_eq!(whole["files"][0]["split"], serde_json::json!([]));
 
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/split_temp.c");
@@ -77,7 +50,7 @@ fn split_temp_reaches_the_max_live_bound_in_two_arrays() {
     for n in [500, 1, 2, 3, 7] {
         let dir = polyfold::fuzz::check::scratch_dir(&format!("split-temp-{n}")).expect("scratch");
         let file = dir.join("split_temp.c");
-        std::fs::write(&file, with_define(&source, "N", n)).expect("write");
+        std::fs::write(&file, common::with_define(&source, "N", n)).expect("write");
         let out = common::polyfold_stdout(&[file.to_str().expect("utf-8")]);
         assert!(out.contains("scratch_1"), "N = {n}:\n{out}");
         common::assert_runs_like_original(&file, "split_temp", "split", &out);
@@ -91,7 +64,7 @@ fn split_temp_reaches_the_max_live_bound_in_two_arrays() {
 #[test]
 fn a_symbolic_buffer_is_split_for_every_size() {
     let path = "tests/split_cases/split_vla.c";
-    let r = report(&[path]);
+    let r = common::json_report(&[path]);
     let arrays = r["files"][0]["arrays"].as_array().expect("arrays");
     let formula = |name: &str| {
         arrays
@@ -115,10 +88,10 @@ fn a_symbolic_buffer_is_split_for_every_size() {
 /// and the buffer stays one array.
 #[test]
 fn regions_that_overlap_for_some_sizes_stay_whole() {
-    let r = report(&["tests/split_cases/split_overlap.c"]);
+    let r = common::json_report(&["tests/split_cases/split_overlap.c"]);
     assert_eq!(r["files"][0]["split"], serde_json::json!([]), "{r:#}");
-    assert!(new_cells(&r, "t").is_some(), "{r:#}");
-    assert_eq!(new_cells(&r, "t_0"), None, "{r:#}");
+    assert!(common::new_cells(&r, "t").is_some(), "{r:#}");
+    assert_eq!(common::new_cells(&r, "t_0"), None, "{r:#}");
 }
 
 /// The trace check of a split maps the new names back to the old one:
@@ -178,8 +151,8 @@ for (i = 0; i < N; i++)\n        out[i] = t[N - 1 - i] + t[N + i];\n#pragma ends
 #[test]
 fn offsets_and_strides_are_removed_and_named() {
     let path = "tests/split_cases/offset_region.c";
-    let r = report(&["--no-fusion", path]);
-    assert_eq!(new_cells(&r, "s"), Some(499), "{r:#}");
+    let r = common::json_report(&["--no-fusion", path]);
+    assert_eq!(common::new_cells(&r, "s"), Some(499), "{r:#}");
     let s = r["files"][0]["arrays"]
         .as_array()
         .and_then(|a| a.iter().find(|a| a["array"] == "s"))
@@ -193,7 +166,7 @@ fn offsets_and_strides_are_removed_and_named() {
         "{scop}"
     );
 
-    let r = report(&["corpus/strided_temp.c"]);
+    let r = common::json_report(&["corpus/strided_temp.c"]);
     let arrays = r["files"][0]["arrays"].as_array().expect("arrays");
     let named = |name: &str| {
         arrays

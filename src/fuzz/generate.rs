@@ -1768,38 +1768,12 @@ impl Builder {
         let residues: Vec<i64> = std::iter::once(r).chain(second).collect();
         let mut body = Vec::new();
         for &residue in &residues {
-            let w = self.weight();
-            let input = self.input_read(&vars);
-            body.push(Node::Assign {
-                target: Target::Temp {
-                    array,
-                    subscripts: at(residue, 0),
-                },
-                accumulate: false,
-                reads: vec![(w, input)],
-                constant: self.rng.range(-2, 2),
-            });
-            if recurrence {
-                let w = self.weight();
-                body.extend(Self::guarded(
-                    vec![Aff::var("i", -1)],
-                    vec![Node::Assign {
-                        target: Target::Temp {
-                            array,
-                            subscripts: at(residue, 0),
-                        },
-                        accumulate: true,
-                        reads: vec![(
-                            w,
-                            Read::Temp {
-                                array,
-                                subscripts: at(residue, 1),
-                            },
-                        )],
-                        constant: 0,
-                    }],
-                ));
-            }
+            body.extend(self.written_from_input(
+                array,
+                &vars,
+                (at(residue, 0), at(residue, 1)),
+                recurrence,
+            ));
         }
         let order: Vec<usize> = (0..full.len()).collect();
         let producer = Self::nest(&full, &order, body);
@@ -1827,6 +1801,51 @@ impl Builder {
         }
         let consumer = Self::nest(&full, &order, folds);
         (producer, vec![consumer])
+    }
+
+    /// `array[now] = w * in[..] + k;`, then with `recurrence` `if (i - 1 >=
+    /// 0) array[now] += w' * array[before];` (the strided and the regions
+    /// forms' producers).
+    fn written_from_input(
+        &mut self,
+        array: usize,
+        vars: &[String],
+        (now, before): (Vec<Aff>, Vec<Aff>),
+        recurrence: bool,
+    ) -> Vec<Node> {
+        let w = self.weight();
+        let input = self.input_read(vars);
+        let mut body = vec![Node::Assign {
+            target: Target::Temp {
+                array,
+                subscripts: now.clone(),
+            },
+            accumulate: false,
+            reads: vec![(w, input)],
+            constant: self.rng.range(-2, 2),
+        }];
+        if recurrence {
+            let w = self.weight();
+            body.extend(Self::guarded(
+                vec![Aff::var("i", -1)],
+                vec![Node::Assign {
+                    target: Target::Temp {
+                        array,
+                        subscripts: now,
+                    },
+                    accumulate: true,
+                    reads: vec![(
+                        w,
+                        Read::Temp {
+                            array,
+                            subscripts: before,
+                        },
+                    )],
+                    constant: 0,
+                }],
+            ));
+        }
+        body
     }
 
     /// A buffer of two or three regions (the `regions` form, issue 21's
@@ -1898,40 +1917,8 @@ impl Builder {
         let one_loop = self.form_rng.chance(1, 2);
         let mut producers: Vec<Vec<Node>> = Vec::new();
         for &offset in &offsets {
-            let mut body = Vec::new();
-            let w = self.weight();
-            let input = self.input_read(&vars);
-            body.push(Node::Assign {
-                target: Target::Temp {
-                    array,
-                    subscripts: at(offset, 0, false),
-                },
-                accumulate: false,
-                reads: vec![(w, input)],
-                constant: self.rng.range(-2, 2),
-            });
-            if recurrence {
-                let w = self.weight();
-                body.extend(Self::guarded(
-                    vec![Aff::var("i", -1)],
-                    vec![Node::Assign {
-                        target: Target::Temp {
-                            array,
-                            subscripts: at(offset, 0, false),
-                        },
-                        accumulate: true,
-                        reads: vec![(
-                            w,
-                            Read::Temp {
-                                array,
-                                subscripts: at(offset, 1, false),
-                            },
-                        )],
-                        constant: 0,
-                    }],
-                ));
-            }
-            producers.push(body);
+            let cells = (at(offset, 0, false), at(offset, 1, false));
+            producers.push(self.written_from_input(array, &vars, cells, recurrence));
         }
         let order: Vec<usize> = vec![0];
         let producer: Vec<Node> = if one_loop {

@@ -72,3 +72,35 @@ pub fn assert_lines(output: &str, lines: &[&str]) {
         );
     }
 }
+
+/// `source` with `#define NAME old` set to `value`.
+pub fn with_define(source: &str, name: &str, value: i64) -> String {
+    source
+        .lines()
+        .map(|l| {
+            if l.starts_with(&format!("#define {name} ")) {
+                format!("#define {name} {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// The JSON report (`--report json --no-timings`) of `args`.
+pub fn json_report(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["--report", "json", "--no-timings"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&polyfold_stdout(&all)).expect("json report")
+}
+
+/// The new cells of `array` in the first file of a JSON report.
+pub fn new_cells(report: &serde_json::Value, array: &str) -> Option<i64> {
+    report["files"][0]["arrays"]
+        .as_array()?
+        .iter()
+        .find(|a| a["array"] == array)?["new_cells"]
+        .as_i64()
+}
