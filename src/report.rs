@@ -114,7 +114,7 @@ pub fn method_text(d: &ArrayDecision) -> String {
         let strides: Vec<String> = m
             .dims
             .iter()
-            .filter(|dim| dim.divisor != 1)
+            .filter(|dim| dim.is_divided())
             .map(|dim| dim.divisor.to_string())
             .collect();
         if !strides.is_empty() {

@@ -270,7 +270,7 @@ fn with_strides(facts: &ArrayFacts<'_>, write: Vec<(Matrix, Matrix)>) -> Vec<Bas
         let shifted: Vec<(i64, ParamAffine)> = u.iter().map(|row| row_shift(facts, row)).collect();
         let plain = |v: &[(i64, ParamAffine)]| {
             v.iter()
-                .all(|(g, s)| *g == 1 && s.constant == 0 && s.coeffs.iter().all(|c| *c == 0))
+                .all(|(g, s)| *g == 1 && s.is_constant() && s.constant == 0)
         };
         // The axes without a stride are successive modulo's coordinates;
         // shifted by a first write at an offset (`s[2 * N + i]`, a
