@@ -1,0 +1,1 @@
+//! See the crate doc of `main.rs`.
