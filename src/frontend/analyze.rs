@@ -69,8 +69,18 @@ pub struct LoopNode {
 pub struct StmtNode {
     pub write: RawAccess,
     pub reads: Vec<RawAccess>,
+    /// The calls of its expression (macro expansions included).
+    pub calls: Vec<RawCall>,
     /// The `if` conditions around the statement (inside the analysed tree).
     pub conds: Vec<Dnf>,
+    pub span: Range<usize>,
+}
+
+/// A call in a statement: the function's name (`None` through a
+/// pointer) and the call's span (a macro's call for an expansion).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawCall {
+    pub name: Option<String>,
     pub span: Range<usize>,
 }
 
@@ -400,6 +410,8 @@ pub struct Analyzer<'a> {
     /// The rotating indices of the enclosing loops' headers, with the
     /// residue each holds (see [`Analyzer::rotating_indices`]).
     aliases: Vec<(String, Val)>,
+    /// The calls met since the statement being analysed began.
+    calls: Vec<RawCall>,
 }
 
 /// A rotating index of a loop's header.
@@ -452,6 +464,7 @@ impl<'a> Analyzer<'a> {
             pragmas: &[],
             collapse: None,
             aliases: Vec::new(),
+            calls: Vec::new(),
         }
     }
 
@@ -1204,6 +1217,7 @@ impl<'a> Analyzer<'a> {
         }
         let mut nodes = Vec::new();
         let mut previous: Option<RawAccess> = None;
+        self.calls.clear();
         for (op, lhs) in targets.into_iter().rev() {
             let write = self.lhs_access(lhs)?;
             let mut reads = Vec::new();
@@ -1223,6 +1237,7 @@ impl<'a> Analyzer<'a> {
             nodes.push(Node::Stmt(StmtNode {
                 write,
                 reads,
+                calls: std::mem::take(&mut self.calls),
                 conds: self.conds.clone(),
                 span: span.clone(),
             }));
@@ -1266,6 +1281,7 @@ impl<'a> Analyzer<'a> {
             return self.chained_assignment(expr, span);
         }
         let mut reads = Vec::new();
+        self.calls.clear();
         let write = match &expr.kind {
             ExprKind::Assign(op, lhs, rhs) => {
                 let w = self.lhs_access(lhs)?;
@@ -1320,6 +1336,7 @@ impl<'a> Analyzer<'a> {
         Ok(vec![Node::Stmt(StmtNode {
             write,
             reads,
+            calls: std::mem::take(&mut self.calls),
             conds: self.conds.clone(),
             span: span.clone(),
         })])
@@ -1551,6 +1568,66 @@ impl<'a> Analyzer<'a> {
         found
     }
 
+    /// Records the calls that an object-like macro used at `e` expands
+    /// to (through nested macros; too deep a chain is a call of an
+    /// unknown function).
+    fn calls_in_macro(&mut self, e: &Expr, depth: usize) {
+        let ExprKind::Ident(name) = &e.kind else {
+            return;
+        };
+        if self.macros.is_integer_constant(name) {
+            return;
+        }
+        let Some(body) = self.macros.expand_object(name, e) else {
+            return;
+        };
+        let mut found: Vec<RawCall> = Vec::new();
+        let mut nested: Vec<Expr> = Vec::new();
+        body.walk(&mut |x: &Expr| match &x.kind {
+            ExprKind::Call(callee, args) => match &callee.kind {
+                ExprKind::Ident(n) => match self.macros.expand_call(n, x, args) {
+                    Some(expanded) => nested.push(expanded),
+                    None => found.push(RawCall {
+                        name: Some(n.clone()),
+                        span: e.span.clone(),
+                    }),
+                },
+                _ => found.push(RawCall {
+                    name: None,
+                    span: e.span.clone(),
+                }),
+            },
+            ExprKind::Ident(n) if n != name && self.macros.object(n).is_some() => {
+                nested.push(x.clone())
+            }
+            _ => {}
+        });
+        self.calls.extend(found);
+        for x in nested {
+            if depth >= MAX_MACRO_DEPTH {
+                self.calls.push(RawCall {
+                    name: None,
+                    span: e.span.clone(),
+                });
+                return;
+            }
+            match &x.kind {
+                ExprKind::Ident(_) => self.calls_in_macro(&x, depth + 1),
+                _ => x.walk(&mut |y: &Expr| {
+                    if let ExprKind::Call(callee, _) = &y.kind {
+                        self.calls.push(RawCall {
+                            name: match &callee.kind {
+                                ExprKind::Ident(n) => Some(n.clone()),
+                                _ => None,
+                            },
+                            span: e.span.clone(),
+                        });
+                    }
+                }),
+            }
+        }
+    }
+
     fn collect_reads(&mut self, e: &Expr, reads: &mut Vec<RawAccess>) -> Res<()> {
         match &e.kind {
             ExprKind::Ident(name) => {
@@ -1570,6 +1647,9 @@ impl<'a> Analyzer<'a> {
                     return Err(());
                 }
                 if self.macros.object(name).is_some() {
+                    // A call in the body (`#define NOISE noise()`) is a
+                    // call of this statement.
+                    self.calls_in_macro(e, 0);
                     // A macro: its body is read here, and a variable it
                     // names is an access the model would not see.
                     if let Some(var) = self.variable_in_object_macro(name, e.span.start, 0) {
@@ -1623,8 +1703,16 @@ impl<'a> Analyzer<'a> {
                         self.macro_depth -= 1;
                         return r;
                     }
+                    self.calls.push(RawCall {
+                        name: Some(name.clone()),
+                        span: e.span.clone(),
+                    });
                 } else {
                     self.collect_reads(callee, reads)?;
+                    self.calls.push(RawCall {
+                        name: None,
+                        span: e.span.clone(),
+                    });
                 }
                 for a in args {
                     self.collect_reads(a, reads)?;

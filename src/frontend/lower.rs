@@ -41,6 +41,12 @@ pub struct LowerContext<'a> {
     /// index is not proven in range (`e` non-negative where its loop's
     /// header runs).
     pub rotation_unproven: std::cell::Cell<bool>,
+    /// What the file's functions may do to memory.
+    pub effects: &'a super::effects::FileEffects,
+    /// The calls of the file's `static` functions.
+    pub aliasing: &'a super::aliasing::FileAliasing,
+    /// The function that contains the run.
+    pub function_def: &'a super::syntax::Function,
 }
 
 /// Lowers a run of analysed top-level statements to one SCoP. Returns
@@ -310,9 +316,58 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
         context,
         arrays,
         stmts,
+        aliases: may_alias(cx, &array_vars),
         compound_macros,
         items,
     })
+}
+
+/// The pairs of arrays (by their variables, in [`ArrayId`] order) that
+/// may share memory: a pointer or array parameter without `restrict` and
+/// another such parameter, or a global or `static` variable, unless every
+/// call of the (`static`) function passes distinct objects.
+fn may_alias(cx: &LowerContext, array_vars: &[usize]) -> Vec<crate::ir::MayAlias> {
+    use crate::ir::{AliasSource, MayAlias, Storage};
+    let scopes = cx.scopes;
+    // The parameter's position, when it is a pointer or an array that is
+    // not `restrict`.
+    let parameter = |v: usize| -> Option<usize> {
+        let var = &scopes.vars[v];
+        if var.storage != Storage::FunctionParam
+            || !(var.is_array() || var.is_pointer())
+            || var.dc.restrict
+        {
+            return None;
+        }
+        cx.function_def.params.iter().position(|p| {
+            p.declarators
+                .iter()
+                .any(|d| d.name_span == var.dc.name_span)
+        })
+    };
+    let global = |v: usize| matches!(scopes.vars[v].storage, Storage::Global | Storage::Static);
+    let mut out = Vec::new();
+    for (ia, &va) in array_vars.iter().enumerate() {
+        for (ib, &vb) in array_vars.iter().enumerate().skip(ia + 1) {
+            let source = match (parameter(va), parameter(vb)) {
+                (Some(i), Some(j)) => (!cx.aliasing.distinct_parameters(cx.function, i, j))
+                    .then_some(AliasSource::Parameters),
+                (Some(i), None) if global(vb) => (!cx.aliasing.parameter_not(cx.function, i, vb))
+                    .then_some(AliasSource::ParameterAndGlobal),
+                (None, Some(j)) if global(va) => (!cx.aliasing.parameter_not(cx.function, j, va))
+                    .then_some(AliasSource::ParameterAndGlobal),
+                _ => None,
+            };
+            if let Some(source) = source {
+                out.push(MayAlias {
+                    a: ArrayId(ia as u32),
+                    b: ArrayId(ib as u32),
+                    source,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Gives the statements of `node` their ids (by span); a statement that
@@ -859,6 +914,25 @@ impl<'b> StmtBuilder<'b, '_> {
             span: s.span.clone(),
             body_text,
             parallel,
+            calls: s
+                .calls
+                .iter()
+                .map(|c| {
+                    let (name, (effect, source)) = match &c.name {
+                        Some(n) => (n.clone(), self.cx.effects.of(n)),
+                        None => (
+                            "(*pointer)".to_string(),
+                            (crate::ir::Effect::Writes, crate::ir::EffectSource::Pointer),
+                        ),
+                    };
+                    crate::ir::Call {
+                        name,
+                        span: c.span.clone(),
+                        effect,
+                        source,
+                    }
+                })
+                .collect(),
         })
     }
 

@@ -20,7 +20,9 @@
 #![allow(clippy::result_large_err)]
 
 pub mod affine;
+pub mod aliasing;
 pub mod analyze;
+pub mod effects;
 pub mod lower;
 pub mod macros;
 pub mod parallel;
@@ -165,11 +167,15 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     pp_diags.extend(expand_macro_declarators(&mut file, &macros, source));
     let file = file;
     let scopes = Scopes::build(&file);
+    let effects = effects::FileEffects::build(&file, &scopes, &macros);
+    let aliasing = aliasing::FileAliasing::build(&file, &scopes, source);
     let mut ex = Extractor {
         source,
         file: &file,
         macros: &macros,
         scopes: &scopes,
+        effects: &effects,
+        aliasing: &aliasing,
         sink: DiagSink::default(),
         scops: Vec::new(),
     };
@@ -295,6 +301,8 @@ struct Extractor<'a> {
     file: &'a SyntaxFile,
     macros: &'a Macros,
     scopes: &'a Scopes<'a>,
+    effects: &'a effects::FileEffects,
+    aliasing: &'a aliasing::FileAliasing,
     sink: DiagSink,
     scops: Vec<Scop>,
 }
@@ -534,6 +542,9 @@ impl<'a> Extractor<'a> {
                 })
                 .unwrap_or_default(),
             rotation_unproven: std::cell::Cell::new(false),
+            effects: self.effects,
+            aliasing: self.aliasing,
+            function_def: f,
         };
         match lower_run(&taken, &cx) {
             Some(scop) => {

@@ -161,6 +161,10 @@ pub struct Declarator {
     /// Declared through a pointer (or as a function).
     pub is_pointer: bool,
     pub is_function: bool,
+    /// The pointer (`double *restrict p`) or the array parameter
+    /// (`double a[restrict n]`) is `restrict`-qualified (`restrict`,
+    /// `__restrict`, `__restrict__`).
+    pub restrict: bool,
     pub init: Option<Expr>,
     /// The declarator comes from the expansion of a function-like macro
     /// (`POLYBENCH_2D(A, N, N, n, n)`): its text is not the user's, so it
@@ -177,6 +181,9 @@ pub struct Decl {
     pub qualifiers: Vec<String>,
     pub declarators: Vec<Declarator>,
     pub span: Range<usize>,
+    /// The attribute specifiers of the declaration (`__attribute__((pure))`,
+    /// `[[gnu::const]]`), as written, wherever they sit in it.
+    pub attributes: Vec<String>,
 }
 
 impl Decl {
@@ -350,6 +357,11 @@ pub fn walk_decl_root_exprs<'a>(d: &'a Decl, f: &mut impl FnMut(&'a Expr)) {
 #[derive(Clone, Debug)]
 pub struct Function {
     pub name: String,
+    /// Declared `static`: every call of it is in this file (unless its
+    /// address is taken).
+    pub is_static: bool,
+    /// The attribute specifiers of the definition, as written.
+    pub attributes: Vec<String>,
     pub params: Vec<Decl>,
     /// The body (a `Compound`).
     pub body: CStmt,
@@ -885,8 +897,17 @@ impl<'s> Lowerer<'s> {
                 }
             }
         }
+        let mut is_static = false;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.kind() == "storage_class_specifier" && self.text(child) == "static" {
+                is_static = true;
+            }
+        }
         Some(Function {
             name,
+            is_static,
+            attributes: self.attributes(node),
             params,
             body: self.stmt(body),
             span: node.byte_range(),
@@ -918,7 +939,49 @@ impl<'s> Lowerer<'s> {
             qualifiers,
             declarators,
             span: node.byte_range(),
+            attributes: self.attributes(node),
         }
+    }
+
+    /// The texts of the attribute specifiers inside `node`, outside any
+    /// body, parameter list or initialiser.
+    fn attributes(&self, node: Node) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
+                    out.push(self.text(n));
+                    continue;
+                }
+                "compound_statement" | "parameter_list" | "initializer_list" => continue,
+                _ => {}
+            }
+            if n.id() != node.id() && n.kind() == "init_declarator" {
+                if let Some(d) = n.child_by_field_name("declarator") {
+                    stack.push(d);
+                }
+                continue;
+            }
+            let mut cursor = n.walk();
+            let children: Vec<Node> = n.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        out
+    }
+
+    /// Whether `node` (a pointer or array declarator) has a `restrict`
+    /// qualifier of its own.
+    fn has_restrict(&self, node: Node) -> bool {
+        let mut cursor = node.walk();
+        let found = node.children(&mut cursor).any(|c| {
+            c.kind() == "type_qualifier"
+                && matches!(
+                    self.text(c).as_str(),
+                    "restrict" | "__restrict" | "__restrict__"
+                )
+        });
+        found
     }
 
     fn declarator(&self, node: Node) -> Option<Declarator> {
@@ -935,11 +998,13 @@ impl<'s> Lowerer<'s> {
         let mut dims_rev = Vec::new();
         let mut is_pointer = false;
         let mut is_function = false;
+        let mut restrict = false;
         let mut cur = node;
         loop {
             match cur.kind() {
                 "identifier" => break,
                 "array_declarator" => {
+                    restrict |= self.has_restrict(cur);
                     let size = cur.child_by_field_name("size");
                     dims_rev.push((
                         size.filter(|s| s.kind() != "*").map(|s| self.expr(s)),
@@ -949,6 +1014,7 @@ impl<'s> Lowerer<'s> {
                 }
                 "pointer_declarator" => {
                     is_pointer = true;
+                    restrict |= self.has_restrict(cur);
                     cur = cur.child_by_field_name("declarator")?;
                 }
                 "function_declarator" => {
@@ -971,6 +1037,7 @@ impl<'s> Lowerer<'s> {
             dims: dims_rev,
             is_pointer,
             is_function,
+            restrict,
             init,
             from_macro: false,
         })

@@ -12,6 +12,7 @@
 //! does not simplify sets (domains are stored as the front end built them).
 
 pub mod dump;
+pub mod order;
 pub mod verify;
 
 use std::ops::Range;
@@ -20,6 +21,10 @@ use crate::diag::Diagnostic;
 use crate::poly::{BasicSet, Set};
 
 pub use dump::{emit_program, emit_scop};
+pub use order::{
+    AliasSource, Call, Effect, EffectSource, MayAlias, OrderCause, Ordering, always_ordered,
+    orderings,
+};
 pub use verify::verify;
 
 /// Index of a statement inside its [`Scop`] (`stmts[id.0]`).
@@ -149,6 +154,8 @@ pub struct Scop {
     /// statement that holds a statement of the SCoP, in source order (what
     /// code generation needs to delete statements by syntax nodes).
     pub items: Vec<ScopItem>,
+    /// The pairs of arrays that may share memory (see [`order`]).
+    pub aliases: Vec<MayAlias>,
 }
 
 impl Scop {
@@ -536,6 +543,8 @@ pub struct Stmt {
     /// iterations are unordered: they may run at the same time, in any
     /// interleaving.
     pub parallel: Vec<Option<ParallelMark>>,
+    /// The calls of its expression, in source order (see [`order`]).
+    pub calls: Vec<Call>,
 }
 
 /// Why a loop is parallel: the pragma that marks it.

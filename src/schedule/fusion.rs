@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::ir::{AffExpr, Program, Scop, Stmt, SyntaxNode};
+use crate::ir::{AffExpr, Ordering, Program, Scop, Stmt, SyntaxNode};
 use crate::poly::{BasicSet, Set};
 
 /// The largest dependence distance (in iterations of the outer loops) a
@@ -538,22 +538,13 @@ fn independent(scop: &Scop, node: &SyntaxNode, run: &[FusedLoop], d: usize) -> b
         for l in run {
             for &t in &l.stmts {
                 let y = &scop.stmts[t];
-                for a in x.accesses() {
-                    for b in y.accesses() {
-                        if a.array != b.array
-                            || (a.kind == crate::ir::AccessKind::Read
-                                && b.kind == crate::ir::AccessKind::Read)
-                        {
-                            continue;
-                        }
-                        let Some(pairs) =
-                            conflict_pairs(scop, x, y, &a.subscripts, &b.subscripts, d)
-                        else {
-                            return false;
-                        };
-                        if !pairs.is_empty().unwrap_or(false) {
-                            return false;
-                        }
+                for o in crate::ir::orderings((scop, x), (scop, y)) {
+                    let (f, g) = ordered_subscripts(&o);
+                    let Some(pairs) = conflict_pairs(scop, x, y, f, g, d) else {
+                        return false;
+                    };
+                    if !pairs.is_empty().unwrap_or(false) {
+                        return false;
                     }
                 }
             }
@@ -694,22 +685,26 @@ fn flow_pairs(loops: &[FusedLoop]) -> Vec<(usize, usize)> {
 /// `None`: above [`MAX_DISTANCE`] or undecided.
 fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt, d: usize) -> Option<Option<i64>> {
     let mut best: Option<i64> = None;
-    for x in a.accesses() {
-        for y in b.accesses() {
-            if x.array != y.array
-                || (x.kind == crate::ir::AccessKind::Read && y.kind == crate::ir::AccessKind::Read)
-            {
-                continue;
-            }
-            let pairs = conflict_pairs(scop, a, b, &x.subscripts, &y.subscripts, d)?;
-            if pairs.is_empty().ok()? {
-                continue;
-            }
-            let dist = bound_distance(&pairs, d)?;
-            best = Some(best.map_or(dist, |v| v.max(dist)));
+    for o in crate::ir::orderings((scop, a), (scop, b)) {
+        let (f, g) = ordered_subscripts(&o);
+        let pairs = conflict_pairs(scop, a, b, f, g, d)?;
+        if pairs.is_empty().ok()? {
+            continue;
         }
+        let dist = bound_distance(&pairs, d)?;
+        best = Some(best.map_or(dist, |v| v.max(dist)));
     }
     Some(best)
+}
+
+/// The subscripts that must be equal for a pair of instances to be
+/// ordered by `o`: those of the two accesses for shared cells, none for
+/// an order that holds always (a call, arrays that may overlap).
+pub(super) fn ordered_subscripts<'o>(o: &'o Ordering<'o>) -> (&'o [AffExpr], &'o [AffExpr]) {
+    match o {
+        Ordering::Cells(x, y) => (&x.subscripts, &y.subscripts),
+        Ordering::Always(_) => (&[], &[]),
+    }
 }
 
 /// `{ [s] -> [t] : s ∈ D_a, t ∈ D_b, f(s) = g(t), s_k = t_k for k < d }`

@@ -52,7 +52,7 @@
 
 use std::ops::Range;
 
-use crate::ir::{AccessKind, AffExpr, Program, SchedEntry, Scop, Stmt, SyntaxNode};
+use crate::ir::{AffExpr, Program, SchedEntry, Scop, Stmt, SyntaxNode};
 use crate::poly::{BasicSet, Space, Tuple};
 
 use super::check::Origin;
@@ -489,39 +489,35 @@ fn conflicts_in_order(
         &schedule_rows(&y.schedule, np + na, w),
     );
     let mut out = Vec::new();
-    for u in x.accesses() {
-        for v in y.accesses() {
-            if sa.array(u.array).name != sb.array(v.array).name
-                || (u.kind == AccessKind::Read && v.kind == AccessKind::Read)
-                || u.subscripts.len() != v.subscripts.len()
-            {
-                continue;
+    for o in crate::ir::orderings((sa, x), (sb, y)) {
+        let (us, vs) = super::fusion::ordered_subscripts(&o);
+        if us.len() != vs.len() {
+            continue;
+        }
+        let mut rows = Vec::new();
+        for (f, g) in us.iter().zip(vs) {
+            let f = over(f, sa, np, na)?;
+            let g = over(g, sb, np + na, nb)?;
+            let row: Vec<i64> = f
+                .iter()
+                .zip(&g)
+                .map(|(p, q)| p.checked_sub(*q))
+                .collect::<Option<_>>()?;
+            rows.push(row);
+        }
+        for base_set in &bases {
+            let mut same = base_set.clone();
+            for row in &rows {
+                same.add_eq(row.clone());
             }
-            let mut rows = Vec::new();
-            for (f, g) in u.subscripts.iter().zip(&v.subscripts) {
-                let f = over(f, sa, np, na)?;
-                let g = over(g, sb, np + na, nb)?;
-                let row: Vec<i64> = f
-                    .iter()
-                    .zip(&g)
-                    .map(|(p, q)| p.checked_sub(*q))
-                    .collect::<Option<_>>()?;
-                rows.push(row);
-            }
-            for base_set in &bases {
-                let mut same = base_set.clone();
-                for row in &rows {
-                    same.add_eq(row.clone());
+            for (eqs, strict) in &order {
+                let mut piece = same.clone();
+                for e in eqs {
+                    piece.add_eq(e.clone());
                 }
-                for (eqs, strict) in &order {
-                    let mut piece = same.clone();
-                    for e in eqs {
-                        piece.add_eq(e.clone());
-                    }
-                    piece.add_ineq(strict.clone());
-                    if !nonempty || !piece.is_empty().ok()? {
-                        out.push(piece);
-                    }
+                piece.add_ineq(strict.clone());
+                if !nonempty || !piece.is_empty().ok()? {
+                    out.push(piece);
                 }
             }
         }

@@ -1,0 +1,217 @@
+//! Which pointer and array parameters may share memory (the rules of real
+//! C: two parameters are distinct only under `restrict`, or when every
+//! call in the file passes distinct objects).
+//!
+//! A `static` function is called only from this file, unless its name
+//! escapes (used as a value, named by a macro). When every occurrence of
+//! its name in the text is its definition, a declaration of it, or the
+//! callee of a call the front end sees, its call sites are all known;
+//! each argument then names an object when it is a declared array (a
+//! local, a `static` or a global, not a pointer), possibly as `&A[0]…[0]`
+//! or through a cast. Two parameters are distinct when every call passes
+//! two different objects; a parameter and a global are distinct when
+//! every call passes an object other than the global.
+//!
+//! What it does not do: it does not follow pointers (a pointer argument,
+//! heap memory, a caller's own parameter are unknown objects), and it
+//! does not model partial overlap (arrays that may overlap are treated
+//! as one memory by [`crate::ir::order`]).
+
+use std::collections::HashMap;
+
+use super::scope::Scopes;
+use super::syntax::{Expr, ExprKind, SyntaxFile};
+use crate::ir::Storage;
+
+/// What an argument of a call names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Object {
+    /// A declared array (its variable's index in [`Scopes::vars`]).
+    Array(usize),
+    /// Anything else: a pointer, an expression, heap memory.
+    Unknown,
+}
+
+/// The call sites of the file's `static` functions.
+#[derive(Clone, Debug, Default)]
+pub struct FileAliasing {
+    /// Per `static` function whose calls are all known: per call, what
+    /// each argument names.
+    calls: HashMap<String, Vec<Vec<Object>>>,
+}
+
+impl FileAliasing {
+    /// Finds the calls of the `static` functions of `file` (`source`: its
+    /// text, to count every occurrence of each name).
+    pub fn build(file: &SyntaxFile, scopes: &Scopes, source: &str) -> FileAliasing {
+        let mut calls: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
+        let mut callee_spans: HashMap<String, usize> = HashMap::new();
+        let mut note = |e: &Expr| {
+            let ExprKind::Call(callee, args) = &e.kind else {
+                return;
+            };
+            let ExprKind::Ident(name) = &callee.kind else {
+                return;
+            };
+            if callee.from_macro {
+                return;
+            }
+            *callee_spans.entry(name.clone()).or_default() += 1;
+            let objects = args.iter().map(|a| object_of(a, scopes)).collect();
+            calls.entry(name.clone()).or_default().push(objects);
+        };
+        for f in &file.functions {
+            f.body.walk_exprs(&mut note);
+        }
+        for g in &file.globals {
+            super::syntax::walk_decl_root_exprs(g, &mut |e| e.walk(&mut note));
+        }
+        // Occurrences of each name in the whole text (inactive branches,
+        // macro bodies and all).
+        let mut occurrences: HashMap<&str, usize> = HashMap::new();
+        for (_, name) in crate::util::c_text::identifier_tokens(source, true) {
+            if let Some(f) = file.functions.iter().find(|f| f.name == name) {
+                *occurrences.entry(f.name.as_str()).or_default() += 1;
+            }
+        }
+        let mut known: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
+        for f in file.functions.iter().filter(|f| f.is_static) {
+            let declared = 1 + file
+                .globals
+                .iter()
+                .flat_map(|g| &g.declarators)
+                .filter(|d| d.is_function && d.name == f.name)
+                .count();
+            let called = callee_spans.get(&f.name).copied().unwrap_or(0);
+            let all = occurrences.get(f.name.as_str()).copied().unwrap_or(0);
+            if all == declared + called {
+                known.insert(f.name.clone(), calls.remove(&f.name).unwrap_or_default());
+            }
+        }
+        FileAliasing { calls: known }
+    }
+
+    /// Whether parameters `i` and `j` of `function` are distinct objects
+    /// at every call (false when its calls are not all known).
+    pub fn distinct_parameters(&self, function: &str, i: usize, j: usize) -> bool {
+        self.calls.get(function).is_some_and(|calls| {
+            calls.iter().all(|args| match (args.get(i), args.get(j)) {
+                (Some(Object::Array(a)), Some(Object::Array(b))) => a != b,
+                _ => false,
+            })
+        })
+    }
+
+    /// Whether parameter `i` of `function` never names the variable
+    /// `global` (an index of [`Scopes::vars`]) at any call.
+    pub fn parameter_not(&self, function: &str, i: usize, global: usize) -> bool {
+        self.calls.get(function).is_some_and(|calls| {
+            calls
+                .iter()
+                .all(|args| matches!(args.get(i), Some(Object::Array(a)) if *a != global))
+        })
+    }
+}
+
+/// What argument `e` names.
+fn object_of(e: &Expr, scopes: &Scopes) -> Object {
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Cast(_, a) => cur = a,
+            ExprKind::AddrOf(a) => {
+                // `&A[0]…[0]`.
+                let mut inner = a.as_ref();
+                while let ExprKind::Subscript(base, idx) = &inner.kind {
+                    if idx.kind != ExprKind::Int(0) {
+                        return Object::Unknown;
+                    }
+                    inner = base;
+                }
+                if std::ptr::eq(inner, a.as_ref()) {
+                    return Object::Unknown;
+                }
+                cur = inner;
+            }
+            _ => break,
+        }
+    }
+    let ExprKind::Ident(name) = &cur.kind else {
+        return Object::Unknown;
+    };
+    if cur.from_macro {
+        return Object::Unknown;
+    }
+    let Some(i) = scopes.lookup(name, cur.span.start) else {
+        return Object::Unknown;
+    };
+    let v = &scopes.vars[i];
+    let declared_array = v.is_array() && !v.is_pointer();
+    let owned = matches!(
+        v.storage,
+        Storage::Local | Storage::Static | Storage::Global
+    );
+    if declared_array && owned {
+        Object::Array(i)
+    } else {
+        Object::Unknown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aliasing(source: &str) -> FileAliasing {
+        let file = super::super::syntax::parse_file(source).expect("parses");
+        let scopes = Scopes::build(&file);
+        FileAliasing::build(&file, &scopes, source)
+    }
+
+    const KERNEL: &str = "static void k(int n, const double in[n], double out[n]) {}\n";
+
+    #[test]
+    fn distinct_arrays_at_every_call() {
+        let a = aliasing(&format!(
+            "{KERNEL}double g[9];\nint main(void) {{ double x[9], y[9]; k(9, x, y); k(9, &g[0], x); return 0; }}"
+        ));
+        assert!(a.distinct_parameters("k", 1, 2));
+    }
+
+    #[test]
+    fn the_same_array_twice_is_not_distinct() {
+        let a = aliasing(&format!(
+            "{KERNEL}int main(void) {{ double x[9], y[9]; k(9, x, y); k(9, x, x); return 0; }}"
+        ));
+        assert!(!a.distinct_parameters("k", 1, 2));
+    }
+
+    #[test]
+    fn pointers_escapes_and_non_static_functions_prove_nothing() {
+        for main in [
+            "int main(void) { double x[9]; double *p = x; k(9, p, x); return 0; }",
+            "void (*fp)(int, const double *, double *) = k; int main(void) { double x[9], y[9]; k(9, x, y); return 0; }",
+            "#define RUN(a, b) k(9, a, b)\nint main(void) { double x[9], y[9]; k(9, x, y); return 0; }",
+        ] {
+            let a = aliasing(&format!("{KERNEL}{main}"));
+            assert!(!a.distinct_parameters("k", 1, 2), "{main}");
+        }
+        let a = aliasing(
+            "void k(int n, const double in[n], double out[n]) {}\nint main(void) { double x[9], y[9]; k(9, x, y); return 0; }",
+        );
+        assert!(!a.distinct_parameters("k", 1, 2));
+    }
+
+    #[test]
+    fn a_parameter_and_a_global() {
+        let src = format!(
+            "double g[9];\n{KERNEL}int main(void) {{ double x[9]; k(9, x, g); return 0; }}"
+        );
+        let file = super::super::syntax::parse_file(&src).expect("parses");
+        let scopes = Scopes::build(&file);
+        let a = FileAliasing::build(&file, &scopes, &src);
+        let g = scopes.lookup("g", src.len() - 1).expect("g");
+        assert!(a.parameter_not("k", 1, g));
+        assert!(!a.parameter_not("k", 2, g));
+    }
+}
