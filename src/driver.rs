@@ -604,6 +604,16 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
         None => {}
     }
+    // Loops the orders of real C keep apart, named in the report.
+    let kept_apart: Vec<crate::schedule::fusion::KeptApart> = if options.report.is_some()
+        && !options.no_fusion
+    {
+        (0..program.scops.len())
+            .flat_map(|si| crate::schedule::fusion::kept_apart(&program, si, options.min_memory))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut fused_runs: Vec<crate::schedule::FusedRun> = Vec::new();
     let mut rescheduled: Vec<(usize, String)> = Vec::new();
     let mut split: Vec<(usize, String)> = Vec::new();
@@ -663,6 +673,9 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 for (si, what) in rescheduled.iter().chain(&split) {
                     stdout.push_str(&format!("  SCoP {si}: {what}\n"));
                 }
+                for k in &kept_apart {
+                    stdout.push_str(&format!("  SCoP {}: {}\n", k.scop, k.describe()));
+                }
             }
             ReportFormat::Json => {
                 let mut record = report::json_report(path, &program, &contraction, options.timings);
@@ -683,6 +696,17 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
                 record["rescheduled"] = rescheduled
                     .iter()
                     .map(|(si, what)| serde_json::json!({ "scop": si, "schedule": what }))
+                    .collect::<Vec<_>>()
+                    .into();
+                record["not_fused"] = kept_apart
+                    .iter()
+                    .map(|k| {
+                        serde_json::json!({
+                            "scop": k.scop,
+                            "lines": k.lines,
+                            "reason": k.cause.describe(),
+                        })
+                    })
                     .collect::<Vec<_>>()
                     .into();
                 record["split"] = split

@@ -117,6 +117,27 @@ impl FusedRun {
 /// The runs of `program.scops[si]` that may be fused, with their shifts,
 /// at every depth, none inside another.
 pub fn plan_fusion(program: &Program, si: usize, column_walks: bool) -> Vec<FusedRun> {
+    let planning = Planning {
+        column_walks,
+        c_orders: true,
+    };
+    plan_fusion_with(program, si, planning)
+}
+
+/// How runs are planned.
+#[derive(Clone, Copy, Debug)]
+pub struct Planning {
+    /// Whether loops whose innermost statements walk an array across its
+    /// rows may join a run (`--min-memory`).
+    pub column_walks: bool,
+    /// Whether the orders of real C hold (calls, arrays that may
+    /// overlap; see [`crate::ir::order`]). Only the report's question
+    /// "what would fuse without them" turns them off.
+    pub c_orders: bool,
+}
+
+/// [`plan_fusion`] with the planning options.
+pub fn plan_fusion_with(program: &Program, si: usize, planning: Planning) -> Vec<FusedRun> {
     let scop = &program.scops[si];
     // A model that folded a known value (`A[N0 * i]` read as `A[4 * i]`)
     // holds for that value only: the dependences through a domain or an
@@ -134,7 +155,7 @@ pub fn plan_fusion(program: &Program, si: usize, column_walks: bool) -> Vec<Fuse
         .map(|i| (&i.node, !i.pragmas.is_empty()))
         .collect();
     let mut runs = Vec::new();
-    siblings(program, si, (&top, &[], column_walks), &mut runs);
+    siblings(program, si, (&top, &[], planning), &mut runs);
     runs
 }
 
@@ -143,7 +164,7 @@ pub fn plan_fusion(program: &Program, si: usize, column_walks: bool) -> Vec<Fuse
 fn siblings(
     program: &Program,
     si: usize,
-    (nodes, outer, column_walks): (&[(&SyntaxNode, bool)], &[String], bool),
+    (nodes, outer, planning): (&[(&SyntaxNode, bool)], &[String], Planning),
     runs: &mut Vec<FusedRun>,
 ) {
     let scop = &program.scops[si];
@@ -163,7 +184,7 @@ fn siblings(
             None
         } else {
             fusable_loop(program, scop, nodes[item].0, item, outer)
-                .filter(|l| column_walks || !walks_columns(scop, l))
+                .filter(|l| planning.column_walks || !walks_columns(scop, l))
         };
         let adjacent = !current.is_empty()
             && last_taken + 1 == item
@@ -181,7 +202,7 @@ fn siblings(
         let row = if joined {
             candidate
                 .as_ref()
-                .and_then(|next| distances(scop, &current, next, outer.len()))
+                .and_then(|next| distances(scop, &current, next, (outer.len(), planning.c_orders)))
         } else {
             None
         };
@@ -201,7 +222,12 @@ fn siblings(
                 if adjacent
                     && !heads_a_run
                     && !nodes[item].1
-                    && independent(scop, nodes[item].0, &current, outer.len())
+                    && independent(
+                        scop,
+                        nodes[item].0,
+                        &current,
+                        (outer.len(), planning.c_orders),
+                    )
                 {
                     hoisted.push(item);
                     last_taken = item;
@@ -236,7 +262,7 @@ fn siblings(
         {
             let mut inner = outer.to_vec();
             inner.push(h.iterator.clone());
-            descend(program, si, (body, &inner, column_walks), runs);
+            descend(program, si, (body, &inner, planning), runs);
         }
     }
 }
@@ -247,20 +273,18 @@ fn siblings(
 fn descend(
     program: &Program,
     si: usize,
-    (body, outer, column_walks): (&SyntaxNode, &[String], bool),
+    (body, outer, planning): (&SyntaxNode, &[String], Planning),
     runs: &mut Vec<FusedRun>,
 ) {
     match body {
         SyntaxNode::Block { items, .. } => {
             let list: Vec<(&SyntaxNode, bool)> = items.iter().map(|n| (n, false)).collect();
-            siblings(program, si, (&list, outer, column_walks), runs);
+            siblings(program, si, (&list, outer, planning), runs);
         }
-        SyntaxNode::For { .. } => {
-            siblings(program, si, (&[(body, false)], outer, column_walks), runs)
-        }
+        SyntaxNode::For { .. } => siblings(program, si, (&[(body, false)], outer, planning), runs),
         SyntaxNode::If {
             then, els: None, ..
-        } => descend(program, si, (then, outer, column_walks), runs),
+        } => descend(program, si, (then, outer, planning), runs),
         _ => {}
     }
 }
@@ -517,7 +541,12 @@ fn compatible_names(
 /// one of them writing (exact emptiness; undecided is not independent).
 /// Only SCoP statements are judged: `node` must hold some, and nothing
 /// else (no declaration).
-fn independent(scop: &Scop, node: &SyntaxNode, run: &[FusedLoop], d: usize) -> bool {
+fn independent(
+    scop: &Scop,
+    node: &SyntaxNode,
+    run: &[FusedLoop],
+    (d, c_orders): (usize, bool),
+) -> bool {
     if matches!(
         node,
         SyntaxNode::Kept { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Empty { .. }
@@ -538,7 +567,7 @@ fn independent(scop: &Scop, node: &SyntaxNode, run: &[FusedLoop], d: usize) -> b
         for l in run {
             for &t in &l.stmts {
                 let y = &scop.stmts[t];
-                for o in crate::ir::orderings((scop, x), (scop, y)) {
+                for o in orderings((scop, x), (scop, y), c_orders) {
                     let (f, g) = ordered_subscripts(&o);
                     let Some(pairs) = conflict_pairs(scop, x, y, f, g, d) else {
                         return false;
@@ -573,14 +602,15 @@ fn distances(
     scop: &Scop,
     run: &[FusedLoop],
     next: &FusedLoop,
-    d: usize,
+    (d, c_orders): (usize, bool),
 ) -> Option<Vec<Option<i64>>> {
     let mut out = Vec::with_capacity(run.len());
     for earlier in run {
         let mut need: Option<i64> = None;
         for &s in &earlier.stmts {
             for &t in &next.stmts {
-                if let Some(dist) = max_distance(scop, &scop.stmts[s], &scop.stmts[t], d)? {
+                let (a, b) = (&scop.stmts[s], &scop.stmts[t]);
+                if let Some(dist) = max_distance(scop, a, b, (d, c_orders))? {
                     need = Some(need.map_or(dist, |x| x.max(dist)));
                 }
             }
@@ -683,9 +713,14 @@ fn flow_pairs(loops: &[FusedLoop]) -> Vec<(usize, usize)> {
 /// writing (instances in different iterations of the enclosing loops keep
 /// their order whatever the siblings do). `Some(None)`: no such pair;
 /// `None`: above [`MAX_DISTANCE`] or undecided.
-fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt, d: usize) -> Option<Option<i64>> {
+fn max_distance(
+    scop: &Scop,
+    a: &Stmt,
+    b: &Stmt,
+    (d, c_orders): (usize, bool),
+) -> Option<Option<i64>> {
     let mut best: Option<i64> = None;
-    for o in crate::ir::orderings((scop, a), (scop, b)) {
+    for o in orderings((scop, a), (scop, b), c_orders) {
         let (f, g) = ordered_subscripts(&o);
         let pairs = conflict_pairs(scop, a, b, f, g, d)?;
         if pairs.is_empty().ok()? {
@@ -695,6 +730,20 @@ fn max_distance(scop: &Scop, a: &Stmt, b: &Stmt, d: usize) -> Option<Option<i64>
         best = Some(best.map_or(dist, |v| v.max(dist)));
     }
     Some(best)
+}
+
+/// The orders of two statements' instances ([`crate::ir::orderings`]),
+/// without those of real C unless `c_orders`.
+fn orderings<'a>(
+    a: (&'a Scop, &'a Stmt),
+    b: (&'a Scop, &'a Stmt),
+    c_orders: bool,
+) -> Vec<Ordering<'a>> {
+    let mut all = crate::ir::orderings(a, b);
+    if !c_orders {
+        all.retain(|o| matches!(o, Ordering::Cells(..)));
+    }
+    all
 }
 
 /// The subscripts that must be equal for a pair of instances to be
@@ -801,4 +850,74 @@ pub(super) fn least_bound(exceeds: &dyn Fn(i64) -> Option<bool>) -> Option<i64> 
         }
     }
     Some(hi)
+}
+
+/// Loops that would be fused but for an order of real C (a call, arrays
+/// that may overlap): what the report says was refused and why.
+#[derive(Clone, Debug)]
+pub struct KeptApart {
+    pub scop: usize,
+    /// The 1-based lines of the loops' headers.
+    pub lines: Vec<usize>,
+    pub cause: crate::ir::OrderCause,
+}
+
+impl KeptApart {
+    /// E.g. "loops at lines 8, 10 not fused: `noise()` may write memory
+    /// (its body touches `state`)".
+    pub fn describe(&self) -> String {
+        let lines: Vec<String> = self.lines.iter().map(usize::to_string).collect();
+        format!(
+            "loops at lines {} not fused: {}",
+            lines.join(", "),
+            self.cause.describe()
+        )
+    }
+}
+
+/// The runs of `program.scops[si]` planned without the orders of real C
+/// that no run planned with them fuses whole, each with the first order
+/// that holds between two of its loops.
+pub fn kept_apart(program: &Program, si: usize, column_walks: bool) -> Vec<KeptApart> {
+    let scop = &program.scops[si];
+    let planning = Planning {
+        column_walks,
+        c_orders: true,
+    };
+    let strict = plan_fusion_with(program, si, planning);
+    let relaxed = plan_fusion_with(
+        program,
+        si,
+        Planning {
+            c_orders: false,
+            ..planning
+        },
+    );
+    let mut out = Vec::new();
+    for run in relaxed {
+        let lines: Vec<usize> = run.loops.iter().map(|l| l.line).collect();
+        let fused_whole = strict
+            .iter()
+            .any(|r| lines.iter().all(|x| r.loops.iter().any(|l| l.line == *x)));
+        if fused_whole {
+            continue;
+        }
+        let cause = run.loops.iter().enumerate().find_map(|(k, later)| {
+            run.loops[..k].iter().find_map(|earlier| {
+                earlier.stmts.iter().find_map(|&a| {
+                    later.stmts.iter().find_map(|&b| {
+                        crate::ir::always_ordered((scop, &scop.stmts[a]), (scop, &scop.stmts[b]))
+                    })
+                })
+            })
+        });
+        if let Some(cause) = cause {
+            out.push(KeptApart {
+                scop: si,
+                lines,
+                cause,
+            });
+        }
+    }
+    out
 }
