@@ -189,15 +189,19 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let mut arrays = Vec::new();
     for (k, &v) in array_vars.iter().enumerate() {
         let var = &cx.scopes.vars[v];
+        let facts = facts(cx, v, &span);
         let mut extents = Vec::new();
         for (lin, text, folded) in &extent_lins[k] {
             let aff = match lin {
                 Some(l) => Some(lin_to_aff(l, &Columns::params(&param_names))?),
                 None => None,
             };
+            // An extent whose variable changes after the declaration says
+            // nothing of the values the SCoP sees.
             if let Some(l) = lin
                 && !l.params().is_empty()
                 && !folded
+                && facts.extent_written.is_none()
             {
                 let row = Columns::params(&param_names).row(&l.add_constant(-1)?)?;
                 if !context.ineqs.contains(&row) {
@@ -232,7 +236,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             } else {
                 Vec::new()
             },
-            facts: facts(cx, v, &span),
+            facts,
             value_used: array_value_used.contains(&v),
             liveness: Liveness::Unclassified,
         });
@@ -503,7 +507,14 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         table.objects.iter().any(|o| names(&o.body, &[]))
             || table.functions.iter().any(|f| names(&f.body, &f.params))
     };
+    let extent_written = extent_variables(cx, var.dc)
+        .into_iter()
+        .find(|&x| written_after(cx, x, var.decl.span.end))
+        .map(|x| cx.scopes.vars[x].name().to_string());
+    let initializer_effect = var.dc.init.as_ref().and_then(|e| side_effect(cx, e, 0));
     ArrayFacts {
+        extent_written,
+        initializer_effect,
         storage: var.storage,
         address_taken: address_taken || named_in_macro,
         used_outside_scop,
@@ -512,6 +523,95 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         shared_by_parallel_loop,
         read_through_its_write: false,
     }
+}
+
+/// The variables (indices of [`Scopes::vars`]) that the extents of a
+/// declarator name, through object-like macros too.
+fn extent_variables(cx: &LowerContext, dc: &super::syntax::Declarator) -> Vec<usize> {
+    fn walk(cx: &LowerContext, e: &Expr, at: usize, depth: usize, out: &mut Vec<usize>) {
+        e.walk(&mut |x: &Expr| {
+            let super::syntax::ExprKind::Ident(n) = &x.kind else {
+                return;
+            };
+            if let Some(v) = cx.scopes.lookup(n, at) {
+                out.push(v);
+            } else if depth < 16
+                && !cx.macros.is_integer_constant(n)
+                && let Some(body) = cx.macros.expand_object(n, x)
+            {
+                walk(cx, &body, at, depth + 1, out);
+            }
+        });
+    }
+    let mut out = Vec::new();
+    for (size, _) in &dc.dims {
+        if let Some(e) = size {
+            walk(cx, e, dc.name_span.start, 0, &mut out);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether variable `var` may be written in the function after byte
+/// `from`: assigned, incremented, or its address taken.
+fn written_after(cx: &LowerContext, var: usize, from: usize) -> bool {
+    use super::syntax::ExprKind;
+    let is_var = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if cx.scopes.lookup(n, e.span.start) == Some(var));
+    let mut found = false;
+    cx.body.walk_exprs(&mut |e: &Expr| {
+        if e.span.start < from || found {
+            return;
+        }
+        found = match &e.kind {
+            ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs) => {
+                is_var(lhs)
+            }
+            ExprKind::Other(kind, subs) if kind == "assignment_expression" => {
+                subs.first().is_some_and(is_var)
+            }
+            _ => false,
+        };
+    });
+    found
+}
+
+/// What in an initialiser has a side effect: a call that may touch memory
+/// (through macros too), an assignment or an increment.
+fn side_effect(cx: &LowerContext, e: &Expr, depth: usize) -> Option<String> {
+    use super::syntax::ExprKind;
+    let mut found: Option<String> = None;
+    e.walk(&mut |x: &Expr| {
+        if found.is_some() {
+            return;
+        }
+        found = match &x.kind {
+            ExprKind::Assign(..) | ExprKind::Update(..) => Some("an assignment".to_string()),
+            ExprKind::Other(kind, _) if kind == "assignment_expression" => {
+                Some("an assignment".to_string())
+            }
+            ExprKind::Call(callee, args) => match &callee.kind {
+                ExprKind::Ident(n) => match cx.macros.expand_call(n, x, args) {
+                    Some(body) if depth < 16 => side_effect(cx, &body, depth + 1),
+                    Some(_) => Some(format!("`{n}`")),
+                    None => (cx.effects.of(n).0 != crate::ir::Effect::None)
+                        .then(|| format!("a call of `{n}()`")),
+                },
+                _ => Some("a call through a pointer".to_string()),
+            },
+            ExprKind::Ident(n) if cx.scopes.lookup(n, x.span.start).is_none() => {
+                match cx.macros.expand_object(n, x) {
+                    Some(body) if depth < 16 && !cx.macros.is_integer_constant(n) => {
+                        side_effect(cx, &body, depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+    });
+    found
 }
 
 /// Resolves names in array extents: parameters only.

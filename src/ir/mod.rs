@@ -314,6 +314,13 @@ pub struct ArrayFacts {
     /// reference that writes it: one piece of text for two accesses,
     /// which a new layout could not give two different forms.
     pub read_through_its_write: bool,
+    /// A variable of an extent that is written after the declaration:
+    /// the declaration computed its size from the value before, so a new
+    /// declaration (printed with the SCoP's value) would not be the same.
+    pub extent_written: Option<String>,
+    /// What in the initialiser has a side effect (a call that may touch
+    /// memory, an assignment): a new declaration drops the initialiser.
+    pub initializer_effect: Option<String>,
 }
 
 /// The liveness class of an array; the classifier of a later stage fills it.

@@ -40,6 +40,10 @@ pub enum KeptReason {
     /// is declared outside it (the pragma, described).
     SharedByParallelLoop(String),
     DeclarationNotFound,
+    /// A variable of an extent is written after the declaration (its name).
+    ExtentWritten(String),
+    /// The initialiser has a side effect (what).
+    InitializerEffect(String),
     NeverWritten,
     /// A parameter has no known value (the driver warns: `-D` gives one).
     MissingValue {
@@ -109,6 +113,14 @@ impl std::fmt::Display for KeptReason {
                 "the SCoP runs in each iteration of a parallel loop and the array is declared outside that loop (shared by the iterations): {pragma}"
             ),
             KeptReason::DeclarationNotFound => f.write_str("its declaration was not found"),
+            KeptReason::ExtentWritten(v) => write!(
+                f,
+                "`{v}`, in its extent, is written after the declaration (the declared size uses the value before)"
+            ),
+            KeptReason::InitializerEffect(what) => write!(
+                f,
+                "its initialiser has a side effect ({what}), which a new declaration would drop"
+            ),
             KeptReason::NeverWritten => f.write_str("it is never written in the SCoP"),
             KeptReason::MissingValue { param } => write!(
                 f,

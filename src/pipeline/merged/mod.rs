@@ -945,6 +945,12 @@ fn propose_in(
             .declarator_span
             .clone()
             .ok_or_else(|| format!("{}: declarator not found", a.name))?;
+        if let Some(v) = &a.facts.extent_written {
+            return Err(format!(
+                "{}: `{v}`, in its extent, is written after the declaration",
+                a.name
+            ));
+        }
         let text: String = source[span.clone()].split_whitespace().collect();
         let expect: String = format!("{} {};", a.elem_type, &source[dspan])
             .split_whitespace()

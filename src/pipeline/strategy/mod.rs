@@ -422,6 +422,12 @@ impl<'a> ArrayFacts<'a> {
         if decl.declarator_span.is_none() {
             return Err(Kept::DeclarationNotFound);
         }
+        if let Some(v) = &decl.facts.extent_written {
+            return Err(Kept::ExtentWritten(v.clone()));
+        }
+        if let Some(what) = &decl.facts.initializer_effect {
+            return Err(Kept::InitializerEffect(what.clone()));
+        }
         if !model.events.iter().any(|e| e.kind == AccessKind::Write) {
             return Err(Kept::NeverWritten);
         }
