@@ -558,8 +558,16 @@ fn assume_edit(
         "_Static_assert({condition}, \"polyfold: the schedule of this SCoP is certified only where this condition holds\");"
     );
     let source = &program.source;
-    let start = scop.span.start;
-    let indent = crate::util::c_text::indent_of_line(source, start);
+    let indent = crate::util::c_text::indent_of_line(source, scop.span.start);
+    // Before the pragmas of the first statement (`#pragma omp parallel
+    // for` applies to the loop right after it).
+    let start = scop
+        .items
+        .first()
+        .and_then(|i| i.pragmas.first())
+        .map_or(scop.span.start, |p| {
+            source[..p.start].rfind('\n').map_or(0, |n| n + 1)
+        });
     let before = &source[..start];
     let pragma = before.rfind("#pragma scop").filter(|&at| {
         source[at..start]
@@ -574,6 +582,10 @@ fn assume_edit(
                 format!("{indent}{line}\n"),
             ));
         }
+        None if start < scop.span.start => edits.push(crate::codegen::Edit::replace(
+            start..start,
+            format!("{indent}{line}\n"),
+        )),
         None => edits.push(crate::codegen::Edit::replace(
             start..start,
             format!("{line}\n{indent}"),
