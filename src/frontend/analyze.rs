@@ -1588,7 +1588,7 @@ impl<'a> Analyzer<'a> {
                 ExprKind::Ident(n) => match self.macros.expand_call(n, x, args) {
                     Some(expanded) => nested.push(expanded),
                     None => found.push(RawCall {
-                        name: Some(n.clone()),
+                        name: super::effects::called_function(self.macros, n),
                         span: e.span.clone(),
                     }),
                 },
@@ -1704,7 +1704,7 @@ impl<'a> Analyzer<'a> {
                         return r;
                     }
                     self.calls.push(RawCall {
-                        name: Some(name.clone()),
+                        name: super::effects::called_function(self.macros, name),
                         span: e.span.clone(),
                     });
                 } else {

@@ -258,18 +258,9 @@ enum Place {
 
 impl Walker<'_, '_> {
     fn stmt(&mut self, s: &CStmt) {
-        if let CStmt::Other { kind, .. } = s
-            && kind.contains("asm")
-        {
-            self.summary
-                .note(Effect::Writes, EffectSource::BodyTouches("asm".into()));
-        }
         s.walk_root_exprs(&mut |e| self.expr(e, 0));
-        if let CStmt::Decl { decl, .. } = s
-            && decl.has_qualifier("volatile")
-        {
-            self.summary
-                .note(Effect::Writes, EffectSource::BodyTouches("volatile".into()));
+        if has_asm(s) {
+            self.shared(Effect::Writes, "asm");
         }
     }
 
@@ -333,6 +324,9 @@ impl Walker<'_, '_> {
             ExprKind::Other(kind, subs) => {
                 if kind == "sizeof_expression" || kind == "alignof_expression" {
                     return;
+                }
+                if kind.contains("asm") {
+                    self.shared(Effect::Writes, "asm");
                 }
                 for s in subs {
                     self.expr(s, depth);
@@ -469,8 +463,47 @@ impl Walker<'_, '_> {
             self.summary.note(Effect::Writes, EffectSource::Pointer);
             return;
         }
-        if !self.summary.callees.contains(name) {
-            self.summary.callees.push(name.clone());
+        match called_function(self.macros, name) {
+            Some(f) => {
+                if !self.summary.callees.contains(&f) {
+                    self.summary.callees.push(f);
+                }
+            }
+            None => self.shared(Effect::Writes, name),
+        }
+    }
+}
+
+/// The function a call of `name` calls: `name` itself, or where an
+/// object-like macro renames it (`#define sqrt my_sqrt`); `None` when a
+/// macro hides something else.
+pub fn called_function(macros: &Macros, name: &str) -> Option<String> {
+    let mut current = name.to_string();
+    for _ in 0..MAX_MACRO_DEPTH {
+        let Some(m) = macros.object(&current) else {
+            return Some(current);
+        };
+        let body = m.body.trim();
+        let is_name = !body.is_empty()
+            && !body.starts_with(|c: char| c.is_ascii_digit())
+            && body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !is_name || body == current {
+            return None;
+        }
+        current = body.to_string();
+    }
+    None
+}
+
+/// Whether a statement holds an `asm` statement, at any depth.
+fn has_asm(s: &CStmt) -> bool {
+    match s {
+        CStmt::Other { kind, children, .. } => kind.contains("asm") || children.iter().any(has_asm),
+        CStmt::For { body, .. } => has_asm(body),
+        CStmt::If { then, els, .. } => has_asm(then) || els.as_deref().is_some_and(has_asm),
+        CStmt::Compound { items, .. } => items.iter().any(has_asm),
+        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Decl { .. } | CStmt::Preproc { .. } => {
+            false
         }
     }
 }
@@ -543,8 +576,18 @@ mod tests {
              static int m(void) { return BUMP; }
              static int t(int x) { return TWICE(x); }
              static int fp(int (*g)(int)) { return g(1); }
-             static int arrow(struct S *s) { return s->v; }",
+             static int arrow(struct S *s) { return s->v; }
+             #define root my_root
+             double my_root(double);
+             static double renamed(double x) { return root(x); }
+             static double sq(double x) { return x * x; }
+             #define square sq
+             static double renamed_pure(double x) { return square(x); }
+             static void spin(void) { __asm__ volatile(\"nop\"); }",
         );
+        assert_eq!(e.of("renamed").0, Effect::Writes);
+        assert_eq!(e.of("renamed_pure").0, Effect::None);
+        assert_eq!(e.of("spin").0, Effect::Writes);
         assert_eq!(e.of("m").0, Effect::Writes);
         assert_eq!(e.of("t").0, Effect::None);
         assert_eq!(e.of("fp").0, Effect::Writes);
