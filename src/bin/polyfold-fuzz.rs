@@ -105,6 +105,7 @@ use polyfold::fuzz::generate::generate_sized;
 use polyfold::fuzz::minimise::minimise;
 use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
 use polyfold::fuzz::program::{Forms, GenProgram, SizeMode};
+use polyfold::fuzz::real_c::RealCForm;
 
 struct Args {
     programs: u64,
@@ -340,6 +341,97 @@ struct Tally {
     /// least once, and with every size 1.
     symbolic_tiny: u64,
     symbolic_ones: u64,
+    /// Per form (index into `Forms::NAMES`): the programs that drew it,
+    /// those whose code of the form polyfold changed, and the failing
+    /// ones.
+    per_form: Vec<FormCount>,
+    /// Programs with a unit of issue 45, those with a unit polyfold
+    /// changed, and the failing ones.
+    with_units: FormCount,
+}
+
+/// The counts of one form.
+#[derive(Default, Clone, Copy)]
+struct FormCount {
+    programs: u64,
+    changed: u64,
+    failed: u64,
+}
+
+impl Tally {
+    /// Counts the forms of `program`; `output` is polyfold's output when
+    /// the program passed (`None`: it failed). A form of issue 45 counts
+    /// as changed when the text of one of its units is not in the output
+    /// verbatim; another form when the main kernel's text is not.
+    fn count_forms(&mut self, program: &GenProgram, output: Option<&str>) {
+        if self.per_form.is_empty() {
+            self.per_form = vec![FormCount::default(); Forms::NAMES.len()];
+        }
+        let kernel_changed = output.map(|o| !o.contains(&program.kernel_c()));
+        let unit_changed = |form: RealCForm| {
+            output.map(|o| {
+                program
+                    .shape
+                    .units
+                    .iter()
+                    .any(|u| u.form() == form && !o.contains(&u.file_text()))
+            })
+        };
+        for (index, name) in Forms::NAMES.iter().enumerate() {
+            if program.shape.drawn.get(name) != Some(true) {
+                continue;
+            }
+            let changed = match RealCForm::ALL.iter().find(|f| f.name() == *name) {
+                Some(form) => unit_changed(*form),
+                None => kernel_changed,
+            };
+            let count = &mut self.per_form[index];
+            count.programs += 1;
+            count.changed += u64::from(changed == Some(true));
+            count.failed += u64::from(changed.is_none());
+        }
+        if !program.shape.units.is_empty() {
+            let changed = output.map(|o| {
+                program
+                    .shape
+                    .units
+                    .iter()
+                    .any(|u| !o.contains(&u.file_text()))
+            });
+            self.with_units.programs += 1;
+            self.with_units.changed += u64::from(changed == Some(true));
+            self.with_units.failed += u64::from(changed.is_none());
+        }
+    }
+
+    /// Prints the counts per form.
+    fn print_forms(&self) {
+        let total = self.programs.max(1) as f64;
+        println!(
+            "programs with a unit of issue 45: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
+            self.with_units.programs,
+            100.0 * self.with_units.programs as f64 / total,
+            self.with_units.changed,
+            self.with_units.failed
+        );
+        println!(
+            "per form: programs using it / changed by polyfold there (issue 45 forms: their units; others: the main kernel) / failed"
+        );
+        for (name, count) in Forms::NAMES.iter().zip(&self.per_form) {
+            if count.programs == 0 {
+                continue;
+            }
+            let issue45 = if RealCForm::ALL.iter().any(|f| f.name() == *name) {
+                " (issue 45)"
+            } else {
+                ""
+            };
+            println!(
+                "  {name}{issue45}: {} programs, {} changed, {} failed",
+                count.programs, count.changed, count.failed
+            );
+        }
+    }
 }
 
 fn program_campaign(args: &Args) -> bool {
@@ -347,7 +439,7 @@ fn program_campaign(args: &Args) -> bool {
     let next = AtomicUsize::new(0);
     let stats = Mutex::new(Tally::default());
     let polyfold_time = Mutex::new(Duration::ZERO);
-    let failures: Mutex<Vec<(u64, FailureKind, String, bool)>> = Mutex::new(Vec::new());
+    let failures: Mutex<Vec<FailureRecord>> = Mutex::new(Vec::new());
     let scratch = match scratch_dir("fuzz-programs") {
         Ok(dir) => dir,
         Err(e) => {
@@ -367,7 +459,8 @@ fn program_campaign(args: &Args) -> bool {
                     let program = args.program(seed);
                     let symbolic = program.shape.symbolic;
                     let options = CheckOptions {
-                        sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
+                        sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every)
+                            || program.needs_sanitizers(),
                         sanitize_if_changed: symbolic && args.sanitize_symbolic,
                         trace_sizes: args.trace_sizes(&program),
                         inter_array: args.inter_array_for(seed),
@@ -379,6 +472,7 @@ fn program_campaign(args: &Args) -> bool {
                     match check_program(&name, &program.to_c(), &scratch, &options) {
                         Ok(s) => {
                             let mut st = stats.lock().expect("stats lock");
+                            st.count_forms(&program, Some(&s.output));
                             st.programs += 1;
                             st.contracting += u64::from(s.contracted_arrays > 0);
                             st.arrays += s.contracted_arrays as u64;
@@ -413,14 +507,16 @@ fn program_campaign(args: &Args) -> bool {
                                 minimise_and_write(&program, &failure, seed, &scratch, args);
                             eprintln!("seed {seed}: minimised case written to {}", path.display());
                             let mut st = stats.lock().expect("stats lock");
+                            st.count_forms(&program, None);
                             st.programs += 1;
                             st.symbolic += u64::from(symbolic);
-                            failures.lock().expect("failures lock").push((
+                            failures.lock().expect("failures lock").push(FailureRecord {
                                 seed,
-                                failure.kind,
-                                failure.detail,
+                                kind: failure.kind,
+                                detail: failure.detail,
                                 symbolic,
-                            ));
+                                forms: program.real_c_forms().iter().map(|f| f.name()).collect(),
+                            });
                         }
                     }
                     let done = index + 1;
@@ -484,7 +580,7 @@ fn program_campaign(args: &Args) -> bool {
         );
     }
     if args.sizes != SizeMode::Values {
-        let passed = st.symbolic - failures.iter().filter(|f| f.3).count() as u64;
+        let passed = st.symbolic - failures.iter().filter(|f| f.symbolic).count() as u64;
         println!(
             "programs of symbolic sizes (no value given to polyfold): {}, changed by polyfold: {}, arrays contracted: {}",
             st.symbolic, st.symbolic_changed, st.symbolic_arrays
@@ -501,12 +597,33 @@ fn program_campaign(args: &Args) -> bool {
         "time in polyfold (library, summed over jobs): {:.1} s",
         polyfold_time.lock().expect("time lock").as_secs_f64()
     );
+    st.print_forms();
     println!("failures: {}", failures.len());
-    for (seed, kind, detail, symbolic) in failures.iter() {
-        let sizes = if *symbolic { " (symbolic sizes)" } else { "" };
-        println!("  seed {seed}{sizes}: {kind:?}: {}", first_line(detail));
+    for f in failures.iter() {
+        let sizes = if f.symbolic { " (symbolic sizes)" } else { "" };
+        let forms = if f.forms.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", f.forms.join(", "))
+        };
+        println!(
+            "  seed {}{sizes}{forms}: {:?}: {}",
+            f.seed,
+            f.kind,
+            first_line(&f.detail)
+        );
     }
     !failures.is_empty()
+}
+
+/// A failing program of a campaign.
+struct FailureRecord {
+    seed: u64,
+    kind: FailureKind,
+    detail: String,
+    symbolic: bool,
+    /// The forms of issue 45 of its units.
+    forms: Vec<&'static str>,
 }
 
 fn first_line(text: &str) -> String {
@@ -529,7 +646,9 @@ fn minimise_and_write(
     // them (symbolic programs are built with them when polyfold changed
     // them).
     let options = CheckOptions {
-        sanitize: failure.detail.contains("Sanitizer") || failure.detail.contains("runtime error"),
+        sanitize: failure.detail.contains("Sanitizer")
+            || failure.detail.contains("runtime error")
+            || program.needs_sanitizers(),
         sanitize_if_changed: program.shape.symbolic && args.sanitize_symbolic,
         library_time_limit: if failure.kind == FailureKind::Hang {
             Duration::from_secs(60)

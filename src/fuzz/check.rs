@@ -92,6 +92,26 @@ pub fn builds_for(program: &crate::fuzz::program::GenProgram) -> Vec<Build> {
             });
         }
     }
+    // The builds the units of issue 45 need (OpenMP with and without
+    // `-fopenmp`, at `-O0`, `-DUSE_OMP=0/1`), each once.
+    let tsan = program
+        .shape
+        .units
+        .iter()
+        .any(|u| u.form() == crate::fuzz::real_c::RealCForm::OpenmpIfdef)
+        && thread_sanitizer_works();
+    for unit in &program.shape.units {
+        for extra in unit.builds(tsan) {
+            let build = Build {
+                flags: extra.flags,
+                env: extra.env,
+                changes_sizes: false,
+            };
+            if !builds.contains(&build) {
+                builds.push(build);
+            }
+        }
+    }
     builds
 }
 
@@ -196,6 +216,9 @@ pub struct CheckStats {
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
+    /// polyfold's output (the campaign finds in it which parts of the
+    /// program were changed).
+    pub output: String,
 }
 
 /// Runs `f` in a new thread under `catch_unwind`, waiting at most `limit`.
@@ -474,14 +497,15 @@ pub fn verify_at_sizes(
     Ok(traces)
 }
 
-/// Compiles `source_path` into `exe` with `flags`; the compiler's
-/// diagnostics on failure.
+/// Compiles `source_path` into `exe` with `flags` (and the maths library,
+/// for the units' `sqrt`); the compiler's diagnostics on failure.
 pub fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
     let output = Command::new("cc")
         .args(flags)
         .arg("-o")
         .arg(exe)
         .arg(source_path)
+        .arg("-lm")
         .output()
         .map_err(|e| format!("cannot run cc: {e}"))?;
     if output.status.success() {
@@ -579,7 +603,10 @@ pub fn check_program(
         &options.trace_sizes,
     )?;
     compare_output(name, source, &contraction.output, dir, options)?;
-    Ok(stats)
+    Ok(CheckStats {
+        output: contraction.output,
+        ..stats
+    })
 }
 
 /// The compiled half of [`check_program`]: builds and runs `source`
