@@ -38,12 +38,42 @@
 //! nests), each stage reading the one before at offsets in [-2, 2]
 //! within bounds shrunk to fit, which loop shifting and fusion fuses;
 //! half of the programs of `all` have one, every program of
-//! `--forms stencil-chains` alone),
+//! `--forms stencil-chains` alone), and the forms of issue 45, each a
+//! kernel of its own after the main one (a "unit", see
+//! `polyfold::fuzz::real_c`; two programs in three of `all` have one or
+//! two, every program of a list of these forms only): `stateful-calls`
+//! (an LCG `noise()` or a byte reader called in two loops,
+//! `bias = noise();` between loops, a `static` global summed by one loop
+//! and read by a later one through `get_total()`, pure helpers: a
+//! `static` function of its parameter, `sqrt`, `__attribute__((const))`),
+//! `in-place-calls` (`k(n, x, x)`, `k(n, x, x + 2)` without `restrict`,
+//! `restrict` kernels with disjoint arguments), `extreme-bases` (loops
+//! `for (i = base; i < base + n; i++)`, subscripts `i - base`, called with
+//! `base = INT_MAX - n`, `INT_MIN` and ordinary values), `long-iterators`
+//! (a `long j` loop computing `j * 1000000` next to an `int i` loop),
+//! `openmp-ifdef` (per-row scratch in a loop whose pragma is under
+//! `#ifdef _OPENMP`, `#if USE_OMP`, `_Pragma("omp parallel for")` or a
+//! macro of it), `declaration-effects` (`double t[n + 8]; n = n + 4;`
+//! then the loops; `unsigned t[64] = { next_byte(), next_byte() };`),
+//! `undef-macros` (`#undef N` / `#define N 4` between two kernels) and
+//! `c-macros` (`#define RESTRICT __restrict`, an attribute macro on a
+//! parameter, `FOR(i, a, b)` loops, `_Pragma` before a loop and a
+//! function). `main` calls each unit's kernel with the values that expose
+//! its form (the aliasing arguments, the extreme bases) and prints every
+//! cell and the state it leaves. A program with a unit of
+//! `extreme-bases`, `long-iterators` or `declaration-effects` is always
+//! built with the sanitizers (an overflow or a VLA overrun may print the
+//! right values); one of `openmp-ifdef` is also built with `-fopenmp` at
+//! `-O0` (the shared scratch of a race stays in memory) and with the
+//! `-DUSE_OMP=0/1` choices. The summary counts, per form, the programs
+//! that use it, those polyfold changed there and passed, and those that
+//! failed.
 //! `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`
-//! (`-openmp,-vla`). Each program uses a random subset of the forms given.
+//! (`-openmp,-vla`; the eight forms of issue 45 removed so leave the units
+//! out). Each program uses a random subset of the forms given.
 //! Every other build of a program (`-D` choices, `-fopenmp` with 4
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.

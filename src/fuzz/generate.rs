@@ -41,6 +41,12 @@
 //! a program has a chain and which group it is (mostly the first), so
 //! that a program without one is exactly the one its seed made before.
 //!
+//! The forms of issue 45 ([`super::real_c`]) add kernels of their own
+//! ("units") after the main kernel, drawn by `real_c::draw_units` from a
+//! fourth generator made from the seed: the main kernel of every seed is
+//! the one it made before (with a list of these forms only, the classic
+//! one).
+//!
 //! [`generate_sized`] with `symbolic` makes programs whose every size is
 //! a kernel parameter without value (the campaign's `--sizes symbolic`):
 //! extents and subscript offsets are fitted as affine functions of the

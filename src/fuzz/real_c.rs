@@ -312,6 +312,17 @@ pub enum Scratch {
     Block,
 }
 
+/// The bound of an OpenMP unit's parallel loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowBound {
+    /// `i < n`.
+    Parameter,
+    /// `i < 64`.
+    Literal,
+    /// `i < ROWS0` with `#define ROWS0 64`.
+    Macro,
+}
+
 /// How a late-VLA unit writes its size after the declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SizeWrite {
@@ -415,6 +426,12 @@ pub enum UnitKind {
         /// `schedule(static, 1)`.
         chunked: bool,
         weights: [usize; 3],
+        /// The parallel loop's bound: `n`, the literal 64 or `ROWS0`.
+        rows: RowBound,
+        /// The row's loops are one loop over `j` (fill, recurrence from
+        /// `t[j - 1]` under `if (j >= 1)`, fold), whose scratch folds to a
+        /// cell or two when the rows are known.
+        one_loop: bool,
     },
     /// `double t0[n + extra]; n = n + delta;` then a chain over `n`.
     LateVla {
@@ -729,39 +746,23 @@ impl Unit {
             k -= self.calls.len();
         }
         if let Some(chain) = self.chain() {
-            let mut edits: Vec<Box<dyn Fn(&mut Chain)>> = Vec::new();
-            if chain.stages.len() > 2 {
-                for s in 0..chain.stages.len() - 1 {
-                    edits.push(Box::new(move |c: &mut Chain| {
+            let edit = *chain_edits(chain).get(k)?;
+            let mut copy = self.clone();
+            if let Some(c) = copy.chain_mut() {
+                match edit {
+                    ChainDrop::Stage(s) => {
                         c.stages.remove(s);
-                    }));
-                }
-            }
-            for (s, stage) in chain.stages.iter().enumerate() {
-                for e in 0..stage.extras.len() {
-                    edits.push(Box::new(move |c: &mut Chain| {
-                        c.stages[s].extras.remove(e);
-                    }));
-                }
-                if stage.reads.len() > 1 {
-                    for r in 0..stage.reads.len() {
-                        edits.push(Box::new(move |c: &mut Chain| {
-                            c.stages[s].reads.remove(r);
-                        }));
                     }
+                    ChainDrop::Extra(s, e) => {
+                        c.stages[s].extras.remove(e);
+                    }
+                    ChainDrop::Read(s, r) => {
+                        c.stages[s].reads.remove(r);
+                    }
+                    ChainDrop::Constant => c.constant = 0,
                 }
             }
-            if chain.constant != 0 {
-                edits.push(Box::new(|c: &mut Chain| c.constant = 0));
-            }
-            if k < edits.len() {
-                let mut copy = self.clone();
-                if let Some(c) = copy.chain_mut() {
-                    edits[k](c);
-                }
-                return Some(copy);
-            }
-            return None;
+            return Some(copy);
         }
         if let UnitKind::Openmp {
             recurrence,
@@ -795,6 +796,35 @@ impl Unit {
         }
         None
     }
+}
+
+/// What a simplification of a chain for the minimiser drops.
+#[derive(Clone, Copy, Debug)]
+enum ChainDrop {
+    /// A stage but the last (the next one reads what it read).
+    Stage(usize),
+    Extra(usize, usize),
+    Read(usize, usize),
+    Constant,
+}
+
+/// The simplifications of `chain`: stages (while more than two remain),
+/// extras, reads (while more than one remains), the constant.
+fn chain_edits(chain: &Chain) -> Vec<ChainDrop> {
+    let mut edits = Vec::new();
+    if chain.stages.len() > 2 {
+        edits.extend((0..chain.stages.len() - 1).map(ChainDrop::Stage));
+    }
+    for (s, stage) in chain.stages.iter().enumerate() {
+        edits.extend((0..stage.extras.len()).map(|e| ChainDrop::Extra(s, e)));
+        if stage.reads.len() > 1 {
+            edits.extend((0..stage.reads.len()).map(|r| ChainDrop::Read(s, r)));
+        }
+    }
+    if chain.constant != 0 {
+        edits.push(ChainDrop::Constant);
+    }
+    edits
 }
 
 /// Checks the chain's own rules: two stages at least, one read per
@@ -1300,12 +1330,22 @@ impl Unit {
             reversed,
             chunked,
             weights,
+            rows,
+            one_loop,
         } = &self.kind
         else {
             return;
         };
         let u = self.number;
         let c = *columns;
+        if *rows == RowBound::Macro {
+            let _ = writeln!(out, "#define ROWS{u} {OMP_ROWS}");
+        }
+        let bound = match rows {
+            RowBound::Parameter => "n".to_string(),
+            RowBound::Literal => OMP_ROWS.to_string(),
+            RowBound::Macro => format!("ROWS{u}"),
+        };
         let private = if *scratch == Scratch::Private {
             "j, t"
         } else {
@@ -1364,9 +1404,31 @@ impl Unit {
             _ => format!("t[{index}]"),
         };
         let [w0, w1, w2] = weights.map(|w| WEIGHTS[w % WEIGHTS.len()]);
-        out.push_str("    for (i = 0; i < n; i++) {\n");
+        let _ = writeln!(out, "    for (i = 0; i < {bound}; i++) {{");
         if *scratch == Scratch::Block {
             let _ = writeln!(out, "        double t[{c}];");
+        }
+        if *one_loop {
+            let _ = writeln!(
+                out,
+                "        for (j = 0; j < {c}; j++) {{\n            {} = {w0} * in[i][j] + 0.5 * i;",
+                cell("j")
+            );
+            if *recurrence {
+                let _ = writeln!(
+                    out,
+                    "            if (j >= 1)\n                {} = {} + {w1} * {};",
+                    cell("j"),
+                    cell("j"),
+                    cell("j - 1")
+                );
+            }
+            let _ = writeln!(
+                out,
+                "            out[i] += {w2} * {};\n        }}\n    }}\n}}",
+                cell("j")
+            );
+            return;
         }
         let _ = writeln!(
             out,
@@ -1975,6 +2037,8 @@ fn draw_openmp(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
         reversed: rng.chance(1, 4),
         chunked: rng.chance(1, 2),
         weights: draw_weights(rng),
+        rows: *rng.pick(&[RowBound::Parameter, RowBound::Literal, RowBound::Macro]),
+        one_loop: rng.chance(1, 2),
     };
     let mut calls = vec![UnitCall {
         other: rng.range(4, 10),
@@ -2123,6 +2187,9 @@ fn draw_undef(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
     )
 }
 
+/// The spellings of `restrict` a `c-macros` unit defines `RESTRICT` as.
+const RESTRICT_SPELLINGS: [&str; 3] = ["__restrict", "__restrict__", "restrict"];
+
 fn draw_macros(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
     let mut chain = draw_chain(rng);
     for stage in &mut chain.stages {
@@ -2139,7 +2206,7 @@ fn draw_macros(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
     let kind = UnitKind::CMacros {
         chain,
         params: *rng.pick(&[MacroParams::Pointers, MacroParams::Arrays]),
-        restrict: *rng.pick(&["__restrict", "__restrict__", "restrict"]),
+        restrict: RESTRICT_SPELLINGS[rng.below(RESTRICT_SPELLINGS.len())],
         attribute_after: rng.chance(1, 2),
         pragma_function: rng.chance(1, 2),
         trailing_undef: rng.chance(1, 2),
