@@ -378,6 +378,8 @@ struct Tally {
     /// Programs with a unit of issue 45, those with a unit polyfold
     /// changed, and the failing ones.
     with_units: FormCount,
+    /// Programs without a unit: all, changed (main kernel), failed.
+    without_units: FormCount,
 }
 
 /// The counts of one form.
@@ -420,7 +422,11 @@ impl Tally {
             count.changed += u64::from(changed == Some(true));
             count.failed += u64::from(changed.is_none());
         }
-        if !program.shape.units.is_empty() {
+        if program.shape.units.is_empty() {
+            self.without_units.programs += 1;
+            self.without_units.changed += u64::from(kernel_changed == Some(true));
+            self.without_units.failed += u64::from(kernel_changed.is_none());
+        } else {
             let changed = output.map(|o| {
                 program
                     .shape
@@ -445,7 +451,11 @@ impl Tally {
             self.with_units.failed
         );
         println!(
-            "per form: programs using it / changed by polyfold there (issue 45 forms: their units; others: the main kernel) / failed"
+            "programs without one: {}, {} with the main kernel changed by polyfold, {} failed",
+            self.without_units.programs, self.without_units.changed, self.without_units.failed
+        );
+        println!(
+            "per form: programs using it / changed by polyfold there and passed (issue 45 forms: their units; others: the main kernel) / failed (for any reason: a unit's failure counts for the main kernel's forms too)"
         );
         for (name, count) in Forms::NAMES.iter().zip(&self.per_form) {
             if count.programs == 0 {
