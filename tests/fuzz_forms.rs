@@ -25,7 +25,9 @@ use polyfold::fuzz::check::{
     scratch_dir, verify_at_sizes,
 };
 use polyfold::fuzz::generate::{generate, generate_sized, generate_with};
+use polyfold::fuzz::minimise::minimise;
 use polyfold::fuzz::program::{Forms, GenProgram, SizeForm, SizeMode};
+use polyfold::fuzz::real_c::RealCForm;
 
 /// Runs `each` on every seed of `seeds`, on two threads.
 fn on_two_threads(seeds: &[u64], each: impl Fn(u64) + Sync) {
@@ -104,7 +106,72 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         }),
         "initialised" => text.contains("] = {0};"),
         "stencil-chains" => stencil_chain_length(scop) >= 2,
-        _ => panic!("unknown form {name}"),
+        _ => {
+            let form = RealCForm::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .unwrap_or_else(|| panic!("unknown form {name}"));
+            program.real_c_forms().contains(&form) && shows_real_c_form(form, text)
+        }
+    }
+}
+
+/// Whether `text` shows the hazard of the issue-45 form `form` (see
+/// `polyfold::fuzz::real_c`).
+fn shows_real_c_form(form: RealCForm, text: &str) -> bool {
+    let unit = text
+        .split("/* issue 45 form ")
+        .skip(1)
+        .find(|u| u.starts_with(form.name()))
+        .map_or("", |u| u.split("int main(void)").next().unwrap_or(u));
+    let main = text.split("int main(void)").nth(1).unwrap_or("");
+    match form {
+        RealCForm::StatefulCalls => {
+            [
+                "noise0()",
+                "next_byte0()",
+                "get_total0()",
+                "next_byte1()",
+                "noise1()",
+            ]
+            .iter()
+            .any(|c| unit.matches(c).count() >= 2)
+                || unit.contains("get_total")
+                || unit.contains("sqrt(")
+                || unit.contains("__attribute__((const))")
+                || unit.contains(" sq")
+        }
+        RealCForm::InPlaceCalls => main.lines().any(|l| {
+            let l = l.trim();
+            (l.starts_with("k0(") || l.starts_with("k1(")) && l.matches(", x").count() == 2
+        }),
+        RealCForm::ExtremeBases => {
+            unit.contains("i - base")
+                && (main.contains(", INT_MAX - ") || main.contains(", INT_MIN"))
+        }
+        RealCForm::LongIterators => unit.contains("long j;") && unit.contains("j * 1000000"),
+        RealCForm::OpenmpIfdef => [
+            "#ifdef _OPENMP",
+            "#if defined(_OPENMP)",
+            "#if USE_OMP",
+            "_Pragma(\"omp",
+        ]
+        .iter()
+        .any(|p| unit.contains(p)),
+        RealCForm::DeclarationEffects => {
+            unit.contains("] = { next_byte")
+                || unit.contains("] = { noise")
+                || (unit.contains("[n + ")
+                    && (unit.contains("n = n + ")
+                        || unit.contains("n += ")
+                        || unit.contains("n++;")))
+        }
+        RealCForm::UndefMacros => unit.contains("#undef N\n#define N "),
+        RealCForm::CMacros => {
+            unit.contains("#define RESTRICT ")
+                && (unit.contains("UNUSED int flag") || unit.contains("int flag UNUSED"))
+                && unit.contains("FOR(i, ")
+        }
     }
 }
 
@@ -808,9 +875,12 @@ fn symbolic_size_programs_have_no_values_and_pass_the_check() {
     let failures = Mutex::new(Vec::new());
     let counts = Mutex::new((0usize, 0usize, 0usize, 0usize)); // calls, tiny, ones, with TS
     let seeds: Vec<u64> = (7000..7020).collect();
+    // The main kernel's forms: the units of issue 45 have sizes of their
+    // own (`LEN0`, `N`), and their known bugs are the campaign's to find.
+    let forms = Forms::all_but_real_c();
     on_two_threads(&seeds, |seed| {
-        let program = generate_sized(seed, &Forms::all(), true);
-        assert_eq!(program, generate_sized(seed, &Forms::all(), true));
+        let program = generate_sized(seed, &forms, true);
+        assert_eq!(program, generate_sized(seed, &forms, true));
         let text = program.to_c();
         if let Some(why) = value_given(&program, &text) {
             failures
@@ -859,7 +929,7 @@ fn symbolic_size_programs_have_no_values_and_pass_the_check() {
     // as ping-pong groups are one shape among many.
     let with_steps = (7000..7100)
         .filter(|seed| {
-            generate_sized(*seed, &Forms::all(), true)
+            generate_sized(*seed, &forms, true)
                 .parameter_sizes()
                 .contains(&"TS".into())
         })
@@ -878,7 +948,7 @@ fn symbolic_mode_covers_the_generator_shapes() {
     // (`N0 / 2`, `N0 % 4`) in bounds and in subscripts (`in[(i + 1) % 3]`).
     let mut seen = std::collections::BTreeMap::new();
     for seed in 0..200 {
-        let program = generate_sized(seed, &Forms::all(), true);
+        let program = generate_sized(seed, &Forms::all_but_real_c(), true);
         let text = program.to_c();
         let scop = scop_text(&text);
         let mut mark =
@@ -1068,7 +1138,7 @@ fn random_programs_get_rotating_indices_that_run_like_the_originals() {
             break;
         }
         let symbolic = seed % 2 == 1;
-        let program = generate_sized(seed, &Forms::all(), symbolic);
+        let program = generate_sized(seed, &Forms::all_but_real_c(), symbolic);
         let text = program.to_c();
         let Ok((contraction, _)) = polyfold::fuzz::check::run_polyfold_traced(
             "rotating.c",
@@ -1146,4 +1216,406 @@ fn stencil_chains_rescheduled_whole_run_like_the_originals() {
         rescheduled >= 3,
         "only {rescheduled} programs re-scheduled whole"
     );
+}
+
+/// The forms of issue 45 write units of their own after the main kernel,
+/// drawn from a stream of their own: a program of `--forms all` is the
+/// program its seed made before (main kernel, builds, calls) plus its
+/// units, the units' text is in the program verbatim (the campaign counts
+/// a unit changed when polyfold's output lacks it), at least half of the
+/// programs have a unit, every form is drawn, and a form asked for alone
+/// is in every program.
+#[test]
+fn the_issue_45_forms_add_units_to_half_the_programs_and_keep_the_rest() {
+    let base = Forms::all_but_real_c();
+    let mut with_units = 0;
+    let mut per_form = std::collections::BTreeMap::new();
+    for seed in 0..200u64 {
+        let symbolic = SizeMode::Mixed.symbolic_for(seed);
+        let program = generate_sized(seed, &Forms::all(), symbolic);
+        let mut without = program.clone();
+        without.shape.units.clear();
+        for form in RealCForm::ALL {
+            without.shape.drawn.set(form.name(), false);
+        }
+        assert_eq!(
+            without,
+            generate_sized(seed, &base, symbolic),
+            "seed {seed}: the main kernel moved"
+        );
+        let text = program.to_c();
+        assert!(text.contains(&program.kernel_c()));
+        assert!(program.kernel_c().starts_with("static void kernel("));
+        for unit in &program.shape.units {
+            assert!(text.contains(&unit.file_text()), "seed {seed}");
+            *per_form.entry(unit.form().name()).or_insert(0) += 1;
+            assert_eq!(program.shape.drawn.get(unit.form().name()), Some(true));
+        }
+        with_units += usize::from(!program.shape.units.is_empty());
+    }
+    assert!(
+        with_units >= 110,
+        "only {with_units} of 200 programs of `all` have a unit of issue 45"
+    );
+    for form in RealCForm::ALL {
+        let count = per_form.get(form.name()).copied().unwrap_or(0);
+        assert!(count >= 8, "{}: in {count} of 200 programs", form.name());
+    }
+    for form in RealCForm::ALL {
+        let alone = Forms::parse(form.name()).expect("known form");
+        assert!(alone.only_real_c() && alone.real_c() == vec![form]);
+        for seed in 0..10 {
+            let program = generate_with(seed, &alone);
+            assert_eq!(program.real_c_forms(), vec![form], "{}", form.name());
+            // The main kernel is the classic one.
+            let mut classic = program.clone();
+            classic.shape.units.clear();
+            classic.shape.drawn = Forms::classic();
+            assert_eq!(classic, generate(seed), "{}, seed {seed}", form.name());
+        }
+    }
+}
+
+/// Generates the programs of the issue-45 form `form` alone for `seeds`:
+/// each reproducible, well defined, showing the form; the first `built`
+/// are compiled with `-fsanitize=address,undefined` and run with every
+/// other build they declare (OpenMP with 4 threads, at `-O0`, the
+/// `-DUSE_OMP` choices), all printing what the plain build prints, and
+/// parsed by lang-c. Returns every program and its text.
+fn real_c_programs(
+    form: RealCForm,
+    seeds: std::ops::Range<u64>,
+    built: usize,
+) -> Vec<(GenProgram, String)> {
+    let forms = Forms::parse(form.name()).expect("known form");
+    let scratch = scratch_dir(&format!("fuzz-{}", form.name())).expect("scratch directory");
+    let mut programs = Vec::new();
+    for seed in seeds {
+        let program = generate_with(seed, &forms);
+        assert_eq!(program, generate_with(seed, &forms));
+        program
+            .check_well_defined()
+            .unwrap_or_else(|e| panic!("{}, seed {seed}: {e:?}", form.name()));
+        let text = program.to_c();
+        assert!(
+            shows_form(form.name(), &program, &text),
+            "{}, seed {seed}: the form does not show\n{text}",
+            form.name()
+        );
+        programs.push((program, text));
+    }
+    let checked: Vec<u64> = (0..programs.len().min(built) as u64).collect();
+    on_two_threads(&checked, |index| {
+        let (program, text) = &programs[index as usize];
+        let tag = format!("{}_{index}", form.name().replace('-', "_"));
+        let path = scratch.join(format!("{tag}.c"));
+        std::fs::write(&path, text).expect("write");
+        let plain = build_and_run(&path, &tag, &[], &[]);
+        for (b, build) in builds_for(program).iter().enumerate() {
+            let flags: Vec<&str> = build.flags.iter().map(String::as_str).collect();
+            if flags.contains(&"-fsanitize=thread") || build.changes_sizes {
+                continue;
+            }
+            let other = build_and_run(&path, &format!("{tag}_{b}"), &flags, &build.env);
+            assert_eq!(
+                String::from_utf8_lossy(&plain),
+                String::from_utf8_lossy(&other),
+                "{tag}: the build {build:?} prints the same"
+            );
+        }
+        lang_c::driver::parse(&lang_c::driver::Config::default(), &path)
+            .unwrap_or_else(|e| panic!("{tag}: lang-c: {e}"));
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    programs
+}
+
+/// The text of the units of a program (without `main`).
+fn unit_text(text: &str) -> &str {
+    let start = text.find("/* issue 45 form ").unwrap_or(0);
+    let end = text.find("int main(void)").unwrap_or(text.len());
+    &text[start..end.max(start)]
+}
+
+#[test]
+fn the_stateful_calls_form_writes_state_in_loops_and_pure_helpers() {
+    let programs = real_c_programs(RealCForm::StatefulCalls, 0..40, 3);
+    let count = |needle: &str| {
+        programs
+            .iter()
+            .filter(|(_, t)| unit_text(t).contains(needle))
+            .count()
+    };
+    // An LCG and a byte reader called in two loops, a draw between loops,
+    // a global read through a call, and the pure helpers.
+    let in_two_loops = |call: &str| {
+        programs
+            .iter()
+            .filter(|(_, t)| {
+                unit_text(t)
+                    .lines()
+                    .filter(|l| l.trim_start().starts_with("t") || l.contains("out["))
+                    .filter(|l| l.contains(call))
+                    .count()
+                    >= 2
+            })
+            .count()
+    };
+    assert!(in_two_loops("noise0()") >= 2, "LCG in two loops");
+    assert!(
+        in_two_loops("next_byte0()") >= 2,
+        "byte reader in two loops"
+    );
+    assert!(count("bias = ") >= 2, "a draw between loops");
+    assert!(
+        count("total0 += ") >= 2 && count("get_total0()") >= 2,
+        "a global read through a call"
+    );
+    for helper in ["sq0(", "sqrt(fabs(", "__attribute__((const))"] {
+        assert!(count(helper) >= 2, "{helper}");
+    }
+    // main prints the state after each call.
+    assert!(
+        programs
+            .iter()
+            .any(|(_, t)| t.contains("printf(\"u0 state %u\\n\", state0);"))
+    );
+}
+
+#[test]
+fn the_in_place_calls_form_aliases_its_arguments_and_keeps_restrict_disjoint() {
+    let programs = real_c_programs(RealCForm::InPlaceCalls, 0..40, 3);
+    let (mut same, mut overlap, mut restrict, mut external) = (0, 0, 0, 0);
+    for (_, text) in &programs {
+        let calls: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("k0("))
+            .collect();
+        let is_restrict = unit_text(text).contains("restrict");
+        restrict += usize::from(is_restrict);
+        external += usize::from(unit_text(text).contains("\nvoid k0("));
+        for call in calls {
+            let args: Vec<&str> = call
+                .trim_start_matches("k0(")
+                .trim_end_matches(");")
+                .split(", ")
+                .collect();
+            let (input, output) = (args[1], args[2]);
+            if is_restrict {
+                // Distinct arrays, or parts 36 apart of one (n <= 24).
+                assert!(
+                    input != output
+                        && (input.starts_with('y')
+                            || output.starts_with('y')
+                            || input.contains("+ 36")
+                            || output.contains("+ 36")),
+                    "restrict arguments may overlap: {call}"
+                );
+                continue;
+            }
+            same += usize::from(input == output);
+            overlap +=
+                usize::from(input != output && input.starts_with('x') && output.starts_with('x'));
+        }
+    }
+    assert!(
+        same >= 5 && overlap >= 5,
+        "{same} same, {overlap} overlapping calls"
+    );
+    assert!(
+        restrict >= 3 && external >= 3,
+        "{restrict} restrict, {external} external kernels"
+    );
+}
+
+#[test]
+fn the_extreme_bases_form_calls_at_int_max_and_int_min() {
+    let programs = real_c_programs(RealCForm::ExtremeBases, 0..30, 4);
+    let (mut max, mut min, mut ordinary, mut less_equal) = (0, 0, 0, 0);
+    for (program, text) in &programs {
+        assert!(program.needs_sanitizers());
+        assert!(unit_text(text).contains("for (i = base"));
+        for line in text.lines().map(str::trim).filter(|l| l.starts_with("k0(")) {
+            let args: Vec<&str> = line.trim_start_matches("k0(").split(", ").collect();
+            let n: i64 = args[0].parse().expect("a size");
+            if let Some(m) = args[1].strip_prefix("INT_MAX - ") {
+                // `base + n` is at most INT_MAX.
+                assert!(m.parse::<i64>().expect("a number") >= n, "{line}");
+                max += 1;
+            } else if args[1].starts_with("INT_MIN") {
+                min += 1;
+            } else {
+                ordinary += 1;
+            }
+        }
+        less_equal += usize::from(unit_text(text).contains(" <= base + n"));
+    }
+    assert!(
+        max >= 10 && min >= 10 && ordinary >= 10,
+        "{max} {min} {ordinary}"
+    );
+    assert!(less_equal >= 3);
+}
+
+#[test]
+fn the_long_iterators_form_puts_long_loops_next_to_int_loops() {
+    let programs = real_c_programs(RealCForm::LongIterators, 0..30, 4);
+    let mut past_int = 0;
+    for (program, text) in &programs {
+        let unit = unit_text(text);
+        assert!(
+            unit.contains("for (i = ") && unit.contains("for (j = "),
+            "{unit}"
+        );
+        assert!(program.needs_sanitizers());
+        // Some call makes `j * 1000000` exceed INT_MAX: the product needs
+        // the `long` iterator.
+        past_int += usize::from(text.lines().map(str::trim).any(|l| {
+            l.starts_with("k0(")
+                && l.split(", ").nth(1).is_some_and(|b| {
+                    b.starts_with("INT_") || b.parse::<i64>().is_ok_and(|v| v.abs() >= 2148)
+                })
+        }));
+    }
+    assert_eq!(past_int, programs.len());
+}
+
+#[test]
+fn the_openmp_ifdef_form_hides_its_pragma_and_is_built_every_way() {
+    let programs = real_c_programs(RealCForm::OpenmpIfdef, 0..40, 4);
+    let mut spellings = std::collections::BTreeSet::new();
+    for (program, text) in &programs {
+        let unit = unit_text(text);
+        for spelling in [
+            "#ifdef _OPENMP\n#pragma omp",
+            "#if defined(_OPENMP)\n#pragma omp",
+            "#if USE_OMP\n#pragma omp",
+            "    _Pragma(\"omp parallel for",
+            "_Pragma(\"omp parallel for private(j",
+        ] {
+            if unit.contains(spelling) {
+                spellings.insert(spelling);
+            }
+        }
+        let flags: Vec<String> = builds_for(program)
+            .iter()
+            .map(|b| b.flags.join(" "))
+            .collect();
+        assert!(flags.contains(&"-fopenmp".to_string()), "{flags:?}");
+        assert!(flags.iter().any(|f| f.contains("-O0")), "{flags:?}");
+        if unit.contains("USE_OMP") {
+            assert!(flags.iter().any(|f| f == "-DUSE_OMP=1"), "{flags:?}");
+            assert!(
+                flags
+                    .iter()
+                    .any(|f| f.contains("-fopenmp") && f.contains("USE_OMP"))
+            );
+        }
+    }
+    assert_eq!(spellings.len(), 5, "{spellings:?}");
+    for scratch in ["    double t[64][", "private(j, t)", "        double t["] {
+        assert!(
+            programs.iter().any(|(_, t)| unit_text(t).contains(scratch)),
+            "{scratch}"
+        );
+    }
+}
+
+#[test]
+fn the_declaration_effects_form_grows_sizes_late_and_calls_in_initialisers() {
+    let programs = real_c_programs(RealCForm::DeclarationEffects, 0..40, 4);
+    let count = |f: &dyn Fn(&str) -> bool| programs.iter().filter(|(_, t)| f(unit_text(t))).count();
+    let late = count(&|u| {
+        u.contains("t0[n + ")
+            && (u.contains("    n = n + ") || u.contains("    n += ") || u.contains("    n++;"))
+    });
+    let rows = count(&|u| u.contains("double t[r][n + "));
+    let initialised =
+        count(&|u| u.contains("t0[64] = { next_byte0()") || u.contains("t0[64] = { noise0()"));
+    assert!(
+        late >= 4 && rows >= 3 && initialised >= 4,
+        "{late} {rows} {initialised}"
+    );
+    // main prints the state after each call: calls lost from an
+    // initialiser show.
+    assert!(programs.iter().any(|(_, t)| t.contains("printf(\"u0 next")));
+}
+
+#[test]
+fn the_undef_macros_form_redefines_a_size_between_two_kernels() {
+    let programs = real_c_programs(RealCForm::UndefMacros, 0..30, 3);
+    let mut trailing = 0;
+    for (_, text) in &programs {
+        let unit = unit_text(text);
+        let first = unit.find("static void k0a(").expect("first kernel");
+        let redefine = unit.find("#undef N\n#define N ").expect("redefinition");
+        let second = unit.find("static void k0b(").expect("second kernel");
+        assert!(first < redefine && redefine < second);
+        trailing += usize::from(unit.trim_end().ends_with("#undef M"));
+    }
+    assert!(trailing >= 3 && trailing < programs.len(), "{trailing}");
+    // Each kernel's shape among chains over N, rows t[N][M] and linearised
+    // rows t[N * M].
+    for shape in ["t0[N]", "double t[N][M]", "double t[N * M]"] {
+        assert!(
+            programs.iter().any(|(_, t)| unit_text(t).contains(shape)),
+            "{shape}"
+        );
+    }
+}
+
+#[test]
+fn the_c_macros_form_writes_qualifier_attribute_and_statement_macros() {
+    let programs = real_c_programs(RealCForm::CMacros, 0..30, 3);
+    for needle in [
+        "#define RESTRICT __restrict\n",
+        "#define RESTRICT restrict\n",
+        "*RESTRICT in",
+        "in[RESTRICT 64]",
+        "int flag UNUSED",
+        "UNUSED int flag",
+        "_Pragma(\"GCC diagnostic push\")\nstatic void k0(",
+        "_Pragma(\"GCC unroll 4\")",
+        "    FOR(i, ",
+    ] {
+        assert!(
+            programs.iter().any(|(_, t)| unit_text(t).contains(needle)),
+            "{needle}"
+        );
+    }
+}
+
+/// The minimiser drops the units and the main kernel's body a failure
+/// does not need: with the "failure" a unit's stateful call in two loops,
+/// the minimum keeps that one unit, an empty main kernel, one call.
+#[test]
+fn minimising_a_unit_failure_drops_everything_else() {
+    let mut found = 0;
+    for seed in 0..120 {
+        if found >= 4 {
+            break;
+        }
+        let program = generate_with(seed, &Forms::all());
+        let Some(unit) = program
+            .shape
+            .units
+            .iter()
+            .find(|u| u.form() == RealCForm::StatefulCalls)
+        else {
+            continue;
+        };
+        let kernel = format!("k{}(", unit.number);
+        let fails = |p: &GenProgram| p.to_c().contains(&format!("static void {kernel}"));
+        found += 1;
+        let (small, _) = minimise(&program, 400, &mut |c| fails(c));
+        assert!(fails(&small) && small.check_well_defined().is_ok());
+        assert_eq!(small.shape.units.len(), 1, "seed {seed}");
+        assert!(
+            small.body.is_empty() && small.temps.is_empty(),
+            "seed {seed}"
+        );
+        assert_eq!(small.shape.units[0].calls.len(), 1, "seed {seed}");
+    }
+    assert!(found >= 2, "{found} programs with a stateful unit");
 }

@@ -38,12 +38,42 @@
 //! nests), each stage reading the one before at offsets in [-2, 2]
 //! within bounds shrunk to fit, which loop shifting and fusion fuses;
 //! half of the programs of `all` have one, every program of
-//! `--forms stencil-chains` alone),
+//! `--forms stencil-chains` alone), and the forms of issue 45, each a
+//! kernel of its own after the main one (a "unit", see
+//! `polyfold::fuzz::real_c`; two programs in three of `all` have one or
+//! two, every program of a list of these forms only): `stateful-calls`
+//! (an LCG `noise()` or a byte reader called in two loops,
+//! `bias = noise();` between loops, a `static` global summed by one loop
+//! and read by a later one through `get_total()`, pure helpers: a
+//! `static` function of its parameter, `sqrt`, `__attribute__((const))`),
+//! `in-place-calls` (`k(n, x, x)`, `k(n, x, x + 2)` without `restrict`,
+//! `restrict` kernels with disjoint arguments), `extreme-bases` (loops
+//! `for (i = base; i < base + n; i++)`, subscripts `i - base`, called with
+//! `base = INT_MAX - n`, `INT_MIN` and ordinary values), `long-iterators`
+//! (a `long j` loop computing `j * 1000000` next to an `int i` loop),
+//! `openmp-ifdef` (per-row scratch in a loop whose pragma is under
+//! `#ifdef _OPENMP`, `#if USE_OMP`, `_Pragma("omp parallel for")` or a
+//! macro of it), `declaration-effects` (`double t[n + 8]; n = n + 4;`
+//! then the loops; `unsigned t[64] = { next_byte(), next_byte() };`),
+//! `undef-macros` (`#undef N` / `#define N 4` between two kernels) and
+//! `c-macros` (`#define RESTRICT __restrict`, an attribute macro on a
+//! parameter, `FOR(i, a, b)` loops, `_Pragma` before a loop and a
+//! function). `main` calls each unit's kernel with the values that expose
+//! its form (the aliasing arguments, the extreme bases) and prints every
+//! cell and the state it leaves. A program with a unit of
+//! `extreme-bases`, `long-iterators` or `declaration-effects` is always
+//! built with the sanitizers (an overflow or a VLA overrun may print the
+//! right values); one of `openmp-ifdef` is also built with `-fopenmp` at
+//! `-O0` (the shared scratch of a race stays in memory) and with the
+//! `-DUSE_OMP=0/1` choices. The summary counts, per form, the programs
+//! that use it, those polyfold changed there and passed, and those that
+//! failed.
 //! `classic` (the
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`
-//! (`-openmp,-vla`). Each program uses a random subset of the forms given.
+//! (`-openmp,-vla`; the eight forms of issue 45 removed so leave the units
+//! out). Each program uses a random subset of the forms given.
 //! Every other build of a program (`-D` choices, `-fopenmp` with 4
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.
@@ -105,6 +135,7 @@ use polyfold::fuzz::generate::generate_sized;
 use polyfold::fuzz::minimise::minimise;
 use polyfold::fuzz::mutate::{check_no_panic, fuzz_input, seed_files};
 use polyfold::fuzz::program::{Forms, GenProgram, SizeMode};
+use polyfold::fuzz::real_c::RealCForm;
 
 struct Args {
     programs: u64,
@@ -340,6 +371,107 @@ struct Tally {
     /// least once, and with every size 1.
     symbolic_tiny: u64,
     symbolic_ones: u64,
+    /// Per form (index into `Forms::NAMES`): the programs that drew it,
+    /// those whose code of the form polyfold changed, and the failing
+    /// ones.
+    per_form: Vec<FormCount>,
+    /// Programs with a unit of issue 45, those with a unit polyfold
+    /// changed, and the failing ones.
+    with_units: FormCount,
+    /// Programs without a unit: all, changed (main kernel), failed.
+    without_units: FormCount,
+}
+
+/// The counts of one form.
+#[derive(Default, Clone, Copy)]
+struct FormCount {
+    programs: u64,
+    changed: u64,
+    failed: u64,
+}
+
+impl Tally {
+    /// Counts the forms of `program`; `output` is polyfold's output when
+    /// the program passed (`None`: it failed). A form of issue 45 counts
+    /// as changed when the text of one of its units is not in the output
+    /// verbatim; another form when the main kernel's text is not.
+    fn count_forms(&mut self, program: &GenProgram, output: Option<&str>) {
+        if self.per_form.is_empty() {
+            self.per_form = vec![FormCount::default(); Forms::NAMES.len()];
+        }
+        let kernel_changed = output.map(|o| !o.contains(&program.kernel_c()));
+        let unit_changed = |form: RealCForm| {
+            output.map(|o| {
+                program
+                    .shape
+                    .units
+                    .iter()
+                    .any(|u| u.form() == form && !o.contains(&u.file_text()))
+            })
+        };
+        for (index, name) in Forms::NAMES.iter().enumerate() {
+            if program.shape.drawn.get(name) != Some(true) {
+                continue;
+            }
+            let changed = match RealCForm::ALL.iter().find(|f| f.name() == *name) {
+                Some(form) => unit_changed(*form),
+                None => kernel_changed,
+            };
+            let count = &mut self.per_form[index];
+            count.programs += 1;
+            count.changed += u64::from(changed == Some(true));
+            count.failed += u64::from(changed.is_none());
+        }
+        if program.shape.units.is_empty() {
+            self.without_units.programs += 1;
+            self.without_units.changed += u64::from(kernel_changed == Some(true));
+            self.without_units.failed += u64::from(kernel_changed.is_none());
+        } else {
+            let changed = output.map(|o| {
+                program
+                    .shape
+                    .units
+                    .iter()
+                    .any(|u| !o.contains(&u.file_text()))
+            });
+            self.with_units.programs += 1;
+            self.with_units.changed += u64::from(changed == Some(true));
+            self.with_units.failed += u64::from(changed.is_none());
+        }
+    }
+
+    /// Prints the counts per form.
+    fn print_forms(&self) {
+        let total = self.programs.max(1) as f64;
+        println!(
+            "programs with a unit of issue 45: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
+            self.with_units.programs,
+            100.0 * self.with_units.programs as f64 / total,
+            self.with_units.changed,
+            self.with_units.failed
+        );
+        println!(
+            "programs without one: {}, {} with the main kernel changed by polyfold, {} failed",
+            self.without_units.programs, self.without_units.changed, self.without_units.failed
+        );
+        println!(
+            "per form: programs using it / changed by polyfold there and passed (issue 45 forms: their units; others: the main kernel) / failed (for any reason: a unit's failure counts for the main kernel's forms too)"
+        );
+        for (name, count) in Forms::NAMES.iter().zip(&self.per_form) {
+            if count.programs == 0 {
+                continue;
+            }
+            let issue45 = if RealCForm::ALL.iter().any(|f| f.name() == *name) {
+                " (issue 45)"
+            } else {
+                ""
+            };
+            println!(
+                "  {name}{issue45}: {} programs, {} changed, {} failed",
+                count.programs, count.changed, count.failed
+            );
+        }
+    }
 }
 
 fn program_campaign(args: &Args) -> bool {
@@ -347,7 +479,7 @@ fn program_campaign(args: &Args) -> bool {
     let next = AtomicUsize::new(0);
     let stats = Mutex::new(Tally::default());
     let polyfold_time = Mutex::new(Duration::ZERO);
-    let failures: Mutex<Vec<(u64, FailureKind, String, bool)>> = Mutex::new(Vec::new());
+    let failures: Mutex<Vec<FailureRecord>> = Mutex::new(Vec::new());
     let scratch = match scratch_dir("fuzz-programs") {
         Ok(dir) => dir,
         Err(e) => {
@@ -367,7 +499,8 @@ fn program_campaign(args: &Args) -> bool {
                     let program = args.program(seed);
                     let symbolic = program.shape.symbolic;
                     let options = CheckOptions {
-                        sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every),
+                        sanitize: args.sanitize_every > 0 && seed.is_multiple_of(args.sanitize_every)
+                            || program.needs_sanitizers(),
                         sanitize_if_changed: symbolic && args.sanitize_symbolic,
                         trace_sizes: args.trace_sizes(&program),
                         inter_array: args.inter_array_for(seed),
@@ -379,6 +512,7 @@ fn program_campaign(args: &Args) -> bool {
                     match check_program(&name, &program.to_c(), &scratch, &options) {
                         Ok(s) => {
                             let mut st = stats.lock().expect("stats lock");
+                            st.count_forms(&program, Some(&s.output));
                             st.programs += 1;
                             st.contracting += u64::from(s.contracted_arrays > 0);
                             st.arrays += s.contracted_arrays as u64;
@@ -413,14 +547,16 @@ fn program_campaign(args: &Args) -> bool {
                                 minimise_and_write(&program, &failure, seed, &scratch, args);
                             eprintln!("seed {seed}: minimised case written to {}", path.display());
                             let mut st = stats.lock().expect("stats lock");
+                            st.count_forms(&program, None);
                             st.programs += 1;
                             st.symbolic += u64::from(symbolic);
-                            failures.lock().expect("failures lock").push((
+                            failures.lock().expect("failures lock").push(FailureRecord {
                                 seed,
-                                failure.kind,
-                                failure.detail,
+                                kind: failure.kind,
+                                detail: failure.detail,
                                 symbolic,
-                            ));
+                                forms: program.real_c_forms().iter().map(|f| f.name()).collect(),
+                            });
                         }
                     }
                     let done = index + 1;
@@ -484,7 +620,7 @@ fn program_campaign(args: &Args) -> bool {
         );
     }
     if args.sizes != SizeMode::Values {
-        let passed = st.symbolic - failures.iter().filter(|f| f.3).count() as u64;
+        let passed = st.symbolic - failures.iter().filter(|f| f.symbolic).count() as u64;
         println!(
             "programs of symbolic sizes (no value given to polyfold): {}, changed by polyfold: {}, arrays contracted: {}",
             st.symbolic, st.symbolic_changed, st.symbolic_arrays
@@ -501,12 +637,33 @@ fn program_campaign(args: &Args) -> bool {
         "time in polyfold (library, summed over jobs): {:.1} s",
         polyfold_time.lock().expect("time lock").as_secs_f64()
     );
+    st.print_forms();
     println!("failures: {}", failures.len());
-    for (seed, kind, detail, symbolic) in failures.iter() {
-        let sizes = if *symbolic { " (symbolic sizes)" } else { "" };
-        println!("  seed {seed}{sizes}: {kind:?}: {}", first_line(detail));
+    for f in failures.iter() {
+        let sizes = if f.symbolic { " (symbolic sizes)" } else { "" };
+        let forms = if f.forms.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", f.forms.join(", "))
+        };
+        println!(
+            "  seed {}{sizes}{forms}: {:?}: {}",
+            f.seed,
+            f.kind,
+            first_line(&f.detail)
+        );
     }
     !failures.is_empty()
+}
+
+/// A failing program of a campaign.
+struct FailureRecord {
+    seed: u64,
+    kind: FailureKind,
+    detail: String,
+    symbolic: bool,
+    /// The forms of issue 45 of its units.
+    forms: Vec<&'static str>,
 }
 
 fn first_line(text: &str) -> String {
@@ -529,7 +686,9 @@ fn minimise_and_write(
     // them (symbolic programs are built with them when polyfold changed
     // them).
     let options = CheckOptions {
-        sanitize: failure.detail.contains("Sanitizer") || failure.detail.contains("runtime error"),
+        sanitize: failure.detail.contains("Sanitizer")
+            || failure.detail.contains("runtime error")
+            || program.needs_sanitizers(),
         sanitize_if_changed: program.shape.symbolic && args.sanitize_symbolic,
         library_time_limit: if failure.kind == FailureKind::Hang {
             Duration::from_secs(60)

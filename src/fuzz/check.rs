@@ -52,6 +52,10 @@ pub struct Build {
     /// when polyfold pinned its output to the sizes it saw
     /// (`_Static_assert`), since such an output is right to refuse them.
     pub changes_sizes: bool,
+    /// How many times the output's build runs (each run compared): more
+    /// than once where a wrong output shows only in some runs (a race of
+    /// OpenMP threads on a scratch polyfold made shared).
+    pub runs: usize,
 }
 
 impl Build {
@@ -75,6 +79,7 @@ pub fn builds_for(program: &crate::fuzz::program::GenProgram) -> Vec<Build> {
             flags: c.flags.clone(),
             env: Vec::new(),
             changes_sizes: true,
+            runs: 1,
         })
         .collect();
     if program.has_parallel() {
@@ -83,13 +88,40 @@ pub fn builds_for(program: &crate::fuzz::program::GenProgram) -> Vec<Build> {
             flags: vec!["-fopenmp".into()],
             env: env.clone(),
             changes_sizes: false,
+            runs: 1,
         });
         if thread_sanitizer_works() {
             builds.push(Build {
                 flags: vec!["-fopenmp".into(), "-fsanitize=thread".into()],
                 env,
                 changes_sizes: false,
+                runs: 1,
             });
+        }
+    }
+    // The builds the units of issue 45 need (OpenMP with and without
+    // `-fopenmp`, at `-O0`, `-DUSE_OMP=0/1`), each once.
+    let tsan = program
+        .shape
+        .units
+        .iter()
+        .any(|u| u.form() == crate::fuzz::real_c::RealCForm::OpenmpIfdef)
+        && thread_sanitizer_works();
+    for unit in &program.shape.units {
+        for extra in unit.builds(tsan) {
+            let build = Build {
+                flags: extra.flags,
+                env: extra.env,
+                changes_sizes: false,
+                runs: extra.runs,
+            };
+            match builds
+                .iter_mut()
+                .find(|b| b.flags == build.flags && b.env == build.env)
+            {
+                Some(same) => same.runs = same.runs.max(build.runs),
+                None => builds.push(build),
+            }
         }
     }
     builds
@@ -196,6 +228,9 @@ pub struct CheckStats {
     /// Wall-clock time of the polyfold library calls (front end,
     /// contraction, trace verifier).
     pub polyfold_time: Duration,
+    /// polyfold's output (the campaign finds in it which parts of the
+    /// program were changed).
+    pub output: String,
 }
 
 /// Runs `f` in a new thread under `catch_unwind`, waiting at most `limit`.
@@ -474,14 +509,15 @@ pub fn verify_at_sizes(
     Ok(traces)
 }
 
-/// Compiles `source_path` into `exe` with `flags`; the compiler's
-/// diagnostics on failure.
+/// Compiles `source_path` into `exe` with `flags` (and the maths library,
+/// for the units' `sqrt`); the compiler's diagnostics on failure.
 pub fn compile(source_path: &Path, exe: &Path, flags: &[&str]) -> Result<(), String> {
     let output = Command::new("cc")
         .args(flags)
         .arg("-o")
         .arg(exe)
         .arg(source_path)
+        .arg("-lm")
         .output()
         .map_err(|e| format!("cannot run cc: {e}"))?;
     if output.status.success() {
@@ -546,6 +582,21 @@ pub fn build_and_run(
     limit: Duration,
     build: Option<&Build>,
 ) -> Result<Vec<u8>, (bool, String)> {
+    let mut outputs = build_and_run_times(source_path, tag, dir, sanitize, limit, build, 1)?;
+    Ok(outputs.pop().unwrap_or_default())
+}
+
+/// [`build_and_run`], the program run `times` times (at least once): the
+/// output of each run.
+pub fn build_and_run_times(
+    source_path: &Path,
+    tag: &str,
+    dir: &Path,
+    sanitize: bool,
+    limit: Duration,
+    build: Option<&Build>,
+    times: usize,
+) -> Result<Vec<Vec<u8>>, (bool, String)> {
     let exe = dir.join(format!("{tag}.exe"));
     let mut flags = vec!["-std=c11", "-O1", "-w"];
     let tsan = build.is_some_and(|b| b.flags.iter().any(|f| f == "-fsanitize=thread"));
@@ -558,7 +609,9 @@ pub fn build_and_run(
     }
     compile(source_path, &exe, &flags).map_err(|e| (true, e))?;
     let env = build.map(|b| b.env.clone()).unwrap_or_default();
-    let result = run_with_env(&exe, limit, &env).map_err(|e| (false, e));
+    let result = (0..times.max(1))
+        .map(|_| run_with_env(&exe, limit, &env).map_err(|e| (false, e)))
+        .collect();
     let _ = std::fs::remove_file(&exe);
     result
 }
@@ -579,7 +632,10 @@ pub fn check_program(
         &options.trace_sizes,
     )?;
     compare_output(name, source, &contraction.output, dir, options)?;
-    Ok(stats)
+    Ok(CheckStats {
+        output: contraction.output,
+        ..stats
+    })
 }
 
 /// The compiled half of [`check_program`]: builds and runs `source`
@@ -645,20 +701,38 @@ pub fn compare_output(
                 kind: FailureKind::BadOriginal,
                 detail: format!("[build {label}] {e}"),
             })?;
-            let actual = build_and_run(&output_path, &tag, dir, sanitize, limit, Some(build))
-                .map_err(|(at_compile, e)| Failure {
-                    kind: if at_compile {
-                        FailureKind::OutputDoesNotCompile
+            let runs = build_and_run_times(
+                &output_path,
+                &tag,
+                dir,
+                sanitize,
+                limit,
+                Some(build),
+                build.runs,
+            )
+            .map_err(|(at_compile, e)| Failure {
+                kind: if at_compile {
+                    FailureKind::OutputDoesNotCompile
+                } else {
+                    FailureKind::OutputDiffers
+                },
+                detail: format!("[build {label}] {e}"),
+            })?;
+            for (run, actual) in runs.iter().enumerate() {
+                if *actual != expected {
+                    let which = if runs.len() > 1 {
+                        format!(", run {} of {}", run + 1, runs.len())
                     } else {
-                        FailureKind::OutputDiffers
-                    },
-                    detail: format!("[build {label}] {e}"),
-                })?;
-            if actual != expected {
-                return Err(Failure {
-                    kind: FailureKind::OutputDiffers,
-                    detail: format!("[build {label}] {}", first_difference(&expected, &actual)),
-                });
+                        String::new()
+                    };
+                    return Err(Failure {
+                        kind: FailureKind::OutputDiffers,
+                        detail: format!(
+                            "[build {label}{which}] {}",
+                            first_difference(&expected, actual)
+                        ),
+                    });
+                }
             }
         }
         let parsed = run_guarded(Duration::from_secs(30), {

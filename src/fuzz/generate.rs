@@ -41,6 +41,12 @@
 //! a program has a chain and which group it is (mostly the first), so
 //! that a program without one is exactly the one its seed made before.
 //!
+//! The forms of issue 45 ([`super::real_c`]) add kernels of their own
+//! ("units") after the main kernel, drawn by `real_c::draw_units` from a
+//! fourth generator made from the seed: the main kernel of every seed is
+//! the one it made before (with a list of these forms only, the classic
+//! one).
+//!
 //! [`generate_sized`] with `symbolic` makes programs whose every size is
 //! a kernel parameter without value (the campaign's `--sizes symbolic`):
 //! extents and subscript offsets are fitted as affine functions of the
@@ -59,6 +65,7 @@ use super::program::{
     Aff, DatasetStyle, Derived, DerivedOp, Forms, GenProgram, Node, QuotientForm, Read, Shape,
     SizeConfig, SizeForm, Target, TempArray, WEIGHTS,
 };
+use super::real_c::{RealCForm, draw_units};
 use crate::util::rng::Rng;
 
 const LOOP_VARS: [&str; 3] = ["i", "j", "k"];
@@ -2298,17 +2305,30 @@ pub fn generate_with(seed: u64, forms: &Forms) -> GenProgram {
 /// value.
 pub fn generate_sized(seed: u64, forms: &Forms, symbolic: bool) -> GenProgram {
     let mut attempt: u64 = 0;
-    loop {
+    // The main kernel's forms: those of issue 45 write units of their own.
+    let mut base_forms = *forms;
+    for form in RealCForm::ALL {
+        base_forms.set(form.name(), false);
+    }
+    let mut program = loop {
         let sub_seed = seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)
             .wrapping_add(attempt);
-        if let Some(program) = try_generate(seed, sub_seed, forms, symbolic)
+        if let Some(program) = try_generate(seed, sub_seed, &base_forms, symbolic)
             && program.check_well_defined().is_ok()
         {
-            return program;
+            break program;
         }
         attempt += 1;
+    };
+    // The units come from a stream of their own: the main kernel of every
+    // seed stays the one it was before them.
+    let units = draw_units(seed, &forms.real_c(), forms.only_real_c());
+    for unit in &units {
+        program.shape.drawn.set(unit.form().name(), true);
     }
+    program.shape.units = units;
+    program
 }
 
 /// Each form of `forms` kept with probability 1/2 (the `braceless` and
@@ -2348,6 +2368,8 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64)
         declared_iterators: keep(forms.declared_iterators, 2),
         // From a stream of its own too: the other draws do not move.
         regions: forms.regions && Rng::new(seed ^ 0x2E61_0A5B_5EED_0F0D).chance(2, 3),
+        // The forms of issue 45 write units of their own (`draw_units`).
+        ..Forms::classic()
     }
 }
 
@@ -2390,7 +2412,8 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
         sizes.push((format!("N{p}"), value));
         size_values.insert(format!("N{p}"), value);
     }
-    let shape = choose_shape(&forms, &sizes, &mut form_rng, symbolic);
+    let mut shape = choose_shape(&forms, &sizes, &mut form_rng, symbolic);
+    shape.drawn = forms;
     let mut builder = Builder {
         rng,
         program: GenProgram {

@@ -1,6 +1,8 @@
 //! Greedy minimisation of a failing generated program.
 //!
-//! [`minimise`] tries one small edit at a time — drop a statement, a loop
+//! [`minimise`] tries one small edit at a time — drop a unit of issue 45
+//! or simplify one (a call, a stage, an extra, a read), drop the main
+//! kernel's body when units remain, drop a statement, a loop
 //! or an `if`, unwrap a loop or an `if` into its parent, drop a condition,
 //! a read, a term or the constant of a subscript, lower a size macro — and
 //! keeps an edit when the program is still well defined
@@ -45,6 +47,9 @@ pub fn nth_edit(program: &GenProgram, k: usize) -> Option<GenProgram> {
             k -= 1;
         }
     }
+    if edit_units(&mut result, &mut k) {
+        return Some(result);
+    }
     for index in 0..result.sizes.len() {
         if result.sizes[index].1 > 1 {
             if k == 0 {
@@ -59,6 +64,39 @@ pub fn nth_edit(program: &GenProgram, k: usize) -> Option<GenProgram> {
     } else {
         None
     }
+}
+
+/// The edits of the units of issue 45 (see `super::real_c`): drop a
+/// unit, drop the main kernel's body when units remain (a failure of a
+/// unit alone), then each unit's own simplifications.
+fn edit_units(program: &mut GenProgram, k: &mut usize) -> bool {
+    let units = &mut program.shape.units;
+    for index in 0..units.len() {
+        if *k == 0 {
+            units.remove(index);
+            return true;
+        }
+        *k -= 1;
+    }
+    if !units.is_empty() && !program.body.is_empty() {
+        if *k == 0 {
+            program.body.clear();
+            return true;
+        }
+        *k -= 1;
+    }
+    for unit in units.iter_mut() {
+        let mut j = 0;
+        while let Some(simpler) = unit.simplified(j) {
+            if *k == 0 {
+                *unit = simpler;
+                return true;
+            }
+            *k -= 1;
+            j += 1;
+        }
+    }
+    false
 }
 
 fn edit_aff(aff: &mut Aff, k: &mut usize) -> bool {

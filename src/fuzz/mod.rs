@@ -3,6 +3,11 @@
 //! - `program`: the model of a generated kernel, its C printer and its
 //!   concrete well-definedness check (bounds, read-before-write);
 //! - `generate`: the seeded generator of such programs;
+//! - `real_c`: the kernels of their own that a program may carry after its
+//!   main kernel, written in the forms of real C of issue 45 (stateful
+//!   calls, aliasing arguments, extreme bases, `long` iterators, OpenMP
+//!   under `#ifdef`, late VLA sizes and initialisers with calls, `#undef`,
+//!   qualifier and statement macros);
 //! - `check`: the differential check of one program (polyfold, trace
 //!   verifier, `cc` on both versions, lang-c), with panics and hangs caught;
 //! - `minimise`: greedy shrinking of a failing program;
@@ -18,3 +23,4 @@ pub mod generate;
 pub mod minimise;
 pub mod mutate;
 pub mod program;
+pub mod real_c;

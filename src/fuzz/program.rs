@@ -17,6 +17,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
+use super::real_c::{RealCForm, Unit};
+
 /// Size of the external input array `in`.
 pub const INPUT_SIZE: i64 = 160;
 /// Size of the external output array `out`.
@@ -396,6 +398,31 @@ pub struct Forms {
     /// Drawn from a stream of its own: a program that does not draw it is
     /// the one its seed made before the form existed.
     pub stencil_chains: bool,
+    /// The forms of issue 45 (see [`super::real_c`]): each writes a kernel
+    /// of its own after the main kernel, drawn from a stream of its own
+    /// (programs without one are the ones their seeds made before).
+    /// Stateful calls in loops (an LCG `noise()`, a byte reader,
+    /// `bias = noise();` between loops, a global read through
+    /// `get_total()`) and pure helpers.
+    pub stateful_calls: bool,
+    /// The kernel called with one array for two parameters (`k(n, x, x)`,
+    /// overlapping parts), and `restrict` kernels with distinct arrays.
+    pub in_place_calls: bool,
+    /// Loops `for (i = base; i < base + n; i++)`, subscripts `i - base`,
+    /// called with `base = INT_MAX - n`, `INT_MIN` and ordinary values.
+    pub extreme_bases: bool,
+    /// A `long j` loop computing `j * 1000000` next to an `int i` loop.
+    pub long_iterators: bool,
+    /// Per-row scratch in a parallel loop whose pragma is under
+    /// `#ifdef _OPENMP`, `#if USE_OMP`, `_Pragma` or a macro of it.
+    pub openmp_ifdef: bool,
+    /// VLA sizes written after the declaration, initialisers with calls.
+    pub declaration_effects: bool,
+    /// `#undef N` / `#define N 4` between two kernels.
+    pub undef_macros: bool,
+    /// `#define RESTRICT __restrict`, an attribute macro on a parameter,
+    /// `FOR(i, a, b)` loops, `_Pragma` before a loop and a function.
+    pub c_macros: bool,
 }
 
 impl Forms {
@@ -428,11 +455,45 @@ impl Forms {
             initialised: true,
             declared_iterators: true,
             stencil_chains: true,
+            stateful_calls: true,
+            in_place_calls: true,
+            extreme_bases: true,
+            long_iterators: true,
+            openmp_ifdef: true,
+            declaration_effects: true,
+            undef_macros: true,
+            c_macros: true,
         }
     }
 
+    /// Every form but those of issue 45 (the main kernel's forms only).
+    pub fn all_but_real_c() -> Forms {
+        let mut forms = Forms::all();
+        for form in RealCForm::ALL {
+            *forms.switch(form.name()).expect("a form name") = false;
+        }
+        forms
+    }
+
+    /// The forms of issue 45 that are on, in order.
+    pub fn real_c(&self) -> Vec<RealCForm> {
+        RealCForm::ALL
+            .into_iter()
+            .filter(|f| self.get(f.name()) == Some(true))
+            .collect()
+    }
+
+    /// Whether no form but those of issue 45 is on.
+    pub fn only_real_c(&self) -> bool {
+        let mut rest = *self;
+        for form in RealCForm::ALL {
+            *rest.switch(form.name()).expect("a form name") = false;
+        }
+        rest == Forms::classic()
+    }
+
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 21] = [
+    pub const NAMES: [&'static str; 29] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -454,6 +515,14 @@ impl Forms {
         "initialised",
         "declared-iterators",
         "stencil-chains",
+        "stateful-calls",
+        "in-place-calls",
+        "extreme-bases",
+        "long-iterators",
+        "openmp-ifdef",
+        "declaration-effects",
+        "undef-macros",
+        "c-macros",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -479,8 +548,27 @@ impl Forms {
             "initialised" => &mut self.initialised,
             "declared-iterators" => &mut self.declared_iterators,
             "stencil-chains" => &mut self.stencil_chains,
+            "stateful-calls" => &mut self.stateful_calls,
+            "in-place-calls" => &mut self.in_place_calls,
+            "extreme-bases" => &mut self.extreme_bases,
+            "long-iterators" => &mut self.long_iterators,
+            "openmp-ifdef" => &mut self.openmp_ifdef,
+            "declaration-effects" => &mut self.declaration_effects,
+            "undef-macros" => &mut self.undef_macros,
+            "c-macros" => &mut self.c_macros,
             _ => return None,
         })
+    }
+
+    /// Sets the switch `name`; false when there is no such switch.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        match self.switch(name) {
+            Some(slot) => {
+                *slot = on;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Whether the switch `name` is on.
@@ -668,6 +756,13 @@ pub struct Shape {
     /// Some loops declare their iterator in their header (the
     /// `declared-iterators` form).
     pub declared_iterators: bool,
+    /// The kernels of their own printed after the main kernel, in the
+    /// forms of issue 45 (see [`super::real_c`]).
+    pub units: Vec<Unit>,
+    /// The forms the program drew (a subset of the caller's; those of
+    /// issue 45 when it has a unit of them): the campaign counts programs
+    /// per form.
+    pub drawn: Forms,
 }
 
 /// Comments put at line ends by the printer (some with `;`, `{`, `}`).
@@ -896,6 +991,10 @@ impl GenProgram {
             self.print_node(node, 1, &mut out, &mut style);
         }
         out.push_str("#pragma endscop\n}\n\n");
+        for unit in &self.shape.units {
+            out.push_str(&unit.file_text());
+            out.push('\n');
+        }
         out.push_str("int main(void)\n{\n");
         out.push_str("    static double in[IN_SIZE];\n    static double out[OUT_SIZE];\n");
         if let Some(t) = temp_parameter {
@@ -925,8 +1024,37 @@ impl GenProgram {
                 );
             }
         }
+        for unit in &self.shape.units {
+            out.push_str(&unit.main_text());
+        }
         out.push_str("    return 0;\n}\n");
         out
+    }
+
+    /// The text of the main kernel (`static void kernel(...)` to its
+    /// closing brace) in [`GenProgram::to_c`].
+    pub fn kernel_c(&self) -> String {
+        let text = self.to_c();
+        let start = text.find("static void kernel(").unwrap_or(0);
+        let end = text[start..]
+            .find("#pragma endscop\n}\n")
+            .map_or(text.len(), |e| start + e + "#pragma endscop\n}\n".len());
+        text[start..end].to_string()
+    }
+
+    /// Whether some unit may show a wrong fold only under the sanitizers
+    /// (see [`Unit::needs_sanitizers`]): the campaign builds the program
+    /// with them always.
+    pub fn needs_sanitizers(&self) -> bool {
+        self.shape.units.iter().any(Unit::needs_sanitizers)
+    }
+
+    /// The forms of issue 45 the program's units write, in order.
+    pub fn real_c_forms(&self) -> Vec<RealCForm> {
+        let mut forms: Vec<RealCForm> = self.shape.units.iter().map(Unit::form).collect();
+        forms.sort();
+        forms.dedup();
+        forms
     }
 
     fn print_datasets(&self, datasets: &[Dataset], out: &mut String) {
@@ -1203,12 +1331,17 @@ impl GenProgram {
         }
     }
 
-    /// Runs the kernel's control flow for every size assignment the
+    /// Checks the units (see [`Unit::check`]), then runs the kernel's
+    /// control flow for every size assignment the
     /// compiled program runs with (see [`GenProgram::size_assignments`])
     /// and checks that every subscript is in bounds, every temporary cell
     /// and scalar is written before it is read, the trip count stays
     /// small, and the iterations of each `Parallel` loop are independent.
     pub fn check_well_defined(&self) -> Result<(), IllDefined> {
+        for unit in &self.shape.units {
+            unit.check()
+                .map_err(|e| IllDefined(format!("unit {}: {}", unit.number, e.0)))?;
+        }
         for values in self.size_assignments() {
             self.check_well_defined_for(&values).map_err(|e| {
                 if values.is_empty() {
