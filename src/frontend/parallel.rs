@@ -116,11 +116,40 @@ pub fn parallel_mark_before(
     pragmas: &[Pragma],
     for_start: usize,
 ) -> Option<(ParallelMark, usize)> {
-    let mut pos = for_start.min(source.len());
     let mut found: Option<(ParallelMark, usize)> = None;
+    for p in pragmas_before(source, pragmas, for_start) {
+        let directive = normalise(&p.text);
+        if let Some(count) = loops_marked(&directive) {
+            let mark = ParallelMark {
+                directive,
+                span: p.span.clone(),
+            };
+            found = match found {
+                // The pragma nearest the loop names it; a wider
+                // collapse of another pragma still counts.
+                Some((m, c)) => Some((m, c.max(count))),
+                None => Some((mark, count)),
+            };
+        }
+    }
+    found
+}
+
+/// The pragmas right before the statement that starts at byte `start`,
+/// nearest first: the walk back goes over blanks, comments, pragma lines
+/// (and `_Pragma(...)`, recorded as pragmas), and the lines of
+/// preprocessor conditionals (`#if`, `#ifdef`, `#ifndef`, `#elif`,
+/// `#else`, `#endif`), so that a pragma in any branch of a conditional
+/// around the statement's header counts, whichever branch is compiled.
+/// It stops at anything else (code, another directive).
+pub fn pragmas_before<'p>(source: &str, pragmas: &'p [Pragma], start: usize) -> Vec<&'p Pragma> {
+    let mut pos = start.min(source.len());
+    let mut out = Vec::new();
     // Bounded: each round moves `pos` strictly back.
     loop {
-        let before = source.get(..pos)?.trim_end();
+        let Some(before) = source.get(..pos).map(str::trim_end) else {
+            break;
+        };
         let end = before.len();
         if end == 0 {
             break;
@@ -134,37 +163,59 @@ pub fn parallel_mark_before(
                 None => break,
             }
         }
-        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
         if let Some(p) = pragmas
             .iter()
             .find(|p| p.span.start < end && end <= p.span.end)
         {
-            let directive = normalise(&p.text);
-            if let Some(count) = loops_marked(&directive) {
-                let mark = ParallelMark {
-                    directive,
-                    span: p.span.clone(),
-                };
-                found = match found {
-                    // The pragma nearest the loop names it; a wider
-                    // collapse of another pragma still counts.
-                    Some((m, c)) => Some((m, c.max(count))),
-                    None => Some((mark, count)),
-                };
-            }
+            out.push(p);
             if p.span.start >= pos {
                 break;
             }
             pos = p.span.start;
             continue;
         }
-        if before[line_start..].trim_start().starts_with("//") {
+        let line_start = logical_line_start(before, end);
+        let line = before[line_start..].trim_start();
+        if line.starts_with("//") || is_conditional_directive(line) {
             pos = line_start;
             continue;
         }
+        // A `//` comment after code is not skipped: the code stops the walk.
         break;
     }
-    found
+    out
+}
+
+/// The start of the logical line that ends at byte `end` of `text`: lines
+/// spliced by a `\` at their end belong to the line after them.
+fn logical_line_start(text: &str, end: usize) -> usize {
+    let mut start = text[..end].rfind('\n').map_or(0, |k| k + 1);
+    while start > 0 {
+        let previous = text[..start - 1].trim_end_matches('\r');
+        if !previous.ends_with('\\') {
+            break;
+        }
+        start = previous.rfind('\n').map_or(0, |k| k + 1);
+    }
+    start
+}
+
+/// Whether `line` (trimmed at its start) is a line of a preprocessor
+/// conditional: `#if`, `#ifdef`, `#ifndef`, `#elif`, `#elifdef`,
+/// `#elifndef`, `#else` or `#endif`.
+fn is_conditional_directive(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('#') else {
+        return false;
+    };
+    let word: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    matches!(
+        word.as_str(),
+        "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef" | "else" | "endif"
+    )
 }
 
 /// Why the statements of `scop` may run concurrently in ways that the
