@@ -31,7 +31,7 @@ int main(void)
     }
     double total = 0.0;
     for (i = 0; i < N; i++)
-        total = total * 0.75 + best[i];
+        total += (i + 1) * best[i];
     printf("%.9f\n", total);
     return 0;
 }

@@ -24,7 +24,7 @@ int main(void)
     }
     double s = 0.0;
     for (i = 0; i < N; i++)
-        s = s * 0.9 + out[i];
+        s += (i + 1) * out[i];
     printf("%.9f\n", s);
     return 0;
 }

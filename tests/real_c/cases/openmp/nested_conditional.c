@@ -25,7 +25,7 @@ int main(void)
     }
     double s = 0.0;
     for (i = 0; i < N + 2; i++)
-        s = s * 0.5 + u[i];
+        s += (i + 1) * u[i];
     printf("%.9f\n", s);
     return 0;
 }

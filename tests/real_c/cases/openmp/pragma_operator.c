@@ -24,7 +24,7 @@ int main(void)
     }
     float s = 0.0f;
     for (i = 0; i < N; i++)
-        s = s * 0.5f + z[i];
+        s += (float)(i + 1) * z[i];
     printf("%.6f\n", s);
     return 0;
 }
