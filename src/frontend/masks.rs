@@ -82,9 +82,9 @@ pub fn scan(source: &str) -> Scan {
 
 /// The length of a line splice (`\` and a line break) at byte `i`, or 0.
 fn splice_len(b: &[u8], i: usize) -> usize {
-    match (b.get(i + 1), b.get(i + 2)) {
-        (Some(b'\n'), _) => 2,
-        (Some(b'\r'), Some(b'\n')) => 3,
+    match (b.get(i), b.get(i + 1), b.get(i + 2)) {
+        (Some(b'\\'), Some(b'\n'), _) => 2,
+        (Some(b'\\'), Some(b'\r'), Some(b'\n')) => 3,
         _ => 0,
     }
 }
@@ -538,6 +538,71 @@ mod tests {
         assert_eq!(classify(&toks("for (i = 0; i < n; i++) if (ok)")), None);
         assert_eq!(classify(&toks("double")), None);
         assert_eq!(classify(&toks("100")), None);
+    }
+
+    /// The masks of `source` (no `-D`, no headers).
+    fn masks_of(source: &str) -> Masks {
+        let file = super::super::syntax::parse_file(source).expect("parser");
+        let evaluated =
+            super::super::preproc::evaluate(&file.pp, &file.defines, &[], &Default::default());
+        plan(&scan(source), &evaluated, &file.defines, &[])
+    }
+
+    #[test]
+    fn plans_masks_for_qualifiers_pragmas_and_loops() {
+        let src = "#define RESTRICT __restrict\n#define R __restrict\n#define FOR(i, n) for (i = 0; i < (n); i++)\n#define OMP _Pragma(\"omp for\")\nvoid f(int n, double *RESTRICT p, double *R q) {\n  int i;\n  OMP\n  FOR(i, n) p[i] = 0;\n  _Pragma(\"GCC ivdep\") for (i = 0; i < n; i++) q[i] = 1;\n}\n";
+        let m = masks_of(src);
+        let at = |needle: &str| {
+            let k = src.rfind(needle).expect("needle");
+            k..k + needle.len()
+        };
+        assert_eq!(
+            m.replacements,
+            vec![
+                (
+                    at("RESTRICT p").start..at("RESTRICT p").start + 8,
+                    "restrict".to_string()
+                ),
+                (at("R q").start..at("R q").start + 1, String::new()),
+                (at("OMP"), String::new()),
+                (at("FOR(i, n)"), "for(;;)".to_string()),
+                (at("_Pragma(\"GCC ivdep\")"), String::new()),
+            ]
+        );
+        let pragmas: Vec<(&str, Range<usize>)> = m
+            .pragmas
+            .iter()
+            .map(|p| (p.text.as_str(), p.span.clone()))
+            .collect();
+        assert_eq!(
+            pragmas,
+            [
+                ("omp for", at("OMP")),
+                ("GCC ivdep", at("_Pragma(\"GCC ivdep\")"))
+            ]
+        );
+        // The loop header: the iterator and the bound are the user's
+        // tokens (the arguments), the rest is the macro's.
+        let [header] = m.loops.as_slice() else {
+            panic!("one loop header: {:?}", m.loops)
+        };
+        assert_eq!(header.span, at("FOR(i, n)"));
+        let Some(cond) = &header.cond else {
+            panic!("a condition")
+        };
+        assert!(cond.from_macro);
+        let super::super::syntax::ExprKind::Binary(_, lhs, rhs) = &cond.kind else {
+            panic!("i < (n): {cond:?}")
+        };
+        assert_eq!(&src[lhs.span.clone()], "i");
+        assert!(!lhs.from_macro);
+        assert_eq!(&src[rhs.span.clone()], "n");
+        // A file that parses gets no mask; a use before the definition is
+        // not a macro use.
+        let file = super::super::syntax::parse_file_masked(src, &m).expect("parser");
+        assert!(file.first_error.is_none());
+        assert!(masks_of("#define R __restrict\nint x;\n").is_empty());
+        assert!(masks_of("void f(double *R p);\n#define R __restrict\n").is_empty());
     }
 
     #[test]

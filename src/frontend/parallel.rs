@@ -163,15 +163,17 @@ pub fn pragmas_before<'p>(source: &str, pragmas: &'p [Pragma], start: usize) -> 
                 None => break,
             }
         }
-        if let Some(p) = pragmas
+        // Every pragma that ends here (a macro use may stand for several).
+        let here: Vec<&Pragma> = pragmas
             .iter()
-            .find(|p| p.span.start < end && end <= p.span.end)
-        {
-            out.push(p);
-            if p.span.start >= pos {
+            .filter(|p| p.span.start < end && end <= p.span.end)
+            .collect();
+        if let Some(start) = here.iter().map(|p| p.span.start).min() {
+            out.extend(here.iter().rev());
+            if start >= pos {
                 break;
             }
-            pos = p.span.start;
+            pos = start;
             continue;
         }
         let line_start = logical_line_start(before, end);
@@ -437,5 +439,41 @@ mod tests {
         assert!(parallel_mark_before(src, &ps, at).is_none());
         let src = "for (i = 0; i < N; i++) ;\n";
         assert!(parallel_mark_before(src, &[], 0).is_none());
+    }
+
+    #[test]
+    fn pragmas_in_any_branch_of_a_conditional_count() {
+        let src = "x = 1;\n#if defined(_OPENMP) && \\\n    USE_OMP\n#pragma omp parallel for collapse(2)\n#elif defined(__GNUC__)\n  #pragma GCC ivdep\n#else\n/* none */\n#endif\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        let at = src.find("for (").unwrap();
+        let found: Vec<&str> = pragmas_before(src, &ps, at)
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect();
+        assert_eq!(found, ["GCC ivdep", "omp parallel for collapse(2)"]);
+        let (mark, count) = parallel_mark_before(src, &ps, at).unwrap();
+        assert_eq!(mark.directive, "GCC ivdep");
+        assert_eq!(count, 2);
+        // Code inside the conditional stops the walk.
+        let src =
+            "#ifdef _OPENMP\n#pragma omp parallel for\nx = 1;\n#endif\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        assert!(parallel_mark_before(src, &ps, src.find("for (").unwrap()).is_none());
+        // Two pragmas at one span (a macro that expands to both).
+        let src = "P for (i = 0; i < N; i++) ;\n";
+        let ps = vec![
+            Pragma {
+                text: "GCC unroll 4".into(),
+                span: 0..1,
+            },
+            Pragma {
+                text: "omp simd".into(),
+                span: 0..1,
+            },
+        ];
+        assert_eq!(
+            parallel_mark_before(src, &ps, 2).map(|(m, _)| m.directive),
+            Some("omp simd".to_string())
+        );
     }
 }

@@ -909,6 +909,53 @@ mod tests {
     }
 
     #[test]
+    fn history_says_what_a_name_means_where() {
+        // `#define N 10` at 0, `#undef N` at 20, `#define N 4` at 30, an
+        // unknown `#define M` at 40.
+        let mut defs = vec![def("N", "10"), def("N", "4"), def("M", "1")];
+        defs[0].span = 0..10;
+        defs[1].span = 30..40;
+        defs[2].span = 45..50;
+        let items = vec![
+            PpItem::Define(0),
+            PpItem::Undef {
+                name: "N".into(),
+                span: 20..28,
+            },
+            PpItem::Define(1),
+            PpItem::Cond {
+                branches: vec![(
+                    PpCond::Defined("__GNUC__".into()),
+                    40..44,
+                    vec![PpItem::Define(2)],
+                )],
+            },
+        ];
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
+        let body = |at: usize| match ev.state_at("N", at) {
+            MacroState::Defined(d) => Some(d.body.clone()),
+            MacroState::Undefined => None,
+            MacroState::Unknown => Some("?".into()),
+        };
+        assert_eq!(body(0), None);
+        assert_eq!(body(15).as_deref(), Some("10"));
+        assert_eq!(body(25), None);
+        assert_eq!(body(35).as_deref(), Some("4"));
+        assert!(matches!(ev.state_at("M", 60), MacroState::Unknown));
+        assert!(matches!(ev.state_at("M", 40), MacroState::Undefined));
+        let (defines, unknown) = ev.in_force(ev.events_before(60));
+        assert_eq!(defines.len(), 1);
+        assert_eq!(defines[0].body, "4");
+        assert_eq!(unknown, ["M"]);
+        let all: Vec<String> = ev
+            .all_active_defines()
+            .into_iter()
+            .map(|d| d.body)
+            .collect();
+        assert_eq!(all, ["10", "4"]);
+    }
+
+    #[test]
     fn arithmetic_matches_c() {
         let ev = Walker {
             state: HashMap::new(),

@@ -1784,6 +1784,33 @@ mod tests {
     }
 
     #[test]
+    fn conditionals_of_pragmas_are_statement_pragmas() {
+        let src = "void f(int n, double a[n]) {\n#ifdef _OPENMP\n#pragma omp parallel for\n#else\n/* none */\n#endif\n  for (int i = 0; i < n; i++) a[i] = 0;\n#if X\n#pragma scop\n#endif\n#ifdef Y\n#pragma GCC ivdep\n  a[0] = 1;\n#endif\n}\n";
+        let file = parse_file(src).expect("parser");
+        let CStmt::Compound { items, .. } = &file.functions[0].body else {
+            panic!("body is a compound statement");
+        };
+        let kinds: Vec<String> = items
+            .iter()
+            .map(|it| match it {
+                CStmt::Preproc {
+                    span,
+                    applies_to_next,
+                } => format!("{applies_to_next} {}", &src[span.clone()]),
+                other => format!("{:?}", std::mem::discriminant(other)),
+            })
+            .collect();
+        assert_eq!(
+            kinds[0],
+            "true #ifdef _OPENMP\n#pragma omp parallel for\n#else\n/* none */\n#endif"
+        );
+        assert!(matches!(items[1], CStmt::For { .. }));
+        // Only polyfold's own pragma, or code besides the pragma: as before.
+        assert!(matches!(&items[2], CStmt::Other { kind, .. } if kind == "preproc_if"));
+        assert!(matches!(&items[3], CStmt::Other { kind, .. } if kind == "preproc_ifdef"));
+    }
+
+    #[test]
     fn reports_missing_token() {
         let src = "void f() { int x = 1 }\n";
         let file = parse_file(src).expect("parser");
