@@ -1782,12 +1782,12 @@ impl Resolver for Analyzer<'_> {
             ));
         }
         let Some(var) = self.scopes.lookup(name, expr.span.start) else {
-            return Err(not_affine(
-                self,
-                place,
-                &expr.span,
-                "not a declared variable or a macro",
-            ));
+            let why = if self.macros.is_redefined_here(name) {
+                "a macro that this function #defines or #undefs: no one definition holds in all of it"
+            } else {
+                "not a declared variable or a macro"
+            };
+            return Err(not_affine(self, place, &expr.span, why));
         };
         let v = &self.scopes.vars[var];
         let int_scalar =

@@ -38,6 +38,9 @@ pub struct Macros {
     function_bodies: HashMap<String, (Vec<String>, Option<Expr>)>,
     /// The value of every object-like macro (final definitions).
     values: HashMap<String, Option<i64>>,
+    /// Names that the function this table is for `#define`s or `#undef`s
+    /// in its body: they have no one meaning there, and are left out.
+    redefined_here: Vec<String>,
 }
 
 /// The longest chain of macros whose value is computed (`A` uses `B` uses
@@ -103,6 +106,35 @@ impl Macros {
         }
         m.values = memo;
         m
+    }
+
+    /// The table of the macros in force in a function: `defines` with
+    /// the command line's, less the names `redefined_here` (the function
+    /// `#define`s or `#undef`s them in its body).
+    pub fn for_function(
+        defines: &[Define],
+        command_line: &[(String, String)],
+        redefined_here: &[String],
+    ) -> Macros {
+        let defines: Vec<Define> = defines
+            .iter()
+            .filter(|d| !redefined_here.contains(&d.name))
+            .cloned()
+            .collect();
+        let command: Vec<(String, String)> = command_line
+            .iter()
+            .filter(|(n, _)| !redefined_here.contains(n))
+            .cloned()
+            .collect();
+        let mut m = Macros::build(&defines, &command);
+        m.redefined_here = redefined_here.to_vec();
+        m
+    }
+
+    /// Whether the function this table is for `#define`s or `#undef`s
+    /// `name` in its body.
+    pub fn is_redefined_here(&self, name: &str) -> bool {
+        self.redefined_here.iter().any(|n| n == name)
     }
 
     /// Whether `name` is an object-like macro whose body is an integer

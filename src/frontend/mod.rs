@@ -277,16 +277,7 @@ impl FunctionMacros {
                 return k;
             }
             let (defines, _) = evaluated.in_force(key.0);
-            let defines: Vec<syntax::Define> = defines
-                .into_iter()
-                .filter(|d| !key.1.contains(&d.name))
-                .collect();
-            let command: Vec<(String, String)> = command_line
-                .iter()
-                .filter(|(n, _)| !key.1.contains(n))
-                .cloned()
-                .collect();
-            views.push(Macros::build(&defines, &command));
+            views.push(Macros::for_function(&defines, command_line, &key.1));
             keys.push(key);
             views.len() - 1
         };
