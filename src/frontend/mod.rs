@@ -7,13 +7,15 @@
 //! a warning diagnostic and simply stays out of every SCoP; only unparseable
 //! input is an error.
 //!
-//! Flow: [`syntax::parse_file`] → [`preproc::evaluate`] (active
-//! branches, headers read through `-I`, `-D`/`-U`) →
-//! [`macros::Macros::build`] → `expand_macro_declarators` (declarators
-//! written as function-like macro calls) → [`scope::Scopes::build`] →
-//! per function: pragma regions or maximal runs (`detect_function`) →
-//! [`analyze::Analyzer`] per top-level statement →
-//! [`lower::lower_run`] per run → `ir::verify` (debug builds).
+//! Flow: [`syntax::parse_file`] (a file that does not parse is parsed
+//! again with the [`masks`] of the macro uses and `_Pragma`s tree-sitter
+//! cannot read) → [`preproc::evaluate`] (active branches, headers read
+//! through `-I`, `-D`/`-U`, and the history of every macro) → the macros
+//! in force in each function ([`macros::Macros::for_function`]) →
+//! `expand_macro_declarators` (declarators written as function-like macro
+//! calls) → [`scope::Scopes::build`] → per function: pragma regions or
+//! maximal runs (`detect_function`) → [`analyze::Analyzer`] per top-level
+//! statement → [`lower::lower_run`] per run → `ir::verify` (debug builds).
 
 // Rejections travel as `Result<_, Diagnostic>`; they are rare and cold, so
 // the size of the error variant does not matter.

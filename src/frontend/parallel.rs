@@ -5,15 +5,20 @@
 //! The iterations of such a loop are unordered (threads, SIMD lanes, or a
 //! compiler told to ignore dependences): the storage analysis must not let
 //! two of them share a location. The rule here is conservative: any pragma
-//! directly before a `for` (blank lines, comments and other pragmas in
-//! between allowed) that could mean "these iterations may overlap" marks
-//! it; marking too much only keeps more storage.
+//! directly before a `for` (blank lines, comments, other pragmas and the
+//! lines of preprocessor conditionals in between allowed, so a pragma in
+//! any branch of `#ifdef _OPENMP` ... `#else` ... `#endif` counts whichever
+//! branch is compiled) that could mean "these iterations may overlap"
+//! marks it; marking too much only keeps more storage. `_Pragma("...")`
+//! operators, and macros that expand only to them, are pragmas at their
+//! span (see `masks`).
 //!
 //! What this module does not do: it does not model `nowait`, tasks,
 //! sections or redundant execution by every thread of a `#pragma omp
 //! parallel` region (a loop directly after such a pragma is marked, which
-//! covers its iterations only), and it does not look inside macros that
-//! expand to `_Pragma`.
+//! covers its iterations only); a task pragma written as `_Pragma` or
+//! through a macro is not seen by [`unmodelled_concurrency`], which reads
+//! the SCoP's text (`#pragma` lines and `_Pragma("...")` operators).
 
 use std::ops::Range;
 
@@ -251,9 +256,17 @@ pub fn unmodelled_concurrency(source: &str, scop: &crate::ir::Scop) -> Option<St
     let mut at = scop.span.start;
     for line in text.split_inclusive('\n') {
         let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix('#')
-            && let Some(rest) = rest.trim_start().strip_prefix("pragma")
-        {
+        // `#pragma X`, or `_Pragma("X")` on the line.
+        let directive = match t.strip_prefix('#') {
+            Some(rest) => rest.trim_start().strip_prefix("pragma").map(str::to_string),
+            None => t
+                .find("_Pragma")
+                .and_then(|k| t[k + "_Pragma".len()..].trim_start().strip_prefix('('))
+                .and_then(|r| r.trim_start().strip_prefix('"'))
+                .and_then(|r| r.split('"').next())
+                .map(str::to_string),
+        };
+        if let Some(rest) = directive.as_deref() {
             let w = words(rest);
             let vendor = w.first().map(String::as_str);
             if matches!(vendor, Some("omp" | "acc"))

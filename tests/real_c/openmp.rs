@@ -4,7 +4,8 @@
 //! conditional that also holds code, and as `_Pragma("omp parallel for")`
 //! in statement position (written out or through a macro). Each marks its
 //! loop parallel whatever `-D` says, so the temporaries keep one cell per
-//! iteration; the kernels of `cases/openmp/` check, independently of
+//! iteration (and a `_Pragma("omp task")` keeps the SCoP's temporaries as
+//! `#pragma omp task` does); the kernels of `cases/openmp/` check, independently of
 //! polyfold's reasoning:
 //! - the IR marks the loop parallel (its pragma's line, found by the test
 //!   in the text), and the conditional does not make the loop "under
@@ -354,5 +355,15 @@ fn a_deleted_loop_takes_its_conditional_pragma_along() {
             "`{directive}` is left:\n{output}"
         );
     }
+    check_builds(kernel, &output, &[&[]]);
+}
+
+#[test]
+fn task_pragma_operator_keeps_the_scratch() {
+    let kernel = "pragma_operator_task.c";
+    let output = polyfold(kernel, &[]);
+    assert_eq!(declaration(&output, "t"), "double t[N], out[N];");
+    let report = common::json_report(&["tests/real_c/cases/openmp/pragma_operator_task.c"]);
+    assert_eq!(common::new_cells(&report, "t"), Some(40), "{report}");
     check_builds(kernel, &output, &[&[]]);
 }
