@@ -271,16 +271,18 @@ impl FunctionMacros {
         source: &str,
         scan: &masks::Scan,
     ) -> FunctionMacros {
-        let mut keys: Vec<(usize, Vec<String>)> = Vec::new();
+        // Points that see the same events (and body names) share a view.
+        let mut keys: std::collections::HashMap<(usize, Vec<String>), usize> =
+            std::collections::HashMap::new();
         let mut views = Vec::new();
         let mut view = |at: usize, unknown: Vec<String>| {
             let key = (evaluated.events_before(at), unknown);
-            if let Some(k) = keys.iter().position(|x| *x == key) {
-                return k;
+            if let Some(k) = keys.get(&key) {
+                return *k;
             }
             let (defines, _) = evaluated.in_force(key.0);
             views.push(Macros::for_function(&defines, command_line, &key.1));
-            keys.push(key);
+            keys.insert(key, views.len() - 1);
             views.len() - 1
         };
         let body_names: Vec<Vec<String>> = file
@@ -319,9 +321,11 @@ impl FunctionMacros {
 /// The names that the `#define`s and `#undef`s among `directives` inside
 /// `span` change, sorted.
 fn names_changed_in(source: &str, directives: &[Range<usize>], span: &Range<usize>) -> Vec<String> {
-    let mut names: Vec<String> = directives
+    let first = directives.partition_point(|d| d.start < span.start);
+    let mut names: Vec<String> = directives[first..]
         .iter()
-        .filter(|d| span.start <= d.start && d.end <= span.end)
+        .take_while(|d| d.start < span.end)
+        .filter(|d| d.end <= span.end)
         .filter_map(|d| {
             let text = source.get(d.clone())?.strip_prefix('#')?.trim_start();
             let rest = text
@@ -343,6 +347,17 @@ fn names_changed_in(source: &str, directives: &[Range<usize>], span: &Range<usiz
     names
 }
 
+/// What a macro name means at one point of the file, comparable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Meaning {
+    Undefined,
+    Defined {
+        params: Option<Vec<String>>,
+        body: String,
+    },
+    Unknown,
+}
+
 /// Where each macro definition is in force, for the check that a SCoP's
 /// arrays declared outside its function see the same macros as the
 /// function (their extents and the pins printed at their declarations
@@ -355,19 +370,21 @@ struct MacroPositions<'e> {
 }
 
 impl MacroPositions<'_> {
-    /// What `name` means at byte `at`, as a comparable value: the command
-    /// line's body, the definition's parameters and body, nothing, or
-    /// unknown (`Err`).
-    fn meaning(&self, name: &str, at: usize) -> Result<Option<(Option<Vec<String>>, String)>, ()> {
+    /// What `name` means at byte `at` (the command line's `-D` first).
+    fn meaning(&self, name: &str, at: usize) -> Meaning {
         if let Some((_, body)) = self.command_line.iter().find(|(n, _)| n == name) {
-            return Ok(Some((None, body.trim().to_string())));
+            return Meaning::Defined {
+                params: None,
+                body: body.trim().to_string(),
+            };
         }
         match self.evaluated.state_at(name, at) {
-            preproc::MacroState::Undefined => Ok(None),
-            preproc::MacroState::Defined(d) => {
-                Ok(Some((d.params.clone(), d.body.trim().to_string())))
-            }
-            preproc::MacroState::Unknown => Err(()),
+            preproc::MacroState::Undefined => Meaning::Undefined,
+            preproc::MacroState::Defined(d) => Meaning::Defined {
+                params: d.params.clone(),
+                body: d.body.trim().to_string(),
+            },
+            preproc::MacroState::Unknown => Meaning::Unknown,
         }
     }
 
@@ -390,10 +407,13 @@ impl MacroPositions<'_> {
             let here = self.meaning(&name, start);
             let there = self.meaning(&name, at);
             let changed_in_body = self.body_names[function].contains(&name);
-            if here.is_err() || here != there || (changed_in_body && there != Ok(None)) {
+            if here == Meaning::Unknown
+                || here != there
+                || (changed_in_body && there != Meaning::Undefined)
+            {
                 return Some(name);
             }
-            if let Ok(Some((_, body))) = here {
+            if let Meaning::Defined { body, .. } = here {
                 for (_, word) in crate::util::c_text::identifier_tokens(&body, false) {
                     todo.push(word);
                 }

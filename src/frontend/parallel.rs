@@ -151,10 +151,7 @@ pub fn pragmas_before<'p>(source: &str, pragmas: &'p [Pragma], start: usize) -> 
     let mut pos = start.min(source.len());
     let mut out = Vec::new();
     // Bounded: each round moves `pos` strictly back.
-    loop {
-        let Some(before) = source.get(..pos).map(str::trim_end) else {
-            break;
-        };
+    while let Some(before) = source.get(..pos).map(str::trim_end) {
         let end = before.len();
         if end == 0 {
             break;
