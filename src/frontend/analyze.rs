@@ -114,24 +114,17 @@ pub struct Analyzed {
 pub const UNNUMBERED: StmtId = StmtId(u32::MAX);
 
 /// Whether `stmt` is a `#pragma` line that applies to the statement after
-/// it (`#pragma omp ...`, `#pragma GCC ivdep`, ...). polyfold's own
+/// it (`#pragma omp ...`, `#pragma GCC ivdep`, ...), or a conditional or a
+/// `_Pragma` that holds one (see [`CStmt::Preproc`]). polyfold's own
 /// pragmas (`scop`, `endscop`, `polyfold ...`) apply to nothing.
-pub fn is_statement_pragma(stmt: &CStmt, source: &str) -> bool {
-    let CStmt::Preproc { span } = stmt else {
-        return false;
-    };
-    let text = source.get(span.clone()).unwrap_or("");
-    let Some(rest) = text.trim_start().strip_prefix('#') else {
-        return false;
-    };
-    let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
-        return false;
-    };
-    if !rest.starts_with(|c: char| c.is_whitespace()) {
-        return false;
-    }
-    let first = rest.split_whitespace().next().unwrap_or("");
-    !matches!(first, "scop" | "endscop" | "polyfold")
+pub fn is_statement_pragma(stmt: &CStmt) -> bool {
+    matches!(
+        stmt,
+        CStmt::Preproc {
+            applies_to_next: true,
+            ..
+        }
+    )
 }
 
 /// The syntax node of a statement accepted by the analysis (statements get
@@ -195,7 +188,7 @@ pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
                 .collect(),
         },
         CStmt::Empty { span } => SyntaxNode::Empty { span: span.clone() },
-        CStmt::Preproc { span } if is_statement_pragma(stmt, source) => {
+        CStmt::Preproc { span, .. } if is_statement_pragma(stmt) => {
             SyntaxNode::Pragma { span: span.clone() }
         }
         other => SyntaxNode::Kept { span: other.span() },
@@ -214,7 +207,10 @@ fn for_header(
 ) -> Option<ForHeader> {
     let text = |r: &Range<usize>| source.get(r.clone());
     let inside = |r: &Range<usize>| header.start < r.start && r.end < header.end;
-    if !text(header)?.starts_with("for") {
+    // The `for` keyword itself (not a loop macro such as `for_each(...)`,
+    // whose header is the macro's text: it is never rewritten).
+    let keyword = text(header)?.strip_prefix("for")?;
+    if keyword.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
     let (iterator, init_end, declares) = match init {
@@ -1874,12 +1870,12 @@ impl Resolver for Analyzer<'_> {
             ));
         }
         let Some(var) = self.scopes.lookup(name, expr.span.start) else {
-            return Err(not_affine(
-                self,
-                place,
-                &expr.span,
-                "not a declared variable or a macro",
-            ));
+            let why = if self.macros.is_redefined_here(name) {
+                "a macro that this function #defines or #undefs: no one definition holds in all of it"
+            } else {
+                "not a declared variable or a macro"
+            };
+            return Err(not_affine(self, place, &expr.span, why));
         };
         let v = &self.scopes.vars[var];
         let int_scalar =

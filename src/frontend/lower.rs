@@ -232,7 +232,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 .as_ref()
                 .map(|e| var.dc.span.end..e.span.end.max(var.dc.span.end)),
             decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
-                block_path(cx.body, &var.decl.span, cx.source)
+                block_path(cx.body, &var.decl.span)
             } else {
                 Vec::new()
             },
@@ -401,7 +401,7 @@ fn number_statements(node: &mut SyntaxNode, ids: &HashMap<(usize, usize), StmtId
 /// The blocks of a function body around the declaration at `decl`,
 /// outermost first, each with its item that holds the declaration (grown
 /// over the `#pragma` lines right before it that apply to it).
-fn block_path(body: &CStmt, decl: &Range<usize>, source: &str) -> Vec<BlockStep> {
+fn block_path(body: &CStmt, decl: &Range<usize>) -> Vec<BlockStep> {
     let holds = |s: &CStmt| {
         let sp = s.span();
         sp.start <= decl.start && decl.end <= sp.end
@@ -416,7 +416,7 @@ fn block_path(body: &CStmt, decl: &Range<usize>, source: &str) -> Vec<BlockStep>
                 };
                 let mut start = items[k].span().start;
                 for before in items[..k].iter().rev() {
-                    if !is_statement_pragma(before, source) {
+                    if !is_statement_pragma(before) {
                         break;
                     }
                     start = before.span().start;

@@ -38,6 +38,9 @@ pub struct Macros {
     function_bodies: HashMap<String, (Vec<String>, Option<Expr>)>,
     /// The value of every object-like macro (final definitions).
     values: HashMap<String, Option<i64>>,
+    /// Names that the function this table is for `#define`s or `#undef`s
+    /// in its body: they have no one meaning there, and are left out.
+    redefined_here: Vec<String>,
 }
 
 /// The longest chain of macros whose value is computed (`A` uses `B` uses
@@ -103,6 +106,35 @@ impl Macros {
         }
         m.values = memo;
         m
+    }
+
+    /// The table of the macros in force in a function: `defines` with
+    /// the command line's, less the names `redefined_here` (the function
+    /// `#define`s or `#undef`s them in its body).
+    pub fn for_function(
+        defines: &[Define],
+        command_line: &[(String, String)],
+        redefined_here: &[String],
+    ) -> Macros {
+        let defines: Vec<Define> = defines
+            .iter()
+            .filter(|d| !redefined_here.contains(&d.name))
+            .cloned()
+            .collect();
+        let command: Vec<(String, String)> = command_line
+            .iter()
+            .filter(|(n, _)| !redefined_here.contains(n))
+            .cloned()
+            .collect();
+        let mut m = Macros::build(&defines, &command);
+        m.redefined_here = redefined_here.to_vec();
+        m
+    }
+
+    /// Whether the function this table is for `#define`s or `#undef`s
+    /// `name` in its body.
+    pub fn is_redefined_here(&self, name: &str) -> bool {
+        self.redefined_here.iter().any(|n| n == name)
     }
 
     /// Whether `name` is an object-like macro whose body is an integer
@@ -201,45 +233,58 @@ pub fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
             continue;
         }
         let start = i;
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
-            // A pp-number: digits, letters, `_`, `.`, and a sign after an
-            // exponent letter.
-            i += 1;
-            while i < b.len() {
-                let d = b[i];
-                let exponent_sign =
-                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
-                if exponent_sign || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-        } else if c == b'"' || c == b'\'' {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(b.len());
-        } else if let Some(p) = PUNCTUATORS.iter().find(|p| text[i..].starts_with(**p)) {
-            i += p.len();
-        } else {
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
-        }
+        i = token_end(text, i);
         out.push(PpToken {
             text: text[start..i].to_string(),
             origin: base.map(|b0| b0 + start..b0 + i),
         });
     }
     out
+}
+
+/// The end of the preprocessing token that starts at byte `i` of `text`
+/// (not a blank or a comment): a name, a pp-number, a character or
+/// string literal, a punctuator, or any other single character.
+pub fn token_end(text: &str, start: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = start;
+    let c = b[i];
+    if c.is_ascii_alphabetic() || c == b'_' {
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+    } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        // A pp-number: digits, letters, `_`, `.`, and a sign after an
+        // exponent letter.
+        i += 1;
+        while i < b.len() {
+            let d = b[i];
+            let exponent_sign =
+                (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+            if exponent_sign || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+    } else if c == b'"' || c == b'\'' {
+        i += 1;
+        while i < b.len() && b[i] != c {
+            if b[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        i = (i + 1).min(b.len());
+    } else if let Some(p) = PUNCTUATORS.iter().find(|p| text[i..].starts_with(**p)) {
+        i += p.len();
+    } else {
+        i += text[i..].chars().next().map_or(1, char::len_utf8);
+    }
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// The deepest nesting of macro expansions followed.
@@ -257,6 +302,44 @@ impl Macros {
         let mut disabled = Vec::new();
         self.expand_into(tokens, &mut disabled, &mut out, 0)?;
         Some(out)
+    }
+
+    /// Expands the use of a macro at `tokens[start]` with `def` as the
+    /// definition of its name (the one in force there), the other macros
+    /// from this table: the tokens it expands to, and how many tokens the
+    /// use takes (the name, and the arguments of a function-like macro).
+    /// `None` for a function-like macro without arguments there, or a
+    /// malformed use (see [`Macros::expand_tokens`]).
+    pub fn expand_use(
+        &self,
+        def: &Define,
+        tokens: &[PpToken],
+        start: usize,
+    ) -> Option<(Vec<PpToken>, usize)> {
+        let body = lex(&def.body, None);
+        let mut disabled = vec![def.name.clone()];
+        let mut out = Vec::new();
+        let Some(params) = &def.params else {
+            self.expand_into(&body, &mut disabled, &mut out, 1)?;
+            return Some((out, 1));
+        };
+        if tokens.get(start + 1).is_none_or(|t| t.text != "(")
+            || params.iter().any(|p| p == "..." || p.ends_with("..."))
+        {
+            return None;
+        }
+        let (args, next) = split_arguments(tokens, start + 2)?;
+        let args = if params.is_empty() && args.len() == 1 && args[0].is_empty() {
+            Vec::new()
+        } else {
+            args
+        };
+        if args.len() != params.len() {
+            return None;
+        }
+        let substituted = self.substitute_tokens(&body, params, &args, &mut Vec::new(), 1)?;
+        self.expand_into(&substituted, &mut disabled, &mut out, 1)?;
+        Some((out, next - start))
     }
 
     fn expand_into(
@@ -431,30 +514,10 @@ impl Macros {
     pub fn expand_declarator(&self, source: &str, span: Range<usize>) -> Option<Declarator> {
         let tokens = lex(source.get(span.clone())?, Some(span.start));
         let expanded = self.expand_tokens(&tokens)?;
-        // The text `int ` + tokens separated by blanks; where each token sits.
-        const PREFIX: usize = "int ".len();
-        let mut text = String::new();
-        let mut at = Vec::with_capacity(expanded.len());
-        for t in &expanded {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            at.push(PREFIX + text.len());
-            text.push_str(&t.text);
-        }
-        let mut dc = parse_declarator_text(&text)?;
-        let map = |r: &Range<usize>| -> Option<Range<usize>> {
-            let inside: Vec<usize> = (0..expanded.len())
-                .filter(|&k| at[k] >= r.start && at[k] + expanded[k].text.len() <= r.end)
-                .collect();
-            let origins: Vec<&Range<usize>> = inside
-                .iter()
-                .map(|&k| expanded[k].origin.as_ref())
-                .collect::<Option<_>>()?;
-            let (first, last) = (origins.first()?, origins.last()?);
-            let in_order = origins.windows(2).all(|w| w[0].end <= w[1].start);
-            in_order.then_some(first.start..last.end)
-        };
+        // The text `int ` + tokens separated by blanks.
+        let spelled = Spelled::new(&expanded, "int ".len());
+        let mut dc = parse_declarator_text(&spelled.text)?;
+        let map = |r: &Range<usize>| spelled.origin(r);
         dc.name_span = map(&dc.name_span)?;
         for (size, text) in dc.dims.iter_mut() {
             if let Some(e) = size {
@@ -465,6 +528,43 @@ impl Macros {
         dc.span = span;
         dc.from_macro = true;
         Some(dc)
+    }
+}
+
+/// The tokens of an expansion spelled as C text (separated by blanks,
+/// after a prefix of `offset` bytes that the text is parsed behind), and
+/// where each token sits in it.
+pub struct Spelled<'t> {
+    pub text: String,
+    tokens: &'t [PpToken],
+    at: Vec<usize>,
+}
+
+impl<'t> Spelled<'t> {
+    pub fn new(tokens: &'t [PpToken], offset: usize) -> Spelled<'t> {
+        let mut text = String::new();
+        let mut at = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            at.push(offset + text.len());
+            text.push_str(&t.text);
+        }
+        Spelled { text, tokens, at }
+    }
+
+    /// The range of the user's file that the range `r` of the parsed text
+    /// (prefix included) was copied from: `None` unless every token in it
+    /// is the user's, in order.
+    pub fn origin(&self, r: &Range<usize>) -> Option<Range<usize>> {
+        let origins: Vec<&Range<usize>> = (0..self.tokens.len())
+            .filter(|&k| self.at[k] >= r.start && self.at[k] + self.tokens[k].text.len() <= r.end)
+            .map(|k| self.tokens[k].origin.as_ref())
+            .collect::<Option<_>>()?;
+        let (first, last) = (origins.first()?, origins.last()?);
+        let in_order = origins.windows(2).all(|w| w[0].end <= w[1].start);
+        in_order.then_some(first.start..last.end)
     }
 }
 
@@ -495,7 +595,7 @@ fn split_arguments(tokens: &[PpToken], start: usize) -> Option<(Vec<Vec<PpToken>
 
 /// Gives every node of `e` the user's span `map` finds for it, or `call`
 /// and the `from_macro` mark.
-fn remap_spans(
+pub fn remap_spans(
     e: &mut Expr,
     map: &dyn Fn(&Range<usize>) -> Option<Range<usize>>,
     call: &Range<usize>,

@@ -7,13 +7,15 @@
 //! a warning diagnostic and simply stays out of every SCoP; only unparseable
 //! input is an error.
 //!
-//! Flow: [`syntax::parse_file`] → [`preproc::evaluate`] (active
-//! branches, headers read through `-I`, `-D`/`-U`) →
-//! [`macros::Macros::build`] → `expand_macro_declarators` (declarators
-//! written as function-like macro calls) → [`scope::Scopes::build`] →
-//! per function: pragma regions or maximal runs (`detect_function`) →
-//! [`analyze::Analyzer`] per top-level statement →
-//! [`lower::lower_run`] per run → `ir::verify` (debug builds).
+//! Flow: [`syntax::parse_file`] (a file that does not parse is parsed
+//! again with the [`masks`] of the macro uses and `_Pragma`s tree-sitter
+//! cannot read) → [`preproc::evaluate`] (active branches, headers read
+//! through `-I`, `-D`/`-U`, and the history of every macro) → the macros
+//! in force in each function ([`macros::Macros::for_function`]) →
+//! `expand_macro_declarators` (declarators written as function-like macro
+//! calls) → [`scope::Scopes::build`] → per function: pragma regions or
+//! maximal runs (`detect_function`) → [`analyze::Analyzer`] per top-level
+//! statement → [`lower::lower_run`] per run → `ir::verify` (debug builds).
 
 // Rejections travel as `Result<_, Diagnostic>`; they are rare and cold, so
 // the size of the error variant does not matter.
@@ -25,6 +27,7 @@ pub mod analyze;
 pub mod effects;
 pub mod lower;
 pub mod macros;
+pub mod masks;
 pub mod parallel;
 pub mod preproc;
 pub mod scope;
@@ -67,7 +70,16 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         diagnostics: Vec::new(),
         functions: Vec::new(),
     };
-    let Some(file) = syntax::parse_file(source) else {
+    let command_line = preproc::command_line_macros(&options.defines, &options.macros);
+    let includes = preproc::IncludePaths {
+        file_dir: std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        dirs: options.include_dirs.clone(),
+    };
+    let scan = masks::scan(source);
+    let Some(file) = parse(source, &scan, &command_line, &includes) else {
         program.diagnostics.push(Diagnostic::new(
             "PF001",
             Severity::Error,
@@ -114,14 +126,6 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     // Only the active branches of `#if`/`#ifdef`: their `#define`s, their
     // functions and their globals.
     let mut file = file;
-    let command_line = preproc::command_line_macros(&options.defines, &options.macros);
-    let includes = preproc::IncludePaths {
-        file_dir: std::path::Path::new(path)
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default(),
-        dirs: options.include_dirs.clone(),
-    };
     let evaluated = preproc::evaluate(&file.pp, &file.defines, &command_line, &includes);
     let mut pp_diags = Vec::new();
     for (span, why) in &evaluated.missing_headers {
@@ -162,9 +166,13 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     pp_diags.extend(command_line_checks(source, &command_line, &evaluated));
     keep_active(&mut file.functions, &evaluated.functions);
     keep_active(&mut file.globals, &evaluated.globals);
-    file.defines = evaluated.defines;
-    let macros = Macros::build(&file.defines, &command_line);
-    pp_diags.extend(expand_macro_declarators(&mut file, &macros, source));
+    file.defines = evaluated.defines.clone();
+    // Every definition that is in force somewhere, for the program's
+    // table; each function is analysed with the macros in force where it
+    // is (see `FunctionMacros`).
+    let macros = Macros::build(&evaluated.all_active_defines(), &command_line);
+    let views = FunctionMacros::build(&file, &evaluated, &command_line, source, &scan);
+    pp_diags.extend(expand_macro_declarators(&mut file, &views, source));
     let file = file;
     let scopes = Scopes::build(&file);
     let effects = effects::FileEffects::build(&file, &scopes, &macros);
@@ -173,13 +181,21 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         source,
         file: &file,
         macros: &macros,
+        positions: MacroPositions {
+            evaluated: &evaluated,
+            command_line: &command_line,
+            body_names: &views.body_names,
+        },
+        current: 0,
         scopes: &scopes,
         effects: &effects,
         aliasing: &aliasing,
         sink: DiagSink::default(),
         scops: Vec::new(),
     };
-    for f in &file.functions {
+    for (k, f) in file.functions.iter().enumerate() {
+        ex.macros = views.of_function(k);
+        ex.current = k;
         ex.detect_function(f);
     }
     let Extractor { sink, scops, .. } = ex;
@@ -215,6 +231,202 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     program.macros = macros.table;
     program.diagnostics = diagnostics;
     program
+}
+
+/// Parses the file; when it does not parse as it is, parses it again with
+/// the masks of the text that `cc` compiles but tree-sitter cannot read
+/// (qualifier and attribute macros, `_Pragma`, loop macros: see
+/// [`masks`]). `None` only when tree-sitter itself fails.
+fn parse(
+    source: &str,
+    scan: &masks::Scan,
+    command_line: &[(String, String)],
+    includes: &preproc::IncludePaths,
+) -> Option<SyntaxFile> {
+    let file = syntax::parse_file(source)?;
+    if file.first_error.is_none() {
+        return Some(file);
+    }
+    let evaluated = preproc::evaluate(&file.pp, &file.defines, command_line, includes);
+    let masks = masks::plan(scan, &evaluated, &file.defines, command_line);
+    if masks.is_empty() {
+        return Some(file);
+    }
+    syntax::parse_file_masked(source, &masks).or(Some(file))
+}
+
+/// The macros in force in each function of the file: the `#define`s read
+/// before it (with the command line's), less the names that a `#define`
+/// or `#undef` inside its body changes (their meaning depends on the
+/// statement: none is known). A use of a macro takes the definition in
+/// force at its point of the file, as `cc` reads it.
+struct FunctionMacros {
+    views: Vec<Macros>,
+    /// Per function: its view, and the names its body defines or undefines.
+    functions: Vec<usize>,
+    body_names: Vec<Vec<String>>,
+    /// Per global declaration: its view.
+    globals: Vec<usize>,
+}
+
+impl FunctionMacros {
+    fn build(
+        file: &SyntaxFile,
+        evaluated: &preproc::Evaluated,
+        command_line: &[(String, String)],
+        source: &str,
+        scan: &masks::Scan,
+    ) -> FunctionMacros {
+        // Points that see the same events (and body names) share a view.
+        let mut keys: std::collections::HashMap<(usize, Vec<String>), usize> =
+            std::collections::HashMap::new();
+        let mut views = Vec::new();
+        let mut view = |at: usize, unknown: Vec<String>| {
+            let key = (evaluated.events_before(at), unknown);
+            if let Some(k) = keys.get(&key) {
+                return *k;
+            }
+            let (defines, _) = evaluated.in_force(key.0);
+            views.push(Macros::for_function(&defines, command_line, &key.1));
+            keys.insert(key, views.len() - 1);
+            views.len() - 1
+        };
+        let body_names: Vec<Vec<String>> = file
+            .functions
+            .iter()
+            .map(|f| names_changed_in(source, &scan.directives, &f.span))
+            .collect();
+        let functions = file
+            .functions
+            .iter()
+            .zip(&body_names)
+            .map(|(f, names)| view(f.span.start, names.clone()))
+            .collect();
+        let globals = file
+            .globals
+            .iter()
+            .map(|g| view(g.span.start, Vec::new()))
+            .collect();
+        FunctionMacros {
+            views,
+            functions,
+            body_names,
+            globals,
+        }
+    }
+
+    fn of_function(&self, k: usize) -> &Macros {
+        &self.views[self.functions[k]]
+    }
+
+    fn of_global(&self, k: usize) -> &Macros {
+        &self.views[self.globals[k]]
+    }
+}
+
+/// The names that the `#define`s and `#undef`s among `directives` inside
+/// `span` change, sorted.
+fn names_changed_in(source: &str, directives: &[Range<usize>], span: &Range<usize>) -> Vec<String> {
+    let first = directives.partition_point(|d| d.start < span.start);
+    let mut names: Vec<String> = directives[first..]
+        .iter()
+        .take_while(|d| d.start < span.end)
+        .filter(|d| d.end <= span.end)
+        .filter_map(|d| {
+            let text = source.get(d.clone())?.strip_prefix('#')?.trim_start();
+            let rest = text
+                .strip_prefix("define")
+                .or_else(|| text.strip_prefix("undef"))?;
+            if !rest.starts_with(|c: char| c.is_whitespace()) {
+                return None;
+            }
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// What a macro name means at one point of the file, comparable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Meaning {
+    Undefined,
+    Defined {
+        params: Option<Vec<String>>,
+        body: String,
+    },
+    Unknown,
+}
+
+/// Where each macro definition is in force, for the check that a SCoP's
+/// arrays declared outside its function see the same macros as the
+/// function (their extents and the pins printed at their declarations
+/// read the macros in force there).
+struct MacroPositions<'e> {
+    evaluated: &'e preproc::Evaluated,
+    command_line: &'e [(String, String)],
+    /// Per function: the names its body defines or undefines.
+    body_names: &'e [Vec<String>],
+}
+
+impl MacroPositions<'_> {
+    /// What `name` means at byte `at` (the command line's `-D` first).
+    fn meaning(&self, name: &str, at: usize) -> Meaning {
+        if let Some((_, body)) = self.command_line.iter().find(|(n, _)| n == name) {
+            return Meaning::Defined {
+                params: None,
+                body: body.trim().to_string(),
+            };
+        }
+        match self.evaluated.state_at(name, at) {
+            preproc::MacroState::Undefined => Meaning::Undefined,
+            preproc::MacroState::Defined(d) => Meaning::Defined {
+                params: d.params.clone(),
+                body: d.body.trim().to_string(),
+            },
+            preproc::MacroState::Unknown => Meaning::Unknown,
+        }
+    }
+
+    /// A macro among `names` (and the macros their bodies use, at either
+    /// point) that does not mean the same in function `function` (which
+    /// starts at `start`) and at byte `at`.
+    fn first_difference(
+        &self,
+        names: Vec<String>,
+        function: usize,
+        start: usize,
+        at: usize,
+    ) -> Option<String> {
+        let mut todo = names;
+        let mut seen = BTreeSet::new();
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let here = self.meaning(&name, start);
+            let there = self.meaning(&name, at);
+            let changed_in_body = self.body_names[function].contains(&name);
+            if here == Meaning::Unknown
+                || here != there
+                || (changed_in_body && there != Meaning::Undefined)
+            {
+                return Some(name);
+            }
+            if let Meaning::Defined { body, .. } = here {
+                for (_, word) in crate::util::c_text::identifier_tokens(&body, false) {
+                    todo.push(word);
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Warnings about the `-D`s of the command line: a name that neither the
@@ -299,7 +511,11 @@ enum Mode {
 struct Extractor<'a> {
     source: &'a str,
     file: &'a SyntaxFile,
+    /// The macros in force in the current function.
     macros: &'a Macros,
+    positions: MacroPositions<'a>,
+    /// The index of the current function.
+    current: usize,
     scopes: &'a Scopes<'a>,
     effects: &'a effects::FileEffects,
     aliasing: &'a aliasing::FileAliasing,
@@ -375,12 +591,15 @@ impl<'a> Extractor<'a> {
         let mut pending_pragmas: Vec<(Range<usize>, Parent)> = Vec::new();
         for entry in items {
             let item = entry.stmt;
-            if analyze::is_statement_pragma(item, self.source) {
+            if analyze::is_statement_pragma(item) {
                 pending_pragmas.push((item.span(), entry.parent));
                 continue;
             }
-            let pragmas = attached_pragmas(&pending_pragmas, entry.parent);
+            let mut pragmas = attached_pragmas(&pending_pragmas, entry.parent);
             pending_pragmas.clear();
+            if let Parent::Block { .. } = entry.parent {
+                pragmas = self.with_conditional_pragmas(item.span().start, pragmas);
+            }
             let mut an = Analyzer::new(self.source, self.macros, self.scopes)
                 .with_pragmas(&self.file.pragmas);
             match an.analyze_top(item) {
@@ -490,6 +709,75 @@ impl<'a> Extractor<'a> {
         self.flush(&mut run, mode, f);
     }
 
+    /// `attached` (the spans of the pragma items right before the
+    /// statement at `start`) with the pragma lines that apply to the
+    /// statement from inside a conditional that also holds other
+    /// directives (`#ifdef _OPENMP` / `#include <omp.h>` / `#pragma omp
+    /// parallel for` / `#endif`): these go with the statement if it is
+    /// deleted, and keep it from moving, as its own pragma lines do.
+    fn with_conditional_pragmas(
+        &self,
+        start: usize,
+        mut attached: Vec<Range<usize>>,
+    ) -> Vec<Range<usize>> {
+        for p in parallel::pragmas_before(self.source, &self.file.pragmas, start) {
+            let covered = attached
+                .iter()
+                .any(|a| a.start <= p.span.start && p.span.end <= a.end);
+            if !covered && syntax::pragma_applies_to_next(&p.text) {
+                attached.push(p.span.clone());
+            }
+        }
+        attached.sort_by_key(|r| (r.start, r.end));
+        attached
+    }
+
+    /// A warning when an array of `scop` declared outside its function `f`
+    /// sees other macros there than `f` does (a macro of its declaration
+    /// or a parameter of the SCoP `#undef`ined or redefined in between):
+    /// its extents and the pins printed at its declaration would read
+    /// other values than the function's, so the SCoP is left out.
+    fn macros_differ_outside(&self, scop: &Scop, f: &Function) -> Option<Diagnostic> {
+        for array in &scop.arrays {
+            let Some(decl) = array.decl_span.as_ref() else {
+                continue;
+            };
+            if f.span.start <= decl.start && decl.end <= f.span.end {
+                continue;
+            }
+            let mut names: Vec<String> = scop.params.iter().map(|p| p.name.clone()).collect();
+            let text = self.source.get(decl.clone()).unwrap_or("");
+            names.extend(
+                crate::util::c_text::identifier_tokens(text, false)
+                    .into_iter()
+                    .map(|(_, w)| w),
+            );
+            let Some(name) =
+                self.positions
+                    .first_difference(names, self.current, f.span.start, decl.start)
+            else {
+                continue;
+            };
+            return Some(
+                Diagnostic::new(
+                    "PF041",
+                    Severity::Warning,
+                    format!(
+                        "macro `{name}` means something else at the declaration of `{}` than in function `{}`",
+                        array.name, f.name
+                    ),
+                    keyword_span(self.source, &scop.span),
+                    "this code stays out of the SCoPs",
+                )
+                .with_note(format!(
+                    "`{name}` is #undef'd or redefined between them (or unknown at one of them): the extents of `{}` and a pin at its declaration would read another value",
+                    array.name
+                )),
+            );
+        }
+        None
+    }
+
     fn flush(&mut self, run: &mut Vec<Analyzed>, mode: Mode, f: &'a Function) {
         let taken = std::mem::take(run);
         if !taken.iter().any(|a| a.has_loop) {
@@ -551,6 +839,10 @@ impl<'a> Extractor<'a> {
                 if scop.stmts.is_empty() {
                     return;
                 }
+                if let Some(d) = self.macros_differ_outside(&scop, f) {
+                    self.sink.push(d);
+                    return;
+                }
                 if cfg!(debug_assertions)
                     && let Err(e) = crate::ir::verify(&scop, self.source)
                 {
@@ -592,16 +884,16 @@ impl<'a> Extractor<'a> {
 /// the user wrote stays as it was (a function declarator: no array).
 fn expand_macro_declarators(
     file: &mut SyntaxFile,
-    macros: &Macros,
+    views: &FunctionMacros,
     source: &str,
 ) -> Vec<Diagnostic> {
-    if macros.table.functions.is_empty() {
+    if views.views.iter().all(|m| m.table.functions.is_empty()) {
         return Vec::new();
     }
     let notes = std::cell::RefCell::new(Vec::new());
     // `local`: a declaration inside a function body, whose array could be
     // a temporary; it keeps its layout, and a note says why.
-    let fix = |decl: &mut syntax::Decl, local: bool| {
+    let fix = |decl: &mut syntax::Decl, local: bool, macros: &Macros| {
         for dc in decl.declarators.iter_mut() {
             if dc.is_function
                 && macros.table.function(&dc.name).is_some()
@@ -647,14 +939,15 @@ fn expand_macro_declarators(
             CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Preproc { .. } => {}
         }
     }
-    for g in file.globals.iter_mut() {
-        fix(g, false);
+    for (k, g) in file.globals.iter_mut().enumerate() {
+        fix(g, false, views.of_global(k));
     }
-    for f in file.functions.iter_mut() {
+    for (k, f) in file.functions.iter_mut().enumerate() {
+        let macros = views.of_function(k);
         for p in f.params.iter_mut() {
-            fix(p, false);
+            fix(p, false, macros);
         }
-        in_stmt(&mut f.body, &fix);
+        in_stmt(&mut f.body, &|d, local| fix(d, local, macros));
     }
     notes.into_inner()
 }

@@ -5,15 +5,20 @@
 //! The iterations of such a loop are unordered (threads, SIMD lanes, or a
 //! compiler told to ignore dependences): the storage analysis must not let
 //! two of them share a location. The rule here is conservative: any pragma
-//! directly before a `for` (blank lines, comments and other pragmas in
-//! between allowed) that could mean "these iterations may overlap" marks
-//! it; marking too much only keeps more storage.
+//! directly before a `for` (blank lines, comments, other pragmas and the
+//! lines of preprocessor conditionals in between allowed, so a pragma in
+//! any branch of `#ifdef _OPENMP` ... `#else` ... `#endif` counts whichever
+//! branch is compiled) that could mean "these iterations may overlap"
+//! marks it; marking too much only keeps more storage. `_Pragma("...")`
+//! operators, and macros that expand only to them, are pragmas at their
+//! span (see `masks`).
 //!
 //! What this module does not do: it does not model `nowait`, tasks,
 //! sections or redundant execution by every thread of a `#pragma omp
 //! parallel` region (a loop directly after such a pragma is marked, which
-//! covers its iterations only), and it does not look inside macros that
-//! expand to `_Pragma`.
+//! covers its iterations only); a task pragma written as `_Pragma` or
+//! through a macro is not seen by [`unmodelled_concurrency`], which reads
+//! the SCoP's text (`#pragma` lines and `_Pragma("...")` operators).
 
 use std::ops::Range;
 
@@ -116,11 +121,37 @@ pub fn parallel_mark_before(
     pragmas: &[Pragma],
     for_start: usize,
 ) -> Option<(ParallelMark, usize)> {
-    let mut pos = for_start.min(source.len());
     let mut found: Option<(ParallelMark, usize)> = None;
+    for p in pragmas_before(source, pragmas, for_start) {
+        let directive = normalise(&p.text);
+        if let Some(count) = loops_marked(&directive) {
+            let mark = ParallelMark {
+                directive,
+                span: p.span.clone(),
+            };
+            found = match found {
+                // The pragma nearest the loop names it; a wider
+                // collapse of another pragma still counts.
+                Some((m, c)) => Some((m, c.max(count))),
+                None => Some((mark, count)),
+            };
+        }
+    }
+    found
+}
+
+/// The pragmas right before the statement that starts at byte `start`,
+/// nearest first: the walk back goes over blanks, comments, pragma lines
+/// (and `_Pragma(...)`, recorded as pragmas), and the lines of
+/// preprocessor conditionals (`#if`, `#ifdef`, `#ifndef`, `#elif`,
+/// `#else`, `#endif`), so that a pragma in any branch of a conditional
+/// around the statement's header counts, whichever branch is compiled.
+/// It stops at anything else (code, another directive).
+pub fn pragmas_before<'p>(source: &str, pragmas: &'p [Pragma], start: usize) -> Vec<&'p Pragma> {
+    let mut pos = start.min(source.len());
+    let mut out = Vec::new();
     // Bounded: each round moves `pos` strictly back.
-    loop {
-        let before = source.get(..pos)?.trim_end();
+    while let Some(before) = source.get(..pos).map(str::trim_end) {
         let end = before.len();
         if end == 0 {
             break;
@@ -134,37 +165,61 @@ pub fn parallel_mark_before(
                 None => break,
             }
         }
-        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-        if let Some(p) = pragmas
+        // Every pragma that ends here (a macro use may stand for several).
+        let here: Vec<&Pragma> = pragmas
             .iter()
-            .find(|p| p.span.start < end && end <= p.span.end)
-        {
-            let directive = normalise(&p.text);
-            if let Some(count) = loops_marked(&directive) {
-                let mark = ParallelMark {
-                    directive,
-                    span: p.span.clone(),
-                };
-                found = match found {
-                    // The pragma nearest the loop names it; a wider
-                    // collapse of another pragma still counts.
-                    Some((m, c)) => Some((m, c.max(count))),
-                    None => Some((mark, count)),
-                };
-            }
-            if p.span.start >= pos {
+            .filter(|p| p.span.start < end && end <= p.span.end)
+            .collect();
+        if let Some(start) = here.iter().map(|p| p.span.start).min() {
+            out.extend(here.iter().rev());
+            if start >= pos {
                 break;
             }
-            pos = p.span.start;
+            pos = start;
             continue;
         }
-        if before[line_start..].trim_start().starts_with("//") {
+        let line_start = logical_line_start(before, end);
+        let line = before[line_start..].trim_start();
+        if line.starts_with("//") || is_conditional_directive(line) {
             pos = line_start;
             continue;
         }
+        // A `//` comment after code is not skipped: the code stops the walk.
         break;
     }
-    found
+    out
+}
+
+/// The start of the logical line that ends at byte `end` of `text`: lines
+/// spliced by a `\` at their end belong to the line after them.
+fn logical_line_start(text: &str, end: usize) -> usize {
+    let mut start = text[..end].rfind('\n').map_or(0, |k| k + 1);
+    while start > 0 {
+        let previous = text[..start - 1].trim_end_matches('\r');
+        if !previous.ends_with('\\') {
+            break;
+        }
+        start = previous.rfind('\n').map_or(0, |k| k + 1);
+    }
+    start
+}
+
+/// Whether `line` (trimmed at its start) is a line of a preprocessor
+/// conditional: `#if`, `#ifdef`, `#ifndef`, `#elif`, `#elifdef`,
+/// `#elifndef`, `#else` or `#endif`.
+fn is_conditional_directive(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('#') else {
+        return false;
+    };
+    let word: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    matches!(
+        word.as_str(),
+        "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef" | "else" | "endif"
+    )
 }
 
 /// Why the statements of `scop` may run concurrently in ways that the
@@ -198,9 +253,17 @@ pub fn unmodelled_concurrency(source: &str, scop: &crate::ir::Scop) -> Option<St
     let mut at = scop.span.start;
     for line in text.split_inclusive('\n') {
         let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix('#')
-            && let Some(rest) = rest.trim_start().strip_prefix("pragma")
-        {
+        // `#pragma X`, or `_Pragma("X")` on the line.
+        let directive = match t.strip_prefix('#') {
+            Some(rest) => rest.trim_start().strip_prefix("pragma").map(str::to_string),
+            None => t
+                .find("_Pragma")
+                .and_then(|k| t[k + "_Pragma".len()..].trim_start().strip_prefix('('))
+                .and_then(|r| r.trim_start().strip_prefix('"'))
+                .and_then(|r| r.split('"').next())
+                .map(str::to_string),
+        };
+        if let Some(rest) = directive.as_deref() {
             let w = words(rest);
             let vendor = w.first().map(String::as_str);
             if matches!(vendor, Some("omp" | "acc"))
@@ -386,5 +449,41 @@ mod tests {
         assert!(parallel_mark_before(src, &ps, at).is_none());
         let src = "for (i = 0; i < N; i++) ;\n";
         assert!(parallel_mark_before(src, &[], 0).is_none());
+    }
+
+    #[test]
+    fn pragmas_in_any_branch_of_a_conditional_count() {
+        let src = "x = 1;\n#if defined(_OPENMP) && \\\n    USE_OMP\n#pragma omp parallel for collapse(2)\n#elif defined(__GNUC__)\n  #pragma GCC ivdep\n#else\n/* none */\n#endif\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        let at = src.find("for (").unwrap();
+        let found: Vec<&str> = pragmas_before(src, &ps, at)
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect();
+        assert_eq!(found, ["GCC ivdep", "omp parallel for collapse(2)"]);
+        let (mark, count) = parallel_mark_before(src, &ps, at).unwrap();
+        assert_eq!(mark.directive, "GCC ivdep");
+        assert_eq!(count, 2);
+        // Code inside the conditional stops the walk.
+        let src =
+            "#ifdef _OPENMP\n#pragma omp parallel for\nx = 1;\n#endif\nfor (i = 0; i < N; i++) ;\n";
+        let ps = pragmas_of(src);
+        assert!(parallel_mark_before(src, &ps, src.find("for (").unwrap()).is_none());
+        // Two pragmas at one span (a macro that expands to both).
+        let src = "P for (i = 0; i < N; i++) ;\n";
+        let ps = vec![
+            Pragma {
+                text: "GCC unroll 4".into(),
+                span: 0..1,
+            },
+            Pragma {
+                text: "omp simd".into(),
+                span: 0..1,
+            },
+        ];
+        assert_eq!(
+            parallel_mark_before(src, &ps, 2).map(|(m, _)| m.directive),
+            Some("omp simd".to_string())
+        );
     }
 }

@@ -129,6 +129,109 @@ pub struct Evaluated {
     pub missing_headers: Vec<(Range<usize>, String)>,
     /// The headers read, in order (for `--emit`-style listings and tests).
     pub headers: Vec<PathBuf>,
+    /// Every change of a macro by the file and its headers, in the order
+    /// `cc` reads them, with where it happens (see [`MacroEvent`]): what
+    /// a name means at a given point of the file.
+    pub history: Vec<MacroEvent>,
+}
+
+/// One change of a macro name while the file is read.
+#[derive(Clone, Debug)]
+pub struct MacroEvent {
+    /// Where the change happens in the user's file: its directive line,
+    /// or the `#include` line that brought in the header it is in.
+    pub at: usize,
+    pub name: String,
+    pub change: MacroChange,
+}
+
+/// What a [`MacroEvent`] does to its name.
+#[derive(Clone, Debug)]
+pub enum MacroChange {
+    /// An active `#define` (its span is the user's line, see
+    /// [`Evaluated::defines`]).
+    Define(Define),
+    /// An active `#undef`.
+    Undef,
+    /// A `#define` or `#undef` under a condition polyfold cannot
+    /// evaluate, or a header that cannot be read: the name has no known
+    /// meaning from here on.
+    Unknown,
+}
+
+/// What a macro name means at one point of the file.
+#[derive(Clone, Copy, Debug)]
+pub enum MacroState<'e> {
+    /// Not defined there (by the file; the command line may define it).
+    Undefined,
+    /// Defined by this `#define`.
+    Defined(&'e Define),
+    /// Defined or undefined under a condition polyfold cannot evaluate.
+    Unknown,
+}
+
+impl Evaluated {
+    /// The number of events of [`Evaluated::history`] that happen before
+    /// byte `at` of the file: two points with the same count see the same
+    /// macros.
+    pub fn events_before(&self, at: usize) -> usize {
+        self.history.partition_point(|e| e.at < at)
+    }
+
+    /// The `#define`s in force after the first `events` events of the
+    /// history, in the order they were read, and the names made unknown.
+    pub fn in_force(&self, events: usize) -> (Vec<Define>, Vec<String>) {
+        let mut state: HashMap<&str, (usize, MacroState)> = HashMap::new();
+        for (k, e) in self.history.iter().take(events).enumerate() {
+            let st = match &e.change {
+                MacroChange::Define(d) => MacroState::Defined(d),
+                MacroChange::Undef => MacroState::Undefined,
+                MacroChange::Unknown => MacroState::Unknown,
+            };
+            state.insert(e.name.as_str(), (k, st));
+        }
+        let mut defined: Vec<(usize, &Define)> = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
+        for (name, (k, st)) in state {
+            match st {
+                MacroState::Defined(d) => defined.push((k, d)),
+                MacroState::Unknown => unknown.push(name.to_string()),
+                MacroState::Undefined => {}
+            }
+        }
+        defined.sort_by_key(|(k, _)| *k);
+        unknown.sort();
+        (
+            defined.into_iter().map(|(_, d)| d.clone()).collect(),
+            unknown,
+        )
+    }
+
+    /// What `name` means at byte `at` of the file (the command line
+    /// aside).
+    pub fn state_at(&self, name: &str, at: usize) -> MacroState<'_> {
+        let events = self.events_before(at);
+        match self.history[..events].iter().rev().find(|e| e.name == name) {
+            None => MacroState::Undefined,
+            Some(e) => match &e.change {
+                MacroChange::Define(d) => MacroState::Defined(d),
+                MacroChange::Undef => MacroState::Undefined,
+                MacroChange::Unknown => MacroState::Unknown,
+            },
+        }
+    }
+
+    /// Every `#define` that is active at some point of the file, in the
+    /// order read (later `#undef`s do not remove them).
+    pub fn all_active_defines(&self) -> Vec<Define> {
+        self.history
+            .iter()
+            .filter_map(|e| match &e.change {
+                MacroChange::Define(d) => Some(d.clone()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Walks the preprocessor structure of a file with the `-D` values.
@@ -186,6 +289,7 @@ impl Walker<'_> {
             match item {
                 PpItem::Define(k) => {
                     let d = &defines[*k];
+                    let at = origin.map_or(d.span.start, |(s, _)| s.start);
                     match mode {
                         Mode::Active => {
                             let st = match &d.params {
@@ -197,18 +301,31 @@ impl Walker<'_> {
                             if let Some((span, _)) = origin {
                                 d.span = span.clone();
                             }
+                            self.out.history.push(MacroEvent {
+                                at,
+                                name: d.name.clone(),
+                                change: MacroChange::Define(d.clone()),
+                            });
                             self.out.defines.push(d);
                         }
-                        Mode::Unknown => self.make_unknown(&d.name),
+                        Mode::Unknown => self.make_unknown(&d.name, at),
                     }
                 }
-                PpItem::Undef(name) => match mode {
-                    Mode::Active => {
-                        self.state.remove(name);
-                        self.out.defines.retain(|d| d.name != *name);
+                PpItem::Undef { name, span } => {
+                    let at = origin.map_or(span.start, |(s, _)| s.start);
+                    match mode {
+                        Mode::Active => {
+                            self.state.remove(name);
+                            self.out.defines.retain(|d| d.name != *name);
+                            self.out.history.push(MacroEvent {
+                                at,
+                                name: name.clone(),
+                                change: MacroChange::Undef,
+                            });
+                        }
+                        Mode::Unknown => self.make_unknown(name, at),
                     }
-                    Mode::Unknown => self.make_unknown(name),
-                },
+                }
                 PpItem::Function(k) => {
                     if mode == Mode::Active && origin.is_none() {
                         self.out.functions.push(*k);
@@ -381,13 +498,19 @@ impl Walker<'_> {
             .collect();
         names.sort();
         for n in names {
-            self.make_unknown(&n);
+            self.make_unknown(&n, at.start);
         }
         self.cause = saved;
     }
 
-    fn make_unknown(&mut self, name: &str) {
+    /// `name` has no known meaning from byte `at` of the file on.
+    fn make_unknown(&mut self, name: &str, at: usize) {
         self.state.insert(name.to_string(), State::Unknown);
+        self.out.history.push(MacroEvent {
+            at,
+            name: name.to_string(),
+            change: MacroChange::Unknown,
+        });
         self.out.defines.retain(|d| d.name != name);
         self.out
             .unknown
@@ -783,6 +906,53 @@ mod tests {
         }];
         let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
         assert_eq!(ev.unknown.len(), 1);
+    }
+
+    #[test]
+    fn history_says_what_a_name_means_where() {
+        // `#define N 10` at 0, `#undef N` at 20, `#define N 4` at 30, an
+        // unknown `#define M` at 40.
+        let mut defs = vec![def("N", "10"), def("N", "4"), def("M", "1")];
+        defs[0].span = 0..10;
+        defs[1].span = 30..40;
+        defs[2].span = 45..50;
+        let items = vec![
+            PpItem::Define(0),
+            PpItem::Undef {
+                name: "N".into(),
+                span: 20..28,
+            },
+            PpItem::Define(1),
+            PpItem::Cond {
+                branches: vec![(
+                    PpCond::Defined("__GNUC__".into()),
+                    40..44,
+                    vec![PpItem::Define(2)],
+                )],
+            },
+        ];
+        let ev = evaluate(&items, &defs, &[], &IncludePaths::default());
+        let body = |at: usize| match ev.state_at("N", at) {
+            MacroState::Defined(d) => Some(d.body.clone()),
+            MacroState::Undefined => None,
+            MacroState::Unknown => Some("?".into()),
+        };
+        assert_eq!(body(0), None);
+        assert_eq!(body(15).as_deref(), Some("10"));
+        assert_eq!(body(25), None);
+        assert_eq!(body(35).as_deref(), Some("4"));
+        assert!(matches!(ev.state_at("M", 60), MacroState::Unknown));
+        assert!(matches!(ev.state_at("M", 40), MacroState::Undefined));
+        let (defines, unknown) = ev.in_force(ev.events_before(60));
+        assert_eq!(defines.len(), 1);
+        assert_eq!(defines[0].body, "4");
+        assert_eq!(unknown, ["M"]);
+        let all: Vec<String> = ev
+            .all_active_defines()
+            .into_iter()
+            .map(|d| d.body)
+            .collect();
+        assert_eq!(all, ["10", "4"]);
     }
 
     #[test]

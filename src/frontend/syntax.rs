@@ -249,9 +249,17 @@ pub enum CStmt {
         decl: Decl,
         span: Range<usize>,
     },
-    /// A preprocessor line inside a function body (`#pragma ...`).
+    /// A preprocessor line inside a function body (`#pragma ...`), a
+    /// conditional that holds only `#pragma` lines (`#ifdef _OPENMP` /
+    /// `#pragma omp parallel for` / `#endif`), or a `_Pragma(...)` (also
+    /// through a macro) in statement position.
     Preproc {
         span: Range<usize>,
+        /// Whether it is a pragma that applies to the statement after it
+        /// (`omp ...`, `GCC ivdep`, ...; polyfold's own `scop`,
+        /// `endscop` and `polyfold ...` apply to nothing), or a
+        /// conditional whose branches hold such a pragma.
+        applies_to_next: bool,
     },
     /// Any other statement (`while`, `do`, `switch`, `return`, labels, ...):
     /// its node kind, the expressions it contains and its sub-statements.
@@ -272,7 +280,7 @@ impl CStmt {
             | CStmt::Expr { span, .. }
             | CStmt::Empty { span }
             | CStmt::Decl { span, .. }
-            | CStmt::Preproc { span }
+            | CStmt::Preproc { span, .. }
             | CStmt::Other { span, .. } => span.clone(),
         }
     }
@@ -391,8 +399,8 @@ pub struct Define {
 pub enum PpItem {
     /// `SyntaxFile::defines[k]`.
     Define(usize),
-    /// `#undef NAME`.
-    Undef(String),
+    /// `#undef NAME`, with the span of the directive line.
+    Undef { name: String, span: Range<usize> },
     /// `#include "name"` (`angled: false`) or `#include <name>`, with the
     /// span of the directive line. `name` is empty for a computed
     /// `#include MACRO`.
@@ -474,15 +482,90 @@ fn parse_text(text: &str) -> Option<Tree> {
 /// Parses a C file. Returns `None` only if tree-sitter itself fails (no
 /// language, or cancelled), which the caller reports as an internal error.
 pub fn parse_file(source: &str) -> Option<SyntaxFile> {
-    let tree: Tree = parse_text(source)?;
+    parse_file_masked(source, &Masks::default())
+}
+
+/// What tree-sitter reads in place of text it cannot parse (see
+/// `frontend::masks`): each replaced range gets a text of the same length
+/// (its line breaks kept), so that every byte offset of the file stays
+/// valid; the pragmas and loop headers the replaced text stood for are
+/// given here.
+#[derive(Clone, Debug, Default)]
+pub struct Masks {
+    /// Sorted, disjoint ranges of the file and the text tree-sitter reads
+    /// there (at most as long as the range; blanks fill the rest).
+    pub replacements: Vec<(Range<usize>, String)>,
+    /// `_Pragma(...)` operators and the uses of macros that expand to
+    /// them: a pragma each, at the span of the operator or of the use.
+    pub pragmas: Vec<Pragma>,
+    /// Loop headers written through a macro (`FOR(i, 0, N)`), whose
+    /// range tree-sitter reads as `for(;;)`.
+    pub loops: Vec<MacroLoopHeader>,
+}
+
+/// A `for` header written as a macro use: the use's span and the parts
+/// of the header it expands to (their spans mapped back to the user's
+/// text as [`crate::frontend::macros::Macros::expand_declarator`] does:
+/// a node made only of the user's tokens keeps their span, any other
+/// takes the use's span and is marked `from_macro`).
+#[derive(Clone, Debug)]
+pub struct MacroLoopHeader {
+    pub span: Range<usize>,
+    pub init: ForInit,
+    pub cond: Option<Expr>,
+    pub update: Option<Expr>,
+}
+
+impl Masks {
+    pub fn is_empty(&self) -> bool {
+        self.replacements.is_empty() && self.pragmas.is_empty() && self.loops.is_empty()
+    }
+
+    /// The text tree-sitter parses: `source` with the replacements.
+    fn apply(&self, source: &str) -> String {
+        let mut bytes = source.as_bytes().to_vec();
+        for (range, text) in &self.replacements {
+            let Some(slot) = bytes.get_mut(range.clone()) else {
+                continue;
+            };
+            if text.len() > slot.len() {
+                continue;
+            }
+            for (k, b) in slot.iter_mut().enumerate() {
+                *b = match text.as_bytes().get(k) {
+                    Some(c) => *c,
+                    None if matches!(*b, b'\n' | b'\r') => *b,
+                    None => b' ',
+                };
+            }
+        }
+        // Replacements cover whole tokens of ASCII text or put blanks and
+        // ASCII text over them: still UTF-8, unless a range was not.
+        String::from_utf8(bytes).unwrap_or_else(|_| source.to_string())
+    }
+}
+
+/// Parses a C file with the ranges of `masks` replaced for tree-sitter.
+/// Spans index `source`; names and texts of nodes are read from the
+/// replaced text (a qualifier macro reads as the qualifier it stands for).
+pub fn parse_file_masked(source: &str, masks: &Masks) -> Option<SyntaxFile> {
+    let masked;
+    let text: &str = if masks.replacements.is_empty() {
+        source
+    } else {
+        masked = masks.apply(source);
+        &masked
+    };
+    let tree: Tree = parse_text(text)?;
     let root = tree.root_node();
     let mut file = SyntaxFile {
-        first_error: find_first_error(root, source),
+        first_error: find_first_error(root, text),
         ..SyntaxFile::default()
     };
-    let (value_names, pragma_nodes) = prepass(root, source.as_bytes());
-    let mut lower = Lowerer::new(source.as_bytes(), value_names);
-    let pragmas: Vec<Pragma> = pragma_nodes
+    let (value_names, pragma_nodes) = prepass(root, text.as_bytes());
+    let mut lower = Lowerer::new(text.as_bytes(), value_names);
+    lower.masks = Some(masks);
+    let mut pragmas: Vec<Pragma> = pragma_nodes
         .into_iter()
         .filter_map(|n| lower.pragma(n))
         .collect();
@@ -490,6 +573,8 @@ pub fn parse_file(source: &str) -> Option<SyntaxFile> {
     file.has_loops = lower.has_loops;
     // Pragmas may sit anywhere in the tree (tree-sitter nests them where
     // they happen to be); the pre-pass collected them all, in order.
+    pragmas.extend(masks.pragmas.iter().cloned());
+    pragmas.sort_by_key(|p| (p.span.start, p.span.end));
     file.pragmas = pragmas;
     file.too_deep = lower.too_deep.borrow().clone();
     Some(file)
@@ -543,6 +628,47 @@ pub fn parse_declarator_text(text: &str) -> Option<Declarator> {
         return None;
     }
     d.declarators.pop()
+}
+
+/// What [`parse_for_header_text`] puts before the header text: spans of
+/// its result index this prefix followed by the text.
+pub const FOR_HEADER_PREFIX: &str = "void __polyfold_loop(void) {\n";
+
+/// Parses `text` as the header of a `for` loop (`for (i = 0; i < n; i++)`,
+/// the expansion of a loop macro) and gives its initialisation, condition
+/// and update. Spans index [`FOR_HEADER_PREFIX`] + `text`: callers map
+/// them back. `None` unless the text is exactly one `for` header.
+pub fn parse_for_header_text(text: &str) -> Option<(ForInit, Option<Expr>, Option<Expr>)> {
+    let wrapper = format!("{FOR_HEADER_PREFIX}{text} ;\n}}\n");
+    let tree = parse_text(&wrapper)?;
+    let root = tree.root_node();
+    if root.has_error() || root.named_child_count() != 1 {
+        return None;
+    }
+    let body = root.named_child(0)?.child_by_field_name("body")?;
+    if body.named_child_count() != 1 {
+        return None;
+    }
+    let node = body.named_child(0)?;
+    if node.kind() != "for_statement"
+        || node.child_by_field_name("body")?.kind() != "expression_statement"
+        || node.child_by_field_name("body")?.named_child_count() != 0
+    {
+        return None;
+    }
+    let (value_names, _) = prepass(root, wrapper.as_bytes());
+    let lower = Lowerer::new(wrapper.as_bytes(), value_names);
+    let init = match node.child_by_field_name("initializer") {
+        None => ForInit::None,
+        Some(n) if n.kind() == "declaration" => ForInit::Decl(lower.decl(n)),
+        Some(n) => ForInit::Expr(lower.expr(n)),
+    };
+    let cond = node.child_by_field_name("condition").map(|n| lower.expr(n));
+    let update = node.child_by_field_name("update").map(|n| lower.expr(n));
+    if lower.too_deep.borrow().is_some() {
+        return None;
+    }
+    Some((init, cond, update))
 }
 
 fn find_first_error(root: Node, source: &str) -> Option<SyntaxError> {
@@ -605,6 +731,8 @@ struct Lowerer<'s> {
     depth: Cell<usize>,
     /// The first node that was too deep to lower.
     too_deep: RefCell<Option<Range<usize>>>,
+    /// What the text stands for where it was replaced (a file only).
+    masks: Option<&'s Masks>,
 }
 
 /// Deeper syntax is not lowered (it becomes an opaque node that every
@@ -668,6 +796,7 @@ impl<'s> Lowerer<'s> {
             fake: RefCell::new(HashSet::new()),
             depth: Cell::new(0),
             too_deep: RefCell::new(None),
+            masks: None,
         }
     }
 
@@ -742,7 +871,11 @@ impl<'s> Lowerer<'s> {
                     && let Some(arg) = child.child_by_field_name("argument")
                 {
                     let name = self.text(arg).trim().to_string();
-                    out.push(PpItem::Undef(name));
+                    let r = child.byte_range();
+                    out.push(PpItem::Undef {
+                        name,
+                        span: r.start..r.start + self.text(child).trim_end().len(),
+                    });
                 }
             }
             "preproc_if" | "preproc_ifdef" => {
@@ -847,6 +980,34 @@ impl<'s> Lowerer<'s> {
             text,
             span: r.start..end,
         })
+    }
+
+    /// For a conditional (`#if`/`#ifdef` with its `#elif`/`#else`
+    /// branches) that holds only `#pragma` lines, comments and such
+    /// conditionals: whether one of its pragmas applies to the next
+    /// statement. `None` when it holds anything else (code, `#define`s).
+    fn pragma_group(&self, node: Node) -> Option<bool> {
+        let mut applies = false;
+        let mut cursor = node.walk();
+        if cursor.goto_first_child() {
+            loop {
+                let field = cursor.field_name();
+                let c = cursor.node();
+                if c.is_named() && !matches!(field, Some("condition" | "name")) {
+                    match c.kind() {
+                        "comment" => {}
+                        "preproc_call" => applies |= pragma_applies_to_next(&self.pragma(c)?.text),
+                        "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+                        | "preproc_elifdef" => applies |= self.pragma_group(c)?,
+                        _ => return None,
+                    }
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        Some(applies)
     }
 
     fn define(&self, node: Node) -> Option<Define> {
@@ -1064,6 +1225,28 @@ impl<'s> Lowerer<'s> {
         match node.kind() {
             "for_statement" => {
                 self.has_loops = true;
+                let body_node = node.child_by_field_name("body");
+                if let Some(header) = self
+                    .masks
+                    .and_then(|m| m.loops.iter().find(|l| l.span.start == span.start))
+                {
+                    // `FOR(i, 0, N) body`: the header is the macro's
+                    // expansion, read from the masks.
+                    let body = match body_node {
+                        Some(b) => self.stmt(b),
+                        None => CStmt::Empty {
+                            span: span.end..span.end,
+                        },
+                    };
+                    return CStmt::For {
+                        init: header.init.clone(),
+                        cond: header.cond.clone(),
+                        update: header.update.clone(),
+                        body: Box::new(body),
+                        header_span: header.span.clone(),
+                        span,
+                    };
+                }
                 let init = match node.child_by_field_name("initializer") {
                     None => ForInit::None,
                     Some(n) if n.kind() == "declaration" => ForInit::Decl(self.decl(n)),
@@ -1071,7 +1254,6 @@ impl<'s> Lowerer<'s> {
                 };
                 let cond = node.child_by_field_name("condition").map(|n| self.expr(n));
                 let update = node.child_by_field_name("update").map(|n| self.expr(n));
-                let body_node = node.child_by_field_name("body");
                 // The end of the `)` before the body (comments between the
                 // header and the body are trivia, not part of the header).
                 let header_end = body_node.map_or(span.end, |b| {
@@ -1150,6 +1332,7 @@ impl<'s> Lowerer<'s> {
                     }
                     items.push(self.stmt(child));
                 }
+                self.insert_masked_pragmas(&mut items, &span);
                 CStmt::Compound { items, span }
             }
             "expression_statement" => match node.named_child(0) {
@@ -1170,6 +1353,19 @@ impl<'s> Lowerer<'s> {
                 }
                 CStmt::Preproc {
                     span: span.start..end,
+                    applies_to_next: self
+                        .pragma(node)
+                        .is_some_and(|p| pragma_applies_to_next(&p.text)),
+                }
+            }
+            "preproc_if" | "preproc_ifdef" if self.pragma_group(node) == Some(true) => {
+                let mut end = span.end;
+                while end > span.start && matches!(self.src[end - 1], b'\n' | b'\r') {
+                    end -= 1;
+                }
+                CStmt::Preproc {
+                    span: span.start..end,
+                    applies_to_next: true,
                 }
             }
             kind => {
@@ -1207,6 +1403,41 @@ impl<'s> Lowerer<'s> {
                     span,
                 }
             }
+        }
+    }
+
+    /// Adds to the items of the block at `span` a pragma statement for
+    /// each `_Pragma` (or use of a macro that expands to one) of the masks
+    /// that sits between its statements (not inside one), in text order.
+    fn insert_masked_pragmas(&self, items: &mut Vec<CStmt>, span: &Range<usize>) {
+        let Some(masks) = self.masks else {
+            return;
+        };
+        let mut added = false;
+        let mut last: Option<Range<usize>> = None;
+        for p in &masks.pragmas {
+            let inside_block = span.start < p.span.start && p.span.end < span.end;
+            let inside_item = items.iter().any(|it| {
+                let r = it.span();
+                r.start <= p.span.start && p.span.end <= r.end
+            });
+            // Several pragmas of one macro use are one statement.
+            if !inside_block || inside_item || last.as_ref() == Some(&p.span) {
+                continue;
+            }
+            let applies = masks
+                .pragmas
+                .iter()
+                .any(|q| q.span == p.span && pragma_applies_to_next(&q.text));
+            items.push(CStmt::Preproc {
+                span: p.span.clone(),
+                applies_to_next: applies,
+            });
+            last = Some(p.span.clone());
+            added = true;
+        }
+        if added {
+            items.sort_by_key(|it| it.span().start);
         }
     }
 
@@ -1541,6 +1772,14 @@ impl<'s> Lowerer<'s> {
     }
 }
 
+/// Whether a pragma (its text after `#pragma`) applies to the statement
+/// after it: every pragma but polyfold's own (`scop`, `endscop`,
+/// `polyfold ...`).
+pub fn pragma_applies_to_next(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    !first.is_empty() && !matches!(first, "scop" | "endscop" | "polyfold")
+}
+
 /// The first named child of `node` that is not a comment (comments are
 /// trivia: `else // why` is followed by the statement).
 fn first_named_non_comment(node: Node) -> Option<Node> {
@@ -1609,6 +1848,33 @@ mod tests {
         };
         assert!(matches!(items[0], CStmt::For { .. }));
         assert!(file.has_loops);
+    }
+
+    #[test]
+    fn conditionals_of_pragmas_are_statement_pragmas() {
+        let src = "void f(int n, double a[n]) {\n#ifdef _OPENMP\n#pragma omp parallel for\n#else\n/* none */\n#endif\n  for (int i = 0; i < n; i++) a[i] = 0;\n#if X\n#pragma scop\n#endif\n#ifdef Y\n#pragma GCC ivdep\n  a[0] = 1;\n#endif\n}\n";
+        let file = parse_file(src).expect("parser");
+        let CStmt::Compound { items, .. } = &file.functions[0].body else {
+            panic!("body is a compound statement");
+        };
+        let kinds: Vec<String> = items
+            .iter()
+            .map(|it| match it {
+                CStmt::Preproc {
+                    span,
+                    applies_to_next,
+                } => format!("{applies_to_next} {}", &src[span.clone()]),
+                other => format!("{:?}", std::mem::discriminant(other)),
+            })
+            .collect();
+        assert_eq!(
+            kinds[0],
+            "true #ifdef _OPENMP\n#pragma omp parallel for\n#else\n/* none */\n#endif"
+        );
+        assert!(matches!(items[1], CStmt::For { .. }));
+        // Only polyfold's own pragma, or code besides the pragma: as before.
+        assert!(matches!(&items[2], CStmt::Other { kind, .. } if kind == "preproc_if"));
+        assert!(matches!(&items[3], CStmt::Other { kind, .. } if kind == "preproc_ifdef"));
     }
 
     #[test]
