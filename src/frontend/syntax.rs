@@ -1134,15 +1134,18 @@ impl<'s> Lowerer<'s> {
     /// Whether `node` (a pointer or array declarator) has a `restrict`
     /// qualifier of its own.
     fn has_restrict(&self, node: Node) -> bool {
+        // `restrict` is a type qualifier; `*__restrict` may also read as a
+        // Microsoft pointer modifier.
         let mut cursor = node.walk();
-        let found = node.children(&mut cursor).any(|c| {
-            c.kind() == "type_qualifier"
-                && matches!(
-                    self.text(c).as_str(),
-                    "restrict" | "__restrict" | "__restrict__"
-                )
-        });
-        found
+        node.children(&mut cursor).any(|c| {
+            matches!(
+                c.kind(),
+                "type_qualifier" | "ms_pointer_modifier" | "ms_restrict_modifier"
+            ) && matches!(
+                self.text(c).trim(),
+                "restrict" | "__restrict" | "__restrict__"
+            )
+        })
     }
 
     fn declarator(&self, node: Node) -> Option<Declarator> {
@@ -1824,6 +1827,32 @@ pub fn parse_int_literal(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn restrict_in_every_spelling() {
+        let f = parse_file(
+            "void k(int n, const double *__restrict a, double *restrict b, double c[__restrict__ n], double *d, double e[n]) {}\n",
+        )
+        .expect("parses");
+        let restrict: Vec<(String, bool)> = f.functions[0]
+            .params
+            .iter()
+            .flat_map(|p| &p.declarators)
+            .map(|d| (d.name.clone(), d.restrict))
+            .collect();
+        let expected: Vec<(String, bool)> = [
+            ("n", false),
+            ("a", true),
+            ("b", true),
+            ("c", true),
+            ("d", false),
+            ("e", false),
+        ]
+        .iter()
+        .map(|(n, r)| (n.to_string(), *r))
+        .collect();
+        assert_eq!(restrict, expected);
+    }
 
     #[test]
     fn integer_literals() {
