@@ -107,6 +107,111 @@ pub fn plan_array_edits(
     Some(edits)
 }
 
+/// The first value the new layout `layout` of `array` prints that is not
+/// proven representable (see [`crate::codegen::overflow`]), described:
+/// each new subscript in its statement's frame (a subscript printed as
+/// the original's text is the original's value), each new extent where
+/// the declaration is (the parameters' frame). The forms checked are those
+/// without rotating indices (each of those is checked where it is
+/// planned, see [`super::rotate`]), with `masks` as emitted.
+pub fn unproven_value(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+    masks: bool,
+) -> Option<String> {
+    use super::overflow::{self, text::Name};
+    let facts = overflow::scop_facts(scop);
+    let np = scop.params.len();
+    let param_col = |name: &str| scop.params.iter().position(|p| p.name == name);
+    let decl = scop.array(array);
+    // The extents.
+    if layout.is_linear() || !decl.keeps_declarator() {
+        let text = if layout.is_linear() {
+            linear_declarator_text(scop, array, layout)
+        } else {
+            declarator_text(scop, array, layout)
+        };
+        let frame = overflow::scop_frame(scop, &facts, &[]);
+        let names = |n: &str| {
+            if n == decl.name {
+                Some(Name::Opaque)
+            } else {
+                param_col(n).map(Name::Column)
+            }
+        };
+        if let Err(why) = overflow::text::expression_fits(&frame, &text, &names) {
+            return Some(format!("the extent `{text}`: {why}"));
+        }
+    }
+    let mut frames: std::collections::HashMap<usize, overflow::Frame> =
+        std::collections::HashMap::new();
+    let mut found: Option<String> = None;
+    for_each_access(
+        source,
+        scop,
+        (array, layout),
+        (&Rotations::default(), masks),
+        |si, access, new| {
+            if found.is_some() {
+                return;
+            }
+            let stmt = &scop.stmts[si];
+            let olds = subscript_texts(source, access);
+            let news = bracket_contents(&new.text);
+            let frame = frames
+                .entry(si)
+                .or_insert_with(|| overflow::statement_frame(scop, &facts, si));
+            let names = |n: &str| {
+                if let Some(k) = param_col(n) {
+                    return Some(Name::Column(k));
+                }
+                stmt.iterators[..stmt.loop_depth()]
+                    .iter()
+                    .position(|i| i == n)
+                    .map(|k| Name::Column(np + k))
+            };
+            for sub in news {
+                if olds.contains(&sub.trim()) {
+                    continue;
+                }
+                if let Err(why) = overflow::text::expression_fits(frame, sub, &names) {
+                    found = Some(format!("`{}` in {}: {why}", new.text, stmt.name));
+                    return;
+                }
+            }
+        },
+    );
+    found
+}
+
+/// The contents of the top-level brackets of an access text (`A[i % 2][j]`
+/// gives `i % 2` and `j`).
+fn bracket_contents(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0usize;
+    for (k, c) in text.char_indices() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    start = k + 1;
+                }
+                depth += 1;
+            }
+            ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push(&text[start..k]);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The new text of one access, and the argument of every `%` it prints
 /// (its coefficients over the statement's columns `[params | iterators]`,
 /// without the constant; a mask is not a `%`).

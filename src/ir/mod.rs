@@ -237,6 +237,10 @@ pub struct Param {
     /// value only, and nothing derived from it holds for other values: a
     /// mapping must be certified for the known values and pinned to them.
     pub value_used: bool,
+    /// The declared type of a variable (`int`, `long`, `ptrdiff_t`);
+    /// `None` for a macro. Printed arithmetic on it must stay within its
+    /// range (see [`crate::codegen::overflow`]).
+    pub type_text: Option<String>,
 }
 
 /// An affine expression `Σ coeffs[k]·x_k + constant` over some list of
@@ -536,6 +540,10 @@ pub struct Stmt {
     /// iterations are unordered: they may run at the same time, in any
     /// interleaving.
     pub parallel: Vec<Option<ParallelMark>>,
+    /// The declared type of each loop iterator, outermost first (one per
+    /// loop: quotient dimensions have none). A copy of the statement keeps
+    /// these types (see [`crate::codegen::overflow`]).
+    pub iterator_types: Vec<String>,
 }
 
 /// Why a loop is parallel: the pragma that marks it.

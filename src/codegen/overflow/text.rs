@@ -1,0 +1,534 @@
+//! The values of a printed C expression, read back from its text: each
+//! operation's result must be proven representable in its frame (see the
+//! parent module). This is the check of the code generators' texts
+//! (new subscripts, extents, rotating indices' starts and updates,
+//! merged buffers' offsets), whatever form they chose.
+//!
+//! An operand is a range `[min lows, max highs]` of affine rows over the
+//! frame's columns: an affine expression is its own low and high; `e % b`
+//! (`b > 0`) lies in `[1 - b, b - 1]` (`[0, b - 1]` for `e >= 0`), `e / k`
+//! between `0` and `e`, `e & m` in `[0, m]`, a comparison in `[0, 1]`, a
+//! conditional in the union of its branches' ranges (each branch checked
+//! wherever the frame holds, which asks more than C evaluates). A product
+//! of two variable operands is bounded by the products of their constant
+//! bounds in the frame (found by exact emptiness tests), or not proven.
+//!
+//! What it reads: integer literals, names ([`Name`]), `( )`, unary `-`
+//! and `!`, `* / %`, `+ -`, `< <= > >= == !=`, `&`, `&& ||`, `? :`, and
+//! subscripts `a[e]` (each subscript checked; the element is opaque).
+//! Anything else is not proven.
+
+use super::{Frame, IntType, proven_empty, widened};
+use crate::util::c_text::{TokenKind, tokens};
+
+/// What a name of a printed expression is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Name {
+    /// A column of the frame (a parameter, an iterator).
+    Column(usize),
+    /// A variable whose value lies in `[low, high]` (rows over the
+    /// frame's columns and the constant), of type `ty`: a rotating index.
+    Bounded {
+        low: Vec<i64>,
+        high: Vec<i64>,
+        ty: IntType,
+    },
+    /// An array (only subscripted) or a value no arithmetic may use.
+    Opaque,
+}
+
+/// A value of the expression (see the module doc).
+#[derive(Clone, Debug)]
+struct Value {
+    lows: Vec<Vec<i64>>,
+    highs: Vec<Vec<i64>>,
+    types: Vec<IntType>,
+    /// An opaque name: only a subscripted array or a lone operand.
+    opaque: bool,
+}
+
+/// Why a printed expression is not proven.
+pub type Unproven = String;
+
+/// Checks every value the C expression `text` computes in `frame`, with
+/// `names` telling what each identifier is.
+pub fn expression_fits(
+    frame: &Frame,
+    text: &str,
+    names: &dyn Fn(&str) -> Option<Name>,
+) -> Result<(), Unproven> {
+    let toks: Vec<(String, TokenKind)> = tokens(text)
+        .into_iter()
+        .map(|(r, k)| (text[r].to_string(), k))
+        .collect();
+    let mut p = Parser {
+        frame,
+        names,
+        toks: &toks,
+        at: 0,
+    };
+    p.conditional()?;
+    if p.at != toks.len() {
+        return Err(format!("`{text}` is not an expression polyfold reads"));
+    }
+    Ok(())
+}
+
+struct Parser<'a> {
+    frame: &'a Frame,
+    names: &'a dyn Fn(&str) -> Option<Name>,
+    toks: &'a [(String, TokenKind)],
+    at: usize,
+}
+
+type Res = Result<Value, Unproven>;
+
+impl Parser<'_> {
+    fn peek(&self) -> &str {
+        self.toks.get(self.at).map_or("", |(t, _)| t.as_str())
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        if self.peek() == t {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn width(&self) -> usize {
+        self.frame.n_cols() + 1
+    }
+
+    fn constant(&self, v: i64, types: Vec<IntType>) -> Value {
+        let mut row = vec![0i64; self.width()];
+        row[self.width() - 1] = v;
+        Value {
+            lows: vec![row.clone()],
+            highs: vec![row],
+            types,
+            opaque: false,
+        }
+    }
+
+    fn flag(&self) -> Value {
+        let mut v = self.constant(0, vec![IntType::Int]);
+        v.highs[0][self.width() - 1] = 1;
+        v
+    }
+
+    /// Every low and high fits the value's types.
+    fn checked(&self, v: Value, what: &str) -> Res {
+        for row in v.lows.iter().chain(&v.highs) {
+            if !self.frame.fits(row, &v.types) {
+                let ty = v.types.iter().max().cloned().unwrap_or(IntType::Int);
+                return Err(format!(
+                    "{what} is not proven within the range of `{}`",
+                    ty.name()
+                ));
+            }
+        }
+        Ok(v)
+    }
+
+    fn conditional(&mut self) -> Res {
+        let c = self.logical()?;
+        if !self.eat("?") {
+            return Ok(c);
+        }
+        let a = self.conditional()?;
+        if !self.eat(":") {
+            return Err("a conditional without `:`".into());
+        }
+        let b = self.conditional()?;
+        Ok(union(a, b))
+    }
+
+    fn logical(&mut self) -> Res {
+        let mut v = self.bit_and()?;
+        while self.peek() == "&&" || self.peek() == "||" {
+            self.at += 1;
+            self.bit_and()?;
+            v = self.flag();
+        }
+        Ok(v)
+    }
+
+    fn bit_and(&mut self) -> Res {
+        let mut v = self.comparison()?;
+        while self.eat("&") {
+            let m = self.comparison()?;
+            let Some(mask) = constant_of(&m).filter(|m| *m >= 0) else {
+                return Err("a mask that is not a number".into());
+            };
+            let _ = v;
+            v = self.constant(0, vec![IntType::Int]);
+            v.highs[0][self.width() - 1] = mask;
+        }
+        Ok(v)
+    }
+
+    fn comparison(&mut self) -> Res {
+        let mut v = self.additive()?;
+        while matches!(self.peek(), "<" | "<=" | ">" | ">=" | "==" | "!=") {
+            self.at += 1;
+            let other = self.additive()?;
+            if v.opaque || other.opaque {
+                return Err("a comparison of an opaque value".into());
+            }
+            v = self.flag();
+        }
+        Ok(v)
+    }
+
+    fn additive(&mut self) -> Res {
+        let mut v = self.multiplicative()?;
+        loop {
+            let minus = match self.peek() {
+                "+" => false,
+                "-" => true,
+                _ => return Ok(v),
+            };
+            self.at += 1;
+            let other = self.multiplicative()?;
+            if v.opaque || other.opaque {
+                return Err("arithmetic on an opaque value".into());
+            }
+            let other = if minus { negate(other) } else { other };
+            v = self.checked(sum(&v, &other), "a sum")?;
+        }
+    }
+
+    fn multiplicative(&mut self) -> Res {
+        let mut v = self.unary()?;
+        loop {
+            let op = self.peek().to_string();
+            if !matches!(op.as_str(), "*" | "/" | "%") {
+                return Ok(v);
+            }
+            self.at += 1;
+            let other = self.unary()?;
+            if v.opaque || other.opaque {
+                return Err("arithmetic on an opaque value".into());
+            }
+            v = match op.as_str() {
+                "*" => self.product(&v, &other)?,
+                "/" => {
+                    if constant_of(&other).is_none_or(|k| k <= 0) {
+                        return Err("a division by something else than a positive number".into());
+                    }
+                    // Between 0 and the dividend.
+                    let zero = self.constant(0, Vec::new()).lows.remove(0);
+                    let mut q = v.clone();
+                    q.lows.push(zero.clone());
+                    q.highs.push(zero);
+                    q
+                }
+                _ => self.remainder(&v, &other)?,
+            };
+        }
+    }
+
+    /// `a % b` for `b > 0` (proven): `[1 - b, b - 1]`, `[0, b - 1]` when
+    /// `a >= 0`.
+    fn remainder(&self, a: &Value, b: &Value) -> Res {
+        let w = self.width();
+        for low in &b.lows {
+            // b >= 1.
+            let mut r = low.clone();
+            r[w - 1] = r[w - 1].checked_sub(1).ok_or("overflow")?;
+            if !self.frame.pieces.iter().all(|p| nonneg_everywhere(p, &r)) {
+                return Err("a modulus not proven positive".into());
+            }
+        }
+        let non_negative = a
+            .lows
+            .iter()
+            .all(|low| self.frame.pieces.iter().all(|p| nonneg_everywhere(p, low)));
+        let mut highs = Vec::new();
+        let mut lows = Vec::new();
+        for h in &b.highs {
+            let mut r = h.clone();
+            r[w - 1] = r[w - 1].checked_sub(1).ok_or("overflow")?;
+            let neg: Vec<i64> = r.iter().map(|v| v.saturating_neg()).collect();
+            highs.push(r);
+            lows.push(neg);
+        }
+        if non_negative {
+            lows = vec![vec![0i64; w]];
+        }
+        let mut types = a.types.clone();
+        for t in &b.types {
+            if !types.contains(t) {
+                types.push(t.clone());
+            }
+        }
+        self.checked(
+            Value {
+                lows,
+                highs,
+                types,
+                opaque: false,
+            },
+            "a remainder",
+        )
+    }
+
+    /// `a * b`: by a number, exact; of two variables, by the products of
+    /// their constant bounds.
+    fn product(&self, a: &Value, b: &Value) -> Res {
+        let mut types = a.types.clone();
+        for t in &b.types {
+            if !types.contains(t) {
+                types.push(t.clone());
+            }
+        }
+        let (value, k) = match (constant_of(a), constant_of(b)) {
+            (_, Some(k)) => (a, k),
+            (Some(k), None) => (b, k),
+            (None, None) => {
+                let (alo, ahi) = self
+                    .constant_bounds(a)
+                    .ok_or("a product of two variables")?;
+                let (blo, bhi) = self
+                    .constant_bounds(b)
+                    .ok_or("a product of two variables")?;
+                let corners = [alo * blo, alo * bhi, ahi * blo, ahi * bhi];
+                let lo = *corners.iter().min().unwrap_or(&0);
+                let hi = *corners.iter().max().unwrap_or(&0);
+                let mut v = self.constant(lo, types);
+                v.highs[0][self.width() - 1] = hi;
+                return self.checked(v, "a product");
+            }
+        };
+        let scale = |rows: &[Vec<i64>]| -> Option<Vec<Vec<i64>>> {
+            rows.iter()
+                .map(|r| r.iter().map(|x| x.checked_mul(k)).collect())
+                .collect()
+        };
+        let (lows, highs) = (scale(&value.lows), scale(&value.highs));
+        let (Some(lows), Some(highs)) = (lows, highs) else {
+            return Err("a product too large".into());
+        };
+        let (lows, highs) = if k < 0 { (highs, lows) } else { (lows, highs) };
+        self.checked(
+            Value {
+                lows,
+                highs,
+                types,
+                opaque: false,
+            },
+            "a product",
+        )
+    }
+
+    /// Constant bounds of a value in the frame, each within `±2^31`
+    /// (binary search with exact emptiness tests).
+    fn constant_bounds(&self, v: &Value) -> Option<(i64, i64)> {
+        let limit = 1i64 << 31;
+        let mut lo = i64::MAX;
+        for row in &v.lows {
+            lo = lo.min(-bound_of(self.frame, &negated(row)?, limit)?);
+        }
+        let mut hi = i64::MIN;
+        for row in &v.highs {
+            hi = hi.max(bound_of(self.frame, row, limit)?);
+        }
+        Some((lo, hi))
+    }
+
+    fn unary(&mut self) -> Res {
+        if self.eat("-") {
+            let v = self.unary()?;
+            if v.opaque {
+                return Err("arithmetic on an opaque value".into());
+            }
+            return self.checked(negate(v), "a negation");
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        if self.eat("!") {
+            self.unary()?;
+            return Ok(self.flag());
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> Res {
+        let mut v = self.primary()?;
+        while self.eat("[") {
+            self.conditional()?;
+            if !self.eat("]") {
+                return Err("an unclosed subscript".into());
+            }
+            v = Value {
+                opaque: true,
+                ..self.constant(0, Vec::new())
+            };
+        }
+        Ok(v)
+    }
+
+    fn primary(&mut self) -> Res {
+        let Some((text, kind)) = self.toks.get(self.at).cloned() else {
+            return Err("an expression ends too early".into());
+        };
+        self.at += 1;
+        match kind {
+            TokenKind::Int(v) => Ok(self.constant(v, vec![IntType::of_constant(v)])),
+            TokenKind::Punct if text == "(" => {
+                let v = self.conditional()?;
+                if !self.eat(")") {
+                    return Err("an unclosed parenthesis".into());
+                }
+                Ok(v)
+            }
+            TokenKind::Ident => match (self.names)(&text) {
+                Some(Name::Column(c)) if c < self.frame.n_cols() => {
+                    let mut row = vec![0i64; self.width()];
+                    row[c] = 1;
+                    Ok(Value {
+                        lows: vec![row.clone()],
+                        highs: vec![row],
+                        types: vec![self.frame.types[c].promoted()],
+                        opaque: false,
+                    })
+                }
+                Some(Name::Bounded { low, high, ty }) if low.len() == self.width() => Ok(Value {
+                    lows: vec![low],
+                    highs: vec![high],
+                    types: vec![ty.promoted()],
+                    opaque: false,
+                }),
+                Some(Name::Opaque) => Ok(Value {
+                    opaque: true,
+                    ..self.constant(0, Vec::new())
+                }),
+                _ => Err(format!("`{text}` is not a name polyfold knows here")),
+            },
+            _ => Err(format!("`{text}` is not read by the check")),
+        }
+    }
+}
+
+/// The number a value is, if it is one.
+fn constant_of(v: &Value) -> Option<i64> {
+    let [low] = v.lows.as_slice() else {
+        return None;
+    };
+    let [high] = v.highs.as_slice() else {
+        return None;
+    };
+    let w = low.len();
+    (low == high && low[..w - 1].iter().all(|c| *c == 0)).then_some(low[w - 1])
+}
+
+fn negated(row: &[i64]) -> Option<Vec<i64>> {
+    row.iter().map(|v| v.checked_neg()).collect()
+}
+
+fn negate(v: Value) -> Value {
+    let flip = |rows: Vec<Vec<i64>>| -> Vec<Vec<i64>> {
+        rows.into_iter()
+            .map(|r| r.iter().map(|x| x.saturating_neg()).collect())
+            .collect()
+    };
+    Value {
+        lows: flip(v.highs),
+        highs: flip(v.lows),
+        types: v.types,
+        opaque: v.opaque,
+    }
+}
+
+fn sum(a: &Value, b: &Value) -> Value {
+    let add = |xs: &[Vec<i64>], ys: &[Vec<i64>]| -> Vec<Vec<i64>> {
+        let mut out = Vec::new();
+        for x in xs {
+            for y in ys {
+                let r: Vec<i64> = x.iter().zip(y).map(|(p, q)| p.saturating_add(*q)).collect();
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+        out
+    };
+    let mut types = a.types.clone();
+    for t in &b.types {
+        if !types.contains(t) {
+            types.push(t.clone());
+        }
+    }
+    Value {
+        lows: add(&a.lows, &b.lows),
+        highs: add(&a.highs, &b.highs),
+        types,
+        opaque: false,
+    }
+}
+
+fn union(a: Value, b: Value) -> Value {
+    let mut v = a;
+    for r in b.lows {
+        if !v.lows.contains(&r) {
+            v.lows.push(r);
+        }
+    }
+    for r in b.highs {
+        if !v.highs.contains(&r) {
+            v.highs.push(r);
+        }
+    }
+    for t in b.types {
+        if !v.types.contains(&t) {
+            v.types.push(t);
+        }
+    }
+    v.opaque |= b.opaque;
+    v
+}
+
+/// Whether `row >= 0` at every point of `piece`.
+fn nonneg_everywhere(piece: &crate::poly::BasicSet, row: &[i64]) -> bool {
+    let mut p = piece.clone();
+    let mut r: Vec<i64> = row.iter().map(|v| v.saturating_neg()).collect();
+    let w = r.len();
+    r[w - 1] = r[w - 1].saturating_sub(1);
+    p.add_ineq(widened(&r, piece));
+    proven_empty(&p)
+}
+
+/// The least `d` in `[-limit, limit]` with `row <= d` at every point of
+/// the frame (`None` when there is none in the range).
+fn bound_of(frame: &Frame, row: &[i64], limit: i64) -> Option<i64> {
+    let below = |d: i64| -> bool {
+        frame.pieces.iter().all(|p| {
+            let mut r = row.to_vec();
+            let w = r.len();
+            // row - d - 1 >= 0 empty.
+            r[w - 1] = r[w - 1].saturating_sub(d).saturating_sub(1);
+            let mut q = p.clone();
+            q.add_ineq(widened(&r, p));
+            proven_empty(&q)
+        })
+    };
+    if !below(limit) {
+        return None;
+    }
+    let (mut lo, mut hi) = (-limit, limit);
+    if below(lo) {
+        return Some(lo);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if below(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
