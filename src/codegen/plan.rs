@@ -122,7 +122,7 @@ pub fn unproven_value(
     masks: bool,
 ) -> Option<String> {
     use super::overflow::{self, text::Name};
-    let facts = overflow::scop_facts(scop);
+    let facts = overflow::scop_facts(source, scop);
     let np = scop.params.len();
     let param_col = |name: &str| scop.params.iter().position(|p| p.name == name);
     let decl = scop.array(array);

@@ -98,8 +98,8 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Result<(String, RunOrder),
     let mut params = scop.param_texts();
     params.extend(run.outer.iter().cloned());
     let plans = plan_segments(scop, run).ok_or(RunRefusal::NotPrintable)?;
-    let facts = overflow::scop_facts(scop);
-    let frame = run_frame(scop, &facts, run).ok_or(RunRefusal::NotPrintable)?;
+    let facts = overflow::scop_facts(&program.source, scop);
+    let frame = run_frame((source, scop), &facts, run).ok_or(RunRefusal::NotPrintable)?;
     let text = |a: &AffExpr| param_text(&params, a);
     let mut bodies: HashMap<(usize, i64), String> = HashMap::new();
     let mut segments: Vec<(Segment, i64)> = Vec::new();
@@ -316,7 +316,11 @@ fn minus(a: &AffExpr, d: i64) -> Option<AffExpr> {
 /// the SCoP's facts, the enclosing iterators and their exit values, and
 /// the run's loops' bounds (their lower bounds; where a loop runs, its
 /// last value and the value after it).
-fn run_frame(scop: &Scop, facts: &overflow::ScopFacts, run: &FusedRun) -> Option<Frame> {
+fn run_frame(
+    (source, scop): (&str, &Scop),
+    facts: &overflow::ScopFacts,
+    run: &FusedRun,
+) -> Option<Frame> {
     let np = scop.params.len();
     let d = run.depth;
     let stmt = &scop.stmts[*run.loops[0].stmts.first()?];
@@ -370,6 +374,14 @@ fn run_frame(scop: &Scop, facts: &overflow::ScopFacts, run: &FusedRun) -> Option
         let lower = row_of(&l.lower)?;
         let upper = row_of(&l.upper)?;
         frame.know(lower.clone(), ty.clone());
+        // The bound the header's condition compares with, always.
+        if let Some(offset) =
+            header_of(&scop.items, &l.body).and_then(|h| overflow::written_bound(source, h))
+        {
+            let mut w = upper.clone();
+            w[np + n] = w[np + n].checked_add(offset)?;
+            frame.know(w, ty.clone());
+        }
         let mut exit = upper.clone();
         exit[np + n] = exit[np + n].checked_add(1)?;
         let condition: Vec<i64> = upper
@@ -395,6 +407,37 @@ fn run_frame(scop: &Scop, facts: &overflow::ScopFacts, run: &FusedRun) -> Option
         }
     }
     Some(frame)
+}
+
+/// The header of the `for` loop among `items` (at any depth) whose body
+/// is `body`.
+fn header_of<'a>(
+    items: &'a [crate::ir::ScopItem],
+    body: &std::ops::Range<usize>,
+) -> Option<&'a crate::ir::ForHeader> {
+    fn walk<'a>(
+        node: &'a crate::ir::SyntaxNode,
+        body: &std::ops::Range<usize>,
+    ) -> Option<&'a crate::ir::ForHeader> {
+        use crate::ir::SyntaxNode;
+        match node {
+            SyntaxNode::For {
+                header, body: b, ..
+            } => {
+                if b.span() == *body {
+                    header.as_ref()
+                } else {
+                    walk(b, body)
+                }
+            }
+            SyntaxNode::If { then, els, .. } => {
+                walk(then, body).or_else(|| els.as_ref().and_then(|e| walk(e, body)))
+            }
+            SyntaxNode::Block { items, .. } => items.iter().find_map(|i| walk(i, body)),
+            _ => None,
+        }
+    }
+    items.iter().find_map(|i| walk(&i.node, body))
 }
 
 /// The anchor of a loop of the fused text: its variable counts `t -
@@ -645,8 +688,8 @@ fn print_members<'a>(
     }
 }
 
-/// E.g. "loops `i` at lines 16, 18" (a run of a later round: "the 2
-/// loops `j` inside loop `i`"), for the report of a run not fused.
+/// E.g. "loops at lines 16, 18" (a run of a later round: "the 2 loops
+/// `j` inside loop `i`"), for the report of a run not fused.
 pub fn describe_loops(run: &FusedRun) -> String {
     if run.round > 0 {
         return format!(
@@ -657,13 +700,7 @@ pub fn describe_loops(run: &FusedRun) -> String {
         );
     }
     let lines: Vec<String> = run.loops.iter().map(|l| l.line.to_string()).collect();
-    let mut names: Vec<String> = run
-        .loops
-        .iter()
-        .map(|l| format!("`{}`", l.iterator))
-        .collect();
-    names.dedup();
-    format!("loops {} at lines {}", names.join(", "), lines.join(", "))
+    format!("loops at lines {}", lines.join(", "))
 }
 
 /// A run that [`fusion_edits`] did not fuse, and why.

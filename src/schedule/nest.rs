@@ -1198,7 +1198,7 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRef
         .into_iter()
         .map(|t| t.unwrap_or(IntType::Int))
         .collect();
-    let facts = overflow::scop_facts(scop);
+    let facts = overflow::scop_facts(&program.source, scop);
     let np = scop.params.len();
     let mut origins = Vec::with_capacity(found.len());
     let mut texts = Vec::with_capacity(found.len());

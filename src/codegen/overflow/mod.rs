@@ -263,6 +263,11 @@ impl Frame {
     /// range of the type that arithmetic on operands of types `operands`
     /// converts to, at every point of the frame.
     pub fn fits(&self, row: &[i64], operands: &[IntType]) -> bool {
+        self.fits_scaled(row, 1, operands)
+    }
+
+    /// [`Frame::fits`] for the value `row / den` (`den >= 1`).
+    pub fn fits_scaled(&self, row: &[i64], den: i64, operands: &[IntType]) -> bool {
         let usable = |t: &IntType| {
             let t = t.promoted();
             t.within(&IntType::Int) || operands.iter().any(|o| t.within(&o.promoted()))
@@ -272,43 +277,60 @@ impl Frame {
             .map(|t| t.promoted().guaranteed_max())
             .max()
             .unwrap_or(i64::from(i32::MAX));
-        self.between(row, &usable, bound)
+        self.between(row, den, &usable, bound)
     }
 
     /// Whether `row` fits the type `ty` of a variable it is stored in.
     pub fn stores(&self, row: &[i64], ty: &IntType) -> bool {
-        self.between(row, &|t: &IntType| t.within(ty), ty.guaranteed_max())
+        self.between(row, 1, &|t: &IntType| t.within(ty), ty.guaranteed_max())
     }
 
     /// Whether some usable known value bounds `row` from below, and some
     /// from above, at every point (splitting on the conditional facts
     /// where the plain ones do not suffice).
-    fn between(&self, row: &[i64], usable: &dyn Fn(&IntType) -> bool, bound: i64) -> bool {
-        if row.len() != self.n_cols() + 1 {
+    fn between(
+        &self,
+        row: &[i64],
+        den: i64,
+        usable: &dyn Fn(&IntType) -> bool,
+        bound: i64,
+    ) -> bool {
+        if row.len() != self.n_cols() + 1 || den < 1 {
             return false;
         }
         // A number is its own proof.
         if row[..row.len() - 1].iter().all(|c| *c == 0) {
-            return row[row.len() - 1].abs() <= bound;
+            return row[row.len() - 1].abs() <= bound.saturating_mul(den);
         }
+        let scaled = |k: &Known| -> Option<Known> {
+            Some(Known {
+                row: k
+                    .row
+                    .iter()
+                    .map(|v| v.checked_mul(den))
+                    .collect::<Option<_>>()?,
+                ty: k.ty.clone(),
+            })
+        };
+        let known: Option<Vec<Known>> = self.known.iter().map(scaled).collect();
+        let conditional: Option<Vec<Conditional>> = self
+            .conditional
+            .iter()
+            .map(|c| {
+                Some(Conditional {
+                    condition: c.condition.clone(),
+                    known: c.known.iter().map(scaled).collect::<Option<_>>()?,
+                })
+            })
+            .collect();
+        let (Some(known), Some(conditional), Some(bound)) =
+            (known, conditional, bound.checked_mul(den))
+        else {
+            return false;
+        };
         self.pieces.iter().all(|piece| {
-            side_proven(
-                piece,
-                row,
-                &self.known,
-                &self.conditional,
-                usable,
-                bound,
-                true,
-            ) && side_proven(
-                piece,
-                row,
-                &self.known,
-                &self.conditional,
-                usable,
-                bound,
-                false,
-            )
+            side_proven(piece, row, &known, &conditional, usable, bound, true)
+                && side_proven(piece, row, &known, &conditional, usable, bound, false)
         })
     }
 
@@ -593,11 +615,10 @@ pub struct ScopFacts {
 
 /// The facts of `scop` (see [`ScopFacts`]): each parameter is a value of
 /// its type; an extent of a local array is computed by its declaration;
-/// a top-level loop computes its lower bound, and, where it runs, its
-/// last value and its exit value (the facts of its header's upper bound
-/// text are left out: `<` and `<=` compute different values where the
-/// loop runs no iteration).
-pub fn scop_facts(scop: &Scop) -> ScopFacts {
+/// a top-level loop computes its first value and the bound its condition
+/// compares with (see [`written_bound`]), and, where it runs, its last
+/// value and the value after it.
+pub fn scop_facts(source: &str, scop: &Scop) -> ScopFacts {
     let np = scop.params.len();
     let types = param_types(scop);
     let mut values = Vec::new();
@@ -632,19 +653,24 @@ pub fn scop_facts(scop: &Scop) -> ScopFacts {
     let mut conditional: Vec<Conditional> = Vec::new();
     // The loops that are items of the SCoP: their headers run whenever
     // the SCoP does (a loop under an `if` does not count).
-    let top_loops: Vec<std::ops::Range<usize>> = scop
+    let top_loops: Vec<(std::ops::Range<usize>, Option<i64>)> = scop
         .items
         .iter()
-        .filter(|i| matches!(i.node, crate::ir::SyntaxNode::For { .. }))
-        .map(|i| i.node.span())
+        .filter_map(|i| match &i.node {
+            crate::ir::SyntaxNode::For { span, header, .. } => Some((
+                span.clone(),
+                header.as_ref().and_then(|h| written_bound(source, h)),
+            )),
+            _ => None,
+        })
         .collect();
     for stmt in &scop.stmts {
-        if !top_loops
+        let Some((_, written)) = top_loops
             .iter()
-            .any(|r| r.start <= stmt.span.start && stmt.span.end <= r.end)
-        {
+            .find(|(r, _)| r.start <= stmt.span.start && stmt.span.end <= r.end)
+        else {
             continue;
-        }
+        };
         let Some(outer) = stmt.loop_domains.first() else {
             continue;
         };
@@ -675,6 +701,18 @@ pub fn scop_facts(scop: &Scop) -> ScopFacts {
         }
         let mut exit = last.clone();
         exit[np] = exit[np].saturating_add(step);
+        // The bound the header's condition computes, always.
+        if let Some(offset) = written {
+            let mut w = last.clone();
+            w[np] = w[np].saturating_add(*offset);
+            let k = Known {
+                row: w,
+                ty: ty.clone(),
+            };
+            if !known.contains(&k) {
+                known.push(k);
+            }
+        }
         // Runs: upper - lower >= 0.
         let condition: Option<Vec<i64>> = upper
             .iter()
@@ -893,4 +931,144 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
         }
     }
     frame
+}
+
+/// The frame where the header of the loop at `depth` around statement
+/// `si` starts the loop: the points of the loops around it (over the
+/// statement's columns), its iterator at its first value (the loop may
+/// run no iteration), with the SCoP's facts and the enclosing iterators
+/// known. `None` when the loop's first value is not one affine bound.
+pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> Option<Frame> {
+    let stmt = &scop.stmts[si];
+    let np = scop.params.len();
+    let n = stmt.iterators.len();
+    let types = iterator_types(stmt);
+    let mut frame = scop_frame(scop, facts, &types);
+    let base = frame.pieces.first()?.clone();
+    if depth > 0 {
+        let outer = stmt.loop_domains.get(depth - 1)?;
+        frame.pieces = outer
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut q = p.clone();
+                q.add_param_constraints(&scop.context);
+                for eq in &base.eqs {
+                    let mut r = vec![0i64; q.width()];
+                    r[..np].copy_from_slice(&eq[..np]);
+                    let w = r.len();
+                    r[w - 1] = eq[eq.len() - 1];
+                    q.add_eq(r);
+                }
+                q
+            })
+            .collect();
+    }
+    for k in 0..depth {
+        let mut row = vec![0i64; np + n + 1];
+        row[np + k] = 1;
+        frame.know(row.clone(), types[k].clone());
+        let step = match stmt.schedule.get(2 * k + 1) {
+            Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
+            _ => 1,
+        };
+        row[np + n] = step;
+        frame.know(row, types[k].clone());
+    }
+    // The first value: the lower bound of an increasing loop, the upper
+    // of a decreasing one (one row with coefficient one).
+    let own = stmt.loop_domains.get(depth)?;
+    let [piece] = own.pieces.as_slice() else {
+        return None;
+    };
+    if piece.n_exist > 0 {
+        return None;
+    }
+    let step = match stmt.schedule.get(2 * depth + 1) {
+        Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
+        _ => 1,
+    };
+    let col = np + depth;
+    let w = piece.width();
+    let mut first: Option<Vec<i64>> = None;
+    for row in &piece.ineqs {
+        // step * x + rest >= 0 bounds the first value.
+        if row[col] != step || row[col + 1..w - 1].iter().any(|c| *c != 0) {
+            continue;
+        }
+        if first.replace(row.clone()).is_some() {
+            return None;
+        }
+    }
+    let first = first?;
+    // x = -step * rest: the row itself as an equality.
+    let mut eq = vec![0i64; np + n + 1];
+    eq[..col + 1].copy_from_slice(&first[..col + 1]);
+    eq[np + n] = first[w - 1];
+    frame.restrict(&eq);
+    let minus: Vec<i64> = eq.iter().map(|v| v.saturating_neg()).collect();
+    frame.restrict(&minus);
+    Some(frame)
+}
+
+/// The value a loop's header compares its iterator with, relative to the
+/// loop's last value (`u` for an increasing loop, `l` for a decreasing
+/// one): `1` for `i < E` (`E = u + 1`), `0` for `i <= E`, `-1` for a
+/// decreasing `i > E`; `None` when the condition is not one comparison of
+/// the iterator alone on one side (`i < n && i < m`). The header
+/// evaluates that value whenever it starts the loop, whether the loop
+/// runs or not.
+pub fn written_bound(source: &str, header: &crate::ir::ForHeader) -> Option<i64> {
+    use crate::util::c_text::{TokenKind, tokens};
+    let text = source.get(header.init_end..header.update_end)?;
+    let toks = tokens(text);
+    let word = |k: usize| -> &str { &text[toks[k].0.clone()] };
+    let semis: Vec<usize> = (0..toks.len())
+        .filter(|&k| toks[k].1 == TokenKind::Punct && word(k) == ";")
+        .collect();
+    let [a, b] = semis.as_slice() else {
+        return None;
+    };
+    let cond: Vec<usize> = (a + 1..*b).collect();
+    if cond.len() < 3 {
+        return None;
+    }
+    let it = header.iterator.as_str();
+    let relations = ["<", "<=", ">", ">="];
+    let mut depth = 0i64;
+    let mut ops = Vec::new();
+    for &k in &cond {
+        match word(k) {
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            w if depth == 0 && relations.contains(&w) => ops.push(k),
+            "&&" | "||" | "?" | "," | "==" | "!=" if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    let [op] = ops.as_slice() else {
+        return None;
+    };
+    let first = cond[0];
+    let last = *cond.last()?;
+    // `i OP E` or `E OP i`, the operator as if `i` were on the left.
+    let op = if *op == first + 1 && word(first) == it && toks[first].1 == TokenKind::Ident {
+        word(*op)
+    } else if *op + 1 == last && word(last) == it && toks[last].1 == TokenKind::Ident {
+        match word(*op) {
+            "<" => ">",
+            "<=" => ">=",
+            ">" => "<",
+            _ => "<=",
+        }
+    } else {
+        return None;
+    };
+    match (header.step, op) {
+        (1, "<") => Some(1),
+        (1, "<=") => Some(0),
+        (-1, ">") => Some(-1),
+        (-1, ">=") => Some(0),
+        _ => None,
+    }
 }

@@ -14,7 +14,7 @@
 //! bounds in the frame (found by exact emptiness tests), or not proven.
 //!
 //! What it reads: integer literals, names ([`Name`]), `( )`, unary `-`
-//! and `!`, `* / %`, `+ -`, `< <= > >= == !=`, `&`, `&& ||`, `? :`, and
+//! and `!`, `&` and `*` of an element, `* / %`, `+ -`, `< <= > >= == !=`, `&`, `&& ||`, `? :`, and
 //! subscripts `a[e]` (each subscript checked; the element is opaque).
 //! Anything else is not proven.
 
@@ -40,6 +40,8 @@ pub enum Name {
 /// A value of the expression (see the module doc).
 #[derive(Clone, Debug)]
 struct Value {
+    /// The bounds are `row / den`.
+    den: i64,
     lows: Vec<Vec<i64>>,
     highs: Vec<Vec<i64>>,
     types: Vec<IntType>,
@@ -105,6 +107,7 @@ impl Parser<'_> {
         let mut row = vec![0i64; self.width()];
         row[self.width() - 1] = v;
         Value {
+            den: 1,
             lows: vec![row.clone()],
             highs: vec![row],
             types,
@@ -121,7 +124,7 @@ impl Parser<'_> {
     /// Every low and high fits the value's types.
     fn checked(&self, v: Value, what: &str) -> Res {
         for row in v.lows.iter().chain(&v.highs) {
-            if !self.frame.fits(row, &v.types) {
+            if !self.frame.fits_scaled(row, v.den, &v.types) {
                 let ty = v.types.iter().max().cloned().unwrap_or(IntType::Int);
                 return Err(format!(
                     "{what} is not proven within the range of `{}`",
@@ -215,15 +218,39 @@ impl Parser<'_> {
             v = match op.as_str() {
                 "*" => self.product(&v, &other)?,
                 "/" => {
-                    if constant_of(&other).is_none_or(|k| k <= 0) {
+                    let Some(k) = constant_of(&other).filter(|k| *k > 0) else {
                         return Err("a division by something else than a positive number".into());
+                    };
+                    // C truncates: |e / k - q| < 1, so q lies in
+                    // [(e - k + 1) / k, (e + k - 1) / k] (`e / k` above
+                    // for `e >= 0`).
+                    let non_negative = v
+                        .lows
+                        .iter()
+                        .all(|low| self.frame.pieces.iter().all(|p| nonneg_everywhere(p, low)));
+                    let den = v.den.checked_mul(k).ok_or("overflow")?;
+                    let slack = (k - 1).checked_mul(v.den).ok_or("overflow")?;
+                    let w = self.width();
+                    let shift = |rows: &[Vec<i64>], by: i64| -> Vec<Vec<i64>> {
+                        rows.iter()
+                            .map(|r| {
+                                let mut r = r.clone();
+                                r[w - 1] = r[w - 1].saturating_add(by);
+                                r
+                            })
+                            .collect()
+                    };
+                    Value {
+                        den,
+                        lows: shift(&v.lows, -slack),
+                        highs: if non_negative {
+                            v.highs.clone()
+                        } else {
+                            shift(&v.highs, slack)
+                        },
+                        types: v.types.clone(),
+                        opaque: false,
                     }
-                    // Between 0 and the dividend.
-                    let zero = self.constant(0, Vec::new()).lows.remove(0);
-                    let mut q = v.clone();
-                    q.lows.push(zero.clone());
-                    q.highs.push(zero);
-                    q
                 }
                 _ => self.remainder(&v, &other)?,
             };
@@ -234,10 +261,11 @@ impl Parser<'_> {
     /// `a >= 0`.
     fn remainder(&self, a: &Value, b: &Value) -> Res {
         let w = self.width();
+        let den = b.den;
         for low in &b.lows {
-            // b >= 1.
+            // b >= 1: low - den >= 0.
             let mut r = low.clone();
-            r[w - 1] = r[w - 1].checked_sub(1).ok_or("overflow")?;
+            r[w - 1] = r[w - 1].checked_sub(den).ok_or("overflow")?;
             if !self.frame.pieces.iter().all(|p| nonneg_everywhere(p, &r)) {
                 return Err("a modulus not proven positive".into());
             }
@@ -250,7 +278,7 @@ impl Parser<'_> {
         let mut lows = Vec::new();
         for h in &b.highs {
             let mut r = h.clone();
-            r[w - 1] = r[w - 1].checked_sub(1).ok_or("overflow")?;
+            r[w - 1] = r[w - 1].checked_sub(den).ok_or("overflow")?;
             let neg: Vec<i64> = r.iter().map(|v| v.saturating_neg()).collect();
             highs.push(r);
             lows.push(neg);
@@ -266,6 +294,7 @@ impl Parser<'_> {
         }
         self.checked(
             Value {
+                den,
                 lows,
                 highs,
                 types,
@@ -295,6 +324,7 @@ impl Parser<'_> {
                     .constant_bounds(b)
                     .ok_or("a product of two variables")?;
                 let corners = [alo * blo, alo * bhi, ahi * blo, ahi * bhi];
+                // (The bounds are within 2^31: no overflow.)
                 let lo = *corners.iter().min().unwrap_or(&0);
                 let hi = *corners.iter().max().unwrap_or(&0);
                 let mut v = self.constant(lo, types);
@@ -314,6 +344,7 @@ impl Parser<'_> {
         let (lows, highs) = if k < 0 { (highs, lows) } else { (lows, highs) };
         self.checked(
             Value {
+                den: value.den,
                 lows,
                 highs,
                 types,
@@ -329,11 +360,14 @@ impl Parser<'_> {
         let limit = 1i64 << 31;
         let mut lo = i64::MAX;
         for row in &v.lows {
-            lo = lo.min(-bound_of(self.frame, &negated(row)?, limit)?);
+            // -(upper bound of -row) / den, rounded down.
+            let b = bound_of(self.frame, &negated(row)?, limit.checked_mul(v.den)?)?;
+            lo = lo.min(crate::poly::constraints::floor_div(-b, v.den));
         }
         let mut hi = i64::MIN;
         for row in &v.highs {
-            hi = hi.max(bound_of(self.frame, row, limit)?);
+            let b = bound_of(self.frame, row, limit.checked_mul(v.den)?)?;
+            hi = hi.max(crate::poly::constraints::ceil_div(b, v.den).ok()?);
         }
         Some((lo, hi))
     }
@@ -352,6 +386,15 @@ impl Parser<'_> {
         if self.eat("!") {
             self.unary()?;
             return Ok(self.flag());
+        }
+        if self.peek() == "&" || self.peek() == "*" {
+            // An address, or what it points to: of an element only.
+            self.at += 1;
+            let v = self.unary()?;
+            if !v.opaque {
+                return Err("an address of a value".into());
+            }
+            return Ok(v);
         }
         self.postfix()
     }
@@ -390,6 +433,7 @@ impl Parser<'_> {
                     let mut row = vec![0i64; self.width()];
                     row[c] = 1;
                     Ok(Value {
+                        den: 1,
                         lows: vec![row.clone()],
                         highs: vec![row],
                         types: vec![self.frame.types[c].promoted()],
@@ -397,6 +441,7 @@ impl Parser<'_> {
                     })
                 }
                 Some(Name::Bounded { low, high, ty }) if low.len() == self.width() => Ok(Value {
+                    den: 1,
                     lows: vec![low],
                     highs: vec![high],
                     types: vec![ty.promoted()],
@@ -415,6 +460,9 @@ impl Parser<'_> {
 
 /// The number a value is, if it is one.
 fn constant_of(v: &Value) -> Option<i64> {
+    if v.den != 1 {
+        return None;
+    }
     let [low] = v.lows.as_slice() else {
         return None;
     };
@@ -436,6 +484,7 @@ fn negate(v: Value) -> Value {
             .collect()
     };
     Value {
+        den: v.den,
         lows: flip(v.highs),
         highs: flip(v.lows),
         types: v.types,
@@ -443,7 +492,33 @@ fn negate(v: Value) -> Value {
     }
 }
 
+/// `a` and `b` over a common denominator.
+fn common(a: &Value, b: &Value) -> (Value, Value) {
+    let g = gcd(a.den, b.den);
+    let l = a.den / g * b.den;
+    let scale = |v: &Value, by: i64| -> Value {
+        let rows = |rs: &[Vec<i64>]| -> Vec<Vec<i64>> {
+            rs.iter()
+                .map(|r| r.iter().map(|x| x.saturating_mul(by)).collect())
+                .collect()
+        };
+        Value {
+            den: v.den.saturating_mul(by),
+            lows: rows(&v.lows),
+            highs: rows(&v.highs),
+            types: v.types.clone(),
+            opaque: v.opaque,
+        }
+    };
+    (scale(a, l / a.den), scale(b, l / b.den))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
+}
+
 fn sum(a: &Value, b: &Value) -> Value {
+    let (a, b) = common(a, b);
     let add = |xs: &[Vec<i64>], ys: &[Vec<i64>]| -> Vec<Vec<i64>> {
         let mut out = Vec::new();
         for x in xs {
@@ -463,6 +538,7 @@ fn sum(a: &Value, b: &Value) -> Value {
         }
     }
     Value {
+        den: a.den,
         lows: add(&a.lows, &b.lows),
         highs: add(&a.highs, &b.highs),
         types,
@@ -471,7 +547,7 @@ fn sum(a: &Value, b: &Value) -> Value {
 }
 
 fn union(a: Value, b: Value) -> Value {
-    let mut v = a;
+    let (mut v, b) = common(&a, &b);
     for r in b.lows {
         if !v.lows.contains(&r) {
             v.lows.push(r);
