@@ -329,22 +329,13 @@ fn run_frame(
     let mut frame = overflow::scop_frame(scop, facts, &types);
     if d > 0 {
         let outer = stmt.loop_domains.get(d - 1)?;
-        let base = frame.pieces.first()?.clone();
         frame.pieces = outer
             .pieces
             .iter()
             .map(|p| {
                 let mut q = p.clone();
                 q.add_param_constraints(&scop.context);
-                // The known values of the parameters (equalities of the
-                // base piece, over the parameters only).
-                for eq in &base.eqs {
-                    let mut r = vec![0i64; q.width()];
-                    r[..np].copy_from_slice(&eq[..np]);
-                    let w = r.len();
-                    r[w - 1] = eq[eq.len() - 1];
-                    q.add_eq(r);
-                }
+                overflow::add_param_facts(&mut q, facts, np);
                 q
             })
             .collect();

@@ -609,6 +609,9 @@ pub fn iterator_types(stmt: &Stmt) -> Vec<IntType> {
 pub struct ScopFacts {
     /// `p = value` for every parameter with a known value.
     pub values: Vec<Vec<i64>>,
+    /// Rows over `[params | const]`, each `>= 0`, that the sizes of the
+    /// local arrays imply (see [`object_size_bounds`]).
+    pub bounds: Vec<Vec<i64>>,
     pub known: Vec<Known>,
     pub conditional: Vec<Conditional>,
 }
@@ -736,8 +739,114 @@ pub fn scop_facts(source: &str, scop: &Scop) -> ScopFacts {
     }
     ScopFacts {
         values,
+        bounds: object_size_bounds(scop),
         known,
         conditional,
+    }
+}
+
+/// The largest size in bytes of an object on any target: the address
+/// space of the largest 64-bit targets (57 bits: x86-64 with five-level
+/// paging; AArch64 has at most 52, 32-bit targets 32). An assumption, the
+/// one polyfold makes about machines: C itself bounds an object by
+/// `SIZE_MAX` only.
+const MAX_OBJECT_BYTES: u128 = 1u128 << 57;
+
+/// The least size in bytes of an element of type `elem` on any target
+/// polyfold's users compile for (1 for a type it does not know).
+fn element_bytes(elem: &str) -> u128 {
+    let words: Vec<&str> = elem
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "static" | "register" | "signed" | "unsigned"
+            )
+        })
+        .collect();
+    match words.as_slice() {
+        ["double"] | ["long", "double"] | ["int64_t"] | ["uint64_t"] | ["long", "long"] => 8,
+        ["float"] | ["int"] | ["int32_t"] | ["uint32_t"] | ["long"] => 4,
+        ["short"] | ["int16_t"] | ["uint16_t"] => 2,
+        _ => 1,
+    }
+}
+
+/// Facts from the sizes of the SCoP's local arrays: an array exists, so
+/// its size in bytes is at most [`MAX_OBJECT_BYTES`]. Where the symbolic
+/// extents of an array differ by constants only (`double y[n][n]`, `t[n +
+/// 1][n]`), the least of them, `E`, satisfies `c * E^k <= MAX / size`
+/// (`k` the number of symbolic extents, `c` the product of the number
+/// extents): `E <= floor((MAX / (size * c))^(1/k))`, a row `bound - E >= 0`.
+pub fn object_size_bounds(scop: &Scop) -> Vec<Vec<i64>> {
+    let np = scop.params.len();
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for a in &scop.arrays {
+        if !local_array(scop, a.id) || a.value_used {
+            continue;
+        }
+        let mut constant: u128 = 1;
+        let mut symbolic: Vec<&AffExpr> = Vec::new();
+        let mut ok = true;
+        for e in &a.extents {
+            match &e.aff {
+                Some(aff) if aff.coeffs.len() == np && aff.coeffs.iter().all(|c| *c == 0) => {
+                    match u128::try_from(aff.constant) {
+                        Ok(v) if v >= 1 => constant = constant.saturating_mul(v),
+                        _ => ok = false,
+                    }
+                }
+                Some(aff) if aff.coeffs.len() == np => symbolic.push(aff),
+                _ => ok = false,
+            }
+        }
+        let Some(least) = symbolic.iter().min_by_key(|e| e.constant) else {
+            continue;
+        };
+        if !ok || symbolic.iter().any(|e| e.coeffs != least.coeffs) {
+            continue;
+        }
+        let k = symbolic.len() as u32;
+        let most = MAX_OBJECT_BYTES / (element_bytes(&a.elem_type) * constant);
+        // The greatest r with r^k <= most.
+        let (mut lo, mut hi) = (0u128, 1u128 << 63);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            match mid.checked_pow(k) {
+                Some(p) if p <= most => lo = mid,
+                _ => hi = mid,
+            }
+        }
+        let Ok(root) = i64::try_from(lo) else {
+            continue;
+        };
+        // root - E >= 0, with E's extent at least 1 (it is an extent).
+        let mut row: Vec<i64> = least.coeffs.iter().map(|c| -c).collect();
+        row.push(root.saturating_sub(least.constant));
+        if !out.contains(&row) {
+            out.push(row);
+        }
+    }
+    out
+}
+
+/// Adds the facts on the parameters alone (known values, object sizes)
+/// to `piece`, whose first columns are the parameters.
+pub fn add_param_facts(piece: &mut BasicSet, facts: &ScopFacts, np: usize) {
+    let w = piece.width();
+    let lift = |row: &[i64]| -> Vec<i64> {
+        let mut r = vec![0i64; w];
+        r[..np].copy_from_slice(&row[..np]);
+        r[w - 1] = row[np];
+        r
+    };
+    for v in &facts.values {
+        let r = lift(v);
+        piece.add_eq(r);
+    }
+    for b in &facts.bounds {
+        let r = lift(b);
+        piece.add_ineq(r);
     }
 }
 
@@ -832,11 +941,7 @@ pub fn scop_frame(scop: &Scop, facts: &ScopFacts, var_types: &[IntType]) -> Fram
         r[np + var_types.len()] = row[np];
         r
     };
-    for v in &facts.values {
-        let r = lift(v);
-        let w = widened(&r, &piece);
-        piece.add_eq(w);
-    }
+    add_param_facts(&mut piece, facts, np);
     let mut types = param_types(scop);
     types.extend(var_types.iter().cloned());
     Frame {
@@ -885,13 +990,7 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
     for p in &stmt.domain.pieces {
         let mut q = p.clone();
         q.add_param_constraints(&scop.context);
-        for v in &facts.values {
-            let mut r = vec![0i64; np + n + 1];
-            r[..np].copy_from_slice(&v[..np]);
-            r[np + n] = v[np];
-            let w = widened(&r, &q);
-            q.add_eq(w);
-        }
+        add_param_facts(&mut q, facts, np);
         frame.pieces.push(q);
     }
     for k in 0..stmt.loop_depth() {
@@ -944,7 +1043,6 @@ pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> 
     let n = stmt.iterators.len();
     let types = iterator_types(stmt);
     let mut frame = scop_frame(scop, facts, &types);
-    let base = frame.pieces.first()?.clone();
     if depth > 0 {
         let outer = stmt.loop_domains.get(depth - 1)?;
         frame.pieces = outer
@@ -953,13 +1051,7 @@ pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> 
             .map(|p| {
                 let mut q = p.clone();
                 q.add_param_constraints(&scop.context);
-                for eq in &base.eqs {
-                    let mut r = vec![0i64; q.width()];
-                    r[..np].copy_from_slice(&eq[..np]);
-                    let w = r.len();
-                    r[w - 1] = eq[eq.len() - 1];
-                    q.add_eq(r);
-                }
+                add_param_facts(&mut q, facts, np);
                 q
             })
             .collect();
