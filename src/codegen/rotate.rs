@@ -49,6 +49,11 @@ pub struct Rotations {
 }
 
 impl Rotations {
+    /// Whether `name` is one of the variables.
+    pub fn is_variable(&self, name: &str) -> bool {
+        self.names.values().any(|n| n == name)
+    }
+
     /// The variable holding the residue of the access `position` of
     /// statement `si` to `array` in dimension `dim`, if it is rotated.
     pub fn name(&self, array: ArrayId, si: usize, position: usize, dim: usize) -> Option<&str> {

@@ -135,6 +135,8 @@ impl IntType {
         match self {
             IntType::Char => 127,
             IntType::Short => 32_767,
+            IntType::LongLong => i64::MAX,
+            IntType::Named(n) if n == "int64_t" || n == "intmax_t" => i64::MAX,
             _ => i64::from(i32::MAX),
         }
     }
@@ -277,6 +279,25 @@ impl Frame {
             .map(|t| t.promoted().guaranteed_max())
             .max()
             .unwrap_or(i64::from(i32::MAX));
+        // In a type of 64 bits, a sum of values of `int` columns with
+        // small coefficients fits by its magnitude alone.
+        if bound == i64::MAX && den >= 1 {
+            let mut magnitude: i128 = i128::from(row[row.len() - 1]).abs();
+            let mut all_int = true;
+            for (c, v) in row[..row.len() - 1].iter().enumerate() {
+                if *v == 0 {
+                    continue;
+                }
+                if !self.col_type(c).promoted().within(&IntType::Int) {
+                    all_int = false;
+                    break;
+                }
+                magnitude += i128::from(*v).abs() * (1i128 << 31);
+            }
+            if all_int && magnitude <= i128::from(i64::MAX) * i128::from(den) {
+                return true;
+            }
+        }
         self.between(row, den, &usable, bound)
     }
 
@@ -323,6 +344,9 @@ impl Frame {
                 })
             })
             .collect();
+        // The poly core works in 64 bits: constant facts no larger than
+        // those of `int` (a smaller range known is weaker, hence sound).
+        let bound = bound.min(i64::from(i32::MAX));
         let (Some(known), Some(conditional), Some(bound)) =
             (known, conditional, bound.checked_mul(den))
         else {

@@ -14,7 +14,7 @@
 //! bounds in the frame (found by exact emptiness tests), or not proven.
 //!
 //! What it reads: integer literals, names ([`Name`]), `( )`, unary `-`
-//! and `!`, `&` and `*` of an element, `* / %`, `+ -`, `< <= > >= == !=`, `&`, `&& ||`, `? :`, and
+//! and `!`, `&` and `*` of an element, casts `(long long)`, `* / %`, `+ -`, `< <= > >= == !=`, `&`, `&& ||`, `? :`, and
 //! subscripts `a[e]` (each subscript checked; the element is opaque).
 //! Anything else is not proven.
 
@@ -47,6 +47,9 @@ struct Value {
     types: Vec<IntType>,
     /// An opaque name: only a subscripted array or a lone operand.
     opaque: bool,
+    /// For a condition: rows (each `>= 0`) that hold exactly where it is
+    /// true (a comparison of affine values, or a conjunction of them).
+    holds: Option<Vec<Vec<i64>>>,
 }
 
 /// Why a printed expression is not proven.
@@ -59,33 +62,100 @@ pub fn expression_fits(
     text: &str,
     names: &dyn Fn(&str) -> Option<Name>,
 ) -> Result<(), Unproven> {
-    let toks: Vec<(String, TokenKind)> = tokens(text)
-        .into_iter()
-        .map(|(r, k)| (text[r].to_string(), k))
+    check(frame, text, names).map_err(|(why, _)| why)
+}
+
+/// [`expression_fits`], and on failure where the chain of arithmetic
+/// that failed starts (its first operand, a name or a number: where a
+/// cast to `long long` goes), if it starts with one.
+fn check(
+    frame: &Frame,
+    text: &str,
+    names: &dyn Fn(&str) -> Option<Name>,
+) -> Result<(), (Unproven, Option<usize>)> {
+    let ranges = tokens(text);
+    let toks: Vec<(String, TokenKind)> = ranges
+        .iter()
+        .map(|(r, k)| (text[r.clone()].to_string(), k.clone()))
         .collect();
+    let starts: Vec<usize> = ranges.iter().map(|(r, _)| r.start).collect();
     let mut p = Parser {
-        frame,
+        frames: Vec::new(),
+        base: frame,
         names,
         toks: &toks,
+        starts: &starts,
         at: 0,
+        chains: Vec::new(),
+        failed_at: std::cell::Cell::new(None),
     };
-    p.conditional()?;
+    let result = p.conditional();
+    let failed_at = p.failed_at.get();
+    result.map_err(|why| (why, failed_at))?;
     if p.at != toks.len() {
-        return Err(format!("`{text}` is not an expression polyfold reads"));
+        return Err((
+            format!("`{text}` is not an expression polyfold reads"),
+            None,
+        ));
     }
     Ok(())
 }
 
+/// `text` itself when [`expression_fits`] proves it; otherwise with the
+/// chains of arithmetic that fail computed in `long long` (their first
+/// operand cast: `(long long)n + t - i + 1`), one at a time, when that is
+/// proven: a chain of values of `int` with small coefficients cannot
+/// overflow 64 bits. The first reason otherwise.
+pub fn proven_text(
+    frame: &Frame,
+    text: &str,
+    names: &dyn Fn(&str) -> Option<Name>,
+) -> Result<String, Unproven> {
+    let mut current = text.to_string();
+    let mut first: Option<Unproven> = None;
+    for _ in 0..16 {
+        match check(frame, &current, names) {
+            Ok(()) => return Ok(current),
+            Err((why, at)) => {
+                let why = first.get_or_insert(why).clone();
+                let Some(at) = at else {
+                    return Err(why);
+                };
+                if current[..at].ends_with("(long long)") {
+                    return Err(why);
+                }
+                current.insert_str(at, "(long long)");
+            }
+        }
+    }
+    Err(first.unwrap_or_default())
+}
+
 struct Parser<'a> {
-    frame: &'a Frame,
+    /// The frame, and the frames of the branches of conditionals
+    /// entered (restricted by their conditions), innermost last.
+    frames: Vec<Frame>,
+    base: &'a Frame,
     names: &'a dyn Fn(&str) -> Option<Name>,
     toks: &'a [(String, TokenKind)],
+    /// The byte offset of each token.
+    starts: &'a [usize],
     at: usize,
+    /// Per chain of arithmetic entered, where its first operand starts
+    /// (when it is a name or a number), innermost last.
+    chains: Vec<Option<usize>>,
+    /// Where the chain that failed starts.
+    failed_at: std::cell::Cell<Option<usize>>,
 }
 
 type Res = Result<Value, Unproven>;
 
 impl Parser<'_> {
+    /// The frame where the current operand is evaluated.
+    fn frame(&self) -> &Frame {
+        self.frames.last().unwrap_or(self.base)
+    }
+
     fn peek(&self) -> &str {
         self.toks.get(self.at).map_or("", |(t, _)| t.as_str())
     }
@@ -100,7 +170,7 @@ impl Parser<'_> {
     }
 
     fn width(&self) -> usize {
-        self.frame.n_cols() + 1
+        self.frame().n_cols() + 1
     }
 
     fn constant(&self, v: i64, types: Vec<IntType>) -> Value {
@@ -112,6 +182,7 @@ impl Parser<'_> {
             highs: vec![row],
             types,
             opaque: false,
+            holds: None,
         }
     }
 
@@ -124,7 +195,10 @@ impl Parser<'_> {
     /// Every low and high fits the value's types.
     fn checked(&self, v: Value, what: &str) -> Res {
         for row in v.lows.iter().chain(&v.highs) {
-            if !self.frame.fits_scaled(row, v.den, &v.types) {
+            if !self.frame().fits_scaled(row, v.den, &v.types) {
+                if self.failed_at.get().is_none() {
+                    self.failed_at.set(self.chains.last().copied().flatten());
+                }
                 let ty = v.types.iter().max().cloned().unwrap_or(IntType::Int);
                 return Err(format!(
                     "{what} is not proven within the range of `{}`",
@@ -140,20 +214,74 @@ impl Parser<'_> {
         if !self.eat("?") {
             return Ok(c);
         }
-        let a = self.conditional()?;
+        // Each branch where it is evaluated: the first where the
+        // condition holds, the second where one row of it fails (when it
+        // has one row; everywhere otherwise).
+        let restricted = |frame: &Frame, rows: &[Vec<i64>]| -> Frame {
+            let mut f = frame.clone();
+            for r in rows {
+                f.restrict(r);
+            }
+            f
+        };
+        let then_frame = restricted(self.frame(), c.holds.as_deref().unwrap_or(&[]));
+        self.frames.push(then_frame);
+        let a = self.conditional();
+        self.frames.pop();
+        let a = a?;
         if !self.eat(":") {
             return Err("a conditional without `:`".into());
         }
-        let b = self.conditional()?;
-        Ok(union(a, b))
+        let negated: Vec<Vec<i64>> = match c.holds.as_deref() {
+            Some([row]) => {
+                let mut r: Vec<i64> = row.iter().map(|v| v.saturating_neg()).collect();
+                let w = r.len();
+                r[w - 1] = r[w - 1].saturating_sub(1);
+                vec![r]
+            }
+            _ => Vec::new(),
+        };
+        let else_frame = restricted(self.frame(), &negated);
+        self.frames.push(else_frame);
+        let b = self.conditional();
+        self.frames.pop();
+        Ok(union(a, b?))
     }
 
     fn logical(&mut self) -> Res {
         let mut v = self.bit_and()?;
         while self.peek() == "&&" || self.peek() == "||" {
+            let and = self.peek() == "&&";
             self.at += 1;
-            self.bit_and()?;
+            // The right side of `&&` is evaluated where the left holds.
+            let frame = match (and, v.holds.as_deref()) {
+                (true, Some(rows)) => {
+                    let mut f = self.frame().clone();
+                    for r in rows {
+                        f.restrict(r);
+                    }
+                    Some(f)
+                }
+                _ => None,
+            };
+            let pushed = frame.is_some();
+            if let Some(f) = frame {
+                self.frames.push(f);
+            }
+            let w = self.bit_and();
+            if pushed {
+                self.frames.pop();
+            }
+            let w = w?;
+            let holds = match (and, v.holds.take(), w.holds) {
+                (true, Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    Some(a)
+                }
+                _ => None,
+            };
             v = self.flag();
+            v.holds = holds;
         }
         Ok(v)
     }
@@ -174,18 +302,64 @@ impl Parser<'_> {
 
     fn comparison(&mut self) -> Res {
         let mut v = self.additive()?;
+        let mut first = true;
         while matches!(self.peek(), "<" | "<=" | ">" | ">=" | "==" | "!=") {
+            let op = self.peek().to_string();
             self.at += 1;
             let other = self.additive()?;
             if v.opaque || other.opaque {
                 return Err("a comparison of an opaque value".into());
             }
+            // `a OP b` of two affine values (one row each, no
+            // denominator): the rows that hold exactly where it is true.
+            let holds = match (first, exact_row(&v), exact_row(&other)) {
+                (true, Some(a), Some(b)) => {
+                    let d: Vec<i64> = a
+                        .iter()
+                        .zip(&b)
+                        .map(|(x, y)| x.saturating_sub(*y))
+                        .collect();
+                    let neg: Vec<i64> = d.iter().map(|x| x.saturating_neg()).collect();
+                    let minus_one = |mut r: Vec<i64>| {
+                        let w = r.len();
+                        r[w - 1] = r[w - 1].saturating_sub(1);
+                        r
+                    };
+                    match op.as_str() {
+                        ">=" => Some(vec![d]),
+                        ">" => Some(vec![minus_one(d)]),
+                        "<=" => Some(vec![neg]),
+                        "<" => Some(vec![minus_one(neg)]),
+                        "==" => Some(vec![d, neg]),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            first = false;
             v = self.flag();
+            v.holds = holds;
         }
         Ok(v)
     }
 
     fn additive(&mut self) -> Res {
+        // Where this chain's first operand starts.
+        let mut k = self.at;
+        while matches!(self.toks.get(k).map(|(t, _)| t.as_str()), Some("-" | "+")) {
+            k += 1;
+        }
+        let first = match self.toks.get(k) {
+            Some((_, TokenKind::Ident | TokenKind::Int(_))) => self.starts.get(k).copied(),
+            _ => None,
+        };
+        self.chains.push(first);
+        let v = self.additive_chain();
+        self.chains.pop();
+        v
+    }
+
+    fn additive_chain(&mut self) -> Res {
         let mut v = self.multiplicative()?;
         loop {
             let minus = match self.peek() {
@@ -224,10 +398,12 @@ impl Parser<'_> {
                     // C truncates: |e / k - q| < 1, so q lies in
                     // [(e - k + 1) / k, (e + k - 1) / k] (`e / k` above
                     // for `e >= 0`).
-                    let non_negative = v
-                        .lows
-                        .iter()
-                        .all(|low| self.frame.pieces.iter().all(|p| nonneg_everywhere(p, low)));
+                    let non_negative = v.lows.iter().all(|low| {
+                        self.frame()
+                            .pieces
+                            .iter()
+                            .all(|p| nonneg_everywhere(p, low))
+                    });
                     let den = v.den.checked_mul(k).ok_or("overflow")?;
                     let slack = (k - 1).checked_mul(v.den).ok_or("overflow")?;
                     let w = self.width();
@@ -250,6 +426,7 @@ impl Parser<'_> {
                         },
                         types: v.types.clone(),
                         opaque: false,
+                        holds: None,
                     }
                 }
                 _ => self.remainder(&v, &other)?,
@@ -266,14 +443,16 @@ impl Parser<'_> {
             // b >= 1: low - den >= 0.
             let mut r = low.clone();
             r[w - 1] = r[w - 1].checked_sub(den).ok_or("overflow")?;
-            if !self.frame.pieces.iter().all(|p| nonneg_everywhere(p, &r)) {
+            if !self.frame().pieces.iter().all(|p| nonneg_everywhere(p, &r)) {
                 return Err("a modulus not proven positive".into());
             }
         }
-        let non_negative = a
-            .lows
-            .iter()
-            .all(|low| self.frame.pieces.iter().all(|p| nonneg_everywhere(p, low)));
+        let non_negative = a.lows.iter().all(|low| {
+            self.frame()
+                .pieces
+                .iter()
+                .all(|p| nonneg_everywhere(p, low))
+        });
         let mut highs = Vec::new();
         let mut lows = Vec::new();
         for h in &b.highs {
@@ -299,6 +478,7 @@ impl Parser<'_> {
                 highs,
                 types,
                 opaque: false,
+                holds: None,
             },
             "a remainder",
         )
@@ -349,6 +529,7 @@ impl Parser<'_> {
                 highs,
                 types,
                 opaque: false,
+                holds: None,
             },
             "a product",
         )
@@ -361,12 +542,12 @@ impl Parser<'_> {
         let mut lo = i64::MAX;
         for row in &v.lows {
             // -(upper bound of -row) / den, rounded down.
-            let b = bound_of(self.frame, &negated(row)?, limit.checked_mul(v.den)?)?;
+            let b = bound_of(self.frame(), &negated(row)?, limit.checked_mul(v.den)?)?;
             lo = lo.min(crate::poly::constraints::floor_div(-b, v.den));
         }
         let mut hi = i64::MIN;
         for row in &v.highs {
-            let b = bound_of(self.frame, row, limit.checked_mul(v.den)?)?;
+            let b = bound_of(self.frame(), row, limit.checked_mul(v.den)?)?;
             hi = hi.max(crate::poly::constraints::ceil_div(b, v.den).ok()?);
         }
         Some((lo, hi))
@@ -386,6 +567,18 @@ impl Parser<'_> {
         if self.eat("!") {
             self.unary()?;
             return Ok(self.flag());
+        }
+        // `(long long)x`: the value in 64 bits (see [`proven_text`]).
+        let word = |k: usize| self.toks.get(self.at + k).map_or("", |(t, _)| t.as_str());
+        if word(0) == "(" && word(1) == "long" && word(2) == "long" && word(3) == ")" {
+            self.at += 4;
+            let mut v = self.unary()?;
+            if v.opaque {
+                return Err("a cast of an opaque value".into());
+            }
+            v.types = vec![IntType::LongLong];
+            v.holds = None;
+            return Ok(v);
         }
         if self.peek() == "&" || self.peek() == "*" {
             // An address, or what it points to: of an element only.
@@ -429,15 +622,16 @@ impl Parser<'_> {
                 Ok(v)
             }
             TokenKind::Ident => match (self.names)(&text) {
-                Some(Name::Column(c)) if c < self.frame.n_cols() => {
+                Some(Name::Column(c)) if c < self.frame().n_cols() => {
                     let mut row = vec![0i64; self.width()];
                     row[c] = 1;
                     Ok(Value {
                         den: 1,
                         lows: vec![row.clone()],
                         highs: vec![row],
-                        types: vec![self.frame.types[c].promoted()],
+                        types: vec![self.frame().types[c].promoted()],
                         opaque: false,
+                        holds: None,
                     })
                 }
                 Some(Name::Bounded { low, high, ty }) if low.len() == self.width() => Ok(Value {
@@ -446,6 +640,7 @@ impl Parser<'_> {
                     highs: vec![high],
                     types: vec![ty.promoted()],
                     opaque: false,
+                    holds: None,
                 }),
                 Some(Name::Opaque) => Ok(Value {
                     opaque: true,
@@ -455,6 +650,15 @@ impl Parser<'_> {
             },
             _ => Err(format!("`{text}` is not read by the check")),
         }
+    }
+}
+
+/// The one row of an affine value (no denominator, one low equal to its
+/// one high).
+fn exact_row(v: &Value) -> Option<Vec<i64>> {
+    match (v.den, v.lows.as_slice(), v.highs.as_slice()) {
+        (1, [low], [high]) if low == high => Some(low.clone()),
+        _ => None,
     }
 }
 
@@ -489,6 +693,7 @@ fn negate(v: Value) -> Value {
         highs: flip(v.lows),
         types: v.types,
         opaque: v.opaque,
+        holds: None,
     }
 }
 
@@ -508,6 +713,7 @@ fn common(a: &Value, b: &Value) -> (Value, Value) {
             highs: rows(&v.highs),
             types: v.types.clone(),
             opaque: v.opaque,
+            holds: None,
         }
     };
     (scale(a, l / a.den), scale(b, l / b.den))
@@ -543,6 +749,7 @@ fn sum(a: &Value, b: &Value) -> Value {
         highs: add(&a.highs, &b.highs),
         types,
         opaque: false,
+        holds: None,
     }
 }
 
@@ -564,6 +771,7 @@ fn union(a: Value, b: Value) -> Value {
         }
     }
     v.opaque |= b.opaque;
+    v.holds = None;
     v
 }
 

@@ -1011,7 +1011,7 @@ fn propose_in(
                 return Err(format!("{name}: an extent is below 1"));
             }
             extents.push(m.clone());
-            let m_text = m.to_text(&params);
+            let mut m_text = m.to_text(&params);
             // The extent's value is representable (issue 45).
             let frame = crate::codegen::overflow::scop_frame(
                 scop,
@@ -1024,10 +1024,9 @@ fn propose_in(
                     .position(|p| p.name == n)
                     .map(crate::codegen::overflow::text::Name::Column)
             };
-            if let Err(why) =
-                crate::codegen::overflow::text::expression_fits(&frame, &m_text, &param_of)
-            {
-                return Err(format!("{name}: the extent `{m_text}`: {why}"));
+            match crate::codegen::overflow::text::proven_text(&frame, &m_text, &param_of) {
+                Ok(text) => m_text = text,
+                Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
             }
             if guarded {
                 let _ = write!(text, "[{m_text} > 1 ? {m_text} : 1]");
@@ -1329,16 +1328,17 @@ fn propose_in(
                 (buffer_names.iter().any(|b| b == n) || scop.arrays.iter().any(|a| a.name == n))
                     .then_some(Name::Opaque)
             };
-            for e in &stmt_edits {
-                if let Err(why) = crate::codegen::overflow::text::expression_fits(
-                    &frame,
-                    &e.replacement,
-                    &name_of,
-                ) {
-                    return Err(format!(
-                        "{}: `{}` could overflow where the original does not: {why}",
-                        stmt.name, e.replacement
-                    ));
+            for e in &mut stmt_edits {
+                // The chains that need it in `long long`.
+                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
+                {
+                    Ok(text) => e.replacement = text,
+                    Err(why) => {
+                        return Err(format!(
+                            "{}: `{}` could overflow where the original does not: {why}",
+                            stmt.name, e.replacement
+                        ));
+                    }
                 }
             }
         }
