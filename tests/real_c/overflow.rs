@@ -134,7 +134,15 @@ fn a_rescheduled_window_near_the_limits_computes_only_original_values() {
         !code.iter().any(|l| l.contains("-kb") || l.contains("-jb")),
         "{output}"
     );
-    assert!(output.contains("ZB[j - jb][k - kb + 1]"), "{output}");
+    // The original's arrays: the iterator first.
+    assert!(output.contains("ZP[j - jb - 1][k - kb + 1]"), "{output}");
+    // ZB folded onto a row: its argument `jb + k + JN - j - kb + 1` (in
+    // 0..JN) passes through `jb + k`, past INT_MAX for the window next to
+    // it: computed in `long long`.
+    assert!(
+        output.contains("ZB[((long long)jb + k + JN - j - kb + 1) % JN]"),
+        "{output}"
+    );
     runs_like_original_at_every_level(&path, "rescheduled_with_bases", &output);
 }
 

@@ -440,9 +440,10 @@ impl Parser<'_> {
         let w = self.width();
         let den = b.den;
         for low in &b.lows {
-            // b >= 1: low - den >= 0.
+            // b >= 1: b is an integer, so low / den > 0 (low - 1 >= 0)
+            // is enough.
             let mut r = low.clone();
-            r[w - 1] = r[w - 1].checked_sub(den).ok_or("overflow")?;
+            r[w - 1] = r[w - 1].checked_sub(1).ok_or("overflow")?;
             if !self.frame().pieces.iter().all(|p| nonneg_everywhere(p, &r)) {
                 return Err("a modulus not proven positive".into());
             }
