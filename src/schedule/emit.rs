@@ -912,15 +912,21 @@ fn body_text(
         }
         // Names of signed integers a comparison may take the shift into:
         // the parameters that print as themselves, the outer iterators.
-        let mut integers: Vec<String> = scop
+        let mut integers: Vec<(String, Option<i64>)> = scop
             .params
             .iter()
             .zip(&params)
             .filter(|(p, t)| p.name == **t)
-            .map(|(p, _)| p.name.clone())
+            .map(|(p, _)| (p.name.clone(), p.value))
             .collect();
         if let Some(&k) = l.stmts.first() {
-            integers.extend(scop.stmts[k].iterators.iter().take(run_depth).cloned());
+            integers.extend(
+                scop.stmts[k]
+                    .iterators
+                    .iter()
+                    .take(run_depth)
+                    .map(|i| (i.clone(), None)),
+            );
         }
         let keep = |at: usize| {
             covered

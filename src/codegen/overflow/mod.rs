@@ -569,6 +569,26 @@ fn side_proven(
             return false;
         }
     }
+    // A known value of `int` lies in its range (32 bits assumed), the
+    // range scaled as `row` is (see `Frame::between`).
+    let scale = bound / i64::from(i32::MAX);
+    for k in known.iter().filter(|k| k.ty.promoted() == IntType::Int) {
+        if k.row.len() != w || scale < 1 {
+            continue;
+        }
+        let (Some(hi), Some(lo)) = (
+            i64::from(i32::MAX).checked_mul(scale),
+            i64::from(i32::MIN).checked_mul(scale),
+        ) else {
+            continue;
+        };
+        let mut below = k.row.iter().map(|v| -v).collect::<Vec<i64>>();
+        below[w - 1] = below[w - 1].saturating_add(hi);
+        let mut above = k.row.clone();
+        above[w - 1] = above[w - 1].saturating_sub(lo);
+        test.add_ineq(widened(&below, &test));
+        test.add_ineq(widened(&above, &test));
+    }
     if proven_empty(&test) {
         return true;
     }
@@ -1186,5 +1206,169 @@ pub fn written_bound(source: &str, header: &crate::ir::ForHeader) -> Option<i64>
         (-1, ">") => Some(-1),
         (-1, ">=") => Some(0),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text::{Name, expression_fits, proven_text};
+    use super::*;
+    use crate::poly::{Space, Tuple};
+
+    /// A frame over `[n | i]` (both `int`) where `0 <= i <= n - 1` and
+    /// `1 <= n`, knowing `n`, `i` and `i + 1`.
+    fn loop_frame() -> Frame {
+        let space = Space::set(vec!["n".into()], Tuple::anonymous(vec!["i".into()]));
+        let mut piece = BasicSet::universe(space);
+        piece.add_ineq(vec![0, 1, 0]); // i >= 0
+        piece.add_ineq(vec![1, -1, -1]); // n - 1 - i >= 0
+        piece.add_ineq(vec![1, 0, -1]); // n >= 1
+        let mut f = Frame {
+            pieces: vec![piece],
+            types: vec![IntType::Int, IntType::Int],
+            known: Vec::new(),
+            conditional: Vec::new(),
+        };
+        f.know(vec![1, 0, 0], IntType::Int);
+        f.know(vec![0, 1, 0], IntType::Int);
+        f.know(vec![0, 1, 1], IntType::Int);
+        f
+    }
+
+    fn names(n: &str) -> Option<Name> {
+        match n {
+            "n" => Some(Name::Column(0)),
+            "i" => Some(Name::Column(1)),
+            "a" => Some(Name::Opaque),
+            _ => None,
+        }
+    }
+
+    /// Checked by hand: `i + 1 <= n`, `n - i >= 1`, both known to fit;
+    /// `n + 1` (n may be INT_MAX) and `-n` are not; `2 * n` neither.
+    #[test]
+    fn values_between_known_ones_fit_and_others_do_not() {
+        let f = loop_frame();
+        assert!(f.sum_fits(&[(1, 1)], 1)); // i + 1
+        assert!(f.sum_fits(&[(1, 0), (-1, 1)], 0)); // n - i
+        assert!(f.sum_fits(&[(1, 1), (-1, 0)], 0)); // i - n: in [-n, -1]
+        assert!(!f.sum_fits(&[(1, 0)], 1)); // n + 1
+        // `-n`: n >= 1 here, so it is no INT_MIN.
+        assert!(f.sum_fits(&[(-1, 0), (1, 1)], 0));
+        assert!(!f.sum_fits(&[(2, 0)], 0)); // 2 * n
+        // Stored in a `short`: `i` is not known to fit one.
+        assert!(!f.stores(&[0, 1, 0], &IntType::Short));
+        assert!(f.stores(&[0, 0, 300], &IntType::Short));
+    }
+
+    #[test]
+    fn printed_expressions_are_read_back_and_checked() {
+        let f = loop_frame();
+        assert!(expression_fits(&f, "a[(i + 1) % n]", &names).is_ok());
+        assert!(expression_fits(&f, "(n - i - 1) % 3", &names).is_ok());
+        assert!(expression_fits(&f, "n + 1", &names).is_err());
+        // The branch of a conditional where its condition holds: `i - 1`
+        // is evaluated for `i >= 1` only.
+        assert!(expression_fits(&f, "i >= 1 ? (i - 1) % n : 0", &names).is_ok());
+        // An unknown name is not proven.
+        assert!(expression_fits(&f, "i + m", &names).is_err());
+    }
+
+    /// `n + 1` and `2 * n` in `long long`: a sum of `int` values with small
+    /// coefficients fits 64 bits; a proven text is left as it is.
+    #[test]
+    fn chains_not_proven_in_int_are_computed_in_long_long() {
+        let f = loop_frame();
+        assert_eq!(
+            proven_text(&f, "(n + 1) % 7", &names).as_deref(),
+            Ok("((long long)n + 1) % 7")
+        );
+        assert_eq!(
+            proven_text(&f, "2 * n - i", &names).as_deref(),
+            Ok("(long long)2 * n - i")
+        );
+        assert_eq!(proven_text(&f, "i + 1", &names).as_deref(), Ok("i + 1"));
+    }
+
+    /// A window `base <= i <= base + n - 1` (`base` any `int`, `n >= 1`),
+    /// knowing `base`, `n`, `base + n` (the header's bound), `i`, `i + 1`
+    /// and the subscript `i - base`: `i - base` and `i - base + 1` fit,
+    /// `-base + i` does not (`-base` of INT_MIN), nor `base + n + 1`; in
+    /// `long long`, `-base` does.
+    #[test]
+    fn a_window_from_any_base() {
+        let space = Space::set(
+            vec!["base".into(), "n".into()],
+            Tuple::anonymous(vec!["i".into()]),
+        );
+        let mut piece = BasicSet::universe(space);
+        piece.add_ineq(vec![-1, 0, 1, 0]); // i - base >= 0
+        piece.add_ineq(vec![1, 1, -1, -1]); // base + n - 1 - i >= 0
+        piece.add_ineq(vec![0, 1, 0, -1]); // n >= 1
+        let mut f = Frame {
+            pieces: vec![piece],
+            types: vec![IntType::Int; 3],
+            known: Vec::new(),
+            conditional: Vec::new(),
+        };
+        for row in [
+            [1, 0, 0, 0],
+            [0, 1, 0, 0],
+            [1, 1, 0, 0],
+            [0, 0, 1, 0],
+            [0, 0, 1, 1],
+            [-1, 0, 1, 0],
+        ] {
+            f.know(row.to_vec(), IntType::Int);
+        }
+        assert!(f.sum_fits(&[(1, 2), (-1, 0)], 0));
+        assert!(f.sum_fits(&[(1, 2), (-1, 0)], 1));
+        assert!(!f.sum_fits(&[(-1, 0), (1, 2)], 0));
+        assert!(!f.sum_fits(&[(1, 0), (1, 1)], 1));
+        let names = |n: &str| match n {
+            "base" => Some(Name::Column(0)),
+            "n" => Some(Name::Column(1)),
+            "i" => Some(Name::Column(2)),
+            _ => None,
+        };
+        assert_eq!(
+            proven_text(&f, "-base + i", &names).as_deref(),
+            Ok("-(long long)base + i")
+        );
+    }
+
+    #[test]
+    fn type_texts_and_their_ranges() {
+        assert_eq!(IntType::of_text("long int"), IntType::Long);
+        assert_eq!(IntType::of_text("const long long"), IntType::LongLong);
+        assert_eq!(IntType::of_text("int32_t"), IntType::Int);
+        assert_eq!(
+            IntType::of_text("ptrdiff_t"),
+            IntType::Named("ptrdiff_t".into())
+        );
+        assert!(IntType::Int.within(&IntType::Long));
+        assert!(!IntType::Long.within(&IntType::Int));
+        assert!(IntType::Int.within(&IntType::Named("ptrdiff_t".into())));
+        assert!(!IntType::Long.within(&IntType::Named("int64_t".into())));
+    }
+
+    /// The bound a header compares its iterator with, read from its text.
+    #[test]
+    fn written_bounds_of_headers() {
+        let header = |text: &str, step: i64| crate::ir::ForHeader {
+            iterator: "i".into(),
+            step,
+            init_end: text.find(';').unwrap_or(0),
+            declares: None,
+            update_end: text.len(),
+        };
+        let b = |t: &str, s: i64| written_bound(t, &header(t, s));
+        assert_eq!(b("i = 0; i < n + 1; i++", 1), Some(1));
+        assert_eq!(b("i = 0; i <= n; i++", 1), Some(0));
+        assert_eq!(b("i = 0; n > i; i++", 1), Some(1));
+        assert_eq!(b("i = n; i >= 0; i--", -1), Some(0));
+        assert_eq!(b("i = n; i > 0; i--", -1), Some(-1));
+        assert_eq!(b("i = 0; i < n && i < m; i++", 1), None);
+        assert_eq!(b("i = 0; i + 1 < n; i++", 1), None);
     }
 }
