@@ -1507,7 +1507,7 @@ mod tests {
     fn song_example2_prints_three_inner_loops_without_guards() {
         let program = song_example2();
         let plan = plan_nests(&program, 0).pop().expect("a plan");
-        let t = nest_text(&program, &plan).ok().expect("a text");
+        let t = nest_text(&program, &plan).expect("a text");
         assert!(!t.text.contains("if ("), "{}", t.text);
         assert_eq!(
             t.text.matches("for (j = 2; j <= JN; j++)").count(),

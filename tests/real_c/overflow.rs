@@ -177,11 +177,11 @@ fn a_forced_reschedule_near_the_limits_runs_like_the_original() {
 
 /// A window whose loops the shift would make compute a value the original
 /// does not, for some parameters it accepts: `for (i = base + 1; i <=
-/// base + n; i++)` fused with a shift of one runs its prologue from `base
-/// + 1` to `base + 1`, then steps `i` to `base + 2`, which overflows for
-/// `base = INT_MAX - 1` and `n = 0` (where the original runs no
-/// iteration). The run is not fused, not re-scheduled, and the report
-/// says which value was not proven.
+/// base + n; i++)` fused with a shift of one runs its prologue from
+/// `base + 1` to `base + 1`, then steps `i` to `base + 2`, which
+/// overflows for `base = INT_MAX - 1` and `n = 0` (where the original
+/// runs no iteration). The run is not fused, not re-scheduled, and the
+/// report says which value was not proven.
 #[test]
 fn a_run_whose_values_cannot_be_proven_keeps_its_schedule() {
     let path = case("overflow", "unproven_prologue");

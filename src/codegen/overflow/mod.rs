@@ -392,7 +392,7 @@ impl Frame {
             if c.unsigned_abs() != 1 || (first && c < 0) {
                 let mut product = self.zero_row();
                 product[col] = if first { c } else { c.abs() };
-                if !self.fits(&product, &[t.clone()]) {
+                if !self.fits(&product, std::slice::from_ref(&t)) {
                     return Some(product);
                 }
             }
@@ -607,7 +607,7 @@ fn side_proven(
         let mut r: Option<Vec<i64>> = first.condition.iter().map(|c| c.checked_neg()).collect();
         if let Some(r) = r.as_mut() {
             let last = r.len() - 1;
-            r[last] = r[last].checked_sub(1).unwrap_or(i64::MIN);
+            r[last] = r[last].saturating_sub(1);
         }
         r
     };
