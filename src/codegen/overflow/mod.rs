@@ -1020,7 +1020,8 @@ pub fn scop_frame(scop: &Scop, facts: &ScopFacts, var_types: &[IntType]) -> Fram
 /// The frame of statement `si` of `scop`: its domain (over `[params |
 /// iterators]`) with the context, the known parameter values and its
 /// subscripts of local arrays in bounds; it knows the SCoP's facts, its
-/// iterators and their exit values, and its subscripts.
+/// iterators and their exit values, and its subscripts (the write's only
+/// when a read may not be evaluated: under `?:`, `&&`, `||`, `sizeof`).
 pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
     let stmt = &scop.stmts[si];
     let np = scop.params.len();
@@ -1049,7 +1050,18 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
         frame.know(row, types[k].clone());
     }
     let all_types = frame.types.clone();
-    for access in stmt.accesses() {
+    // A read under `?:`, `&&`, `||` or `sizeof` may not be evaluated (the
+    // model keeps it for every instance): then only the write, which
+    // always is, gives facts.
+    let conditional = crate::util::c_text::tokens(&stmt.body_text)
+        .iter()
+        .any(|(r, _)| matches!(&stmt.body_text[r.clone()], "?" | "&&" | "||" | "sizeof"));
+    let evaluated: Vec<&crate::ir::Access> = if conditional {
+        vec![&stmt.write]
+    } else {
+        stmt.accesses().collect()
+    };
+    for access in evaluated {
         let local = local_array(scop, access.array);
         let array = scop.array(access.array);
         for (d, sub) in access.subscripts.iter().enumerate() {
@@ -1350,6 +1362,29 @@ mod tests {
         assert!(!IntType::Long.within(&IntType::Int));
         assert!(IntType::Int.within(&IntType::Named("ptrdiff_t".into())));
         assert!(!IntType::Long.within(&IntType::Named("int64_t".into())));
+    }
+
+    /// A read under `?:` is not evaluated everywhere: its subscript
+    /// `i - 1` (of a local array) gives no fact, and in particular does
+    /// not keep `i = 0` out of the statement's frame; the write's does.
+    #[test]
+    fn reads_that_may_not_run_give_no_facts() {
+        let source = "#define N 10\nvoid f(double y[N], const double x[N])\n{\n    int i;\n    double t[N];\n    for (i = 0; i < N; i++)\n        t[i] = x[i];\n    for (i = 0; i < N; i++)\n        y[i] = (i > 0) ? t[i - 1] : 0.0;\n}\n";
+        let program = crate::frontend::extract("c.c", source, &crate::frontend::Options::default());
+        let scop = &program.scops[0];
+        let facts = scop_facts(source, scop);
+        let frame = statement_frame(scop, &facts, 1);
+        let at_zero = frame.pieces.iter().any(|p| {
+            let mut q = p.clone();
+            let mut eq = q.zero_row();
+            eq[1] = 1; // i = 0 (column after N)
+            q.add_eq(eq);
+            !proven_empty(&q)
+        });
+        assert!(at_zero, "{frame:?}");
+        // The write `t[i]` of the first statement keeps `i` in `0..N`.
+        let first = statement_frame(scop, &facts, 0);
+        assert!(first.stores(&[0, 1, 0], &IntType::Char));
     }
 
     /// The bound a header compares its iterator with, read from its text.
