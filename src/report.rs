@@ -236,6 +236,9 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
     for (si, why) in &c.not_merged {
         let _ = writeln!(out, "  SCoP {si}: inter-array not used: {why}");
     }
+    for (si, why) in &c.schedule_kept {
+        let _ = writeln!(out, "  SCoP {si}: {why}");
+    }
     out
 }
 
@@ -397,13 +400,22 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
     if original.is_none() {
         new = None;
     }
-    json!({
+    let mut record = json!({
         "file": path,
         "arrays": arrays,
         "merged": merged,
         "not_merged": not_merged,
         "totals": { "original_cells": original, "new_cells": new },
-    })
+    });
+    if !c.schedule_kept.is_empty() {
+        record["schedule_kept"] = c
+            .schedule_kept
+            .iter()
+            .map(|(si, why)| json!({ "scop": si, "why": why }))
+            .collect::<Vec<Value>>()
+            .into();
+    }
+    record
 }
 
 /// The text of `polyfold verify`: per SCoP, the number of operations and

@@ -9,6 +9,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, operand};
 
 use super::edits::Edit;
+use super::overflow;
 use super::rotate::Rotations;
 
 /// `text` (copied from the source, or printed from an affine expression
@@ -80,24 +81,33 @@ pub fn plan_array_edits(
         declarator.end = declarator.end.max(init.end);
     }
     let mut edits = Vec::new();
-    if layout.is_linear() {
-        edits.push(Edit::replace(
-            declarator,
-            linear_declarator_text(scop, array, layout),
-        ));
+    // The values printed, in `long long` where that is what is proven
+    // (the pipeline keeps the declaration of a layout with a value proven
+    // in neither: see [`unproven_value`]).
+    let mut check = ValueCheck::new(source, scop);
+    let declared = if layout.is_linear() {
+        Some(linear_declarator_text(scop, array, layout))
     } else if !decl.keeps_declarator() {
-        edits.push(Edit::replace(
-            declarator,
-            declarator_text(scop, array, layout),
-        ));
+        Some(declarator_text(scop, array, layout))
+    } else {
+        None
+    };
+    if let Some(text) = declared {
+        let text = checked_subscripts(&text, &[], &mut |e| check.extent(e)).unwrap_or(text);
+        edits.push(Edit::replace(declarator, text));
     }
     for_each_access(
         source,
         scop,
         (array, layout),
         (rotations, masks),
-        |_, access, new| {
-            let edit = Edit::replace(access.span.clone(), new.text);
+        |si, access, new| {
+            let olds = subscript_texts(source, access);
+            let text = checked_subscripts(&new.text, &olds, &mut |sub| {
+                check.subscript(si, sub, &|n| rotations.is_variable(n))
+            })
+            .unwrap_or(new.text);
+            let edit = Edit::replace(access.span.clone(), text);
             // A compound assignment reads and writes through one reference.
             if !edits.contains(&edit) {
                 edits.push(edit);
@@ -105,6 +115,178 @@ pub fn plan_array_edits(
         },
     );
     Some(edits)
+}
+
+/// The check of the values a new layout prints (see
+/// [`crate::codegen::overflow`]): each new subscript in its statement's
+/// frame, each new extent in the parameters' frame; a text whose values
+/// are not proven in its own types is printed with the chains that fail
+/// in `long long` ([`overflow::text::proven_text`]) when that is proven.
+struct ValueCheck<'a> {
+    scop: &'a Scop,
+    facts: overflow::ScopFacts,
+    frames: std::collections::HashMap<usize, overflow::Frame>,
+}
+
+impl<'a> ValueCheck<'a> {
+    fn new(source: &str, scop: &'a Scop) -> ValueCheck<'a> {
+        ValueCheck {
+            scop,
+            facts: overflow::scop_facts(source, scop),
+            frames: std::collections::HashMap::new(),
+        }
+    }
+
+    fn param(&self, name: &str) -> Option<usize> {
+        self.scop.params.iter().position(|p| p.name == name)
+    }
+
+    /// `text` as printed when its values are proven in `frame`, else in
+    /// `long long` when those are; `Err` with why otherwise.
+    fn proven(
+        frame: &overflow::Frame,
+        text: &str,
+        names: &dyn Fn(&str) -> Option<overflow::text::Name>,
+    ) -> Result<String, String> {
+        overflow::text::proven_text(frame, text, names)
+    }
+
+    /// A new extent.
+    fn extent(&self, text: &str) -> Result<String, String> {
+        let frame = overflow::scop_frame(self.scop, &self.facts, &[]);
+        let names = |n: &str| self.param(n).map(overflow::text::Name::Column);
+        Self::proven(&frame, text, &names)
+    }
+
+    /// A new subscript of statement `si` (`rotating`: the names of the
+    /// rotating indices, read as they are).
+    fn subscript(
+        &mut self,
+        si: usize,
+        text: &str,
+        rotating: &dyn Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let scop = self.scop;
+        let facts = &self.facts;
+        let frame = self
+            .frames
+            .entry(si)
+            .or_insert_with(|| overflow::statement_frame(scop, facts, si));
+        let stmt = &scop.stmts[si];
+        let np = scop.params.len();
+        let names = |n: &str| {
+            use overflow::text::Name;
+            if let Some(k) = scop.params.iter().position(|p| p.name == n) {
+                return Some(Name::Column(k));
+            }
+            if let Some(k) = stmt.iterators[..stmt.loop_depth()]
+                .iter()
+                .position(|i| i == n)
+            {
+                return Some(Name::Column(np + k));
+            }
+            rotating(n).then_some(Name::Opaque)
+        };
+        Self::proven(frame, text, &names)
+    }
+}
+
+/// `text` (a name and its subscripts, `A[i % 2][j]`) with each subscript
+/// that is not among `olds` (the original's texts, whose values the
+/// original computes) replaced by what `check` makes of it.
+fn checked_subscripts(
+    text: &str,
+    olds: &[&str],
+    check: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for range in bracket_ranges(text) {
+        let sub = &text[range.clone()];
+        if olds.contains(&sub.trim()) {
+            continue;
+        }
+        out.push_str(&text[last..range.start]);
+        out.push_str(&check(sub)?);
+        last = range.end;
+    }
+    out.push_str(&text[last..]);
+    Ok(out)
+}
+
+/// The first value the new layout `layout` of `array` prints that is not
+/// proven representable (see [`crate::codegen::overflow`]), in its own
+/// types or in `long long`, described: each new subscript in its
+/// statement's frame (a subscript printed as the original's text is the
+/// original's value), each new extent where the declaration is (the
+/// parameters' frame). The forms checked are those without rotating
+/// indices (each of those is checked where it is planned, see
+/// [`super::rotate`]), with `masks` as emitted.
+pub fn unproven_value(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+    masks: bool,
+) -> Option<String> {
+    let mut check = ValueCheck::new(source, scop);
+    let decl = scop.array(array);
+    if layout.is_linear() || !decl.keeps_declarator() {
+        let text = if layout.is_linear() {
+            linear_declarator_text(scop, array, layout)
+        } else {
+            declarator_text(scop, array, layout)
+        };
+        if let Err(why) = checked_subscripts(&text, &[], &mut |e| check.extent(e)) {
+            return Some(format!("the extent `{text}`: {why}"));
+        }
+    }
+    let mut found: Option<String> = None;
+    for_each_access(
+        source,
+        scop,
+        (array, layout),
+        (&Rotations::default(), masks),
+        |si, access, new| {
+            if found.is_some() {
+                return;
+            }
+            let olds = subscript_texts(source, access);
+            let checked = checked_subscripts(&new.text, &olds, &mut |sub| {
+                check.subscript(si, sub, &|_| false)
+            });
+            if let Err(why) = checked {
+                found = Some(format!("`{}` in {}: {why}", new.text, scop.stmts[si].name));
+            }
+        },
+    );
+    found
+}
+
+/// The byte ranges of the contents of the top-level brackets of an access
+/// text (`A[i % 2][j]`: those of `i % 2` and `j`).
+fn bracket_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0usize;
+    for (k, c) in text.char_indices() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    start = k + 1;
+                }
+                depth += 1;
+            }
+            ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push(start..k);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The new text of one access, and the argument of every `%` it prints

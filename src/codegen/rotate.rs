@@ -49,6 +49,11 @@ pub struct Rotations {
 }
 
 impl Rotations {
+    /// Whether `name` is one of the variables.
+    pub fn is_variable(&self, name: &str) -> bool {
+        self.names.values().any(|n| n == name)
+    }
+
     /// The variable holding the residue of the access `position` of
     /// statement `si` to `array` in dimension `dim`, if it is rotated.
     pub fn name(&self, array: ArrayId, si: usize, position: usize, dim: usize) -> Option<&str> {
@@ -225,6 +230,23 @@ pub fn plan_rotations(
                         let Ok(b_minus_one) = modulus.plus(-1) else {
                             continue;
                         };
+                        // Its start and its update compute nothing the
+                        // original could not (issue 45); else the access
+                        // keeps its `%`.
+                        let update = update_text(
+                            "polyfold_r",
+                            rotation.delta,
+                            (&b, &b_minus_one.to_text(&params)),
+                            &compound,
+                        );
+                        if !header_values_fit(
+                            (source, scop),
+                            (si, rotation.depth),
+                            (&init, &update),
+                            modulus,
+                        ) {
+                            continue;
+                        }
                         variables.push(Variable {
                             array: *array,
                             header: header.clone(),
@@ -300,6 +322,76 @@ pub fn plan_rotations(
     }
     out.edits = at.into_iter().map(|(p, t)| Edit::insert(p, t)).collect();
     out
+}
+
+/// Whether the start `init` and the update `update` (of the variable
+/// `polyfold_r`) of a rotating index in the header of the loop at `depth`
+/// around statement `si` compute only representable values (see
+/// [`super::overflow`]): the start where the header starts the loop (its
+/// iterator at its first value, whether the loop runs or not), the update
+/// with the variable in `[0, b - 1]`.
+fn header_values_fit(
+    (source, scop): (&str, &Scop),
+    (si, depth): (usize, usize),
+    (init, update): (&str, &str),
+    modulus: &ParamAffine,
+) -> bool {
+    use super::overflow::{self, text::Name};
+    let stmt = &scop.stmts[si];
+    let np = scop.params.len();
+    let n = stmt.iterators.len();
+    let facts = overflow::scop_facts(source, scop);
+    let Some(frame) = overflow::header_frame(scop, &facts, si, depth) else {
+        return false;
+    };
+    let param_col = |name: &str| scop.params.iter().position(|p| p.name == name);
+    let column = |name: &str| -> Option<Name> {
+        if let Some(k) = param_col(name) {
+            return Some(Name::Column(k));
+        }
+        stmt.iterators[..=depth]
+            .iter()
+            .position(|i| i == name)
+            .map(|k| Name::Column(np + k))
+    };
+    if overflow::text::expression_fits(&frame, init, &column).is_err() {
+        return false;
+    }
+    if modulus.coeffs.len() != np {
+        return false;
+    }
+    let mut high = vec![0i64; np + n + 1];
+    if modulus.den == 1 {
+        high[..np].copy_from_slice(&modulus.coeffs);
+        high[np + n] = modulus.constant - 1;
+    } else {
+        // A quasi-affine modulus: its value at the known sizes.
+        let Ok(values) = scop.param_values() else {
+            return false;
+        };
+        let Ok(b) = modulus.eval(&values) else {
+            return false;
+        };
+        high[np + n] = b - 1;
+    }
+    let low = vec![0i64; np + n + 1];
+    let ty = overflow::IntType::Int;
+    let names = |name: &str| {
+        if name == "polyfold_r" {
+            Some(Name::Bounded {
+                low: low.clone(),
+                high: high.clone(),
+                ty: ty.clone(),
+            })
+        } else {
+            column(name)
+        }
+    };
+    // `r = <value>`: the value.
+    let Some((_, value)) = update.split_once(" = ") else {
+        return false;
+    };
+    overflow::text::expression_fits(&frame, value, &names).is_ok()
 }
 
 /// Every identifier of the C text `source` (comments and the contents of

@@ -482,12 +482,6 @@ fn plan_array(
     let place = place?;
     let outer_iterators = outer_iterators?;
     let (first, last) = (*items.iter().min()?, *items.iter().max()?);
-    let lo = sites.iter().map(|s| s.offset).min()?;
-    let hi = sites.iter().map(|s| s.offset).max()?;
-    let window = hi.checked_sub(lo)?.checked_add(1)?;
-    if window > MAX_WINDOW || window > m.constant {
-        return None;
-    }
     // The loops: consecutive items of one block (the SCoP's, or the body
     // of the loop around them), one iterator, step +1, one interval each,
     // every lower bound one past the upper bound before.
@@ -539,12 +533,36 @@ fn plan_array(
         bounds.push(interval_of_loop?);
         outers.push(outer_of_loop?);
     }
+    // Time runs on from loop to loop: loop `k`'s variable is the time
+    // minus `deltas[k]`, the lower bound of each loop one past the upper
+    // bound before in time (a loop of a fused run may count its own
+    // values, one less than the run's time: `for (i = N; i <= N; i++)`
+    // after `for (i = 2; i <= N; i++)`, see `schedule::emit`).
+    let mut deltas: Vec<i64> = vec![0];
     for pair in bounds.windows(2) {
         let mut next = pair[0].1.clone();
         *next.last_mut()? = next.last()?.checked_add(1)?;
-        if pair[1].0 != next {
+        let gap: Vec<i64> = next
+            .iter()
+            .zip(&pair[1].0)
+            .map(|(a, b)| a.checked_sub(*b))
+            .collect::<Option<_>>()?;
+        let (constant, coeffs) = gap.split_last()?;
+        if coeffs.iter().any(|c| *c != 0) {
             return None;
         }
+        deltas.push(deltas.last()?.checked_add(*constant)?);
+    }
+    // Each access's offset in time: `A[i + c]` in loop `k` is cell
+    // `t + c - deltas[k]`.
+    for (site, item) in sites.iter_mut().zip(&items) {
+        site.offset = site.offset.checked_sub(deltas[item - first])?;
+    }
+    let lo = sites.iter().map(|s| s.offset).min()?;
+    let hi = sites.iter().map(|s| s.offset).max()?;
+    let window = hi.checked_sub(lo)?.checked_add(1)?;
+    if window > MAX_WINDOW || window > m.constant {
+        return None;
     }
     // A loop between the first and the last that may run a negative
     // number of iterations (`u <= l - 2`) breaks the count of shifts: no

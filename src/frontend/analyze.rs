@@ -47,6 +47,8 @@ pub enum Node {
 #[derive(Clone, Debug)]
 pub struct LoopNode {
     pub iter: String,
+    /// The iterator's declared type (`int`, `long`).
+    pub iter_type: String,
     /// Constraints over the enclosing iterators, this one (`Iter(depth)`),
     /// its stride existential (`Exist(depth)`) and parameters.
     pub cons: Vec<Constraint>,
@@ -733,6 +735,7 @@ impl<'a> Analyzer<'a> {
             return self.reject(d);
         }
         let var = &self.scopes.vars[iter_var.expect("checked above")];
+        let iter_type = var.decl.type_text.clone();
         if !is_signed_integer_type_text(&var.decl.type_text) {
             let d = self
                 .warn(
@@ -993,6 +996,7 @@ impl<'a> Analyzer<'a> {
         let body_nodes = body_nodes?;
         Ok(vec![Node::Loop(LoopNode {
             iter: iter_name,
+            iter_type: iter_type.trim().to_string(),
             cons,
             strided,
             sign,

@@ -175,11 +175,19 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 .get(n)
                 .copied()
                 .unwrap_or((ParamOrigin::Variable, None));
+            let type_text = match origin {
+                ParamOrigin::Define | ParamOrigin::CommandLine => None,
+                _ => cx
+                    .scopes
+                    .lookup(n, start)
+                    .map(|v| cx.scopes.vars[v].decl.type_text.trim().to_string()),
+            };
             Param {
                 name: n.clone(),
                 value,
                 origin,
                 value_used: value_uses.contains(n),
+                type_text,
             }
         })
         .collect();
@@ -1033,6 +1041,7 @@ impl<'b> StmtBuilder<'b, '_> {
                     }
                 })
                 .collect(),
+            iterator_types: loops.iter().map(|l| l.iter_type.clone()).collect(),
         })
     }
 

@@ -244,6 +244,10 @@ pub struct Param {
     /// value only, and nothing derived from it holds for other values: a
     /// mapping must be certified for the known values and pinned to them.
     pub value_used: bool,
+    /// The declared type of a variable (`int`, `long`, `ptrdiff_t`);
+    /// `None` for a macro. Printed arithmetic on it must stay within its
+    /// range (see [`crate::codegen::overflow`]).
+    pub type_text: Option<String>,
 }
 
 /// An affine expression `Σ coeffs[k]·x_k + constant` over some list of
@@ -552,6 +556,10 @@ pub struct Stmt {
     pub parallel: Vec<Option<ParallelMark>>,
     /// The calls of its expression, in source order (see [`order`]).
     pub calls: Vec<Call>,
+    /// The declared type of each loop iterator, outermost first (one per
+    /// loop: quotient dimensions have none). A copy of the statement keeps
+    /// these types (see [`crate::codegen::overflow`]).
+    pub iterator_types: Vec<String>,
 }
 
 /// Why a loop is parallel: the pragma that marks it.

@@ -63,6 +63,7 @@ pub fn contract_program(
         decisions: Vec::new(),
         merged: Vec::new(),
         not_merged: Vec::new(),
+        schedule_kept: Vec::new(),
         edits: Vec::new(),
         removed_copies: Vec::new(),
         rotating: Vec::new(),
@@ -104,6 +105,24 @@ fn contract_scop(
         record.decisions.push(decision);
     }
     let decisions = &mut record.decisions[first..];
+    // A layout whose text computes a value not proven representable
+    // keeps the declaration (issue 45: no new undefined behaviour).
+    for d in decisions.iter_mut() {
+        if let ArrayOutcome::Remapped { certified, .. } = &d.outcome
+            && let Storage::Modular { array, layout, .. } = certified.storage()
+            && let Some(why) = crate::codegen::plan::unproven_value(
+                &program.source,
+                scop,
+                *array,
+                layout,
+                options.pow2_moduli,
+            )
+        {
+            d.outcome = ArrayOutcome::Kept {
+                why: KeptReason::Overflow(why),
+            };
+        }
+    }
     let temporaries = decisions
         .iter()
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));

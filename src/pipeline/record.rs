@@ -90,6 +90,10 @@ pub enum KeptReason {
         /// mapping for every value is judged at every size).
         as_sizes_grow: bool,
     },
+    /// A value the new layout's text would compute (a subscript, an
+    /// extent) is not proven representable where the original computes
+    /// none like it (see [`crate::codegen::overflow`]): what it is.
+    Overflow(String),
     /// The lattice strategies gave up, after `before`.
     LatticeGaveUp {
         before: Box<KeptReason>,
@@ -138,6 +142,10 @@ impl std::fmt::Display for KeptReason {
                 "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
             ),
             KeptReason::NotCertified(why) => f.write_str(why),
+            KeptReason::Overflow(why) => write!(
+                f,
+                "its new text could overflow where the original does not: {why}"
+            ),
             KeptReason::SuccessiveNeedsAll { cells } => write!(
                 f,
                 "no smaller mapping: successive modulo needs all {cells} cells"
@@ -477,6 +485,10 @@ pub struct FileContraction {
     pub merged: Vec<MergedScop>,
     /// The SCoPs where `--inter-array` was tried and not used, and why.
     pub not_merged: Vec<(usize, String)>,
+    /// The loops whose schedule was kept although fusing or re-scheduling
+    /// them was planned, and why (a value their new text would compute is
+    /// not proven representable: see [`crate::codegen::overflow`]).
+    pub schedule_kept: Vec<(usize, String)>,
     pub edits: Vec<Edit>,
     /// `(SCoP, statement index)` of the copies `A[f] = A[g];` deleted
     /// because `A`'s new layout puts both at the same cell on every

@@ -20,7 +20,10 @@
 //! and `i <= u_k` (when `u_k < U'`): the guards are tests per outer
 //! iteration, and the statements are not copied.
 
+use std::collections::HashMap;
+
 use crate::codegen::Edit;
+use crate::codegen::overflow::{self, Frame, IntType, OverflowRisk};
 use crate::ir::{AffExpr, Program, Scop};
 use crate::util::c_text::{affine_text, indent_of_line};
 
@@ -33,9 +36,60 @@ type Segment = (String, Vec<(usize, Vec<String>)>);
 /// Per statement of a run's text: the statement and its shift.
 type RunOrder = Vec<(usize, i64)>;
 
+/// Why a run is not fused by [`run_text`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunRefusal {
+    /// A value of its loops' control (a bound, a guard, the value after
+    /// the last iteration) is not proven representable in any of the
+    /// forms tried.
+    Overflow(OverflowRisk),
+    /// The text could not be printed (an overflow of polyfold's own
+    /// arithmetic, an edit that does not apply).
+    NotPrintable,
+}
+
+/// Which part of a fused run a loop of its text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Prologue,
+    Steady,
+    Epilogue,
+    /// The one loop of a run whose bodies are loops.
+    Whole,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Prologue => "prologue",
+            Part::Steady => "steady loop",
+            Part::Epilogue => "epilogue",
+            Part::Whole => "fused loop",
+        }
+    }
+}
+
+/// A guard of a body in fused time: `t >= e` or `t <= e`.
+#[derive(Clone, Debug)]
+enum Guard {
+    AtLeast(AffExpr),
+    AtMost(AffExpr),
+}
+
+/// A loop of the fused text before it is printed: its range in fused
+/// time and its members with their guards. It is printed with its
+/// variable counting `t - anchor` (see [`choose_anchor`]).
+#[derive(Clone, Debug)]
+struct Plan {
+    part: Part,
+    from: AffExpr,
+    to: AffExpr,
+    members: Vec<(usize, Vec<Guard>)>,
+}
+
 /// The text that replaces `run.span`, and the statements it holds in
-/// order, each with its shift.
-pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)> {
+/// order, each with its shift; or why the run is not fused.
+pub fn run_text(program: &Program, run: &FusedRun) -> Result<(String, RunOrder), RunRefusal> {
     let scop = &program.scops[run.scop];
     let source = &program.source;
     let name = run.loops[0].iterator.clone();
@@ -43,122 +97,46 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
     let unit = indent_unit(source, run);
     let mut params = scop.param_texts();
     params.extend(run.outer.iter().cloned());
-    let shifted = |a: &AffExpr, s: i64| -> Option<AffExpr> {
-        Some(AffExpr {
-            coeffs: a.coeffs.clone(),
-            constant: a.constant.checked_add(s)?,
-        })
-    };
-    let mut lowers = Vec::new();
-    let mut uppers = Vec::new();
-    for l in &run.loops {
-        lowers.push(shifted(&l.lower, l.shift)?);
-        uppers.push(shifted(&l.upper, l.shift)?);
-    }
-    let lo_min = lowers.iter().map(|a| a.constant).min()?;
-    let lo_max = lowers.iter().map(|a| a.constant).max()?;
-    let up_min = uppers.iter().map(|a| a.constant).min()?;
-    let up_max = uppers.iter().map(|a| a.constant).max()?;
-    let with = |a: &AffExpr, c: i64| AffExpr {
-        coeffs: a.coeffs.clone(),
-        constant: c,
-    };
+    let plans = plan_segments(scop, run).ok_or(RunRefusal::NotPrintable)?;
+    let facts = overflow::scop_facts(&program.source, scop);
+    let frame = run_frame((source, scop), &facts, run).ok_or(RunRefusal::NotPrintable)?;
     let text = |a: &AffExpr| param_text(&params, a);
-    let bodies: Vec<String> = run
-        .loops
-        .iter()
-        .map(|l| body_text(program, scop, l, &name, run.depth))
-        .collect::<Option<_>>()?;
-    let header = |from: &AffExpr, to: &AffExpr| {
+    let mut bodies: HashMap<(usize, i64), String> = HashMap::new();
+    let mut segments: Vec<(Segment, i64)> = Vec::new();
+    for plan in &plans {
+        let anchor = choose_anchor(scop, run, &frame, plan).map_err(RunRefusal::Overflow)?;
+        let shifted = |a: &AffExpr| minus(a, anchor).ok_or(RunRefusal::NotPrintable);
         let decl = run.loops[0]
             .declares
             .as_ref()
             .map_or(String::new(), |t| format!("{t} "));
-        format!(
+        let head = format!(
             "for ({decl}{name} = {}; {name} <= {}; {name}++)",
-            text(from),
-            text(to)
-        )
-    };
-    let mut segments: Vec<Segment> = Vec::new();
-    // Bodies that are loops themselves: one loop with guards. A guard is
-    // then a test per iteration of an outer loop, and the statements are
-    // not copied into a prologue and an epilogue (a copy of every
-    // statement would make the contraction's conflict sets four times
-    // larger, and the text twice as long).
-    let outer = run.loops.iter().all(|l| {
-        l.stmts
-            .iter()
-            .all(|&s| scop.stmts[s].iterators.len() > run.depth + 1)
-    });
-    if outer {
-        let members = lowers
-            .iter()
-            .zip(&uppers)
-            .enumerate()
-            .map(|(k, (lower, upper))| {
-                let mut guards = Vec::new();
-                if lower.constant > lo_min {
-                    guards.push(format!("{name} >= {}", text(lower)));
-                }
-                if upper.constant < up_max {
-                    guards.push(format!("{name} <= {}", text(upper)));
-                }
-                (k, guards)
-            })
-            .collect();
-        segments.push((
-            header(&with(&lowers[0], lo_min), &with(&uppers[0], up_max)),
-            members,
-        ));
-    }
-    // The prologue.
-    if !outer && lo_max > lo_min {
-        let last = with(&lowers[0], lo_max - 1);
+            text(&shifted(&plan.from)?),
+            text(&shifted(&plan.to)?)
+        );
         let mut members = Vec::new();
-        for (k, (lower, upper)) in lowers.iter().zip(&uppers).enumerate() {
-            if lower.constant >= lo_max {
-                continue;
+        for (k, guards) in &plan.members {
+            let mut printed = Vec::new();
+            for g in guards {
+                printed.push(match g {
+                    Guard::AtLeast(e) => format!("{name} >= {}", text(&shifted(e)?)),
+                    Guard::AtMost(e) => format!("{name} <= {}", text(&shifted(e)?)),
+                });
             }
-            let mut guards = Vec::new();
-            if lower.constant > lo_min {
-                guards.push(format!("{name} >= {}", text(lower)));
+            let l = &run.loops[*k];
+            let shift = l
+                .shift
+                .checked_sub(anchor)
+                .ok_or(RunRefusal::NotPrintable)?;
+            if let std::collections::hash_map::Entry::Vacant(e) = bodies.entry((*k, shift)) {
+                let body = body_text(program, scop, (l, shift), (&name, run.depth), &facts)
+                    .ok_or(RunRefusal::NotPrintable)?;
+                e.insert(body);
             }
-            // u_k >= L' - 1 for every value of the context?
-            if !proven_nonneg(scop, run, &difference(upper, &last)?) {
-                guards.push(format!("{name} <= {}", text(upper)));
-            }
-            members.push((k, guards));
+            members.push((*k, printed));
         }
-        segments.push((header(&with(&lowers[0], lo_min), &last), members));
-    }
-    // The steady loop.
-    if !outer {
-        segments.push((
-            header(&with(&lowers[0], lo_max), &with(&uppers[0], up_min)),
-            (0..run.loops.len()).map(|k| (k, Vec::new())).collect(),
-        ));
-    }
-    // The epilogue.
-    if !outer && up_max > up_min {
-        let first = with(&uppers[0], up_min + 1);
-        let after_prologue =
-            proven_nonneg(scop, run, &difference(&first, &with(&lowers[0], lo_max))?);
-        let mut members = Vec::new();
-        for (k, upper) in uppers.iter().enumerate() {
-            if upper.constant <= up_min {
-                continue;
-            }
-            let mut guards = Vec::new();
-            if !after_prologue {
-                guards.push(format!("{name} >= {}", text(&with(&lowers[0], lo_max))));
-            }
-            if upper.constant < up_max {
-                guards.push(format!("{name} <= {}", text(upper)));
-            }
-            members.push((k, guards));
-        }
-        segments.push((header(&first, &with(&uppers[0], up_max)), members));
+        segments.push(((head, members), anchor));
     }
     let mut out = String::new();
     let mut order = Vec::new();
@@ -183,132 +161,568 @@ pub fn run_text(program: &Program, run: &FusedRun) -> Option<(String, RunOrder)>
                 .map(|(k, _)| (k, 0)),
         );
     }
-    for (n, (head, members)) in segments.iter().enumerate() {
+    for (n, ((head, members), anchor)) in segments.iter().enumerate() {
         if n > 0 {
             out.push('\n');
             out.push_str(&indent);
         }
         out.push_str(head);
-        // Guards every member has: one `if` around them all.
-        let common: Vec<String> = members
-            .first()
-            .map(|(_, g)| {
-                g.iter()
-                    .filter(|x| members.iter().all(|(_, h)| h.contains(x)))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        let inner = if common.is_empty() {
-            format!("{indent}{unit}")
-        } else {
-            format!("{indent}{unit}{unit}")
+        let body_of = |k: usize| -> &str {
+            let shift = run.loops[k].shift - anchor;
+            bodies.get(&(k, shift)).map_or("", String::as_str)
         };
-        let mut lines = Vec::new();
-        let mut one_statement = members.len() == 1;
-        let guarded: Vec<(usize, Option<String>)> = members
-            .iter()
-            .map(|(k, guards)| {
-                let own: Vec<&str> = guards
-                    .iter()
-                    .filter(|g| !common.contains(g))
-                    .map(|g| g.as_str())
-                    .collect();
-                (*k, (!own.is_empty()).then(|| own.join(" && ")))
-            })
-            .collect();
-        let mut at = 0;
-        while at < guarded.len() {
-            let (k, guard) = &guarded[at];
-            let l = &run.loops[*k];
-            // Bodies after this one under the same guard share its `if`
-            // (a body that declares names keeps its own block).
-            let mut end = at + 1;
-            while guard.is_some()
-                && !l.scoped
-                && end < guarded.len()
-                && guarded[end].1 == *guard
-                && !run.loops[guarded[end].0].scoped
-            {
-                end += 1;
-            }
-            for (k, _) in &guarded[at..end] {
-                let l = &run.loops[*k];
-                order.extend(l.stmts.iter().map(|s| (*s, l.shift)));
-            }
-            let body = &bodies[*k];
-            match (guard, l.scoped, l.single) {
-                (Some(cond), _, _) if end > at + 1 => {
-                    lines.push(format!("{inner}if ({cond}) {{"));
-                    for (k, _) in &guarded[at..end] {
-                        lines.push(reindent(&bodies[*k], &format!("{inner}{unit}")));
-                    }
-                    lines.push(format!("{inner}}}"));
-                }
-                (None, false, single) => {
-                    one_statement &= single;
-                    lines.push(reindent(body, &inner));
-                }
-                (None, true, _) => {
-                    lines.push(format!("{inner}{{"));
-                    lines.push(reindent(body, &format!("{inner}{unit}")));
-                    lines.push(format!("{inner}}}"));
-                }
-                (Some(cond), false, true) => {
-                    lines.push(format!("{inner}if ({cond})"));
-                    lines.push(reindent(body, &format!("{inner}{unit}")));
-                }
-                (Some(cond), _, _) => {
-                    lines.push(format!("{inner}if ({cond}) {{"));
-                    lines.push(reindent(body, &format!("{inner}{unit}")));
-                    lines.push(format!("{inner}}}"));
-                }
-            }
-            at = end;
-        }
-        let body = lines.join("\n");
-        if common.is_empty() {
-            if one_statement {
-                out.push('\n');
-                out.push_str(&body);
-            } else {
-                out.push_str(" {\n");
-                out.push_str(&body);
-                out.push('\n');
-                out.push_str(&indent);
-                out.push('}');
-            }
-        } else {
-            // for (...)
-            //     if (common) {
-            //         ...
-            //     }
-            let cond = common.join(" && ");
-            out.push_str(&format!("\n{indent}{unit}if ({cond})"));
-            if one_statement {
-                out.push('\n');
-                out.push_str(&body);
-            } else {
-                out.push_str(" {\n");
-                out.push_str(&body);
-                out.push_str(&format!("\n{indent}{unit}}}"));
-            }
-        }
+        print_members(
+            run,
+            (members, *anchor),
+            (&indent, &unit),
+            &body_of,
+            (&mut out, &mut order),
+        );
     }
-    Some((out, order))
+    Ok((out, order))
 }
 
-/// The edits that fuse every run of `runs` in `program`'s source, and per
-/// run the statements its text holds (with their shifts).
-pub fn fusion_edits(program: &Program, runs: &[FusedRun]) -> Option<(Vec<Edit>, Vec<RunOrder>)> {
+/// The loops of a run's text in fused time (see the module doc): a
+/// prologue, a steady loop and an epilogue, or one loop when every body
+/// is a loop. `None` on an overflow of the constants.
+fn plan_segments(scop: &Scop, run: &FusedRun) -> Option<Vec<Plan>> {
+    let shifted = |a: &AffExpr, s: i64| -> Option<AffExpr> {
+        Some(AffExpr {
+            coeffs: a.coeffs.clone(),
+            constant: a.constant.checked_add(s)?,
+        })
+    };
+    let mut lowers = Vec::new();
+    let mut uppers = Vec::new();
+    for l in &run.loops {
+        lowers.push(shifted(&l.lower, l.shift)?);
+        uppers.push(shifted(&l.upper, l.shift)?);
+    }
+    let lo_min = lowers.iter().map(|a| a.constant).min()?;
+    let lo_max = lowers.iter().map(|a| a.constant).max()?;
+    let up_min = uppers.iter().map(|a| a.constant).min()?;
+    let up_max = uppers.iter().map(|a| a.constant).max()?;
+    let with = |a: &AffExpr, c: i64| AffExpr {
+        coeffs: a.coeffs.clone(),
+        constant: c,
+    };
+    let mut plans = Vec::new();
+    // Bodies that are loops themselves: one loop with guards. A guard is
+    // then a test per iteration of an outer loop, and the statements are
+    // not copied into a prologue and an epilogue (a copy of every
+    // statement would make the contraction's conflict sets four times
+    // larger, and the text twice as long).
+    let outer = run.loops.iter().all(|l| {
+        l.stmts
+            .iter()
+            .all(|&s| scop.stmts[s].iterators.len() > run.depth + 1)
+    });
+    if outer {
+        let members = lowers
+            .iter()
+            .zip(&uppers)
+            .enumerate()
+            .map(|(k, (lower, upper))| {
+                let mut guards = Vec::new();
+                if lower.constant > lo_min {
+                    guards.push(Guard::AtLeast(lower.clone()));
+                }
+                if upper.constant < up_max {
+                    guards.push(Guard::AtMost(upper.clone()));
+                }
+                (k, guards)
+            })
+            .collect();
+        plans.push(Plan {
+            part: Part::Whole,
+            from: with(&lowers[0], lo_min),
+            to: with(&uppers[0], up_max),
+            members,
+        });
+        return Some(plans);
+    }
+    // The prologue.
+    if lo_max > lo_min {
+        let last = with(&lowers[0], lo_max - 1);
+        let mut members = Vec::new();
+        for (k, (lower, upper)) in lowers.iter().zip(&uppers).enumerate() {
+            if lower.constant >= lo_max {
+                continue;
+            }
+            let mut guards = Vec::new();
+            if lower.constant > lo_min {
+                guards.push(Guard::AtLeast(lower.clone()));
+            }
+            // u_k >= L' - 1 for every value of the context?
+            if !proven_nonneg(scop, run, &difference(upper, &last)?) {
+                guards.push(Guard::AtMost(upper.clone()));
+            }
+            members.push((k, guards));
+        }
+        plans.push(Plan {
+            part: Part::Prologue,
+            from: with(&lowers[0], lo_min),
+            to: last,
+            members,
+        });
+    }
+    // The steady loop.
+    plans.push(Plan {
+        part: Part::Steady,
+        from: with(&lowers[0], lo_max),
+        to: with(&uppers[0], up_min),
+        members: (0..run.loops.len()).map(|k| (k, Vec::new())).collect(),
+    });
+    // The epilogue.
+    if up_max > up_min {
+        let first = with(&uppers[0], up_min + 1);
+        let after_prologue =
+            proven_nonneg(scop, run, &difference(&first, &with(&lowers[0], lo_max))?);
+        let mut members = Vec::new();
+        for (k, upper) in uppers.iter().enumerate() {
+            if upper.constant <= up_min {
+                continue;
+            }
+            let mut guards = Vec::new();
+            if !after_prologue {
+                guards.push(Guard::AtLeast(with(&lowers[0], lo_max)));
+            }
+            if upper.constant < up_max {
+                guards.push(Guard::AtMost(upper.clone()));
+            }
+            members.push((k, guards));
+        }
+        plans.push(Plan {
+            part: Part::Epilogue,
+            from: first,
+            to: with(&uppers[0], up_max),
+            members,
+        });
+    }
+    Some(plans)
+}
+
+/// `a - d`.
+fn minus(a: &AffExpr, d: i64) -> Option<AffExpr> {
+    Some(AffExpr {
+        coeffs: a.coeffs.clone(),
+        constant: a.constant.checked_sub(d)?,
+    })
+}
+
+/// The frame of a run's loop control (see [`overflow`]): the points of
+/// the loops around the run, over `[params | the first statement's
+/// iterators]`, the run's variable at column `params + depth`. It knows
+/// the SCoP's facts, the enclosing iterators and their exit values, and
+/// the run's loops' bounds (their lower bounds; where a loop runs, its
+/// last value and the value after it).
+fn run_frame(
+    (source, scop): (&str, &Scop),
+    facts: &overflow::ScopFacts,
+    run: &FusedRun,
+) -> Option<Frame> {
+    let np = scop.params.len();
+    let d = run.depth;
+    let stmt = &scop.stmts[*run.loops[0].stmts.first()?];
+    let n = stmt.iterators.len();
+    let types = overflow::iterator_types(stmt);
+    let mut frame = overflow::scop_frame(scop, facts, &types);
+    if d > 0 {
+        let outer = stmt.loop_domains.get(d - 1)?;
+        frame.pieces = outer
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut q = p.clone();
+                q.add_param_constraints(&scop.context);
+                overflow::add_param_facts(&mut q, facts, np);
+                q
+            })
+            .collect();
+    }
+    for k in 0..d {
+        let mut row = vec![0i64; np + n + 1];
+        row[np + k] = 1;
+        frame.know(row.clone(), types[k].clone());
+        let step = match stmt.schedule.get(2 * k + 1) {
+            Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
+            _ => 1,
+        };
+        row[np + n] = step;
+        frame.know(row, types[k].clone());
+    }
+    let row_of = |a: &AffExpr| -> Option<Vec<i64>> {
+        if a.coeffs.len() != np + d {
+            return None;
+        }
+        let mut r = vec![0i64; np + n + 1];
+        r[..np + d].copy_from_slice(&a.coeffs);
+        r[np + n] = a.constant;
+        Some(r)
+    };
+    let ty = types.get(d)?.clone();
+    for l in &run.loops {
+        let lower = row_of(&l.lower)?;
+        let upper = row_of(&l.upper)?;
+        frame.know(lower.clone(), ty.clone());
+        // The bound the header's condition compares with, always.
+        if let Some(offset) =
+            header_of(&scop.items, &l.body).and_then(|h| overflow::written_bound(source, h))
+        {
+            let mut w = upper.clone();
+            w[np + n] = w[np + n].checked_add(offset)?;
+            frame.know(w, ty.clone());
+        }
+        let mut exit = upper.clone();
+        exit[np + n] = exit[np + n].checked_add(1)?;
+        let condition: Vec<i64> = upper
+            .iter()
+            .zip(&lower)
+            .map(|(u, v)| u.checked_sub(*v))
+            .collect::<Option<_>>()?;
+        let c = overflow::Conditional {
+            condition,
+            known: vec![
+                overflow::Known {
+                    row: upper,
+                    ty: ty.clone(),
+                },
+                overflow::Known {
+                    row: exit,
+                    ty: ty.clone(),
+                },
+            ],
+        };
+        if !frame.conditional.contains(&c) {
+            frame.conditional.push(c);
+        }
+    }
+    Some(frame)
+}
+
+/// The header of the `for` loop among `items` (at any depth) whose body
+/// is `body`.
+fn header_of<'a>(
+    items: &'a [crate::ir::ScopItem],
+    body: &std::ops::Range<usize>,
+) -> Option<&'a crate::ir::ForHeader> {
+    fn walk<'a>(
+        node: &'a crate::ir::SyntaxNode,
+        body: &std::ops::Range<usize>,
+    ) -> Option<&'a crate::ir::ForHeader> {
+        use crate::ir::SyntaxNode;
+        match node {
+            SyntaxNode::For {
+                header, body: b, ..
+            } => {
+                if b.span() == *body {
+                    header.as_ref()
+                } else {
+                    walk(b, body)
+                }
+            }
+            SyntaxNode::If { then, els, .. } => {
+                walk(then, body).or_else(|| els.as_ref().and_then(|e| walk(e, body)))
+            }
+            SyntaxNode::Block { items, .. } => items.iter().find_map(|i| walk(i, body)),
+            _ => None,
+        }
+    }
+    items.iter().find_map(|i| walk(&i.node, body))
+}
+
+/// The anchor of a loop of the fused text: its variable counts `t -
+/// anchor` (the bodies are shifted by `shift - anchor`). The current
+/// form (anchor 0) first; then the members' own shifts (the epilogue's
+/// from the largest, the others' from the smallest): with the anchor of a
+/// loop of the run, the variable takes that loop's own values, which the
+/// original computes. The first anchor whose values are proven (see
+/// [`loop_values_fit`]), or the first value not proven with anchor 0.
+fn choose_anchor(
+    scop: &Scop,
+    run: &FusedRun,
+    frame: &Frame,
+    plan: &Plan,
+) -> Result<i64, OverflowRisk> {
+    let mut candidates = vec![0i64];
+    let mut own: Vec<i64> = plan
+        .members
+        .iter()
+        .map(|(k, _)| run.loops[*k].shift)
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    if plan.part == Part::Epilogue {
+        own.reverse();
+    }
+    for s in own {
+        if !candidates.contains(&s) {
+            candidates.push(s);
+        }
+    }
+    let mut first_risk = None;
+    for anchor in candidates {
+        match loop_values_fit(scop, run, frame, plan, anchor) {
+            Ok(()) => return Ok(anchor),
+            Err(risk) => {
+                first_risk.get_or_insert(risk);
+            }
+        }
+    }
+    Err(first_risk.unwrap_or(OverflowRisk {
+        what: format!("the {}'s bounds", plan.part.name()),
+        ty: IntType::Int,
+    }))
+}
+
+/// Whether the values of the loop `plan` printed with `anchor` are
+/// proven representable: the printed bounds and each of their partial
+/// sums; the first value and, where the loop runs, the value after its
+/// last iteration, in the iterator's type; the guards' bounds where the
+/// loop runs.
+fn loop_values_fit(
+    scop: &Scop,
+    run: &FusedRun,
+    frame: &Frame,
+    plan: &Plan,
+    anchor: i64,
+) -> Result<(), OverflowRisk> {
+    let np = scop.params.len();
+    let d = run.depth;
+    let n = frame.n_cols() - np;
+    let ty = frame.types.get(np + d).cloned().unwrap_or(IntType::Int);
+    let name = &run.loops[0].iterator;
+    let part = plan.part.name();
+    let risk = |what: String| OverflowRisk {
+        what,
+        ty: ty.clone(),
+    };
+    let row_of = |a: &AffExpr| -> Option<Vec<i64>> {
+        let a = minus(a, anchor)?;
+        if a.coeffs.len() != np + d {
+            return None;
+        }
+        let mut r = vec![0i64; np + n + 1];
+        r[..np + d].copy_from_slice(&a.coeffs);
+        r[np + n] = a.constant;
+        Some(r)
+    };
+    // The printed sum of a row: parameters, then the outer iterators, in
+    // column order (as [`param_text`] prints them).
+    let printed_fits = |f: &Frame, row: &[i64]| {
+        let terms: Vec<(i64, usize)> = row[..np + d]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != 0)
+            .map(|(k, c)| (*c, k))
+            .collect();
+        f.sum_fits(&terms, row[np + n])
+    };
+    let (Some(from), Some(to)) = (row_of(&plan.from), row_of(&plan.to)) else {
+        return Err(risk(format!("the {part}'s bounds")));
+    };
+    if !printed_fits(frame, &from) || !frame.stores(&from, &ty) {
+        return Err(risk(format!("the first value of `{name}` in the {part}")));
+    }
+    if !printed_fits(frame, &to) {
+        return Err(risk(format!("the upper bound of `{name}` in the {part}")));
+    }
+    // Where the loop runs: from <= t <= to, and the value after the last
+    // iteration.
+    let mut running = frame.clone();
+    let mut lo = vec![0i64; np + n + 1];
+    let mut hi = vec![0i64; np + n + 1];
+    for c in 0..=np + n {
+        lo[c] = -from[c];
+        hi[c] = to[c];
+    }
+    lo[np + d] += 1;
+    hi[np + d] -= 1;
+    running.restrict(&lo);
+    running.restrict(&hi);
+    let mut exit = to.clone();
+    exit[np + n] = exit[np + n].saturating_add(1);
+    if !running.stores(&exit, &ty) {
+        return Err(risk(format!(
+            "the value of `{name}` after the {part}'s last iteration"
+        )));
+    }
+    for (_, guards) in &plan.members {
+        for g in guards {
+            let (Guard::AtLeast(e) | Guard::AtMost(e)) = g;
+            let Some(row) = row_of(e) else {
+                return Err(risk(format!("a guard of the {part}")));
+            };
+            if !printed_fits(&running, &row) {
+                return Err(risk(format!("a guard of the {part}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Prints the members of one loop of the fused text after its header
+/// (already in `out`): their bodies (`body_of`) under their guards, and
+/// appends each statement with its shift relative to the loop's
+/// variable to `order`.
+fn print_members<'a>(
+    run: &FusedRun,
+    (members, anchor): (&[(usize, Vec<String>)], i64),
+    (indent, unit): (&str, &str),
+    body_of: &dyn Fn(usize) -> &'a str,
+    (out, order): (&mut String, &mut RunOrder),
+) {
+    // Guards every member has: one `if` around them all.
+    let common: Vec<String> = members
+        .first()
+        .map(|(_, g)| {
+            g.iter()
+                .filter(|x| members.iter().all(|(_, h)| h.contains(x)))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let inner = if common.is_empty() {
+        format!("{indent}{unit}")
+    } else {
+        format!("{indent}{unit}{unit}")
+    };
+    let mut lines = Vec::new();
+    let mut one_statement = members.len() == 1;
+    let guarded: Vec<(usize, Option<String>)> = members
+        .iter()
+        .map(|(k, guards)| {
+            let own: Vec<&str> = guards
+                .iter()
+                .filter(|g| !common.contains(g))
+                .map(|g| g.as_str())
+                .collect();
+            (*k, (!own.is_empty()).then(|| own.join(" && ")))
+        })
+        .collect();
+    let mut at = 0;
+    while at < guarded.len() {
+        let (k, guard) = &guarded[at];
+        let l = &run.loops[*k];
+        // Bodies after this one under the same guard share its `if`
+        // (a body that declares names keeps its own block).
+        let mut end = at + 1;
+        while guard.is_some()
+            && !l.scoped
+            && end < guarded.len()
+            && guarded[end].1 == *guard
+            && !run.loops[guarded[end].0].scoped
+        {
+            end += 1;
+        }
+        for (k, _) in &guarded[at..end] {
+            let l = &run.loops[*k];
+            order.extend(l.stmts.iter().map(|s| (*s, l.shift - anchor)));
+        }
+        let body = body_of(*k);
+        match (guard, l.scoped, l.single) {
+            (Some(cond), _, _) if end > at + 1 => {
+                lines.push(format!("{inner}if ({cond}) {{"));
+                for (k, _) in &guarded[at..end] {
+                    lines.push(reindent(body_of(*k), &format!("{inner}{unit}")));
+                }
+                lines.push(format!("{inner}}}"));
+            }
+            (None, false, single) => {
+                one_statement &= single;
+                lines.push(reindent(body, &inner));
+            }
+            (None, true, _) => {
+                lines.push(format!("{inner}{{"));
+                lines.push(reindent(body, &format!("{inner}{unit}")));
+                lines.push(format!("{inner}}}"));
+            }
+            (Some(cond), false, true) => {
+                lines.push(format!("{inner}if ({cond})"));
+                lines.push(reindent(body, &format!("{inner}{unit}")));
+            }
+            (Some(cond), _, _) => {
+                lines.push(format!("{inner}if ({cond}) {{"));
+                lines.push(reindent(body, &format!("{inner}{unit}")));
+                lines.push(format!("{inner}}}"));
+            }
+        }
+        at = end;
+    }
+    let body = lines.join("\n");
+    if common.is_empty() {
+        if one_statement {
+            out.push('\n');
+            out.push_str(&body);
+        } else {
+            out.push_str(" {\n");
+            out.push_str(&body);
+            out.push('\n');
+            out.push_str(indent);
+            out.push('}');
+        }
+    } else {
+        // for (...)
+        //     if (common) {
+        //         ...
+        //     }
+        let cond = common.join(" && ");
+        out.push_str(&format!("\n{indent}{unit}if ({cond})"));
+        if one_statement {
+            out.push('\n');
+            out.push_str(&body);
+        } else {
+            out.push_str(" {\n");
+            out.push_str(&body);
+            out.push_str(&format!("\n{indent}{unit}}}"));
+        }
+    }
+}
+
+/// E.g. "loops at lines 16, 18" (a run of a later round: "the 2 loops
+/// `j` inside loop `i`"), for the report of a run not fused.
+pub fn describe_loops(run: &FusedRun) -> String {
+    if run.round > 0 {
+        return format!(
+            "the {} loops `{}` inside loop `{}`",
+            run.loops.len(),
+            run.loops[0].iterator,
+            run.outer.last().map_or("?", String::as_str)
+        );
+    }
+    let lines: Vec<String> = run.loops.iter().map(|l| l.line.to_string()).collect();
+    format!("loops at lines {}", lines.join(", "))
+}
+
+/// A run that [`fusion_edits`] did not fuse, and why.
+pub type Refused = (FusedRun, OverflowRisk);
+
+/// The edits that fuse the runs of `runs` in `program`'s source, and per
+/// run the statements its text holds (with their shifts). A run whose
+/// values are not proven representable ([`RunRefusal::Overflow`]) is
+/// removed from `runs` and returned with the reason; `None` when some
+/// run cannot be printed at all.
+pub fn fusion_edits(
+    program: &Program,
+    runs: &mut Vec<FusedRun>,
+) -> Option<(Vec<Edit>, Vec<RunOrder>, Vec<Refused>)> {
     let mut edits = Vec::new();
     let mut orders = Vec::new();
-    for run in runs {
-        let (text, order) = run_text(program, run)?;
-        edits.push(Edit::replace(run.span.clone(), text));
-        orders.push(order);
+    let mut kept = Vec::new();
+    let mut refused = Vec::new();
+    for run in runs.drain(..) {
+        match run_text(program, &run) {
+            Ok((text, order)) => {
+                edits.push(Edit::replace(run.span.clone(), text));
+                orders.push(order);
+                kept.push(run);
+            }
+            Err(RunRefusal::Overflow(risk)) => refused.push((run, risk)),
+            Err(RunRefusal::NotPrintable) => return None,
+        }
     }
-    Some((edits, orders))
+    *runs = kept;
+    Some((edits, orders, refused))
 }
 
 fn param_text(params: &[String], a: &AffExpr) -> String {
@@ -408,14 +822,19 @@ fn indent_unit(source: &str, run: &FusedRun) -> String {
 }
 
 /// The body of loop `l` as lines (the inside of a block, or the one
-/// statement), its iterator replaced by the run's `name` shifted, the
-/// subscripts of the accesses that use it reprinted.
+/// statement), its iterator replaced by the run's `name` shifted by
+/// `shift` (the old iterator is `name - shift`). A subscript that uses
+/// the iterator is printed again from its affine form (`E[i - 1]`) where
+/// each partial result of that form is proven representable in the
+/// statement's frame (see [`overflow`]): the parameters first, as
+/// before, else the iterators first; otherwise its text keeps every
+/// original partial result, the iterator written `(i - 1)`.
 fn body_text(
     program: &Program,
     scop: &Scop,
-    l: &FusedLoop,
-    name: &str,
-    run_depth: usize,
+    (l, shift): (&FusedLoop, i64),
+    (name, run_depth): (&str, usize),
+    facts: &overflow::ScopFacts,
 ) -> Option<String> {
     let source = &program.source;
     let (start, end) = if l.body_is_block {
@@ -426,12 +845,15 @@ fn body_text(
     };
     let mut edits: Vec<Edit> = Vec::new();
     let renamed = l.iterator != name;
-    if l.shift != 0 || renamed {
+    if shift != 0 || renamed {
         let params = scop.param_texts();
         let np = scop.params.len();
         let mut covered: Vec<std::ops::Range<usize>> = Vec::new();
         for &k in &l.stmts {
             let stmt = &scop.stmts[k];
+            // The statement's frame over the copy's iterators (the run's
+            // one is the old one plus `shift`).
+            let frame = copy_frame(scop, facts, k, run_depth, shift);
             for access in stmt.accesses() {
                 // Not from a model that folded a known value: the text
                 // holds for every value (`in[N0 * (i + 3)]`).
@@ -448,20 +870,41 @@ fn body_text(
                         {
                             continue;
                         }
-                        let mut terms: Vec<(i64, String)> = Vec::new();
-                        for (c, p) in sub.coeffs[..np].iter().zip(&params) {
-                            terms.push((*c, p.clone()));
-                        }
-                        for (k, (c, it)) in sub.coeffs[np..].iter().zip(&stmt.iterators).enumerate()
-                        {
-                            let it = if k == run_depth { name } else { it.as_str() };
-                            terms.push((*c, it.to_string()));
-                        }
                         // f(i - shift).
                         let constant = sub
                             .constant
-                            .checked_sub(sub.coeffs[d].checked_mul(l.shift)?)?;
-                        edits.push(Edit::replace(span.clone(), affine_text(&terms, constant)));
+                            .checked_sub(sub.coeffs[d].checked_mul(shift)?)?;
+                        let mut terms: Vec<(i64, usize)> = sub
+                            .coeffs
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, c)| **c != 0)
+                            .map(|(k, c)| (*c, k))
+                            .collect();
+                        let proven = |terms: &[(i64, usize)]| {
+                            frame.as_ref().is_some_and(|f| f.sum_fits(terms, constant))
+                        };
+                        if !proven(&terms) {
+                            // The iterators first, positive terms first.
+                            terms.sort_by_key(|(c, k)| (*k < np, *c < 0));
+                            if !proven(&terms) {
+                                continue;
+                            }
+                        }
+                        let texts: Vec<(i64, String)> = terms
+                            .iter()
+                            .map(|(c, k)| {
+                                let text = if *k < np {
+                                    params[*k].clone()
+                                } else if *k == d {
+                                    name.to_string()
+                                } else {
+                                    stmt.iterators[*k - np].clone()
+                                };
+                                (*c, text)
+                            })
+                            .collect();
+                        edits.push(Edit::replace(span.clone(), affine_text(&texts, constant)));
                         covered.push(span.clone());
                     }
                 }
@@ -469,15 +912,21 @@ fn body_text(
         }
         // Names of signed integers a comparison may take the shift into:
         // the parameters that print as themselves, the outer iterators.
-        let mut integers: Vec<String> = scop
+        let mut integers: Vec<(String, Option<i64>)> = scop
             .params
             .iter()
             .zip(&params)
             .filter(|(p, t)| p.name == **t)
-            .map(|(p, _)| p.name.clone())
+            .map(|(p, _)| (p.name.clone(), p.value))
             .collect();
         if let Some(&k) = l.stmts.first() {
-            integers.extend(scop.stmts[k].iterators.iter().take(run_depth).cloned());
+            integers.extend(
+                scop.stmts[k]
+                    .iterators
+                    .iter()
+                    .take(run_depth)
+                    .map(|i| (i.clone(), None)),
+            );
         }
         let keep = |at: usize| {
             covered
@@ -486,7 +935,7 @@ fn body_text(
         };
         for (range, text) in super::shift_text::shift_edits(
             &source[start..end],
-            (&l.iterator, name, l.shift),
+            (&l.iterator, name, shift),
             &integers,
             &keep,
         ) {
@@ -508,6 +957,31 @@ fn body_text(
     };
     let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
     Some(lines.join("\n").trim_end().to_string())
+}
+
+/// The frame of statement `si` (see [`overflow::statement_frame`]) over
+/// its copy's iterators: the one at `depth` is the original's plus
+/// `shift`. `None` when the map overflows.
+fn copy_frame(
+    scop: &Scop,
+    facts: &overflow::ScopFacts,
+    si: usize,
+    depth: usize,
+    shift: i64,
+) -> Option<Frame> {
+    let stmt = &scop.stmts[si];
+    let np = scop.params.len();
+    let n = stmt.iterators.len();
+    let frame = overflow::statement_frame(scop, facts, si);
+    let map: Vec<AffExpr> = (0..n)
+        .map(|k| {
+            let mut coeffs = vec![0i64; np + n];
+            coeffs[np + k] = 1;
+            let constant = if k == depth { shift.checked_neg()? } else { 0 };
+            Some(AffExpr { coeffs, constant })
+        })
+        .collect::<Option<_>>()?;
+    Some(frame.pulled_back(np, &map, &overflow::iterator_types(stmt)))
 }
 
 /// `text`'s lines moved so that the least indented one starts at `to`.

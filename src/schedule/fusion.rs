@@ -511,6 +511,18 @@ fn compatible_names(
     d: usize,
 ) -> bool {
     let name = &run[0].iterator;
+    // The fused loop's variable has the first loop's type: a body whose
+    // arithmetic ran in another type (`long j` beside `int i`) would now
+    // run in that one (`j * 1000000` overflows in `int`).
+    let type_at = |l: &FusedLoop| {
+        let s = &scop.stmts[*l.stmts.first()?];
+        Some(crate::codegen::overflow::IntType::of_text(
+            s.iterator_types.get(d)?,
+        ))
+    };
+    if type_at(&run[0]).is_none() || type_at(&run[0]) != type_at(next) {
+        return false;
+    }
     let body = &program.source[next.body.clone()];
     if next.iterator != *name
         && crate::util::c_text::identifier_tokens(body, false)

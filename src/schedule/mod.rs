@@ -267,10 +267,12 @@ fn contract_fused(
     options: &ContractOptions,
     read_back: &dyn Fn(&str) -> Program,
 ) -> Result<(FileContraction, Option<Fusion>), String> {
-    let base = contract_program(program, options)?;
+    let mut base = contract_program(program, options)?;
     if !options.fusion {
         return Ok((base, None));
     }
+    // The runs not fused, and why.
+    let mut kept: Vec<(usize, String)> = Vec::new();
     let mut allowed: Vec<usize> = (0..program.scops.len())
         .filter(|&si| {
             base.decisions
@@ -295,9 +297,22 @@ fn contract_fused(
             for r in &mut runs {
                 r.round = round;
             }
-            let Some((edits, orders)) = emit::fusion_edits(&current, &runs) else {
+            let Some((edits, orders, refused)) = emit::fusion_edits(&current, &mut runs) else {
                 break;
             };
+            for (run, risk) in refused {
+                let why = format!(
+                    "{} not fused: {}",
+                    emit::describe_loops(&run),
+                    risk.describe()
+                );
+                if !kept.contains(&(run.scop, why.clone())) {
+                    kept.push((run.scop, why));
+                }
+            }
+            if runs.is_empty() {
+                break;
+            }
             let Ok(text) = crate::codegen::apply_edits(&current.source, &edits) else {
                 break;
             };
@@ -352,9 +367,10 @@ fn contract_fused(
         }
         // The whole SCoPs re-scheduled, last: like a later round, it must
         // save a quarter over the best of the rounds.
-        if let Some(stage) = nest_stage(program, &allowed, read_back) {
+        if let Some(stage) = nest_stage(program, &allowed, read_back, &mut kept) {
             if options.reschedule_always {
-                let contraction = contract_program(&stage.program, options)?;
+                let mut contraction = contract_program(&stage.program, options)?;
+                contraction.schedule_kept = kept;
                 return Ok((contraction, Some(stage)));
             }
             stages.push(stage);
@@ -404,7 +420,7 @@ fn contract_fused(
             inter_array: false,
             ..options.clone()
         };
-        let contraction = contract_program(&stage.program, &full)?;
+        let mut contraction = contract_program(&stage.program, &full)?;
         let worse: Vec<usize> = stage
             .orders
             .iter()
@@ -421,11 +437,13 @@ fn contract_fused(
             })
             .collect();
         if worse.is_empty() {
+            contraction.schedule_kept = kept;
             return Ok((contraction, Some(stage)));
         }
         // Without the SCoPs that fusion does not shrink.
         allowed.retain(|s| !worse.contains(s));
     }
+    base.schedule_kept = kept;
     Ok((base, None))
 }
 
@@ -439,6 +457,7 @@ fn nest_stage(
     program: &Program,
     allowed: &[usize],
     read_back: &dyn Fn(&str) -> Program,
+    kept: &mut Vec<(usize, String)>,
 ) -> Option<Fusion> {
     // Per SCoP: its plans, each with its text.
     let mut texts: Vec<(usize, Vec<(nest::NestPlan, nest::NestText)>)> = allowed
@@ -446,9 +465,18 @@ fn nest_stage(
         .filter_map(|&si| {
             let plans: Vec<_> = nest::plan_nests(program, si)
                 .into_iter()
-                .filter_map(|plan| {
-                    let text = nest::nest_text(program, &plan)?;
-                    Some((plan, text))
+                .filter_map(|plan| match nest::nest_text(program, &plan) {
+                    Ok(text) => Some((plan, text)),
+                    Err(why) => {
+                        if let Some(why) = why.describe() {
+                            let (a, b) = plan.lines;
+                            let why = format!("lines {a}-{b} not re-scheduled: {why}");
+                            if !kept.contains(&(si, why.clone())) {
+                                kept.push((si, why));
+                            }
+                        }
+                        None
+                    }
                 })
                 .collect();
             (!plans.is_empty()).then_some((si, plans))

@@ -992,28 +992,57 @@ pub enum Dim {
 /// The text of statement `stmt` at a copy with `origin` whose loops are
 /// named `loop_names`: its accesses' subscripts printed from the model,
 /// every other use of an iterator replaced by its value.
+///
+/// With `frame` (the statement's frame over the copy's iterators, see
+/// [`crate::codegen::overflow`]), a subscript is printed from the model
+/// only where each of its partial sums is proven representable (the
+/// parameters first, else the iterators first); otherwise it keeps its
+/// text with the iterators replaced, which computes the original's
+/// partial results. A replaced iterator's value must be proven: `Err`
+/// with the value that is not (`Err(None)`: not printable).
 pub fn statement_text(
     program: &Program,
     scop: &Scop,
-    stmt: usize,
-    origin: &Origin,
+    (stmt, origin): (usize, &Origin),
     (loop_names, all_names): (&[String], &[String]),
-) -> Option<String> {
+    frame: Option<&crate::codegen::overflow::Frame>,
+) -> Result<String, Option<crate::codegen::overflow::OverflowRisk>> {
     let s = &scop.stmts[stmt];
     let source = &program.source;
-    let text = source.get(s.span.clone())?;
+    let text = source.get(s.span.clone()).ok_or(None)?;
     let np = scop.params.len();
     let params = scop.param_texts();
     let is_compound = |n: &str| scop.is_compound(n);
-    let print = |a: &AffExpr| -> String {
-        let mut terms: Vec<(i64, String)> = Vec::new();
-        for (c, p) in a.coeffs[..np].iter().zip(&params) {
-            terms.push((*c, p.clone()));
+    let name_of = |col: usize| -> String {
+        if col < np {
+            params[col].clone()
+        } else {
+            loop_names.get(col - np).cloned().unwrap_or_default()
         }
-        for (c, n) in a.coeffs[np..].iter().zip(loop_names) {
-            terms.push((*c, n.clone()));
+    };
+    // The terms of `a` in print order: the parameters first (as before),
+    // else the iterators first, positive terms first; `None` when no
+    // order is proven.
+    let ordered = |a: &AffExpr| -> Option<Vec<(i64, usize)>> {
+        let mut terms: Vec<(i64, usize)> = a
+            .coeffs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != 0)
+            .map(|(k, c)| (*c, k))
+            .collect();
+        let Some(f) = frame else {
+            return Some(terms);
+        };
+        if f.sum_fits(&terms, a.constant) {
+            return Some(terms);
         }
-        crate::util::c_text::affine_text(&terms, a.constant)
+        terms.sort_by_key(|(c, k)| (*k < np, *c < 0));
+        f.sum_fits(&terms, a.constant).then_some(terms)
+    };
+    let print = |terms: &[(i64, usize)], constant: i64| -> String {
+        let texts: Vec<(i64, String)> = terms.iter().map(|(c, k)| (*c, name_of(*k))).collect();
+        crate::util::c_text::affine_text(&texts, constant)
     };
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     for access in s.accesses() {
@@ -1024,10 +1053,14 @@ pub fn statement_text(
             if sub.coeffs[np..].iter().all(|c| *c == 0) {
                 continue;
             }
-            let composed = super::check::composed(sub, origin, np)?;
+            let composed = super::check::composed(sub, origin, np).ok_or(None)?;
+            let Some(terms) = ordered(&composed) else {
+                // Its text, with the iterators replaced below.
+                continue;
+            };
             edits.push((
                 span.start - s.span.start..span.end - s.span.start,
-                print(&composed),
+                print(&terms, composed.constant),
             ));
         }
     }
@@ -1037,14 +1070,28 @@ pub fn statement_text(
             if all_names.contains(&name) {
                 // Another variable of a new loop's name: it would be
                 // captured.
-                return None;
+                return Err(None);
             }
             continue;
         };
         if edits.iter().any(|(r, _)| r.start <= at && at < r.end) {
             continue;
         }
-        let v = print(&origin.iters[k]);
+        let value = origin.iters.get(k).ok_or(None)?;
+        let Some(terms) = ordered(value) else {
+            let ty = frame
+                .and_then(|f| {
+                    let mut row: Vec<i64> = value.coeffs.clone();
+                    row.push(value.constant);
+                    f.types_of(&row).into_iter().max()
+                })
+                .unwrap_or(crate::codegen::overflow::IntType::Int);
+            return Err(Some(crate::codegen::overflow::OverflowRisk {
+                what: format!("the value of `{name}` in a copy of {}", s.name),
+                ty,
+            }));
+        };
+        let v = print(&terms, value.constant);
         let v = crate::util::c_text::operand(&v, crate::util::c_text::Prec::Postfix, &is_compound);
         edits.push((at..at + name.len(), v));
     }
@@ -1052,18 +1099,47 @@ pub fn statement_text(
         .into_iter()
         .map(|(r, t)| crate::codegen::Edit::replace(r, t))
         .collect();
-    crate::codegen::apply_edits(text, &edits).ok()
+    crate::codegen::apply_edits(text, &edits).map_err(|_| None)
+}
+
+/// Why [`nest_text`] printed no text for a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NestRefusal {
+    /// A value the text would compute is not proven representable.
+    Overflow(crate::codegen::overflow::OverflowRisk),
+    /// A statement would run with an iterator of another type than its
+    /// own (the new loop's variable has the type of the level).
+    IteratorTypes,
+    /// The scanner or the printer gave nothing.
+    NotPrintable,
+}
+
+impl NestRefusal {
+    /// The words of the report, when there are some to say.
+    pub fn describe(&self) -> Option<String> {
+        match self {
+            NestRefusal::Overflow(risk) => Some(risk.describe()),
+            NestRefusal::IteratorTypes => Some(
+                "statements whose iterators have different types would share a loop".to_string(),
+            ),
+            NestRefusal::NotPrintable => None,
+        }
+    }
 }
 
 /// The text that replaces `plan.span` (the SCoP's loops printed again by
 /// the scanner), and the origin of each statement it prints, in order.
-pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
-    use super::scan::{Node, ScanStmt, print};
+/// Every value the text computes is proven representable (see
+/// [`crate::codegen::overflow`]), and each statement keeps its
+/// iterators' types.
+pub fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRefusal> {
+    use super::scan::{Node, ScanStmt, print_checked};
+    use crate::codegen::overflow::{self, IntType};
     let full = &program.scops[plan.scop];
     let sub = sub_scop(full, plan.first..plan.first + plan.times.len());
     let scop = &sub;
     let n = plan.names.len();
-    let pieces = time_domains(scop, plan)?;
+    let pieces = time_domains(scop, plan).ok_or(NestRefusal::NotPrintable)?;
     let stmts: Vec<ScanStmt> = pieces
         .iter()
         .map(|(rank, domain)| ScanStmt {
@@ -1071,7 +1147,8 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
             rank: *rank,
         })
         .collect();
-    let (nodes, assumed) = scan_specialised(program, scop, &stmts, n)?;
+    let (nodes, assumed) =
+        scan_specialised(program, scop, &stmts, n).ok_or(NestRefusal::NotPrintable)?;
     // Per printed statement (in the tree's order): its statement and what
     // each level is there.
     fn leaves(nodes: &[Node], dims: &mut Vec<Option<Dim>>, out: &mut Vec<(usize, Vec<Dim>)>) {
@@ -1101,30 +1178,67 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
     }
     let mut found = Vec::new();
     leaves(&nodes, &mut vec![None; n], &mut found);
+    // The type of each level's variable: that of the deepest statements'
+    // iterators there (all the same, or the plan is refused).
+    let mut level_types: Vec<Option<IntType>> = vec![None; n];
+    for s in scop.stmts.iter().filter(|s| s.loop_depth() == n) {
+        for (d, t) in overflow::iterator_types(s).into_iter().take(n).enumerate() {
+            match &level_types[d] {
+                None => level_types[d] = Some(t),
+                Some(u) if *u == t => {}
+                Some(_) => return Err(NestRefusal::IteratorTypes),
+            }
+        }
+    }
+    let level_types: Vec<IntType> = level_types
+        .into_iter()
+        .map(|t| t.unwrap_or(IntType::Int))
+        .collect();
+    let facts = overflow::scop_facts(&program.source, scop);
+    let np = scop.params.len();
     let mut origins = Vec::with_capacity(found.len());
     let mut texts = Vec::with_capacity(found.len());
-    let width = scop.params.len() + n + 1;
+    let width = np + n + 1;
     let all_names: Vec<String> = plan.names.iter().map(|(m, _)| m.clone()).collect();
     for (index, dims) in &found {
-        let stmt = &pieces.get(*index)?.0;
+        let stmt = &pieces.get(*index).ok_or(NestRefusal::NotPrintable)?.0;
         if dims
             .iter()
             .any(|d| matches!(d, Dim::Fixed(r) if r.len() != width))
         {
-            return None;
+            return Err(NestRefusal::NotPrintable);
         }
-        let mut origin = copy_origin(scop, plan, *stmt, dims)?;
-        let loop_names: Vec<String> = (0..n)
-            .filter(|d| matches!(dims[*d], Dim::Loop))
-            .map(|d| plan.names[d].0.clone())
-            .collect();
-        texts.push(statement_text(
+        let mut origin = copy_origin(scop, plan, *stmt, dims).ok_or(NestRefusal::NotPrintable)?;
+        let loops: Vec<usize> = (0..n).filter(|d| matches!(dims[*d], Dim::Loop)).collect();
+        let loop_names: Vec<String> = loops.iter().map(|d| plan.names[*d].0.clone()).collect();
+        let copy_types: Vec<IntType> = loops.iter().map(|d| level_types[*d].clone()).collect();
+        // An iterator that is a loop's variable (plus a constant) keeps
+        // its type.
+        let own = overflow::iterator_types(&scop.stmts[*stmt]);
+        for (k, it) in origin.iters.iter().enumerate().take(own.len()) {
+            let vars: Vec<usize> = (np..it.coeffs.len())
+                .filter(|c| it.coeffs[*c] != 0)
+                .collect();
+            if let [c] = vars.as_slice()
+                && copy_types.get(c - np).is_some_and(|t| *t != own[k])
+            {
+                return Err(NestRefusal::IteratorTypes);
+            }
+        }
+        let frame = overflow::statement_frame(scop, &facts, *stmt).pulled_back(
+            np,
+            &origin.iters,
+            &copy_types,
+        );
+        let text = statement_text(
             program,
             scop,
-            *stmt,
-            &origin,
+            (*stmt, &origin),
             (&loop_names, &all_names),
-        )?);
+            Some(&frame),
+        )
+        .map_err(|e| e.map_or(NestRefusal::NotPrintable, NestRefusal::Overflow))?;
+        texts.push(text);
         origin.stmt += plan.first;
         origins.push(origin);
     }
@@ -1133,20 +1247,32 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
     let unit = indent_unit(source, scop, &indent);
     let names: Vec<String> = plan.names.iter().map(|(s, _)| s.clone()).collect();
     let next = std::cell::Cell::new(0usize);
-    let text = print(
+    // Where the loops run: the parameters' facts (the conditions the
+    // text assumes included), each level a variable of its type.
+    let mut frame = overflow::scop_frame(scop, &facts, &level_types);
+    for row in &assumed {
+        let mut r = vec![0i64; width];
+        r[..np].copy_from_slice(&row[..np]);
+        r[width - 1] = row[np];
+        frame.restrict(&r);
+    }
+    let text = print_checked(
         &nodes,
-        &names,
-        &scop.param_texts(),
-        &indent,
-        &unit,
+        (&names, &scop.param_texts()),
+        (&indent, &unit),
         &|_, _| {
             let k = next.get();
             next.set(k + 1);
             texts.get(k).cloned().unwrap_or_default()
         },
-    )?;
+        Some(&frame),
+    )
+    .map_err(|e| match e {
+        super::scan::PrintFailure::Overflow(risk) => NestRefusal::Overflow(risk),
+        super::scan::PrintFailure::Unprintable => NestRefusal::NotPrintable,
+    })?;
     if next.get() != texts.len() {
-        return None;
+        return Err(NestRefusal::NotPrintable);
     }
     // The span starts after the first line's indentation and ends at the
     // last item's end.
@@ -1161,7 +1287,7 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Option<NestText> {
             text = text.replace(&format!("for ({name} = "), &format!("for ({ty} {name} = "));
         }
     }
-    Some(NestText {
+    Ok(NestText {
         text,
         origins,
         assumed,

@@ -53,6 +53,7 @@
 //! guards common to several pieces, `min`/`max` simplification by
 //! case splits, and a cost model for the choice among redundant bounds.
 
+use crate::codegen::overflow::{Frame, IntType, OverflowRisk};
 use crate::poly::basic::eval_row;
 use crate::poly::constraints::{
     RowStatus, ceil_div, complement_ineq, floor_div, normalize_ineq, remove_redundant, simplify,
@@ -792,10 +793,40 @@ pub fn print(
     unit: &str,
     stmt_text: &dyn Fn(usize, &[String]) -> String,
 ) -> Option<String> {
+    print_checked(nodes, (names, params), (indent, unit), stmt_text, None).ok()
+}
+
+/// Why [`print_checked`] printed nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrintFailure {
+    /// See [`print`]'s `None`.
+    Unprintable,
+    /// A value the text computes (a bound, the value after a loop's last
+    /// iteration, a fixed value, a guard's side) is not proven
+    /// representable in the frame.
+    Overflow(OverflowRisk),
+}
+
+/// [`print`], and with `frame` (over `[params | t_0 .. t_{n-1}]`, the
+/// type of each level's variable among its columns' types) the proof
+/// that every value the text computes is representable (see
+/// [`crate::codegen::overflow`]): each partial sum of a printed bound,
+/// fixed value and guard; each first value of a loop's variable and the
+/// value after its last iteration, in the variable's type.
+pub fn print_checked(
+    nodes: &[Node],
+    (names, params): (&[String], &[String]),
+    (indent, unit): (&str, &str),
+    stmt_text: &dyn Fn(usize, &[String]) -> String,
+    frame: Option<&Frame>,
+) -> Result<String, PrintFailure> {
     if let Some(w) = row_width(nodes)
         && w != params.len() + names.len() + 1
     {
-        return None;
+        return Err(PrintFailure::Unprintable);
+    }
+    if frame.is_some_and(|f| f.n_cols() != params.len() + names.len()) {
+        return Err(PrintFailure::Unprintable);
     }
     let mut p = Printer {
         params,
@@ -805,9 +836,15 @@ pub fn print(
         unit,
         stmt_text,
         out: String::new(),
+        frames: frame.map(|f| vec![f.clone()]),
+        risk: None,
     };
-    p.nodes(nodes, indent)?;
-    Some(p.out)
+    match p.nodes(nodes, indent) {
+        Some(()) => Ok(p.out),
+        None => Err(p
+            .risk
+            .map_or(PrintFailure::Unprintable, PrintFailure::Overflow)),
+    }
 }
 
 /// State of [`print`].
@@ -822,6 +859,11 @@ struct Printer<'a> {
     unit: &'a str,
     stmt_text: &'a dyn Fn(usize, &[String]) -> String,
     out: String,
+    /// The frames of the levels entered, innermost last (`None`: no
+    /// proofs; see [`print_checked`]).
+    frames: Option<Vec<Frame>>,
+    /// The first value not proven.
+    risk: Option<OverflowRisk>,
 }
 
 /// Number of C statements `nodes` print as (a fixed value prints its
@@ -866,21 +908,31 @@ impl Printer<'_> {
             }
             Node::If { conds, body } => {
                 let head = format!("if ({})", self.conds_text(conds)?);
-                self.body(head, body, indent)?;
+                self.enter(conds, &[]);
+                let done = self.body(head, body, indent);
+                self.leave();
+                done?;
             }
             Node::Fixed { level, value, body } => {
                 if value.div != 1 || *level >= self.names.len() {
                     return None;
                 }
                 let v = self.substituted(&value.expr)?;
+                self.sum_proven(&v, &format!("the value of `{}`", self.names[*level]))?;
                 let (terms, c) = self.terms(&v);
                 let text = operand(&affine_text(&terms, c), Prec::Postfix, &|_| false);
                 let saved = (self.subst[*level].take(), self.level_text[*level].clone());
                 self.subst[*level] = Some(v);
                 self.level_text[*level] = text;
-                self.nodes(body, indent)?;
+                let mut eq = value.expr.clone();
+                let col = self.params.len() + level;
+                eq[col] = eq[col].checked_sub(1)?;
+                self.enter(&[], &[eq]);
+                let done = self.nodes(body, indent);
+                self.leave();
                 self.subst[*level] = saved.0;
                 self.level_text[*level] = saved.1;
+                done?;
             }
             Node::Loop {
                 level,
@@ -891,7 +943,7 @@ impl Printer<'_> {
                 let name = self.names.get(*level)?.clone();
                 let mut lower: Option<String> = None;
                 for b in lowers {
-                    let t = self.bound_text(b, true)?;
+                    let t = self.bound_text(b, true, *level)?;
                     lower = Some(match lower {
                         None => t,
                         Some(acc) => {
@@ -903,7 +955,7 @@ impl Printer<'_> {
                 }
                 let mut tests = Vec::new();
                 for b in uppers {
-                    let t = self.bound_text(b, false)?;
+                    let t = self.bound_text(b, false, *level)?;
                     tests.push(format!(
                         "{name} <= {}",
                         operand(&t, Prec::Shift, &|_| false)
@@ -914,10 +966,108 @@ impl Printer<'_> {
                     lower?,
                     tests.join(" && ")
                 );
-                self.body(head, body, indent)?;
+                // The iterations: div * t >= lower, div * t <= upper.
+                let col = self.params.len() + level;
+                let mut rows = Vec::new();
+                for b in lowers {
+                    let mut r = negated(&b.expr).ok()?;
+                    r[col] = r[col].checked_add(b.div)?;
+                    rows.push(r);
+                }
+                for b in uppers {
+                    let mut r = b.expr.clone();
+                    r[col] = r[col].checked_sub(b.div)?;
+                    rows.push(r);
+                }
+                self.enter(&rows, &[]);
+                // The value after the last iteration.
+                let mut next = vec![0i64; self.params.len() + self.names.len() + 1];
+                next[col] = 1;
+                let last = next.len() - 1;
+                next[last] = 1;
+                let stored = self.stored_proven(
+                    &next,
+                    *level,
+                    &format!("the value of `{name}` after its loop's last iteration"),
+                );
+                let done = stored.and_then(|()| self.body(head, body, indent));
+                self.leave();
+                done?;
             }
         }
         Some(())
+    }
+
+    /// Enters a level: the frame on top, restricted by `ineqs >= 0` and
+    /// `eqs == 0` (rows over `[params | levels | const]`).
+    fn enter(&mut self, ineqs: &[Vec<i64>], eqs: &[Vec<i64>]) {
+        if let Some(frames) = self.frames.as_mut()
+            && let Some(top) = frames.last()
+        {
+            let mut f = top.clone();
+            for r in ineqs {
+                f.restrict(r);
+            }
+            for r in eqs {
+                f.restrict(r);
+                let minus: Vec<i64> = r.iter().map(|v| v.saturating_neg()).collect();
+                f.restrict(&minus);
+            }
+            frames.push(f);
+        }
+    }
+
+    fn leave(&mut self) {
+        if let Some(frames) = self.frames.as_mut() {
+            frames.pop();
+        }
+    }
+
+    /// Whether each partial sum of `row` (substituted) as [`Printer::terms`]
+    /// prints it is proven in the current frame (always without frames);
+    /// records `what` as the risk otherwise.
+    fn sum_proven(&mut self, row: &[i64], what: &str) -> Option<()> {
+        let Some(frame) = self.frames.as_ref().and_then(|f| f.last()) else {
+            return Some(());
+        };
+        let n = row.len() - 1;
+        let terms: Vec<(i64, usize)> = (0..n)
+            .filter(|&c| row[c] != 0)
+            .map(|c| (row[c], c))
+            .collect();
+        if frame.sum_fits(&terms, row[n]) {
+            return Some(());
+        }
+        let ty = frame
+            .types_of(row)
+            .into_iter()
+            .max()
+            .unwrap_or(IntType::Int);
+        self.fail(what, ty)
+    }
+
+    /// Whether `row`, stored in the variable of `level`, fits its type.
+    fn stored_proven(&mut self, row: &[i64], level: usize, what: &str) -> Option<()> {
+        let Some(frame) = self.frames.as_ref().and_then(|f| f.last()) else {
+            return Some(());
+        };
+        let ty = frame
+            .types
+            .get(self.params.len() + level)
+            .cloned()
+            .unwrap_or(IntType::Int);
+        if frame.stores(row, &ty) {
+            return Some(());
+        }
+        self.fail(what, ty)
+    }
+
+    fn fail(&mut self, what: &str, ty: IntType) -> Option<()> {
+        self.risk.get_or_insert(OverflowRisk {
+            what: what.to_string(),
+            ty,
+        });
+        None
     }
 
     /// `row` with the fixed levels substituted.
@@ -949,10 +1099,20 @@ impl Printer<'_> {
         (terms, row[row.len() - 1])
     }
 
-    /// C text of a bound.
-    fn bound_text(&self, b: &Bound, lower: bool) -> Option<String> {
+    /// C text of a bound of the loop of `level` (its values proven, see
+    /// [`print_checked`]).
+    fn bound_text(&mut self, b: &Bound, lower: bool, level: usize) -> Option<String> {
         let mut e = self.substituted(&b.expr)?;
+        let name = self.names.get(level)?.clone();
+        let what = format!(
+            "the {} bound of `{name}`",
+            if lower { "lower" } else { "upper" }
+        );
         if b.div == 1 {
+            self.sum_proven(&e, &what)?;
+            if lower {
+                self.stored_proven(&e, level, &format!("the first value of `{name}`"))?;
+            }
             let (terms, c) = self.terms(&e);
             return Some(affine_text(&terms, c));
         }
@@ -964,13 +1124,16 @@ impl Printer<'_> {
             let last = e.len() - 1;
             e[last] = e[last].checked_add(b.div - 1)?;
         }
+        // The quotient of a non-negative numerator lies between 0 and it.
+        self.sum_proven(&e, &what)?;
+        self.stored_proven(&e, level, &what)?;
         let (terms, c) = self.terms(&e);
         let num = operand(&affine_text(&terms, c), Prec::Multiplicative, &|_| false);
         Some(format!("{num} / {}", b.div))
     }
 
     /// `c1 && c2 && ...`, with opposite rows printed as one equality.
-    fn conds_text(&self, conds: &[Vec<i64>]) -> Option<String> {
+    fn conds_text(&mut self, conds: &[Vec<i64>]) -> Option<String> {
         let rows: Vec<Vec<i64>> = conds
             .iter()
             .map(|c| self.substituted(c))
@@ -993,8 +1156,9 @@ impl Printer<'_> {
     }
 
     /// `row >= 0` (or `row == 0`) as `lhs op rhs`, with the innermost
-    /// level (else the first parameter) alone on the left.
-    fn relation_text(&self, row: &[i64], is_eq: bool) -> Option<String> {
+    /// level (else the first parameter) alone on the left (both sides'
+    /// values proven, see [`print_checked`]).
+    fn relation_text(&mut self, row: &[i64], is_eq: bool) -> Option<String> {
         let n = row.len() - 1;
         let Some(pivot) = (0..n)
             .rev()
@@ -1010,18 +1174,28 @@ impl Printer<'_> {
             self.names[pivot - self.params.len()].clone()
         };
         let lhs = affine_text(&[(a.checked_abs()?, pivot_name)], 0);
+        let mut lhs_row = vec![0i64; n + 1];
+        lhs_row[pivot] = a.checked_abs()?;
         let mut others = row.to_vec();
         others[pivot] = 0;
         let (rest, c) = self.terms(&others);
-        let (op, rest, c) = if a > 0 {
+        let (op, rest, c, rhs_row) = if a > 0 {
             let rest = rest
                 .into_iter()
                 .map(|(x, t)| x.checked_neg().map(|x| (x, t)))
                 .collect::<Option<Vec<_>>>()?;
-            (if is_eq { "==" } else { ">=" }, rest, c.checked_neg()?)
+            let rhs_row = negated(&others).ok()?;
+            (
+                if is_eq { "==" } else { ">=" },
+                rest,
+                c.checked_neg()?,
+                rhs_row,
+            )
         } else {
-            (if is_eq { "==" } else { "<=" }, rest, c)
+            (if is_eq { "==" } else { "<=" }, rest, c, others)
         };
+        self.sum_proven(&lhs_row, "a guard")?;
+        self.sum_proven(&rhs_row, "a guard")?;
         Some(format!("{lhs} {op} {}", affine_text(&rest, c)))
     }
 }

@@ -4,7 +4,11 @@
 //!
 //! - a comparison with a constant or `NAME ± c`, `NAME` a parameter or an
 //!   outer iterator (a signed integer): `k == 0` → `i == 1`, `k == N - 1`
-//!   → `i == N`, `k <= 3` → `i <= 4`;
+//!   → `i == N`, `k <= 3` → `i <= 4`; only where the new constant keeps
+//!   the values representable (`NAME ± c'` with `c'` between 0 and `c`,
+//!   or `NAME` a parameter whose known value keeps `NAME ± c'` an `int`:
+//!   `k == N` with a shift of one stays `i - 1 == N` for a symbolic `N`,
+//!   since `N + 1` may pass INT_MAX where `k` and `N` do not);
 //! - the first term of a sum with a constant: `k + 1` → `i`, `k - 1` →
 //!   `i - 2`;
 //! - an operand of nothing tighter than `+`: `x = k;` → `x = i - 1;`.
@@ -35,7 +39,7 @@ const AFTER_COMPARISON: [&str; 7] = [")", "&&", "||", "?", ":", ",", ";"];
 pub fn shift_edits(
     text: &str,
     (old, name, shift): (&str, &str, i64),
-    integers: &[String],
+    integers: &[(String, Option<i64>)],
     keep: &dyn Fn(usize) -> bool,
 ) -> Vec<(Range<usize>, String)> {
     let toks = tokens(text);
@@ -73,7 +77,7 @@ pub fn shift_edits(
             let (name_tok, constant, end) = match (toks.get(t + 2), int(t + 2)) {
                 (_, Some(c)) => (None, Some(c), t + 3),
                 (Some((_, Kind::Ident)), _)
-                    if word(t + 2) != old && integers.iter().any(|n| n == word(t + 2)) =>
+                    if word(t + 2) != old && integers.iter().any(|(n, _)| n == word(t + 2)) =>
                 {
                     match (word(t + 3), int(t + 4)) {
                         ("+", Some(c)) => (Some(t + 2), Some(c), t + 5),
@@ -83,7 +87,26 @@ pub fn shift_edits(
                 }
                 _ => (None, None, t),
             };
-            if let Some(c) = constant.and_then(|c| c.checked_add(shift))
+            // The new constant must keep every value representable: a
+            // number fits `int`; `NAME + c'` lies between `NAME` and the
+            // original's `NAME + c` (`c'` between 0 and `c`), both values
+            // the original computes (`k == N` -> `i == N + 1` could pass
+            // INT_MAX: it stays `i - 1 == N`).
+            let safe = |old: i64, new: i64| match name_tok {
+                None => i32::try_from(new).is_ok(),
+                Some(n) => {
+                    let known = integers
+                        .iter()
+                        .find(|(m, _)| m == word(n))
+                        .and_then(|(_, v)| *v);
+                    new == 0
+                        || (old.signum() == new.signum() && new.abs() <= old.abs())
+                        || known.is_some_and(|v| {
+                            v.checked_add(new).is_some_and(|x| i32::try_from(x).is_ok())
+                        })
+                }
+            };
+            if let Some(c) = constant.and_then(|c| c.checked_add(shift).filter(|n| safe(c, *n)))
                 && end > t
                 && (end == toks.len() || is_punct(end, &AFTER_COMPARISON))
             {
@@ -149,7 +172,7 @@ mod tests {
     use super::*;
 
     fn shifted(text: &str, shift: i64) -> String {
-        let integers = ["N".to_string()];
+        let integers = [("N".to_string(), None), ("M".to_string(), Some(10))];
         let mut edits = shift_edits(text, ("k", "i", shift), &integers, &|_| false);
         edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
         let mut out = text.to_string();
@@ -171,8 +194,15 @@ mod tests {
             shifted("if (k <= N + 2 && k > 3)", -2),
             "if (i <= N && i > 1)"
         );
-        // `M` is no parameter: its type is unknown.
-        assert_eq!(shifted("x = (k == M);", 5), "x = (i - 5 == M);");
+        // `Q` is no parameter: its type is unknown.
+        assert_eq!(shifted("x = (k == Q);", 5), "x = (i - 5 == Q);");
+        // `N + 1` (or `N - 3`) is a value the original never computes: it
+        // could pass INT_MAX (INT_MIN).
+        assert_eq!(shifted("if (k == N)", 1), "if (i - 1 == N)");
+        assert_eq!(shifted("if (k <= N - 1)", -2), "if (i + 2 <= N - 1)");
+        assert_eq!(shifted("if (k < N + 3)", 2), "if (i - 2 < N + 3)");
+        // `M` has the known value 10: `M + 1` is an `int`.
+        assert_eq!(shifted("if (k == M)", 1), "if (i == M + 1)");
         assert_eq!(shifted("(k != 0)", 3), "(i != 3)");
     }
 

@@ -1017,7 +1017,23 @@ fn propose_in(
                 return Err(format!("{name}: an extent is below 1"));
             }
             extents.push(m.clone());
-            let m_text = m.to_text(&params);
+            let mut m_text = m.to_text(&params);
+            // The extent's value is representable (issue 45).
+            let frame = crate::codegen::overflow::scop_frame(
+                scop,
+                &crate::codegen::overflow::scop_facts(source, scop),
+                &[],
+            );
+            let param_of = |n: &str| {
+                scop.params
+                    .iter()
+                    .position(|p| p.name == n)
+                    .map(crate::codegen::overflow::text::Name::Column)
+            };
+            match crate::codegen::overflow::text::proven_text(&frame, &m_text, &param_of) {
+                Ok(text) => m_text = text,
+                Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
+            }
             if guarded {
                 let _ = write!(text, "[{m_text} > 1 ? {m_text} : 1]");
             } else {
@@ -1076,6 +1092,7 @@ fn propose_in(
     let mut removed = Vec::new();
     let mut deleted_stmts = Vec::new();
     let mut accesses = Vec::new();
+    let overflow_facts = Some(crate::codegen::overflow::scop_facts(source, scop));
     for (si, stmt) in scop.stmts.iter().enumerate() {
         let nt = stmt.iterators.len();
         let width = params.len() + nt + 1;
@@ -1296,6 +1313,38 @@ fn propose_in(
                 if same {
                     deleted_stmts.push(si);
                     continue;
+                }
+            }
+        }
+        // No new undefined behaviour (issue 45): every value the new
+        // accesses compute is proven representable in the statement's
+        // frame.
+        if let Some(facts) = &overflow_facts {
+            let frame = crate::codegen::overflow::statement_frame(scop, facts, si);
+            let np = params.len();
+            let loops = stmt.loop_depth();
+            let name_of = |n: &str| {
+                use crate::codegen::overflow::text::Name;
+                if let Some(k) = scop.params.iter().position(|p| p.name == n) {
+                    return Some(Name::Column(k));
+                }
+                if let Some(k) = stmt.iterators[..loops].iter().position(|i| i == n) {
+                    return Some(Name::Column(np + k));
+                }
+                (buffer_names.iter().any(|b| b == n) || scop.arrays.iter().any(|a| a.name == n))
+                    .then_some(Name::Opaque)
+            };
+            for e in &mut stmt_edits {
+                // The chains that need it in `long long`.
+                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
+                {
+                    Ok(text) => e.replacement = text,
+                    Err(why) => {
+                        return Err(format!(
+                            "{}: `{}` could overflow where the original does not: {why}",
+                            stmt.name, e.replacement
+                        ));
+                    }
                 }
             }
         }
