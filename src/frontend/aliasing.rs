@@ -8,12 +8,14 @@
 //! callee of a call the front end sees, its call sites are all known;
 //! each argument then names an object when it is a declared array (a
 //! local, a `static` or a global, not a pointer), possibly as `&A[0]…[0]`
-//! or through a cast. Two parameters are distinct when every call passes
+//! or through a cast, or a local pointer that only ever holds memory
+//! fresh from `malloc`, `calloc` or `aligned_alloc` (never moved, never
+//! under `&`). Two parameters are distinct when every call passes
 //! two different objects; a parameter and a global are distinct when
 //! every call passes an object other than the global.
 //!
-//! What it does not do: it does not follow pointers (a pointer argument,
-//! heap memory, a caller's own parameter are unknown objects), and it
+//! What it does not do: it does not follow other pointers (a pointer that
+//! is moved or copied, a caller's own parameter are unknown objects), and it
 //! does not model partial overlap (arrays that may overlap are treated
 //! as one memory by [`crate::ir::order`]).
 
@@ -44,6 +46,7 @@ impl FileAliasing {
     /// Finds the calls of the `static` functions of `file` (`source`: its
     /// text, to count every occurrence of each name).
     pub fn build(file: &SyntaxFile, scopes: &Scopes, source: &str) -> FileAliasing {
+        let heap = heap_pointers(file, scopes);
         let mut calls: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
         let mut callee_spans: HashMap<String, usize> = HashMap::new();
         let mut note = |e: &Expr| {
@@ -57,7 +60,7 @@ impl FileAliasing {
                 return;
             }
             *callee_spans.entry(name.clone()).or_default() += 1;
-            let objects = args.iter().map(|a| object_of(a, scopes)).collect();
+            let objects = args.iter().map(|a| object_of(a, scopes, &heap)).collect();
             calls.entry(name.clone()).or_default().push(objects);
         };
         for f in &file.functions {
@@ -113,8 +116,73 @@ impl FileAliasing {
     }
 }
 
+/// Whether `e` (through casts) is a call of an allocator that returns new
+/// memory.
+fn is_allocation(e: &Expr) -> bool {
+    let mut cur = e;
+    while let ExprKind::Cast(_, a) = &cur.kind {
+        cur = a;
+    }
+    matches!(&cur.kind, ExprKind::Call(callee, _)
+        if !callee.from_macro
+            && matches!(&callee.kind, ExprKind::Ident(n) if matches!(n.as_str(), "malloc" | "calloc" | "aligned_alloc")))
+}
+
+/// The local pointers (indices of [`Scopes::vars`]) that only ever hold
+/// memory fresh from `malloc`, `calloc` or `aligned_alloc`: initialised or
+/// assigned only from such a call, never moved (`p++`, `p += k`), never
+/// under `&`. Two of them name two objects.
+fn heap_pointers(file: &SyntaxFile, scopes: &Scopes) -> std::collections::HashSet<usize> {
+    let mut good = std::collections::HashSet::new();
+    let mut bad = std::collections::HashSet::new();
+    for (i, v) in scopes.vars.iter().enumerate() {
+        if v.storage != Storage::Local || !v.is_pointer() {
+            continue;
+        }
+        match &v.dc.init {
+            Some(e) if is_allocation(e) => {
+                good.insert(i);
+            }
+            Some(_) => {
+                bad.insert(i);
+            }
+            None => {}
+        }
+    }
+    let var_of = |e: &Expr| match &e.kind {
+        ExprKind::Ident(n) => scopes.lookup(n, e.span.start),
+        _ => None,
+    };
+    for f in &file.functions {
+        f.body.walk_exprs(&mut |e: &Expr| match &e.kind {
+            ExprKind::Assign(op, lhs, rhs) => {
+                if let Some(i) = var_of(lhs) {
+                    if op.is_none() && is_allocation(rhs) {
+                        good.insert(i);
+                    } else {
+                        bad.insert(i);
+                    }
+                }
+            }
+            ExprKind::Update(_, x) | ExprKind::AddrOf(x) => {
+                if let Some(i) = var_of(x) {
+                    bad.insert(i);
+                }
+            }
+            ExprKind::Other(kind, subs) if kind == "assignment_expression" => {
+                if let Some(i) = subs.first().and_then(var_of) {
+                    bad.insert(i);
+                }
+            }
+            _ => {}
+        });
+    }
+    good.retain(|i| !bad.contains(i));
+    good
+}
+
 /// What argument `e` names.
-fn object_of(e: &Expr, scopes: &Scopes) -> Object {
+fn object_of(e: &Expr, scopes: &Scopes, heap: &std::collections::HashSet<usize>) -> Object {
     let mut cur = e;
     loop {
         match &cur.kind {
@@ -151,7 +219,7 @@ fn object_of(e: &Expr, scopes: &Scopes) -> Object {
         v.storage,
         Storage::Local | Storage::Static | Storage::Global
     );
-    if declared_array && owned {
+    if (declared_array && owned) || heap.contains(&i) {
         Object::Array(i)
     } else {
         Object::Unknown
@@ -200,6 +268,23 @@ mod tests {
             "void k(int n, const double in[n], double out[n]) {}\nint main(void) { double x[9], y[9]; k(9, x, y); return 0; }",
         );
         assert!(!a.distinct_parameters("k", 1, 2));
+    }
+
+    #[test]
+    fn fresh_heap_memory_in_distinct_pointers() {
+        let a = aliasing(&format!(
+            "#include <stdlib.h>\n{KERNEL}int main(void) {{ double *x = malloc(72); double *y; y = (double *)calloc(9, 8); k(9, x, y); return 0; }}"
+        ));
+        assert!(a.distinct_parameters("k", 1, 2));
+        for main in [
+            "int main(void) { double *x = malloc(72); double *y = x; k(9, x, y); return 0; }",
+            "int main(void) { double *x = malloc(72), *y = malloc(72); y++; k(9, x, y); return 0; }",
+            "int main(void) { double *x = malloc(72), *y = malloc(72); double **q = &y; k(9, x, y); return 0; }",
+            "int main(void) { double *x = malloc(72); k(9, x, x); return 0; }",
+        ] {
+            let a = aliasing(&format!("{KERNEL}{main}"));
+            assert!(!a.distinct_parameters("k", 1, 2), "{main}");
+        }
     }
 
     #[test]

@@ -68,6 +68,7 @@ pub(crate) fn runs_like_original(path: &Path, name: &str, output: &str) {
         flags: vec!["-Wl,--no-as-needed".into(), "-lm".into()],
         env: Vec::new(),
         changes_sizes: false,
+        runs: 1,
     };
     let limit = std::time::Duration::from_secs(20);
     let expected = build_and_run(path, name, &scratch, true, limit, Some(&build))

@@ -57,6 +57,7 @@ pub(crate) fn runs_like_original_at_every_level(path: &Path, name: &str, output:
             flags: vec![level.to_string()],
             env: Vec::new(),
             changes_sizes: false,
+            runs: 1,
         };
         let expected = build_and_run(path, name, &scratch, true, limit, Some(&build))
             .unwrap_or_else(|(_, e)| panic!("{name} {level}: the original fails: {e}"));
