@@ -326,31 +326,7 @@ fn run_frame(
     let stmt = &scop.stmts[*run.loops[0].stmts.first()?];
     let n = stmt.iterators.len();
     let types = overflow::iterator_types(stmt);
-    let mut frame = overflow::scop_frame(scop, facts, &types);
-    if d > 0 {
-        let outer = stmt.loop_domains.get(d - 1)?;
-        frame.pieces = outer
-            .pieces
-            .iter()
-            .map(|p| {
-                let mut q = p.clone();
-                q.add_param_constraints(&scop.context);
-                overflow::add_param_facts(&mut q, facts, np);
-                q
-            })
-            .collect();
-    }
-    for k in 0..d {
-        let mut row = vec![0i64; np + n + 1];
-        row[np + k] = 1;
-        frame.know(row.clone(), types[k].clone());
-        let step = match stmt.schedule.get(2 * k + 1) {
-            Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
-            _ => 1,
-        };
-        row[np + n] = step;
-        frame.know(row, types[k].clone());
-    }
+    let mut frame = overflow::loops_frame(scop, facts, stmt, d)?;
     let row_of = |a: &AffExpr| -> Option<Vec<i64>> {
         if a.coeffs.len() != np + d {
             return None;

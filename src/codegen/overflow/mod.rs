@@ -226,6 +226,29 @@ impl Frame {
         }
     }
 
+    /// Knows the first `depth` iterators of `stmt` (columns after `np`
+    /// parameters, `n` iterators in all) and the value after each step
+    /// (its loop's exit value): the original computed both, in the types
+    /// `types`.
+    pub fn know_iterators(
+        &mut self,
+        stmt: &crate::ir::Stmt,
+        (np, n, depth): (usize, usize, usize),
+        types: &[IntType],
+    ) {
+        for (k, ty) in types.iter().enumerate().take(depth) {
+            let mut row = vec![0i64; np + n + 1];
+            row[np + k] = 1;
+            self.know(row.clone(), ty.clone());
+            let step = match stmt.schedule.get(2 * k + 1) {
+                Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
+                _ => 1,
+            };
+            row[np + n] = step;
+            self.know(row, ty.clone());
+        }
+    }
+
     /// Adds the known value `row` of type `ty`.
     pub fn know(&mut self, row: Vec<i64>, ty: IntType) {
         let k = Known { row, ty };
@@ -1038,17 +1061,7 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
         add_param_facts(&mut q, facts, np);
         frame.pieces.push(q);
     }
-    for k in 0..stmt.loop_depth() {
-        let mut row = vec![0i64; np + n + 1];
-        row[np + k] = 1;
-        frame.know(row.clone(), types[k].clone());
-        let step = match stmt.schedule.get(2 * k + 1) {
-            Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
-            _ => 1,
-        };
-        row[np + n] = step;
-        frame.know(row, types[k].clone());
-    }
+    frame.know_iterators(stmt, (np, n, stmt.loop_depth()), &types);
     let all_types = frame.types.clone();
     // A read under `?:`, `&&`, `||` or `sizeof` may not be evaluated (the
     // model keeps it for every instance): then only the write, which
@@ -1089,12 +1102,10 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
 }
 
 /// The frame where the header of the loop at `depth` around statement
-/// `si` starts the loop: the points of the loops around it (over the
-/// statement's columns), its iterator at its first value (the loop may
-/// run no iteration), with the SCoP's facts and the enclosing iterators
-/// known. `None` when the loop's first value is not one affine bound.
-pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> Option<Frame> {
-    let stmt = &scop.stmts[si];
+/// The points of the `depth` loops around statement `stmt`'s loop at that
+/// depth (over the statement's columns), with the SCoP's facts and those
+/// loops' iterators known (and their values after a step).
+pub fn loops_frame(scop: &Scop, facts: &ScopFacts, stmt: &Stmt, depth: usize) -> Option<Frame> {
     let np = scop.params.len();
     let n = stmt.iterators.len();
     let types = iterator_types(stmt);
@@ -1112,17 +1123,19 @@ pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> 
             })
             .collect();
     }
-    for k in 0..depth {
-        let mut row = vec![0i64; np + n + 1];
-        row[np + k] = 1;
-        frame.know(row.clone(), types[k].clone());
-        let step = match stmt.schedule.get(2 * k + 1) {
-            Some(crate::ir::SchedEntry::Iter { sign, .. }) => *sign,
-            _ => 1,
-        };
-        row[np + n] = step;
-        frame.know(row, types[k].clone());
-    }
+    frame.know_iterators(stmt, (np, n, depth), &types);
+    Some(frame)
+}
+
+/// `si` starts the loop: the points of the loops around it (over the
+/// statement's columns), its iterator at its first value (the loop may
+/// run no iteration), with the SCoP's facts and the enclosing iterators
+/// known. `None` when the loop's first value is not one affine bound.
+pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> Option<Frame> {
+    let stmt = &scop.stmts[si];
+    let np = scop.params.len();
+    let n = stmt.iterators.len();
+    let mut frame = loops_frame(scop, facts, stmt, depth)?;
     // The first value: the lower bound of an increasing loop, the upper
     // of a decreasing one (one row with coefficient one).
     let own = stmt.loop_domains.get(depth)?;
