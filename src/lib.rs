@@ -32,7 +32,6 @@ pub mod codegen;
 pub mod diag;
 pub mod driver;
 pub mod frontend;
-pub mod fuzz;
 pub mod ir;
 pub mod mapping;
 pub mod pipeline;

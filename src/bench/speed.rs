@@ -406,7 +406,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
 
 /// Runs the speed benchmark over `path` (a folder of kernels or one file).
 pub fn run_speed(path: &Path, options: &SpeedOptions) -> std::io::Result<SpeedResult> {
-    let scratch = crate::fuzz::check::scratch_dir("speed")?;
+    let scratch = crate::util::scratch::scratch_dir("speed")?;
     let mut rows = Vec::new();
     let runner = build_runner(&scratch);
     for file in scale_files(path)? {

@@ -6,4 +6,5 @@ pub mod hash;
 pub mod logging;
 pub mod progress;
 pub mod rng;
+pub mod scratch;
 pub mod snapshot;

@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests (each test crate that needs
-//! them says `mod common;`; not every crate uses every helper).
+//! Helpers shared by the integration tests (each stage's `main.rs` says
+//! `#[path = "../common/mod.rs"] mod common;`, and its modules `use
+//! crate::common;`; not every binary uses every helper).
 #![allow(dead_code)]
 
 pub mod snapshot;
@@ -29,7 +30,7 @@ pub fn polyfold_stdout<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
 /// for it) with ASan/UBSan, runs both and asserts that they print the
 /// same; `tag` names the scratch directory.
 pub fn assert_runs_like_original(path: &Path, name: &str, tag: &str, output: &str) {
-    use polyfold::fuzz::check::{build_and_run, scratch_dir};
+    use polyfold_fuzz::check::{build_and_run, scratch_dir};
     let scratch = scratch_dir(&format!("{tag}-{name}")).expect("scratch directory");
     let output_path = scratch.join(format!("{name}.polyfold.c"));
     std::fs::write(&output_path, output).expect("write");

@@ -1,0 +1,16 @@
+//! Command-line stage: the `polyfold` binary's exit codes, flags and
+//! conventions, `polyfold bench` (corpus regression table, `--scale`,
+//! `--speed`) and `polyfold plot`.
+//!
+//! One test binary per stage (see `tests/README.md`); each former test
+//! crate is a module here.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bench_corpus;
+mod bench_scale;
+mod bench_speed;
+mod cli;
+mod cli_conventions;
+mod plot;

@@ -1,0 +1,26 @@
+//! Pipeline and code generation stage: whole programs through polyfold,
+//! their outputs compiled and run against the originals. Fusion, rotating
+//! scalars, symbolic sizes, splitting, readable output, function
+//! parameters, the SMO path on the corpus, merged buffers verified, the
+//! per-stage snapshots of the corpus, the miscompiles of issue 14 (printing
+//! and values) and the real C of issue 45 (`real_c`).
+//!
+//! One test binary per stage (see `tests/README.md`); each former test
+//! crate is a module here.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod corpus_programs;
+mod function_parameters;
+mod fusion;
+mod miscompile_printing;
+mod miscompile_values;
+mod readable_output;
+mod real_c;
+mod rotating_scalars;
+mod smo_codegen;
+mod split;
+mod stage_snapshots;
+mod symbolic_sizes;
+mod verify_merged;
