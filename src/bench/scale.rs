@@ -483,19 +483,11 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
                 format!("{}[{}]", b.name, ext.join("]["))
             })
             .collect();
-        // The location of every access, as the report prints them
-        // (`S0.1: polyfold_buf0[...]`).
-        let locations: Vec<String> = m
-            .report
-            .lines()
-            .map(str::trim)
-            .filter(|l| {
-                l.strip_prefix('S')
-                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-                    && l.contains(": ")
-            })
-            .map(str::to_string)
-            .collect();
+        // The location of every access (`S0.1: polyfold_buf0[...]`).
+        let locations = m
+            .certified
+            .merged()
+            .map_or_else(Vec::new, |c| c.locations.clone());
         merged.push(json!({
             "scop": m.scop,
             "cells": m.merged_cells,

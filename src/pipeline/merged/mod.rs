@@ -89,6 +89,9 @@ pub struct SmoContraction {
     pub output: String,
     /// A human-readable report (mappings, sizes, removals, trace).
     pub report: String,
+    /// Where each statement (or part of one) puts its temporary's values,
+    /// as the report prints it: `S0.1: polyfold_buf0[(x0) mod (2)]`.
+    pub locations: Vec<String>,
     /// Number of read operations the certifier's trace check compared
     /// (zero until [`super::certify::certify_merged`] ran it).
     pub reads_checked: usize,
@@ -1404,15 +1407,18 @@ fn propose_in(
         );
     }
     let _ = writeln!(report, "  chosen: {chosen}");
+    let mut locations = Vec::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         for (s, st) in array.statements.iter().enumerate() {
-            let _ = writeln!(
-                report,
-                "  {}: {}",
+            locations.push(format!(
+                "{}: {}",
                 part_name(&split, stmts[st.0]),
                 crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
-            );
+            ));
         }
+    }
+    for location in &locations {
+        let _ = writeln!(report, "  {location}");
     }
     for r in &removed {
         let _ = writeln!(
@@ -1460,6 +1466,7 @@ fn propose_in(
         declaration,
         output,
         report,
+        locations,
         reads_checked: 0,
         method,
         candidate_sizes,
