@@ -1417,6 +1417,8 @@ impl GenProgram {
         Ok(cell)
     }
 
+    /// Runs one node of the kernel's control flow for the values of
+    /// `env`, checking each statement instance it runs.
     fn check_node(
         &self,
         node: &Node,
@@ -1433,31 +1435,7 @@ impl GenProgram {
                 lower,
                 upper,
                 body,
-            } => {
-                if env.contains_key(var) {
-                    return Err(IllDefined(format!("iterator {var} reused")));
-                }
-                let lo = lower
-                    .eval(env)
-                    .ok_or_else(|| IllDefined("unbound name in a bound".into()))?;
-                let hi = upper
-                    .eval(env)
-                    .ok_or_else(|| IllDefined("unbound name in a bound".into()))?;
-                let mut value = lo;
-                while value <= hi {
-                    env.insert(var.clone(), value);
-                    for child in body {
-                        let result = self.check_node(child, env, state);
-                        if result.is_err() {
-                            env.remove(var);
-                            return result;
-                        }
-                    }
-                    value += 1;
-                }
-                env.remove(var);
-                Ok(())
-            }
+            } => self.check_loop(var, (lower, upper), body, env, state),
             Node::If {
                 conditions,
                 any,
@@ -1473,9 +1451,7 @@ impl GenProgram {
                     self.holds(conditions, env)?
                 };
                 if holds {
-                    for child in body {
-                        self.check_node(child, env, state)?;
-                    }
+                    self.check_body(body, env, state)?;
                 }
                 Ok(())
             }
@@ -1489,10 +1465,7 @@ impl GenProgram {
                 } else {
                     else_body
                 };
-                for child in body {
-                    self.check_node(child, env, state)?;
-                }
-                Ok(())
+                self.check_body(body, env, state)
             }
             Node::Block { temps, body } => {
                 // Fresh storage at each entry: nothing is written yet, and
@@ -1505,52 +1478,9 @@ impl GenProgram {
                         .touched
                         .retain(|loc, _| !matches!(loc, Location::Temp(a, _) if a == t));
                 }
-                for child in body {
-                    self.check_node(child, env, state)?;
-                }
-                Ok(())
+                self.check_body(body, env, state)
             }
-            Node::Parallel { private, body, .. } => {
-                if state.iteration.is_some() {
-                    return Err(IllDefined("nested parallel loops".into()));
-                }
-                let [
-                    Node::Loop {
-                        var,
-                        lower,
-                        upper,
-                        body: loop_body,
-                    },
-                ] = body.as_slice()
-                else {
-                    return Err(IllDefined("a parallel pragma without its loop".into()));
-                };
-                // Inner iterators must be private (C shares them otherwise).
-                let mut inner = Vec::new();
-                collect_vars(loop_body, &mut inner);
-                if inner.iter().any(|v| !private.contains(v)) {
-                    return Err(IllDefined("a shared inner iterator".into()));
-                }
-                let (Some(lo), Some(hi)) = (lower.eval(env), upper.eval(env)) else {
-                    return Err(IllDefined("unbound name in a bound".into()));
-                };
-                state.touched.clear();
-                for value in lo..=hi {
-                    state.iteration = Some(value);
-                    env.insert(var.clone(), value);
-                    for child in loop_body {
-                        if let Err(e) = self.check_node(child, env, state) {
-                            env.remove(var);
-                            state.iteration = None;
-                            return Err(e);
-                        }
-                    }
-                }
-                env.remove(var);
-                state.iteration = None;
-                state.touched.clear();
-                Ok(())
-            }
+            Node::Parallel { private, body, .. } => self.check_parallel(private, body, env, state),
             Node::Assign {
                 target,
                 accumulate,
@@ -1559,87 +1489,210 @@ impl GenProgram {
             } => {
                 state.statements_run += 1;
                 for (_, read) in reads {
-                    match read {
-                        Read::Temp { array, subscripts } => {
-                            let cell = self.cell(state, *array, subscripts, env)?;
-                            if !state.written[*array].contains(&cell) {
-                                return Err(IllDefined(format!(
-                                    "{}{cell:?} read before written",
-                                    self.temps[*array].name
-                                )));
-                            }
-                            state.touch(Location::Temp(*array, cell), false)?;
-                        }
-                        Read::Scalar(s) => {
-                            if !state.scalar_written.get(*s).copied().unwrap_or(false) {
-                                return Err(IllDefined(format!("scalar {s} read before written")));
-                            }
-                            state.touch(Location::Scalar(*s), false)?;
-                        }
-                        Read::Input(index) => {
-                            let v = index
-                                .eval(env)
-                                .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
-                            if !(0..INPUT_SIZE).contains(&v) {
-                                return Err(IllDefined(format!("in[{v}] out of bounds")));
-                            }
-                        }
-                        Read::InputQuotient { index, form } => {
-                            let v = index
-                                .eval(env)
-                                .and_then(|x| form.apply(x))
-                                .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
-                            if !(0..INPUT_SIZE).contains(&v) {
-                                return Err(IllDefined(format!("in[{v}] out of bounds")));
-                            }
-                        }
-                        Read::InputScaled { size, var, offset } => {
-                            let v = scaled_index("in", size, var, offset, env)?;
-                            if !(0..INPUT_SIZE).contains(&v) {
-                                return Err(IllDefined(format!("in[{v}] out of bounds")));
-                            }
-                        }
-                    }
+                    self.check_read(read, env, state)?;
                 }
-                match target {
-                    Target::Temp { array, subscripts } => {
-                        let cell = self.cell(state, *array, subscripts, env)?;
-                        if *accumulate && !state.written[*array].contains(&cell) {
-                            return Err(IllDefined("accumulation into an unwritten cell".into()));
-                        }
-                        state.written[*array].insert(cell.clone());
-                        state.touch(Location::Temp(*array, cell), true)?;
-                    }
-                    Target::Scalar(s) => {
-                        let Some(flag) = state.scalar_written.get_mut(*s) else {
-                            return Err(IllDefined(format!("no scalar {s}")));
-                        };
-                        if *accumulate && !*flag {
-                            return Err(IllDefined("accumulation into an unwritten scalar".into()));
-                        }
-                        *flag = true;
-                        state.touch(Location::Scalar(*s), true)?;
-                    }
-                    Target::Output(index) => {
-                        let v = index
-                            .eval(env)
-                            .ok_or_else(|| IllDefined("unbound name in out[]".into()))?;
-                        if !(0..OUTPUT_SIZE).contains(&v) {
-                            return Err(IllDefined(format!("out[{v}] out of bounds")));
-                        }
-                        state.touch(Location::Output(v), true)?;
-                    }
-                    Target::OutputScaled { size, var, offset } => {
-                        let v = scaled_index("out", size, var, offset, env)?;
-                        if !(0..OUTPUT_SIZE).contains(&v) {
-                            return Err(IllDefined(format!("out[{v}] out of bounds")));
-                        }
-                        state.touch(Location::Output(v), true)?;
-                    }
-                }
-                Ok(())
+                self.check_target(target, *accumulate, env, state)
             }
         }
+    }
+
+    /// Runs the nodes of `body` in order.
+    fn check_body(
+        &self,
+        body: &[Node],
+        env: &mut HashMap<String, i64>,
+        state: &mut CheckState,
+    ) -> Result<(), IllDefined> {
+        for child in body {
+            self.check_node(child, env, state)?;
+        }
+        Ok(())
+    }
+
+    /// Runs a sequential loop of `var` from `lower` to `upper` (both
+    /// included); its iterator must not be one of an enclosing loop.
+    fn check_loop(
+        &self,
+        var: &str,
+        (lower, upper): (&Aff, &Aff),
+        body: &[Node],
+        env: &mut HashMap<String, i64>,
+        state: &mut CheckState,
+    ) -> Result<(), IllDefined> {
+        if env.contains_key(var) {
+            return Err(IllDefined(format!("iterator {var} reused")));
+        }
+        let lo = lower
+            .eval(env)
+            .ok_or_else(|| IllDefined("unbound name in a bound".into()))?;
+        let hi = upper
+            .eval(env)
+            .ok_or_else(|| IllDefined("unbound name in a bound".into()))?;
+        let mut value = lo;
+        while value <= hi {
+            env.insert(var.to_string(), value);
+            for child in body {
+                let result = self.check_node(child, env, state);
+                if result.is_err() {
+                    env.remove(var);
+                    return result;
+                }
+            }
+            value += 1;
+        }
+        env.remove(var);
+        Ok(())
+    }
+
+    /// Runs a `Parallel` node: one loop, not inside another parallel
+    /// loop, whose inner iterators are private; each iteration's accesses
+    /// are recorded so that two iterations touching one location fail.
+    fn check_parallel(
+        &self,
+        private: &[String],
+        body: &[Node],
+        env: &mut HashMap<String, i64>,
+        state: &mut CheckState,
+    ) -> Result<(), IllDefined> {
+        if state.iteration.is_some() {
+            return Err(IllDefined("nested parallel loops".into()));
+        }
+        let [
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body: loop_body,
+            },
+        ] = body
+        else {
+            return Err(IllDefined("a parallel pragma without its loop".into()));
+        };
+        // Inner iterators must be private (C shares them otherwise).
+        let mut inner = Vec::new();
+        collect_vars(loop_body, &mut inner);
+        if inner.iter().any(|v| !private.contains(v)) {
+            return Err(IllDefined("a shared inner iterator".into()));
+        }
+        let (Some(lo), Some(hi)) = (lower.eval(env), upper.eval(env)) else {
+            return Err(IllDefined("unbound name in a bound".into()));
+        };
+        state.touched.clear();
+        for value in lo..=hi {
+            state.iteration = Some(value);
+            env.insert(var.clone(), value);
+            for child in loop_body {
+                if let Err(e) = self.check_node(child, env, state) {
+                    env.remove(var);
+                    state.iteration = None;
+                    return Err(e);
+                }
+            }
+        }
+        env.remove(var);
+        state.iteration = None;
+        state.touched.clear();
+        Ok(())
+    }
+
+    /// Checks one read of a statement instance: a temporary cell or a
+    /// scalar written before, an input index in bounds.
+    fn check_read(
+        &self,
+        read: &Read,
+        env: &HashMap<String, i64>,
+        state: &mut CheckState,
+    ) -> Result<(), IllDefined> {
+        match read {
+            Read::Temp { array, subscripts } => {
+                let cell = self.cell(state, *array, subscripts, env)?;
+                if !state.written[*array].contains(&cell) {
+                    return Err(IllDefined(format!(
+                        "{}{cell:?} read before written",
+                        self.temps[*array].name
+                    )));
+                }
+                state.touch(Location::Temp(*array, cell), false)?;
+            }
+            Read::Scalar(s) => {
+                if !state.scalar_written.get(*s).copied().unwrap_or(false) {
+                    return Err(IllDefined(format!("scalar {s} read before written")));
+                }
+                state.touch(Location::Scalar(*s), false)?;
+            }
+            Read::Input(index) => {
+                let v = index
+                    .eval(env)
+                    .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
+                if !(0..INPUT_SIZE).contains(&v) {
+                    return Err(IllDefined(format!("in[{v}] out of bounds")));
+                }
+            }
+            Read::InputQuotient { index, form } => {
+                let v = index
+                    .eval(env)
+                    .and_then(|x| form.apply(x))
+                    .ok_or_else(|| IllDefined("unbound name in in[]".into()))?;
+                if !(0..INPUT_SIZE).contains(&v) {
+                    return Err(IllDefined(format!("in[{v}] out of bounds")));
+                }
+            }
+            Read::InputScaled { size, var, offset } => {
+                let v = scaled_index("in", size, var, offset, env)?;
+                if !(0..INPUT_SIZE).contains(&v) {
+                    return Err(IllDefined(format!("in[{v}] out of bounds")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the write of a statement instance: in bounds, and an
+    /// accumulation only into a cell or scalar written before.
+    fn check_target(
+        &self,
+        target: &Target,
+        accumulate: bool,
+        env: &HashMap<String, i64>,
+        state: &mut CheckState,
+    ) -> Result<(), IllDefined> {
+        match target {
+            Target::Temp { array, subscripts } => {
+                let cell = self.cell(state, *array, subscripts, env)?;
+                if accumulate && !state.written[*array].contains(&cell) {
+                    return Err(IllDefined("accumulation into an unwritten cell".into()));
+                }
+                state.written[*array].insert(cell.clone());
+                state.touch(Location::Temp(*array, cell), true)?;
+            }
+            Target::Scalar(s) => {
+                let Some(flag) = state.scalar_written.get_mut(*s) else {
+                    return Err(IllDefined(format!("no scalar {s}")));
+                };
+                if accumulate && !*flag {
+                    return Err(IllDefined("accumulation into an unwritten scalar".into()));
+                }
+                *flag = true;
+                state.touch(Location::Scalar(*s), true)?;
+            }
+            Target::Output(index) => {
+                let v = index
+                    .eval(env)
+                    .ok_or_else(|| IllDefined("unbound name in out[]".into()))?;
+                if !(0..OUTPUT_SIZE).contains(&v) {
+                    return Err(IllDefined(format!("out[{v}] out of bounds")));
+                }
+                state.touch(Location::Output(v), true)?;
+            }
+            Target::OutputScaled { size, var, offset } => {
+                let v = scaled_index("out", size, var, offset, env)?;
+                if !(0..OUTPUT_SIZE).contains(&v) {
+                    return Err(IllDefined(format!("out[{v}] out of bounds")));
+                }
+                state.touch(Location::Output(v), true)?;
+            }
+        }
+        Ok(())
     }
 
     fn holds(&self, conditions: &[Aff], env: &HashMap<String, i64>) -> Result<bool, IllDefined> {
