@@ -570,6 +570,11 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         Ok(x) => x,
         Err(o) => return o,
     };
+    // A note printed (PF002, PF003) already says that there is nothing
+    // to do.
+    let note_shown = shown_diagnostics(&program, options)
+        .iter()
+        .any(|d| d.severity() == diag::Severity::Note);
     match options.emit {
         Some(Emit::Scop) => {
             return Outcome::ok(ir::emit_program(&program), stderr);
@@ -635,7 +640,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
     };
     stderr.push_str(&kept_warnings(path, &program, &contraction));
-    if program.scops.is_empty() && !stderr.contains("note") {
+    if program.scops.is_empty() && !note_shown {
         stderr.push_str(&format!(
             "polyfold: note: {path}: no SCoP found; nothing to do\n"
         ));
@@ -799,8 +804,8 @@ fn shown_diagnostics<'p>(program: &'p Program, options: &RunOptions) -> Vec<&'p 
         .diagnostics
         .iter()
         .filter(|d| {
-            d.severity == diag::Severity::Error
-                || (!options.quiet && !options.allow.iter().any(|c| c == d.code))
+            d.severity() == diag::Severity::Error
+                || (!options.quiet && !options.allow.iter().any(|c| c == d.code.as_str()))
         })
         .collect()
 }
@@ -939,7 +944,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         && program
             .diagnostics
             .iter()
-            .any(|d| d.code == "PF016" && d.message.contains("subscript"));
+            .any(|d| d.code == diag::Code::QuasiAffine && d.place == Some(diag::Place::Subscript));
     let shared = if per_size {
         None
     } else {

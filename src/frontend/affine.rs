@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::syntax::{BinOp, Expr, ExprKind, UnOp};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic};
 use crate::util::c_text::Prec;
 
 /// A variable of an affine form.
@@ -369,31 +369,9 @@ impl Val {
     }
 }
 
-/// Where an affine expression occurs; it picks the diagnostic code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    Subscript,
-    Bound,
-    Condition,
-}
-
-impl Place {
-    pub fn code(self) -> &'static str {
-        match self {
-            Place::Subscript => "PF010",
-            Place::Bound => "PF011",
-            Place::Condition => "PF012",
-        }
-    }
-
-    pub fn noun(self) -> &'static str {
-        match self {
-            Place::Subscript => "subscript",
-            Place::Bound => "loop bound",
-            Place::Condition => "condition",
-        }
-    }
-}
+/// Where an affine expression occurs; it picks the diagnostic code, and
+/// the rejection carries it.
+pub use crate::diag::Place;
 
 /// Decides what names mean for the converter.
 pub trait Resolver {
@@ -536,18 +514,17 @@ pub fn not_affine(
     reason: &str,
 ) -> Diagnostic {
     Diagnostic::new(
-        place.code(),
-        Severity::Warning,
+        place.non_affine_code(),
         format!("non-affine {} `{}`", place.noun(), res.text(bad)),
         bad.clone(),
         reason.to_string(),
     )
+    .at_place(place)
 }
 
 fn overflow(res: &dyn Resolver, span: &Range<usize>) -> Diagnostic {
     Diagnostic::new(
-        "PF040",
-        Severity::Warning,
+        Code::Overflow,
         format!("coefficient overflow in `{}`", res.text(span)),
         span.clone(),
         "this value does not fit a 64-bit integer",
@@ -714,8 +691,7 @@ fn to_val_depth<R: Resolver>(
                 .ok_or_else(|| overflow(res, &e.span))
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(
-            "PF016",
-            Severity::Warning,
+            Code::QuasiAffine,
             format!(
                 "quasi-affine {} `{}` is not supported",
                 place.noun(),
@@ -731,7 +707,8 @@ fn to_val_depth<R: Resolver>(
                 }
             ),
         )
-        .with_note("polyfold models `/` and `%` only by a constant (not by a variable)")),
+        .with_note("polyfold models `/` and `%` only by a constant (not by a variable)")
+        .at_place(place)),
         ExprKind::Cond(c, x, y) => {
             // Recognise `a < b ? a : b` (min) and `a > b ? a : b` (max).
             if let ExprKind::Binary(op, l, r) = &c.kind {
@@ -946,8 +923,7 @@ fn to_dnf_depth<R: Resolver>(
     let to_dnf = |x: &Expr, place: Place, res: &mut R| to_dnf_depth(x, place, res, depth);
     let too_complex = |res: &R| {
         Diagnostic::new(
-            "PF029",
-            Severity::Warning,
+            Code::TooManyDisjuncts,
             format!("condition `{}` is too complex", res.text(&e.span)),
             e.span.clone(),
             format!("more than {MAX_DISJUNCTS} disjuncts"),

@@ -16,7 +16,7 @@ use super::macros::Macros;
 use super::scope::{Role, Scopes};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::ir::{AccessKind, ForHeader, ParallelMark, ParamOrigin, Placement, StmtId, SyntaxNode};
 
 /// An access found by the analysis, before array ids exist.
@@ -511,7 +511,7 @@ impl<'a> Analyzer<'a> {
         }
         if n > MAX_DISJUNCTS {
             let d = self.warn(
-                "PF029",
+                Code::TooManyDisjuncts,
                 "the conditions around this statement are too complex",
                 span.clone(),
                 format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
@@ -528,12 +528,13 @@ impl<'a> Analyzer<'a> {
 
     fn warn(
         &self,
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Range<usize>,
         label: impl Into<String>,
     ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Warning, message, span, label)
+        debug_assert_eq!(code.severity(), Severity::Warning, "{code}");
+        Diagnostic::new(code, message, span, label)
     }
 
     fn stmt(&mut self, stmt: &CStmt) -> Res<Vec<Node>> {
@@ -545,7 +546,7 @@ impl<'a> Analyzer<'a> {
                 } else {
                     let d = self
                         .warn(
-                            "PF028",
+                            Code::InitialisedDeclaration,
                             "declaration with an initialiser inside a SCoP",
                             span.clone(),
                             "declarations are not modelled",
@@ -577,7 +578,7 @@ impl<'a> Analyzer<'a> {
                 };
                 let Some(neg) = dnf.not() else {
                     let d = self.warn(
-                        "PF029",
+                        Code::TooManyDisjuncts,
                         format!("condition `{}` is too complex", self.text(&cond.span)),
                         cond.span.clone(),
                         format!("its negation has more than {MAX_DISJUNCTS} disjuncts"),
@@ -609,7 +610,7 @@ impl<'a> Analyzer<'a> {
                 let end = self.keyword_end(span);
                 let d = self
                     .warn(
-                        "PF022",
+                        Code::UnsupportedStatement,
                         format!("unsupported statement: {what}"),
                         span.start..end,
                         "not a `for` loop, an `if` or an assignment",
@@ -642,7 +643,7 @@ impl<'a> Analyzer<'a> {
         self.has_loop = true;
         let bad_form = |me: &Self, span: Range<usize>, label: &str| {
             me.warn(
-                "PF013",
+                Code::UnsupportedLoop,
                 "unsupported loop form",
                 span,
                 label.to_string(),
@@ -739,7 +740,7 @@ impl<'a> Analyzer<'a> {
         if !is_signed_integer_type_text(&var.decl.type_text) {
             let d = self
                 .warn(
-                    "PF013",
+                    Code::UnsupportedLoop,
                     format!("iterator `{iter_name}` has type `{}`", var.decl.type_text),
                     var.dc.name_span.clone(),
                     "the iterator must have a signed integer type",
@@ -757,7 +758,7 @@ impl<'a> Analyzer<'a> {
         }
         if self.var_address_taken(iter_var.expect("checked")) {
             let d = self.warn(
-                "PF021",
+                Code::AddressTaken,
                 format!("address of iterator `{iter_name}` taken"),
                 var.dc.name_span.clone(),
                 "its value may change behind the loop's back",
@@ -817,7 +818,7 @@ impl<'a> Analyzer<'a> {
                 _ => {}
             });
             let d = self.warn(
-                "PF014",
+                Code::IteratorAssigned,
                 format!("loop iterator `{iter_name}` is written in the loop body"),
                 at.unwrap_or_else(|| body.span()),
                 "the iterator is assigned here",
@@ -1028,7 +1029,7 @@ impl<'a> Analyzer<'a> {
         (body_writes, header): (&BTreeSet<String>, &Range<usize>),
     ) -> Result<Vec<Rotating>, Diagnostic> {
         let bad = |me: &Self, span: Range<usize>, label: &str| {
-            me.warn("PF013", "unsupported loop form", span, label.to_string())
+            me.warn(Code::UnsupportedLoop, "unsupported loop form", span, label.to_string())
                 .with_note("polyfold reads `for (i = lb, r = e % b; ...; i++, r = r + d < b ? r + d : r + d - b)` (rotating indices)")
         };
         if starts.len() != updates.len() {
@@ -1248,7 +1249,7 @@ impl<'a> Analyzer<'a> {
 
     fn overflow_diag(&self, e: &Expr) -> Diagnostic {
         self.warn(
-            "PF040",
+            Code::Overflow,
             format!("coefficient overflow in `{}`", self.text(&e.span)),
             e.span.clone(),
             "this value does not fit a 64-bit integer",
@@ -1303,7 +1304,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Comma(..) => {
                 let d = self
                     .warn(
-                        "PF020",
+                        Code::TwoWrites,
                         "statement writes two locations",
                         expr.span.clone(),
                         "a comma expression with several assignments",
@@ -1314,7 +1315,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Call(..) => {
                 let d = self
                     .warn(
-                        "PF023",
+                        Code::NotAnAssignment,
                         format!("unsupported statement: call `{}`", self.text(&expr.span)),
                         expr.span.clone(),
                         "a call statement may write memory",
@@ -1324,7 +1325,7 @@ impl<'a> Analyzer<'a> {
             }
             _ => {
                 let d = self.warn(
-                    "PF023",
+                    Code::NotAnAssignment,
                     "expression statement without an assignment",
                     expr.span.clone(),
                     "not an assignment",
@@ -1347,7 +1348,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Ident(name) => {
                 if self.loops.contains(name) {
                     let d = self.warn(
-                        "PF014",
+                        Code::IteratorAssigned,
                         format!("loop iterator `{name}` is written in the loop body"),
                         e.span.clone(),
                         "assignment to the iterator",
@@ -1368,19 +1369,19 @@ impl<'a> Analyzer<'a> {
     fn unsupported_access(&mut self, e: &Expr) {
         let d = match &e.kind {
             ExprKind::Deref(_) => self.warn(
-                "PF024",
+                Code::PointerAccess,
                 format!("access through a pointer `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "pointers may alias",
             ),
             ExprKind::Field(_) => self.warn(
-                "PF026",
+                Code::StructMember,
                 format!("struct member access `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "struct members are not modelled",
             ),
             _ => self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unsupported assignment target `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "not a variable or an array element",
@@ -1392,7 +1393,7 @@ impl<'a> Analyzer<'a> {
     fn scalar_access(&mut self, name: &str, e: &Expr, kind: AccessKind) -> Res<RawAccess> {
         if e.from_macro {
             let d = self.warn(
-                "PF027",
+                Code::AccessInMacro,
                 format!("variable `{name}` accessed inside a macro expansion"),
                 e.span.clone(),
                 "this macro's body names a variable",
@@ -1402,7 +1403,7 @@ impl<'a> Analyzer<'a> {
         }
         let Some(var) = self.scopes.lookup(name, e.span.start) else {
             let d = self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unknown variable `{name}`"),
                 e.span.clone(),
                 "no declaration of this name is visible here",
@@ -1413,7 +1414,7 @@ impl<'a> Analyzer<'a> {
         let v = &self.scopes.vars[var];
         if v.is_array() {
             let d = self.warn(
-                "PF021",
+                Code::AddressTaken,
                 format!("array `{name}` used as a pointer value"),
                 e.span.clone(),
                 "the array's address escapes here",
@@ -1447,7 +1448,7 @@ impl<'a> Analyzer<'a> {
         };
         if e.from_macro || cur.from_macro {
             let d = self.warn(
-                "PF027",
+                Code::AccessInMacro,
                 format!("array `{name}` accessed inside a macro expansion"),
                 e.span.clone(),
                 "this macro's body accesses an array",
@@ -1457,7 +1458,7 @@ impl<'a> Analyzer<'a> {
         }
         let Some(var) = self.scopes.lookup(name, cur.span.start) else {
             let d = self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unknown array `{name}`"),
                 cur.span.clone(),
                 "no declaration of this name is visible here",
@@ -1469,7 +1470,7 @@ impl<'a> Analyzer<'a> {
         if !v.is_array() {
             let d = self
                 .warn(
-                    "PF024",
+                    Code::PointerAccess,
                     format!("subscripted pointer `{name}`"),
                     cur.span.clone(),
                     "pointers may alias; only declared arrays are modelled",
@@ -1480,7 +1481,7 @@ impl<'a> Analyzer<'a> {
         }
         if v.dc.dims.len() > 4 {
             let d = self.warn(
-                "PF030",
+                Code::TooManyDimensions,
                 format!("array `{name}` has {} dimensions", v.dc.dims.len()),
                 cur.span.clone(),
                 "at most 4 dimensions are supported",
@@ -1490,7 +1491,7 @@ impl<'a> Analyzer<'a> {
         }
         if v.dc.dims.len() != idx.len() {
             let d = self.warn(
-                "PF025",
+                Code::PartialAccess,
                 format!(
                     "partial access `{}` to a {}-dimensional array",
                     self.text(&e.span),
@@ -1517,7 +1518,7 @@ impl<'a> Analyzer<'a> {
                 Err(d) => {
                     self.value_uses.extend(statement_uses);
                     let mut d = d.with_label(e.span.clone(), "in this access");
-                    if d.code == "PF010" {
+                    if d.code == Code::NonAffineSubscript {
                         d.message = format!("{} in `{}`", d.message, self.text(&e.span));
                     }
                     self.diags.push(d);
@@ -1637,7 +1638,7 @@ impl<'a> Analyzer<'a> {
                 if self.iterators.contains(name) {
                     let d = self
                         .warn(
-                            "PF031",
+                            Code::IteratorReadAfterLoop,
                             format!("value of loop iterator `{name}` read outside its loop"),
                             e.span.clone(),
                             "the iterator of another loop of this nest",
@@ -1662,7 +1663,7 @@ impl<'a> Analyzer<'a> {
                             return Ok(());
                         }
                         let d = self.warn(
-                            "PF027",
+                            Code::AccessInMacro,
                             format!("variable `{var}` accessed inside a macro expansion"),
                             e.span.clone(),
                             format!("the body of `{name}` names a variable"),
@@ -1690,7 +1691,7 @@ impl<'a> Analyzer<'a> {
                     if let Some(x) = self.macros.expand_call(name, e, args) {
                         if self.macro_depth >= MAX_MACRO_DEPTH {
                             let d = self.warn(
-                                "PF027",
+                                Code::AccessInMacro,
                                 format!("macro expansion of `{name}` too deep"),
                                 e.span.clone(),
                                 "this macro expands into itself",
@@ -1721,7 +1722,7 @@ impl<'a> Analyzer<'a> {
             }
             ExprKind::AddrOf(_) => {
                 let d = self.warn(
-                    "PF021",
+                    Code::AddressTaken,
                     format!(
                         "address of `{}` taken",
                         self.text(&e.span).trim_start_matches('&')
@@ -1739,7 +1740,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Assign(..) | ExprKind::Update(..) => {
                 let d = self
                     .warn(
-                        "PF020",
+                        Code::TwoWrites,
                         "statement writes two locations",
                         e.span.clone(),
                         "a second write inside the expression",
@@ -1838,8 +1839,7 @@ impl Resolver for Analyzer<'_> {
                 ),
             };
             return Err(Diagnostic::new(
-                "PF015",
-                Severity::Warning,
+                Code::ParameterWritten,
                 msg,
                 expr.span.clone(),
                 label,
@@ -1953,7 +1953,7 @@ impl Resolver for Analyzer<'_> {
 }
 
 /// Names used for the seen-set of diagnostics.
-pub type DiagKey = (&'static str, usize, usize);
+pub type DiagKey = (Code, usize, usize);
 
 /// Remembers which diagnostics were already emitted.
 #[derive(Default)]
