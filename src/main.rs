@@ -446,3 +446,20 @@ fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
     }
     code
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_knows_every_code_and_refuses_others() {
+        let args = |code: &str| ExplainArgs {
+            code: Some(code.to_string()),
+            markdown: false,
+        };
+        assert_eq!(explain(&args("PF016")), 0);
+        assert_eq!(explain(&args("pf041")), 0);
+        assert_eq!(explain(&args("PF099")), 2);
+        assert_eq!(explain(&args("hello")), 2);
+    }
+}

@@ -1076,3 +1076,32 @@ impl SyntaxFile {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Place;
+
+    /// A PF016 records where the division is as data (the verifier asks
+    /// for subscripts), whatever the names in its text.
+    #[test]
+    fn a_quasi_affine_rejection_records_its_place() {
+        let source = "void f(int n, int subscript, double A[100], double B[100]) {\n\
+                      for (int i = 0; i < 100; i++) A[i % n] = 1.0;\n\
+                      for (int i = 0; i < 100 / subscript; i++) B[i] = 2.0;\n\
+                      }\n";
+        let program = extract("k.c", source, &Options::default());
+        let places: Vec<Option<Place>> = program
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::QuasiAffine)
+            .map(|d| d.place)
+            .collect();
+        assert_eq!(
+            places,
+            vec![Some(Place::Subscript), Some(Place::Bound)],
+            "{:?}",
+            program.diagnostics
+        );
+    }
+}
