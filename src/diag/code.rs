@@ -1,5 +1,6 @@
-//! The diagnostic codes: one variant per code, each with its severity, a
-//! one-line title and its explanation (what triggers it, why, what to do).
+//! The diagnostic codes and severities: one variant per code, each with
+//! its severity, a one-line title and its explanation (what triggers it,
+//! why, what to do). It depends on nothing else of the crate.
 //!
 //! This table is the one place a code is described: the emitting sites
 //! name a variant, `polyfold explain CODE` prints its entry, and
@@ -9,7 +10,22 @@
 
 use std::fmt;
 
-use super::Severity;
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+/// The word of a severity (`error`, `warning`, `note`).
+pub fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
 
 /// What one code means, for a human.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,7 +267,7 @@ impl Code {
         format!(
             "{} ({}): {}\n\nWhat triggers it: {}.\nWhy: {}.\nWhat to do: {}.\n",
             self.as_str(),
-            super::severity_word(self.severity()),
+            severity_word(self.severity()),
             self.title(),
             e.trigger,
             e.why,
@@ -289,7 +305,7 @@ pub fn reference_markdown() -> String {
             "| [{}](#{}) | {} | {} |\n",
             code.as_str(),
             code.as_str().to_ascii_lowercase(),
-            super::severity_word(code.severity()),
+            severity_word(code.severity()),
             code.title()
         ));
     }
@@ -299,7 +315,7 @@ pub fn reference_markdown() -> String {
             "\n## {}\n\n**{}** ({}).\n\n- What triggers it: {}.\n- Why: {}.\n- What to do: {}.\n",
             code.as_str(),
             code.title(),
-            super::severity_word(code.severity()),
+            severity_word(code.severity()),
             e.trigger,
             e.why,
             e.fix

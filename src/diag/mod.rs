@@ -13,19 +13,11 @@ use std::ops::Range;
 
 pub mod code;
 
-pub use code::{Code, Explanation, reference_markdown};
+pub use code::{Code, Explanation, Severity, reference_markdown, severity_word};
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
-
-/// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    Note,
-    Warning,
-    Error,
-}
 
 /// Where an expression occurs that a diagnostic is about (a subscript, a
 /// loop bound, a condition): the front end's rejections of expressions
@@ -245,15 +237,6 @@ pub fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
         out.push('\n');
     }
     out
-}
-
-/// The word of a severity (`error`, `warning`, `note`).
-pub fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
