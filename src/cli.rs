@@ -3,10 +3,10 @@
 //! `polyfold [OPTIONS] FILE...` runs the pipeline on each file and prints
 //! the transformed program (or writes it with `-i`, shows a diff with
 //! `--diff`, checks with `--check`, reports with `--report`, or prints an
-//! intermediate form with `--emit`). Subcommands: `verify`, `bench`,
-//! `lattice`, `smo`. `args_conflicts_with_subcommands` keeps `polyfold FILE`
-//! and `polyfold verify FILE` both working. This module only declares; the
-//! driver acts.
+//! intermediate form with `--emit`). Subcommands: `verify`, `plot`,
+//! `bench`, `lattice`, `smo`, `explain`. `args_conflicts_with_subcommands`
+//! keeps `polyfold FILE` and `polyfold verify FILE` both working. This
+//! module only declares; the driver acts.
 
 use std::path::PathBuf;
 
@@ -65,6 +65,10 @@ pub enum Command {
     /// in the `.smo.input` format of SMO's authors; print the storage
     /// mappings, sizes, the baseline and the certification verdicts.
     Smo(SmoArgs),
+    /// Explain a diagnostic code: what triggers it, why, and what to do
+    /// (e.g. `polyfold explain PF016`); `--markdown` prints the reference
+    /// of every code, `docs/diagnostics.md`.
+    Explain(ExplainArgs),
     /// One measurement of `bench --scale` (run by it in a child process):
     /// FILE with its size `#define`s multiplied by the factor; prints one
     /// JSON line with its own peak memory.
@@ -89,6 +93,17 @@ pub struct BenchScaleOneArgs {
     pub no_lattice: bool,
     #[arg(long = "no-inter-array")]
     pub no_inter_array: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// The code, e.g. `PF016` (case does not matter).
+    #[arg(value_name = "CODE", required_unless_present = "markdown")]
+    pub code: Option<String>,
+
+    /// Print the reference page of every code (Markdown) instead.
+    #[arg(long, conflicts_with = "code")]
+    pub markdown: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -171,7 +186,7 @@ pub struct AnalysisArgs {
     pub quiet: bool,
 
     /// Print no diagnostic with this code (repeatable), e.g.
-    /// `--allow PF016` (the codes are listed in the README).
+    /// `--allow PF016` (`polyfold explain CODE` says what a code means).
     #[arg(long = "allow", value_name = "CODE", value_parser = parse_diagnostic_code)]
     pub allow: Vec<String>,
 

@@ -570,6 +570,11 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         Ok(x) => x,
         Err(o) => return o,
     };
+    // A note printed (PF002, PF003) already says that there is nothing
+    // to do.
+    let note_shown = shown_diagnostics(&program, options)
+        .iter()
+        .any(|d| d.severity() == diag::Severity::Note);
     match options.emit {
         Some(Emit::Scop) => {
             return Outcome::ok(ir::emit_program(&program), stderr);
@@ -635,7 +640,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
     };
     stderr.push_str(&kept_warnings(path, &program, &contraction));
-    if program.scops.is_empty() && !stderr.contains("note") {
+    if program.scops.is_empty() && !note_shown {
         stderr.push_str(&format!(
             "polyfold: note: {path}: no SCoP found; nothing to do\n"
         ));
@@ -799,8 +804,8 @@ fn shown_diagnostics<'p>(program: &'p Program, options: &RunOptions) -> Vec<&'p 
         .diagnostics
         .iter()
         .filter(|d| {
-            d.severity == diag::Severity::Error
-                || (!options.quiet && !options.allow.iter().any(|c| c == d.code))
+            d.severity() == diag::Severity::Error
+                || (!options.quiet && !options.allow.iter().any(|c| c == d.code.as_str()))
         })
         .collect()
 }
@@ -939,7 +944,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         && program
             .diagnostics
             .iter()
-            .any(|d| d.code == "PF016" && d.message.contains("subscript"));
+            .any(|d| d.code == diag::Code::QuasiAffine && d.place == Some(diag::Place::Subscript));
     let shared = if per_size {
         None
     } else {
@@ -1102,7 +1107,6 @@ pub fn plot_file(
     entries: &mut Vec<crate::plot::IndexEntry>,
     notes: &mut Vec<String>,
 ) -> Outcome {
-    use crate::plot::{IndexEntry, LatticePlot, MemoryPlot, lattice_2d, lattice_svg, memory_svg};
     let (_, shown, mut program, mut stderr) = match read_and_extract(path, options) {
         Ok(x) => x,
         Err(o) => return o,
@@ -1133,185 +1137,245 @@ pub fn plot_file(
             2,
         );
     }
-    let stem: String = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "stdin".into())
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let file_name = path
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| shown.clone());
-    let mut stdout = String::new();
-    let write = |name: &str, text: &str, stdout: &mut String| -> Result<(), String> {
-        let file = out_dir.join(name);
-        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        stdout.push_str(&format!("{}\n", file.display()));
-        Ok(())
-    };
+    let mut files = PlotFiles::new(path, &shown, out_dir);
     for (si, scop) in program.scops.iter().enumerate() {
-        let Ok(values) = scop.param_values() else {
-            let missing = scop.param_values().err().unwrap_or_default();
+        if let Err(e) = plot_scop(&mut files, (si, scop), &contraction, entries, notes) {
+            return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
+        }
+    }
+    Outcome::ok(files.stdout, stderr)
+}
+
+/// Where and under which names `polyfold plot` writes the pictures of one
+/// file, and the list of the files written (its stdout).
+struct PlotFiles<'a> {
+    out_dir: &'a Path,
+    /// The file's stem made safe for a file name (`durbin`).
+    stem: String,
+    /// The file's name, for titles.
+    file_name: String,
+    /// The file as messages show it.
+    shown: String,
+    stdout: String,
+}
+
+impl<'a> PlotFiles<'a> {
+    fn new(path: &Path, shown: &str, out_dir: &'a Path) -> PlotFiles<'a> {
+        let stem: String = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "stdin".into())
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let file_name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| shown.to_string());
+        PlotFiles {
+            out_dir,
+            stem,
+            file_name,
+            shown: shown.to_string(),
+            stdout: String::new(),
+        }
+    }
+
+    /// Writes `text` to the file `name` of the folder and lists it.
+    fn write(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let file = self.out_dir.join(name);
+        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        self.stdout.push_str(&format!("{}\n", file.display()));
+        Ok(())
+    }
+}
+
+/// The pictures of SCoP `si`: the memory over the run (traced for the
+/// parameters' values), then the lattice of each 2-D temporary. A SCoP
+/// without values or temporaries, or whose trace fails, is a note. `Err`
+/// when a file cannot be written.
+fn plot_scop(
+    files: &mut PlotFiles,
+    (si, scop): (usize, &crate::ir::Scop),
+    contraction: &FileContraction,
+    entries: &mut Vec<crate::plot::IndexEntry>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    use crate::plot::{IndexEntry, MemoryPlot, memory_svg};
+    let shown = files.shown.clone();
+    let values = match scop.param_values() {
+        Ok(values) => values,
+        Err(missing) => {
             notes.push(format!(
                 "{shown}: SCoP {si} ({}) not drawn: parameter `{missing}` has no value (pass -D {missing}=VALUE)",
                 scop.function
             ));
-            continue;
-        };
-        let decisions: Vec<&crate::pipeline::ArrayDecision> = contraction
-            .decisions
-            .iter()
-            .filter(|d| d.scop == si && d.classification.liveness == Liveness::Temporary)
-            .collect();
-        if decisions.is_empty() {
-            continue;
+            return Ok(());
         }
-        let mut counted = vec![false; scop.arrays.len()];
-        for d in &decisions {
-            counted[d.array.0 as usize] = true;
-        }
-        let trace = crate::verify::build::trace_program(scop);
-        let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
-        let (report, profile) = match crate::verify::run_trace_profiled(
-            &trace,
-            &values,
-            &mut budget,
-            PLOT_SPANS,
-            &counted,
-        ) {
+    };
+    let decisions: Vec<&crate::pipeline::ArrayDecision> = contraction
+        .decisions
+        .iter()
+        .filter(|d| d.scop == si && d.classification.liveness == Liveness::Temporary)
+        .collect();
+    if decisions.is_empty() {
+        return Ok(());
+    }
+    let mut counted = vec![false; scop.arrays.len()];
+    for d in &decisions {
+        counted[d.array.0 as usize] = true;
+    }
+    let trace = crate::verify::build::trace_program(scop);
+    let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+    let (report, profile) =
+        match crate::verify::run_trace_profiled(&trace, &values, &mut budget, PLOT_SPANS, &counted)
+        {
             Ok(x) => x,
             Err(e) => {
                 notes.push(format!(
                     "{shown}: SCoP {si} not drawn: the trace failed: {e}"
                 ));
-                continue;
+                return Ok(());
             }
         };
-        let original: i64 = decisions.iter().filter_map(|d| d.original_cells).sum();
-        let merged = contraction.merged.iter().find(|m| m.scop == si);
-        let new: i64 = merged.map_or(0, |m| m.merged_cells)
-            + decisions.iter().filter_map(|d| d.new_cells()).sum::<i64>();
-        let sizes: Vec<String> = scop
-            .params
+    let original: i64 = decisions.iter().filter_map(|d| d.original_cells).sum();
+    let merged = contraction.merged.iter().find(|m| m.scop == si);
+    let new: i64 = merged.map_or(0, |m| m.merged_cells)
+        + decisions.iter().filter_map(|d| d.new_cells()).sum::<i64>();
+    let sizes: Vec<String> = scop
+        .params
+        .iter()
+        .zip(&values)
+        .map(|(p, v)| format!("{} = {v}", p.name))
+        .collect();
+    let memory = MemoryPlot {
+        title: format!(
+            "{}: SCoP {si} ({}), {}",
+            files.file_name,
+            scop.function,
+            sizes.join(", ")
+        ),
+        operations: report.operations,
+        series: decisions
             .iter()
-            .zip(&values)
-            .map(|(p, v)| format!("{} = {v}", p.name))
-            .collect();
-        let memory = MemoryPlot {
-            title: format!(
-                "{file_name}: SCoP {si} ({}), {}",
-                scop.function,
-                sizes.join(", ")
-            ),
-            operations: report.operations,
-            series: decisions
-                .iter()
-                .map(|d| {
-                    let a = d.array.0 as usize;
-                    (
-                        d.name.clone(),
-                        profile.arrays.iter().map(|s| s[a]).collect(),
-                    )
-                })
-                .collect(),
-            total: profile.total.clone(),
-            levels: vec![
-                ("original storage".into(), original),
-                ("new storage".into(), new),
-                ("max-live bound".into(), profile.max_total as i64),
-            ],
-        };
-        let memory_name = format!("{stem}.scop{si}.memory.svg");
-        if let Err(e) = write(&memory_name, &memory_svg(&memory), &mut stdout) {
-            return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
-        }
-        entries.push(IndexEntry {
-            what: format!("{shown}: SCoP {si} ({})", scop.function),
-            numbers: format!(
-                "{}; temporaries {original} -> {new} cells, max live {} at once",
-                sizes.join(", "),
-                profile.max_total
-            ),
-            files: vec![memory_name],
-        });
-        for d in &decisions {
-            let array = scop.array(d.array);
-            let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
-                continue;
-            };
-            let Some(mapping) = certified.mapping() else {
-                continue;
-            };
-            if array.extents.len() != 2 {
-                continue;
-            }
-            match ds_plot(scop, d, mapping, &values) {
-                Ok(Some((ds, lo, hi, mut rows))) => {
-                    rows.retain(|(_, m)| *m > 1);
-                    if rows.is_empty() {
-                        continue;
-                    }
-                    let Some(crate::plot::Lattice2d {
-                        points: lattice,
-                        basis,
-                        cells,
-                    }) = lattice_2d(&rows, lo, hi)
-                    else {
-                        notes.push(format!(
-                            "{shown}: `{}` has no drawable lattice (too large)",
-                            d.name
-                        ));
-                        continue;
-                    };
-                    let plot = LatticePlot {
-                        title: format!(
-                            "{file_name}: {}.{}, {}",
-                            scop.function,
-                            d.name,
-                            sizes.join(", ")
-                        ),
-                        mapping: report::mapping_text(d),
-                        ds,
-                        lattice,
-                        basis,
-                        cells,
-                    };
-                    let name = format!("{stem}.scop{si}.{}.ds.svg", d.name);
-                    if let Err(e) = write(&name, &lattice_svg(&plot), &mut stdout) {
-                        return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
-                    }
-                    entries.push(IndexEntry {
-                        what: format!("{shown}: {}.{}", scop.function, d.name),
-                        numbers: format!(
-                            "{} -> {} cells, lower bound {}; {}",
-                            d.original_cells.map_or("?".into(), |c| c.to_string()),
-                            d.new_cells().map_or("?".into(), |c| c.to_string()),
-                            d.max_live.map_or("?".into(), |c| c.to_string()),
-                            report::mapping_text(d)
-                        ),
-                        files: vec![name],
-                    });
-                }
-                Ok(None) => notes.push(format!(
-                    "{shown}: the difference set of `{}` has more than {PLOT_MAX_DS_POINTS} points: not drawn",
-                    d.name
-                )),
-                Err(e) => notes.push(format!(
-                    "{shown}: the difference set of `{}` not drawn: {e}",
-                    d.name
-                )),
-            }
-        }
+            .map(|d| {
+                let a = d.array.0 as usize;
+                (
+                    d.name.clone(),
+                    profile.arrays.iter().map(|s| s[a]).collect(),
+                )
+            })
+            .collect(),
+        total: profile.total.clone(),
+        levels: vec![
+            ("original storage".into(), original),
+            ("new storage".into(), new),
+            ("max-live bound".into(), profile.max_total as i64),
+        ],
+    };
+    let memory_name = format!("{}.scop{si}.memory.svg", files.stem);
+    files.write(&memory_name, &memory_svg(&memory))?;
+    entries.push(IndexEntry {
+        what: format!("{shown}: SCoP {si} ({})", scop.function),
+        numbers: format!(
+            "{}; temporaries {original} -> {new} cells, max live {} at once",
+            sizes.join(", "),
+            profile.max_total
+        ),
+        files: vec![memory_name],
+    });
+    for d in &decisions {
+        plot_lattice(files, (si, scop), d, (&values, &sizes), entries, notes)?;
     }
-    Outcome::ok(stdout, stderr)
+    Ok(())
+}
+
+/// The difference set and lattice of `d`'s array, when it is a 2-D array
+/// with a modular mapping (for the parameters' `values`, shown as
+/// `sizes`); a set too large to draw is a note. `Err` when the file
+/// cannot be written.
+fn plot_lattice(
+    files: &mut PlotFiles,
+    (si, scop): (usize, &crate::ir::Scop),
+    d: &crate::pipeline::ArrayDecision,
+    (values, sizes): (&[i64], &[String]),
+    entries: &mut Vec<crate::plot::IndexEntry>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    use crate::plot::{IndexEntry, LatticePlot, lattice_2d, lattice_svg};
+    let shown = files.shown.clone();
+    let array = scop.array(d.array);
+    let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
+        return Ok(());
+    };
+    let Some(mapping) = certified.mapping() else {
+        return Ok(());
+    };
+    if array.extents.len() != 2 {
+        return Ok(());
+    }
+    match ds_plot(scop, d, mapping, values) {
+        Ok(Some((ds, lo, hi, mut rows))) => {
+            rows.retain(|(_, m)| *m > 1);
+            if rows.is_empty() {
+                return Ok(());
+            }
+            let Some(crate::plot::Lattice2d {
+                points: lattice,
+                basis,
+                cells,
+            }) = lattice_2d(&rows, lo, hi)
+            else {
+                notes.push(format!(
+                    "{shown}: `{}` has no drawable lattice (too large)",
+                    d.name
+                ));
+                return Ok(());
+            };
+            let plot = LatticePlot {
+                title: format!(
+                    "{}: {}.{}, {}",
+                    files.file_name,
+                    scop.function,
+                    d.name,
+                    sizes.join(", ")
+                ),
+                mapping: report::mapping_text(d),
+                ds,
+                lattice,
+                basis,
+                cells,
+            };
+            let name = format!("{}.scop{si}.{}.ds.svg", files.stem, d.name);
+            files.write(&name, &lattice_svg(&plot))?;
+            entries.push(IndexEntry {
+                what: format!("{shown}: {}.{}", scop.function, d.name),
+                numbers: format!(
+                    "{} -> {} cells, lower bound {}; {}",
+                    d.original_cells.map_or("?".into(), |c| c.to_string()),
+                    d.new_cells().map_or("?".into(), |c| c.to_string()),
+                    d.max_live.map_or("?".into(), |c| c.to_string()),
+                    report::mapping_text(d)
+                ),
+                files: vec![name],
+            });
+        }
+        Ok(None) => notes.push(format!(
+            "{shown}: the difference set of `{}` has more than {PLOT_MAX_DS_POINTS} points: not drawn",
+            d.name
+        )),
+        Err(e) => notes.push(format!(
+            "{shown}: the difference set of `{}` not drawn: {e}",
+            d.name
+        )),
+    }
+    Ok(())
 }
 
 /// The points of the difference set of `d`'s array for `values`, its box,

@@ -10,7 +10,10 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
-use polyfold::cli::{AnalysisArgs, BenchArgs, Cli, Command, CommandMacro};
+use polyfold::cli::{
+    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, ExplainArgs,
+    LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
+};
 use polyfold::driver::{
     Outcome, RunOptions, failed_record, finish_stderr, report_document, run_file, verify_file,
 };
@@ -175,6 +178,7 @@ fn bench_speed(args: &BenchArgs) -> u8 {
     }
 }
 
+/// Parses the command line and runs the command it names; the exit code.
 fn run() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
@@ -187,203 +191,275 @@ fn run() -> ExitCode {
             }
         }
     }
+    let code = match &cli.command {
+        Some(Command::Verify(args)) => verify_files(&matches, args),
+        Some(Command::Plot(args)) => plot_files(&matches, args),
+        Some(Command::Bench(args)) => bench(args),
+        Some(Command::BenchScaleOne(args)) => bench_scale_one(args),
+        Some(Command::Lattice(args)) => lattice(args),
+        Some(Command::Smo(args)) => smo(args),
+        Some(Command::Explain(args)) => explain(args),
+        None => run_files(&matches, &cli),
+    };
+    ExitCode::from(code)
+}
+
+/// `polyfold verify FILE...`: traces each file's mappings; the worst exit
+/// code of the files.
+fn verify_files(matches: &ArgMatches, args: &VerifyArgs) -> u8 {
+    let mut options = RunOptions::from_analysis(&args.analysis);
+    if let Some(sub) = matches.subcommand_matches("verify") {
+        options.macros = ordered_macros(sub, &args.analysis);
+    }
     let mut code = 0u8;
-    match cli.command {
-        Some(Command::Verify(args)) => {
-            let mut options = RunOptions::from_analysis(&args.analysis);
-            if let Some(sub) = matches.subcommand_matches("verify") {
-                options.macros = ordered_macros(sub, &args.analysis);
+    for file in &args.files {
+        let progress = start_progress(file, options.quiet);
+        let mut out = verify_file(file, &options);
+        progress.finish();
+        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+        emit(&out);
+        code = code.max(out.code);
+    }
+    code
+}
+
+/// `polyfold plot FILE... --out DIR`: draws each file, then writes
+/// `index.html` and prints its path.
+fn plot_files(matches: &ArgMatches, args: &PlotArgs) -> u8 {
+    let mut options = RunOptions::from_analysis(&args.analysis);
+    if let Some(sub) = matches.subcommand_matches("plot") {
+        options.macros = ordered_macros(sub, &args.analysis);
+    }
+    let mut code = 0u8;
+    let mut entries = Vec::new();
+    let mut notes = Vec::new();
+    for file in &args.files {
+        let progress = start_progress(file, options.quiet);
+        let mut out =
+            polyfold::driver::plot_file(file, &options, &args.out, &mut entries, &mut notes);
+        progress.finish();
+        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+        emit(&out);
+        code = code.max(out.code);
+    }
+    for n in &notes {
+        to_stderr(&format!("polyfold: note: {n}\n"));
+    }
+    let index = args.out.join("index.html");
+    let page = polyfold::plot::index_html("polyfold plot", &entries, &notes);
+    if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&index, page)) {
+        to_stderr(&format!(
+            "polyfold: error: cannot write {}: {e}\n",
+            index.display()
+        ));
+        code = code.max(2);
+    } else {
+        to_stdout(&format!("{}\n", index.display()));
+    }
+    code
+}
+
+/// `polyfold bench DIR`: the regression table, or the scaling or speed
+/// benchmark (exit 1 on a regression, 2 when DIR cannot be read).
+fn bench(args: &BenchArgs) -> u8 {
+    if (args.no_lattice || args.no_inter_array) && args.bless {
+        to_stderr(
+            "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array\n",
+        );
+        return 2;
+    }
+    if let Some(factors) = &args.scale {
+        return bench_scale(args, factors);
+    }
+    if args.speed {
+        return bench_speed(args);
+    }
+    let mut options = BenchOptions {
+        repeats: args.repeats.unwrap_or(5) as usize,
+        bless: args.bless,
+        ..BenchOptions::default()
+    };
+    options.contract.lattices = !args.no_lattice;
+    options.contract.inter_array = !args.no_inter_array;
+    options.contract.min_memory = args.min_memory;
+    match run_bench(&args.dir, &options) {
+        Ok(result) => {
+            to_stdout(&result.table);
+            for n in &result.notes {
+                to_stdout(&format!("note: {n}\n"));
             }
-            for file in &args.files {
-                let progress = start_progress(file, options.quiet);
-                let mut out = verify_file(file, &options);
-                progress.finish();
-                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
-                emit(&out);
-                code = code.max(out.code);
+            for r in &result.regressions {
+                to_stdout(&format!("REGRESSION: {r}\n"));
             }
+            u8::from(!result.regressions.is_empty())
         }
-        Some(Command::Plot(args)) => {
-            let mut options = RunOptions::from_analysis(&args.analysis);
-            if let Some(sub) = matches.subcommand_matches("plot") {
-                options.macros = ordered_macros(sub, &args.analysis);
-            }
-            let mut entries = Vec::new();
-            let mut notes = Vec::new();
-            for file in &args.files {
-                let progress = start_progress(file, options.quiet);
-                let mut out = polyfold::driver::plot_file(
-                    file,
-                    &options,
-                    &args.out,
-                    &mut entries,
-                    &mut notes,
-                );
-                progress.finish();
-                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
-                emit(&out);
-                code = code.max(out.code);
-            }
-            for n in &notes {
-                to_stderr(&format!("polyfold: note: {n}\n"));
-            }
-            let index = args.out.join("index.html");
-            let page = polyfold::plot::index_html("polyfold plot", &entries, &notes);
-            if let Err(e) =
-                std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&index, page))
-            {
-                to_stderr(&format!(
-                    "polyfold: error: cannot write {}: {e}\n",
-                    index.display()
-                ));
-                code = code.max(2);
-            } else {
-                to_stdout(&format!("{}\n", index.display()));
-            }
-        }
-        Some(Command::Bench(args)) => {
-            if (args.no_lattice || args.no_inter_array) && args.bless {
-                to_stderr(
-                    "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array\n",
-                );
-                return ExitCode::from(2);
-            }
-            if let Some(factors) = &args.scale {
-                return ExitCode::from(bench_scale(&args, factors));
-            }
-            if args.speed {
-                return ExitCode::from(bench_speed(&args));
-            }
-            let mut options = BenchOptions {
-                repeats: args.repeats.unwrap_or(5) as usize,
-                bless: args.bless,
-                ..BenchOptions::default()
-            };
-            options.contract.lattices = !args.no_lattice;
-            options.contract.inter_array = !args.no_inter_array;
-            options.contract.min_memory = args.min_memory;
-            match run_bench(&args.dir, &options) {
-                Ok(result) => {
-                    to_stdout(&result.table);
-                    for n in &result.notes {
-                        to_stdout(&format!("note: {n}\n"));
-                    }
-                    for r in &result.regressions {
-                        to_stdout(&format!("REGRESSION: {r}\n"));
-                    }
-                    if !result.regressions.is_empty() {
-                        code = 1;
-                    }
-                }
-                Err(e) => {
-                    to_stderr(&format!(
-                        "polyfold: error: cannot read {}: {e}\n",
-                        args.dir.display()
-                    ));
-                    code = 2;
-                }
-            }
-        }
-        Some(Command::BenchScaleOne(args)) => {
-            // The main job's options (what `polyfold FILE` runs): no
-            // report-only max-live trace, whose cost grows with the sizes
-            // up to its cap.
-            let contract = polyfold::pipeline::ContractOptions {
-                lattices: !args.no_lattice,
-                inter_array: !args.no_inter_array,
-                ..Default::default()
-            };
-            let line = polyfold::bench::scale::measure_one(
-                &args.file,
-                args.factor,
-                &args.fixed,
-                args.repeats.max(1) as usize,
-                std::time::Duration::from_secs_f64(args.time_budget.max(0.0)),
-                &contract,
-            );
-            to_stdout(&format!("{line}\n"));
-        }
-        Some(Command::Lattice(args)) => {
-            let options = polyfold::mapping::lattice::LatticeOptions {
-                array: "A".into(),
-                optimal: args.optimal_budget > 0,
-                optimal_steps: args.optimal_budget,
-                ..Default::default()
-            };
-            let set = if args.set == "-" {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                    .map(|_| text)
-                    .map_err(|e| format!("polyfold: error: cannot read standard input: {e}\n"))
-            } else if let Some(path) = args.set.strip_prefix('@') {
-                polyfold::driver::read_source(std::path::Path::new(path))
-            } else {
-                Ok(args.set.clone())
-            };
-            match set.and_then(|set| {
-                let mut out = String::new();
-                for (header, set) in lattice_inputs(&set) {
-                    let report =
-                        polyfold::mapping::lattice::lattice_report(&set, &args.define, &options)
-                            .map_err(|e| match &header {
-                                Some(h) => format!("polyfold: error: {h}: {e}\n"),
-                                None => format!("polyfold: error: {e}\n"),
-                            })?;
-                    if let Some(h) = header {
-                        out.push_str(&format!("# {h}\n"));
-                    }
-                    out.push_str(&report);
-                }
-                Ok(out)
-            }) {
-                Ok(text) => to_stdout(&text),
-                Err(e) => {
-                    to_stderr(&e);
-                    code = 2;
-                }
-            }
-        }
-        Some(Command::Smo(args)) => match polyfold::driver::read_source(&args.file) {
-            Ok(text) => {
-                let options = polyfold::mapping::smo::SmoOptions::default();
-                match polyfold::mapping::smo::smo_report(&text, &args.define, &options) {
-                    Ok(report) => to_stdout(&report),
-                    Err(e) => {
-                        to_stderr(&format!("polyfold: error: {}: {e}\n", args.file.display()));
-                        code = 2;
-                    }
-                }
-            }
-            Err(e) => {
-                to_stderr(&e);
-                code = 2;
-            }
-        },
-        None => {
-            let mut options = RunOptions::from(&cli.run);
-            options.macros = ordered_macros(&matches, &cli.run.analysis);
-            let json = options.report == Some(polyfold::cli::ReportFormat::Json);
-            let mut records = Vec::new();
-            for file in &cli.run.files {
-                let progress = start_progress(file, options.quiet);
-                let mut out = run_file(file, &options);
-                progress.finish();
-                out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
-                if json {
-                    records.push(match out.record.take() {
-                        Some(r) => r,
-                        None => failed_record(file, &out),
-                    });
-                }
-                emit(&out);
-                code = code.max(out.code);
-            }
-            if json {
-                let document = report_document(records);
-                let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-                to_stdout(&format!("{text}\n"));
-            }
+        Err(e) => {
+            to_stderr(&format!(
+                "polyfold: error: cannot read {}: {e}\n",
+                args.dir.display()
+            ));
+            2
         }
     }
-    ExitCode::from(code)
+}
+
+/// `polyfold bench-scale-one FILE`: one measurement of `bench --scale`,
+/// printed as one JSON line.
+fn bench_scale_one(args: &BenchScaleOneArgs) -> u8 {
+    // The main job's options (what `polyfold FILE` runs): no report-only
+    // max-live trace, whose cost grows with the sizes up to its cap.
+    let contract = polyfold::pipeline::ContractOptions {
+        lattices: !args.no_lattice,
+        inter_array: !args.no_inter_array,
+        ..Default::default()
+    };
+    let line = polyfold::bench::scale::measure_one(
+        &args.file,
+        args.factor,
+        &args.fixed,
+        args.repeats.max(1) as usize,
+        std::time::Duration::from_secs_f64(args.time_budget.max(0.0)),
+        &contract,
+    );
+    to_stdout(&format!("{line}\n"));
+    0
+}
+
+/// `polyfold lattice SET`: the lattice report of each set of the input
+/// (exit 2 when the input cannot be read or a set is refused).
+fn lattice(args: &LatticeArgs) -> u8 {
+    let options = polyfold::mapping::lattice::LatticeOptions {
+        array: "A".into(),
+        optimal: args.optimal_budget > 0,
+        optimal_steps: args.optimal_budget,
+        ..Default::default()
+    };
+    let set = if args.set == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map(|_| text)
+            .map_err(|e| format!("polyfold: error: cannot read standard input: {e}\n"))
+    } else if let Some(path) = args.set.strip_prefix('@') {
+        polyfold::driver::read_source(std::path::Path::new(path))
+    } else {
+        Ok(args.set.clone())
+    };
+    match set.and_then(|set| {
+        let mut out = String::new();
+        for (header, set) in lattice_inputs(&set) {
+            let report = polyfold::mapping::lattice::lattice_report(&set, &args.define, &options)
+                .map_err(|e| match &header {
+                Some(h) => format!("polyfold: error: {h}: {e}\n"),
+                None => format!("polyfold: error: {e}\n"),
+            })?;
+            if let Some(h) = header {
+                out.push_str(&format!("# {h}\n"));
+            }
+            out.push_str(&report);
+        }
+        Ok(out)
+    }) {
+        Ok(text) => {
+            to_stdout(&text);
+            0
+        }
+        Err(e) => {
+            to_stderr(&e);
+            2
+        }
+    }
+}
+
+/// `polyfold smo FILE`: the SMO storage optimiser's report (exit 2 when
+/// the file cannot be read or is refused).
+fn smo(args: &SmoArgs) -> u8 {
+    match polyfold::driver::read_source(&args.file) {
+        Ok(text) => {
+            let options = polyfold::mapping::smo::SmoOptions::default();
+            match polyfold::mapping::smo::smo_report(&text, &args.define, &options) {
+                Ok(report) => {
+                    to_stdout(&report);
+                    0
+                }
+                Err(e) => {
+                    to_stderr(&format!("polyfold: error: {}: {e}\n", args.file.display()));
+                    2
+                }
+            }
+        }
+        Err(e) => {
+            to_stderr(&e);
+            2
+        }
+    }
+}
+
+/// `polyfold explain CODE`: what a diagnostic code means; `--markdown`:
+/// the reference page of every code. An unknown code is a usage error
+/// (exit 2).
+fn explain(args: &ExplainArgs) -> u8 {
+    if args.markdown {
+        to_stdout(&polyfold::diag::reference_markdown());
+        return 0;
+    }
+    let asked = args.code.as_deref().unwrap_or_default();
+    match polyfold::diag::Code::parse(asked) {
+        Some(code) => {
+            to_stdout(&code.explain_text());
+            0
+        }
+        None => {
+            to_stderr(&format!(
+                "polyfold: error: `{asked}` is not a diagnostic code of polyfold (`polyfold explain --markdown` lists them all)\n"
+            ));
+            2
+        }
+    }
+}
+
+/// `polyfold FILE...`: runs the pipeline on each file and prints what the
+/// options ask for (with `--report json`, one document for all files).
+fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
+    let mut options = RunOptions::from(&cli.run);
+    options.macros = ordered_macros(matches, &cli.run.analysis);
+    let json = options.report == Some(polyfold::cli::ReportFormat::Json);
+    let mut code = 0u8;
+    let mut records = Vec::new();
+    for file in &cli.run.files {
+        let progress = start_progress(file, options.quiet);
+        let mut out = run_file(file, &options);
+        progress.finish();
+        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+        if json {
+            records.push(match out.record.take() {
+                Some(r) => r,
+                None => failed_record(file, &out),
+            });
+        }
+        emit(&out);
+        code = code.max(out.code);
+    }
+    if json {
+        let document = report_document(records);
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        to_stdout(&format!("{text}\n"));
+    }
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_knows_every_code_and_refuses_others() {
+        let args = |code: &str| ExplainArgs {
+            code: Some(code.to_string()),
+            markdown: false,
+        };
+        assert_eq!(explain(&args("PF016")), 0);
+        assert_eq!(explain(&args("pf041")), 0);
+        assert_eq!(explain(&args("PF099")), 2);
+        assert_eq!(explain(&args("hello")), 2);
+    }
 }

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::syntax::{BinOp, Expr, ExprKind, UnOp};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic};
 use crate::util::c_text::Prec;
 
 /// A variable of an affine form.
@@ -369,31 +369,9 @@ impl Val {
     }
 }
 
-/// Where an affine expression occurs; it picks the diagnostic code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    Subscript,
-    Bound,
-    Condition,
-}
-
-impl Place {
-    pub fn code(self) -> &'static str {
-        match self {
-            Place::Subscript => "PF010",
-            Place::Bound => "PF011",
-            Place::Condition => "PF012",
-        }
-    }
-
-    pub fn noun(self) -> &'static str {
-        match self {
-            Place::Subscript => "subscript",
-            Place::Bound => "loop bound",
-            Place::Condition => "condition",
-        }
-    }
-}
+/// Where an affine expression occurs; it picks the diagnostic code, and
+/// the rejection carries it.
+pub use crate::diag::Place;
 
 /// Decides what names mean for the converter.
 pub trait Resolver {
@@ -536,18 +514,17 @@ pub fn not_affine(
     reason: &str,
 ) -> Diagnostic {
     Diagnostic::new(
-        place.code(),
-        Severity::Warning,
+        place.non_affine_code(),
         format!("non-affine {} `{}`", place.noun(), res.text(bad)),
         bad.clone(),
         reason.to_string(),
     )
+    .at_place(place)
 }
 
 fn overflow(res: &dyn Resolver, span: &Range<usize>) -> Diagnostic {
     Diagnostic::new(
-        "PF040",
-        Severity::Warning,
+        Code::Overflow,
         format!("coefficient overflow in `{}`", res.text(span)),
         span.clone(),
         "this value does not fit a 64-bit integer",
@@ -618,44 +595,7 @@ fn to_val_depth<R: Resolver>(
         ExprKind::Binary(BinOp::Mul, a, b) => {
             let va = recur(a, res)?;
             let vb = recur(b, res)?;
-            let k_a = match &va {
-                Val::Aff(l) => l.as_constant(),
-                _ => None,
-            };
-            let k_b = match &vb {
-                Val::Aff(l) => l.as_constant(),
-                _ => None,
-            };
-            // A product of a parameter expression with known value and
-            // an iterator (`(N + 1) * j`) uses the value, so that the
-            // access stays affine; the value is exact.
-            let k_a = k_a.or_else(|| {
-                if k_b.is_none() {
-                    known_value(&va, res)
-                } else {
-                    None
-                }
-            });
-            let k_b = k_b.or_else(|| {
-                if k_a.is_none() {
-                    known_value(&vb, res)
-                } else {
-                    None
-                }
-            });
-            let (k, v) = match (k_a, k_b) {
-                (Some(k), _) => (k, vb),
-                (_, Some(k)) => (k, va),
-                _ => {
-                    return Err(not_affine(
-                        res,
-                        place,
-                        &e.span,
-                        "product of two non-constant expressions",
-                    ));
-                }
-            };
-            v.scale(k).ok_or_else(|| overflow(res, &e.span))
+            mul_vals(va, vb, e, place, res)
         }
         ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), a, b)
             if place == Place::Subscript
@@ -713,57 +653,15 @@ fn to_val_depth<R: Resolver>(
                 .map(Val::Aff)
                 .ok_or_else(|| overflow(res, &e.span))
         }
-        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => Err(Diagnostic::new(
-            "PF016",
-            Severity::Warning,
-            format!(
-                "quasi-affine {} `{}` is not supported",
-                place.noun(),
-                res.text(&e.span)
-            ),
-            e.span.clone(),
-            format!(
-                "integer {} is not modelled",
-                if *op == BinOp::Div {
-                    "division"
-                } else {
-                    "remainder"
-                }
-            ),
-        )
-        .with_note("polyfold models `/` and `%` only by a constant (not by a variable)")),
+        ExprKind::Binary(op @ (BinOp::Div | BinOp::Mod), _, _) => {
+            Err(quasi_affine_unsupported(*op, e, place, res))
+        }
         ExprKind::Cond(c, x, y) => {
-            // Recognise `a < b ? a : b` (min) and `a > b ? a : b` (max).
-            if let ExprKind::Binary(op, l, r) = &c.kind {
-                let same = |p: &Expr, q: &Expr| strip_eq(p, q);
-                let kind = match op {
-                    BinOp::Lt | BinOp::Le => {
-                        if same(l, x) && same(r, y) {
-                            Some(true)
-                        } else if same(l, y) && same(r, x) {
-                            Some(false)
-                        } else {
-                            None
-                        }
-                    }
-                    BinOp::Gt | BinOp::Ge => {
-                        if same(l, x) && same(r, y) {
-                            Some(false)
-                        } else if same(l, y) && same(r, x) {
-                            Some(true)
-                        } else {
-                            None
-                        }
-                    }
-                    _ => None,
-                };
-                if let Some(is_min) = kind {
-                    let vx = recur(x, res)?;
-                    let vy = recur(y, res)?;
-                    return combine_minmax(is_min, vx, vy).ok_or_else(|| {
-                        not_affine(res, place, &e.span, "mixed minimum and maximum")
-                    });
-                }
+            if let Some(is_min) = min_max_form(c, x, y) {
+                let vx = recur(x, res)?;
+                let vy = recur(y, res)?;
+                return combine_minmax(is_min, vx, vy)
+                    .ok_or_else(|| not_affine(res, place, &e.span, "mixed minimum and maximum"));
             }
             Err(not_affine(
                 res,
@@ -792,6 +690,99 @@ fn to_val_depth<R: Resolver>(
             &e.span,
             "not an affine expression of iterators and parameters",
         )),
+    }
+}
+
+/// The product of two values, one of which must be a constant, or
+/// parameters with a known value: a product of a parameter expression
+/// with known value and an iterator (`(N + 1) * j`) uses the value, so
+/// that the access stays affine; the value is exact.
+fn mul_vals<R: Resolver>(
+    va: Val,
+    vb: Val,
+    e: &Expr,
+    place: Place,
+    res: &mut R,
+) -> Result<Val, Diagnostic> {
+    let k_a = match &va {
+        Val::Aff(l) => l.as_constant(),
+        _ => None,
+    };
+    let k_b = match &vb {
+        Val::Aff(l) => l.as_constant(),
+        _ => None,
+    };
+    let k_a = k_a.or_else(|| {
+        if k_b.is_none() {
+            known_value(&va, res)
+        } else {
+            None
+        }
+    });
+    let k_b = k_b.or_else(|| {
+        if k_a.is_none() {
+            known_value(&vb, res)
+        } else {
+            None
+        }
+    });
+    let (k, v) = match (k_a, k_b) {
+        (Some(k), _) => (k, vb),
+        (_, Some(k)) => (k, va),
+        _ => {
+            return Err(not_affine(
+                res,
+                place,
+                &e.span,
+                "product of two non-constant expressions",
+            ));
+        }
+    };
+    v.scale(k).ok_or_else(|| overflow(res, &e.span))
+}
+
+/// The rejection (PF016) of a `/` or `%` that is neither by a constant nor
+/// by known numbers; it records the place of the expression.
+fn quasi_affine_unsupported(op: BinOp, e: &Expr, place: Place, res: &dyn Resolver) -> Diagnostic {
+    Diagnostic::new(
+        Code::QuasiAffine,
+        format!(
+            "quasi-affine {} `{}` is not supported",
+            place.noun(),
+            res.text(&e.span)
+        ),
+        e.span.clone(),
+        format!(
+            "integer {} is not modelled",
+            if op == BinOp::Div {
+                "division"
+            } else {
+                "remainder"
+            }
+        ),
+    )
+    .with_note("polyfold models `/` and `%` only by a constant (not by a variable)")
+    .at_place(place)
+}
+
+/// Whether `c ? x : y` is a minimum (`a < b ? a : b`, `Some(true)`) or a
+/// maximum (`a > b ? a : b`, `Some(false)`) of its two branches.
+fn min_max_form(c: &Expr, x: &Expr, y: &Expr) -> Option<bool> {
+    let ExprKind::Binary(op, l, r) = &c.kind else {
+        return None;
+    };
+    let same = |p: &Expr, q: &Expr| strip_eq(p, q);
+    let (branches, swapped) = if same(l, x) && same(r, y) {
+        (true, false)
+    } else if same(l, y) && same(r, x) {
+        (true, true)
+    } else {
+        (false, false)
+    };
+    match op {
+        BinOp::Lt | BinOp::Le if branches => Some(!swapped),
+        BinOp::Gt | BinOp::Ge if branches => Some(swapped),
+        _ => None,
     }
 }
 
@@ -946,8 +937,7 @@ fn to_dnf_depth<R: Resolver>(
     let to_dnf = |x: &Expr, place: Place, res: &mut R| to_dnf_depth(x, place, res, depth);
     let too_complex = |res: &R| {
         Diagnostic::new(
-            "PF029",
-            Severity::Warning,
+            Code::TooManyDisjuncts,
             format!("condition `{}` is too complex", res.text(&e.span)),
             e.span.clone(),
             format!("more than {MAX_DISJUNCTS} disjuncts"),

@@ -16,7 +16,7 @@ use super::macros::Macros;
 use super::scope::{Role, Scopes};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::ir::{AccessKind, ForHeader, ParallelMark, ParamOrigin, Placement, StmtId, SyntaxNode};
 
 /// An access found by the analysis, before array ids exist.
@@ -412,6 +412,19 @@ pub struct Analyzer<'a> {
     calls: Vec<RawCall>,
 }
 
+/// The iterator of a `for` loop, as its header declares it.
+struct LoopIterator<'e> {
+    name: String,
+    /// Its declared type (`int`, `long`).
+    type_text: String,
+    /// Its initial value.
+    init: &'e Expr,
+    /// Rotating indices assigned after it (`i = 0, r = e % b`).
+    rotating_inits: Vec<(&'e Expr, &'e Expr)>,
+    /// Rotating indices declared after it (`int i = 0, r = e % b`).
+    declared_rotating: Vec<&'e super::syntax::Declarator>,
+}
+
 /// A rotating index of a loop's header.
 struct Rotating {
     name: String,
@@ -511,7 +524,7 @@ impl<'a> Analyzer<'a> {
         }
         if n > MAX_DISJUNCTS {
             let d = self.warn(
-                "PF029",
+                Code::TooManyDisjuncts,
                 "the conditions around this statement are too complex",
                 span.clone(),
                 format!("its domain would have more than {MAX_DISJUNCTS} pieces"),
@@ -528,12 +541,13 @@ impl<'a> Analyzer<'a> {
 
     fn warn(
         &self,
-        code: &'static str,
+        code: Code,
         message: impl Into<String>,
         span: Range<usize>,
         label: impl Into<String>,
     ) -> Diagnostic {
-        Diagnostic::new(code, Severity::Warning, message, span, label)
+        debug_assert_eq!(code.severity(), Severity::Warning, "{code}");
+        Diagnostic::new(code, message, span, label)
     }
 
     fn stmt(&mut self, stmt: &CStmt) -> Res<Vec<Node>> {
@@ -545,7 +559,7 @@ impl<'a> Analyzer<'a> {
                 } else {
                     let d = self
                         .warn(
-                            "PF028",
+                            Code::InitialisedDeclaration,
                             "declaration with an initialiser inside a SCoP",
                             span.clone(),
                             "declarations are not modelled",
@@ -577,7 +591,7 @@ impl<'a> Analyzer<'a> {
                 };
                 let Some(neg) = dnf.not() else {
                     let d = self.warn(
-                        "PF029",
+                        Code::TooManyDisjuncts,
                         format!("condition `{}` is too complex", self.text(&cond.span)),
                         cond.span.clone(),
                         format!("its negation has more than {MAX_DISJUNCTS} disjuncts"),
@@ -609,7 +623,7 @@ impl<'a> Analyzer<'a> {
                 let end = self.keyword_end(span);
                 let d = self
                     .warn(
-                        "PF022",
+                        Code::UnsupportedStatement,
                         format!("unsupported statement: {what}"),
                         span.start..end,
                         "not a `for` loop, an `if` or an assignment",
@@ -631,6 +645,21 @@ impl<'a> Analyzer<'a> {
         span.start + n
     }
 
+    /// A diagnostic for a loop whose header polyfold does not model
+    /// (PF013), with the accepted form in a note.
+    fn bad_loop_form(&self, span: Range<usize>, label: &str) -> Diagnostic {
+        self.warn(
+            Code::UnsupportedLoop,
+            "unsupported loop form",
+            span,
+            label.to_string(),
+        )
+        .with_note("polyfold accepts `for (i = lb; i < ub; i++)` with `<`, `<=`, `>`, `>=` bounds and constant steps")
+    }
+
+    /// A `for` loop: its iterator, step, lower and upper bounds, rotating
+    /// indices and parallel mark, then its body with the iterator in
+    /// scope. A header polyfold does not model rejects the loop.
     fn for_loop(
         &mut self,
         init: &ForInit,
@@ -640,17 +669,81 @@ impl<'a> Analyzer<'a> {
         header: &Range<usize>,
     ) -> Res<Vec<Node>> {
         self.has_loop = true;
-        let bad_form = |me: &Self, span: Range<usize>, label: &str| {
-            me.warn(
-                "PF013",
-                "unsupported loop form",
-                span,
-                label.to_string(),
-            )
-            .with_note("polyfold accepts `for (i = lb; i < ub; i++)` with `<`, `<=`, `>`, `>=` bounds and constant steps")
+        let iterator = match self.loop_iterator(init, header) {
+            Ok(it) => it,
+            Err(d) => return self.reject(d),
         };
+        let (step, rotating_updates) = match self.loop_step(update, header, &iterator.name) {
+            Ok(s) => s,
+            Err(d) => return self.reject(d),
+        };
+        let body_writes = match self.iterator_not_written(body, &iterator.name) {
+            Ok(w) => w,
+            Err(d) => return self.reject(d),
+        };
+        let depth = self.loops.len();
+        let (mut cons, strided) = match self.loop_start(iterator.init, step, depth) {
+            Ok(c) => c,
+            Err(d) => return self.reject(d),
+        };
+        // The condition, with the iterator in scope.
+        let Some(cond) = cond else {
+            let d = self.bad_loop_form(header.clone(), "the loop has no condition");
+            return self.reject(d);
+        };
+        self.loops.push(iterator.name.clone());
+        let rotating = self
+            .loop_rotating_indices(&iterator, &rotating_updates, step, (&body_writes, header))
+            .and_then(|rotating| {
+                self.loop_end(cond, step.signum(), depth, &mut cons)
+                    .map(|()| rotating)
+            });
+        let rotating = match rotating {
+            Ok(r) => r,
+            Err(d) => {
+                self.loops.pop();
+                return self.reject(d);
+            }
+        };
+        let (parallel, outer) = self.take_parallel_mark(header);
+        let aliases = self.aliases.len();
+        let mut starts_non_negative = Vec::new();
+        let mut never_runs = false;
+        for r in rotating {
+            if let Some(arg) = r.truncating_start {
+                starts_non_negative.push(arg);
+            }
+            never_runs |= r.never_runs;
+            self.aliases.push((r.name, r.value));
+        }
+        let body_nodes = self.stmt(body);
+        self.aliases.truncate(aliases);
+        self.collapse = outer;
+        self.loops.pop();
+        let body_nodes = body_nodes?;
+        Ok(vec![Node::Loop(LoopNode {
+            iter: iterator.name,
+            iter_type: iterator.type_text.trim().to_string(),
+            cons,
+            strided,
+            sign: step.signum(),
+            body: body_nodes,
+            parallel,
+            starts_non_negative,
+            never_runs,
+        })])
+    }
+
+    /// The loop's iterator from its initialisation (`i = lb`, `int i =
+    /// lb`, with rotating indices after it): a local signed integer
+    /// variable, not an enclosing loop's, whose address is never taken.
+    fn loop_iterator<'e>(
+        &self,
+        init: &'e ForInit,
+        header: &Range<usize>,
+    ) -> Result<LoopIterator<'e>, Diagnostic> {
         // Rotating indices started with the iterator (`i = 0, r = e % b`,
-        // `int i = 0, r = e % b`): checked below, with the update.
+        // `int i = 0, r = e % b`): checked with the update.
         let mut rotating_inits: Vec<(&Expr, &Expr)> = Vec::new();
         let head: Option<&Expr> = match init {
             ForInit::Expr(e) => {
@@ -659,12 +752,10 @@ impl<'a> Analyzer<'a> {
                     match &part.kind {
                         ExprKind::Assign(None, lhs, rhs) => rotating_inits.push((lhs, rhs)),
                         _ => {
-                            let d = bad_form(
-                                self,
+                            return Err(self.bad_loop_form(
                                 part.span.clone(),
                                 "the loop's initialisation assigns only its iterator and rotating indices",
-                            );
-                            return self.reject(d);
+                            ));
                         }
                     }
                 }
@@ -677,7 +768,7 @@ impl<'a> Analyzer<'a> {
             _ => Vec::new(),
         };
         // The iterator and its initial value.
-        let (iter_name, iter_var, init_expr) = match (init, head) {
+        let (name, var, init_expr) = match (init, head) {
             (
                 _,
                 Some(Expr {
@@ -691,8 +782,9 @@ impl<'a> Analyzer<'a> {
                     rhs.as_ref(),
                 ),
                 _ => {
-                    let d = bad_form(self, lhs.span.clone(), "the loop must assign a variable");
-                    return self.reject(d);
+                    return Err(
+                        self.bad_loop_form(lhs.span.clone(), "the loop must assign a variable")
+                    );
                 }
             },
             (ForInit::Decl(decl), _) if !decl.declarators.is_empty() => {
@@ -704,74 +796,77 @@ impl<'a> Analyzer<'a> {
                         v,
                     ),
                     _ => {
-                        let d = bad_form(
-                            self,
+                        return Err(self.bad_loop_form(
                             decl.span.clone(),
                             "the loop must initialise its iterator",
-                        );
-                        return self.reject(d);
+                        ));
                     }
                 }
             }
             _ => {
-                let d = bad_form(
-                    self,
-                    header.clone(),
-                    "the loop does not initialise an iterator",
+                return Err(
+                    self.bad_loop_form(header.clone(), "the loop does not initialise an iterator")
                 );
-                return self.reject(d);
             }
         };
-        let var_ok = iter_var.is_some_and(|i| {
+        let Some(var_index) = var.filter(|&i| {
             let v = &self.scopes.vars[i];
             v.in_function && !v.is_array() && !v.is_pointer()
-        });
-        if !var_ok {
-            let d = bad_form(
-                self,
+        }) else {
+            return Err(self.bad_loop_form(
                 init_expr.span.clone(),
                 "the iterator must be a local integer variable",
-            );
-            return self.reject(d);
-        }
-        let var = &self.scopes.vars[iter_var.expect("checked above")];
-        let iter_type = var.decl.type_text.clone();
+            ));
+        };
+        let var = &self.scopes.vars[var_index];
         if !is_signed_integer_type_text(&var.decl.type_text) {
-            let d = self
+            return Err(self
                 .warn(
-                    "PF013",
-                    format!("iterator `{iter_name}` has type `{}`", var.decl.type_text),
+                    Code::UnsupportedLoop,
+                    format!("iterator `{name}` has type `{}`", var.decl.type_text),
                     var.dc.name_span.clone(),
                     "the iterator must have a signed integer type",
                 )
-                .with_note("unsigned arithmetic wraps around, which polyfold does not model");
-            return self.reject(d);
+                .with_note("unsigned arithmetic wraps around, which polyfold does not model"));
         }
-        if self.loops.contains(&iter_name) {
-            let d = bad_form(
-                self,
+        if self.loops.contains(&name) {
+            return Err(self.bad_loop_form(
                 init_expr.span.clone(),
                 "this iterator is already used by an enclosing loop",
-            );
-            return self.reject(d);
+            ));
         }
-        if self.var_address_taken(iter_var.expect("checked")) {
-            let d = self.warn(
-                "PF021",
-                format!("address of iterator `{iter_name}` taken"),
+        if self.var_address_taken(var_index) {
+            return Err(self.warn(
+                Code::AddressTaken,
+                format!("address of iterator `{name}` taken"),
                 var.dc.name_span.clone(),
                 "its value may change behind the loop's back",
-            );
-            return self.reject(d);
+            ));
         }
-        // The step.
+        Ok(LoopIterator {
+            type_text: var.decl.type_text.clone(),
+            name,
+            init: init_expr,
+            rotating_inits,
+            declared_rotating,
+        })
+    }
+
+    /// The loop's step, a non-zero integer constant added to or
+    /// subtracted from the iterator (`i++`, `i -= 2`, `i = i + 3`), and
+    /// the rotating indices' updates after it.
+    fn loop_step<'e>(
+        &self,
+        update: Option<&'e Expr>,
+        header: &Range<usize>,
+        iter_name: &str,
+    ) -> Result<(i64, Vec<&'e Expr>), Diagnostic> {
         let Some(update) = update else {
-            let d = bad_form(self, header.clone(), "the loop has no increment");
-            return self.reject(d);
+            return Err(self.bad_loop_form(header.clone(), "the loop has no increment"));
         };
         let update_parts = comma_parts(update);
         let (update, rotating_updates) = (update_parts[0], &update_parts[1..]);
-        let is_iter = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if *n == iter_name);
+        let is_iter = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == iter_name);
         let step: Option<i64> = match &update.kind {
             ExprKind::Update(inc, a) if is_iter(a) => Some(if *inc { 1 } else { -1 }),
             ExprKind::Assign(Some(op @ (BinOp::Add | BinOp::Sub)), a, k) if is_iter(a) => {
@@ -793,44 +888,54 @@ impl<'a> Analyzer<'a> {
             },
             _ => None,
         };
-        let step = match step {
-            Some(s) if s != 0 => s,
-            _ => {
-                let d = bad_form(
-                    self,
-                    update.span.clone(),
-                    "the step must add or subtract an integer constant to the iterator",
-                );
-                return self.reject(d);
-            }
-        };
-        // The iterator must not be written in the body.
-        let body_writes = written_names(body);
-        if body_writes.contains(&iter_name) {
-            let mut at: Option<Range<usize>> = None;
-            body.walk_exprs(&mut |e: &Expr| match &e.kind {
-                ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
-                    if root_name(lhs) == Some(iter_name.as_str()) && at.is_none() =>
-                {
-                    at = Some(e.span.clone());
-                }
-                _ => {}
-            });
-            let d = self.warn(
-                "PF014",
-                format!("loop iterator `{iter_name}` is written in the loop body"),
-                at.unwrap_or_else(|| body.span()),
-                "the iterator is assigned here",
-            );
-            return self.reject(d);
+        match step {
+            Some(s) if s != 0 => Ok((s, rotating_updates.to_vec())),
+            _ => Err(self.bad_loop_form(
+                update.span.clone(),
+                "the step must add or subtract an integer constant to the iterator",
+            )),
         }
-        // Lower bound (or upper bound of a decreasing loop), resolved
-        // outside the loop.
-        let init_val = match to_val(init_expr, Place::Bound, self) {
-            Ok(v) => v,
-            Err(d) => return self.reject(d),
-        };
-        let depth = self.loops.len();
+    }
+
+    /// The names the body writes, when the iterator is not one of them
+    /// (PF014 at the first write of it otherwise).
+    fn iterator_not_written(
+        &self,
+        body: &CStmt,
+        iter_name: &str,
+    ) -> Result<BTreeSet<String>, Diagnostic> {
+        let body_writes = written_names(body);
+        if !body_writes.contains(iter_name) {
+            return Ok(body_writes);
+        }
+        let mut at: Option<Range<usize>> = None;
+        body.walk_exprs(&mut |e: &Expr| match &e.kind {
+            ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
+                if root_name(lhs) == Some(iter_name) && at.is_none() =>
+            {
+                at = Some(e.span.clone());
+            }
+            _ => {}
+        });
+        Err(self.warn(
+            Code::IteratorAssigned,
+            format!("loop iterator `{iter_name}` is written in the loop body"),
+            at.unwrap_or_else(|| body.span()),
+            "the iterator is assigned here",
+        ))
+    }
+
+    /// The constraints of the loop's start (the lower bound of an
+    /// increasing loop, the upper bound of a decreasing one), resolved
+    /// outside the loop, and of its stride when the step is not ±1
+    /// (`i - start - step * e = 0`); whether the loop is strided.
+    fn loop_start(
+        &mut self,
+        init_expr: &Expr,
+        step: i64,
+        depth: usize,
+    ) -> Result<(Vec<Constraint>, bool), Diagnostic> {
+        let init_val = to_val(init_expr, Place::Bound, self)?;
         let it = Lin::sym(Sym::Iter(depth));
         let mut cons = Vec::new();
         let sign = step.signum();
@@ -838,16 +943,14 @@ impl<'a> Analyzer<'a> {
             (Val::Aff(l), _) => vec![l.clone()],
             (Val::Max(ls), true) | (Val::Min(ls), false) => ls.clone(),
             _ => {
-                let d = bad_form(
-                    self,
+                return Err(self.bad_loop_form(
                     init_expr.span.clone(),
                     if sign > 0 {
                         "an increasing loop cannot start at a minimum"
                     } else {
                         "a decreasing loop cannot start at a maximum"
                     },
-                );
-                return self.reject(d);
+                ));
             }
         };
         for l in &init_lins {
@@ -855,18 +958,16 @@ impl<'a> Analyzer<'a> {
             let c = if sign > 0 { it.sub(l) } else { l.sub(&it) };
             match c {
                 Some(c) => cons.push(Constraint::ge0(c)),
-                None => return self.reject(self.overflow_diag(init_expr)),
+                None => return Err(self.overflow_diag(init_expr)),
             }
         }
         let strided = step.abs() > 1;
         if strided {
             let [anchor] = init_lins.as_slice() else {
-                let d = bad_form(
-                    self,
+                return Err(self.bad_loop_form(
                     init_expr.span.clone(),
                     "a loop with a step other than 1 must start at a single affine value",
-                );
-                return self.reject(d);
+                ));
             };
             // i - anchor - step * e = 0
             let c = it
@@ -874,23 +975,30 @@ impl<'a> Analyzer<'a> {
                 .and_then(|c| c.add_scaled(&Lin::sym(Sym::Exist(depth)), -step));
             match c {
                 Some(c) => cons.push(Constraint::eq0(c)),
-                None => return self.reject(self.overflow_diag(init_expr)),
+                None => return Err(self.overflow_diag(init_expr)),
             }
         }
-        // The condition, with the iterator in scope.
-        let Some(cond) = cond else {
-            let d = bad_form(self, header.clone(), "the loop has no condition");
-            return self.reject(d);
-        };
-        self.loops.push(iter_name.clone());
+        Ok((cons, strided))
+    }
+
+    /// The rotating indices of the header (see [`Self::rotating_indices`]),
+    /// with the iterator in scope: their starts, from the initialisation
+    /// or the declaration, and their updates.
+    fn loop_rotating_indices(
+        &mut self,
+        iterator: &LoopIterator<'_>,
+        rotating_updates: &[&Expr],
+        step: i64,
+        (body_writes, header): (&BTreeSet<String>, &Range<usize>),
+    ) -> Result<Vec<Rotating>, Diagnostic> {
         let mut rotating_starts: Vec<(String, Expr)> = Vec::new();
-        for (lhs, rhs) in &rotating_inits {
+        for (lhs, rhs) in &iterator.rotating_inits {
             match &lhs.kind {
                 ExprKind::Ident(n) => rotating_starts.push((n.clone(), (*rhs).clone())),
                 _ => rotating_starts.push((String::new(), (*rhs).clone())),
             }
         }
-        for dc in &declared_rotating {
+        for dc in &iterator.declared_rotating {
             match (&dc.init, dc.dims.is_empty() && !dc.is_pointer) {
                 (Some(v), true) => rotating_starts.push((dc.name.clone(), v.clone())),
                 _ => rotating_starts.push((
@@ -903,38 +1011,33 @@ impl<'a> Analyzer<'a> {
                 )),
             }
         }
-        let rotating = if rotating_starts.is_empty() && rotating_updates.is_empty() {
-            Vec::new()
-        } else {
-            match self.rotating_indices(
-                &rotating_starts,
-                rotating_updates,
-                (&iter_name, step),
-                (&body_writes, header),
-            ) {
-                Ok(r) => r,
-                Err(d) => {
-                    self.loops.pop();
-                    return self.reject(d);
-                }
-            }
-        };
-        let dnf = to_dnf(cond, Place::Bound, self);
-        let dnf = match dnf {
-            Ok(d) => d,
-            Err(d) => {
-                self.loops.pop();
-                return self.reject(d);
-            }
-        };
+        if rotating_starts.is_empty() && rotating_updates.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.rotating_indices(
+            &rotating_starts,
+            rotating_updates,
+            (&iterator.name, step),
+            (body_writes, header),
+        )
+    }
+
+    /// Adds to `cons` the constraints of the loop's condition, with the
+    /// iterator in scope: a conjunction of bounds, at least one of which
+    /// bounds the iterator in the step's direction (`sign`).
+    fn loop_end(
+        &mut self,
+        cond: &Expr,
+        sign: i64,
+        depth: usize,
+        cons: &mut Vec<Constraint>,
+    ) -> Result<(), Diagnostic> {
+        let dnf = to_dnf(cond, Place::Bound, self)?;
         let Some(conj) = dnf.as_conjunction() else {
-            self.loops.pop();
-            let d = bad_form(
-                self,
+            return Err(self.bad_loop_form(
                 cond.span.clone(),
                 "the loop condition must be a conjunction of `<`, `<=`, `>`, `>=` bounds (no `||`, no `!=`)",
-            );
-            return self.reject(d);
+            ));
         };
         let iter_sym = Sym::Iter(depth);
         let mut bounded = false;
@@ -945,32 +1048,34 @@ impl<'a> Analyzer<'a> {
                 continue;
             }
             if c.is_eq || k.signum() == sign {
-                self.loops.pop();
-                let d = bad_form(
-                    self,
+                return Err(self.bad_loop_form(
                     cond.span.clone(),
                     if sign > 0 {
                         "an increasing loop needs an upper bound (`<` or `<=`) on its iterator"
                     } else {
                         "a decreasing loop needs a lower bound (`>` or `>=`) on its iterator"
                     },
-                );
-                return self.reject(d);
+                ));
             }
             bounded = true;
             cons.push(c.clone());
         }
         if !bounded {
-            self.loops.pop();
-            let d = bad_form(
-                self,
+            return Err(self.bad_loop_form(
                 cond.span.clone(),
                 "the condition does not bound the iterator",
-            );
-            return self.reject(d);
+            ));
         }
-        // Marked parallel by a pragma right before it, or by the
-        // `collapse(k)` of an enclosing loop.
+        Ok(())
+    }
+
+    /// The loop's parallel mark: by a pragma right before it, or by the
+    /// `collapse(k)` of an enclosing loop. Sets the collapse its body
+    /// inherits and returns the enclosing one, to restore after the body.
+    fn take_parallel_mark(
+        &mut self,
+        header: &Range<usize>,
+    ) -> (Option<ParallelMark>, Option<(ParallelMark, usize)>) {
         let own = super::parallel::parallel_mark_before(self.source, self.pragmas, header.start);
         let outer = self.collapse.take();
         let (parallel, inner) = match (own, &outer) {
@@ -979,32 +1084,7 @@ impl<'a> Analyzer<'a> {
             (None, _) => (None, None),
         };
         self.collapse = inner.filter(|(_, k)| *k > 0);
-        let aliases = self.aliases.len();
-        let mut starts_non_negative = Vec::new();
-        let mut never_runs = false;
-        for r in rotating {
-            if let Some(arg) = r.truncating_start {
-                starts_non_negative.push(arg);
-            }
-            never_runs |= r.never_runs;
-            self.aliases.push((r.name, r.value));
-        }
-        let body_nodes = self.stmt(body);
-        self.aliases.truncate(aliases);
-        self.collapse = outer;
-        self.loops.pop();
-        let body_nodes = body_nodes?;
-        Ok(vec![Node::Loop(LoopNode {
-            iter: iter_name,
-            iter_type: iter_type.trim().to_string(),
-            cons,
-            strided,
-            sign,
-            body: body_nodes,
-            parallel,
-            starts_non_negative,
-            never_runs,
-        })])
+        (parallel, outer)
     }
 
     /// The rotating indices of a loop's header (see
@@ -1028,7 +1108,7 @@ impl<'a> Analyzer<'a> {
         (body_writes, header): (&BTreeSet<String>, &Range<usize>),
     ) -> Result<Vec<Rotating>, Diagnostic> {
         let bad = |me: &Self, span: Range<usize>, label: &str| {
-            me.warn("PF013", "unsupported loop form", span, label.to_string())
+            me.warn(Code::UnsupportedLoop, "unsupported loop form", span, label.to_string())
                 .with_note("polyfold reads `for (i = lb, r = e % b; ...; i++, r = r + d < b ? r + d : r + d - b)` (rotating indices)")
         };
         if starts.len() != updates.len() {
@@ -1248,7 +1328,7 @@ impl<'a> Analyzer<'a> {
 
     fn overflow_diag(&self, e: &Expr) -> Diagnostic {
         self.warn(
-            "PF040",
+            Code::Overflow,
             format!("coefficient overflow in `{}`", self.text(&e.span)),
             e.span.clone(),
             "this value does not fit a 64-bit integer",
@@ -1303,7 +1383,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Comma(..) => {
                 let d = self
                     .warn(
-                        "PF020",
+                        Code::TwoWrites,
                         "statement writes two locations",
                         expr.span.clone(),
                         "a comma expression with several assignments",
@@ -1314,7 +1394,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Call(..) => {
                 let d = self
                     .warn(
-                        "PF023",
+                        Code::NotAnAssignment,
                         format!("unsupported statement: call `{}`", self.text(&expr.span)),
                         expr.span.clone(),
                         "a call statement may write memory",
@@ -1324,7 +1404,7 @@ impl<'a> Analyzer<'a> {
             }
             _ => {
                 let d = self.warn(
-                    "PF023",
+                    Code::NotAnAssignment,
                     "expression statement without an assignment",
                     expr.span.clone(),
                     "not an assignment",
@@ -1347,7 +1427,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Ident(name) => {
                 if self.loops.contains(name) {
                     let d = self.warn(
-                        "PF014",
+                        Code::IteratorAssigned,
                         format!("loop iterator `{name}` is written in the loop body"),
                         e.span.clone(),
                         "assignment to the iterator",
@@ -1368,19 +1448,19 @@ impl<'a> Analyzer<'a> {
     fn unsupported_access(&mut self, e: &Expr) {
         let d = match &e.kind {
             ExprKind::Deref(_) => self.warn(
-                "PF024",
+                Code::PointerAccess,
                 format!("access through a pointer `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "pointers may alias",
             ),
             ExprKind::Field(_) => self.warn(
-                "PF026",
+                Code::StructMember,
                 format!("struct member access `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "struct members are not modelled",
             ),
             _ => self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unsupported assignment target `{}`", self.text(&e.span)),
                 e.span.clone(),
                 "not a variable or an array element",
@@ -1392,7 +1472,7 @@ impl<'a> Analyzer<'a> {
     fn scalar_access(&mut self, name: &str, e: &Expr, kind: AccessKind) -> Res<RawAccess> {
         if e.from_macro {
             let d = self.warn(
-                "PF027",
+                Code::AccessInMacro,
                 format!("variable `{name}` accessed inside a macro expansion"),
                 e.span.clone(),
                 "this macro's body names a variable",
@@ -1402,7 +1482,7 @@ impl<'a> Analyzer<'a> {
         }
         let Some(var) = self.scopes.lookup(name, e.span.start) else {
             let d = self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unknown variable `{name}`"),
                 e.span.clone(),
                 "no declaration of this name is visible here",
@@ -1413,7 +1493,7 @@ impl<'a> Analyzer<'a> {
         let v = &self.scopes.vars[var];
         if v.is_array() {
             let d = self.warn(
-                "PF021",
+                Code::AddressTaken,
                 format!("array `{name}` used as a pointer value"),
                 e.span.clone(),
                 "the array's address escapes here",
@@ -1447,7 +1527,7 @@ impl<'a> Analyzer<'a> {
         };
         if e.from_macro || cur.from_macro {
             let d = self.warn(
-                "PF027",
+                Code::AccessInMacro,
                 format!("array `{name}` accessed inside a macro expansion"),
                 e.span.clone(),
                 "this macro's body accesses an array",
@@ -1457,7 +1537,7 @@ impl<'a> Analyzer<'a> {
         }
         let Some(var) = self.scopes.lookup(name, cur.span.start) else {
             let d = self.warn(
-                "PF023",
+                Code::NotAnAssignment,
                 format!("unknown array `{name}`"),
                 cur.span.clone(),
                 "no declaration of this name is visible here",
@@ -1469,7 +1549,7 @@ impl<'a> Analyzer<'a> {
         if !v.is_array() {
             let d = self
                 .warn(
-                    "PF024",
+                    Code::PointerAccess,
                     format!("subscripted pointer `{name}`"),
                     cur.span.clone(),
                     "pointers may alias; only declared arrays are modelled",
@@ -1480,7 +1560,7 @@ impl<'a> Analyzer<'a> {
         }
         if v.dc.dims.len() > 4 {
             let d = self.warn(
-                "PF030",
+                Code::TooManyDimensions,
                 format!("array `{name}` has {} dimensions", v.dc.dims.len()),
                 cur.span.clone(),
                 "at most 4 dimensions are supported",
@@ -1490,7 +1570,7 @@ impl<'a> Analyzer<'a> {
         }
         if v.dc.dims.len() != idx.len() {
             let d = self.warn(
-                "PF025",
+                Code::PartialAccess,
                 format!(
                     "partial access `{}` to a {}-dimensional array",
                     self.text(&e.span),
@@ -1517,7 +1597,7 @@ impl<'a> Analyzer<'a> {
                 Err(d) => {
                     self.value_uses.extend(statement_uses);
                     let mut d = d.with_label(e.span.clone(), "in this access");
-                    if d.code == "PF010" {
+                    if d.code == Code::NonAffineSubscript {
                         d.message = format!("{} in `{}`", d.message, self.text(&e.span));
                     }
                     self.diags.push(d);
@@ -1637,7 +1717,7 @@ impl<'a> Analyzer<'a> {
                 if self.iterators.contains(name) {
                     let d = self
                         .warn(
-                            "PF031",
+                            Code::IteratorReadAfterLoop,
                             format!("value of loop iterator `{name}` read outside its loop"),
                             e.span.clone(),
                             "the iterator of another loop of this nest",
@@ -1662,7 +1742,7 @@ impl<'a> Analyzer<'a> {
                             return Ok(());
                         }
                         let d = self.warn(
-                            "PF027",
+                            Code::AccessInMacro,
                             format!("variable `{var}` accessed inside a macro expansion"),
                             e.span.clone(),
                             format!("the body of `{name}` names a variable"),
@@ -1690,7 +1770,7 @@ impl<'a> Analyzer<'a> {
                     if let Some(x) = self.macros.expand_call(name, e, args) {
                         if self.macro_depth >= MAX_MACRO_DEPTH {
                             let d = self.warn(
-                                "PF027",
+                                Code::AccessInMacro,
                                 format!("macro expansion of `{name}` too deep"),
                                 e.span.clone(),
                                 "this macro expands into itself",
@@ -1721,7 +1801,7 @@ impl<'a> Analyzer<'a> {
             }
             ExprKind::AddrOf(_) => {
                 let d = self.warn(
-                    "PF021",
+                    Code::AddressTaken,
                     format!(
                         "address of `{}` taken",
                         self.text(&e.span).trim_start_matches('&')
@@ -1739,7 +1819,7 @@ impl<'a> Analyzer<'a> {
             ExprKind::Assign(..) | ExprKind::Update(..) => {
                 let d = self
                     .warn(
-                        "PF020",
+                        Code::TwoWrites,
                         "statement writes two locations",
                         e.span.clone(),
                         "a second write inside the expression",
@@ -1838,8 +1918,7 @@ impl Resolver for Analyzer<'_> {
                 ),
             };
             return Err(Diagnostic::new(
-                "PF015",
-                Severity::Warning,
+                Code::ParameterWritten,
                 msg,
                 expr.span.clone(),
                 label,
@@ -1953,7 +2032,7 @@ impl Resolver for Analyzer<'_> {
 }
 
 /// Names used for the seen-set of diagnostics.
-pub type DiagKey = (&'static str, usize, usize);
+pub type DiagKey = (Code, usize, usize);
 
 /// Remembers which diagnostics were already emitted.
 #[derive(Default)]

@@ -49,6 +49,31 @@ pub struct LowerContext<'a> {
     pub function_def: &'a super::syntax::Function,
 }
 
+/// The parameters of a run as the lowering finds them: their names in
+/// order of first use, where each comes from and its known value, and
+/// which known values were folded into the model.
+struct RunParams {
+    names: Vec<String>,
+    info: BTreeMap<String, (ParamOrigin, Option<i64>)>,
+    /// The parameters whose known values were folded into a domain or
+    /// into an access or extent of an array the SCoP writes.
+    value_uses: BTreeSet<String>,
+    /// The arrays (by variable) with a known value folded into an access
+    /// or an extent.
+    array_value_used: BTreeSet<usize>,
+}
+
+impl RunParams {
+    /// Notes the parameters of `l` in order of first use.
+    fn note_lin(&mut self, l: &Lin) {
+        for p in l.params() {
+            if !self.names.iter().any(|n| n == p) {
+                self.names.push(p.to_string());
+            }
+        }
+    }
+}
+
 /// Lowers a run of analysed top-level statements to one SCoP. Returns
 /// `None` when a coefficient overflows while building rows, or when the
 /// start of a rotating index is not proven in range (then
@@ -58,56 +83,108 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let start = run.iter().find(|a| !a.nodes.is_empty())?.span.start;
     let end = run.iter().rev().find(|a| !a.nodes.is_empty())?.span.end;
     let span = start..end;
-
-    // Parameters in order of first use.
-    let mut param_names: Vec<String> = Vec::new();
-    let mut param_info: BTreeMap<String, (ParamOrigin, Option<i64>)> = BTreeMap::new();
-    let mut value_uses: BTreeSet<String> = BTreeSet::new();
-    for a in run {
-        for (k, v) in &a.params {
-            param_info.entry(k.clone()).or_insert(*v);
-        }
-        value_uses.extend(a.value_uses.iter().cloned());
-    }
-    // Known values folded into the domains (bounds, guards) concern every
-    // array; those of an access or an extent, that array only.
-    let domains_value_used = !value_uses.is_empty();
-    let mut array_value_used: BTreeSet<usize> = BTreeSet::new();
-    let note_lin = |l: &Lin, names: &mut Vec<String>| {
-        for p in l.params() {
-            if !names.iter().any(|n| n == p) {
-                names.push(p.to_string());
-            }
-        }
-    };
-    let mut stmts_flat: Vec<&StmtNode> = Vec::new();
-    collect_params(
-        &nodes,
-        &mut |l| note_lin(l, &mut param_names),
-        &mut stmts_flat,
-    );
+    let (mut run_params, stmts_flat) = run_parameters(run, &nodes);
     // A value folded into the subscripts or extents of an array the SCoP
     // only reads decides no dataflow: only the arrays it writes count.
+    let written: BTreeSet<usize> = stmts_flat.iter().map(|s| s.write.var).collect();
+    let (array_of_var, array_vars) = number_arrays(&stmts_flat, &run_params.names);
+    let extent_lins = array_extents(cx, &array_vars, &written, &mut run_params);
+    let params = scop_params(cx, &mut run_params, start);
+    let param_names = &run_params.names;
+    let mut context = BasicSet::universe(Space::set(
+        param_names.clone(),
+        Tuple::anonymous(Vec::new()),
+    ));
+    let mut arrays = Vec::new();
+    for (k, &v) in array_vars.iter().enumerate() {
+        arrays.push(lower_array(
+            cx,
+            (k, v),
+            &extent_lins[k],
+            &run_params,
+            &span,
+            &mut context,
+        )?);
+    }
+    let (stmts, compound_macros) =
+        lower_statements(cx, &nodes, &params, &array_of_var, &arrays, param_names)?;
+    mark_read_through_write(&stmts, &mut arrays);
+    let items = scop_items(run, &stmts);
+    Some(Scop {
+        id: cx.id,
+        function: cx.function.to_string(),
+        span,
+        kind: cx.kind,
+        params,
+        domains_value_used: run.iter().any(|a| !a.value_uses.is_empty()),
+        context,
+        arrays,
+        stmts,
+        aliases: may_alias(cx, &array_vars),
+        compound_macros,
+        items,
+    })
+}
+
+/// The parameters of the run's bounds, conditions and subscripts in order
+/// of first use, with the values folded into them, and the run's
+/// statements in order.
+fn run_parameters<'n>(run: &[Analyzed], nodes: &[&'n Node]) -> (RunParams, Vec<&'n StmtNode>) {
+    let mut p = RunParams {
+        names: Vec::new(),
+        info: BTreeMap::new(),
+        value_uses: BTreeSet::new(),
+        array_value_used: BTreeSet::new(),
+    };
+    for a in run {
+        for (k, v) in &a.params {
+            p.info.entry(k.clone()).or_insert(*v);
+        }
+        // Known values folded into the domains (bounds, guards) concern
+        // every array; those of an access or an extent, that array only.
+        p.value_uses.extend(a.value_uses.iter().cloned());
+    }
+    let mut stmts_flat: Vec<&StmtNode> = Vec::new();
+    let mut names = Vec::new();
+    collect_params(
+        nodes,
+        &mut |l| {
+            for q in l.params() {
+                if !names.iter().any(|n: &String| n == q) {
+                    names.push(q.to_string());
+                }
+            }
+        },
+        &mut stmts_flat,
+    );
+    p.names = names;
     let written: BTreeSet<usize> = stmts_flat.iter().map(|s| s.write.var).collect();
     for s in &stmts_flat {
         for a in std::iter::once(&s.write).chain(&s.reads) {
             if written.contains(&a.var) {
-                value_uses.extend(a.value_uses.iter().cloned());
+                p.value_uses.extend(a.value_uses.iter().cloned());
             }
             if !a.value_uses.is_empty() {
-                array_value_used.insert(a.var);
+                p.array_value_used.insert(a.var);
             }
         }
     }
+    (p, stmts_flat)
+}
 
-    // Arrays in textual order of their first access.
+/// The arrays of the run (by variable) in textual order of their first
+/// access, with their ids; a read of a parameter is no array access.
+fn number_arrays(
+    stmts_flat: &[&StmtNode],
+    param_names: &[String],
+) -> (HashMap<usize, ArrayId>, Vec<usize>) {
     let mut array_of_var: HashMap<usize, ArrayId> = HashMap::new();
     let mut array_vars: Vec<usize> = Vec::new();
-    for s in &stmts_flat {
+    for s in stmts_flat {
         let mut accs: Vec<&RawAccess> = std::iter::once(&s.write).chain(s.reads.iter()).collect();
         accs.sort_by_key(|a| a.span.start);
         for a in accs {
-            if is_param_read(a, &param_names) {
+            if is_param_read(a, param_names) {
                 continue;
             }
             array_of_var.entry(a.var).or_insert_with(|| {
@@ -116,12 +193,20 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
             });
         }
     }
+    (array_of_var, array_vars)
+}
 
-    // Extents (they may add parameters).
-    // Each extent with whether it folded a known value: such an extent
-    // holds for the known values only, and gives the context no fact.
-    let mut extent_lins: Vec<Vec<(Option<Lin>, String, bool)>> = Vec::new();
-    for &v in &array_vars {
+/// The extents of each array (they may add parameters): each extent with
+/// its text and whether it folded a known value (such an extent holds for
+/// the known values only, and gives the context no fact).
+fn array_extents(
+    cx: &LowerContext,
+    array_vars: &[usize],
+    written: &BTreeSet<usize>,
+    p: &mut RunParams,
+) -> Vec<Vec<(Option<Lin>, String, bool)>> {
+    let mut extent_lins = Vec::new();
+    for &v in array_vars {
         let var = &cx.scopes.vars[v];
         let mut dims = Vec::new();
         for (size, text) in &var.dc.dims {
@@ -139,39 +224,42 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                     return None;
                 }
                 for (k, val) in r.params {
-                    param_info.entry(k).or_insert(val);
+                    p.info.entry(k).or_insert(val);
                 }
                 folded = !r.value_uses.is_empty();
                 if written.contains(&v) {
-                    value_uses.extend(r.value_uses);
+                    p.value_uses.extend(r.value_uses);
                 }
                 Some(l)
             });
             if folded {
-                array_value_used.insert(v);
+                p.array_value_used.insert(v);
             }
             if let Some(l) = &lin {
-                note_lin(l, &mut param_names);
+                p.note_lin(l);
             }
             dims.push((lin, text.trim().to_string(), folded));
         }
         extent_lins.push(dims);
     }
+    extent_lins
+}
 
-    // A parameter whose known value was folded into the model is a
-    // parameter of the SCoP even when no set names it (`s[i - N / 2]` alone
-    // becomes `s[i - 32]`): the SCoP depends on its value, and a mapping
-    // must be pinned to it.
-    for name in &value_uses {
-        if !param_names.contains(name) {
-            param_names.push(name.clone());
+/// The SCoP's parameters: the names of the run, then those whose known
+/// value was folded into the model though no set names them (`s[i - N /
+/// 2]` alone becomes `s[i - 32]`: the SCoP depends on the value, and a
+/// mapping must be pinned to it); each with its origin, value and type.
+fn scop_params(cx: &LowerContext, p: &mut RunParams, start: usize) -> Vec<Param> {
+    for name in &p.value_uses {
+        if !p.names.contains(name) {
+            p.names.push(name.clone());
         }
     }
-    let n_params = param_names.len();
-    let params: Vec<Param> = param_names
+    p.names
         .iter()
         .map(|n| {
-            let (origin, value) = param_info
+            let (origin, value) = p
+                .info
                 .get(n)
                 .copied()
                 .unwrap_or((ParamOrigin::Variable, None));
@@ -186,71 +274,90 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 name: n.clone(),
                 value,
                 origin,
-                value_used: value_uses.contains(n),
+                value_used: p.value_uses.contains(n),
                 type_text,
             }
         })
-        .collect();
-    let param_space = Space::set(param_names.clone(), Tuple::anonymous(Vec::new()));
-    let mut context = BasicSet::universe(param_space.clone());
+        .collect()
+}
 
-    let mut arrays = Vec::new();
-    for (k, &v) in array_vars.iter().enumerate() {
-        let var = &cx.scopes.vars[v];
-        let facts = facts(cx, v, &span);
-        let mut extents = Vec::new();
-        for (lin, text, folded) in &extent_lins[k] {
-            let aff = match lin {
-                Some(l) => Some(lin_to_aff(l, &Columns::params(&param_names))?),
-                None => None,
-            };
-            // An extent whose variable changes after the declaration says
-            // nothing of the values the SCoP sees.
-            if let Some(l) = lin
-                && !l.params().is_empty()
-                && !folded
-                && facts.extent_written.is_none()
-            {
-                let row = Columns::params(&param_names).row(&l.add_constant(-1)?)?;
-                if !context.ineqs.contains(&row) {
-                    context.add_ineq(row);
-                }
+/// The IR array `k` of variable `v`: its extents, declaration spans and
+/// facts. An extent in parameters that nothing changes after the
+/// declaration adds `extent >= 1` to the context. `None` on an overflow.
+fn lower_array(
+    cx: &LowerContext,
+    (k, v): (usize, usize),
+    extent_lins: &[(Option<Lin>, String, bool)],
+    p: &RunParams,
+    span: &Range<usize>,
+    context: &mut BasicSet,
+) -> Option<Array> {
+    let param_names = &p.names;
+    let var = &cx.scopes.vars[v];
+    let facts = facts(cx, v, span);
+    let mut extents = Vec::new();
+    for (lin, text, folded) in extent_lins {
+        let aff = match lin {
+            Some(l) => Some(lin_to_aff(l, &Columns::params(param_names))?),
+            None => None,
+        };
+        // An extent whose variable changes after the declaration says
+        // nothing of the values the SCoP sees.
+        if let Some(l) = lin
+            && !l.params().is_empty()
+            && !folded
+            && facts.extent_written.is_none()
+        {
+            let row = Columns::params(param_names).row(&l.add_constant(-1)?)?;
+            if !context.ineqs.contains(&row) {
+                context.add_ineq(row);
             }
-            extents.push(Extent {
-                aff,
-                text: text.clone(),
-            });
         }
-        arrays.push(Array {
-            id: ArrayId(k as u32),
-            name: var.name().to_string(),
-            elem_type: if var.is_pointer() {
-                format!("{} *", var.decl.elem_type_text())
-            } else {
-                var.decl.elem_type_text()
-            },
-            extents,
-            decl_span: Some(var.decl.span.clone()),
-            // A declarator expanded from a macro is not the user's text:
-            // it is never rewritten (the array keeps its layout).
-            declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
-            initializer_span: var
-                .dc
-                .init
-                .as_ref()
-                .map(|e| var.dc.span.end..e.span.end.max(var.dc.span.end)),
-            decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
-                block_path(cx.body, &var.decl.span)
-            } else {
-                Vec::new()
-            },
-            facts,
-            value_used: array_value_used.contains(&v),
-            liveness: Liveness::Unclassified,
+        extents.push(Extent {
+            aff,
+            text: text.clone(),
         });
     }
+    Some(Array {
+        id: ArrayId(k as u32),
+        name: var.name().to_string(),
+        elem_type: if var.is_pointer() {
+            format!("{} *", var.decl.elem_type_text())
+        } else {
+            var.decl.elem_type_text()
+        },
+        extents,
+        decl_span: Some(var.decl.span.clone()),
+        // A declarator expanded from a macro is not the user's text: it
+        // is never rewritten (the array keeps its layout).
+        declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
+        initializer_span: var
+            .dc
+            .init
+            .as_ref()
+            .map(|e| var.dc.span.end..e.span.end.max(var.dc.span.end)),
+        decl_blocks: if var.in_function && cx.function_span.contains(&var.key) {
+            block_path(cx.body, &var.decl.span)
+        } else {
+            Vec::new()
+        },
+        facts,
+        value_used: p.array_value_used.contains(&v),
+        liveness: Liveness::Unclassified,
+    })
+}
 
-    // Statements.
+/// The SCoP's statements (domains, accesses, schedules) and the names of
+/// the macros whose bodies are compound expressions. `None` when a
+/// statement cannot be lowered (see [`lower_run`]).
+fn lower_statements(
+    cx: &LowerContext,
+    nodes: &[&Node],
+    params: &[Param],
+    array_of_var: &HashMap<usize, ArrayId>,
+    arrays: &[Array],
+    param_names: &[String],
+) -> Option<(Vec<Stmt>, Vec<String>)> {
     let compound_macros = crate::util::c_text::compound_macro_names(
         &cx.macros
             .table
@@ -267,24 +374,27 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let param_values: Vec<Option<i64>> = params.iter().map(|p| p.value).collect();
     let mut walker = StmtBuilder {
         cx,
-        params: &param_names,
+        params: param_names,
         param_values: &param_values,
         param_texts: &param_texts,
-        array_of_var: &array_of_var,
-        arrays: &arrays,
+        array_of_var,
+        arrays,
         stmts: &mut stmts,
         failed: false,
     };
     let mut loops: Vec<&LoopNode> = Vec::new();
     let mut prefix: Vec<SchedEntry> = Vec::new();
-    walker.walk(&nodes, &mut loops, &mut prefix);
+    walker.walk(nodes, &mut loops, &mut prefix);
     if walker.failed {
         return None;
     }
-    let _ = n_params;
-    // A chained assignment `a = b = k;` reads `b` through the reference
-    // that writes it: one piece of text for two accesses, which a new
-    // layout could not give two different forms. `b` keeps its layout.
+    Some((stmts, compound_macros))
+}
+
+/// A chained assignment `a = b = k;` reads `b` through the reference that
+/// writes it: one piece of text for two accesses, which a new layout
+/// could not give two different forms. Such an array keeps its layout.
+fn mark_read_through_write(stmts: &[Stmt], arrays: &mut [Array]) {
     let shared: Vec<ArrayId> = stmts
         .iter()
         .flat_map(|st| {
@@ -301,12 +411,16 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     for a in shared {
         arrays[a.0 as usize].facts.read_through_its_write = true;
     }
+}
+
+/// The run's top-level items (those with statements), their statements
+/// numbered with the SCoP's ids.
+fn scop_items(run: &[Analyzed], stmts: &[Stmt]) -> Vec<ScopItem> {
     let ids: HashMap<(usize, usize), StmtId> = stmts
         .iter()
         .map(|st| ((st.span.start, st.span.end), st.id))
         .collect();
-    let items = run
-        .iter()
+    run.iter()
         .filter(|a| !a.nodes.is_empty())
         .map(|a| {
             let mut node = a.node.clone();
@@ -317,21 +431,7 @@ pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
                 pragmas: a.pragmas.clone(),
             }
         })
-        .collect();
-    Some(Scop {
-        id: cx.id,
-        function: cx.function.to_string(),
-        span,
-        kind: cx.kind,
-        params,
-        domains_value_used,
-        context,
-        arrays,
-        stmts,
-        aliases: may_alias(cx, &array_vars),
-        compound_macros,
-        items,
-    })
+        .collect()
 }
 
 /// The pairs of arrays (by their variables, in [`ArrayId`] order) that

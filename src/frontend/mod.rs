@@ -42,7 +42,7 @@ use macros::Macros;
 use scope::Scopes;
 use syntax::{CStmt, Function, SyntaxFile};
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic};
 use crate::ir::{Placement, Program, Scop, ScopId, ScopKind};
 
 /// Options of the extraction.
@@ -81,8 +81,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     let scan = masks::scan(source);
     let Some(file) = parse(source, &scan, &command_line, &includes) else {
         program.diagnostics.push(Diagnostic::new(
-            "PF001",
-            Severity::Error,
+            Code::SyntaxError,
             "the C parser failed on this file",
             0..0,
             "",
@@ -104,7 +103,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
             ),
         };
         program.diagnostics.push(
-            Diagnostic::new("PF001", Severity::Error, message, err.span.clone(), label)
+            Diagnostic::new(Code::SyntaxError, message, err.span.clone(), label)
                 .with_note("polyfold only transforms files that parse; nothing was written"),
         );
         return program;
@@ -113,8 +112,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
         let start = span.start;
         program.diagnostics.push(
             Diagnostic::new(
-                "PF005",
-                Severity::Warning,
+                Code::TooDeep,
                 "the file is nested too deeply to analyse",
                 start..(start + 1).min(source.len()),
                 "nesting beyond this point is not lowered",
@@ -131,8 +129,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     for (span, why) in &evaluated.missing_headers {
         pp_diags.push(
             Diagnostic::new(
-                "PF034",
-                Severity::Warning,
+Code::HeaderNotRead,
                 "header not read",
                 span.clone(),
                 why.clone(),
@@ -148,8 +145,7 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
             .map(|(n, _)| format!("`{n}`"))
             .collect();
         let mut d = Diagnostic::new(
-            "PF032",
-            Severity::Warning,
+            Code::UndecidedCondition,
             "preprocessor condition polyfold cannot evaluate",
             span.clone(),
             why.clone(),
@@ -203,29 +199,22 @@ pub fn extract(path: &str, source: &str, options: &Options) -> Program {
     diagnostics.extend(pp_diags);
     if !file.has_loops {
         diagnostics.push(Diagnostic::new(
-            "PF002",
-            Severity::Note,
+            Code::NoLoops,
             "no loops in this file",
             0..0,
             "",
         ));
     } else if scops.is_empty() {
         diagnostics.push(
-            Diagnostic::new(
-                "PF003",
-                Severity::Note,
-                "no static control part found",
-                0..0,
-                "",
-            )
-            .with_note("see the warnings above for what was rejected"),
+            Diagnostic::new(Code::NoScop, "no static control part found", 0..0, "")
+                .with_note("see the warnings above for what was rejected"),
         );
     }
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
     // Whole-file notes go last.
-    diagnostics.sort_by_key(|d| d.code == "PF002" || d.code == "PF003");
+    diagnostics.sort_by_key(|d| d.code == Code::NoLoops || d.code == Code::NoScop);
     program.scops = scops;
     program.functions = file.functions.iter().map(|f| f.name.clone()).collect();
     program.macros = macros.table;
@@ -468,8 +457,7 @@ fn command_line_checks(
         if !mentions(source, name) && !header_texts().iter().any(|h| mentions(h, name)) {
             out.push(
                 Diagnostic::new(
-                    "PF037",
-                    Severity::Warning,
+Code::UnusedDefine,
                     format!("`-D {name}` is never used: the file and the headers it reads do not mention `{name}`"),
                     0..0,
                     "",
@@ -487,8 +475,7 @@ fn command_line_checks(
         {
             out.push(
                 Diagnostic::new(
-                    "PF038",
-                    Severity::Warning,
+Code::RedefinedDefine,
                     format!("`-D {name}={body}` contradicts the file's `#define {name} {}`", d.body.trim()),
                     d.span.clone(),
                     format!("a compiler given `-D {name}={body}` uses this value after this line"),
@@ -544,8 +531,7 @@ impl<'a> Extractor<'a> {
             match (p.text.as_str(), &open) {
                 ("scop", None) => open = Some(p.span.clone()),
                 ("scop", Some(_)) => self.sink.push(Diagnostic::new(
-                    "PF004",
-                    Severity::Warning,
+                    Code::UnpairedPragmas,
                     "nested `#pragma scop`",
                     p.span.clone(),
                     "a region is already open",
@@ -558,8 +544,7 @@ impl<'a> Extractor<'a> {
                     self.process_list(&items, Mode::Pragma, f);
                 }
                 _ => self.sink.push(Diagnostic::new(
-                    "PF004",
-                    Severity::Warning,
+                    Code::UnpairedPragmas,
                     "`#pragma endscop` without `#pragma scop`",
                     p.span.clone(),
                     "no region is open",
@@ -569,8 +554,7 @@ impl<'a> Extractor<'a> {
         if let Some(start) = open {
             self.sink.push(
                 Diagnostic::new(
-                    "PF004",
-                    Severity::Warning,
+                    Code::UnpairedPragmas,
                     "`#pragma scop` without `#pragma endscop`",
                     start,
                     "this region is never closed",
@@ -625,8 +609,7 @@ impl<'a> Extractor<'a> {
                         if mode == Mode::Pragma {
                             self.sink.push(
                                 Diagnostic::new(
-                                    "PF031",
-                                    Severity::Warning,
+Code::IteratorReadAfterLoop,
                                     format!("loop iterator `{name}` is also read as a value in this SCoP region"),
                                     keyword_span(self.source, &a.span),
                                     "the region is split before this statement",
@@ -647,8 +630,7 @@ impl<'a> Extractor<'a> {
                                 .map_or("", |s| s.as_str());
                             self.sink.push(
                                 Diagnostic::new(
-                                    "PF015",
-                                    Severity::Warning,
+Code::ParameterWritten,
                                     format!("`{name}` is both written and used as a parameter in this SCoP region"),
                                     keyword_span(self.source, &a.span),
                                     "the region is split before this statement",
@@ -689,8 +671,7 @@ impl<'a> Extractor<'a> {
                         if contains_loop(item) {
                             self.sink.push(
                                 Diagnostic::new(
-                                    "PF033",
-                                    Severity::Warning,
+Code::LoopsUnderConditional,
                                     "loops under a preprocessor conditional inside a function are not analysed",
                                     keyword_span(self.source, span),
                                     "no SCoP is searched inside this block",
@@ -760,8 +741,7 @@ impl<'a> Extractor<'a> {
             };
             return Some(
                 Diagnostic::new(
-                    "PF041",
-                    Severity::Warning,
+Code::MacroMeaningChanged,
                     format!(
                         "macro `{name}` means something else at the declaration of `{}` than in function `{}`",
                         array.name, f.name
@@ -790,8 +770,7 @@ impl<'a> Extractor<'a> {
                 let n: usize = taken.iter().map(|a| a.nodes.len()).sum();
                 self.sink.push(
                     Diagnostic::new(
-                        "PF035",
-                        Severity::Warning,
+Code::RegionWithoutLoop,
                         format!(
                             "{n} statement{} of the `#pragma scop` region left out of every SCoP",
                             if n == 1 { "" } else { "s" }
@@ -854,8 +833,7 @@ impl<'a> Extractor<'a> {
                 let span = taken.first().map_or(0..0, |a| a.span.clone());
                 self.sink.push(
                     Diagnostic::new(
-                        "PF013",
-                        Severity::Warning,
+Code::UnsupportedLoop,
                         "unsupported loop form: a rotating index is not proven to hold its residue",
                         keyword_span(self.source, &span),
                         "this code stays out of the SCoPs",
@@ -866,8 +844,7 @@ impl<'a> Extractor<'a> {
             None => {
                 let span = taken.first().map_or(0..0, |a| a.span.clone());
                 self.sink.push(Diagnostic::new(
-                    "PF040",
-                    Severity::Warning,
+                    Code::Overflow,
                     "coefficient overflow while building the polyhedral model",
                     keyword_span(self.source, &span),
                     "this code stays out of the SCoPs",
@@ -902,8 +879,7 @@ fn expand_macro_declarators(
                 if local && !new.dims.is_empty() {
                     notes.borrow_mut().push(
                         Diagnostic::new(
-                            "PF036",
-                            Severity::Note,
+Code::MacroDeclarator,
                             format!(
                                 "array `{}` is declared through the macro `{}`",
                                 new.name, dc.name
@@ -1098,5 +1074,34 @@ impl SyntaxFile {
             .iter()
             .filter(|p| p.span.start >= range.start && p.span.end <= range.end)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Place;
+
+    /// A PF016 records where the division is as data (the verifier asks
+    /// for subscripts), whatever the names in its text.
+    #[test]
+    fn a_quasi_affine_rejection_records_its_place() {
+        let source = "void f(int n, int subscript, double A[100], double B[100]) {\n\
+                      for (int i = 0; i < 100; i++) A[i % n] = 1.0;\n\
+                      for (int i = 0; i < 100 / subscript; i++) B[i] = 2.0;\n\
+                      }\n";
+        let program = extract("k.c", source, &Options::default());
+        let places: Vec<Option<Place>> = program
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::QuasiAffine)
+            .map(|d| d.place)
+            .collect();
+        assert_eq!(
+            places,
+            vec![Some(Place::Subscript), Some(Place::Bound)],
+            "{:?}",
+            program.diagnostics
+        );
     }
 }

@@ -66,7 +66,7 @@ impl Program {
     pub fn has_errors(&self) -> bool {
         self.diagnostics
             .iter()
-            .any(|d| d.severity == crate::diag::Severity::Error)
+            .any(|d| d.severity() == crate::diag::Severity::Error)
     }
 }
 

@@ -163,7 +163,9 @@ fn deeply_nested_input_is_refused_without_crashing() {
         let p = extract("deep.c", &source, &Options::default());
         assert!(p.scops.is_empty());
         assert!(
-            p.diagnostics.iter().any(|d| d.code == "PF005"),
+            p.diagnostics
+                .iter()
+                .any(|d| d.code == polyfold::diag::Code::TooDeep),
             "{:?}",
             p.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
         );

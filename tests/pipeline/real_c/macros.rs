@@ -100,7 +100,7 @@ fn an_array_declared_under_another_definition_is_left_alone() {
     let d = program
         .diagnostics
         .iter()
-        .find(|d| d.code == "PF041")
+        .find(|d| d.code == polyfold::diag::Code::MacroMeaningChanged)
         .expect("PF041 says why the SCoP is left out");
     assert!(
         d.message.contains("`N`") && d.message.contains("`g`"),
@@ -123,7 +123,7 @@ fn a_define_inside_a_function_makes_the_name_unknown_there() {
         program
             .diagnostics
             .iter()
-            .any(|d| d.code == "PF011" && d.message.contains("`M`")),
+            .any(|d| d.code == polyfold::diag::Code::NonAffineBound && d.message.contains("`M`")),
         "{:?}",
         program.diagnostics
     );

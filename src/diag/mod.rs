@@ -1,23 +1,53 @@
 //! Diagnostics: plain data produced by the front end, and their rendering
 //! with codespan-reporting.
 //!
-//! A [`Diagnostic`] is a code (`PF010`), a severity, a message, a primary
-//! span, secondary labels and notes. Rendering never uses colour, so that
-//! tests can compare the rendered text. This module does not decide what is
+//! A [`Diagnostic`] is a [`Code`] (`PF010`, which fixes its severity), a
+//! message, a primary span, secondary labels and notes, and the facts a
+//! later stage needs (e.g. the [`Place`] of a rejected expression), so
+//! that no decision reads the message. Rendering never uses colour, so
+//! that tests can compare the rendered text. The codes and their
+//! explanations are in [`code`]. This module does not decide what is
 //! rejected; the front end does.
 
 use std::ops::Range;
+
+pub mod code;
+
+pub use code::{Code, Explanation, Severity, reference_markdown, severity_word};
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
 
-/// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    Note,
-    Warning,
-    Error,
+/// Where an expression occurs that a diagnostic is about (a subscript, a
+/// loop bound, a condition): the front end's rejections of expressions
+/// carry it, and the verifier asks whether a PF016 is in a subscript.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Subscript,
+    Bound,
+    Condition,
+}
+
+impl Place {
+    /// The code of a non-affine expression here (PF010, PF011, PF012).
+    pub fn non_affine_code(self) -> Code {
+        match self {
+            Place::Subscript => Code::NonAffineSubscript,
+            Place::Bound => Code::NonAffineBound,
+            Place::Condition => Code::NonAffineCondition,
+        }
+    }
+
+    /// The noun of the place in a message (`subscript`, `loop bound`,
+    /// `condition`).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Place::Subscript => "subscript",
+            Place::Bound => "loop bound",
+            Place::Condition => "condition",
+        }
+    }
 }
 
 /// A secondary label: another span with a message.
@@ -30,9 +60,9 @@ pub struct Label {
 /// One message about the source, attached to a span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// A stable code, e.g. `PF010`; the README explains every code.
-    pub code: &'static str,
-    pub severity: Severity,
+    /// A stable code, e.g. `PF010`; `docs/diagnostics.md` explains every
+    /// code, and the code fixes the severity.
+    pub code: Code,
     /// The headline, e.g. `non-affine subscript a[b[i]]`.
     pub message: String,
     /// The primary span (may be empty for a whole-file note).
@@ -41,25 +71,38 @@ pub struct Diagnostic {
     pub label: String,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
+    /// Where the expression the diagnostic is about occurs, when it is
+    /// one (set by the front end's rejections of expressions).
+    pub place: Option<Place>,
 }
 
 impl Diagnostic {
     pub fn new(
-        code: &'static str,
-        severity: Severity,
+        code: Code,
         message: impl Into<String>,
         span: Range<usize>,
         label: impl Into<String>,
     ) -> Diagnostic {
         Diagnostic {
             code,
-            severity,
             message: message.into(),
             span,
             label: label.into(),
             labels: Vec::new(),
             notes: Vec::new(),
+            place: None,
         }
+    }
+
+    /// The severity, which the code fixes.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// Records where the expression the diagnostic is about occurs.
+    pub fn at_place(mut self, place: Place) -> Diagnostic {
+        self.place = Some(place);
+        self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
@@ -100,12 +143,12 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
         for l in &d.labels {
             labels.push(CsLabel::secondary((), clamp(&l.span)).with_message(l.message.clone()));
         }
-        let cs = match d.severity {
+        let cs = match d.severity() {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
             Severity::Note => CsDiagnostic::note(),
         }
-        .with_code(d.code)
+        .with_code(d.code.as_str())
         .with_message(d.message.clone())
         .with_labels(labels)
         .with_notes(d.notes.clone());
@@ -114,7 +157,7 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
             Err(e) => {
                 out.push_str(&format!(
                     "{}[{}]: {} (could not render: {e})\n",
-                    severity_word(d.severity),
+                    severity_word(d.severity()),
                     d.code,
                     d.message
                 ));
@@ -148,7 +191,7 @@ pub fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Str
         };
         out.push_str(&format!(
             "{path}{at}: {}: {} [{}]\n",
-            severity_word(d.severity),
+            severity_word(d.severity()),
             d.message,
             d.code
         ));
@@ -173,8 +216,8 @@ pub fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
     let whole_file = d.span.is_empty() && d.label.is_empty();
     serde_json::json!({
         "file": path,
-        "code": d.code,
-        "severity": severity_word(d.severity),
+        "code": d.code.as_str(),
+        "severity": severity_word(d.severity()),
         "message": d.message,
         "span": if whole_file { serde_json::Value::Null } else { span(&d.span) },
         "label": d.label,
@@ -194,15 +237,6 @@ pub fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
         out.push('\n');
     }
     out
-}
-
-/// The word of a severity (`error`, `warning`, `note`).
-pub fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
