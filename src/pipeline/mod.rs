@@ -32,9 +32,11 @@ use crate::mapping::modular::ParamAffine;
 use crate::poly::Budget;
 
 pub mod certify;
+pub mod contraction;
 pub mod merged;
 pub mod options;
 mod pins;
+pub mod probe;
 pub(crate) use pins::params_are_macros;
 pub mod record;
 pub mod strategy;
@@ -638,31 +640,13 @@ impl ModuloLoops {
 /// The sizes of `array` as formulas in the parameters: the declaration's,
 /// and the new layout's when it was remapped. `None` when an extent is not
 /// affine.
-/// A product of extents as C-like text: `2 * n * (m - 1)` (the constant
-/// factors first, multiplied out).
-pub(crate) fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> String {
-    let (constants, symbolic): (Vec<&ParamAffine>, Vec<&ParamAffine>) =
-        factors.into_iter().partition(|f| f.is_constant());
-    let constant: i64 = constants.iter().map(|f| f.constant).product();
-    let mut terms: Vec<String> = Vec::new();
-    if constant != 1 || symbolic.is_empty() {
-        terms.push(constant.to_string());
-    }
-    for f in symbolic {
-        let text = f.to_text(params);
-        let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
-        terms.push(if atomic { text } else { format!("({text})") });
-    }
-    terms.join(" * ")
-}
-
 fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<SizeFormula> {
     use crate::mapping::layout::DimLayout;
     let params = scop.param_texts();
     let declared: Vec<ParamAffine> = ParamAffine::extents_of(array)
         .into_iter()
         .collect::<Option<_>>()?;
-    let product = |factors: Vec<&ParamAffine>| product_text(&params, factors);
+    let product = |factors: Vec<&ParamAffine>| crate::codegen::text::product_text(&params, factors);
     let new = match outcome {
         ArrayOutcome::Remapped { certified, .. } => {
             let layout = certified.layout()?;

@@ -8,8 +8,8 @@ use crate::util::hash::FastMap;
 use crate::poly::error::PolyResult;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::enumerate::for_each_integer_point;
-use super::storage::{Level, Location, Slot, Storage, TraceBuffer};
+use super::storage::{AccessLocation, Level, Location, MergedStorage, Slot, Storage, TraceBuffer};
+use crate::poly::enumerate::for_each_integer_point;
 
 /// One access of a statement. `subscripts` are rows over
 /// `[params | iterators | constant]` of the statement.
@@ -1019,6 +1019,107 @@ pub fn run_trace_profiled(
         record_starts(u64::MAX, &live, &mut profile);
     }
     Ok((report, profile))
+}
+
+/// Merged buffers in a trace.
+impl TraceProgram {
+    /// Puts the arrays of `storage` into its buffers: their storage
+    /// becomes [`Storage::Merged`] with their accesses' locations, the
+    /// buffers are added, and the deleted copies are marked. Checks that
+    /// every access of a merged array in a statement still executed has
+    /// exactly one location and that every deleted statement is a copy
+    /// (one read).
+    pub fn merge(&mut self, storage: &MergedStorage) -> Result<(), String> {
+        let first_buffer = self.buffers.len();
+        self.buffers.extend(storage.buffers.iter().cloned());
+        for &a in &storage.arrays {
+            let array = self
+                .arrays
+                .get_mut(a)
+                .ok_or_else(|| format!("merged array {a} is not in the trace"))?;
+            array.storage = Storage::Merged(Vec::new());
+        }
+        for access in &storage.accesses {
+            let stmt = self
+                .statements
+                .get(access.statement)
+                .ok_or_else(|| format!("statement {} is not in the trace", access.statement))?;
+            let array = match access.slot {
+                Slot::Write => stmt.write.array,
+                Slot::Read(k) => {
+                    stmt.reads
+                        .get(k)
+                        .ok_or_else(|| format!("{} has no read {k}", stmt.name))?
+                        .array
+                }
+            };
+            let name = stmt.name.clone();
+            let mut location = access.location.clone();
+            shift_buffers(&mut location, first_buffer);
+            match &mut self.arrays[array].storage {
+                Storage::Merged(list) => {
+                    if list
+                        .iter()
+                        .any(|l| l.statement == access.statement && l.slot == access.slot)
+                    {
+                        return Err(format!("{name}: two locations for one access"));
+                    }
+                    list.push(AccessLocation {
+                        location,
+                        ..access.clone()
+                    });
+                }
+                _ => {
+                    return Err(format!(
+                        "{name}: a location for an access of `{}`, which is not merged",
+                        self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        for &s in &storage.removed {
+            let stmt = self
+                .statements
+                .get_mut(s)
+                .ok_or_else(|| format!("removed statement {s} is not in the trace"))?;
+            if stmt.reads.len() != 1 {
+                return Err(format!(
+                    "{}: a removed statement that is not a copy",
+                    stmt.name
+                ));
+            }
+            stmt.removed = true;
+        }
+        for (si, stmt) in self.statements.iter().enumerate() {
+            if stmt.removed {
+                // Not executed by the transformed program.
+                continue;
+            }
+            let slots = stmt.slots();
+            for (slot, array) in slots {
+                if let Storage::Merged(list) = &self.arrays[array].storage
+                    && !list.iter().any(|l| l.statement == si && l.slot == slot)
+                {
+                    return Err(format!(
+                        "{}: an access of merged `{}` without a location",
+                        stmt.name, self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn shift_buffers(location: &mut Location, by: usize) {
+    match location {
+        Location::At { buffer, .. } => *buffer += by,
+        Location::Choose(branches) => {
+            for (_, l) in branches {
+                shift_buffers(l, by);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

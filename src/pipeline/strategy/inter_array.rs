@@ -20,7 +20,7 @@ use crate::pipeline::certify::{Certified, certify_merged, certify_merged_for_eve
 use crate::pipeline::pins::{params_are_macros, static_assert_text, values_condition};
 use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
 
-use super::{decision_cells_at, param_values};
+use super::facts::{decision_cells_at, param_values};
 
 /// Whether merged buffers for every parameter value can be made for
 /// `scop` with `arrays` temporary arrays: it has parameters and two
