@@ -11,16 +11,7 @@ use crate::util::c_text::{Prec, operand};
 use super::edits::Edit;
 use super::overflow;
 use super::rotate::Rotations;
-use super::text::{exact_subscripts, form_text, operand_text};
-
-/// The mask `m - 1` that computes residues modulo `modulus` when masks
-/// are asked for (`--pow2-moduli`) and `modulus` is a power of two `m >=
-/// 2` known as a number: `e & (m - 1)` is `e % m` for `e >= 0` (and the
-/// mathematical residue of any `e` in two's complement).
-pub fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
-    let m = modulus.constant;
-    (masks && modulus.is_constant() && m >= 2 && m & (m - 1) == 0).then_some(m - 1)
-}
+use super::text::{exact_subscripts, form_text, mask_of, operand_text, residue};
 
 /// `arg % b` for the text `arg` and the modulus `modulus`, or `arg & (b -
 /// 1)` where [`mask_of`] gives a mask; `arg` parenthesised unless it is
@@ -33,14 +24,11 @@ fn residue_text(
     params: &[String],
     masks: bool,
 ) -> String {
-    match mask_of(modulus, masks) {
-        Some(mask) => format!("{} & {mask}", operand_text(scop, arg)),
-        None => format!(
-            "{} % {}",
-            operand_text(scop, arg),
-            operand_text(scop, &modulus.to_text(params))
-        ),
-    }
+    residue(
+        &operand_text(scop, arg),
+        &operand_text(scop, &modulus.to_text(params)),
+        mask_of(modulus, masks),
+    )
 }
 
 /// The source text of each subscript of `access`, trimmed.

@@ -1,10 +1,15 @@
 //! C text shared by every storage form: operands, the identifiers of a
-//! subscript, subscripts printed from their affine forms, and sizes as
+//! subscript, subscripts printed from their affine forms, residues (one
+//! printer for the per-array forms and the merged buffers), the rows,
+//! conditions and conditional choices of merged buffers, and sizes as
 //! products of extents.
+
+use std::fmt::Write as _;
 
 use crate::ir::{Access, Scop, Stmt};
 use crate::mapping::layout::Argument;
 use crate::mapping::modular::ParamAffine;
+use crate::poly::BasicSet;
 use crate::util::c_text::{Prec, operand};
 
 /// A product of extents as C-like text: `2 * n * (m - 1)` (the constant
@@ -163,5 +168,121 @@ pub fn form_text(source: &str, scop: &Scop, stmt: &Stmt, access: &Access, a: &Ar
         text
     } else {
         crate::util::c_text::affine_text(&terms, a.constant)
+    }
+}
+
+/// The mask `m - 1` that computes residues modulo `modulus` when masks
+/// are asked for (`--pow2-moduli`) and `modulus` is a power of two `m >=
+/// 2` known as a number: `e & (m - 1)` is `e % m` for `e >= 0` (and the
+/// mathematical residue of any `e` in two's complement).
+pub fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
+    let m = modulus.constant;
+    (masks && modulus.is_constant() && m >= 2 && m & (m - 1) == 0).then_some(m - 1)
+}
+
+/// The residue of the operand `arg` (a primary expression, or
+/// parenthesised) modulo the operand `modulus`: `arg % modulus`, or
+/// `arg & mask` where [`mask_of`] gives a mask. Every storage form prints
+/// its residues here.
+pub fn residue(arg: &str, modulus: &str, mask: Option<i64>) -> String {
+    match mask {
+        Some(mask) => format!("{arg} & {mask}"),
+        None => format!("{arg} % {modulus}"),
+    }
+}
+
+/// C text of a row over `[params | iters | const]` (`2 * t - i + 3`;
+/// positive terms first).
+pub fn row_text(row: &[i64], names: &[String]) -> String {
+    let n = row.len() - 1;
+    let mut terms: Vec<(i64, String)> = row[..n]
+        .iter()
+        .zip(names)
+        .filter(|(c, _)| **c != 0)
+        .map(|(c, name)| (*c, name.clone()))
+        .collect();
+    terms.sort_by_key(|(c, _)| *c < 0);
+    crate::util::c_text::affine_text(&terms, row[n])
+}
+
+/// The C text of one subscript of a merged buffer: the row over
+/// `[params | iters | const]` (`names` its columns' names, as C operands),
+/// or its residue modulo the modulus `modulus_text` (`(row) & mask` with a
+/// mask: see [`mask_of`]) when `is_residue`.
+pub fn level_text(
+    row: &[i64],
+    is_residue: bool,
+    names: &[String],
+    (modulus_text, mask): (&str, Option<i64>),
+) -> String {
+    if !is_residue {
+        return row_text(row, names);
+    }
+    // The names in `modulus_text` are already C operands (see
+    // `Scop::param_texts`).
+    let modulus = operand(modulus_text, Prec::Postfix, &|_| false);
+    residue(&format!("({})", row_text(row, names)), &modulus, mask)
+}
+
+/// Text of a constraint conjunction of one region piece.
+pub fn region_text(b: &BasicSet, names: &[String]) -> String {
+    let mut parts = Vec::new();
+    for r in &b.eqs {
+        parts.push(format!("{} == 0", row_text(r, names)));
+    }
+    for r in &b.ineqs {
+        parts.push(format!("{} >= 0", row_text(r, names)));
+    }
+    if parts.is_empty() {
+        "1".into()
+    } else {
+        parts.join(" && ")
+    }
+}
+
+/// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
+/// holds (the last is the `else`; a branch whose condition is `0` is left
+/// out, one whose condition is `1` ends the chain).
+pub fn choose(conds: &[String], texts: &[String]) -> String {
+    let mut branches: Vec<(&str, &str)> = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let c = conds.get(i).map(String::as_str).unwrap_or("1");
+        let last = i + 1 == texts.len();
+        if c == "0" && !last {
+            continue;
+        }
+        if c == "1" || last {
+            branches.push(("1", t));
+            break;
+        }
+        branches.push((c, t));
+    }
+    if branches.iter().all(|b| b.1 == branches[0].1) {
+        return branches[0].1.to_string();
+    }
+    let mut out = String::new();
+    for (c, t) in &branches[..branches.len() - 1] {
+        let _ = write!(out, "({c}) ? {t} : ");
+    }
+    let _ = write!(out, "{}", branches[branches.len() - 1].1);
+    format!("({out})")
+}
+
+/// `name[s0][s1]...`: an array or buffer with its subscripts.
+pub fn subscripted(name: &str, subscripts: &[String]) -> String {
+    let mut text = name.to_string();
+    for s in subscripts {
+        let _ = write!(text, "[{s}]");
+    }
+    text
+}
+
+/// One dimension of a declarator of extent `extent`; with `guarded`, at
+/// least 1 (`[n + 1 > 1 ? n + 1 : 1]`) where the context allows less.
+pub fn extent_text(extent: &str, guarded: bool) -> String {
+    if guarded {
+        format!("[{extent} > 1 ? {extent} : 1]")
+    } else {
+        format!("[{extent}]")
     }
 }

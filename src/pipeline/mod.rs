@@ -266,7 +266,7 @@ fn contract_scop(
 /// loops (see [`InnerModulo`]): the `row % m` levels of every access's
 /// location (all branches of a conditional counted), from the description
 /// the text is printed from; the deleted copies compute none, nor masks
-/// (with `masks`: see [`crate::codegen::plan::mask_of`]).
+/// (with `masks`: see [`crate::codegen::text::mask_of`]).
 fn merged_inner_modulo(
     source: &str,
     scop: &Scop,
@@ -279,7 +279,7 @@ fn merged_inner_modulo(
             Location::At { levels, .. } => {
                 for level in levels {
                     if let Level::Rem { row, modulus } = level
-                        && crate::codegen::plan::mask_of(modulus, masks).is_none()
+                        && crate::codegen::text::mask_of(modulus, masks).is_none()
                     {
                         out.push(row);
                     }

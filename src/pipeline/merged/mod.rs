@@ -42,10 +42,11 @@ use std::fmt::Write as _;
 use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
+use crate::codegen::text::{choose, extent_text, level_text, region_text, subscripted};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::modular::ParamAffine;
-use crate::mapping::smo::{SmoSolution, StmtId};
+use crate::mapping::smo::{ConflictSpec, SmoSolution, StmtId};
 use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
@@ -392,43 +393,6 @@ impl Ctx<'_> {
     }
 }
 
-/// C text of a row over `[params | iters | const]` (`2 * t - i + 3`;
-/// positive terms first).
-fn row_text(row: &[i64], names: &[String]) -> String {
-    let n = row.len() - 1;
-    let mut terms: Vec<(i64, String)> = row[..n]
-        .iter()
-        .zip(names)
-        .filter(|(c, _)| **c != 0)
-        .map(|(c, name)| (*c, name.clone()))
-        .collect();
-    terms.sort_by_key(|(c, _)| *c < 0);
-    crate::util::c_text::affine_text(&terms, row[n])
-}
-
-/// The C text of `level`, with `modulus_text` the text of its modulus
-/// (`(row) & mask` with a mask: see [`crate::codegen::plan::mask_of`]).
-fn level_text(
-    level: &Level,
-    names: &[String],
-    (modulus_text, mask): (&str, Option<i64>),
-) -> String {
-    match (level, mask) {
-        (Level::Row(row), _) => row_text(row, names),
-        (Level::Rem { row, .. }, Some(mask)) => format!("({}) & {mask}", row_text(row, names)),
-        (Level::Rem { row, .. }, None) => {
-            // The names in `modulus_text` are already C operands (see
-            // `Scop::param_texts`).
-            let m = crate::util::c_text::operand(
-                modulus_text,
-                crate::util::c_text::Prec::Postfix,
-                &|_| false,
-            );
-            format!("({}) % {m}", row_text(row, names))
-        }
-    }
-}
-
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
 fn part_name(split: &SplitScop, v: usize) -> String {
     let s = split.origin[v];
@@ -470,50 +434,6 @@ fn domain_condition(
     } else {
         cond.join(" || ")
     })
-}
-
-/// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
-/// holds (the last is the `else`; a branch whose condition is `0` is left
-/// out, one whose condition is `1` ends the chain).
-fn choose(conds: &[String], texts: &[String]) -> String {
-    let mut branches: Vec<(&str, &str)> = Vec::new();
-    for (i, t) in texts.iter().enumerate() {
-        let c = conds.get(i).map(String::as_str).unwrap_or("1");
-        let last = i + 1 == texts.len();
-        if c == "0" && !last {
-            continue;
-        }
-        if c == "1" || last {
-            branches.push(("1", t));
-            break;
-        }
-        branches.push((c, t));
-    }
-    if branches.iter().all(|b| b.1 == branches[0].1) {
-        return branches[0].1.to_string();
-    }
-    let mut out = String::new();
-    for (c, t) in &branches[..branches.len() - 1] {
-        let _ = write!(out, "({c}) ? {t} : ");
-    }
-    let _ = write!(out, "{}", branches[branches.len() - 1].1);
-    format!("({out})")
-}
-
-/// Text of a constraint conjunction of one region piece.
-fn region_text(b: &BasicSet, names: &[String]) -> String {
-    let mut parts = Vec::new();
-    for r in &b.eqs {
-        parts.push(format!("{} == 0", row_text(r, names)));
-    }
-    for r in &b.ineqs {
-        parts.push(format!("{} >= 0", row_text(r, names)));
-    }
-    if parts.is_empty() {
-        "1".into()
-    } else {
-        parts.join(" && ")
-    }
 }
 
 /// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
@@ -620,23 +540,7 @@ fn propose_in(
     };
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
-    // SMO orders values by the sequential schedule: the iterations of a
-    // parallel loop (in the SCoP or around it) are not modelled.
-    let shared = scop
-        .arrays
-        .iter()
-        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
-    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
-        return Err(format!(
-            "{}: merged buffers do not model parallel iterations",
-            mark.describe(source, &iterator)
-        ));
-    }
-    if let Mode::Values(values) = mode
-        && values.len() != scop.params.len()
-    {
-        return Err("one value per parameter is needed".into());
-    }
+    check_modelled(scop, source, mode)?;
     // Scalars have no cells to merge.
     let temps: Vec<usize> = temporaries
         .iter()
@@ -652,50 +556,15 @@ fn propose_in(
         .collect();
     // SMO works on the parts of the statements (see `split`); `vs` is the
     // SCoP of the parts, and everything below indexes its statements.
-    // For every value: the probe points the search runs at (see `lifted`).
-    let probes = match mode {
-        Mode::Values(values) => vec![values.to_vec()],
-        Mode::EveryValue => lifted::probes(scop)?,
-    };
-    let split_for = match mode {
-        Mode::Values(values) => SplitFor::Values(values),
-        Mode::EveryValue => SplitFor::EveryValue { probe: &probes[0] },
-    };
-    let split = split_by_footprints(scop, &writers, split_for).map_err(|e| e.to_string())?;
+    let (probes, split) = split_parts(scop, source, &writers, mode)?;
     let vs = &split.scop;
-    // An IR-to-IR transform: its output keeps the IR's invariants.
-    if cfg!(debug_assertions)
-        && let Err(e) = crate::ir::verify(vs, source)
-    {
-        return Err(format!(
-            "internal error: the split SCoP fails ir::verify: {e}"
-        ));
-    }
     let stmts: Vec<usize> = (0..vs.stmts.len())
         .filter(|s| is_temp(vs.stmts[*s].write.array))
         .collect();
     stage("split");
     let flow = compute_dataflow(vs).map_err(|e| e.to_string())?;
     stage("dataflow");
-    let mut pieces = HashMap::new();
-    for r in &flow.reads {
-        if !is_temp(r.array) {
-            continue;
-        }
-        let p = source_pieces(vs, r)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| {
-                format!(
-                    "{} read {}: no exact source",
-                    part_name(&split, r.stmt),
-                    r.read
-                )
-            })?;
-        if p.iter().any(|p| !stmts.contains(&p.writer)) {
-            return Err("a source outside the statements writing temporaries".into());
-        }
-        pieces.insert((r.stmt, r.read), p);
-    }
+    let pieces = exact_sources(&split, &flow, &stmts, &temps)?;
     let parts = Parts {
         split: &split,
         stmts: &stmts,
@@ -723,20 +592,13 @@ fn propose_in(
     let optimal_at_probe = sol
         .size(&probes[0])
         .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound));
-    let (base, lower_bound) = match (mode, scop.param_values()) {
-        (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
-        (Mode::EveryValue, Ok(values)) => {
-            // Traced at the known values only for a report, and only while
-            // their operations are few (the same cap as the merging for
-            // known values).
-            let bound = report_bound
-                .then(|| writes_and_lifetimes(vs, &temps, &values, SMO_MAX_OPERATIONS).ok())
-                .flatten()
-                .map(|(_, lives)| max_live_of(&lives));
-            (values, bound)
-        }
-        (Mode::EveryValue, Err(_)) => (probes[0].clone(), Some(lower_bound)),
-    };
+    let (base, lower_bound) = report_point(
+        scop,
+        (vs, &temps),
+        mode,
+        &probes[0],
+        (lower_bound, report_bound),
+    );
     let values = &base[..];
     let mut sol = sol;
     if let Mode::EveryValue = mode {
@@ -755,10 +617,325 @@ fn propose_in(
     let params = scop.param_texts();
 
     // Declarations.
+    let (decls, elem, original_cells) = temporary_declarations(source, scop, &temps, values)?;
+    let Buffers {
+        buffers,
+        names: buffer_names,
+        trace: trace_buffers,
+        declaration: decl_text,
+    } = declare_buffers(
+        program,
+        scop_index,
+        (&split, &stmts),
+        &sol,
+        mode,
+        values,
+        &elem,
+    )?;
+    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
+    let (mut edits, declaration) = declaration_edits(program, scop, &decls, &decl_text)?;
+
+    // Accesses, and the dead copies. Each original statement is edited
+    // once; when it was split, every access chooses its part's text with a
+    // conditional on the parts' domains (the last part is the `else`).
+    let mut deleted_stmts = Vec::new();
+    let mut accesses = Vec::new();
+    let emitter = Emitter {
+        source,
+        scop,
+        split: &split,
+        ctx: &ctx,
+        mode,
+        masks,
+        params: &params,
+        buffer_names: &buffer_names,
+        temps: &temps,
+        overflow_facts: Some(crate::codegen::overflow::scop_facts(source, scop)),
+    };
+    for si in 0..scop.stmts.len() {
+        match emitter.statement(si)? {
+            StatementText::Dead => deleted_stmts.push(si),
+            StatementText::Edited(stmt_edits, stmt_locations) => {
+                edits.extend(stmt_edits);
+                accesses.extend(stmt_locations);
+            }
+        }
+    }
+    let removed = delete_dead_copies(source, scop, &deleted_stmts, &mut edits);
+    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
+
+    // The trace check: the verifier's trace of the program as emitted
+    // (every access of a temporary at the location its text computes, the
+    // deleted copies not run), not of the dataflow's sources.
+    stage("code generation");
+    let storage = MergedStorage {
+        arrays: temps.clone(),
+        buffers: trace_buffers,
+        accesses,
+        removed: deleted_stmts.clone(),
+    };
+
+    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
+    let report = report_text(
+        scop,
+        scop_index,
+        (mode, values),
+        (&split, &stmts),
+        (&spec, &sol, &buffer_names),
+        (original_cells, new_cells, lower_bound),
+        (&names, &chosen, &removed),
+    );
+    let every_value = match mode {
+        Mode::Values(_) => None,
+        Mode::EveryValue => {
+            let (original_formula, new_formula) = size_formulas(scop, &temps, &sol)?;
+            Some(Box::new(EveryValue {
+                spec,
+                sol,
+                probes,
+                original_formula,
+                new_formula,
+                optimal_at_probe,
+            }))
+        }
+    };
+    Ok(SmoContraction {
+        temporaries: names,
+        original_cells,
+        new_cells,
+        buffers,
+        removed,
+        edits,
+        declaration,
+        output,
+        report,
+        reads_checked: 0,
+        method,
+        candidate_sizes,
+        chosen,
+        lower_bound,
+        safety_net_fired,
+        storage,
+        every_value,
+    })
+}
+
+/// The probe points (for every value: the points the search runs at, see
+/// `lifted`; the known values otherwise) and the SCoP of the parts of the
+/// statements `writers` (see `split`).
+fn split_parts(
+    scop: &Scop,
+    source: &str,
+    writers: &[usize],
+    mode: Mode<'_>,
+) -> Result<(Vec<Vec<i64>>, SplitScop), String> {
+    // For every value: the probe points the search runs at (see `lifted`).
+    let probes = match mode {
+        Mode::Values(values) => vec![values.to_vec()],
+        Mode::EveryValue => lifted::probes(scop)?,
+    };
+    let split_for = match mode {
+        Mode::Values(values) => SplitFor::Values(values),
+        Mode::EveryValue => SplitFor::EveryValue { probe: &probes[0] },
+    };
+    let split = split_by_footprints(scop, writers, split_for).map_err(|e| e.to_string())?;
+    // An IR-to-IR transform: its output keeps the IR's invariants.
+    if cfg!(debug_assertions)
+        && let Err(e) = crate::ir::verify(&split.scop, source)
+    {
+        return Err(format!(
+            "internal error: the split SCoP fails ir::verify: {e}"
+        ));
+    }
+    Ok((probes, split))
+}
+
+/// The parameter values the numbers of the report are for: the known
+/// values, or when a parameter has none, the first probe point `probe`
+/// (where the `lower_bound` was traced; it is not traced at the known
+/// sizes, whose cost grows with them), with the lower bound there (traced
+/// at the known values with `report_bound` only).
+fn report_point(
+    scop: &Scop,
+    (vs, temps): (&Scop, &[usize]),
+    mode: Mode<'_>,
+    probe: &[i64],
+    (lower_bound, report_bound): (usize, bool),
+) -> (Vec<i64>, Option<usize>) {
+    match (mode, scop.param_values()) {
+        (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
+        (Mode::EveryValue, Ok(values)) => {
+            // Traced at the known values only for a report, and only while
+            // their operations are few (the same cap as the merging for
+            // known values).
+            let bound = report_bound
+                .then(|| writes_and_lifetimes(vs, temps, &values, SMO_MAX_OPERATIONS).ok())
+                .flatten()
+                .map(|(_, lives)| max_live_of(&lives));
+            (values, bound)
+        }
+        (Mode::EveryValue, Err(_)) => (probe.to_vec(), Some(lower_bound)),
+    }
+}
+
+/// The edits that declare the buffers `decl_text` (in place of the first
+/// of the temporaries' declarations `decls`, or before them) and delete
+/// the other declarations; and which of them declares the buffers.
+fn declaration_edits(
+    program: &Program,
+    scop: &Scop,
+    decls: &[(usize, std::ops::Range<usize>)],
+    decl_text: &str,
+) -> Result<(Vec<Edit>, BufferDeclaration), String> {
+    let source = &program.source;
+    let place = buffer_place(program, scop, decls)?;
+    let mut edits = Vec::new();
+    let declaration = match &place {
+        BufferPlace::Replace => {
+            edits.push(Edit::replace(decls[0].1.clone(), decl_text.to_string()));
+            BufferDeclaration {
+                edit: 0,
+                own_line: false,
+                indent: crate::util::c_text::indent_of_line(source, decls[0].1.start),
+            }
+        }
+        BufferPlace::Before(at) => {
+            edits.push(line_insertion(source, *at, decl_text));
+            BufferDeclaration {
+                edit: 0,
+                own_line: starts_line(source, *at),
+                indent: crate::util::c_text::indent_of_line(source, *at),
+            }
+        }
+    };
+    for (k, (_, span)) in decls.iter().enumerate() {
+        if k > 0 || matches!(place, BufferPlace::Before(_)) {
+            edits.push(deletion(source, span.clone()));
+        }
+    }
+    Ok((edits, declaration))
+}
+
+/// Deletes the dead copies `deleted_stmts` with the brace-less headers,
+/// loops and blocks they leave empty (by syntax nodes), adding the edits
+/// to `edits`; returns the text of every deleted statement or loop.
+fn delete_dead_copies(
+    source: &str,
+    scop: &Scop,
+    deleted_stmts: &[usize],
+    edits: &mut Vec<Edit>,
+) -> Vec<String> {
+    let mut removed = Vec::new();
+    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
+    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
+        let text = if edit.replacement.is_empty() {
+            source[edit.range.clone()].trim().to_string()
+        } else {
+            format!(
+                "{} (now `{}`)",
+                source[edit.range.clone()].trim(),
+                edit.replacement
+            )
+        };
+        removed.push(text);
+        edits.push(edit);
+    }
+    removed
+}
+
+/// The temporaries' cells and the buffers' cells of `sol` as C expressions
+/// in the parameters (`2 * (N + 2)`, `N + 1 + 1 + 1`).
+fn size_formulas(
+    scop: &Scop,
+    temps: &[usize],
+    sol: &SmoSolution,
+) -> Result<(String, String), String> {
+    let params = scop.param_texts();
+    let mut original = Vec::new();
+    for &t in temps {
+        let extents: Vec<ParamAffine> = ParamAffine::extents_of(&scop.arrays[t])
+            .into_iter()
+            .collect::<Option<_>>()
+            .ok_or("an extent that is not affine")?;
+        original.push(crate::codegen::text::product_text(
+            &params,
+            extents.iter().collect(),
+        ));
+    }
+    let new: Vec<String> = sol
+        .arrays
+        .iter()
+        .map(|a| crate::codegen::text::product_text(&params, a.moduli.iter().collect()))
+        .collect();
+    Ok((original.join(" + "), new.join(" + ")))
+}
+
+/// SMO orders values by the sequential schedule: the iterations of a
+/// parallel loop (in the SCoP or around it) are not modelled; and the
+/// known values give one value per parameter.
+fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), String> {
+    let shared = scop
+        .arrays
+        .iter()
+        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
+    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
+        return Err(format!(
+            "{}: merged buffers do not model parallel iterations",
+            mark.describe(source, &iterator)
+        ));
+    }
+    if let Mode::Values(values) = mode
+        && values.len() != scop.params.len()
+    {
+        return Err("one value per parameter is needed".into());
+    }
+    Ok(())
+}
+
+/// The exact source pieces of every read of a temporary in the parts of
+/// `split`, which must all be writes of `stmts`.
+fn exact_sources(
+    split: &SplitScop,
+    flow: &crate::analysis::dataflow::Dataflow,
+    stmts: &[usize],
+    temps: &[usize],
+) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, String> {
+    let mut pieces = HashMap::new();
+    for r in &flow.reads {
+        if !temps.contains(&(r.array.0 as usize)) {
+            continue;
+        }
+        let p = source_pieces(&split.scop, r)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "{} read {}: no exact source",
+                    part_name(split, r.stmt),
+                    r.read
+                )
+            })?;
+        if p.iter().any(|p| !stmts.contains(&p.writer)) {
+            return Err("a source outside the statements writing temporaries".into());
+        }
+        pieces.insert((r.stmt, r.read), p);
+    }
+    Ok(pieces)
+}
+
+/// The declarations of the temporaries `temps` (each a plain declaration
+/// of its own, one element type), sorted by position, the element type,
+/// and their cells for `values`.
+#[allow(clippy::type_complexity)]
+fn temporary_declarations(
+    source: &str,
+    scop: &Scop,
+    temps: &[usize],
+    values: &[i64],
+) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), String> {
     let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
     let mut original_cells: i64 = 0;
-    for &t in &temps {
+    for &t in temps {
         let a = &scop.arrays[t];
         let span = a
             .decl_span
@@ -799,6 +976,36 @@ fn propose_in(
         decls.push((t, span));
     }
     decls.sort_by_key(|(_, s)| s.start);
+    Ok((decls, elem, original_cells))
+}
+
+/// The merged buffers of a solution, as declared.
+struct Buffers {
+    /// Per buffer: its name, its number of cells and its declaration.
+    buffers: Vec<(String, i64, String)>,
+    names: Vec<String>,
+    /// The buffers for the trace verifier.
+    trace: Vec<TraceBuffer>,
+    /// Every declaration, on one line.
+    declaration: String,
+}
+
+/// Declares one buffer per array of `sol` (elements of type `elem`), named
+/// uniquely in the file, each extent at least 1 for the values it is made
+/// for (guarded where the context allows less) and proven representable.
+fn declare_buffers(
+    program: &Program,
+    scop_index: usize,
+    (split, stmts): (&SplitScop, &[usize]),
+    sol: &SmoSolution,
+    mode: Mode<'_>,
+    values: &[i64],
+    elem: &str,
+) -> Result<Buffers, String> {
+    let scop = &program.scops[scop_index];
+    let source = &program.source;
+    let vs = &split.scop;
+    let params = scop.param_texts();
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
     let mut trace_buffers = Vec::new();
@@ -857,11 +1064,7 @@ fn propose_in(
                 Ok(text) => m_text = text,
                 Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
             }
-            if guarded {
-                let _ = write!(text, "[{m_text} > 1 ? {m_text} : 1]");
-            } else {
-                let _ = write!(text, "[{m_text}]");
-            }
+            text.push_str(&extent_text(&m_text, guarded));
         }
         if array.moduli.is_empty() {
             // One cell; an array all the same, so that every access is an
@@ -882,334 +1085,31 @@ fn propose_in(
         buffers.push((name.clone(), size, text));
         buffer_names.push(name);
     }
-    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
-    let place = buffer_place(program, scop, &decls)?;
-    let mut edits = Vec::new();
-    let declaration = match &place {
-        BufferPlace::Replace => {
-            edits.push(Edit::replace(decls[0].1.clone(), decl_text.clone()));
-            BufferDeclaration {
-                edit: 0,
-                own_line: false,
-                indent: crate::util::c_text::indent_of_line(source, decls[0].1.start),
-            }
-        }
-        BufferPlace::Before(at) => {
-            edits.push(line_insertion(source, *at, &decl_text));
-            BufferDeclaration {
-                edit: 0,
-                own_line: starts_line(source, *at),
-                indent: crate::util::c_text::indent_of_line(source, *at),
-            }
-        }
-    };
-    for (k, (_, span)) in decls.iter().enumerate() {
-        if k > 0 || matches!(place, BufferPlace::Before(_)) {
-            edits.push(deletion(source, span.clone()));
-        }
-    }
+    Ok(Buffers {
+        buffers,
+        names: buffer_names,
+        trace: trace_buffers,
+        declaration: decl_text,
+    })
+}
 
-    // Accesses, and the dead copies. Each original statement is edited
-    // once; when it was split, every access chooses its part's text with a
-    // conditional on the parts' domains (the last part is the `else`).
-    let mut removed = Vec::new();
-    let mut deleted_stmts = Vec::new();
-    let mut accesses = Vec::new();
-    let overflow_facts = Some(crate::codegen::overflow::scop_facts(source, scop));
-    for (si, stmt) in scop.stmts.iter().enumerate() {
-        let nt = stmt.iterators.len();
-        let width = params.len() + nt + 1;
-        let mut names = params.clone();
-        names.extend(stmt.c_names());
-        // The iterations of a statement (part) the text is for: its points
-        // for the known values, or its domain for every value.
-        let iterations_of = |scop: &Scop, v: usize| -> Result<Iterations, String> {
-            let pieces = &scop.stmts[v].domain.pieces;
-            match mode {
-                Mode::Values(values) => {
-                    Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-                        .map_err(|e| e.to_string())
-                }
-                Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
-            }
-        };
-        // The parts that execute (all of them when none does: the text is
-        // then never run, but must still compile).
-        let mut executed: Vec<(usize, Iterations)> = Vec::new();
-        for &v in &split.parts[si] {
-            executed.push((v, iterations_of(vs, v)?));
-        }
-        if executed.iter().any(|(_, its)| !its.is_empty()) {
-            executed.retain(|(_, its)| !its.is_empty());
-        }
-        let (parts, part_points): (Vec<usize>, Vec<Iterations>) = executed.into_iter().unzip();
-        let parts = &parts;
-        let ident: Vec<Vec<i64>> = (0..nt)
-            .map(|q| {
-                let mut r = vec![0; width];
-                r[params.len() + q] = 1;
-                r
-            })
-            .collect();
-        // Per part: its points and the condition selecting it.
-        let all_points = iterations_of(scop, si)?;
-        let mut conds = Vec::new();
-        for &v in parts {
-            conds.push(if parts.len() == 1 {
-                "1".to_string()
-            } else {
-                domain_condition(&vs.stmts[v].domain.pieces, &names, &all_points)?
-            });
-        }
-        // The home of writer `w`'s value at `iters`, for a use on
-        // `points`: the buffer and one subscript per dimension (`0` for a
-        // buffer of one cell), and their texts.
-        let access = |w: usize,
-                      iters: &[Vec<i64>],
-                      points: &Iterations|
-         -> Result<((usize, Vec<String>), Location), String> {
-            let rows = ctx.level_rows(w, iters, width)?;
-            let j = ctx.smo_index[&w];
-            let a = sol.array_of(StmtId(j)).ok_or("no array")?;
-            let mut levels = Vec::new();
-            let mut texts = Vec::new();
-            for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
-                let level = points.level(row, m)?;
-                let mask = crate::codegen::plan::mask_of(m, masks);
-                texts.push(level_text(&level, &names, (&m.to_text(&params), mask)));
-                levels.push(level);
-            }
-            if levels.is_empty() {
-                levels.push(Level::Row(vec![0; width]));
-                texts.push("0".into());
-            }
-            Ok(((a, texts), Location::At { buffer: a, levels }))
-        };
-        let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
-            let mut text = buffer_names[*a].clone();
-            for l in levels {
-                let _ = write!(text, "[{l}]");
-            }
-            text
-        };
-        // The location of every access of a temporary, as emitted.
-        let mut stmt_locations = Vec::new();
-        // The location choosing among the parts' (`Location::Choose` on
-        // the parts' domains, as `choose(&conds, …)` prints it).
-        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
-            if per_part.len() == 1 {
-                return Ok(per_part.swap_remove(0));
-            }
-            let mut branches = Vec::new();
-            for (&v, l) in parts.iter().zip(per_part) {
-                let region = all_points.emitted_region(&vs.stmts[v].domain.pieces)?;
-                branches.push((region, l));
-            }
-            Ok(Location::Choose(branches))
-        };
-        let mut stmt_edits = Vec::new();
-        if is_temp(stmt.write.array) {
-            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
-                .iter()
-                .zip(&part_points)
-                .map(|(&v, pts)| access(v, &ident, pts))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .unzip();
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Write,
-                location: by_part(locations)?,
-            });
-            let text = if per_part.iter().all(|p| *p == per_part[0]) {
-                text_of(&per_part[0])
-            } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
-                // One buffer: a conditional in each subscript that differs.
-                let mut text = buffer_names[per_part[0].0].clone();
-                for l in 0..per_part[0].1.len() {
-                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
-                    let _ = write!(text, "[{}]", choose(&conds, &ts));
-                }
-                text
-            } else {
-                // Several buffers: choose the address.
-                let ts: Vec<String> = per_part
-                    .iter()
-                    .map(|p| format!("&{}", text_of(p)))
-                    .collect();
-                format!("*{}", choose(&conds, &ts))
-            };
-            stmt_edits.push(Edit::replace(stmt.write.span.clone(), text));
-        }
-        for (ri, read) in stmt.reads.iter().enumerate() {
-            if !is_temp(read.array) {
-                continue;
-            }
-            if read.span == stmt.write.span {
-                return Err(format!("{}: compound assignment to a temporary", stmt.name));
-            }
-            let mut per_part = Vec::new();
-            let mut part_locations = Vec::new();
-            for (&v, pts) in parts.iter().zip(&part_points) {
-                let ps = &ctx.pieces[&(v, ri)];
-                if ps.is_empty() {
-                    return Err(format!(
-                        "{} read {ri}: no statement writes the value it reads",
-                        stmt.name
-                    ));
-                }
-                let (texts, locations): (Vec<String>, Vec<Location>) = ps
-                    .iter()
-                    .map(|p| {
-                        // Over the domain, the iterations where this source
-                        // applies (for every value, a subscript need only
-                        // be non-negative there).
-                        let within = pts.within(&p.region.pieces);
-                        access(p.writer, &p.iters, within.as_ref().unwrap_or(pts))
-                            .map(|(t, l)| (text_of(&t), l))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .unzip();
-                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
-                    (texts[0].clone(), locations[0].clone())
-                } else {
-                    let cs: Vec<String> = ps
-                        .iter()
-                        .map(|p| domain_condition(&p.region.pieces, &names, pts))
-                        .collect::<Result<_, _>>()?;
-                    let mut branches = Vec::new();
-                    for (p, l) in ps.iter().zip(locations) {
-                        branches.push((pts.emitted_region(&p.region.pieces)?, l));
-                    }
-                    (choose(&cs, &texts), Location::Choose(branches))
-                };
-                per_part.push(text);
-                part_locations.push(location);
-            }
-            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
-                (per_part[0].clone(), part_locations.swap_remove(0))
-            } else {
-                (choose(&conds, &per_part), by_part(part_locations)?)
-            };
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Read(ri),
-                location,
-            });
-            stmt_edits.push(Edit::replace(read.span.clone(), text));
-        }
-        // Dead copy: `W = R;` with both at the same home on every iteration
-        // of every part.
-        if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
-            let w = &stmt.write.span;
-            let r = &stmt.reads[0].span;
-            let between = source.get(w.end..r.start).map(|t| t.trim()).unwrap_or("");
-            let after = source
-                .get(r.end..stmt.span.end)
-                .map(|t| t.trim())
-                .unwrap_or("");
-            let pure = w.start == stmt.span.start && between == "=" && after == ";";
-            if pure {
-                let mut same = true;
-                'parts: for (&v, pts) in parts.iter().zip(&part_points) {
-                    match pts {
-                        Iterations::Points { points, .. } => {
-                            for it in points {
-                                let home = ctx.home(v, it)?;
-                                let (sw, siters) =
-                                    ctx.source(v, 0, it)?.ok_or("read without source")?;
-                                if ctx.home(sw, &siters)? != home {
-                                    same = false;
-                                    break 'parts;
-                                }
-                            }
-                        }
-                        Iterations::Domain(_) => {
-                            if !ctx.same_home_everywhere(v, &ident, width, pts)? {
-                                same = false;
-                                break 'parts;
-                            }
-                        }
-                    }
-                }
-                if same {
-                    deleted_stmts.push(si);
-                    continue;
-                }
-            }
-        }
-        // No new undefined behaviour (issue 45): every value the new
-        // accesses compute is proven representable in the statement's
-        // frame.
-        if let Some(facts) = &overflow_facts {
-            let frame = crate::codegen::overflow::statement_frame(scop, facts, si);
-            let np = params.len();
-            let loops = stmt.loop_depth();
-            let name_of = |n: &str| {
-                use crate::codegen::overflow::text::Name;
-                if let Some(k) = scop.params.iter().position(|p| p.name == n) {
-                    return Some(Name::Column(k));
-                }
-                if let Some(k) = stmt.iterators[..loops].iter().position(|i| i == n) {
-                    return Some(Name::Column(np + k));
-                }
-                (buffer_names.iter().any(|b| b == n) || scop.arrays.iter().any(|a| a.name == n))
-                    .then_some(Name::Opaque)
-            };
-            for e in &mut stmt_edits {
-                // The chains that need it in `long long`.
-                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
-                {
-                    Ok(text) => e.replacement = text,
-                    Err(why) => {
-                        return Err(format!(
-                            "{}: `{}` could overflow where the original does not: {why}",
-                            stmt.name, e.replacement
-                        ));
-                    }
-                }
-            }
-        }
-        edits.extend(stmt_edits);
-        accesses.extend(stmt_locations);
-    }
-    // Delete the dead copies with the brace-less headers, loops and
-    // blocks they leave empty (by syntax nodes).
-    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
-    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
-        let text = if edit.replacement.is_empty() {
-            source[edit.range.clone()].trim().to_string()
-        } else {
-            format!(
-                "{} (now `{}`)",
-                source[edit.range.clone()].trim(),
-                edit.replacement
-            )
-        };
-        removed.push(text);
-        edits.push(edit);
-    }
-    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
-
-    // The trace check: the verifier's trace of the program as emitted
-    // (every access of a temporary at the location its text computes, the
-    // deleted copies not run), not of the dataflow's sources.
-    stage("code generation");
-    let storage = MergedStorage {
-        arrays: temps.clone(),
-        buffers: trace_buffers,
-        accesses,
-        removed: deleted_stmts.clone(),
-    };
-
+/// The report of a merged storage: sizes, the lower bound, the chosen
+/// candidate, every part's mapping and the removed copies.
+fn report_text(
+    scop: &Scop,
+    scop_index: usize,
+    (mode, values): (Mode<'_>, &[i64]),
+    (split, stmts): (&SplitScop, &[usize]),
+    (spec, sol, buffer_names): (&ConflictSpec, &SmoSolution, &[String]),
+    (original_cells, new_cells, lower_bound): (i64, i64, Option<usize>),
+    (names, chosen, removed): (&[String], &str, &[String]),
+) -> String {
     let mut report = String::new();
-    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
     let _ = writeln!(
         report,
         "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells{}",
         names.join(", "),
-        buffers.len(),
+        buffer_names.len(),
         match mode {
             Mode::Values(_) => String::new(),
             Mode::EveryValue => format!(" (at {})", values_text(&scop.param_names(), values)),
@@ -1232,64 +1132,412 @@ fn propose_in(
             let _ = writeln!(
                 report,
                 "  {}: {}",
-                part_name(&split, stmts[st.0]),
-                crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
+                part_name(split, stmts[st.0]),
+                crate::mapping::smo::mapping_text(spec, array, &buffer_names[ai], s)
             );
         }
     }
-    for r in &removed {
+    for r in removed {
         let _ = writeln!(
             report,
             "  removed: {}",
             r.split_whitespace().collect::<Vec<_>>().join(" ")
         );
     }
-    let every_value = match mode {
-        Mode::Values(_) => None,
-        Mode::EveryValue => {
-            let mut original = Vec::new();
-            for &t in &temps {
-                let extents: Vec<ParamAffine> = ParamAffine::extents_of(&scop.arrays[t])
-                    .into_iter()
-                    .collect::<Option<_>>()
-                    .ok_or("an extent that is not affine")?;
-                original.push(crate::codegen::text::product_text(
-                    &params,
-                    extents.iter().collect(),
+    report
+}
+
+/// What the new text of every statement is printed from: the SCoP and its
+/// parts, the solution with the buffers' names, and how residues print.
+struct Emitter<'a> {
+    source: &'a str,
+    scop: &'a Scop,
+    split: &'a SplitScop,
+    ctx: &'a Ctx<'a>,
+    mode: Mode<'a>,
+    masks: bool,
+    /// Parameter names as C operands (`(N)` for `#define N M+2`).
+    params: &'a [String],
+    buffer_names: &'a [String],
+    temps: &'a [usize],
+    overflow_facts: Option<crate::codegen::overflow::ScopFacts>,
+}
+
+/// One original statement as its new text sees it: its parts that
+/// execute (all of them when none does: the text is then never run, but
+/// must still compile), their iterations and the conditions selecting
+/// them.
+struct StmtParts {
+    si: usize,
+    /// Parameter and iterator names as C operands.
+    names: Vec<String>,
+    /// Columns of a row over `[params | iters | const]`.
+    width: usize,
+    parts: Vec<usize>,
+    part_points: Vec<Iterations>,
+    /// The statement's own iterations.
+    all_points: Iterations,
+    /// Per part, the condition selecting it.
+    conds: Vec<String>,
+    /// The rows of the iterators.
+    ident: Vec<Vec<i64>>,
+}
+
+/// The new text of one statement.
+enum StatementText {
+    /// A dead copy: deleted.
+    Dead,
+    /// Its edits, and the location of every access of a temporary as
+    /// emitted.
+    Edited(Vec<Edit>, Vec<AccessLocation>),
+}
+
+impl Emitter<'_> {
+    fn is_temp(&self, a: crate::ir::ArrayId) -> bool {
+        self.temps.contains(&(a.0 as usize))
+    }
+
+    /// The iterations of statement (part) `v` of `scop` the text is for:
+    /// its points for the known values, or its domain for every value.
+    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, String> {
+        let pieces = &scop.stmts[v].domain.pieces;
+        match self.mode {
+            Mode::Values(values) => {
+                Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
+                    .map_err(|e| e.to_string())
+            }
+            Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
+        }
+    }
+
+    /// Statement `si`'s parts, their iterations and conditions.
+    fn stmt_parts(&self, si: usize) -> Result<StmtParts, String> {
+        let stmt = &self.scop.stmts[si];
+        let nt = stmt.iterators.len();
+        let width = self.params.len() + nt + 1;
+        let mut names = self.params.to_vec();
+        names.extend(stmt.c_names());
+        // The parts that execute (all of them when none does: the text is
+        // then never run, but must still compile).
+        let mut executed: Vec<(usize, Iterations)> = Vec::new();
+        for &v in &self.split.parts[si] {
+            executed.push((v, self.iterations_of(&self.split.scop, v)?));
+        }
+        if executed.iter().any(|(_, its)| !its.is_empty()) {
+            executed.retain(|(_, its)| !its.is_empty());
+        }
+        let (parts, part_points): (Vec<usize>, Vec<Iterations>) = executed.into_iter().unzip();
+        let ident: Vec<Vec<i64>> = (0..nt)
+            .map(|q| {
+                let mut r = vec![0; width];
+                r[self.params.len() + q] = 1;
+                r
+            })
+            .collect();
+        // Per part: its points and the condition selecting it.
+        let all_points = self.iterations_of(self.scop, si)?;
+        let mut conds = Vec::new();
+        for &v in &parts {
+            conds.push(if parts.len() == 1 {
+                "1".to_string()
+            } else {
+                domain_condition(&self.split.scop.stmts[v].domain.pieces, &names, &all_points)?
+            });
+        }
+        Ok(StmtParts {
+            si,
+            names,
+            width,
+            parts,
+            part_points,
+            all_points,
+            conds,
+            ident,
+        })
+    }
+
+    /// The home of writer `w`'s value at `iters`, for a use on `points`:
+    /// the buffer and one subscript per dimension (`0` for a buffer of one
+    /// cell), and their texts.
+    fn access(
+        &self,
+        sp: &StmtParts,
+        w: usize,
+        iters: &[Vec<i64>],
+        points: &Iterations,
+    ) -> Result<((usize, Vec<String>), Location), String> {
+        let rows = self.ctx.level_rows(w, iters, sp.width)?;
+        let j = self.ctx.smo_index[&w];
+        let a = self.ctx.sol.array_of(StmtId(j)).ok_or("no array")?;
+        let mut levels = Vec::new();
+        let mut texts = Vec::new();
+        for (row, m) in rows.iter().zip(&self.ctx.sol.arrays[a].moduli) {
+            let level = points.level(row, m)?;
+            let mask = crate::codegen::text::mask_of(m, self.masks);
+            let (level_row, residue) = match &level {
+                Level::Row(row) => (row, false),
+                Level::Rem { row, .. } => (row, true),
+            };
+            texts.push(level_text(
+                level_row,
+                residue,
+                &sp.names,
+                (&m.to_text(self.params), mask),
+            ));
+            levels.push(level);
+        }
+        if levels.is_empty() {
+            levels.push(Level::Row(vec![0; sp.width]));
+            texts.push("0".into());
+        }
+        Ok(((a, texts), Location::At { buffer: a, levels }))
+    }
+
+    /// The text of a home: the buffer's name and its subscripts.
+    fn text_of(&self, (a, levels): &(usize, Vec<String>)) -> String {
+        subscripted(&self.buffer_names[*a], levels)
+    }
+
+    /// The location choosing among the parts' (`Location::Choose` on the
+    /// parts' domains, as `choose(&conds, …)` prints it).
+    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, String> {
+        if per_part.len() == 1 {
+            return Ok(per_part.swap_remove(0));
+        }
+        let mut branches = Vec::new();
+        for (&v, l) in sp.parts.iter().zip(per_part) {
+            let region = sp
+                .all_points
+                .emitted_region(&self.split.scop.stmts[v].domain.pieces)?;
+            branches.push((region, l));
+        }
+        Ok(Location::Choose(branches))
+    }
+
+    /// The new text of statement `si`'s write (of a temporary) and its
+    /// location.
+    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), String> {
+        let stmt = &self.scop.stmts[sp.si];
+        let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = sp
+            .parts
+            .iter()
+            .zip(&sp.part_points)
+            .map(|(&v, pts)| self.access(sp, v, &sp.ident, pts))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
+        let location = AccessLocation {
+            statement: sp.si,
+            slot: Slot::Write,
+            location: self.by_part(sp, locations)?,
+        };
+        let text = if per_part.iter().all(|p| *p == per_part[0]) {
+            self.text_of(&per_part[0])
+        } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
+            // One buffer: a conditional in each subscript that differs.
+            let subscripts: Vec<String> = (0..per_part[0].1.len())
+                .map(|l| {
+                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
+                    choose(&sp.conds, &ts)
+                })
+                .collect();
+            subscripted(&self.buffer_names[per_part[0].0], &subscripts)
+        } else {
+            // Several buffers: choose the address.
+            let ts: Vec<String> = per_part
+                .iter()
+                .map(|p| format!("&{}", self.text_of(p)))
+                .collect();
+            format!("*{}", choose(&sp.conds, &ts))
+        };
+        Ok((Edit::replace(stmt.write.span.clone(), text), location))
+    }
+
+    /// The new text of read `ri` (of a temporary) of statement `si` and
+    /// its location: a conditional on the source pieces where it has
+    /// several, and on the parts where they differ.
+    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), String> {
+        let stmt = &self.scop.stmts[sp.si];
+        let read = &stmt.reads[ri];
+        if read.span == stmt.write.span {
+            return Err(format!("{}: compound assignment to a temporary", stmt.name));
+        }
+        let mut per_part = Vec::new();
+        let mut part_locations = Vec::new();
+        for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
+            let ps = &self.ctx.pieces[&(v, ri)];
+            if ps.is_empty() {
+                return Err(format!(
+                    "{} read {ri}: no statement writes the value it reads",
+                    stmt.name
                 ));
             }
-            let new: Vec<String> = sol
-                .arrays
+            let (texts, locations): (Vec<String>, Vec<Location>) = ps
                 .iter()
-                .map(|a| crate::codegen::text::product_text(&params, a.moduli.iter().collect()))
-                .collect();
-            Some(Box::new(EveryValue {
-                spec,
-                sol,
-                probes,
-                original_formula: original.join(" + "),
-                new_formula: new.join(" + "),
-                optimal_at_probe,
-            }))
+                .map(|p| {
+                    // Over the domain, the iterations where this source
+                    // applies (for every value, a subscript need only
+                    // be non-negative there).
+                    let within = pts.within(&p.region.pieces);
+                    self.access(sp, p.writer, &p.iters, within.as_ref().unwrap_or(pts))
+                        .map(|(t, l)| (self.text_of(&t), l))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
+            let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
+                (texts[0].clone(), locations[0].clone())
+            } else {
+                let cs: Vec<String> = ps
+                    .iter()
+                    .map(|p| domain_condition(&p.region.pieces, &sp.names, pts))
+                    .collect::<Result<_, _>>()?;
+                let mut branches = Vec::new();
+                for (p, l) in ps.iter().zip(locations) {
+                    branches.push((pts.emitted_region(&p.region.pieces)?, l));
+                }
+                (choose(&cs, &texts), Location::Choose(branches))
+            };
+            per_part.push(text);
+            part_locations.push(location);
         }
-    };
-    Ok(SmoContraction {
-        temporaries: names,
-        original_cells,
-        new_cells,
-        buffers,
-        removed,
-        edits,
-        declaration,
-        output,
-        report,
-        reads_checked: 0,
-        method,
-        candidate_sizes,
-        chosen,
-        lower_bound,
-        safety_net_fired,
-        storage,
-        every_value,
-    })
+        let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
+            (per_part[0].clone(), part_locations.swap_remove(0))
+        } else {
+            (
+                choose(&sp.conds, &per_part),
+                self.by_part(sp, part_locations)?,
+            )
+        };
+        Ok((
+            Edit::replace(read.span.clone(), text),
+            AccessLocation {
+                statement: sp.si,
+                slot: Slot::Read(ri),
+                location,
+            },
+        ))
+    }
+
+    /// Whether the statement is a dead copy: `W = R;` with both at the
+    /// same home on every iteration of every part.
+    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, String> {
+        let stmt = &self.scop.stmts[sp.si];
+        // Dead copy: `W = R;` with both at the same home on every iteration
+        // of every part.
+        if self.is_temp(stmt.write.array)
+            && stmt.reads.len() == 1
+            && self.is_temp(stmt.reads[0].array)
+        {
+            let w = &stmt.write.span;
+            let r = &stmt.reads[0].span;
+            let between = self
+                .source
+                .get(w.end..r.start)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let after = self
+                .source
+                .get(r.end..stmt.span.end)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let pure = w.start == stmt.span.start && between == "=" && after == ";";
+            if pure {
+                let mut same = true;
+                'parts: for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
+                    match pts {
+                        Iterations::Points { points, .. } => {
+                            for it in points {
+                                let home = self.ctx.home(v, it)?;
+                                let (sw, siters) = self
+                                    .ctx
+                                    .source(v, 0, it)?
+                                    .ok_or("read without self.source")?;
+                                if self.ctx.home(sw, &siters)? != home {
+                                    same = false;
+                                    break 'parts;
+                                }
+                            }
+                        }
+                        Iterations::Domain(_) => {
+                            if !self.ctx.same_home_everywhere(v, &sp.ident, sp.width, pts)? {
+                                same = false;
+                                break 'parts;
+                            }
+                        }
+                    }
+                }
+                return Ok(same);
+            }
+        }
+        Ok(false)
+    }
+
+    /// No new undefined behaviour (issue 45): every value the new accesses
+    /// of statement `si` compute is proven representable in the statement's
+    /// frame (the chains that need it in `long long`).
+    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), String> {
+        let stmt = &self.scop.stmts[si];
+        // No new undefined behaviour (issue 45): every value the new
+        // accesses compute is proven representable in the statement's
+        // frame.
+        if let Some(facts) = &self.overflow_facts {
+            let frame = crate::codegen::overflow::statement_frame(self.scop, facts, si);
+            let np = self.params.len();
+            let loops = stmt.loop_depth();
+            let name_of = |n: &str| {
+                use crate::codegen::overflow::text::Name;
+                if let Some(k) = self.scop.params.iter().position(|p| p.name == n) {
+                    return Some(Name::Column(k));
+                }
+                if let Some(k) = stmt.iterators[..loops].iter().position(|i| i == n) {
+                    return Some(Name::Column(np + k));
+                }
+                (self.buffer_names.iter().any(|b| b == n)
+                    || self.scop.arrays.iter().any(|a| a.name == n))
+                .then_some(Name::Opaque)
+            };
+            for e in stmt_edits.iter_mut() {
+                // The chains that need it in `long long`.
+                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
+                {
+                    Ok(text) => e.replacement = text,
+                    Err(why) => {
+                        return Err(format!(
+                            "{}: `{}` could overflow where the original does not: {why}",
+                            stmt.name, e.replacement
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The new text of statement `si`: its accesses of temporaries at their
+    /// homes, or nothing when it is a dead copy.
+    fn statement(&self, si: usize) -> Result<StatementText, String> {
+        let stmt = &self.scop.stmts[si];
+        let sp = self.stmt_parts(si)?;
+        let mut stmt_edits = Vec::new();
+        let mut stmt_locations = Vec::new();
+        if self.is_temp(stmt.write.array) {
+            let (edit, location) = self.write_text(&sp)?;
+            stmt_locations.push(location);
+            stmt_edits.push(edit);
+        }
+        for (ri, read) in stmt.reads.iter().enumerate() {
+            if !self.is_temp(read.array) {
+                continue;
+            }
+            let (edit, location) = self.read_text(&sp, ri)?;
+            stmt_locations.push(location);
+            stmt_edits.push(edit);
+        }
+        if self.is_dead_copy(&sp)? {
+            return Ok(StatementText::Dead);
+        }
+        self.prove_no_overflow(si, &mut stmt_edits)?;
+        Ok(StatementText::Edited(stmt_edits, stmt_locations))
+    }
 }

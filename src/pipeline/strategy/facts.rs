@@ -578,7 +578,6 @@ pub(crate) fn decision_cells_at(
 
 /// A chosen storage: certified, its size for the known values, and the
 /// strategy that proposed it.
-
 pub(crate) struct Choice {
     pub certified: Certified,
     pub cells: Option<i64>,

@@ -46,6 +46,7 @@ pub(crate) use facts::{
 };
 
 use super::record::EveryValue;
+use facts::Proposal;
 
 /// A per-array strategy.
 type Strategy = fn(&mut ArrayFacts<'_>, &Chooser, &mut Budget) -> Result<Proposals, Kept>;
@@ -115,151 +116,7 @@ pub(super) fn choose(
             chooser.failure = f;
         }
         for p in proposals.list {
-            let current = chooser.current();
-            // On a tie, a layout without `%` replaces one with (the same
-            // cells, plain subscripts: a change of basis such as
-            // `T[i][i + j]` -> `T[i][j]` instead of `T[i][(i + j) % N]`).
-            let best_wraps = chooser.best.as_ref().is_some_and(|b| {
-                b.certified
-                    .layout()
-                    .is_some_and(|l| cost::adds_modulo(l, &accesses))
-            });
-            let beats = |c: i64| c < current || (c == current && best_wraps);
-            // A storage for every value may still replace a smaller one
-            // pinned to the known values (see `FIXED_SIZE_GAIN`).
-            let pin_rule = !facts.options.min_memory;
-            let best_pinned = pin_rule && chooser.best.as_ref().is_some_and(|b| b.is_pinned());
-            if chooser.best.is_some()
-                && p.cells
-                    .is_some_and(|c| !beats(c) && (!best_pinned || pays_for_pin(current, c)))
-            {
-                continue;
-            }
-            // Nor is a pinned one that could not pay for its pin.
-            if pin_rule
-                && chooser.best.as_ref().is_some_and(|b| !b.is_pinned())
-                && p.is_pinned()
-                && p.cells.is_some_and(|c| !pays_for_pin(c, current))
-            {
-                continue;
-            }
-            let certified = match facts.certify(&p, budget) {
-                Ok(c) => c,
-                Err(why) => {
-                    // A packed triangle is a guess at a shape (every pair
-                    // of square dimensions, each triangle): that the
-                    // accesses leave it says nothing of why the array
-                    // keeps its layout.
-                    if !matches!(p.proof, Proof::Packed(..)) {
-                        chooser.failure = Kept::NotCertified(why);
-                    }
-                    continue;
-                }
-            };
-            let cells = certified.layout().and_then(|l| facts.cells_of(l));
-            let plain = certified
-                .layout()
-                .is_some_and(|l| !cost::adds_modulo(l, &accesses));
-            let for_values = matches!(certified.certificate(), Certificate::ForValues(_));
-            if let (Some(best), Some(c)) = (&chooser.best, cells)
-                && pin_rule
-                && for_values != best.is_pinned()
-            {
-                // One pinned to the known values, one for every value: the
-                // pinned one must save `FIXED_SIZE_GAIN` of the other.
-                let (pinned, every) = if for_values {
-                    (c, current)
-                } else {
-                    (current, c)
-                };
-                if pays_for_pin(pinned, every) != for_values {
-                    continue;
-                }
-            } else if chooser.best.is_some()
-                && cells.is_none_or(|c| c > current || (c == current && !(best_wraps && plain)))
-            {
-                continue;
-            }
-            // Not smaller than the declaration: not worth a report line
-            // (successive modulo still lists its size, as the baseline).
-            if p.method == Method::LiftedLattice
-                && cells.is_some_and(|c| facts.original_cells.is_some_and(|o| c >= o))
-            {
-                continue;
-            }
-            if !lists_own_sizes
-                && let Some(cells) = cells
-                && !chooser
-                    .sizes
-                    .iter()
-                    .any(|s| s.method == p.method && s.cells == cells)
-            {
-                chooser.sizes.push(StrategySize {
-                    method: p.method,
-                    cells,
-                    proven_optimal: None,
-                    time: p.time,
-                });
-            }
-            // The cost rule: a `%` on the accesses must pay for itself.
-            if !facts.options.min_memory
-                && for_values
-                && let Some(grown) = &chooser.grown
-                && cells.is_some_and(|c| c >= grown.new)
-            {
-                continue;
-            }
-            if !facts.options.min_memory
-                && let Some(refusal) = certified.layout().and_then(|l| {
-                    cost::refusal(
-                        l,
-                        &accesses,
-                        &facts.extent_affs,
-                        (facts.original_cells, cells),
-                        (&facts.values, facts.values_known),
-                        !for_values,
-                    )
-                })
-            {
-                if refusal.as_sizes_grow
-                    && chooser.grown.as_ref().is_none_or(|r| refusal.new < r.new)
-                {
-                    chooser.grown = Some(refusal.clone());
-                }
-                if chooser.refused.as_ref().is_none_or(|r| refusal.new < r.new) {
-                    chooser.refused = Some(refusal);
-                }
-                continue;
-            }
-            // The first proposal taken ends the strategy's list (its best
-            // first), unless its layout wraps: a later one of the same
-            // cells may read without `%` (a shifted change of basis).
-            let wraps = certified
-                .layout()
-                .is_some_and(|l| cost::adds_modulo(l, &accesses));
-            // A pinned storage keeps the one for every value it beat.
-            let every_value = if for_values {
-                chooser.best.take().and_then(|b| {
-                    if b.is_pinned() {
-                        b.every_value
-                    } else {
-                        Some(EveryValue {
-                            mapping: b.certified.mapping_text()?,
-                            cells: b.cells?,
-                            method: b.method,
-                        })
-                    }
-                })
-            } else {
-                None
-            };
-            chooser.best = Some(Choice {
-                certified,
-                cells,
-                method: p.method,
-                every_value,
-            });
-            if !wraps {
+            if consider(facts, &mut chooser, p, (&accesses, lists_own_sizes), budget) {
                 break;
             }
         }
@@ -269,7 +126,171 @@ pub(super) fn choose(
     if let Some(kept) = all_live_at_once(facts, &chooser) {
         return (Err(kept), chooser.sizes);
     }
-    let result = match chooser.best {
+    let sizes = std::mem::take(&mut chooser.sizes);
+    (verdict(facts, chooser, budget), sizes)
+}
+
+/// Weighs proposal `p` of a strategy against the chooser's best so far:
+/// certifies it, applies the pin and cost rules, lists its size (unless
+/// the strategy lists its own) and takes it when it wins. Returns whether
+/// it was taken and ends the strategy's list (a layout without `%`).
+fn consider(
+    facts: &mut ArrayFacts<'_>,
+    chooser: &mut Chooser,
+    p: Proposal,
+    (accesses, lists_own_sizes): (&[(usize, usize)], bool),
+    budget: &mut Budget,
+) -> bool {
+    let current = chooser.current();
+    // On a tie, a layout without `%` replaces one with (the same
+    // cells, plain subscripts: a change of basis such as
+    // `T[i][i + j]` -> `T[i][j]` instead of `T[i][(i + j) % N]`).
+    let best_wraps = chooser.best.as_ref().is_some_and(|b| {
+        b.certified
+            .layout()
+            .is_some_and(|l| cost::adds_modulo(l, accesses))
+    });
+    let beats = |c: i64| c < current || (c == current && best_wraps);
+    // A storage for every value may still replace a smaller one
+    // pinned to the known values (see `FIXED_SIZE_GAIN`).
+    let pin_rule = !facts.options.min_memory;
+    let best_pinned = pin_rule && chooser.best.as_ref().is_some_and(|b| b.is_pinned());
+    if chooser.best.is_some()
+        && p.cells
+            .is_some_and(|c| !beats(c) && (!best_pinned || pays_for_pin(current, c)))
+    {
+        return false;
+    }
+    // Nor is a pinned one that could not pay for its pin.
+    if pin_rule
+        && chooser.best.as_ref().is_some_and(|b| !b.is_pinned())
+        && p.is_pinned()
+        && p.cells.is_some_and(|c| !pays_for_pin(c, current))
+    {
+        return false;
+    }
+    let certified = match facts.certify(&p, budget) {
+        Ok(c) => c,
+        Err(why) => {
+            // A packed triangle is a guess at a shape (every pair
+            // of square dimensions, each triangle): that the
+            // accesses leave it says nothing of why the array
+            // keeps its layout.
+            if !matches!(p.proof, Proof::Packed(..)) {
+                chooser.failure = Kept::NotCertified(why);
+            }
+            return false;
+        }
+    };
+    let cells = certified.layout().and_then(|l| facts.cells_of(l));
+    let plain = certified
+        .layout()
+        .is_some_and(|l| !cost::adds_modulo(l, accesses));
+    let for_values = matches!(certified.certificate(), Certificate::ForValues(_));
+    if let (Some(best), Some(c)) = (&chooser.best, cells)
+        && pin_rule
+        && for_values != best.is_pinned()
+    {
+        // One pinned to the known values, one for every value: the
+        // pinned one must save `FIXED_SIZE_GAIN` of the other.
+        let (pinned, every) = if for_values {
+            (c, current)
+        } else {
+            (current, c)
+        };
+        if pays_for_pin(pinned, every) != for_values {
+            return false;
+        }
+    } else if chooser.best.is_some()
+        && cells.is_none_or(|c| c > current || (c == current && !(best_wraps && plain)))
+    {
+        return false;
+    }
+    // Not smaller than the declaration: not worth a report line
+    // (successive modulo still lists its size, as the baseline).
+    if p.method == Method::LiftedLattice
+        && cells.is_some_and(|c| facts.original_cells.is_some_and(|o| c >= o))
+    {
+        return false;
+    }
+    if !lists_own_sizes
+        && let Some(cells) = cells
+        && !chooser
+            .sizes
+            .iter()
+            .any(|s| s.method == p.method && s.cells == cells)
+    {
+        chooser.sizes.push(StrategySize {
+            method: p.method,
+            cells,
+            proven_optimal: None,
+            time: p.time,
+        });
+    }
+    // The cost rule: a `%` on the accesses must pay for itself.
+    if !facts.options.min_memory
+        && for_values
+        && let Some(grown) = &chooser.grown
+        && cells.is_some_and(|c| c >= grown.new)
+    {
+        return false;
+    }
+    if !facts.options.min_memory
+        && let Some(refusal) = certified.layout().and_then(|l| {
+            cost::refusal(
+                l,
+                accesses,
+                &facts.extent_affs,
+                (facts.original_cells, cells),
+                (&facts.values, facts.values_known),
+                !for_values,
+            )
+        })
+    {
+        if refusal.as_sizes_grow && chooser.grown.as_ref().is_none_or(|r| refusal.new < r.new) {
+            chooser.grown = Some(refusal.clone());
+        }
+        if chooser.refused.as_ref().is_none_or(|r| refusal.new < r.new) {
+            chooser.refused = Some(refusal);
+        }
+        return false;
+    }
+    // The first proposal taken ends the strategy's list (its best
+    // first), unless its layout wraps: a later one of the same
+    // cells may read without `%` (a shifted change of basis).
+    let wraps = certified
+        .layout()
+        .is_some_and(|l| cost::adds_modulo(l, accesses));
+    // A pinned storage keeps the one for every value it beat.
+    let every_value = if for_values {
+        chooser.best.take().and_then(|b| {
+            if b.is_pinned() {
+                b.every_value
+            } else {
+                Some(EveryValue {
+                    mapping: b.certified.mapping_text()?,
+                    cells: b.cells?,
+                    method: b.method,
+                })
+            }
+        })
+    } else {
+        None
+    };
+    chooser.best = Some(Choice {
+        certified,
+        cells,
+        method: p.method,
+        every_value,
+    });
+    !wraps
+}
+
+/// The choice once every strategy ran: the best storage when it is
+/// smaller than the declaration (for every value, at probe values), else
+/// why the array keeps its layout.
+fn verdict(facts: &ArrayFacts<'_>, chooser: Chooser, budget: &mut Budget) -> Result<Choice, Kept> {
+    match chooser.best {
         Some(best) if !facts.values_known => {
             // Probe values: the sizes compared above are only a guide; the
             // choice must never be larger than the declaration, for any
@@ -305,6 +326,5 @@ pub(super) fn choose(
             },
             None => chooser.failure,
         }),
-    };
-    (result, chooser.sizes)
+    }
 }
