@@ -1080,7 +1080,7 @@ fn in_context(scop: &crate::ir::Scop) -> bool {
         return false;
     };
     let mut q = scop.context.clone();
-    crate::mapping::certify::fix_params(&mut q, &values);
+    crate::poly::enumerate::fix_params(&mut q, &values);
     let mut budget = Budget::new(1_000_000, None);
     matches!(
         crate::poly::simplex::integer_point(&q, &mut budget),
@@ -1394,7 +1394,7 @@ fn ds_plot(
         .map_err(|e| e.to_string())?;
     let mut points = std::collections::BTreeSet::new();
     for piece in conflicts.difference_set() {
-        for p in crate::verify::enumerate::integer_points(&piece, values, &mut budget)
+        for p in crate::poly::enumerate::integer_points(&piece, values, &mut budget)
             .map_err(|e| e.to_string())?
         {
             if p.len() >= 2 {

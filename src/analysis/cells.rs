@@ -533,8 +533,8 @@ mod tests {
     use crate::mapping::successive::moduli_for_values;
     use crate::poly::Budget;
     use crate::poly::basic::eval_row;
+    use crate::poly::enumerate::integer_points;
     use crate::poly::simplex::integer_point;
-    use crate::verify::enumerate::integer_points;
 
     /// An event over params `[N]`: rows are `[N | iterators | constant]`.
     fn ev(
@@ -674,7 +674,7 @@ mod tests {
         let mut budget = Budget::default();
         ds.iter().any(|piece| {
             let mut q = piece.clone();
-            crate::mapping::certify::fix_params(&mut q, &[n]);
+            crate::poly::enumerate::fix_params(&mut q, &[n]);
             for (p, v) in d.iter().enumerate() {
                 let mut row = q.zero_row();
                 row[1 + p] = 1;

@@ -434,7 +434,7 @@ pub type ReadInstance = (usize, usize, Vec<i64>);
 pub fn brute_sources(scop: &Scop, params: &[i64]) -> PolyResult<Vec<(ReadInstance, Source)>> {
     use crate::poly::Budget;
     use crate::poly::basic::eval_row;
-    use crate::verify::enumerate::integer_points;
+    use crate::poly::enumerate::integer_points;
     use std::collections::HashMap;
     let np = scop.params.len();
     let len = max_schedule_len(scop);

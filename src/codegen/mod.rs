@@ -18,5 +18,6 @@ pub mod overflow;
 pub mod plan;
 pub mod rotate;
 pub mod scalars;
+pub mod text;
 
 pub use edits::{Edit, EditError, apply_edits};

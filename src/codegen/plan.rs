@@ -11,24 +11,7 @@ use crate::util::c_text::{Prec, operand};
 use super::edits::Edit;
 use super::overflow;
 use super::rotate::Rotations;
-
-/// `text` (copied from the source, or printed from an affine expression
-/// over [`Scop::param_texts`]) as an operand of `%`, `*`, `+` or `-`:
-/// parenthesised unless it is one primary expression — a number, a
-/// parenthesised expression, or a name that is not a macro whose body is
-/// several tokens (`#define LAST N-1`: `LAST % 2` would be `N-1 % 2`).
-fn operand_text(scop: &Scop, text: &str) -> String {
-    operand(text, Prec::Postfix, &|name| scop.is_compound(name))
-}
-
-/// The mask `m - 1` that computes residues modulo `modulus` when masks
-/// are asked for (`--pow2-moduli`) and `modulus` is a power of two `m >=
-/// 2` known as a number: `e & (m - 1)` is `e % m` for `e >= 0` (and the
-/// mathematical residue of any `e` in two's complement).
-pub fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
-    let m = modulus.constant;
-    (masks && modulus.is_constant() && m >= 2 && m & (m - 1) == 0).then_some(m - 1)
-}
+use super::text::{exact_subscripts, form_text, mask_of, operand_text, residue};
 
 /// `arg % b` for the text `arg` and the modulus `modulus`, or `arg & (b -
 /// 1)` where [`mask_of`] gives a mask; `arg` parenthesised unless it is
@@ -41,14 +24,11 @@ fn residue_text(
     params: &[String],
     masks: bool,
 ) -> String {
-    match mask_of(modulus, masks) {
-        Some(mask) => format!("{} & {mask}", operand_text(scop, arg)),
-        None => format!(
-            "{} % {}",
-            operand_text(scop, arg),
-            operand_text(scop, &modulus.to_text(params))
-        ),
-    }
+    residue(
+        &operand_text(scop, arg),
+        &operand_text(scop, &modulus.to_text(params)),
+        mask_of(modulus, masks),
+    )
 }
 
 /// The source text of each subscript of `access`, trimmed.
@@ -705,79 +685,6 @@ fn packed_text(
     triangle.index_text(&a, &b, e, params)
 }
 
-/// The identifiers of the C expression `text` (numbers, with their
-/// suffixes and exponents, and the contents of literals left out), each
-/// with its byte offset in `text`; `None` when `text` holds a character or
-/// string literal.
-fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let c = bytes[k];
-        if c == b'\'' || c == b'"' {
-            return None;
-        }
-        if c.is_ascii_digit() || c == b'.' && bytes.get(k + 1).is_some_and(u8::is_ascii_digit) {
-            while k < bytes.len()
-                && (bytes[k].is_ascii_alphanumeric()
-                    || bytes[k] == b'.'
-                    || bytes[k] == b'_'
-                    || (bytes[k] == b'+' || bytes[k] == b'-')
-                        && matches!(bytes[k - 1], b'e' | b'E' | b'p' | b'P'))
-            {
-                k += 1;
-            }
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
-            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
-                k += 1;
-            }
-            out.push((start, &text[start..k]));
-            continue;
-        }
-        k += 1;
-    }
-    Some(out)
-}
-
-/// Whether the IR's access functions of `access` mean what its subscripts
-/// say for every value of the parameters, so that code generation may
-/// print them instead: every name in the subscripts is an iterator of
-/// `stmt` or a parameter whose known value the model does not use in
-/// this array's accesses (see [`crate::ir::Param::value_used`] and
-/// [`crate::ir::Array::value_used`]: `s[i - N / 2]` is `s[i - 32]` in the
-/// IR; blur_tiled's `blurx[ty - 1][tx][x][B - 1]` is `B - 1` although
-/// `in[ty * B + y]` folds `B`). A macro, a cast or a call keeps the source
-/// text.
-pub(crate) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
-    let folds = scop.array(access.array).value_used;
-    access.subscript_spans.iter().all(|span| {
-        identifiers(&source[span.clone()]).is_some_and(|names| {
-            names.iter().all(|(_, name)| {
-                stmt.iterators.iter().any(|i| i == name)
-                    || scop
-                        .params
-                        .iter()
-                        .any(|p| p.name == *name && !(p.value_used && folds))
-            })
-        })
-    })
-}
-
-/// The name of column `col` of `stmt`'s access functions
-/// (`[params | iterators]`), parameters as [`Scop::param_texts`].
-fn column_name(scop: &Scop, stmt: &Stmt, params: &[String], col: usize) -> Option<String> {
-    let n_param = scop.params.len();
-    if col < n_param {
-        params.get(col).cloned()
-    } else {
-        stmt.c_names().get(col - n_param).cloned()
-    }
-}
-
 /// Whether `coeffs`/`constant` is the access function `sub` (over the same
 /// columns, missing ones zero).
 fn same_form(coeffs: &[i64], constant: i64, sub: &crate::ir::AffExpr) -> bool {
@@ -855,71 +762,6 @@ fn argument_text(
         let compared = operand(&arg, Prec::Shift, &compound);
         let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
         format!("{compared} < {bound} ? {arg} : {reduced}")
-    }
-}
-
-/// The argument `a` of `access` (in `stmt`) printed from its affine form
-/// (without its added moduli): the terms in the order their names first
-/// appear in the subscripts (dimension by dimension, then left to right),
-/// positive terms first, the constant last (first when every term is
-/// negative: `9 - j`).
-pub(super) fn form_text(
-    source: &str,
-    scop: &Scop,
-    stmt: &Stmt,
-    access: &Access,
-    a: &Argument,
-) -> String {
-    let params = scop.param_texts();
-    let mut terms: Vec<((usize, usize, usize), i64, String)> = Vec::new();
-    for (col, c) in a.coeffs.iter().enumerate() {
-        if *c == 0 {
-            continue;
-        }
-        let Some(name) = column_name(scop, stmt, &params, col) else {
-            continue;
-        };
-        let raw = if col < scop.params.len() {
-            scop.params[col].name.as_str()
-        } else {
-            name.as_str()
-        };
-        // Where the name first appears: dimension, then offset.
-        let mut first = (usize::MAX, usize::MAX, col);
-        for (d, (sub, span)) in access
-            .subscripts
-            .iter()
-            .zip(&access.subscript_spans)
-            .enumerate()
-        {
-            if sub.coeffs.get(col).copied().unwrap_or(0) == 0 {
-                continue;
-            }
-            let at = identifiers(&source[span.clone()])
-                .and_then(|ids| ids.iter().find(|(_, n)| *n == raw).map(|(o, _)| *o))
-                .unwrap_or(usize::MAX);
-            first = (d, at, col);
-            break;
-        }
-        terms.push((first, *c, operand_text(scop, &name)));
-    }
-    terms.sort_by_key(|(first, _, _)| *first);
-    // Positive terms first (stable): `i - 2 * j`, not `-2 * j + i`.
-    terms.sort_by_key(|(_, c, _)| *c < 0);
-    let terms: Vec<(i64, String)> = terms.into_iter().map(|(_, c, n)| (c, n)).collect();
-    if a.constant > 0 && terms.iter().all(|(c, _)| *c < 0) {
-        let mut text = a.constant.to_string();
-        for (c, name) in &terms {
-            let mag = c.unsigned_abs();
-            if mag == 1 {
-                text.push_str(&format!(" - {name}"));
-            } else {
-                text.push_str(&format!(" - {mag} * {name}"));
-            }
-        }
-        text
-    } else {
-        crate::util::c_text::affine_text(&terms, a.constant)
     }
 }
 

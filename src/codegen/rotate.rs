@@ -30,7 +30,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
 use super::edits::Edit;
-use super::plan::{exact_subscripts, form_text};
+use super::text::{exact_subscripts, form_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
 #[derive(Clone, Debug, Default)]

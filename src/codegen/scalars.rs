@@ -369,6 +369,65 @@ fn plan_array(
     removed: &[usize],
     taken: &mut BTreeSet<String>,
 ) -> Option<(ScalarArray, Vec<(usize, String)>)> {
+    let (modulus, declarator) = scalarisable(source, scop, array, layout)?;
+    let n_dims = scop.array(array).extents.len();
+    let (mut sites, items, place, outer_iterators) = access_sites(scop, array, removed, n_dims)?;
+    let (first, last) = (*items.iter().min()?, *items.iter().max()?);
+    let (headers, bounds, outers) =
+        loop_run(scop, &place, first..=last, outer_iterators, removed, n_dims)?;
+    let deltas = time_deltas(&bounds)?;
+    // Each access's offset in time: `A[i + c]` in loop `k` is cell
+    // `t + c - deltas[k]`.
+    for (site, item) in sites.iter_mut().zip(&items) {
+        site.offset = site.offset.checked_sub(deltas[item - first])?;
+    }
+    let lo = sites.iter().map(|s| s.offset).min()?;
+    let hi = sites.iter().map(|s| s.offset).max()?;
+    let window = hi.checked_sub(lo)?.checked_add(1)?;
+    if window > MAX_WINDOW || window > modulus {
+        return None;
+    }
+    let run = Run {
+        sites: &sites,
+        items: &items,
+        first,
+        bounds: &bounds,
+        outers: &outers,
+        n_dims,
+    };
+    if loop_may_run_backwards(scop, &run)? {
+        return None;
+    }
+    scalars_text(
+        scop,
+        (array, declarator),
+        (&sites, &headers, outer_iterators),
+        (lo, hi, window),
+        taken,
+    )
+}
+
+/// The run of accesses `plan_array` checks for loops that may run a
+/// negative number of iterations.
+struct Run<'r> {
+    sites: &'r [Site],
+    items: &'r [usize],
+    first: usize,
+    bounds: &'r [(Bound, Bound)],
+    outers: &'r [BasicSet],
+    n_dims: usize,
+}
+
+/// Whether `array` may become scalars as a storage: every dimension but
+/// the last dropped and the last folded by a number modulus, a plain
+/// declaration before the SCoP (no initialiser, not used outside it, its
+/// address not taken). Returns the modulus and the declarator's span.
+fn scalarisable(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+) -> Option<(i64, std::ops::Range<usize>)> {
     let decl = scop.array(array);
     // Every dimension but the last dropped, the last folded by a number
     // modulus: `A[...][x] -> A[x % m]`, as dimensions of their own or as
@@ -430,9 +489,21 @@ fn plan_array(
     if !after_name.trim_start().starts_with('[') {
         return None;
     }
-    // Every access: `A[i0]...[i(d-2)][i(d-1) + c]` in a statement of `d`
-    // loops (`d` the number of dimensions), with `i0`, ... its iterators,
-    // outermost first; no loop around it marked parallel.
+    Some((m.constant, declarator))
+}
+
+/// Every access of `array`: `A[i0]...[i(d-2)][i(d-1) + c]` in a statement
+/// of `d` loops (`d` the number of dimensions), with `i0`, ... its
+/// iterators, outermost first; no loop around it marked parallel. Returns
+/// the accesses, the item of each in its block, the block and the outer
+/// iterators.
+#[allow(clippy::type_complexity)]
+fn access_sites<'s>(
+    scop: &'s Scop,
+    array: ArrayId,
+    removed: &[usize],
+    n_dims: usize,
+) -> Option<(Vec<Site>, Vec<usize>, Place<'s>, &'s [String])> {
     let n_param = scop.params.len();
     let mut sites: Vec<Site> = Vec::new();
     let mut items: Vec<usize> = Vec::new();
@@ -481,18 +552,30 @@ fn plan_array(
     }
     let place = place?;
     let outer_iterators = outer_iterators?;
-    let (first, last) = (*items.iter().min()?, *items.iter().max()?);
-    // The loops: consecutive items of one block (the SCoP's, or the body
-    // of the loop around them), one iterator, step +1, one interval each,
-    // every lower bound one past the upper bound before.
+    Some((sites, items, place, outer_iterators))
+}
+
+/// The loops of items `items` of `place`: consecutive items of one block
+/// (the SCoP's, or the body of the loop around them), one iterator, step
+/// +1, one interval each. Returns their headers, their bounds and the
+/// iterations of the loops around, per loop of the run.
+#[allow(clippy::type_complexity)]
+fn loop_run<'s>(
+    scop: &'s Scop,
+    place: &Place<'s>,
+    items: std::ops::RangeInclusive<usize>,
+    outer_iterators: &[String],
+    removed: &[usize],
+    n_dims: usize,
+) -> Option<(Vec<&'s ForHeader>, Vec<(Bound, Bound)>, Vec<BasicSet>)> {
     let names = scop.param_names();
     let context = &scop.context;
     let mut headers: Vec<&ForHeader> = Vec::new();
     let mut bounds: Vec<(Bound, Bound)> = Vec::new();
     // The iterations of the loops around, per loop of the run.
     let mut outers: Vec<BasicSet> = Vec::new();
-    for item in first..=last {
-        let header = simple_loop(&place, item)?;
+    for item in items {
+        let header = simple_loop(place, item)?;
         if headers
             .first()
             .is_some_and(|h| h.iterator != header.iterator)
@@ -533,6 +616,12 @@ fn plan_array(
         bounds.push(interval_of_loop?);
         outers.push(outer_of_loop?);
     }
+    Some((headers, bounds, outers))
+}
+
+/// How far each loop of the run lags behind time: the lower bound of each
+/// loop one past the upper bound before.
+fn time_deltas(bounds: &[(Bound, Bound)]) -> Option<Vec<i64>> {
     // Time runs on from loop to loop: loop `k`'s variable is the time
     // minus `deltas[k]`, the lower bound of each loop one past the upper
     // bound before in time (a loop of a fused run may count its own
@@ -553,17 +642,24 @@ fn plan_array(
         }
         deltas.push(deltas.last()?.checked_add(*constant)?);
     }
-    // Each access's offset in time: `A[i + c]` in loop `k` is cell
-    // `t + c - deltas[k]`.
-    for (site, item) in sites.iter_mut().zip(&items) {
-        site.offset = site.offset.checked_sub(deltas[item - first])?;
-    }
-    let lo = sites.iter().map(|s| s.offset).min()?;
-    let hi = sites.iter().map(|s| s.offset).max()?;
-    let window = hi.checked_sub(lo)?.checked_add(1)?;
-    if window > MAX_WINDOW || window > m.constant {
-        return None;
-    }
+    Some(deltas)
+}
+
+/// Whether a loop between the first and the last of the run may run a
+/// negative number of iterations (`u <= l - 2`) with an access before it
+/// and another after it in one iteration of the loops around: that breaks
+/// the count of shifts.
+fn loop_may_run_backwards(scop: &Scop, run: &Run<'_>) -> Option<bool> {
+    let Run {
+        sites,
+        items,
+        first,
+        bounds,
+        outers,
+        n_dims,
+    } = *run;
+    let names = scop.param_names();
+    let context = &scop.context;
     // A loop between the first and the last that may run a negative
     // number of iterations (`u <= l - 2`) breaks the count of shifts: no
     // access may run before it and another after it there, in one
@@ -622,12 +718,26 @@ fn plan_array(
                     }
                     add_param_row(&mut piece, &broken);
                     if !piece.is_empty().ok()? {
-                        return None;
+                        return Some(true);
                     }
                 }
             }
         }
     }
+    Some(false)
+}
+
+/// The scalars of the window `lo..=hi` (`window` of them): their names,
+/// their declarator (each starting at zero), every access renamed, the
+/// mapping comment and the shifts at the end of every loop's update.
+fn scalars_text(
+    scop: &Scop,
+    (array, declarator): (ArrayId, std::ops::Range<usize>),
+    (sites, headers, outer_iterators): (&[Site], &[&ForHeader], &[String]),
+    (lo, hi, window): (i64, i64, i64),
+    taken: &mut BTreeSet<String>,
+) -> Option<(ScalarArray, Vec<(usize, String)>)> {
+    let decl = scop.array(array);
     // Names, declarator, accesses, shifts.
     let base = &decl.name;
     let scalar_names: Vec<String> = (0..window)
@@ -676,7 +786,7 @@ fn plan_array(
         .map(|n| format!("{n} = {zero}"))
         .collect();
     let mut edits = vec![Edit::replace(declarator, declared.join(", "))];
-    for site in &sites {
+    for site in sites {
         let edit = Edit::replace(site.span.clone(), name_at(site.offset));
         // A compound assignment reads and writes through one reference.
         if !edits.contains(&edit) {
@@ -704,7 +814,7 @@ fn plan_array(
             .windows(2)
             .map(|p| format!(", {} = {}", p[0], p[1]))
             .collect();
-        for header in &headers {
+        for header in headers {
             shifts.push((header.update_end, shift.clone()));
         }
     }

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::{Access, ParamOrigin, Program, SchedEntry, Scop, ScopKind, Stmt, Storage};
+use super::scop::{Access, ParamOrigin, Program, SchedEntry, Scop, ScopKind, Stmt, Storage};
 
 /// The dump of every SCoP of a program, preceded by a `# file:` line.
 pub fn emit_program(p: &Program) -> String {

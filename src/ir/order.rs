@@ -10,7 +10,7 @@
 //!   other call that may touch memory and with every access to memory a
 //!   call can reach ([`ArrayFacts::call_visible`]); a call that may read
 //!   memory keeps its order with every write of such memory. A call proven
-//!   to touch no memory ([`Effect::None`]) moves freely.
+//!   to touch no memory ([`Effect::None`](super::Effect::None)) moves freely.
 //! - **Aliasing.** Two arrays that may overlap ([`Scop::aliases`]: pointer
 //!   or array parameters without `restrict`, a parameter and a global)
 //!   behave as one: every access of one keeps its order with every access
@@ -24,94 +24,7 @@
 //! (the front end does, `frontend::effects`) nor which arrays may overlap
 //! (`frontend::aliasing`); it reads what the IR records.
 
-use std::ops::Range;
-
-use super::{Access, AccessKind, ArrayFacts, ArrayId, Scop, Stmt};
-
-/// What a call may do to memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Effect {
-    /// It reads and writes no memory (`sqrt`, a `const` function, a body
-    /// that computes from its arguments only): it may move.
-    None,
-    /// It may read memory a call can reach (a `pure` function, a body
-    /// that reads a global): it keeps its order with every write of such
-    /// memory and with every call that may write.
-    Reads,
-    /// It may read and write memory a call can reach: it keeps its order
-    /// with every other call that touches memory and every access to
-    /// such memory.
-    Writes,
-}
-
-/// Why a call has its [`Effect`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EffectSource {
-    /// A standard library function known to touch no memory (`<math.h>`,
-    /// the `abs` family).
-    Library,
-    /// `__attribute__((const))` or `((pure))` (or their C23 forms).
-    Attribute,
-    /// The body in this file, checked with the bodies it calls.
-    Body,
-    /// The body writes or reads this variable (or memory through this
-    /// pointer), or calls this function.
-    BodyTouches(String),
-    /// No body in this file and nothing known of it.
-    Unknown,
-    /// Called through a pointer.
-    Pointer,
-}
-
-/// One call in a statement's expression.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Call {
-    /// The function's name (`(*fp)` for a call through a pointer).
-    pub name: String,
-    /// The call expression.
-    pub span: Range<usize>,
-    pub effect: Effect,
-    pub source: EffectSource,
-}
-
-impl Call {
-    /// E.g. "`noise()` may write memory (its body writes `state`)".
-    pub fn describe(&self) -> String {
-        let what = match self.effect {
-            Effect::None => "touches no memory",
-            Effect::Reads => "may read memory",
-            Effect::Writes => "may write memory",
-        };
-        let why = match &self.source {
-            EffectSource::Library => "a library function without side effects".to_string(),
-            EffectSource::Attribute => "its attribute".to_string(),
-            EffectSource::Body => "its body".to_string(),
-            EffectSource::BodyTouches(n) => format!("its body touches `{n}`"),
-            EffectSource::Unknown => "no body in this file".to_string(),
-            EffectSource::Pointer => "a call through a pointer".to_string(),
-        };
-        format!("`{}()` {what} ({why})", self.name)
-    }
-}
-
-/// Why two arrays of a SCoP may overlap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AliasSource {
-    /// Two pointer or array parameters, neither `restrict`, and not every
-    /// call site of the function is known to pass distinct objects.
-    Parameters,
-    /// A pointer or array parameter (not `restrict`) and a global or
-    /// `static` variable a caller may pass.
-    ParameterAndGlobal,
-}
-
-/// Two arrays of a SCoP that may share memory.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MayAlias {
-    pub a: ArrayId,
-    pub b: ArrayId,
-    pub source: AliasSource,
-}
+use super::scop::{Access, AccessKind, AliasSource, ArrayFacts, Call, Effect, Scop, Stmt};
 
 /// Why instances of two statements keep their order.
 #[derive(Clone, Debug)]
@@ -165,7 +78,7 @@ impl ArrayFacts {
     /// address never escapes (a global, a `static`, a parameter's
     /// memory, a local whose address is taken).
     pub fn call_visible(&self) -> bool {
-        self.storage != super::Storage::Local || self.address_taken
+        self.storage != super::scop::Storage::Local || self.address_taken
     }
 }
 

@@ -5,7 +5,7 @@
 //! length and form) and spans (inside the source, nested properly). It does
 //! not check semantics such as whether a domain is non-empty.
 
-use super::{AccessKind, ArrayId, SchedEntry, Scop, StmtId};
+use super::scop::{AccessKind, ArrayId, SchedEntry, Scop, StmtId};
 use crate::poly::{BasicSet, Set};
 
 /// Checks the invariants of a SCoP against the source it came from.

@@ -18,6 +18,7 @@
 //! values. A failed proof is not a collision: the caller falls back
 //! (numeric moduli, or no mapping).
 
+use crate::poly::enumerate::fix_params;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
@@ -99,17 +100,6 @@ impl std::fmt::Display for CertifyFailure {
             }
             CertifyFailure::Undecided(e) => write!(f, "certification undecided: {e}"),
         }
-    }
-}
-
-/// Fixes every parameter of `piece` to `values`.
-pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
-    for (q, v) in values.iter().enumerate() {
-        let mut row = piece.zero_row();
-        row[q] = 1;
-        let last = row.len() - 1;
-        row[last] = -v;
-        piece.add_eq(row);
     }
 }
 

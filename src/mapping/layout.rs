@@ -13,8 +13,9 @@ use crate::analysis::model::ArrayModel;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::certify::{Certificate, fix_params};
+use super::certify::Certificate;
 use super::modular::{MappedDim, ModularMapping, ParamAffine};
+use crate::poly::enumerate::fix_params;
 
 /// What one dimension of the array becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]

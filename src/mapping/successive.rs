@@ -12,8 +12,8 @@
 use crate::poly::simplex::{IntResult, integer_max};
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 
-use super::certify::fix_params;
 use super::modular::{ModularMapping, ParamAffine};
+use crate::poly::enumerate::fix_params;
 use crate::poly::project::eliminate_exists_where_exact;
 
 /// The moduli found, numeric and (when the fit worked) symbolic.

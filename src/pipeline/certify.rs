@@ -26,9 +26,9 @@ use crate::mapping::certify::{Certificate, CertifyMode, certify_modular, region}
 use crate::mapping::layout::{ArrayLayout, DimLayout, axis_layout, linear_layout};
 use crate::mapping::modular::{ModularMapping, ParamAffine};
 use crate::poly::{BasicSet, Budget};
-use crate::verify::TraceReport;
+use crate::verify::{MergedStorage, TraceReport};
 
-use super::merged::SmoContraction;
+use super::contraction::SmoContraction;
 
 /// A certified storage: what code generation accepts.
 #[derive(Clone, Debug)]
@@ -404,7 +404,7 @@ pub fn certify_merged(
     values: &[i64],
     mut proposal: SmoContraction,
 ) -> Result<Certified, String> {
-    let reads = super::merged::trace_check(scop, values, &proposal.storage)?;
+    let reads = trace_check(scop, values, &proposal.storage)?;
     proposal.reads_checked = reads;
     proposal.report.push_str(&format!(
         "  trace check: {reads} reads see their original values\n"
@@ -453,14 +453,14 @@ pub fn certify_merged_for_every_value(
             break;
         }
         let mut q = scop.context.clone();
-        crate::mapping::certify::fix_params(&mut q, &values);
+        crate::poly::enumerate::fix_params(&mut q, &values);
         if !matches!(
             crate::poly::simplex::integer_point(&q, &mut budget),
             Ok(Some(_))
         ) {
             continue;
         }
-        reads += super::merged::trace_check(scop, &values, &proposal.storage)?;
+        reads += trace_check(scop, &values, &proposal.storage)?;
         traced += 1;
     }
     if traced == 0 {
@@ -474,4 +474,34 @@ pub fn certify_merged_for_every_value(
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForAllParameters,
     })
+}
+/// Runs the trace verifier on `scop` with its temporaries in the merged
+/// `storage`, for the parameter values `values`: every read of the
+/// transformed program must see the value it sees in the original. Returns
+/// the number of reads compared.
+fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
+    let mut trace = crate::verify::build::trace_program(scop);
+    trace.merge(storage)?;
+    // Unbounded, as the enumerations of the operations above: the trace
+    // visits each operation once.
+    let mut budget = Budget::new(u64::MAX, None);
+    let report =
+        crate::verify::run_trace(&trace, values, &mut budget).map_err(|e| e.to_string())?;
+    match report.first_mismatch {
+        None => Ok(report.reads_checked),
+        Some(m) => Err(format!(
+            "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
+            m.statement,
+            m.iteration,
+            m.read
+                .map_or("the write".to_string(), |k| format!("read {k}")),
+            m.array,
+            m.cell,
+            m.buffer.as_deref().unwrap_or(""),
+            m.location,
+            m.expected_writer,
+            m.found_writer,
+            m.kind
+        )),
+    }
 }

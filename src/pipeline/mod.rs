@@ -32,9 +32,11 @@ use crate::mapping::modular::ParamAffine;
 use crate::poly::Budget;
 
 pub mod certify;
+pub mod contraction;
 pub mod merged;
 pub mod options;
 mod pins;
+pub mod probe;
 pub(crate) use pins::params_are_macros;
 pub mod record;
 pub mod strategy;
@@ -89,8 +91,10 @@ pub fn contract_program(
     Ok(record)
 }
 
-/// The pipeline of one SCoP: a decision per array, merged buffers when
-/// they pay, the edits of every certified storage.
+/// The pipeline of one SCoP: a decision per array (classify, lifetimes
+/// and conflicts, the strategies, the certifier, the choice), merged
+/// buffers when they pay, the edits of every certified storage, and the
+/// record.
 fn contract_scop(
     program: &Program,
     si: usize,
@@ -105,8 +109,32 @@ fn contract_scop(
         record.decisions.push(decision);
     }
     let decisions = &mut record.decisions[first..];
-    // A layout whose text computes a value not proven representable
-    // keeps the declaration (issue 45: no new undefined behaviour).
+    keep_unproven_values(program, scop, decisions, options.pow2_moduli);
+    let merged = match merge_temporaries(program, si, options, decisions) {
+        Some(Ok(m)) => Some(m),
+        Some(Err(why)) => {
+            record.not_merged.push((si, why));
+            None
+        }
+        None => None,
+    };
+    let decisions = &mut record.decisions[first..];
+    let code = per_array_code(program, si, options, decisions, taken)?;
+    record_per_array(record, si, code);
+    if let Some(m) = merged {
+        record_merged(program, scop, options, m, record)?;
+    }
+    Ok(())
+}
+
+/// A layout whose text computes a value not proven representable keeps
+/// the declaration (issue 45: no new undefined behaviour).
+fn keep_unproven_values(
+    program: &Program,
+    scop: &Scop,
+    decisions: &mut [ArrayDecision],
+    pow2_moduli: bool,
+) {
     for d in decisions.iter_mut() {
         if let ArrayOutcome::Remapped { certified, .. } = &d.outcome
             && let Storage::Modular { array, layout, .. } = certified.storage()
@@ -115,7 +143,7 @@ fn contract_scop(
                 scop,
                 *array,
                 layout,
-                options.pow2_moduli,
+                pow2_moduli,
             )
         {
             d.outcome = ArrayOutcome::Kept {
@@ -123,17 +151,27 @@ fn contract_scop(
             };
         }
     }
+}
+
+/// The SCoP-level strategy: its temporaries merged into buffers when they
+/// need fewer cells than the per-array `decisions` (which become
+/// `Merged`), or why not; `None` when it does not run.
+fn merge_temporaries(
+    program: &Program,
+    si: usize,
+    options: &ContractOptions,
+    decisions: &mut [ArrayDecision],
+) -> Option<Result<MergedScop, String>> {
     let temporaries = decisions
         .iter()
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));
-    let mut merged = None;
     if options.inter_array && temporaries {
         crate::util::progress::stage(
             &format!("SCoP {si} ({})", program.scops[si].function),
             None,
             "inter-array merging",
         );
-        match strategy::inter_array::merge_scop(
+        return Some(strategy::inter_array::merge_scop(
             program,
             si,
             options.inter_array_time,
@@ -143,11 +181,29 @@ fn contract_scop(
                 options.record_max_live,
             ),
             decisions,
-        ) {
-            Ok(m) => merged = Some(m),
-            Err(why) => record.not_merged.push((si, why)),
-        }
+        ));
     }
+    None
+}
+
+/// The code of the per-array storages of one SCoP.
+struct PerArrayCode {
+    edits: Vec<Edit>,
+    rotations: Rotations,
+    scalars: crate::codegen::scalars::Scalars,
+}
+
+/// The edits of every per-array storage of SCoP `si`: dead self-copies
+/// deleted, rotating scalars, rotating indices and the remapped accesses;
+/// records in `decisions` the `%` left in innermost loops.
+fn per_array_code(
+    program: &Program,
+    si: usize,
+    options: &ContractOptions,
+    decisions: &mut [ArrayDecision],
+    taken: &mut std::collections::BTreeSet<String>,
+) -> Result<(PerArrayCode, Vec<usize>), String> {
+    let scop = &program.scops[si];
     // Copies `A[f] = A[g];` that the new layout of `A` makes `x = x`: they
     // go, with what they leave empty (by syntax nodes), and their
     // subscripts' edits with them.
@@ -217,7 +273,6 @@ fn contract_scop(
                 .any(|d| d.range.start <= e.range.start && e.range.end <= d.range.end)
         });
         per_array.extend(deletions);
-        record.removed_copies.extend(dead.iter().map(|k| (si, *k)));
     }
     // The `%` left in innermost loops, once the outcomes (merged or not)
     // and the deleted copies are known.
@@ -235,6 +290,29 @@ fn contract_scop(
         );
         d.rotating = rotations.loops_of_array(&program.source, d.array);
     }
+    Ok((
+        PerArrayCode {
+            edits: per_array,
+            rotations,
+            scalars,
+        },
+        dead,
+    ))
+}
+
+/// Records the per-array code of SCoP `si`: its edits, rotating indices,
+/// rotating scalars and deleted copies.
+fn record_per_array(
+    record: &mut FileContraction,
+    si: usize,
+    (code, dead): (PerArrayCode, Vec<usize>),
+) {
+    let PerArrayCode {
+        edits: per_array,
+        rotations,
+        scalars,
+    } = code;
+    record.removed_copies.extend(dead.iter().map(|k| (si, *k)));
     record.edits.extend(per_array);
     for (array, names) in rotations.declarations {
         record.rotating.push((si, array, names));
@@ -242,21 +320,29 @@ fn contract_scop(
     for kept in scalars.arrays {
         record.scalars.push((si, kept.array, kept.comment));
     }
-    if let Some(mut m) = merged {
-        record.edits.extend(emit(
-            program,
-            scop,
-            &m.certified,
-            (&Rotations::default(), options.pow2_moduli),
-        )?);
-        m.inner_modulo = merged_inner_modulo(
-            &program.source,
-            scop,
-            &m,
-            (options.min_memory, options.pow2_moduli),
-        );
-        record.merged.push(m);
-    }
+}
+
+/// Records the merged buffers `m` of SCoP `scop`, with their edits.
+fn record_merged(
+    program: &Program,
+    scop: &Scop,
+    options: &ContractOptions,
+    mut m: MergedScop,
+    record: &mut FileContraction,
+) -> Result<(), String> {
+    record.edits.extend(emit(
+        program,
+        scop,
+        &m.certified,
+        (&Rotations::default(), options.pow2_moduli),
+    )?);
+    m.inner_modulo = merged_inner_modulo(
+        &program.source,
+        scop,
+        &m,
+        (options.min_memory, options.pow2_moduli),
+    );
+    record.merged.push(m);
     Ok(())
 }
 
@@ -264,7 +350,7 @@ fn contract_scop(
 /// loops (see [`InnerModulo`]): the `row % m` levels of every access's
 /// location (all branches of a conditional counted), from the description
 /// the text is printed from; the deleted copies compute none, nor masks
-/// (with `masks`: see [`crate::codegen::plan::mask_of`]).
+/// (with `masks`: see [`crate::codegen::text::mask_of`]).
 fn merged_inner_modulo(
     source: &str,
     scop: &Scop,
@@ -277,7 +363,7 @@ fn merged_inner_modulo(
             Location::At { levels, .. } => {
                 for level in levels {
                     if let Level::Rem { row, modulus } = level
-                        && crate::codegen::plan::mask_of(modulus, masks).is_none()
+                        && crate::codegen::text::mask_of(modulus, masks).is_none()
                     {
                         out.push(row);
                     }
@@ -638,31 +724,13 @@ impl ModuloLoops {
 /// The sizes of `array` as formulas in the parameters: the declaration's,
 /// and the new layout's when it was remapped. `None` when an extent is not
 /// affine.
-/// A product of extents as C-like text: `2 * n * (m - 1)` (the constant
-/// factors first, multiplied out).
-pub(crate) fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> String {
-    let (constants, symbolic): (Vec<&ParamAffine>, Vec<&ParamAffine>) =
-        factors.into_iter().partition(|f| f.is_constant());
-    let constant: i64 = constants.iter().map(|f| f.constant).product();
-    let mut terms: Vec<String> = Vec::new();
-    if constant != 1 || symbolic.is_empty() {
-        terms.push(constant.to_string());
-    }
-    for f in symbolic {
-        let text = f.to_text(params);
-        let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
-        terms.push(if atomic { text } else { format!("({text})") });
-    }
-    terms.join(" * ")
-}
-
 fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<SizeFormula> {
     use crate::mapping::layout::DimLayout;
     let params = scop.param_texts();
     let declared: Vec<ParamAffine> = ParamAffine::extents_of(array)
         .into_iter()
         .collect::<Option<_>>()?;
-    let product = |factors: Vec<&ParamAffine>| product_text(&params, factors);
+    let product = |factors: Vec<&ParamAffine>| crate::codegen::text::product_text(&params, factors);
     let new = match outcome {
         ArrayOutcome::Remapped { certified, .. } => {
             let layout = certified.layout()?;

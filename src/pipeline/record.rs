@@ -530,7 +530,7 @@ pub struct MergedScop {
 impl MergedScop {
     /// What the storage is proven on and its sizes as formulas, when it
     /// is made for every parameter value.
-    pub fn storage_for_every_value(&self) -> Option<&crate::pipeline::merged::EveryValue> {
+    pub fn storage_for_every_value(&self) -> Option<&super::contraction::EveryValue> {
         self.certified.merged()?.every_value.as_deref()
     }
 

@@ -14,6 +14,7 @@ pub mod basic;
 pub mod brute;
 pub mod budget;
 pub mod constraints;
+pub mod enumerate;
 pub mod error;
 pub mod farkas;
 pub mod hull;

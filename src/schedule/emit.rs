@@ -835,7 +835,7 @@ fn body_text(
                 // holds for every value (`in[N0 * (i + 3)]`).
                 if stmt.quotients.is_empty()
                     && !scop.array(access.array).value_used
-                    && crate::codegen::plan::exact_subscripts(source, scop, stmt, access)
+                    && crate::codegen::text::exact_subscripts(source, scop, stmt, access)
                 {
                     for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
                         let d = np + run_depth;

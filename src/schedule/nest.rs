@@ -1046,7 +1046,7 @@ pub fn statement_text(
     };
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     for access in s.accesses() {
-        if !crate::codegen::plan::exact_subscripts(source, scop, s, access) {
+        if !crate::codegen::text::exact_subscripts(source, scop, s, access) {
             continue;
         }
         for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {

@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::check::Origin;
 use crate::ir::{SchedEntry, Scop};
 use crate::poly::Budget;
-use crate::verify::enumerate::integer_points;
+use crate::poly::enumerate::integer_points;
 
 /// An instance in original terms: statement and iteration.
 type Instance = (usize, Vec<i64>);

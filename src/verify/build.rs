@@ -48,7 +48,7 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
         .iter()
         .map(|a| TraceArray {
             name: a.name.clone(),
-            storage: crate::verify::Storage::Original,
+            storage: super::storage::Storage::Original,
         })
         .collect();
     TraceProgram {
@@ -64,9 +64,9 @@ pub fn trace_program(scop: &Scop) -> TraceProgram {
 /// copies not run). One report per traced SCoP.
 pub fn verify_program(
     program: &crate::ir::Program,
-    storage: &super::ProgramStorage,
+    storage: &super::storage::ProgramStorage,
     budget: &mut crate::poly::Budget,
-) -> Result<Vec<(usize, super::TraceReport)>, String> {
+) -> Result<Vec<(usize, super::trace::TraceReport)>, String> {
     let mut reports = Vec::new();
     for (si, scop) in program.scops.iter().enumerate() {
         let Ok(values) = scop.param_values() else {
@@ -104,7 +104,7 @@ pub fn verify_program(
                     .map_err(|e| format!("merged storage of SCoP {si}: {e}"))?;
             }
         }
-        let report = super::run_trace(&trace, &values, budget)
+        let report = super::trace::run_trace(&trace, &values, budget)
             .map_err(|e| format!("trace of SCoP {si} failed: {e}"))?;
         reports.push((si, report));
     }

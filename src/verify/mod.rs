@@ -15,7 +15,6 @@
 //! nothing but the enumeration of the iteration domains.
 
 pub mod build;
-pub mod enumerate;
 pub mod storage;
 pub mod trace;
 

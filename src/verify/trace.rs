@@ -8,8 +8,8 @@ use crate::util::hash::FastMap;
 use crate::poly::error::PolyResult;
 use crate::poly::{BasicSet, Budget, PolyError};
 
-use super::enumerate::for_each_integer_point;
-use super::storage::{Level, Location, Slot, Storage, TraceBuffer};
+use super::storage::{AccessLocation, Level, Location, MergedStorage, Slot, Storage, TraceBuffer};
+use crate::poly::enumerate::for_each_integer_point;
 
 /// One access of a statement. `subscripts` are rows over
 /// `[params | iterators | constant]` of the statement.
@@ -450,6 +450,26 @@ pub fn run_trace_profiled(
     buckets: usize,
     counted: &[bool],
 ) -> PolyResult<(TraceReport, LiveProfile)> {
+    check_ranks(program)?;
+    let compiled_locations = compile_locations(program, params)?;
+    let operations = enumerate_operations(program, params, budget)?;
+    // ops[k] = (statement, iteration) of the k-th operation in execution order.
+    let ops: Vec<(usize, &[i64])> = operations.in_order().collect();
+    let memory = Memory::new(program, params, ops.len(), &operations.boxes)?;
+    let (mut report, lifetimes) = replay(program, params, &ops, &compiled_locations, memory)?;
+    let profile = sweep_lifetimes(
+        &lifetimes,
+        &mut report,
+        program.arrays.len(),
+        buckets,
+        counted,
+    )?;
+    Ok((report, profile))
+}
+
+/// The trace handles arrays, mappings and buffers of at most four
+/// dimensions.
+fn check_ranks(program: &TraceProgram) -> PolyResult<()> {
     for stmt in &program.statements {
         let ranks = stmt
             .reads
@@ -476,9 +496,16 @@ pub fn run_trace_profiled(
             "the trace handles buffers of at most four dimensions".into(),
         ));
     }
-    // Per statement, per access (reads, then the write): the compiled
-    // location of an access of a merged array (a removed copy has none: the
-    // transformed program does not execute it).
+    Ok(())
+}
+
+/// Per statement, per access (reads, then the write): the compiled
+/// location of an access of a merged array (a removed copy has none: the
+/// transformed program does not execute it).
+fn compile_locations(
+    program: &TraceProgram,
+    params: &[i64],
+) -> PolyResult<Vec<Vec<Option<CompiledLocation>>>> {
     let mut compiled_locations: Vec<Vec<Option<CompiledLocation>>> =
         Vec::with_capacity(program.statements.len());
     for (si, stmt) in program.statements.iter().enumerate() {
@@ -514,6 +541,35 @@ pub fn run_trace_profiled(
         }
         compiled_locations.push(per_access);
     }
+    Ok(compiled_locations)
+}
+
+/// Every operation of a trace, in execution order: (statement, offset,
+/// length) of its iteration in `iterations`; and per statement the box of
+/// its iterations.
+struct Operations {
+    iterations: Vec<i64>,
+    info: Vec<(usize, usize, usize)>,
+    boxes: Vec<Option<Vec<(i64, i64)>>>,
+}
+
+impl Operations {
+    /// (statement, iteration) of every operation in execution order.
+    fn in_order(&self) -> impl Iterator<Item = (usize, &[i64])> {
+        self.info
+            .iter()
+            .map(|&(si, off, len)| (si, &self.iterations[off..off + len]))
+    }
+}
+
+/// Enumerates every operation of `program` for `params` and sorts them in
+/// schedule order; the same operation reached through several domain
+/// pieces is one.
+fn enumerate_operations(
+    program: &TraceProgram,
+    params: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<Operations> {
     // Every operation: its schedule vector and iteration vector, stored
     // flat (one allocation for all operations, not two per operation), and
     // per statement the box of its iterations.
@@ -528,21 +584,12 @@ pub fn run_trace_profiled(
     // (statement, offset, length) of each operation's iteration.
     let mut op_info: Vec<(usize, usize, usize)> = Vec::new();
     let mut boxes: Vec<Option<Vec<(i64, i64)>>> = vec![None; program.statements.len()];
-    // Per statement: compiled schedule rows, and per access (reads, then
-    // the write) compiled subscript rows.
-    let mut compiled_schedules = Vec::with_capacity(program.statements.len());
-    let mut compiled_accesses: Vec<Vec<Vec<CompiledRow>>> =
-        Vec::with_capacity(program.statements.len());
-    for stmt in &program.statements {
-        compiled_schedules.push(compile(&stmt.schedule, params)?);
-        compiled_accesses.push(
-            stmt.reads
-                .iter()
-                .chain([&stmt.write])
-                .map(|a| compile(&a.subscripts, params))
-                .collect::<PolyResult<_>>()?,
-        );
-    }
+    // Per statement: compiled schedule rows.
+    let compiled_schedules = program
+        .statements
+        .iter()
+        .map(|stmt| compile(&stmt.schedule, params))
+        .collect::<PolyResult<Vec<_>>>()?;
     for (si, stmt) in program.statements.iter().enumerate() {
         let schedule_rows = &compiled_schedules[si];
         let mut failed = None;
@@ -589,126 +636,282 @@ pub fn run_trace_profiled(
     // The same operation reached through several domain pieces (or several
     // existential values) is one operation: equal neighbours after sorting.
     order.dedup_by(|a, b| op_info[*a].0 == op_info[*b].0 && iteration(*a) == iteration(*b));
-    drop(schedules);
-    // ops[k] = (statement, iteration) of the k-th operation in execution order.
-    let ops: Vec<(usize, &[i64])> = order
-        .iter()
-        .map(|&o| (op_info[o].0, iteration(o)))
-        .collect();
-    drop(order);
+    // The operations in execution order.
+    let info = order.iter().map(|&o| op_info[o]).collect();
+    Ok(Operations {
+        iterations,
+        info,
+        boxes,
+    })
+}
 
-    let n_arrays = program.arrays.len();
-    // Boxes of the cells and of the locations of every array, from the
-    // iteration boxes (a superset of what the accesses reach).
-    let mut cell_box: Vec<Option<Vec<(i128, i128)>>> = vec![None; n_arrays];
-    for (si, stmt) in program.statements.iter().enumerate() {
-        let Some(iters) = &boxes[si] else { continue };
-        for access in stmt.reads.iter().chain([&stmt.write]) {
-            let ranges: Vec<(i128, i128)> = access
-                .subscripts
-                .iter()
-                .map(|r| row_range(r, params, iters))
-                .collect();
-            match &mut cell_box[access.array] {
-                slot @ None => *slot = Some(ranges),
-                Some(b) => {
-                    for (x, y) in b.iter_mut().zip(ranges) {
-                        x.0 = x.0.min(y.0);
-                        x.1 = x.1.max(y.1);
+/// The original and the transformed program's memories of a trace.
+struct Memory {
+    /// One store per array.
+    original: Vec<Store>,
+    /// The transformed program's memory: one store per array (unused for a
+    /// merged array), then one per merged buffer.
+    mapped: Vec<Store>,
+    /// Per array with a modular mapping, its moduli at the parameters.
+    moduli: Vec<Vec<i64>>,
+    /// Per merged buffer, its extents at the parameters (at least 1).
+    buffer_extents: Vec<Vec<i64>>,
+}
+
+impl Memory {
+    /// The stores of `program` for `params`, sized from the iteration
+    /// `boxes` of its statements (`n_ops` operations).
+    fn new(
+        program: &TraceProgram,
+        params: &[i64],
+        n_ops: usize,
+        boxes: &[Option<Vec<(i64, i64)>>],
+    ) -> PolyResult<Memory> {
+        let n_arrays = program.arrays.len();
+        // Boxes of the cells and of the locations of every array, from the
+        // iteration boxes (a superset of what the accesses reach).
+        let mut cell_box: Vec<Option<Vec<(i128, i128)>>> = vec![None; n_arrays];
+        for (si, stmt) in program.statements.iter().enumerate() {
+            let Some(iters) = &boxes[si] else { continue };
+            for access in stmt.reads.iter().chain([&stmt.write]) {
+                let ranges: Vec<(i128, i128)> = access
+                    .subscripts
+                    .iter()
+                    .map(|r| row_range(r, params, iters))
+                    .collect();
+                match &mut cell_box[access.array] {
+                    slot @ None => *slot = Some(ranges),
+                    Some(b) => {
+                        for (x, y) in b.iter_mut().zip(ranges) {
+                            x.0 = x.0.min(y.0);
+                            x.1 = x.1.max(y.1);
+                        }
                     }
                 }
             }
         }
-    }
-    // Dense tables of at most 16 entries per operation and 2^24 entries in
-    // all (tables are taken in array order while the allowance lasts): the
-    // boxes come from interval arithmetic and can be loose.
-    let mut limit: i128 = (16 * ops.len() as i128 + 65_536).min(1 << 24);
-    let to_i64 = |b: &[(i128, i128)]| -> Vec<(i64, i64)> {
-        b.iter()
-            .map(|(l, h)| (clamp_i64(*l), clamp_i64(*h)))
-            .collect()
-    };
-    let mut original: Vec<Store> = Vec::with_capacity(n_arrays);
-    // The transformed program's memory: one store per array (unused for a
-    // merged array), then one per merged buffer.
-    let mut mapped: Vec<Store> = Vec::with_capacity(n_arrays + program.buffers.len());
-    let mut moduli: Vec<Vec<i64>> = Vec::with_capacity(n_arrays);
-    for (a, array) in program.arrays.iter().enumerate() {
-        let cells = cell_box[a].clone().unwrap_or_default();
-        original.push(Store::new(&to_i64(&cells), &mut limit));
-        match &array.storage {
-            Storage::Original => {
-                moduli.push(Vec::new());
-                mapped.push(Store::new(&to_i64(&cells), &mut limit));
+        // Dense tables of at most 16 entries per operation and 2^24 entries in
+        // all (tables are taken in array order while the allowance lasts): the
+        // boxes come from interval arithmetic and can be loose.
+        let mut limit: i128 = (16 * n_ops as i128 + 65_536).min(1 << 24);
+        let to_i64 = |b: &[(i128, i128)]| -> Vec<(i64, i64)> {
+            b.iter()
+                .map(|(l, h)| (clamp_i64(*l), clamp_i64(*h)))
+                .collect()
+        };
+        let mut original: Vec<Store> = Vec::with_capacity(n_arrays);
+        // The transformed program's memory: one store per array (unused for a
+        // merged array), then one per merged buffer.
+        let mut mapped: Vec<Store> = Vec::with_capacity(n_arrays + program.buffers.len());
+        let mut moduli: Vec<Vec<i64>> = Vec::with_capacity(n_arrays);
+        for (a, array) in program.arrays.iter().enumerate() {
+            let cells = cell_box[a].clone().unwrap_or_default();
+            original.push(Store::new(&to_i64(&cells), &mut limit));
+            match &array.storage {
+                Storage::Original => {
+                    moduli.push(Vec::new());
+                    mapped.push(Store::new(&to_i64(&cells), &mut limit));
+                }
+                Storage::Merged(_) => {
+                    moduli.push(Vec::new());
+                    mapped.push(Store::new(&[], &mut limit));
+                }
+                Storage::Packed {
+                    p,
+                    q,
+                    triangle,
+                    extent: e,
+                } => {
+                    let e = e.eval(params)?;
+                    let last = i64::try_from(triangle.cells(e) - 1).unwrap_or(i64::MAX);
+                    let mut bounds = Vec::new();
+                    for (k, b) in to_i64(&cells).into_iter().enumerate() {
+                        if k == *p {
+                            bounds.push((0, last.max(0)));
+                        } else if k != *q {
+                            bounds.push(b);
+                        }
+                    }
+                    moduli.push(Vec::new());
+                    mapped.push(Store::new(&bounds, &mut limit));
+                }
+                Storage::Modular(m) => {
+                    let mut bounds = Vec::new();
+                    let mut bs = Vec::new();
+                    for d in &m.dims {
+                        let b = d.modulus.eval(params)?.max(1);
+                        bs.push(b);
+                        let (mut lo, mut hi) = (0i128, 0i128);
+                        for (c, (l, h)) in d.coeffs.iter().zip(&cells) {
+                            let (x, y) = (*c as i128 * l, *c as i128 * h);
+                            lo += x.min(y);
+                            hi += x.max(y);
+                        }
+                        if cells.is_empty()
+                            || d.is_divided()
+                            || d.is_shifted()
+                            || lo < 0
+                            || hi >= b as i128
+                        {
+                            bounds.push((0, b - 1));
+                        } else {
+                            bounds.push((lo as i64, hi as i64));
+                        }
+                    }
+                    moduli.push(bs);
+                    mapped.push(Store::new(&bounds, &mut limit));
+                }
             }
-            Storage::Merged(_) => {
-                moduli.push(Vec::new());
-                mapped.push(Store::new(&[], &mut limit));
+        }
+        let mut buffer_extents: Vec<Vec<i64>> = program
+            .buffers
+            .iter()
+            .map(|b| b.extents_at(params))
+            .collect::<PolyResult<_>>()?;
+        for extents in buffer_extents.iter_mut() {
+            // A buffer's declared extent is at least 1 (guarded in the text
+            // where the formula can be smaller, for sizes where no statement
+            // runs).
+            for e in extents.iter_mut() {
+                *e = (*e).max(1);
+            }
+            let bounds: Vec<(i64, i64)> = extents.iter().map(|e| (0, e - 1)).collect();
+            mapped.push(Store::new(&bounds, &mut limit));
+        }
+        Ok(Memory {
+            original,
+            mapped,
+            moduli,
+            buffer_extents,
+        })
+    }
+}
+
+/// What places an access in the transformed program's memory: the
+/// program, the parameters, the moduli of the modular mappings and the
+/// extents of the merged buffers.
+struct Placer<'p> {
+    program: &'p TraceProgram,
+    params: &'p [i64],
+    moduli: &'p [Vec<i64>],
+    buffer_extents: &'p [Vec<i64>],
+}
+
+impl Placer<'_> {
+    /// The location in the transformed program of `access` of `cell` (of
+    /// rank `rank`) at iteration `it`, into `location`: returns the store,
+    /// the rank of the location and whether it lies in its buffer.
+    fn place(
+        &self,
+        access: &TraceAccess,
+        merged: Option<&CompiledLocation>,
+        cell: &[i64; 4],
+        rank: usize,
+        it: &[i64],
+        location: &mut [i64; 4],
+    ) -> PolyResult<(usize, usize, bool)> {
+        if let Some(l) = merged {
+            let b = l.eval(it, location)?;
+            let extents = &self.buffer_extents[b];
+            let inside = extents
+                .iter()
+                .zip(location.iter())
+                .all(|(e, x)| 0 <= *x && x < e);
+            return Ok((self.program.arrays.len() + b, extents.len(), inside));
+        }
+        match &self.program.arrays[access.array].storage {
+            Storage::Modular(m) => {
+                for (k, d) in m.dims.iter().enumerate() {
+                    let mut e: i64 = 0;
+                    for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
+                        e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
+                    }
+                    let e = d.divide(e, self.params).ok_or_else(|| {
+                        solver(format!(
+                            "an access of `{}` leaves the stride lattice of its mapping",
+                            self.program.arrays[access.array].name
+                        ))
+                    })?;
+                    location[k] = e.rem_euclid(self.moduli[access.array][k]);
+                }
+                Ok((access.array, m.dims.len(), true))
+            }
+            Storage::Original => {
+                location[..rank].copy_from_slice(&cell[..rank]);
+                Ok((access.array, rank, true))
             }
             Storage::Packed {
                 p,
                 q,
                 triangle,
-                extent: e,
+                extent,
             } => {
-                let e = e.eval(params)?;
-                let last = i64::try_from(triangle.cells(e) - 1).unwrap_or(i64::MAX);
-                let mut bounds = Vec::new();
-                for (k, b) in to_i64(&cells).into_iter().enumerate() {
-                    if k == *p {
-                        bounds.push((0, last.max(0)));
-                    } else if k != *q {
-                        bounds.push(b);
-                    }
+                let e = extent.eval(self.params)?;
+                let (a, b) = (cell[*p], cell[*q]);
+                if !triangle.contains(a, b, e) {
+                    return Err(solver(format!(
+                        "an access of `{}` leaves its packed triangle",
+                        self.program.arrays[access.array].name
+                    )));
                 }
-                moduli.push(Vec::new());
-                mapped.push(Store::new(&bounds, &mut limit));
-            }
-            Storage::Modular(m) => {
-                let mut bounds = Vec::new();
-                let mut bs = Vec::new();
-                for d in &m.dims {
-                    let b = d.modulus.eval(params)?.max(1);
-                    bs.push(b);
-                    let (mut lo, mut hi) = (0i128, 0i128);
-                    for (c, (l, h)) in d.coeffs.iter().zip(&cells) {
-                        let (x, y) = (*c as i128 * l, *c as i128 * h);
-                        lo += x.min(y);
-                        hi += x.max(y);
+                let mut n = 0;
+                for (k, c) in cell[..rank].iter().enumerate() {
+                    if k == *q {
+                        continue;
                     }
-                    if cells.is_empty()
-                        || d.is_divided()
-                        || d.is_shifted()
-                        || lo < 0
-                        || hi >= b as i128
-                    {
-                        bounds.push((0, b - 1));
-                    } else {
-                        bounds.push((lo as i64, hi as i64));
-                    }
+                    location[n] = if k == *p { triangle.index(a, b, e) } else { *c };
+                    n += 1;
                 }
-                moduli.push(bs);
-                mapped.push(Store::new(&bounds, &mut limit));
+                Ok((access.array, n, true))
             }
+            Storage::Merged(_) => Err(solver(format!(
+                "an access of merged `{}` without a location",
+                self.program.arrays[access.array].name
+            ))),
         }
     }
-    let mut buffer_extents: Vec<Vec<i64>> = program
-        .buffers
-        .iter()
-        .map(|b| b.extents_at(params))
-        .collect::<PolyResult<_>>()?;
-    for extents in buffer_extents.iter_mut() {
-        // A buffer's declared extent is at least 1 (guarded in the text
-        // where the formula can be smaller, for sizes where no statement
-        // runs).
-        for e in extents.iter_mut() {
-            *e = (*e).max(1);
-        }
-        let bounds: Vec<(i64, i64)> = extents.iter().map(|e| (0, e - 1)).collect();
-        mapped.push(Store::new(&bounds, &mut limit));
-    }
+}
 
+/// `(array, birth, death)` of a value of a trace.
+type ValueLifetime = (usize, usize, usize);
+
+/// Runs the operations `ops` in order on the original and the transformed
+/// program's `memory`: checks every read of the transformed program
+/// against the value the original reads, and returns the report with the
+/// lifetime `(array, birth, death)` of every value.
+fn replay(
+    program: &TraceProgram,
+    params: &[i64],
+    ops: &[(usize, &[i64])],
+    compiled_locations: &[Vec<Option<CompiledLocation>>],
+    memory: Memory,
+) -> PolyResult<(TraceReport, Vec<ValueLifetime>)> {
+    let Memory {
+        mut original,
+        mut mapped,
+        moduli,
+        buffer_extents,
+    } = memory;
+    let n_arrays = program.arrays.len();
+    // Per statement, per access (reads, then the write): compiled
+    // subscript rows.
+    let compiled_accesses: Vec<Vec<Vec<CompiledRow>>> = program
+        .statements
+        .iter()
+        .map(|stmt| {
+            stmt.reads
+                .iter()
+                .chain([&stmt.write])
+                .map(|a| compile(&a.subscripts, params))
+                .collect::<PolyResult<_>>()
+        })
+        .collect::<PolyResult<_>>()?;
+    let placer = Placer {
+        program,
+        params,
+        moduli: &moduli,
+        buffer_extents: &buffer_extents,
+    };
     // Per written value (by operation): (array, birth, death); per initial
     // value (by id): (array, death).
     let mut written: Vec<Option<(usize, usize, usize)>> = vec![None; ops.len()];
@@ -752,76 +955,6 @@ pub fn run_trace_profiled(
         }
         Ok(rows.len())
     };
-    // The location in the transformed program of `access` of `cell` (of
-    // rank `rank`) at iteration `it`, into `location`: returns the store,
-    // the rank of the location and whether it lies in its buffer.
-    let place = |access: &TraceAccess,
-                 merged: Option<&CompiledLocation>,
-                 cell: &[i64; 4],
-                 rank: usize,
-                 it: &[i64],
-                 location: &mut [i64; 4]|
-     -> PolyResult<(usize, usize, bool)> {
-        if let Some(l) = merged {
-            let b = l.eval(it, location)?;
-            let extents = &buffer_extents[b];
-            let inside = extents
-                .iter()
-                .zip(location.iter())
-                .all(|(e, x)| 0 <= *x && x < e);
-            return Ok((n_arrays + b, extents.len(), inside));
-        }
-        match &program.arrays[access.array].storage {
-            Storage::Modular(m) => {
-                for (k, d) in m.dims.iter().enumerate() {
-                    let mut e: i64 = 0;
-                    for (c, x) in d.coeffs.iter().zip(&cell[..rank]) {
-                        e = crate::poly::error::add(e, crate::poly::error::mul(*c, *x)?)?;
-                    }
-                    let e = d.divide(e, params).ok_or_else(|| {
-                        solver(format!(
-                            "an access of `{}` leaves the stride lattice of its mapping",
-                            program.arrays[access.array].name
-                        ))
-                    })?;
-                    location[k] = e.rem_euclid(moduli[access.array][k]);
-                }
-                Ok((access.array, m.dims.len(), true))
-            }
-            Storage::Original => {
-                location[..rank].copy_from_slice(&cell[..rank]);
-                Ok((access.array, rank, true))
-            }
-            Storage::Packed {
-                p,
-                q,
-                triangle,
-                extent,
-            } => {
-                let e = extent.eval(params)?;
-                let (a, b) = (cell[*p], cell[*q]);
-                if !triangle.contains(a, b, e) {
-                    return Err(solver(format!(
-                        "an access of `{}` leaves its packed triangle",
-                        program.arrays[access.array].name
-                    )));
-                }
-                let mut n = 0;
-                for (k, c) in cell[..rank].iter().enumerate() {
-                    if k == *q {
-                        continue;
-                    }
-                    location[n] = if k == *p { triangle.index(a, b, e) } else { *c };
-                    n += 1;
-                }
-                Ok((access.array, n, true))
-            }
-            Storage::Merged(_) => Err(solver(format!(
-                "an access of merged `{}` without a location",
-                program.arrays[access.array].name
-            ))),
-        }
-    };
     for (op_index, (si, it)) in ops.iter().enumerate() {
         let stmt = &program.statements[*si];
         let rows = &compiled_accesses[*si];
@@ -864,7 +997,7 @@ pub fn run_trace_profiled(
                 // Not executed by the transformed program.
                 continue;
             }
-            let (store, lrank, inside) = place(
+            let (store, lrank, inside) = placer.place(
                 access,
                 locations[ri].as_ref(),
                 &cell,
@@ -916,7 +1049,7 @@ pub fn run_trace_profiled(
             _ => {
                 content.push(Value::Written(op_index));
                 let (store, lrank, inside) =
-                    place(w, locations[wi].as_ref(), &cell, rank, it, &mut location)?;
+                    placer.place(w, locations[wi].as_ref(), &cell, rank, it, &mut location)?;
                 report.merged_accesses += usize::from(store >= n_arrays);
                 if inside {
                     mapped[store].set(&location[..lrank], code);
@@ -944,6 +1077,19 @@ pub fn run_trace_profiled(
         .flatten()
         .chain(initial.into_iter().map(|(array, death)| (array, 0, death)))
         .collect();
+    Ok((report, lifetimes))
+}
+
+/// Sweeps the `lifetimes` of the values of `n_arrays` arrays: the most
+/// values live at once (into `report`), and the live profile over
+/// `buckets` spans of the run (the totals count the arrays of `counted`).
+fn sweep_lifetimes(
+    lifetimes: &[ValueLifetime],
+    report: &mut TraceReport,
+    n_arrays: usize,
+    buckets: usize,
+    counted: &[bool],
+) -> PolyResult<LiveProfile> {
     // Sweep the lifetimes: +1 at birth, -1 after death, ends before starts
     // at the same time. Events are packed into one integer each,
     // (time, start flag, array), so that sorting is a plain integer sort.
@@ -953,7 +1099,7 @@ pub fn run_trace_profiled(
         ));
     }
     let mut events: Vec<u64> = Vec::with_capacity(2 * lifetimes.len());
-    for (array, birth, death) in &lifetimes {
+    for (array, birth, death) in lifetimes {
         events.push(((*birth as u64) << 24) | (1 << 23) | *array as u64);
         events.push((((*death + 1) as u64) << 24) | *array as u64);
     }
@@ -1018,7 +1164,108 @@ pub fn run_trace_profiled(
     if buckets > 0 {
         record_starts(u64::MAX, &live, &mut profile);
     }
-    Ok((report, profile))
+    Ok(profile)
+}
+
+/// Merged buffers in a trace.
+impl TraceProgram {
+    /// Puts the arrays of `storage` into its buffers: their storage
+    /// becomes [`Storage::Merged`] with their accesses' locations, the
+    /// buffers are added, and the deleted copies are marked. Checks that
+    /// every access of a merged array in a statement still executed has
+    /// exactly one location and that every deleted statement is a copy
+    /// (one read).
+    pub fn merge(&mut self, storage: &MergedStorage) -> Result<(), String> {
+        let first_buffer = self.buffers.len();
+        self.buffers.extend(storage.buffers.iter().cloned());
+        for &a in &storage.arrays {
+            let array = self
+                .arrays
+                .get_mut(a)
+                .ok_or_else(|| format!("merged array {a} is not in the trace"))?;
+            array.storage = Storage::Merged(Vec::new());
+        }
+        for access in &storage.accesses {
+            let stmt = self
+                .statements
+                .get(access.statement)
+                .ok_or_else(|| format!("statement {} is not in the trace", access.statement))?;
+            let array = match access.slot {
+                Slot::Write => stmt.write.array,
+                Slot::Read(k) => {
+                    stmt.reads
+                        .get(k)
+                        .ok_or_else(|| format!("{} has no read {k}", stmt.name))?
+                        .array
+                }
+            };
+            let name = stmt.name.clone();
+            let mut location = access.location.clone();
+            shift_buffers(&mut location, first_buffer);
+            match &mut self.arrays[array].storage {
+                Storage::Merged(list) => {
+                    if list
+                        .iter()
+                        .any(|l| l.statement == access.statement && l.slot == access.slot)
+                    {
+                        return Err(format!("{name}: two locations for one access"));
+                    }
+                    list.push(AccessLocation {
+                        location,
+                        ..access.clone()
+                    });
+                }
+                _ => {
+                    return Err(format!(
+                        "{name}: a location for an access of `{}`, which is not merged",
+                        self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        for &s in &storage.removed {
+            let stmt = self
+                .statements
+                .get_mut(s)
+                .ok_or_else(|| format!("removed statement {s} is not in the trace"))?;
+            if stmt.reads.len() != 1 {
+                return Err(format!(
+                    "{}: a removed statement that is not a copy",
+                    stmt.name
+                ));
+            }
+            stmt.removed = true;
+        }
+        for (si, stmt) in self.statements.iter().enumerate() {
+            if stmt.removed {
+                // Not executed by the transformed program.
+                continue;
+            }
+            let slots = stmt.slots();
+            for (slot, array) in slots {
+                if let Storage::Merged(list) = &self.arrays[array].storage
+                    && !list.iter().any(|l| l.statement == si && l.slot == slot)
+                {
+                    return Err(format!(
+                        "{}: an access of merged `{}` without a location",
+                        stmt.name, self.arrays[array].name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn shift_buffers(location: &mut Location, by: usize) {
+    match location {
+        Location::At { buffer, .. } => *buffer += by,
+        Location::Choose(branches) => {
+            for (_, l) in branches {
+                shift_buffers(l, by);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use polyfold::frontend;
 use polyfold::poly::Budget;
-use polyfold::verify::enumerate::integer_points;
+use polyfold::poly::enumerate::integer_points;
 
 /// The iterations of the one statement of `source` for `n`, from the
 /// model (domain pieces enumerated, union taken).

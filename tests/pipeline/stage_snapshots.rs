@@ -26,9 +26,9 @@ use polyfold::analysis::dataflow::{Source, brute_sources};
 use polyfold::cli::{Emit, ReportFormat};
 use polyfold::driver::{Outcome, RunOptions, run_source};
 use polyfold::ir::{SchedEntry, Scop};
+use polyfold::poly::enumerate::integer_points;
 use polyfold::poly::{Budget, Set};
 use polyfold::report::Timings;
-use polyfold::verify::enumerate::integer_points;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")

@@ -274,8 +274,34 @@ pub fn analyse(
     analysis.polytope = k.clone();
     analysis.minima = minima.clone();
 
-    // Heuristic 1 (powers of two) and 1.a.
-    if let (Some(k), Some(minima), Some(sm_basis)) = (&k, &minima, &sm_basis) {
+    heuristics_1(
+        &mut analysis,
+        k.as_ref(),
+        minima.as_ref(),
+        sm_basis.as_ref(),
+        opts,
+        budget,
+    )?;
+    let bases = bases_for_2_and_3(n, &sm_basis);
+    heuristics_2_and_3(&mut analysis, ds, k.as_ref(), &bases, budget)?;
+    if opts.optimal {
+        optimal_search(&mut analysis, ds, opts, budget)?;
+    }
+    Ok(analysis)
+}
+
+/// Heuristic 1 (powers of two) and 1.a on the successive-minima basis,
+/// when the minima are known.
+fn heuristics_1(
+    analysis: &mut LatticeAnalysis,
+    k: Option<&Polytope>,
+    minima: Option<&SuccessiveMinima>,
+    sm_basis: Option<&Vec<Vec<i64>>>,
+    opts: &LatticeOptions,
+    budget: &mut Budget,
+) -> PolyResult<()> {
+    let n = analysis.rank;
+    if let (Some(k), Some(minima), Some(sm_basis)) = (k, minima, sm_basis) {
         let t = Instant::now();
         let a = crate::poly::matrix::IntMatrix::from_cols(sm_basis, n)?;
         let h1 = soft(
@@ -305,8 +331,12 @@ pub fn analyse(
             });
         }
     }
+    Ok(())
+}
 
-    // Bases for Heuristics 2 and 3.
+/// The bases Heuristics 2 and 3 run on: every permuted identity, and the
+/// successive-minima basis forwards and reversed when it is known.
+fn bases_for_2_and_3(n: usize, sm_basis: &Option<Vec<Vec<i64>>>) -> Vec<(String, Vec<Vec<i64>>)> {
     let mut bases: Vec<(String, Vec<Vec<i64>>)> = Vec::new();
     for perm in permutations(n) {
         let name = if perm.iter().enumerate().all(|(i, p)| i == *p) {
@@ -319,16 +349,28 @@ pub fn analyse(
         };
         bases.push((name, permuted_identity(&perm)));
     }
-    if let Some(sm_basis) = &sm_basis {
+    if let Some(sm_basis) = sm_basis {
         bases.push(("successive minima".into(), sm_basis.clone()));
         let mut reversed = sm_basis.clone();
         reversed.reverse();
         bases.push(("successive minima, reversed".into(), reversed));
     }
+    bases
+}
 
+/// Heuristic 2 (on the polytope `k`, when known) and Heuristic 3 on each
+/// of `bases`, each with its linearised form.
+fn heuristics_2_and_3(
+    analysis: &mut LatticeAnalysis,
+    ds: &FixedDifferenceSet,
+    k: Option<&Polytope>,
+    bases: &[(String, Vec<Vec<i64>>)],
+    budget: &mut Budget,
+) -> PolyResult<()> {
+    let n = analysis.rank;
     let mut h3_memo = H3Memo::new();
-    for (name, basis) in &bases {
-        if let Some(k) = &k {
+    for (name, basis) in bases {
+        if let Some(k) = k {
             let t = Instant::now();
             let h2 = soft((|| {
                 let rho = heuristic_2(k, basis, budget)?;
@@ -382,69 +424,77 @@ pub fn analyse(
             );
         }
     }
+    Ok(())
+}
 
-    if opts.optimal {
-        let t = Instant::now();
-        let mut best: Option<(i64, NumericMapping)> = None;
-        for h in &analysis.heuristics {
-            let s = h.mapping.size()?;
-            if best
-                .as_ref()
-                .is_none_or(|(b, m)| s < *b || (s == *b && h.mapping.complexity() < m.complexity()))
-            {
-                best = Some((s, h.mapping.clone()));
-            }
+/// The exhaustive search for the optimal lattice (and the block search),
+/// under its own step budget, bounded by the best heuristic so far.
+fn optimal_search(
+    analysis: &mut LatticeAnalysis,
+    ds: &FixedDifferenceSet,
+    opts: &LatticeOptions,
+    budget: &mut Budget,
+) -> PolyResult<()> {
+    let t = Instant::now();
+    let mut best: Option<(i64, NumericMapping)> = None;
+    for h in &analysis.heuristics {
+        let s = h.mapping.size()?;
+        if best
+            .as_ref()
+            .is_none_or(|(b, m)| s < *b || (s == *b && h.mapping.complexity() < m.complexity()))
+        {
+            best = Some((s, h.mapping.clone()));
         }
-        let mut search_budget = Budget::new(opts.optimal_steps, Some(opts.safety_net));
-        let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
-        if opts.lower_bound >= upper {
-            // The lower bound proves the best heuristic optimal at once.
-            analysis.optimal = Some(OptimalResult {
-                basis: None,
-                mapping: None,
-                size: None,
-                lower_bound: opts.lower_bound,
-                clique_bound: 1,
-                proven: true,
-            });
-        } else {
-            if let Some(points) = soft(DifferencePoints::new(ds, &mut search_budget))? {
-                let tb = Instant::now();
-                match block_search(&points, &mut search_budget) {
-                    Ok(Some(b)) => {
-                        let s = b.mapping.size()?;
-                        let detail = format!(
-                            "successive modulo on {:?}, optimal 2-D lattice on {:?}",
-                            b.outer, b.inner
-                        );
-                        analysis.heuristics.push(StrategyResult {
-                            method: LatticeMethod::BlockOptimal,
-                            detail,
-                            mapping: b.mapping.clone(),
-                            time: tb.elapsed(),
-                        });
-                        if s < best.as_ref().map_or(i64::MAX, |b| b.0) {
-                            best = Some((s, b.mapping));
-                        }
-                    }
-                    Ok(None) | Err(PolyError::Budget | PolyError::Overflow) => {}
-                    Err(e) => return Err(e),
-                }
-                let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
-                analysis.optimal = soft(optimal_lattice(
-                    &points,
-                    opts.lower_bound,
-                    upper,
-                    &mut search_budget,
-                ))?;
-            }
-        }
-        analysis.optimal_upper = best;
-        analysis.optimal_time = t.elapsed();
-        analysis.optimal_steps_used = opts.optimal_steps - search_budget.steps_left();
-        budget.absorb(&search_budget);
     }
-    Ok(analysis)
+    let mut search_budget = Budget::new(opts.optimal_steps, Some(opts.safety_net));
+    let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
+    if opts.lower_bound >= upper {
+        // The lower bound proves the best heuristic optimal at once.
+        analysis.optimal = Some(OptimalResult {
+            basis: None,
+            mapping: None,
+            size: None,
+            lower_bound: opts.lower_bound,
+            clique_bound: 1,
+            proven: true,
+        });
+    } else {
+        if let Some(points) = soft(DifferencePoints::new(ds, &mut search_budget))? {
+            let tb = Instant::now();
+            match block_search(&points, &mut search_budget) {
+                Ok(Some(b)) => {
+                    let s = b.mapping.size()?;
+                    let detail = format!(
+                        "successive modulo on {:?}, optimal 2-D lattice on {:?}",
+                        b.outer, b.inner
+                    );
+                    analysis.heuristics.push(StrategyResult {
+                        method: LatticeMethod::BlockOptimal,
+                        detail,
+                        mapping: b.mapping.clone(),
+                        time: tb.elapsed(),
+                    });
+                    if s < best.as_ref().map_or(i64::MAX, |b| b.0) {
+                        best = Some((s, b.mapping));
+                    }
+                }
+                Ok(None) | Err(PolyError::Budget | PolyError::Overflow) => {}
+                Err(e) => return Err(e),
+            }
+            let upper = best.as_ref().map_or(i64::MAX, |b| b.0);
+            analysis.optimal = soft(optimal_lattice(
+                &points,
+                opts.lower_bound,
+                upper,
+                &mut search_budget,
+            ))?;
+        }
+    }
+    analysis.optimal_upper = best;
+    analysis.optimal_time = t.elapsed();
+    analysis.optimal_steps_used = opts.optimal_steps - search_budget.steps_left();
+    budget.absorb(&search_budget);
+    Ok(())
 }
 
 /// `m` as a [`ModularMapping`] with constant moduli.

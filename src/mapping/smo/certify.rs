@@ -17,7 +17,7 @@
 //! What this module does NOT do: decide anything with floating point, or
 //! trust the ILP that produced the mapping.
 
-use crate::mapping::certify::fix_params;
+use crate::poly::enumerate::fix_params;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget, PolyError};
 

@@ -740,7 +740,7 @@ mod tests {
     ) -> std::collections::HashMap<(usize, Vec<i64>), (usize, Option<usize>)> {
         use crate::poly::Budget;
         use crate::poly::basic::eval_row;
-        use crate::verify::enumerate::integer_points;
+        use crate::poly::enumerate::integer_points;
         let np = scop.params.len();
         let len = max_schedule_len(scop);
         let mut ops = Vec::new();

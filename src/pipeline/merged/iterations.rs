@@ -14,10 +14,10 @@
 
 use crate::mapping::modular::ParamAffine;
 use crate::poly::basic::eval_row;
+use crate::poly::enumerate::integer_points;
 use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::Level;
-use crate::verify::enumerate::integer_points;
 
 /// The most multiples of a parametric modulus tried to make a subscript
 /// non-negative for every value (`(i - t + 2 * (N + 1)) % (N + 1)`).
@@ -184,7 +184,7 @@ impl Iterations {
             Iterations::Points { values, points } => Ok(points.iter().any(|it| {
                 let mut p = values.clone();
                 p.extend_from_slice(it);
-                super::contains(std::slice::from_ref(region), &p).unwrap_or(true)
+                super::solve::contains(std::slice::from_ref(region), &p).unwrap_or(true)
             })),
             Iterations::Domain(pieces) => Ok(pieces
                 .iter()
@@ -304,8 +304,8 @@ impl Iterations {
                 for it in points {
                     let mut p = values.clone();
                     p.extend_from_slice(it);
-                    if super::contains(std::slice::from_ref(candidate), &p)?
-                        && !super::contains(pieces, &p)?
+                    if super::solve::contains(std::slice::from_ref(candidate), &p)?
+                        && !super::solve::contains(pieces, &p)?
                     {
                         return Ok(false);
                     }

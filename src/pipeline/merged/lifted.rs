@@ -13,7 +13,7 @@
 //!
 //! Probe points: a base point of the context with the `q`-th parameter
 //! at 8 + 4q or above, one step along each parameter, and a check point
-//! two steps along all of them (`strategy::probe_points`).
+//! two steps along all of them (`probe::probe_points`).
 //!
 //! What this does NOT do: the baseline (its rectangular hulls are
 //! computed for known values), mappings whose hyperplanes change with
@@ -30,7 +30,7 @@ use crate::mapping::smo::{
 use crate::poly::{Budget, WorkLimit};
 
 use super::super::options::{CONFLICT_WORK, SHARED_WORK, SMO_MAX_OPERATIONS};
-use super::{
+use super::solve::{
     Found, Parts, Solved, aligned_dims, lifetimes_in, max_live_of, overlapping_pairs,
     writes_and_lifetimes,
 };
@@ -51,7 +51,7 @@ pub(super) fn probes(scop: &crate::ir::Scop) -> Result<Vec<Vec<i64>>, String> {
     if n_param == 0 {
         return Err("no parameter: the known sizes are the only ones".into());
     }
-    crate::pipeline::strategy::probe_points(
+    crate::pipeline::probe::probe_points(
         &scop.context,
         n_param,
         MERGED_PROBE_BASE,
@@ -192,7 +192,7 @@ pub(super) fn solve_every_value(
             let moduli: Vec<String> = sol
                 .arrays
                 .iter()
-                .map(|a| crate::pipeline::product_text(&names, a.moduli.iter().collect()))
+                .map(|a| crate::codegen::text::product_text(&names, a.moduli.iter().collect()))
                 .collect();
             format!("{m} {}", moduli.join(" + "))
         })

@@ -42,130 +42,25 @@ use std::fmt::Write as _;
 use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
+use crate::codegen::text::{choose, extent_text, level_text, region_text, subscripted};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::modular::ParamAffine;
-use crate::mapping::smo::{
-    ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, StmtId, certify_fixed,
-    conflicts::{ForValues, global_conflicts_until},
-    shared::Lifetime,
-    shared_solve_isolating, smo_solve, smo_solve_isolating,
-};
+use crate::mapping::smo::{ConflictSpec, SmoSolution, StmtId};
 use crate::poly::basic::eval_row;
-use crate::poly::{BasicSet, Budget, WorkLimit};
-use crate::verify::enumerate::integer_points;
+use crate::poly::{BasicSet, Budget};
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
 mod iterations;
 mod lifted;
+mod solve;
 mod split;
+pub use super::contraction::{BufferDeclaration, EveryValue, SmoContraction};
 use iterations::Iterations;
+use solve::{Parts, Solved, contains, max_live_of, solve_for_values, writes_and_lifetimes};
 pub use split::{SplitFor, SplitScop, split_by_footprints};
 
-use super::options::{
-    CONFLICT_WORK, INTER_ARRAY_SAFETY_NET, SHARED_WORK, SMO_AFTER_SHARED_NODES,
-    SMO_AFTER_SHARED_PIECES, SMO_MAX_OPERATIONS, SMO_NODES, SMO_SECOND_LEVEL_NODES,
-};
-use crate::mapping::MergeMethod;
-
-/// The result of the SMO contraction of one SCoP.
-#[derive(Clone, Debug)]
-pub struct SmoContraction {
-    /// The names of the temporaries folded into the buffers.
-    pub temporaries: Vec<String>,
-    /// Cells of the temporaries before (for the given values).
-    pub original_cells: i64,
-    /// Cells of all buffers after (for the given values).
-    pub new_cells: i64,
-    /// Per buffer: its name, its number of cells and its declaration.
-    pub buffers: Vec<(String, i64, String)>,
-    /// Text of every deleted statement or loop.
-    pub removed: Vec<String>,
-    /// The edits on the original source.
-    pub edits: Vec<Edit>,
-    /// Which of `edits` declares the buffers, and how.
-    pub declaration: BufferDeclaration,
-    /// The transformed program.
-    pub output: String,
-    /// A human-readable report (mappings, sizes, removals, trace).
-    pub report: String,
-    /// Where each statement (or part of one) puts its temporary's values,
-    /// as the report prints it: `S0.1: polyfold_buf0[(x0) mod (2)]`.
-    pub locations: Vec<String>,
-    /// Number of read operations the certifier's trace check compared
-    /// (zero until [`super::certify::certify_merged`] ran it).
-    pub reads_checked: usize,
-    /// Which candidate's mapping was used (`shared hyperplanes`, `SMO`,
-    /// `baseline`, ...).
-    pub method: MergeMethod,
-    /// The certified size of each candidate (method, cells).
-    pub candidate_sizes: Vec<(MergeMethod, i64)>,
-    /// The chosen candidate, every certified size and why the others
-    /// failed, in words (the report's `chosen:` line).
-    pub chosen: String,
-    /// The most values of the temporaries live at once (a lower bound for
-    /// every storage mapping).
-    pub lower_bound: Option<usize>,
-    /// Whether a wall-clock safety net stopped a search of this SCoP (the
-    /// result may then differ between runs; the driver warns).
-    pub safety_net_fired: bool,
-    /// The storage as emitted, for the trace verifier: the buffers, the
-    /// location every access of a temporary computes (the same values its
-    /// text is printed from), and the deleted copies.
-    pub storage: MergedStorage,
-    /// For storage made for every parameter value: what it is proven on,
-    /// and its sizes as formulas (`None`: made for the known values).
-    pub every_value: Option<Box<EveryValue>>,
-}
-
-/// Merged storage made for every parameter value of the context.
-#[derive(Clone, Debug)]
-pub struct EveryValue {
-    /// The symbolic global conflict set of the parts, and the mapping to
-    /// prove on it ([`crate::mapping::smo::certify_symbolic`]).
-    pub spec: ConflictSpec,
-    pub sol: SmoSolution,
-    /// The probe points the mapping was lifted from (the first gives the
-    /// numbers of the report).
-    pub probes: Vec<Vec<i64>>,
-    /// The temporaries' cells and the buffers' cells as C expressions in
-    /// the parameters (`2 * (N + 2)`, `N + 1 + 1 + 1`).
-    pub original_formula: String,
-    pub new_formula: String,
-    /// Whether the buffers hold exactly the most values live at once at
-    /// the first probe point (no storage is smaller there).
-    pub optimal_at_probe: bool,
-}
-
-impl SmoContraction {
-    /// Adds `text` (a declaration, e.g. a `_Static_assert`) on a line of
-    /// its own right after the buffers' declaration, and updates
-    /// `output`.
-    pub fn declare_after_buffers(&mut self, source: &str, text: &str) -> Result<(), String> {
-        let d = &self.declaration;
-        let edit = &mut self.edits[d.edit];
-        if d.own_line {
-            // The replacement ends with the line break of its own line.
-            edit.replacement.push_str(&format!("{}{text}\n", d.indent));
-        } else {
-            edit.replacement.push_str(&format!("\n{}{text}", d.indent));
-        }
-        self.output = apply_edits(source, &self.edits).map_err(|e| e.to_string())?;
-        Ok(())
-    }
-}
-
-/// The edit that declares the merged buffers.
-#[derive(Clone, Debug)]
-pub struct BufferDeclaration {
-    /// Its index in [`SmoContraction::edits`].
-    pub edit: usize,
-    /// Whether it is a line of its own (an insertion ending with a line
-    /// break) rather than the replacement of a declaration.
-    pub own_line: bool,
-    /// The indentation of its line.
-    pub indent: String,
-}
+use super::options::{INTER_ARRAY_SAFETY_NET, SMO_MAX_OPERATIONS};
 
 /// Where the merged buffers are declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -498,87 +393,6 @@ impl Ctx<'_> {
     }
 }
 
-/// Whether `point` (`[params | dims]`) lies in one of `pieces` (without existentials).
-fn contains(pieces: &[BasicSet], point: &[i64]) -> Result<bool, String> {
-    for b in pieces {
-        if b.n_exist != 0 {
-            return Err("a source region with existential variables".into());
-        }
-        let mut inside = true;
-        for r in &b.eqs {
-            if eval_row(r, point).map_err(|e| e.to_string())? != 0 {
-                inside = false;
-                break;
-            }
-        }
-        if inside {
-            for r in &b.ineqs {
-                if eval_row(r, point).map_err(|e| e.to_string())? < 0 {
-                    inside = false;
-                    break;
-                }
-            }
-        }
-        if inside {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// All integer points of a statement domain for the given values.
-fn domain_points(
-    scop: &Scop,
-    s: usize,
-    values: &[i64],
-    budget: &mut Budget,
-) -> crate::poly::PolyResult<Vec<Vec<i64>>> {
-    let mut pts = Vec::new();
-    for piece in &scop.stmts[s].domain.pieces {
-        pts.extend(integer_points(piece, values, budget)?);
-    }
-    pts.sort();
-    pts.dedup();
-    Ok(pts)
-}
-
-/// C text of a row over `[params | iters | const]` (`2 * t - i + 3`;
-/// positive terms first).
-fn row_text(row: &[i64], names: &[String]) -> String {
-    let n = row.len() - 1;
-    let mut terms: Vec<(i64, String)> = row[..n]
-        .iter()
-        .zip(names)
-        .filter(|(c, _)| **c != 0)
-        .map(|(c, name)| (*c, name.clone()))
-        .collect();
-    terms.sort_by_key(|(c, _)| *c < 0);
-    crate::util::c_text::affine_text(&terms, row[n])
-}
-
-/// The C text of `level`, with `modulus_text` the text of its modulus
-/// (`(row) & mask` with a mask: see [`crate::codegen::plan::mask_of`]).
-fn level_text(
-    level: &Level,
-    names: &[String],
-    (modulus_text, mask): (&str, Option<i64>),
-) -> String {
-    match (level, mask) {
-        (Level::Row(row), _) => row_text(row, names),
-        (Level::Rem { row, .. }, Some(mask)) => format!("({}) & {mask}", row_text(row, names)),
-        (Level::Rem { row, .. }, None) => {
-            // The names in `modulus_text` are already C operands (see
-            // `Scop::param_texts`).
-            let m = crate::util::c_text::operand(
-                modulus_text,
-                crate::util::c_text::Prec::Postfix,
-                &|_| false,
-            );
-            format!("({}) % {m}", row_text(row, names))
-        }
-    }
-}
-
 /// `S0` for a statement left whole, `S0.k` for part k of a split one.
 fn part_name(split: &SplitScop, v: usize) -> String {
     let s = split.origin[v];
@@ -622,80 +436,6 @@ fn domain_condition(
     })
 }
 
-/// `(c0) ? t0 : (c1) ? t1 : … : t_last`: the first text whose condition
-/// holds (the last is the `else`; a branch whose condition is `0` is left
-/// out, one whose condition is `1` ends the chain).
-fn choose(conds: &[String], texts: &[String]) -> String {
-    let mut branches: Vec<(&str, &str)> = Vec::new();
-    for (i, t) in texts.iter().enumerate() {
-        let c = conds.get(i).map(String::as_str).unwrap_or("1");
-        let last = i + 1 == texts.len();
-        if c == "0" && !last {
-            continue;
-        }
-        if c == "1" || last {
-            branches.push(("1", t));
-            break;
-        }
-        branches.push((c, t));
-    }
-    if branches.iter().all(|b| b.1 == branches[0].1) {
-        return branches[0].1.to_string();
-    }
-    let mut out = String::new();
-    for (c, t) in &branches[..branches.len() - 1] {
-        let _ = write!(out, "({c}) ? {t} : ");
-    }
-    let _ = write!(out, "{}", branches[branches.len() - 1].1);
-    format!("({out})")
-}
-
-/// The alignment of statement `s`'s local space for the shared-hyperplane
-/// search: local dimension `1 + d` holds iterator `d`, and aligned
-/// dimension `1 + r` takes the iterator that is the written array's `r`-th
-/// subscript (when that subscript is one iterator plus a constant), so
-/// that the cell coordinates of all statements line up; the other
-/// iterators and the padding follow in order. Dimension 0 (the statement
-/// number) stays.
-fn aligned_dims(scop: &Scop, s: usize, n_dim: usize) -> Vec<usize> {
-    let st = &scop.stmts[s];
-    let np = scop.params.len();
-    let m = st.iterators.len();
-    let mut order = vec![0];
-    for sub in &st.write.subscripts {
-        let its = &sub.coeffs[np..np + m];
-        let ones: Vec<usize> = (0..m).filter(|d| its[*d] != 0).collect();
-        if let [d] = ones[..]
-            && its[d] == 1
-            && !order.contains(&(1 + d))
-        {
-            order.push(1 + d);
-        }
-    }
-    for d in 1..n_dim {
-        if !order.contains(&d) {
-            order.push(d);
-        }
-    }
-    order
-}
-
-/// Text of a constraint conjunction of one region piece.
-fn region_text(b: &BasicSet, names: &[String]) -> String {
-    let mut parts = Vec::new();
-    for r in &b.eqs {
-        parts.push(format!("{} == 0", row_text(r, names)));
-    }
-    for r in &b.ineqs {
-        parts.push(format!("{} >= 0", row_text(r, names)));
-    }
-    if parts.is_empty() {
-        "1".into()
-    } else {
-        parts.join(" && ")
-    }
-}
-
 /// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
 /// the parameter values `values` (in the order of the SCoP's parameters),
 /// and certifies the result (the trace check of the storage as emitted).
@@ -703,7 +443,7 @@ pub fn contract_scop_smo(
     program: &Program,
     scop_index: usize,
     values: &[i64],
-) -> Result<super::Certified, String> {
+) -> Result<super::certify::Certified, String> {
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let overrides = LivenessOverrides::default();
     let temps: Vec<usize> = scop
@@ -800,23 +540,7 @@ fn propose_in(
     };
     let scop = program.scops.get(scop_index).ok_or("no such SCoP")?;
     let source = &program.source;
-    // SMO orders values by the sequential schedule: the iterations of a
-    // parallel loop (in the SCoP or around it) are not modelled.
-    let shared = scop
-        .arrays
-        .iter()
-        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
-    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
-        return Err(format!(
-            "{}: merged buffers do not model parallel iterations",
-            mark.describe(source, &iterator)
-        ));
-    }
-    if let Mode::Values(values) = mode
-        && values.len() != scop.params.len()
-    {
-        return Err("one value per parameter is needed".into());
-    }
+    check_modelled(scop, source, mode)?;
     // Scalars have no cells to merge.
     let temps: Vec<usize> = temporaries
         .iter()
@@ -832,50 +556,15 @@ fn propose_in(
         .collect();
     // SMO works on the parts of the statements (see `split`); `vs` is the
     // SCoP of the parts, and everything below indexes its statements.
-    // For every value: the probe points the search runs at (see `lifted`).
-    let probes = match mode {
-        Mode::Values(values) => vec![values.to_vec()],
-        Mode::EveryValue => lifted::probes(scop)?,
-    };
-    let split_for = match mode {
-        Mode::Values(values) => SplitFor::Values(values),
-        Mode::EveryValue => SplitFor::EveryValue { probe: &probes[0] },
-    };
-    let split = split_by_footprints(scop, &writers, split_for).map_err(|e| e.to_string())?;
+    let (probes, split) = split_parts(scop, source, &writers, mode)?;
     let vs = &split.scop;
-    // An IR-to-IR transform: its output keeps the IR's invariants.
-    if cfg!(debug_assertions)
-        && let Err(e) = crate::ir::verify(vs, source)
-    {
-        return Err(format!(
-            "internal error: the split SCoP fails ir::verify: {e}"
-        ));
-    }
     let stmts: Vec<usize> = (0..vs.stmts.len())
         .filter(|s| is_temp(vs.stmts[*s].write.array))
         .collect();
     stage("split");
     let flow = compute_dataflow(vs).map_err(|e| e.to_string())?;
     stage("dataflow");
-    let mut pieces = HashMap::new();
-    for r in &flow.reads {
-        if !is_temp(r.array) {
-            continue;
-        }
-        let p = source_pieces(vs, r)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| {
-                format!(
-                    "{} read {}: no exact source",
-                    part_name(&split, r.stmt),
-                    r.read
-                )
-            })?;
-        if p.iter().any(|p| !stmts.contains(&p.writer)) {
-            return Err("a source outside the statements writing temporaries".into());
-        }
-        pieces.insert((r.stmt, r.read), p);
-    }
+    let pieces = exact_sources(&split, &flow, &stmts, &temps)?;
     let parts = Parts {
         split: &split,
         stmts: &stmts,
@@ -903,20 +592,13 @@ fn propose_in(
     let optimal_at_probe = sol
         .size(&probes[0])
         .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound));
-    let (base, lower_bound) = match (mode, scop.param_values()) {
-        (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
-        (Mode::EveryValue, Ok(values)) => {
-            // Traced at the known values only for a report, and only while
-            // their operations are few (the same cap as the merging for
-            // known values).
-            let bound = report_bound
-                .then(|| writes_and_lifetimes(vs, &temps, &values, SMO_MAX_OPERATIONS).ok())
-                .flatten()
-                .map(|(_, lives)| max_live_of(&lives));
-            (values, bound)
-        }
-        (Mode::EveryValue, Err(_)) => (probes[0].clone(), Some(lower_bound)),
-    };
+    let (base, lower_bound) = report_point(
+        scop,
+        (vs, &temps),
+        mode,
+        &probes[0],
+        (lower_bound, report_bound),
+    );
     let values = &base[..];
     let mut sol = sol;
     if let Mode::EveryValue = mode {
@@ -935,10 +617,326 @@ fn propose_in(
     let params = scop.param_texts();
 
     // Declarations.
+    let (decls, elem, original_cells) = temporary_declarations(source, scop, &temps, values)?;
+    let Buffers {
+        buffers,
+        names: buffer_names,
+        trace: trace_buffers,
+        declaration: decl_text,
+    } = declare_buffers(
+        program,
+        scop_index,
+        (&split, &stmts),
+        &sol,
+        mode,
+        values,
+        &elem,
+    )?;
+    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
+    let (mut edits, declaration) = declaration_edits(program, scop, &decls, &decl_text)?;
+
+    // Accesses, and the dead copies. Each original statement is edited
+    // once; when it was split, every access chooses its part's text with a
+    // conditional on the parts' domains (the last part is the `else`).
+    let mut deleted_stmts = Vec::new();
+    let mut accesses = Vec::new();
+    let emitter = Emitter {
+        source,
+        scop,
+        split: &split,
+        ctx: &ctx,
+        mode,
+        masks,
+        params: &params,
+        buffer_names: &buffer_names,
+        temps: &temps,
+        overflow_facts: Some(crate::codegen::overflow::scop_facts(source, scop)),
+    };
+    for si in 0..scop.stmts.len() {
+        match emitter.statement(si)? {
+            StatementText::Dead => deleted_stmts.push(si),
+            StatementText::Edited(stmt_edits, stmt_locations) => {
+                edits.extend(stmt_edits);
+                accesses.extend(stmt_locations);
+            }
+        }
+    }
+    let removed = delete_dead_copies(source, scop, &deleted_stmts, &mut edits);
+    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
+
+    // The trace check: the verifier's trace of the program as emitted
+    // (every access of a temporary at the location its text computes, the
+    // deleted copies not run), not of the dataflow's sources.
+    stage("code generation");
+    let storage = MergedStorage {
+        arrays: temps.clone(),
+        buffers: trace_buffers,
+        accesses,
+        removed: deleted_stmts.clone(),
+    };
+
+    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
+    let (report, locations) = report_text(
+        scop,
+        scop_index,
+        (mode, values),
+        (&split, &stmts),
+        (&spec, &sol, &buffer_names),
+        (original_cells, new_cells, lower_bound),
+        (&names, &chosen, &removed),
+    );
+    let every_value = match mode {
+        Mode::Values(_) => None,
+        Mode::EveryValue => {
+            let (original_formula, new_formula) = size_formulas(scop, &temps, &sol)?;
+            Some(Box::new(EveryValue {
+                spec,
+                sol,
+                probes,
+                original_formula,
+                new_formula,
+                optimal_at_probe,
+            }))
+        }
+    };
+    Ok(SmoContraction {
+        temporaries: names,
+        original_cells,
+        new_cells,
+        buffers,
+        removed,
+        edits,
+        declaration,
+        output,
+        report,
+        locations,
+        reads_checked: 0,
+        method,
+        candidate_sizes,
+        chosen,
+        lower_bound,
+        safety_net_fired,
+        storage,
+        every_value,
+    })
+}
+
+/// The probe points (for every value: the points the search runs at, see
+/// `lifted`; the known values otherwise) and the SCoP of the parts of the
+/// statements `writers` (see `split`).
+fn split_parts(
+    scop: &Scop,
+    source: &str,
+    writers: &[usize],
+    mode: Mode<'_>,
+) -> Result<(Vec<Vec<i64>>, SplitScop), String> {
+    // For every value: the probe points the search runs at (see `lifted`).
+    let probes = match mode {
+        Mode::Values(values) => vec![values.to_vec()],
+        Mode::EveryValue => lifted::probes(scop)?,
+    };
+    let split_for = match mode {
+        Mode::Values(values) => SplitFor::Values(values),
+        Mode::EveryValue => SplitFor::EveryValue { probe: &probes[0] },
+    };
+    let split = split_by_footprints(scop, writers, split_for).map_err(|e| e.to_string())?;
+    // An IR-to-IR transform: its output keeps the IR's invariants.
+    if cfg!(debug_assertions)
+        && let Err(e) = crate::ir::verify(&split.scop, source)
+    {
+        return Err(format!(
+            "internal error: the split SCoP fails ir::verify: {e}"
+        ));
+    }
+    Ok((probes, split))
+}
+
+/// The parameter values the numbers of the report are for: the known
+/// values, or when a parameter has none, the first probe point `probe`
+/// (where the `lower_bound` was traced; it is not traced at the known
+/// sizes, whose cost grows with them), with the lower bound there (traced
+/// at the known values with `report_bound` only).
+fn report_point(
+    scop: &Scop,
+    (vs, temps): (&Scop, &[usize]),
+    mode: Mode<'_>,
+    probe: &[i64],
+    (lower_bound, report_bound): (usize, bool),
+) -> (Vec<i64>, Option<usize>) {
+    match (mode, scop.param_values()) {
+        (Mode::Values(values), _) => (values.to_vec(), Some(lower_bound)),
+        (Mode::EveryValue, Ok(values)) => {
+            // Traced at the known values only for a report, and only while
+            // their operations are few (the same cap as the merging for
+            // known values).
+            let bound = report_bound
+                .then(|| writes_and_lifetimes(vs, temps, &values, SMO_MAX_OPERATIONS).ok())
+                .flatten()
+                .map(|(_, lives)| max_live_of(&lives));
+            (values, bound)
+        }
+        (Mode::EveryValue, Err(_)) => (probe.to_vec(), Some(lower_bound)),
+    }
+}
+
+/// The edits that declare the buffers `decl_text` (in place of the first
+/// of the temporaries' declarations `decls`, or before them) and delete
+/// the other declarations; and which of them declares the buffers.
+fn declaration_edits(
+    program: &Program,
+    scop: &Scop,
+    decls: &[(usize, std::ops::Range<usize>)],
+    decl_text: &str,
+) -> Result<(Vec<Edit>, BufferDeclaration), String> {
+    let source = &program.source;
+    let place = buffer_place(program, scop, decls)?;
+    let mut edits = Vec::new();
+    let declaration = match &place {
+        BufferPlace::Replace => {
+            edits.push(Edit::replace(decls[0].1.clone(), decl_text.to_string()));
+            BufferDeclaration {
+                edit: 0,
+                own_line: false,
+                indent: crate::util::c_text::indent_of_line(source, decls[0].1.start),
+            }
+        }
+        BufferPlace::Before(at) => {
+            edits.push(line_insertion(source, *at, decl_text));
+            BufferDeclaration {
+                edit: 0,
+                own_line: starts_line(source, *at),
+                indent: crate::util::c_text::indent_of_line(source, *at),
+            }
+        }
+    };
+    for (k, (_, span)) in decls.iter().enumerate() {
+        if k > 0 || matches!(place, BufferPlace::Before(_)) {
+            edits.push(deletion(source, span.clone()));
+        }
+    }
+    Ok((edits, declaration))
+}
+
+/// Deletes the dead copies `deleted_stmts` with the brace-less headers,
+/// loops and blocks they leave empty (by syntax nodes), adding the edits
+/// to `edits`; returns the text of every deleted statement or loop.
+fn delete_dead_copies(
+    source: &str,
+    scop: &Scop,
+    deleted_stmts: &[usize],
+    edits: &mut Vec<Edit>,
+) -> Vec<String> {
+    let mut removed = Vec::new();
+    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
+    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
+        let text = if edit.replacement.is_empty() {
+            source[edit.range.clone()].trim().to_string()
+        } else {
+            format!(
+                "{} (now `{}`)",
+                source[edit.range.clone()].trim(),
+                edit.replacement
+            )
+        };
+        removed.push(text);
+        edits.push(edit);
+    }
+    removed
+}
+
+/// The temporaries' cells and the buffers' cells of `sol` as C expressions
+/// in the parameters (`2 * (N + 2)`, `N + 1 + 1 + 1`).
+fn size_formulas(
+    scop: &Scop,
+    temps: &[usize],
+    sol: &SmoSolution,
+) -> Result<(String, String), String> {
+    let params = scop.param_texts();
+    let mut original = Vec::new();
+    for &t in temps {
+        let extents: Vec<ParamAffine> = ParamAffine::extents_of(&scop.arrays[t])
+            .into_iter()
+            .collect::<Option<_>>()
+            .ok_or("an extent that is not affine")?;
+        original.push(crate::codegen::text::product_text(
+            &params,
+            extents.iter().collect(),
+        ));
+    }
+    let new: Vec<String> = sol
+        .arrays
+        .iter()
+        .map(|a| crate::codegen::text::product_text(&params, a.moduli.iter().collect()))
+        .collect();
+    Ok((original.join(" + "), new.join(" + ")))
+}
+
+/// SMO orders values by the sequential schedule: the iterations of a
+/// parallel loop (in the SCoP or around it) are not modelled; and the
+/// known values give one value per parameter.
+fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), String> {
+    let shared = scop
+        .arrays
+        .iter()
+        .find_map(|a| a.facts.shared_by_parallel_loop.clone());
+    if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
+        return Err(format!(
+            "{}: merged buffers do not model parallel iterations",
+            mark.describe(source, &iterator)
+        ));
+    }
+    if let Mode::Values(values) = mode
+        && values.len() != scop.params.len()
+    {
+        return Err("one value per parameter is needed".into());
+    }
+    Ok(())
+}
+
+/// The exact source pieces of every read of a temporary in the parts of
+/// `split`, which must all be writes of `stmts`.
+fn exact_sources(
+    split: &SplitScop,
+    flow: &crate::analysis::dataflow::Dataflow,
+    stmts: &[usize],
+    temps: &[usize],
+) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, String> {
+    let mut pieces = HashMap::new();
+    for r in &flow.reads {
+        if !temps.contains(&(r.array.0 as usize)) {
+            continue;
+        }
+        let p = source_pieces(&split.scop, r)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "{} read {}: no exact source",
+                    part_name(split, r.stmt),
+                    r.read
+                )
+            })?;
+        if p.iter().any(|p| !stmts.contains(&p.writer)) {
+            return Err("a source outside the statements writing temporaries".into());
+        }
+        pieces.insert((r.stmt, r.read), p);
+    }
+    Ok(pieces)
+}
+
+/// The declarations of the temporaries `temps` (each a plain declaration
+/// of its own, one element type), sorted by position, the element type,
+/// and their cells for `values`.
+#[allow(clippy::type_complexity)]
+fn temporary_declarations(
+    source: &str,
+    scop: &Scop,
+    temps: &[usize],
+    values: &[i64],
+) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), String> {
     let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
     let mut original_cells: i64 = 0;
-    for &t in &temps {
+    for &t in temps {
         let a = &scop.arrays[t];
         let span = a
             .decl_span
@@ -979,6 +977,36 @@ fn propose_in(
         decls.push((t, span));
     }
     decls.sort_by_key(|(_, s)| s.start);
+    Ok((decls, elem, original_cells))
+}
+
+/// The merged buffers of a solution, as declared.
+struct Buffers {
+    /// Per buffer: its name, its number of cells and its declaration.
+    buffers: Vec<(String, i64, String)>,
+    names: Vec<String>,
+    /// The buffers for the trace verifier.
+    trace: Vec<TraceBuffer>,
+    /// Every declaration, on one line.
+    declaration: String,
+}
+
+/// Declares one buffer per array of `sol` (elements of type `elem`), named
+/// uniquely in the file, each extent at least 1 for the values it is made
+/// for (guarded where the context allows less) and proven representable.
+fn declare_buffers(
+    program: &Program,
+    scop_index: usize,
+    (split, stmts): (&SplitScop, &[usize]),
+    sol: &SmoSolution,
+    mode: Mode<'_>,
+    values: &[i64],
+    elem: &str,
+) -> Result<Buffers, String> {
+    let scop = &program.scops[scop_index];
+    let source = &program.source;
+    let vs = &split.scop;
+    let params = scop.param_texts();
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
     let mut trace_buffers = Vec::new();
@@ -1037,11 +1065,7 @@ fn propose_in(
                 Ok(text) => m_text = text,
                 Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
             }
-            if guarded {
-                let _ = write!(text, "[{m_text} > 1 ? {m_text} : 1]");
-            } else {
-                let _ = write!(text, "[{m_text}]");
-            }
+            text.push_str(&extent_text(&m_text, guarded));
         }
         if array.moduli.is_empty() {
             // One cell; an array all the same, so that every access is an
@@ -1062,334 +1086,32 @@ fn propose_in(
         buffers.push((name.clone(), size, text));
         buffer_names.push(name);
     }
-    let new_cells = sol.size(values).map_err(|e| e.to_string())?;
-    let place = buffer_place(program, scop, &decls)?;
-    let mut edits = Vec::new();
-    let declaration = match &place {
-        BufferPlace::Replace => {
-            edits.push(Edit::replace(decls[0].1.clone(), decl_text.clone()));
-            BufferDeclaration {
-                edit: 0,
-                own_line: false,
-                indent: crate::util::c_text::indent_of_line(source, decls[0].1.start),
-            }
-        }
-        BufferPlace::Before(at) => {
-            edits.push(line_insertion(source, *at, &decl_text));
-            BufferDeclaration {
-                edit: 0,
-                own_line: starts_line(source, *at),
-                indent: crate::util::c_text::indent_of_line(source, *at),
-            }
-        }
-    };
-    for (k, (_, span)) in decls.iter().enumerate() {
-        if k > 0 || matches!(place, BufferPlace::Before(_)) {
-            edits.push(deletion(source, span.clone()));
-        }
-    }
+    Ok(Buffers {
+        buffers,
+        names: buffer_names,
+        trace: trace_buffers,
+        declaration: decl_text,
+    })
+}
 
-    // Accesses, and the dead copies. Each original statement is edited
-    // once; when it was split, every access chooses its part's text with a
-    // conditional on the parts' domains (the last part is the `else`).
-    let mut removed = Vec::new();
-    let mut deleted_stmts = Vec::new();
-    let mut accesses = Vec::new();
-    let overflow_facts = Some(crate::codegen::overflow::scop_facts(source, scop));
-    for (si, stmt) in scop.stmts.iter().enumerate() {
-        let nt = stmt.iterators.len();
-        let width = params.len() + nt + 1;
-        let mut names = params.clone();
-        names.extend(stmt.c_names());
-        // The iterations of a statement (part) the text is for: its points
-        // for the known values, or its domain for every value.
-        let iterations_of = |scop: &Scop, v: usize| -> Result<Iterations, String> {
-            let pieces = &scop.stmts[v].domain.pieces;
-            match mode {
-                Mode::Values(values) => {
-                    Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-                        .map_err(|e| e.to_string())
-                }
-                Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
-            }
-        };
-        // The parts that execute (all of them when none does: the text is
-        // then never run, but must still compile).
-        let mut executed: Vec<(usize, Iterations)> = Vec::new();
-        for &v in &split.parts[si] {
-            executed.push((v, iterations_of(vs, v)?));
-        }
-        if executed.iter().any(|(_, its)| !its.is_empty()) {
-            executed.retain(|(_, its)| !its.is_empty());
-        }
-        let (parts, part_points): (Vec<usize>, Vec<Iterations>) = executed.into_iter().unzip();
-        let parts = &parts;
-        let ident: Vec<Vec<i64>> = (0..nt)
-            .map(|q| {
-                let mut r = vec![0; width];
-                r[params.len() + q] = 1;
-                r
-            })
-            .collect();
-        // Per part: its points and the condition selecting it.
-        let all_points = iterations_of(scop, si)?;
-        let mut conds = Vec::new();
-        for &v in parts {
-            conds.push(if parts.len() == 1 {
-                "1".to_string()
-            } else {
-                domain_condition(&vs.stmts[v].domain.pieces, &names, &all_points)?
-            });
-        }
-        // The home of writer `w`'s value at `iters`, for a use on
-        // `points`: the buffer and one subscript per dimension (`0` for a
-        // buffer of one cell), and their texts.
-        let access = |w: usize,
-                      iters: &[Vec<i64>],
-                      points: &Iterations|
-         -> Result<((usize, Vec<String>), Location), String> {
-            let rows = ctx.level_rows(w, iters, width)?;
-            let j = ctx.smo_index[&w];
-            let a = sol.array_of(StmtId(j)).ok_or("no array")?;
-            let mut levels = Vec::new();
-            let mut texts = Vec::new();
-            for (row, m) in rows.iter().zip(&sol.arrays[a].moduli) {
-                let level = points.level(row, m)?;
-                let mask = crate::codegen::plan::mask_of(m, masks);
-                texts.push(level_text(&level, &names, (&m.to_text(&params), mask)));
-                levels.push(level);
-            }
-            if levels.is_empty() {
-                levels.push(Level::Row(vec![0; width]));
-                texts.push("0".into());
-            }
-            Ok(((a, texts), Location::At { buffer: a, levels }))
-        };
-        let text_of = |(a, levels): &(usize, Vec<String>)| -> String {
-            let mut text = buffer_names[*a].clone();
-            for l in levels {
-                let _ = write!(text, "[{l}]");
-            }
-            text
-        };
-        // The location of every access of a temporary, as emitted.
-        let mut stmt_locations = Vec::new();
-        // The location choosing among the parts' (`Location::Choose` on
-        // the parts' domains, as `choose(&conds, …)` prints it).
-        let by_part = |mut per_part: Vec<Location>| -> Result<Location, String> {
-            if per_part.len() == 1 {
-                return Ok(per_part.swap_remove(0));
-            }
-            let mut branches = Vec::new();
-            for (&v, l) in parts.iter().zip(per_part) {
-                let region = all_points.emitted_region(&vs.stmts[v].domain.pieces)?;
-                branches.push((region, l));
-            }
-            Ok(Location::Choose(branches))
-        };
-        let mut stmt_edits = Vec::new();
-        if is_temp(stmt.write.array) {
-            let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = parts
-                .iter()
-                .zip(&part_points)
-                .map(|(&v, pts)| access(v, &ident, pts))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .unzip();
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Write,
-                location: by_part(locations)?,
-            });
-            let text = if per_part.iter().all(|p| *p == per_part[0]) {
-                text_of(&per_part[0])
-            } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
-                // One buffer: a conditional in each subscript that differs.
-                let mut text = buffer_names[per_part[0].0].clone();
-                for l in 0..per_part[0].1.len() {
-                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
-                    let _ = write!(text, "[{}]", choose(&conds, &ts));
-                }
-                text
-            } else {
-                // Several buffers: choose the address.
-                let ts: Vec<String> = per_part
-                    .iter()
-                    .map(|p| format!("&{}", text_of(p)))
-                    .collect();
-                format!("*{}", choose(&conds, &ts))
-            };
-            stmt_edits.push(Edit::replace(stmt.write.span.clone(), text));
-        }
-        for (ri, read) in stmt.reads.iter().enumerate() {
-            if !is_temp(read.array) {
-                continue;
-            }
-            if read.span == stmt.write.span {
-                return Err(format!("{}: compound assignment to a temporary", stmt.name));
-            }
-            let mut per_part = Vec::new();
-            let mut part_locations = Vec::new();
-            for (&v, pts) in parts.iter().zip(&part_points) {
-                let ps = &ctx.pieces[&(v, ri)];
-                if ps.is_empty() {
-                    return Err(format!(
-                        "{} read {ri}: no statement writes the value it reads",
-                        stmt.name
-                    ));
-                }
-                let (texts, locations): (Vec<String>, Vec<Location>) = ps
-                    .iter()
-                    .map(|p| {
-                        // Over the domain, the iterations where this source
-                        // applies (for every value, a subscript need only
-                        // be non-negative there).
-                        let within = pts.within(&p.region.pieces);
-                        access(p.writer, &p.iters, within.as_ref().unwrap_or(pts))
-                            .map(|(t, l)| (text_of(&t), l))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .unzip();
-                let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
-                    (texts[0].clone(), locations[0].clone())
-                } else {
-                    let cs: Vec<String> = ps
-                        .iter()
-                        .map(|p| domain_condition(&p.region.pieces, &names, pts))
-                        .collect::<Result<_, _>>()?;
-                    let mut branches = Vec::new();
-                    for (p, l) in ps.iter().zip(locations) {
-                        branches.push((pts.emitted_region(&p.region.pieces)?, l));
-                    }
-                    (choose(&cs, &texts), Location::Choose(branches))
-                };
-                per_part.push(text);
-                part_locations.push(location);
-            }
-            let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
-                (per_part[0].clone(), part_locations.swap_remove(0))
-            } else {
-                (choose(&conds, &per_part), by_part(part_locations)?)
-            };
-            stmt_locations.push(AccessLocation {
-                statement: si,
-                slot: Slot::Read(ri),
-                location,
-            });
-            stmt_edits.push(Edit::replace(read.span.clone(), text));
-        }
-        // Dead copy: `W = R;` with both at the same home on every iteration
-        // of every part.
-        if is_temp(stmt.write.array) && stmt.reads.len() == 1 && is_temp(stmt.reads[0].array) {
-            let w = &stmt.write.span;
-            let r = &stmt.reads[0].span;
-            let between = source.get(w.end..r.start).map(|t| t.trim()).unwrap_or("");
-            let after = source
-                .get(r.end..stmt.span.end)
-                .map(|t| t.trim())
-                .unwrap_or("");
-            let pure = w.start == stmt.span.start && between == "=" && after == ";";
-            if pure {
-                let mut same = true;
-                'parts: for (&v, pts) in parts.iter().zip(&part_points) {
-                    match pts {
-                        Iterations::Points { points, .. } => {
-                            for it in points {
-                                let home = ctx.home(v, it)?;
-                                let (sw, siters) =
-                                    ctx.source(v, 0, it)?.ok_or("read without source")?;
-                                if ctx.home(sw, &siters)? != home {
-                                    same = false;
-                                    break 'parts;
-                                }
-                            }
-                        }
-                        Iterations::Domain(_) => {
-                            if !ctx.same_home_everywhere(v, &ident, width, pts)? {
-                                same = false;
-                                break 'parts;
-                            }
-                        }
-                    }
-                }
-                if same {
-                    deleted_stmts.push(si);
-                    continue;
-                }
-            }
-        }
-        // No new undefined behaviour (issue 45): every value the new
-        // accesses compute is proven representable in the statement's
-        // frame.
-        if let Some(facts) = &overflow_facts {
-            let frame = crate::codegen::overflow::statement_frame(scop, facts, si);
-            let np = params.len();
-            let loops = stmt.loop_depth();
-            let name_of = |n: &str| {
-                use crate::codegen::overflow::text::Name;
-                if let Some(k) = scop.params.iter().position(|p| p.name == n) {
-                    return Some(Name::Column(k));
-                }
-                if let Some(k) = stmt.iterators[..loops].iter().position(|i| i == n) {
-                    return Some(Name::Column(np + k));
-                }
-                (buffer_names.iter().any(|b| b == n) || scop.arrays.iter().any(|a| a.name == n))
-                    .then_some(Name::Opaque)
-            };
-            for e in &mut stmt_edits {
-                // The chains that need it in `long long`.
-                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
-                {
-                    Ok(text) => e.replacement = text,
-                    Err(why) => {
-                        return Err(format!(
-                            "{}: `{}` could overflow where the original does not: {why}",
-                            stmt.name, e.replacement
-                        ));
-                    }
-                }
-            }
-        }
-        edits.extend(stmt_edits);
-        accesses.extend(stmt_locations);
-    }
-    // Delete the dead copies with the brace-less headers, loops and
-    // blocks they leave empty (by syntax nodes).
-    let dead: Vec<crate::ir::StmtId> = deleted_stmts.iter().map(|si| scop.stmts[*si].id).collect();
-    for edit in statement_deletions(source, &scop.items, &|id| dead.contains(&id)) {
-        let text = if edit.replacement.is_empty() {
-            source[edit.range.clone()].trim().to_string()
-        } else {
-            format!(
-                "{} (now `{}`)",
-                source[edit.range.clone()].trim(),
-                edit.replacement
-            )
-        };
-        removed.push(text);
-        edits.push(edit);
-    }
-    let output = apply_edits(source, &edits).map_err(|e| format!("{e:?}"))?;
-
-    // The trace check: the verifier's trace of the program as emitted
-    // (every access of a temporary at the location its text computes, the
-    // deleted copies not run), not of the dataflow's sources.
-    stage("code generation");
-    let storage = MergedStorage {
-        arrays: temps.clone(),
-        buffers: trace_buffers,
-        accesses,
-        removed: deleted_stmts.clone(),
-    };
-
+/// The report of a merged storage: sizes, the lower bound, the chosen
+/// candidate, every part's mapping and the removed copies; and the
+/// mapping lines of the parts alone (`SmoContraction::locations`).
+fn report_text(
+    scop: &Scop,
+    scop_index: usize,
+    (mode, values): (Mode<'_>, &[i64]),
+    (split, stmts): (&SplitScop, &[usize]),
+    (spec, sol, buffer_names): (&ConflictSpec, &SmoSolution, &[String]),
+    (original_cells, new_cells, lower_bound): (i64, i64, Option<usize>),
+    (names, chosen, removed): (&[String], &str, &[String]),
+) -> (String, Vec<String>) {
     let mut report = String::new();
-    let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
     let _ = writeln!(
         report,
         "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells{}",
         names.join(", "),
-        buffers.len(),
+        buffer_names.len(),
         match mode {
             Mode::Values(_) => String::new(),
             Mode::EveryValue => format!(" (at {})", values_text(&scop.param_names(), values)),
@@ -1412,558 +1134,415 @@ fn propose_in(
         for (s, st) in array.statements.iter().enumerate() {
             locations.push(format!(
                 "{}: {}",
-                part_name(&split, stmts[st.0]),
-                crate::mapping::smo::mapping_text(&spec, array, &buffer_names[ai], s)
+                part_name(split, stmts[st.0]),
+                crate::mapping::smo::mapping_text(spec, array, &buffer_names[ai], s)
             ));
         }
     }
     for location in &locations {
         let _ = writeln!(report, "  {location}");
     }
-    for r in &removed {
+    for r in removed {
         let _ = writeln!(
             report,
             "  removed: {}",
             r.split_whitespace().collect::<Vec<_>>().join(" ")
         );
     }
-    let every_value = match mode {
-        Mode::Values(_) => None,
-        Mode::EveryValue => {
-            let mut original = Vec::new();
-            for &t in &temps {
-                let extents: Vec<ParamAffine> = ParamAffine::extents_of(&scop.arrays[t])
-                    .into_iter()
-                    .collect::<Option<_>>()
-                    .ok_or("an extent that is not affine")?;
-                original.push(crate::pipeline::product_text(
-                    &params,
-                    extents.iter().collect(),
+    (report, locations)
+}
+
+/// What the new text of every statement is printed from: the SCoP and its
+/// parts, the solution with the buffers' names, and how residues print.
+struct Emitter<'a> {
+    source: &'a str,
+    scop: &'a Scop,
+    split: &'a SplitScop,
+    ctx: &'a Ctx<'a>,
+    mode: Mode<'a>,
+    masks: bool,
+    /// Parameter names as C operands (`(N)` for `#define N M+2`).
+    params: &'a [String],
+    buffer_names: &'a [String],
+    temps: &'a [usize],
+    overflow_facts: Option<crate::codegen::overflow::ScopFacts>,
+}
+
+/// One original statement as its new text sees it: its parts that
+/// execute (all of them when none does: the text is then never run, but
+/// must still compile), their iterations and the conditions selecting
+/// them.
+struct StmtParts {
+    si: usize,
+    /// Parameter and iterator names as C operands.
+    names: Vec<String>,
+    /// Columns of a row over `[params | iters | const]`.
+    width: usize,
+    parts: Vec<usize>,
+    part_points: Vec<Iterations>,
+    /// The statement's own iterations.
+    all_points: Iterations,
+    /// Per part, the condition selecting it.
+    conds: Vec<String>,
+    /// The rows of the iterators.
+    ident: Vec<Vec<i64>>,
+}
+
+/// The new text of one statement.
+enum StatementText {
+    /// A dead copy: deleted.
+    Dead,
+    /// Its edits, and the location of every access of a temporary as
+    /// emitted.
+    Edited(Vec<Edit>, Vec<AccessLocation>),
+}
+
+impl Emitter<'_> {
+    fn is_temp(&self, a: crate::ir::ArrayId) -> bool {
+        self.temps.contains(&(a.0 as usize))
+    }
+
+    /// The iterations of statement (part) `v` of `scop` the text is for:
+    /// its points for the known values, or its domain for every value.
+    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, String> {
+        let pieces = &scop.stmts[v].domain.pieces;
+        match self.mode {
+            Mode::Values(values) => {
+                Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
+                    .map_err(|e| e.to_string())
+            }
+            Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
+        }
+    }
+
+    /// Statement `si`'s parts, their iterations and conditions.
+    fn stmt_parts(&self, si: usize) -> Result<StmtParts, String> {
+        let stmt = &self.scop.stmts[si];
+        let nt = stmt.iterators.len();
+        let width = self.params.len() + nt + 1;
+        let mut names = self.params.to_vec();
+        names.extend(stmt.c_names());
+        // The parts that execute (all of them when none does: the text is
+        // then never run, but must still compile).
+        let mut executed: Vec<(usize, Iterations)> = Vec::new();
+        for &v in &self.split.parts[si] {
+            executed.push((v, self.iterations_of(&self.split.scop, v)?));
+        }
+        if executed.iter().any(|(_, its)| !its.is_empty()) {
+            executed.retain(|(_, its)| !its.is_empty());
+        }
+        let (parts, part_points): (Vec<usize>, Vec<Iterations>) = executed.into_iter().unzip();
+        let ident: Vec<Vec<i64>> = (0..nt)
+            .map(|q| {
+                let mut r = vec![0; width];
+                r[self.params.len() + q] = 1;
+                r
+            })
+            .collect();
+        // Per part: its points and the condition selecting it.
+        let all_points = self.iterations_of(self.scop, si)?;
+        let mut conds = Vec::new();
+        for &v in &parts {
+            conds.push(if parts.len() == 1 {
+                "1".to_string()
+            } else {
+                domain_condition(&self.split.scop.stmts[v].domain.pieces, &names, &all_points)?
+            });
+        }
+        Ok(StmtParts {
+            si,
+            names,
+            width,
+            parts,
+            part_points,
+            all_points,
+            conds,
+            ident,
+        })
+    }
+
+    /// The home of writer `w`'s value at `iters`, for a use on `points`:
+    /// the buffer and one subscript per dimension (`0` for a buffer of one
+    /// cell), and their texts.
+    fn access(
+        &self,
+        sp: &StmtParts,
+        w: usize,
+        iters: &[Vec<i64>],
+        points: &Iterations,
+    ) -> Result<((usize, Vec<String>), Location), String> {
+        let rows = self.ctx.level_rows(w, iters, sp.width)?;
+        let j = self.ctx.smo_index[&w];
+        let a = self.ctx.sol.array_of(StmtId(j)).ok_or("no array")?;
+        let mut levels = Vec::new();
+        let mut texts = Vec::new();
+        for (row, m) in rows.iter().zip(&self.ctx.sol.arrays[a].moduli) {
+            let level = points.level(row, m)?;
+            let mask = crate::codegen::text::mask_of(m, self.masks);
+            let (level_row, residue) = match &level {
+                Level::Row(row) => (row, false),
+                Level::Rem { row, .. } => (row, true),
+            };
+            texts.push(level_text(
+                level_row,
+                residue,
+                &sp.names,
+                (&m.to_text(self.params), mask),
+            ));
+            levels.push(level);
+        }
+        if levels.is_empty() {
+            levels.push(Level::Row(vec![0; sp.width]));
+            texts.push("0".into());
+        }
+        Ok(((a, texts), Location::At { buffer: a, levels }))
+    }
+
+    /// The text of a home: the buffer's name and its subscripts.
+    fn text_of(&self, (a, levels): &(usize, Vec<String>)) -> String {
+        subscripted(&self.buffer_names[*a], levels)
+    }
+
+    /// The location choosing among the parts' (`Location::Choose` on the
+    /// parts' domains, as `choose(&conds, …)` prints it).
+    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, String> {
+        if per_part.len() == 1 {
+            return Ok(per_part.swap_remove(0));
+        }
+        let mut branches = Vec::new();
+        for (&v, l) in sp.parts.iter().zip(per_part) {
+            let region = sp
+                .all_points
+                .emitted_region(&self.split.scop.stmts[v].domain.pieces)?;
+            branches.push((region, l));
+        }
+        Ok(Location::Choose(branches))
+    }
+
+    /// The new text of statement `si`'s write (of a temporary) and its
+    /// location.
+    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), String> {
+        let stmt = &self.scop.stmts[sp.si];
+        let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = sp
+            .parts
+            .iter()
+            .zip(&sp.part_points)
+            .map(|(&v, pts)| self.access(sp, v, &sp.ident, pts))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
+        let location = AccessLocation {
+            statement: sp.si,
+            slot: Slot::Write,
+            location: self.by_part(sp, locations)?,
+        };
+        let text = if per_part.iter().all(|p| *p == per_part[0]) {
+            self.text_of(&per_part[0])
+        } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
+            // One buffer: a conditional in each subscript that differs.
+            let subscripts: Vec<String> = (0..per_part[0].1.len())
+                .map(|l| {
+                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
+                    choose(&sp.conds, &ts)
+                })
+                .collect();
+            subscripted(&self.buffer_names[per_part[0].0], &subscripts)
+        } else {
+            // Several buffers: choose the address.
+            let ts: Vec<String> = per_part
+                .iter()
+                .map(|p| format!("&{}", self.text_of(p)))
+                .collect();
+            format!("*{}", choose(&sp.conds, &ts))
+        };
+        Ok((Edit::replace(stmt.write.span.clone(), text), location))
+    }
+
+    /// The new text of read `ri` (of a temporary) of statement `si` and
+    /// its location: a conditional on the source pieces where it has
+    /// several, and on the parts where they differ.
+    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), String> {
+        let stmt = &self.scop.stmts[sp.si];
+        let read = &stmt.reads[ri];
+        if read.span == stmt.write.span {
+            return Err(format!("{}: compound assignment to a temporary", stmt.name));
+        }
+        let mut per_part = Vec::new();
+        let mut part_locations = Vec::new();
+        for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
+            let ps = &self.ctx.pieces[&(v, ri)];
+            if ps.is_empty() {
+                return Err(format!(
+                    "{} read {ri}: no statement writes the value it reads",
+                    stmt.name
                 ));
             }
-            let new: Vec<String> = sol
-                .arrays
+            let (texts, locations): (Vec<String>, Vec<Location>) = ps
                 .iter()
-                .map(|a| crate::pipeline::product_text(&params, a.moduli.iter().collect()))
-                .collect();
-            Some(Box::new(EveryValue {
-                spec,
-                sol,
-                probes,
-                original_formula: original.join(" + "),
-                new_formula: new.join(" + "),
-                optimal_at_probe,
-            }))
+                .map(|p| {
+                    // Over the domain, the iterations where this source
+                    // applies (for every value, a subscript need only
+                    // be non-negative there).
+                    let within = pts.within(&p.region.pieces);
+                    self.access(sp, p.writer, &p.iters, within.as_ref().unwrap_or(pts))
+                        .map(|(t, l)| (self.text_of(&t), l))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
+            let (text, location) = if texts.iter().all(|t| *t == texts[0]) {
+                (texts[0].clone(), locations[0].clone())
+            } else {
+                let cs: Vec<String> = ps
+                    .iter()
+                    .map(|p| domain_condition(&p.region.pieces, &sp.names, pts))
+                    .collect::<Result<_, _>>()?;
+                let mut branches = Vec::new();
+                for (p, l) in ps.iter().zip(locations) {
+                    branches.push((pts.emitted_region(&p.region.pieces)?, l));
+                }
+                (choose(&cs, &texts), Location::Choose(branches))
+            };
+            per_part.push(text);
+            part_locations.push(location);
         }
-    };
-    Ok(SmoContraction {
-        temporaries: names,
-        original_cells,
-        new_cells,
-        buffers,
-        removed,
-        edits,
-        declaration,
-        output,
-        report,
-        locations,
-        reads_checked: 0,
-        method,
-        candidate_sizes,
-        chosen,
-        lower_bound,
-        safety_net_fired,
-        storage,
-        every_value,
-    })
-}
-
-/// The statements of the SCoP's parts that both solvers work on.
-struct Parts<'a> {
-    split: &'a SplitScop,
-    /// The parts writing temporaries (indices into `split.scop`).
-    stmts: &'a [usize],
-    /// The temporaries (array indices).
-    temps: &'a [usize],
-    flow: &'a crate::analysis::dataflow::Dataflow,
-}
-
-/// What the solvers chose, and what the report says about it.
-struct Solved {
-    /// The global conflict set the mapping was certified on.
-    spec: ConflictSpec,
-    sol: SmoSolution,
-    method: MergeMethod,
-    /// The certified size of each candidate (method, cells).
-    candidate_sizes: Vec<(MergeMethod, i64)>,
-    /// The report's `chosen:` line.
-    chosen: String,
-    lower_bound: usize,
-    safety_net_fired: bool,
-}
-
-/// The merged storage for the parameter values `values`: the conflict set
-/// for those values, the shared hyperplanes, SMO's ILPs and the baseline,
-/// each certified for the values; the smallest wins.
-fn solve_for_values(
-    parts: &Parts<'_>,
-    values: &[i64],
-    budget: std::time::Duration,
-    started: std::time::Instant,
-    stage: &dyn Fn(&str),
-) -> Result<Solved, String> {
-    let debug = log::log_enabled!(target: "smo", log::Level::Debug);
-    let (split, stmts, temps, flow) = (parts.split, parts.stmts, parts.temps, parts.flow);
-    let vs = &split.scop;
-    let conflicts_start = std::time::Instant::now();
-    // The global conflict set is built for the known parameter values only
-    // (every mapping is certified for them, and pinned to them by a
-    // `_Static_assert`): its pieces fix the parameters, and it skips the
-    // statement pairs none of whose values overlap in the lifetimes.
-    let (writes, raw_lifetimes) = writes_and_lifetimes(vs, temps, values, SMO_MAX_OPERATIONS)?;
-    let needed = overlapping_pairs(&writes, &raw_lifetimes, stmts);
-    stage("lifetimes");
-    let for_values = ForValues {
-        values,
-        needed: &needed,
-    };
-    // Work decides; half the wall-clock budget is the safety net.
-    let conflict_limit = WorkLimit::new(CONFLICT_WORK, Some(started + budget / 2));
-    let spec = global_conflicts_until(
-        vs,
-        flow,
-        stmts,
-        Some(&conflict_limit),
-        Some(for_values),
-    )
-    .map_err(|e| match e {
-        crate::poly::PolyError::Budget
-            if conflict_limit.net_fired() =>
-        {
-            format!(
-                "the global conflict set hit its wall-clock safety net ({:.1} s, half of --inter-array-budget); this result may differ between runs",
-                (budget / 2).as_secs_f64()
+        let (text, location) = if per_part.iter().all(|t| *t == per_part[0]) {
+            (per_part[0].clone(), part_locations.swap_remove(0))
+        } else {
+            (
+                choose(&sp.conds, &per_part),
+                self.by_part(sp, part_locations)?,
             )
+        };
+        Ok((
+            Edit::replace(read.span.clone(), text),
+            AccessLocation {
+                statement: sp.si,
+                slot: Slot::Read(ri),
+                location,
+            },
+        ))
+    }
+
+    /// Whether the statement is a dead copy: `W = R;` with both at the
+    /// same home on every iteration of every part.
+    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, String> {
+        let stmt = &self.scop.stmts[sp.si];
+        // Dead copy: `W = R;` with both at the same home on every iteration
+        // of every part.
+        if self.is_temp(stmt.write.array)
+            && stmt.reads.len() == 1
+            && self.is_temp(stmt.reads[0].array)
+        {
+            let w = &stmt.write.span;
+            let r = &stmt.reads[0].span;
+            let between = self
+                .source
+                .get(w.end..r.start)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let after = self
+                .source
+                .get(r.end..stmt.span.end)
+                .map(|t| t.trim())
+                .unwrap_or("");
+            let pure = w.start == stmt.span.start && between == "=" && after == ";";
+            if pure {
+                let mut same = true;
+                'parts: for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
+                    match pts {
+                        Iterations::Points { points, .. } => {
+                            for it in points {
+                                let home = self.ctx.home(v, it)?;
+                                let (sw, siters) = self
+                                    .ctx
+                                    .source(v, 0, it)?
+                                    .ok_or("read without self.source")?;
+                                if self.ctx.home(sw, &siters)? != home {
+                                    same = false;
+                                    break 'parts;
+                                }
+                            }
+                        }
+                        Iterations::Domain(_) => {
+                            if !self.ctx.same_home_everywhere(v, &sp.ident, sp.width, pts)? {
+                                same = false;
+                                break 'parts;
+                            }
+                        }
+                    }
+                }
+                return Ok(same);
+            }
         }
-        crate::poly::PolyError::Budget => format!(
-            "the global conflict set needs more than {CONFLICT_WORK} conflict pieces"
-        ),
-        e => e.to_string(),
-    })?
-    .ok_or("dataflow not exact")?;
-    // SMO and the baseline; the smaller certified result wins (ties: SMO).
-    stage("conflict set");
-    if debug {
-        log::debug!(target: "smo",
-            "smo path: {} statements, {} conflict polyhedra ({:.3} s, {} work units)",
-            stmts.len(),
-            spec.conflicts.len(),
-            conflicts_start.elapsed().as_secs_f64(),
-            conflict_limit.used()
-        );
-        for c in &spec.conflicts {
-            log::debug!(target: "smo", "  {} {} {}", c.source.0, c.target.0, c.relation);
-        }
+        Ok(false)
     }
-    // The split-off parts (values whose cells nobody rewrites) in arrays of
-    // their own, SMO on the rest; then SMO on everything, with a short
-    // time limit when the first succeeded (it can only win by sharing a
-    // buffer between a split-off value and the rest).
-    let isolated: Vec<crate::mapping::smo::StmtId> = stmts
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| split.alone[**v])
-        .map(|(j, _)| crate::mapping::smo::StmtId(j))
-        .collect();
-    let mut results = Vec::new();
-    // Nodes decide; the budget's end is the ILPs' safety net.
-    let mut opts = SmoOptions {
-        level_safety_net: budget,
-        limit: std::rc::Rc::new(WorkLimit::new(SMO_NODES, Some(started + budget))),
-        ..SmoOptions::default()
-    };
-    // No storage needs fewer cells than the values live at once.
-    // (The parts' operations are the original ones, split.)
-    let lower_bound = max_live_of(&raw_lifetimes);
-    // The lifetimes of the parts' values in the coordinates of the
-    // conflict set (statement number, iteration, padding).
-    let lifetimes = lifetimes_in(&spec, stmts, raw_lifetimes);
-    let align: Vec<Vec<usize>> = stmts
-        .iter()
-        .map(|s| aligned_dims(vs, *s, spec.n_dim))
-        .collect();
-    stage("lower bound");
-    let mut optimal = false;
-    let meets_bound = |r: &Result<SmoSolution, String>| {
-        r.as_ref().is_ok_and(|sol| {
-            sol.size(values)
-                .is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= lower_bound))
-        })
-    };
-    let mut safety_net_fired = conflict_limit.net_fired();
-    let mut variants = Vec::new();
-    if !isolated.is_empty() {
-        variants.push((MergeMethod::SharedHyperplanesApart, &isolated[..]));
-    }
-    variants.push((MergeMethod::SharedHyperplanes, &[][..]));
-    for (method, apart) in variants {
-        if optimal {
-            break;
-        }
-        let t = std::time::Instant::now();
-        // The work decides; the wall clock (a quarter of the budget) is a
-        // safety net, reported when it fires.
-        let limit = WorkLimit::new(SHARED_WORK, Some((started + budget).min(t + budget / 4)));
-        let r = shared_solve_isolating(&spec, apart, &align, values, &lifetimes, &limit)
-            .map_err(|e| e.to_string())?;
-        safety_net_fired |= limit.net_fired();
-        if debug {
-            log::debug!(target: "smo",
-                "smo {method}: {:?} ({:.3} s, {} work units)",
-                r.as_ref().map(|s| s.size(values)),
-                t.elapsed().as_secs_f64(),
-                limit.used()
-            );
-        }
-        optimal = meets_bound(&r);
-        results.push((method, r));
-    }
-    let mut run_ilp = !optimal;
-    if results.iter().any(|(_, r)| r.is_ok()) {
-        // The ILP only gets a short look when the shared hyperplanes gave
-        // a mapping, and none on a large conflict set: there it does not
-        // finish (a level of jacobi-2d's 235 pieces runs for minutes).
-        if spec.conflicts.len() > SMO_AFTER_SHARED_PIECES {
-            run_ilp = false;
-        }
-        opts.limit = std::rc::Rc::new(WorkLimit::new(
-            SMO_AFTER_SHARED_NODES,
-            Some(started + budget),
-        ));
-    }
-    if run_ilp && !isolated.is_empty() {
-        let r = smo_solve_isolating(&spec, &isolated, &opts).map_err(|e| e.to_string())?;
-        if r.is_ok() {
-            opts.level_nodes = SMO_SECOND_LEVEL_NODES;
-        }
-        run_ilp = !meets_bound(&r);
-        results.push((MergeMethod::SmoApart, r));
-    }
-    if run_ilp {
-        let smo = smo_solve(&spec, &opts).map_err(|e| e.to_string())?;
-        results.push((MergeMethod::Smo, smo));
-    }
-    safety_net_fired |= opts.limit.net_fired();
-    if debug {
-        log::debug!(target: "smo", "smo ILPs: {} nodes", opts.limit.used());
-    }
-    stage("shared and ILP");
-    let base = crate::mapping::smo::baseline::baseline(&spec, values).map_err(|e| e.to_string())?;
-    stage("baseline");
-    results.push((MergeMethod::Baseline, base));
-    let mut candidates: Vec<(MergeMethod, SmoSolution, i64)> = Vec::new();
-    let mut rejected = Vec::new();
-    for (method, result) in results {
-        match result {
-            Ok(sol) => {
-                let verdict = certify_fixed(&spec, &sol, values);
-                if verdict == SmoVerdict::Valid {
-                    let size = sol.size(values).map_err(|e| e.to_string())?;
-                    candidates.push((method, sol, size));
-                } else {
-                    rejected.push(format!("{method}: not certified ({verdict:?})"));
+
+    /// No new undefined behaviour (issue 45): every value the new accesses
+    /// of statement `si` compute is proven representable in the statement's
+    /// frame (the chains that need it in `long long`).
+    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), String> {
+        let stmt = &self.scop.stmts[si];
+        // No new undefined behaviour (issue 45): every value the new
+        // accesses compute is proven representable in the statement's
+        // frame.
+        if let Some(facts) = &self.overflow_facts {
+            let frame = crate::codegen::overflow::statement_frame(self.scop, facts, si);
+            let np = self.params.len();
+            let loops = stmt.loop_depth();
+            let name_of = |n: &str| {
+                use crate::codegen::overflow::text::Name;
+                if let Some(k) = self.scop.params.iter().position(|p| p.name == n) {
+                    return Some(Name::Column(k));
+                }
+                if let Some(k) = stmt.iterators[..loops].iter().position(|i| i == n) {
+                    return Some(Name::Column(np + k));
+                }
+                (self.buffer_names.iter().any(|b| b == n)
+                    || self.scop.arrays.iter().any(|a| a.name == n))
+                .then_some(Name::Opaque)
+            };
+            for e in stmt_edits.iter_mut() {
+                // The chains that need it in `long long`.
+                match crate::codegen::overflow::text::proven_text(&frame, &e.replacement, &name_of)
+                {
+                    Ok(text) => e.replacement = text,
+                    Err(why) => {
+                        return Err(format!(
+                            "{}: `{}` could overflow where the original does not: {why}",
+                            stmt.name, e.replacement
+                        ));
+                    }
                 }
             }
-            Err(why) => rejected.push(format!("{method}: {why}")),
         }
+        Ok(())
     }
-    stage("certification");
-    let sizes: Vec<String> = candidates
-        .iter()
-        .map(|(m, _, s)| format!("{m} {s}"))
-        .collect();
-    let found = Found {
-        candidates,
-        sizes,
-        rejected,
-    };
-    found.pick(
-        spec,
-        "no certified mapping",
-        "",
-        "certified sizes",
-        (lower_bound, safety_net_fired),
-    )
-}
 
-/// The certified candidates of a solve (method, mapping, cells), each
-/// one's size as the report prints it, and why the others failed.
-struct Found {
-    candidates: Vec<(MergeMethod, SmoSolution, i64)>,
-    sizes: Vec<String>,
-    rejected: Vec<String>,
-}
-
-impl Found {
-    /// The smallest candidate (the first on ties) with the report's
-    /// `chosen:` line (`{method}{qualifier} ({sizes_label}: …)`); `none`
-    /// heads the error when there is no candidate.
-    fn pick(
-        mut self,
-        spec: ConflictSpec,
-        none: &str,
-        qualifier: &str,
-        sizes_label: &str,
-        (lower_bound, safety_net_fired): (usize, bool),
-    ) -> Result<Solved, String> {
-        let best = self
-            .candidates
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, c)| (c.2, *i))
-            .map(|(i, _)| i)
-            .ok_or_else(|| format!("{none}: {}", self.rejected.join("; ")))?;
-        let candidate_sizes: Vec<(MergeMethod, i64)> =
-            self.candidates.iter().map(|c| (c.0, c.2)).collect();
-        let (method, sol, _) = self.candidates.swap_remove(best);
-        let chosen = format!(
-            "{method}{qualifier} ({sizes_label}: {}){}",
-            self.sizes.join(", "),
-            if self.rejected.is_empty() {
-                String::new()
-            } else {
-                format!("; {}", self.rejected.join("; "))
-            }
-        );
-        Ok(Solved {
-            spec,
-            sol,
-            method,
-            candidate_sizes,
-            chosen,
-            lower_bound,
-            safety_net_fired,
-        })
-    }
-}
-
-/// The lifetimes of the parts' values in the coordinates of the conflict
-/// set `spec` (statement number among `stmts`, iteration, padding).
-fn lifetimes_in(spec: &ConflictSpec, stmts: &[usize], raw: Vec<ValueLife>) -> Vec<Lifetime> {
-    raw.into_iter()
-        .filter_map(|v| {
-            let j = stmts.iter().position(|s| *s == v.stmt)?;
-            let mut coords = vec![j as i64];
-            coords.extend(v.iteration);
-            coords.resize(spec.n_dim.max(coords.len()), 0);
-            Some(Lifetime {
-                stmt: StmtId(j),
-                coords,
-                birth: v.birth,
-                death: v.death,
-            })
-        })
-        .collect()
-}
-
-/// One operation of a SCoP run: schedule (padded), statement, iterators.
-type Operation = (Vec<i64>, usize, Vec<i64>);
-
-/// The trace program of `scop` and all its operations for the given
-/// values, in execution order.
-fn operations(
-    scop: &Scop,
-    values: &[i64],
-    max_operations: u64,
-) -> Result<(crate::verify::trace::TraceProgram, Vec<Operation>), String> {
-    let tp = crate::verify::build::trace_program(scop);
-    let mut ops: Vec<Operation> = Vec::new();
-    // One step per point visited, for all statements together.
-    let mut budget = Budget::steps(max_operations);
-    for (si, st) in tp.statements.iter().enumerate() {
-        let points = domain_points(scop, si, values, &mut budget).map_err(|e| match e {
-            crate::poly::PolyError::Budget => format!(
-                "the SCoP runs more than {max_operations} operations for the known parameter values (the merging enumerates them)"
-            ),
-            e => e.to_string(),
-        })?;
-        for it in points {
-            let mut full = values.to_vec();
-            full.extend_from_slice(&it);
-            let sched = st
-                .schedule
-                .iter()
-                .map(|r| eval_row(r, &full))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())?;
-            ops.push((sched, si, it));
+    /// The new text of statement `si`: its accesses of temporaries at their
+    /// homes, or nothing when it is a dead copy.
+    fn statement(&self, si: usize) -> Result<StatementText, String> {
+        let stmt = &self.scop.stmts[si];
+        let sp = self.stmt_parts(si)?;
+        let mut stmt_edits = Vec::new();
+        let mut stmt_locations = Vec::new();
+        if self.is_temp(stmt.write.array) {
+            let (edit, location) = self.write_text(&sp)?;
+            stmt_locations.push(location);
+            stmt_edits.push(edit);
         }
-    }
-    let depth = ops.iter().map(|o| o.0.len()).max().unwrap_or(0);
-    for op in ops.iter_mut() {
-        op.0.resize(depth, 0);
-    }
-    ops.sort();
-    Ok((tp, ops))
-}
-
-/// One value of a temporary that is read, for the known parameter values:
-/// the operations (indices in schedule order) that write it and read it
-/// last, and the statement instance that writes it.
-struct ValueLife {
-    birth: usize,
-    death: usize,
-    stmt: usize,
-    iteration: Vec<i64>,
-}
-
-/// The writes of the temporaries (statement, op) and the value lifetimes.
-type WritesAndLives = (Vec<(usize, usize)>, Vec<ValueLife>);
-
-/// Every write of a temporary (operation, statement), read or not, and the
-/// lifetime of every value of the temporaries that is read (sorted by
-/// birth).
-fn writes_and_lifetimes(
-    scop: &Scop,
-    temps: &[usize],
-    values: &[i64],
-    max_operations: u64,
-) -> Result<WritesAndLives, String> {
-    let (tp, ops) = operations(scop, values, max_operations)?;
-    // Current writer of each cell of a temporary, and the last read of
-    // each written value (by the op that wrote it).
-    let mut writer: HashMap<(usize, Vec<i64>), usize> = HashMap::new();
-    let mut last_read: HashMap<usize, usize> = HashMap::new();
-    let mut writes = Vec::new();
-    for (op, (_, si, it)) in ops.iter().enumerate() {
-        let st = &tp.statements[*si];
-        let mut full = values.to_vec();
-        full.extend_from_slice(it);
-        let cell = |subs: &[Vec<i64>]| -> Result<Vec<i64>, String> {
-            subs.iter()
-                .map(|r| eval_row(r, &full))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| e.to_string())
-        };
-        for acc in &st.reads {
-            if temps.contains(&acc.array)
-                && let Some(w) = writer.get(&(acc.array, cell(&acc.subscripts)?))
-            {
-                last_read.insert(*w, op);
-            }
-        }
-        if temps.contains(&st.write.array) {
-            writer.insert((st.write.array, cell(&st.write.subscripts)?), op);
-            writes.push((op, *si));
-        }
-    }
-    let mut out: Vec<ValueLife> = last_read
-        .into_iter()
-        .filter(|(w, r)| r > w)
-        .map(|(w, r)| ValueLife {
-            birth: w,
-            death: r,
-            stmt: ops[w].1,
-            iteration: ops[w].2.clone(),
-        })
-        .collect();
-    out.sort_by_key(|v| (v.birth, v.death));
-    Ok((writes, out))
-}
-
-/// `out[j][k]`: whether some value of statement `stmts[j]` is live when
-/// `stmts[k]` writes (any write, read later or not: it takes a cell), that
-/// is, written before the write and read last at or after it (from
-/// `writes_and_lifetimes`). This over-approximates the pairs with conflicts
-/// (the conflict set wants the last read strictly after).
-fn overlapping_pairs(
-    writes: &[(usize, usize)],
-    lifetimes: &[ValueLife],
-    stmts: &[usize],
-) -> Vec<Vec<bool>> {
-    let n = stmts.len();
-    let index = |si: usize| stmts.iter().position(|s| *s == si);
-    let mut births: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (w, si) in writes {
-        if let Some(j) = index(*si) {
-            births[j].push(*w);
-        }
-    }
-    for b in births.iter_mut() {
-        b.sort_unstable();
-    }
-    let mut out = vec![vec![false; n]; n];
-    for v in lifetimes {
-        let Some(j) = index(v.stmt) else {
-            continue;
-        };
-        let (w, r) = (&v.birth, &v.death);
-        for k in 0..n {
-            if out[j][k] {
+        for (ri, read) in stmt.reads.iter().enumerate() {
+            if !self.is_temp(read.array) {
                 continue;
             }
-            // The first birth of k after w.
-            let first = births[k].partition_point(|b| b <= w);
-            if births[k].get(first).is_some_and(|b| b <= r) {
-                out[j][k] = true;
-            }
+            let (edit, location) = self.read_text(&sp, ri)?;
+            stmt_locations.push(location);
+            stmt_edits.push(edit);
         }
-    }
-    out
-}
-
-/// The largest number of values live at once: a value written by
-/// operation `w` and last read by operation `r > w` needs a cell during
-/// `[w, r)` (a read and a write of one operation may share a cell); a value
-/// never read needs none. Every storage mapping, merged or not, needs at
-/// least this many cells.
-fn max_live_of(lifetimes: &[ValueLife]) -> usize {
-    // Sweep: +1 at a write, -1 at its last read.
-    let mut events: Vec<(usize, i64)> = Vec::new();
-    for v in lifetimes {
-        events.push((v.birth, 1));
-        events.push((v.death, -1));
-    }
-    events.sort();
-    let (mut live, mut max) = (0i64, 0i64);
-    for (_, d) in events {
-        live += d;
-        max = max.max(live);
-    }
-    usize::try_from(max).unwrap_or(0)
-}
-
-/// Runs the trace verifier on `scop` with its temporaries in the merged
-/// `storage`, for the parameter values `values`: every read of the
-/// transformed program must see the value it sees in the original. Returns
-/// the number of reads compared.
-pub(super) fn trace_check(
-    scop: &Scop,
-    values: &[i64],
-    storage: &MergedStorage,
-) -> Result<usize, String> {
-    let mut trace = crate::verify::build::trace_program(scop);
-    trace.merge(storage)?;
-    // Unbounded, as the enumerations of the operations above: the trace
-    // visits each operation once.
-    let mut budget = Budget::new(u64::MAX, None);
-    let report =
-        crate::verify::run_trace(&trace, values, &mut budget).map_err(|e| e.to_string())?;
-    match report.first_mismatch {
-        None => Ok(report.reads_checked),
-        Some(m) => Err(format!(
-            "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
-            m.statement,
-            m.iteration,
-            m.read
-                .map_or("the write".to_string(), |k| format!("read {k}")),
-            m.array,
-            m.cell,
-            m.buffer.as_deref().unwrap_or(""),
-            m.location,
-            m.expected_writer,
-            m.found_writer,
-            m.kind
-        )),
+        if self.is_dead_copy(&sp)? {
+            return Ok(StatementText::Dead);
+        }
+        self.prove_no_overflow(si, &mut stmt_edits)?;
+        Ok(StatementText::Edited(stmt_edits, stmt_locations))
     }
 }

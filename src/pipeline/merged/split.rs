@@ -306,7 +306,7 @@ mod tests {
         let mut b = crate::poly::Budget::default_query();
         let mut out = Vec::new();
         for p in &s.scop.stmts[v].domain.pieces {
-            out.extend(crate::verify::enumerate::integer_points(p, values, &mut b).unwrap());
+            out.extend(crate::poly::enumerate::integer_points(p, values, &mut b).unwrap());
         }
         out.sort();
         out

@@ -206,7 +206,7 @@ fn cells_at(
     let original = extents
         .iter()
         .try_fold(1i128, |acc, e| acc.checked_mul(i128::from((*e)?.max(1))))?;
-    Some((original, super::layout_cells_wide(layout, &extents, point)?))
+    Some((original, layout_cells_wide(layout, &extents, point)?))
 }
 
 /// The rule for one array: `None` when `layout` pays (no `%`, or it saves
@@ -257,6 +257,51 @@ pub fn refusal(
         }
     }
     None
+}
+
+/// Cells of an array after remapping with `layout`.
+pub(crate) fn layout_cells(
+    layout: &ArrayLayout,
+    extents: &[Option<i64>],
+    values: &[i64],
+) -> Option<i64> {
+    i64::try_from(layout_cells_wide(layout, extents, values)?).ok()
+}
+
+/// [`layout_cells`] in 128 bits (`None` only when an extent is unknown or
+/// that overflows too).
+pub(crate) fn layout_cells_wide(
+    layout: &ArrayLayout,
+    extents: &[Option<i64>],
+    values: &[i64],
+) -> Option<i128> {
+    let mut cells: i128 = 1;
+    if layout.is_linear() {
+        for dim in &layout.dims {
+            if let DimLayout::Linear { modulus, .. } = dim {
+                // A guarded extent is at least 1.
+                cells = cells.checked_mul(i128::from(modulus.eval(values).ok()?.max(1)))?;
+            }
+        }
+        return Some(cells);
+    }
+    for (dim, extent) in layout.dims.iter().zip(extents) {
+        let size = match dim {
+            DimLayout::Dropped => 1,
+            DimLayout::Linear { modulus, .. } => modulus.eval(values).ok()?,
+            DimLayout::Plain { extent: None } => (*extent)?,
+            DimLayout::Plain { extent: Some(b) } => b.eval(values).ok()?,
+            // A guarded extent is at least 1 (see `DimLayout::Modulo`).
+            DimLayout::Modulo { modulus: b, .. } => b.eval(values).ok()?.max(1),
+            DimLayout::Packed {
+                extent: e,
+                triangle,
+                ..
+            } => i64::try_from(triangle.cells(e.eval(values).ok()?)).ok()?,
+        };
+        cells = cells.checked_mul(i128::from(size))?;
+    }
+    Some(cells)
 }
 
 #[cfg(test)]

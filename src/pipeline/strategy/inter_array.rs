@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use crate::ir::{Liveness, ParamOrigin, Program, Scop};
 use crate::mapping::Method;
 use crate::pipeline::certify::{Certified, certify_merged, certify_merged_for_every_value};
+use crate::pipeline::contraction::SmoContraction;
 use crate::pipeline::pins::{params_are_macros, static_assert_text, values_condition};
 use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
 
-use super::{decision_cells_at, param_values};
+use super::facts::{decision_cells_at, param_values};
 
 /// Whether merged buffers for every parameter value can be made for
 /// `scop` with `arrays` temporary arrays: it has parameters and two
@@ -72,31 +73,7 @@ pub fn merge_scop(
         return Err(why);
     }
     let start = Instant::now();
-    // The temporaries as the pipeline classified them (with the user's
-    // `--temp` and `--live-out`).
-    let temporaries: Vec<usize> = decisions
-        .iter()
-        .filter(|d| d.classification.liveness == Liveness::Temporary)
-        .map(|d| d.array.0 as usize)
-        .collect();
-    // One array alone is the per-array strategies' to fold: merged
-    // buffers of one array are a (piecewise) modular mapping of it, rarely
-    // smaller than what successive modulo and the lattice searches find,
-    // and never by the quarter the cost rule asks, in the corpus
-    // (gecos_gaussian's `tmp`: 720 of 800 cells). The merging for the
-    // known values enumerates the SCoP's operations: only `--min-memory`
-    // pays that for one array.
-    let arrays = temporaries
-        .iter()
-        .filter(|t| scop.arrays.get(**t).is_some_and(|a| !a.extents.is_empty()))
-        .count();
-    match arrays {
-        0 => return Err("no temporary array".into()),
-        1 if !min_memory => {
-            return Err("one temporary array (--min-memory merges it alone too)".into());
-        }
-        _ => {}
-    }
+    let (temporaries, arrays) = temporaries_to_merge(scop, decisions, min_memory)?;
     let mut why_not = Vec::new();
     // For every value.
     let every = every_value_possible(scop, arrays).and_then(|()| {
@@ -122,47 +99,14 @@ pub fn merge_scop(
     } else {
         Err("the parameters are not all #defines of the file".into())
     };
-    // Not searched when the storage for every value is already optimal
-    // at the probe sizes (it meets the values live at once there).
-    let optimal = every.as_ref().is_some_and(|e| {
-        e.merged()
-            .and_then(|m| m.every_value.as_ref())
-            .is_some_and(|v| v.optimal_at_probe)
-    });
-    let fixed = match &values {
-        Ok(_) if optimal => Err("the storage for every value is optimal at the probe sizes".into()),
-        Ok(values) => {
-            let mut c = crate::pipeline::merged::propose(
-                program,
-                si,
-                values,
-                &temporaries,
-                (safety_net, masks),
-            );
-            // Made only to beat the storage for every value.
-            if let (Ok(f), Some(e)) = (&c, &every)
-                && e.merged().is_some_and(|e| e.new_cells <= f.new_cells)
-            {
-                c = Err(format!(
-                    "{} cells for the known values, not fewer than for every value",
-                    f.new_cells
-                ));
-            }
-            c.and_then(|mut c| {
-                let condition = values_condition(scop, values);
-                if !condition.is_empty() {
-                    // Right after the buffers' declaration (wherever it was placed).
-                    let what = format!("merged storage of {}", c.temporaries.join(", "));
-                    c.declare_after_buffers(
-                        &program.source,
-                        &static_assert_text(&condition, &what, false),
-                    )?;
-                }
-                certify_merged(scop, values, c)
-            })
-        }
-        Err(why) => Err(why.clone()),
-    };
+    let fixed = propose_for_known_values(
+        program,
+        si,
+        &values,
+        &temporaries,
+        every.as_ref(),
+        (safety_net, masks),
+    );
     let certified: Certified = match (fixed, every) {
         (Ok(f), _) => f,
         (Err(why), Some(e)) => {
@@ -193,6 +137,122 @@ pub fn merge_scop(
         (Err(_), Some(e)) => e.probes.clone(),
         (Err(_), None) => return Err("internal error: no values for the sizes".into()),
     };
+    let per_array = check_saving(scop, c, decisions, &points, min_memory)?;
+    mark_merged(scop, c, decisions, &points[0], per_array)?;
+    let (merged_cells, lower_bound, method, report) =
+        (c.new_cells, c.lower_bound, c.method, c.report.clone());
+    Ok(MergedScop {
+        scop: si,
+        per_array_cells: per_array,
+        merged_cells,
+        lower_bound,
+        method,
+        report,
+        time: start.elapsed(),
+        certified,
+        inner_modulo: None,
+    })
+}
+
+/// The temporaries of `scop` as the pipeline classified them (with the
+/// user's `--temp` and `--live-out`), and how many of them are arrays;
+/// `Err` when there is nothing for this strategy to merge.
+fn temporaries_to_merge(
+    scop: &Scop,
+    decisions: &[ArrayDecision],
+    min_memory: bool,
+) -> Result<(Vec<usize>, usize), String> {
+    let temporaries: Vec<usize> = decisions
+        .iter()
+        .filter(|d| d.classification.liveness == Liveness::Temporary)
+        .map(|d| d.array.0 as usize)
+        .collect();
+    // One array alone is the per-array strategies' to fold: merged
+    // buffers of one array are a (piecewise) modular mapping of it, rarely
+    // smaller than what successive modulo and the lattice searches find,
+    // and never by the quarter the cost rule asks, in the corpus
+    // (gecos_gaussian's `tmp`: 720 of 800 cells). The merging for the
+    // known values enumerates the SCoP's operations: only `--min-memory`
+    // pays that for one array.
+    let arrays = temporaries
+        .iter()
+        .filter(|t| scop.arrays.get(**t).is_some_and(|a| !a.extents.is_empty()))
+        .count();
+    match arrays {
+        0 => return Err("no temporary array".into()),
+        1 if !min_memory => {
+            return Err("one temporary array (--min-memory merges it alone too)".into());
+        }
+        _ => {}
+    }
+    Ok((temporaries, arrays))
+}
+
+/// Merged storage for the known `values`, pinned by a `_Static_assert`
+/// after the buffers' declaration and certified; made only to beat the
+/// storage for every value `every`, and not searched when that is already
+/// optimal at the probe sizes (it meets the values live at once there).
+fn propose_for_known_values(
+    program: &Program,
+    si: usize,
+    values: &Result<Vec<i64>, String>,
+    temporaries: &[usize],
+    every: Option<&Certified>,
+    (safety_net, masks): (Duration, bool),
+) -> Result<Certified, String> {
+    let scop = &program.scops[si];
+    let optimal = every.is_some_and(|e| {
+        e.merged()
+            .and_then(|m| m.every_value.as_ref())
+            .is_some_and(|v| v.optimal_at_probe)
+    });
+    match values {
+        Ok(_) if optimal => Err("the storage for every value is optimal at the probe sizes".into()),
+        Ok(values) => {
+            let mut c = crate::pipeline::merged::propose(
+                program,
+                si,
+                values,
+                temporaries,
+                (safety_net, masks),
+            );
+            // Made only to beat the storage for every value.
+            if let (Ok(f), Some(e)) = (&c, every)
+                && e.merged().is_some_and(|e| e.new_cells <= f.new_cells)
+            {
+                c = Err(format!(
+                    "{} cells for the known values, not fewer than for every value",
+                    f.new_cells
+                ));
+            }
+            c.and_then(|mut c| {
+                let condition = values_condition(scop, values);
+                if !condition.is_empty() {
+                    // Right after the buffers' declaration (wherever it was placed).
+                    let what = format!("merged storage of {}", c.temporaries.join(", "));
+                    c.declare_after_buffers(
+                        &program.source,
+                        &static_assert_text(&condition, &what, false),
+                    )?;
+                }
+                certify_merged(scop, values, c)
+            })
+        }
+        Err(why) => Err(why.clone()),
+    }
+}
+
+/// Checks that the merged storage `c` needs fewer cells than the
+/// temporaries folded one by one at every one of `points` (unless
+/// `min_memory`, a quarter fewer, and no access selecting its home by a
+/// conditional in a loop); returns the per-array cells at the first point.
+fn check_saving(
+    scop: &Scop,
+    c: &SmoContraction,
+    decisions: &[ArrayDecision],
+    points: &[Vec<i64>],
+    min_memory: bool,
+) -> Result<i64, String> {
     let mut per_array_at_first = 0;
     for (k, point) in points.iter().enumerate() {
         let mut per_array: i64 = 0;
@@ -229,7 +289,6 @@ pub fn merge_scop(
             per_array_at_first = per_array;
         }
     }
-    let per_array = per_array_at_first;
     if !min_memory {
         let selecting = super::cost::selects_in_loops(scop, &c.storage);
         if !selecting.is_empty() {
@@ -239,6 +298,18 @@ pub fn merge_scop(
             ));
         }
     }
+    Ok(per_array_at_first)
+}
+
+/// Records in the merged temporaries' `decisions` that they live in the
+/// buffers of `c` (`per_array`: their cells folded one by one at `point`).
+fn mark_merged(
+    scop: &Scop,
+    c: &SmoContraction,
+    decisions: &mut [ArrayDecision],
+    point: &[i64],
+    per_array: i64,
+) -> Result<(), String> {
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     let size_text = match &c.every_value {
         Some(e) => format!("{} cells instead of {}", e.new_formula, e.original_formula),
@@ -246,7 +317,7 @@ pub fn merge_scop(
     };
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
-            let alone = decision_cells_at(scop, d, &points[0])
+            let alone = decision_cells_at(scop, d, point)
                 .ok_or_else(|| format!("`{}` has no known size", d.name))?;
             d.outcome = ArrayOutcome::Merged {
                 alone,
@@ -263,17 +334,5 @@ pub fn merge_scop(
             d.masks = None;
         }
     }
-    let (merged_cells, lower_bound, method, report) =
-        (c.new_cells, c.lower_bound, c.method, c.report.clone());
-    Ok(MergedScop {
-        scop: si,
-        per_array_cells: per_array,
-        merged_cells,
-        lower_bound,
-        method,
-        report,
-        time: start.elapsed(),
-        certified,
-        inner_modulo: None,
-    })
+    Ok(())
 }

@@ -19,7 +19,7 @@ use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 use crate::poly::Budget;
 use crate::verify::Storage as TraceStorage;
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,

@@ -37,11 +37,10 @@ use crate::pipeline::options::{
     PROBE_BASE,
 };
 use crate::pipeline::record::KeptReason as Kept;
-use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::Storage as TraceStorage;
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 
 /// How many lifted mappings are proposed at most (in order of size at the
 /// base point, then simplicity).
@@ -86,7 +85,9 @@ pub(super) fn propose(
         return Ok(Proposals::default());
     }
     facts.conflicts(budget)?;
-    let Some(points) = probe_points(&facts.scop.context, n_param, PROBE_BASE, budget) else {
+    let Some(points) =
+        crate::pipeline::probe::probe_points(&facts.scop.context, n_param, PROBE_BASE, budget)
+    else {
         return Ok(Proposals::default());
     };
     // The searches are the fixed-size ones: at the probe sizes too, only
@@ -104,7 +105,7 @@ pub(super) fn propose(
     let successive = moduli_for_values(ds, rank, &points[0], budget)
         .ok()
         .and_then(|m| m.iter().try_fold(1i64, |acc, b| acc.checked_mul(*b)));
-    let live = super::trace_array(
+    let live = super::facts::trace_array(
         facts.scop,
         facts.array,
         &TraceStorage::Original,
@@ -231,27 +232,6 @@ pub(super) fn propose(
     })
 }
 
-/// The probe points: a base point of `context` with the `q`-th parameter
-/// at `PROBE_BASE + PROBE_STEP·q` or above, the base plus one along each
-/// parameter, and the check point, the base plus two along every one. All
-/// must be in the context.
-pub(crate) fn probe_points(
-    context: &BasicSet,
-    n_param: usize,
-    base: i64,
-    budget: &mut Budget,
-) -> Option<Vec<Vec<i64>>> {
-    let base = super::probe_point(context, |_| true, base, budget).ok()??;
-    let mut points = vec![base.clone()];
-    for q in 0..n_param {
-        let mut p = base.clone();
-        p[q] += 1;
-        points.push(p);
-    }
-    points.push(base.iter().map(|v| v + 2).collect());
-    all_inside(context, points, budget)
-}
-
 /// Whether `a` and `b` have the same rows (moduli aside).
 fn same_basis(a: &ModularMapping, b: &ModularMapping) -> bool {
     a.dims.len() == b.dims.len()
@@ -259,20 +239,6 @@ fn same_basis(a: &ModularMapping, b: &ModularMapping) -> bool {
             .iter()
             .zip(&b.dims)
             .all(|(x, y)| x.coeffs == y.coeffs)
-}
-
-/// `points` when every one is in `context`.
-fn all_inside(
-    context: &BasicSet,
-    points: Vec<Vec<i64>>,
-    budget: &mut Budget,
-) -> Option<Vec<Vec<i64>>> {
-    let inside = |p: &Vec<i64>| {
-        let mut q = context.clone();
-        crate::mapping::certify::fix_params(&mut q, p);
-        matches!(integer_point(&q, budget), Ok(Some(_)))
-    };
-    points.iter().all(inside).then_some(points)
 }
 
 /// The probe points for a fit through steps of `step`: `base`, `base`
@@ -291,7 +257,7 @@ fn probe_steps(
         points.push(p);
     }
     points.push(base.iter().map(|v| v + 2 * step).collect());
-    all_inside(context, points, budget)
+    crate::pipeline::probe::all_inside(context, points, budget)
 }
 
 /// The mappings with the moduli of `mapping`, fitted through steps of

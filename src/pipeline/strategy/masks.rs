@@ -29,14 +29,14 @@ use crate::pipeline::options::MASK_EXCESS_DEN;
 use crate::pipeline::record::{MaskRefusal, MaskRounding};
 use crate::poly::Budget;
 
-use super::{ArrayFacts, Choice, layout_fits};
+use super::facts::{ArrayFacts, Choice, layout_fits};
 
 /// Rounds the number moduli of `choice` that a `%` computes in innermost
 /// loops up to powers of two where that is certified and costs little
 /// (see the module's doc); `choice` becomes the enlarged storage. Returns
 /// what was rounded and what was left as it was (`None`: no modulus to
 /// try, `choice` unchanged).
-pub(in crate::pipeline) fn round_up(
+pub(crate) fn round_up(
     facts: &ArrayFacts<'_>,
     choice: &mut Choice,
     budget: &mut Budget,
@@ -84,7 +84,7 @@ pub(in crate::pipeline) fn round_up(
     for (k, m, to) in candidates {
         let mut trial = mapping.clone();
         trial.dims[k].modulus = ParamAffine::constant(n_param, to);
-        let certified = match super::super::certify::certify_array_for(
+        let certified = match crate::pipeline::certify::certify_array_for(
             &facts.claim(),
             trial.clone(),
             choice.certified.certificate(),

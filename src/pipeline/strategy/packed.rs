@@ -46,7 +46,7 @@ use crate::pipeline::certify::Scope;
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::Budget;
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,

@@ -65,7 +65,7 @@ use crate::pipeline::certify::Scope;
 use crate::pipeline::record::KeptReason as Kept;
 use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,

@@ -12,7 +12,7 @@ use crate::pipeline::certify::Scope;
 use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 use crate::poly::Budget;
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals, solver};
 
 pub(super) fn propose(
     facts: &mut ArrayFacts<'_>,

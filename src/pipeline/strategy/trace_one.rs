@@ -12,7 +12,7 @@ use crate::mapping::Method;
 use crate::poly::Budget;
 use crate::verify::Storage as TraceStorage;
 
-use super::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
+use super::facts::{ArrayFacts, Chooser, Proof, Proposal, Proposals};
 use crate::pipeline::record::KeptReason as Kept;
 
 pub(super) fn propose(

@@ -6,8 +6,19 @@
 //! checked against every constraint. Existential columns are enumerated like
 //! the others and the results are deduplicated on the visible columns.
 
-use crate::poly::simplex::{IntResult, integer_max, integer_min};
-use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
+use super::simplex::{IntResult, integer_max, integer_min};
+use super::{BasicSet, Budget, PolyError, PolyResult};
+
+/// Fixes every parameter of `piece` to `values`.
+pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
+    for (q, v) in values.iter().enumerate() {
+        let mut row = piece.zero_row();
+        row[q] = 1;
+        let last = row.len() - 1;
+        row[last] = -v;
+        piece.add_eq(row);
+    }
+}
 
 /// Hard cap on the number of points visited, so that a huge domain is an
 /// error and not a hang.
@@ -42,7 +53,7 @@ pub fn for_each_integer_point(
     let n_dim = set.space.n_dim();
     let n_cols = set.width() - 1;
     let mut fixed = set.clone();
-    crate::mapping::certify::fix_params(&mut fixed, params);
+    fix_params(&mut fixed, params);
     // Bounding box of every non-parameter column.
     let mut lo = vec![0i64; n_cols];
     let mut hi = vec![0i64; n_cols];
