@@ -1,6 +1,10 @@
 //! polyfold: a source-to-source C translator that shrinks the memory of
 //! affine loop kernels by folding and merging temporary arrays.
 //!
+//! `docs/architecture.md` is the map: what each module owns, the order of
+//! the passes, and the files to touch for common changes
+//! (`architecture.rs` guards it).
+//!
 //! Pipeline (data flows one way):
 //! `frontend` (C text → SCoPs in the `ir`) → `analysis` (lifetimes, conflicts)
 //! → `mapping` (certified storage mappings) → `codegen` (byte-range edits).
@@ -41,3 +45,6 @@ pub mod report;
 pub mod schedule;
 pub mod util;
 pub mod verify;
+
+#[cfg(test)]
+mod architecture;
