@@ -269,10 +269,8 @@ fn imports(
 ) -> BTreeSet<Vec<String>> {
     let mut out = BTreeSet::new();
     let mut add = |segments: &[String]| {
-        if let Some(m) = resolve(here, segments, mods) {
-            if m != here {
-                out.insert(m);
-            }
+        if let Some(m) = resolve(here, segments, mods).filter(|m| m != here) {
+            out.insert(m);
         }
     };
     // `use` trees first; the rest of the text is scanned for paths.
@@ -282,7 +280,7 @@ fn imports(
         body.push_str(&rest[..k]);
         let after = &rest[k + 3..];
         let end = after.find(';').unwrap_or(after.len());
-        for segments in use_paths(after[..end].trim_start_matches(|c: char| c == ':' || c == ' ')) {
+        for segments in use_paths(after[..end].trim_start_matches([':', ' '])) {
             add(&segments);
         }
         rest = &after[(end + 1).min(after.len())..];
