@@ -7,6 +7,8 @@
 //! One test binary per stage (see `tests/README.md`); each former test
 //! crate is a module here.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod differential;
 mod fuzz_forms;
 mod miscompile_deletion;

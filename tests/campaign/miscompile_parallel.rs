@@ -26,9 +26,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::common;
 use polyfold::pipeline::{ArrayOutcome, FileContraction, KeptReason};
 use polyfold_fuzz::check::{run_polyfold, scratch_dir};
 
@@ -101,50 +101,6 @@ fn run(exe: &Path) -> (String, String) {
     )
 }
 
-/// Whether `cc -fopenmp -fsanitize=thread` builds and runs a program.
-fn tsan_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let Ok(dir) = scratch_dir("tsan-probe") else {
-            return false;
-        };
-        let src = dir.join("probe.c");
-        let exe = dir.join("probe.exe");
-        let ok = std::fs::write(&src, "int main(void) { return 0; }\n").is_ok()
-            && compile(&src, &exe, &["-fsanitize=thread"]).is_ok()
-            && Command::new(&exe)
-                .output()
-                .is_ok_and(|o| o.status.success());
-        let _ = std::fs::remove_dir_all(&dir);
-        if !ok {
-            eprintln!(
-                "note: cc -fopenmp -fsanitize=thread is not available; ThreadSanitizer runs skipped"
-            );
-        }
-        ok
-    })
-}
-
-/// The ThreadSanitizer race reports whose two accesses are both inside an
-/// outlined OpenMP region (`*._omp_fn.*`): races between the threads of
-/// the region. Reports where one access is in the code after the region
-/// come from libgomp's uninstrumented barriers and are not counted.
-fn races_inside_regions(stderr: &str) -> usize {
-    stderr
-        .split("WARNING: ThreadSanitizer: data race")
-        .skip(1)
-        .filter(|report| {
-            let first_frames: Vec<&str> = report
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with("#0 "))
-                .take(2)
-                .collect();
-            first_frames.len() == 2 && first_frames.iter().all(|f| f.contains("_omp_fn"))
-        })
-        .count()
-}
-
 /// Builds and runs the original and the output; they must print the same,
 /// and the output must be race-free under ThreadSanitizer when available.
 fn check_runs(name: &str, original: &str, output: &str) {
@@ -155,7 +111,7 @@ fn check_runs(name: &str, original: &str, output: &str) {
     std::fs::write(&out_path, output).unwrap();
     let asan = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
     let mut builds: Vec<(&str, Vec<&str>)> = vec![("asan", asan.to_vec())];
-    if tsan_available() {
+    if common::tsan::available() {
         builds.push(("tsan", vec!["-fsanitize=thread"]));
     }
     for (tag, flags) in builds {
@@ -169,12 +125,12 @@ fn check_runs(name: &str, original: &str, output: &str) {
         let (actual, err_p) = run(&exe_p);
         if tag == "tsan" {
             assert_eq!(
-                races_inside_regions(&err_o),
+                common::tsan::races_inside_regions(&err_o),
                 0,
                 "{name}: the original itself races (or the filter is wrong):\n{err_o}"
             );
             assert_eq!(
-                races_inside_regions(&err_p),
+                common::tsan::races_inside_regions(&err_p),
                 0,
                 "{name}: ThreadSanitizer finds a race in polyfold's output:\n{output}\n{err_p}"
             );

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod snapshot;
+pub mod tsan;
 
 use std::path::Path;
 use std::time::Duration;

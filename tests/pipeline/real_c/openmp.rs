@@ -28,7 +28,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use polyfold_fuzz::check::{compile, scratch_dir};
 
@@ -146,50 +145,6 @@ fn run(exe: &Path) -> (String, String) {
     )
 }
 
-/// Whether `cc -fopenmp -fsanitize=thread` builds and runs a program.
-fn tsan_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let Ok(dir) = scratch_dir("real-c-tsan-probe") else {
-            return false;
-        };
-        let src = dir.join("probe.c");
-        let exe = dir.join("probe.exe");
-        let ok = std::fs::write(&src, "int main(void) { return 0; }\n").is_ok()
-            && compile(&src, &exe, &["-fopenmp", "-fsanitize=thread"]).is_ok()
-            && Command::new(&exe)
-                .output()
-                .is_ok_and(|o| o.status.success());
-        let _ = std::fs::remove_dir_all(&dir);
-        if !ok {
-            eprintln!(
-                "note: cc -fopenmp -fsanitize=thread is not available; ThreadSanitizer runs skipped"
-            );
-        }
-        ok
-    })
-}
-
-/// The ThreadSanitizer race reports whose two accesses are both inside an
-/// outlined OpenMP region (`*._omp_fn.*`): races between the threads of
-/// the region (libgomp is not instrumented, so reports with one access
-/// after the region are not counted).
-fn races_inside_regions(stderr: &str) -> usize {
-    stderr
-        .split("WARNING: ThreadSanitizer: data race")
-        .skip(1)
-        .filter(|report| {
-            let first_frames: Vec<&str> = report
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with("#0 "))
-                .take(2)
-                .collect();
-            first_frames.len() == 2 && first_frames.iter().all(|f| f.contains("_omp_fn"))
-        })
-        .count()
-}
-
 /// Builds the original kernel and `output` with each set of `-D` flags in
 /// `configs`, each without OpenMP and with `-fopenmp` under ASan+UBSan,
 /// and with ThreadSanitizer when available; both must run and print the
@@ -206,7 +161,7 @@ fn check_builds(kernel: &str, output: &str, configs: &[&[&str]]) {
             ("seq", asan.to_vec()),
             ("omp", [&asan[..], &["-fopenmp"]].concat()),
         ];
-        if tsan_available() {
+        if common::tsan::available() {
             builds.push(("tsan", vec!["-fopenmp", "-fsanitize=thread"]));
         }
         for (tag, flags) in builds {
@@ -225,12 +180,12 @@ fn check_builds(kernel: &str, output: &str, configs: &[&[&str]]) {
             let (actual, err_p) = run(&exe_p);
             if tag == "tsan" {
                 assert_eq!(
-                    races_inside_regions(&err_o),
+                    common::tsan::races_inside_regions(&err_o),
                     0,
                     "{kernel}: the original itself races (or the filter is wrong):\n{err_o}"
                 );
                 assert_eq!(
-                    races_inside_regions(&err_p),
+                    common::tsan::races_inside_regions(&err_p),
                     0,
                     "{kernel} {defines:?}: ThreadSanitizer finds a race in the output:\n{output}\n{err_p}"
                 );
