@@ -231,7 +231,7 @@ fn run_repeatedly(kernel: &str, source: &str, options: &BenchOptions) -> Option<
     for _ in 0..options.repeats.max(1) {
         let start = std::time::Instant::now();
         let program = frontend::extract(kernel, source, &frontend::Options::default());
-        let (program, contraction) = crate::schedule::contract_indexed(
+        let (program, contraction) = crate::pipeline::contract_indexed(
             program,
             &options.contract,
             &frontend::Options::default(),

@@ -385,14 +385,14 @@ fn read_back(path: &str, text: &str, options: &RunOptions) -> Program {
 }
 
 /// The contraction of `program` (read from `path` with `options`), loops
-/// fused where that pays (see [`crate::schedule::contract_with_fusion`]).
+/// fused where that pays (see [`crate::pipeline::contract_file`]).
 fn contract(
     path: &str,
     program: &Program,
     options: &RunOptions,
 ) -> Result<(FileContraction, Option<crate::schedule::Fusion>), String> {
     let read_back = |text: &str| read_back(path, text, options);
-    crate::schedule::contract_with_fusion(program, &contract_options(options), &read_back)
+    crate::pipeline::contract_file(program, &contract_options(options), &read_back)
 }
 
 fn contract_options(options: &RunOptions) -> ContractOptions {

@@ -368,7 +368,7 @@ pub fn run_polyfold_traced(
             reschedule_always: reschedule,
             ..ContractOptions::default()
         };
-        let (contraction, fusion) = polyfold::schedule::contract_read(
+        let (contraction, fusion) = polyfold::pipeline::contract_read(
             &program,
             &options,
             &polyfold::frontend::Options::default(),

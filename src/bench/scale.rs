@@ -361,7 +361,7 @@ pub fn measure_one(
         let program = frontend::extract(&kernel, &text, &frontend::Options::default());
         front.push(start.elapsed());
         let (program, contraction) =
-            crate::schedule::contract_indexed(program, contract, &frontend::Options::default());
+            crate::pipeline::contract_indexed(program, contract, &frontend::Options::default());
         times.push(start.elapsed());
         if let Ok(c) = &contraction {
             attributed.push(attributed_time(c));

@@ -333,7 +333,7 @@ fn measure(file: &Path, scratch: &Path, runner: &Path, options: &SpeedOptions) -
         }
     }
     let scaled_program = frontend::extract(&kernel, &text, &frontend::Options::default());
-    let output = match crate::schedule::contract_read(
+    let output = match crate::pipeline::contract_read(
         &scaled_program,
         &options.contract,
         &frontend::Options::default(),

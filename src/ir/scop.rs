@@ -47,6 +47,17 @@ impl Program {
             .iter()
             .any(|d| d.severity() == crate::diag::Severity::Error)
     }
+
+    /// Whether every parameter of `scop` is an object-like `#define` of the
+    /// file, so that a `_Static_assert` can pin its value.
+    pub fn params_are_macros(&self, scop: &Scop) -> bool {
+        scop.params.iter().all(|p| {
+            self.macros
+                .objects
+                .iter()
+                .any(|o| o.name == p.name && o.span.is_some())
+        })
+    }
 }
 
 /// The `#define`s of a file (and the `-D` values given on the command line).

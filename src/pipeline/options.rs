@@ -70,7 +70,7 @@ pub struct ContractOptions {
     /// Arrays of a split program and the array each was split from (new
     /// name, original name): the notes at their declarations name the
     /// original (`scratch[i] -> scratch_0[i]`). Set by
-    /// [`crate::schedule::contract_with_fusion`], empty otherwise.
+    /// [`crate::pipeline::contract_file`], empty otherwise.
     pub renamed: Vec<(String, String)>,
 }
 

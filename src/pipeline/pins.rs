@@ -15,18 +15,6 @@ use super::certify::Storage;
 
 use super::record::{ArrayOutcome, FileContraction};
 
-/// Whether every parameter of `scop` is an object-like `#define` of the
-/// file, so that a `_Static_assert` can pin its value.
-pub(crate) fn params_are_macros(program: &Program, scop: &Scop) -> bool {
-    scop.params.iter().all(|p| {
-        program
-            .macros
-            .objects
-            .iter()
-            .any(|o| o.name == p.name && o.span.is_some())
-    })
-}
-
 /// The parameters whose known value the model of `scop` uses, as
 /// `` `N`, `M` ``.
 pub(super) fn value_used_names(scop: &Scop) -> String {

@@ -32,7 +32,9 @@
 //!   each instance once (`check.rs`, exact set operations). What fails the
 //!   check is not used.
 //! - **Used** when the contraction of the fused program needs fewer cells
-//!   than that of the original (`crate::pipeline::contract_with_fusion`).
+//!   than that of the original: the pipeline decides
+//!   (`crate::pipeline::variants`). This module proposes schedules and
+//!   checks them; it knows nothing of storage.
 //!
 //! A SCoP whose domains, or the accesses of an array it writes, folded a
 //! known value (a product of a parameter and an iterator, `N / 2`) is not
@@ -67,7 +69,10 @@ pub mod trace;
 pub use fusion::{FusedLoop, FusedRun, plan_fusion};
 
 use crate::ir::{Program, Scop};
-use crate::pipeline::{ArrayOutcome, ContractOptions, FileContraction, contract_program};
+
+/// The front end, run on a changed source (with the options the program
+/// was read with).
+pub type ReadBack<'a> = &'a dyn Fn(&str) -> Program;
 
 /// How many times the runs are fused again inside the fused loops
 /// (gecos_gaussian's column loops become siblings only once its row
@@ -150,136 +155,19 @@ impl Fusion {
     }
 }
 
-/// The contraction of `program`, with the runs of loops fused where that
-/// makes the SCoP's temporaries need fewer cells, and temporaries split
-/// by reference groups where that does ([`split`]): `read_back` runs the
-/// front end on a changed source (with the options `program` was read
-/// with). Returns the contraction and, when some run was fused or some
-/// array split, what was done and the changed program (whose SCoPs the
-/// contraction's records index).
-pub fn contract_with_fusion(
+/// The schedule variants of the SCoPs `allowed`: the programs of the
+/// fusion rounds (each round fuses runs inside the runs the round before
+/// fused, each read back and checked exactly against the one before), and
+/// the SCoPs re-scheduled whole ([`nest_stage`]). A SCoP whose fused text
+/// is not what was meant leaves `allowed` and the rounds start again
+/// without it; `kept` gets the runs not fused, with why.
+pub fn fusion_stages(
     program: &Program,
-    options: &ContractOptions,
-    read_back: &dyn Fn(&str) -> Program,
-) -> Result<(FileContraction, Option<Fusion>), String> {
-    let (base, base_fusion) = contract_fused(program, options, read_back)?;
-    if !options.split {
-        return Ok((base, base_fusion));
-    }
-    let base_program = base_fusion.as_ref().map_or(program, |f| &f.program);
-    // The temporaries, per SCoP (what the contraction did not find
-    // external).
-    let temporaries = |si: usize| -> Vec<String> {
-        base.decisions
-            .iter()
-            .filter(|d| d.scop == si && !matches!(d.outcome, ArrayOutcome::External))
-            .map(|d| d.name.clone())
-            .collect()
-    };
-    let all: Vec<split::SplitPlan> = (0..program.scops.len())
-        .flat_map(|si| split::plan_splits(program, si, &temporaries(si)))
-        .collect();
-    let mut scops: Vec<usize> = all.iter().map(|p| p.scop).collect();
-    scops.dedup();
-    while !scops.is_empty() {
-        let plans: Vec<split::SplitPlan> = all
-            .iter()
-            .filter(|p| scops.contains(&p.scop))
-            .cloned()
-            .collect();
-        let Some(edits) = split::split_edits(program, &plans) else {
-            break;
-        };
-        let Ok(text) = crate::codegen::apply_edits(&program.source, &edits) else {
-            break;
-        };
-        let changed = read_back(&text);
-        if changed.has_errors() || changed.scops.len() != program.scops.len() {
-            break;
-        }
-        let bad: Vec<usize> = scops
-            .iter()
-            .copied()
-            .filter(|&si| {
-                let these: Vec<split::SplitPlan> =
-                    plans.iter().filter(|p| p.scop == si).cloned().collect();
-                split::check_split(&program.scops[si], &changed.scops[si], &these).is_err()
-            })
-            .collect();
-        if !bad.is_empty() {
-            scops.retain(|si| !bad.contains(si));
-            continue;
-        }
-        let split_options = ContractOptions {
-            renamed: plans.iter().flat_map(|p| p.renames()).collect(),
-            ..options.clone()
-        };
-        let (contraction, fusion) = contract_fused(&changed, &split_options, read_back)?;
-        let out_program = fusion.as_ref().map_or(&changed, |f| &f.program);
-        // Any saving pays: the split changes names, not the code.
-        let worse: Vec<usize> = scops
-            .iter()
-            .copied()
-            .filter(|&si| {
-                smaller(base_program, &base, out_program, &contraction, (si, true)).is_none()
-            })
-            .collect();
-        if !worse.is_empty() {
-            scops.retain(|si| !worse.contains(si));
-            continue;
-        }
-        let mut fusion = fusion.unwrap_or_else(|| Fusion {
-            runs: Vec::new(),
-            program: changed.clone(),
-            orders: Vec::new(),
-            rescheduled: Vec::new(),
-            split: Vec::new(),
-            renames: Vec::new(),
-        });
-        for &si in &scops {
-            let np = program.scops[si].params.len();
-            if !fusion.orders.iter().any(|(s, _)| *s == si) {
-                let identity = program.scops[si]
-                    .stmts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, s)| check::Origin::identity(k, s.iterators.len(), np))
-                    .collect();
-                fusion.orders.push((si, identity));
-            }
-            let these: Vec<&split::SplitPlan> = plans.iter().filter(|p| p.scop == si).collect();
-            for p in &these {
-                fusion.split.push((si, p.describe(program)));
-            }
-            fusion
-                .renames
-                .push((si, these.iter().flat_map(|p| p.renames()).collect()));
-        }
-        fusion.orders.sort_by_key(|(s, _)| *s);
-        return Ok((contraction, Some(fusion)));
-    }
-    Ok((base, base_fusion))
-}
-
-/// [`contract_with_fusion`] without the split.
-fn contract_fused(
-    program: &Program,
-    options: &ContractOptions,
-    read_back: &dyn Fn(&str) -> Program,
-) -> Result<(FileContraction, Option<Fusion>), String> {
-    let mut base = contract_program(program, options)?;
-    if !options.fusion {
-        return Ok((base, None));
-    }
-    // The runs not fused, and why.
-    let mut kept: Vec<(usize, String)> = Vec::new();
-    let mut allowed: Vec<usize> = (0..program.scops.len())
-        .filter(|&si| {
-            base.decisions
-                .iter()
-                .any(|d| d.scop == si && !matches!(d.outcome, ArrayOutcome::External))
-        })
-        .collect();
+    allowed: &mut Vec<usize>,
+    min_memory: bool,
+    read_back: ReadBack,
+    kept: &mut Vec<(usize, String)>,
+) -> (Vec<Fusion>, Option<Fusion>) {
     'restart: while !allowed.is_empty() {
         // The programs of the rounds, each checked against the one before.
         let mut stages: Vec<Fusion> = Vec::new();
@@ -289,7 +177,7 @@ fn contract_fused(
         for round in 0..MAX_ROUNDS {
             let mut runs: Vec<FusedRun> = allowed
                 .iter()
-                .flat_map(|&si| plan_fusion(&current, si, options.min_memory))
+                .flat_map(|&si| plan_fusion(&current, si, min_memory))
                 .collect();
             if runs.is_empty() {
                 break;
@@ -365,86 +253,53 @@ fn contract_fused(
                 renames: Vec::new(),
             });
         }
-        // The whole SCoPs re-scheduled, last: like a later round, it must
-        // save a quarter over the best of the rounds.
-        if let Some(stage) = nest_stage(program, &allowed, read_back, &mut kept) {
-            if options.reschedule_always {
-                let mut contraction = contract_program(&stage.program, options)?;
-                contraction.schedule_kept = kept;
-                return Ok((contraction, Some(stage)));
-            }
-            stages.push(stage);
-        }
-        if stages.is_empty() {
-            break;
-        }
-        // Rank the stages by a quick contraction (no lattice search, no
-        // merged buffers): the one whose fused SCoPs need the fewest
-        // cells, the earliest on ties. Only that one is contracted fully.
-        let quick = ContractOptions {
-            lattices: false,
-            inter_array: false,
-            record_max_live: false,
-            ..options.clone()
-        };
-        let mut best: Option<(Cells, Fusion)> = None;
-        for stage in stages {
-            let c = contract_program(&stage.program, &quick)?;
-            let cells = stage
-                .orders
-                .iter()
-                .try_fold(Vec::new(), |mut acc, (si, _)| {
-                    let scop = &stage.program.scops[*si];
-                    let values = sample_values(scop).into_iter().next()?;
-                    acc.extend(array_cells(scop, &c, *si, &values)?);
-                    Some(acc)
-                });
-            let Some(cells) = cells else { continue };
-            // A later round must pay for its longer loops and bigger
-            // bodies: a quarter fewer cells than the best so far, in the
-            // arrays whose cells differ (the cost rule of a `%`;
-            // song_example2's column loops, fused for 22 cells of 596,
-            // ran 1.5 times slower).
-            if best
-                .as_ref()
-                .is_none_or(|(b, _)| saves_a_quarter(b, &cells, options.min_memory))
-            {
-                best = Some((cells, stage));
-            }
-        }
-        let Some((_, stage)) = best else { break };
-        // Merged buffers are not searched on a fused program: the
-        // conflicts of its interleaved statements make that search take
-        // tens of seconds where folding each array alone takes a few.
-        let full = ContractOptions {
-            inter_array: false,
-            ..options.clone()
-        };
-        let mut contraction = contract_program(&stage.program, &full)?;
-        let worse: Vec<usize> = stage
-            .orders
-            .iter()
-            .map(|(si, _)| *si)
-            .filter(|si| {
-                smaller(
-                    program,
-                    &base,
-                    &stage.program,
-                    &contraction,
-                    (*si, options.min_memory),
-                )
-                .is_none()
-            })
-            .collect();
-        if worse.is_empty() {
-            contraction.schedule_kept = kept;
-            return Ok((contraction, Some(stage)));
-        }
-        // Without the SCoPs that fusion does not shrink.
-        allowed.retain(|s| !worse.contains(s));
+        return (stages, nest_stage(program, allowed, read_back, kept));
     }
-    base.schedule_kept = kept;
-    Ok((base, None))
+    (Vec::new(), None)
+}
+
+impl Fusion {
+    /// What splitting the temporaries of `scops` by `plans` did to
+    /// `program`: `fused` (the split program's own fusion) with each split
+    /// SCoP's statement order (the identity where nothing was fused), its
+    /// description and its renames; `changed` is the split program read
+    /// back, used when nothing was fused.
+    pub fn with_splits(
+        fused: Option<Fusion>,
+        changed: &Program,
+        program: &Program,
+        (scops, plans): (&[usize], &[split::SplitPlan]),
+    ) -> Fusion {
+        let mut fusion = fused.unwrap_or_else(|| Fusion {
+            runs: Vec::new(),
+            program: changed.clone(),
+            orders: Vec::new(),
+            rescheduled: Vec::new(),
+            split: Vec::new(),
+            renames: Vec::new(),
+        });
+        for &si in scops {
+            let np = program.scops[si].params.len();
+            if !fusion.orders.iter().any(|(s, _)| *s == si) {
+                let identity = program.scops[si]
+                    .stmts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| check::Origin::identity(k, s.iterators.len(), np))
+                    .collect();
+                fusion.orders.push((si, identity));
+            }
+            let these: Vec<&split::SplitPlan> = plans.iter().filter(|p| p.scop == si).collect();
+            for p in &these {
+                fusion.split.push((si, p.describe(program)));
+            }
+            fusion
+                .renames
+                .push((si, these.iter().flat_map(|p| p.renames()).collect()));
+        }
+        fusion.orders.sort_by_key(|(s, _)| *s);
+        fusion
+    }
 }
 
 /// The SCoPs of `allowed` that [`nest::plan_nests`] re-schedules, printed
@@ -456,7 +311,7 @@ fn contract_fused(
 fn nest_stage(
     program: &Program,
     allowed: &[usize],
-    read_back: &dyn Fn(&str) -> Program,
+    read_back: ReadBack,
     kept: &mut Vec<(usize, String)>,
 ) -> Option<Fusion> {
     // Per SCoP: its plans, each with its text.
@@ -620,16 +475,6 @@ fn assume_edit(
         )),
     }
 }
-
-/// The parameter values the sizes are compared at: the known ones, or
-/// (some without) two sample sizes.
-fn sample_values(scop: &Scop) -> Vec<Vec<i64>> {
-    match scop.param_values() {
-        Ok(values) => vec![values],
-        Err(_) => vec![vec![64; scop.params.len()], vec![1000; scop.params.len()]],
-    }
-}
-
 /// The original statement and the shift of every statement of the fused
 /// SCoP `si`, in order: the runs' statements as printed, the others as
 /// they were.
@@ -667,167 +512,4 @@ fn statement_order(
         k += 1;
     }
     Some(out)
-}
-
-/// The cells of some temporaries, each with its SCoP and name (a SCoP's
-/// merged buffers as one entry, named `#merged`).
-type Cells = Vec<((usize, String), i128)>;
-
-/// Whether the temporaries of SCoP `si` need at least a quarter fewer
-/// cells fused than not (with `min_memory`, fewer), counting only the
-/// arrays whose cells differ (see [`saves_a_quarter`]): compared at the
-/// parameters' known values, or (some without) at two sample sizes,
-/// each. Returns the fused cells at the first sample.
-fn smaller(
-    program: &Program,
-    base: &FileContraction,
-    fused: &Program,
-    contraction: &FileContraction,
-    (si, min_memory): (usize, bool),
-) -> Option<i128> {
-    let scop = &program.scops[si];
-    let samples = sample_values(scop);
-    let mut first = None;
-    for values in &samples {
-        let before = array_cells(scop, base, si, values);
-        // The fused SCoP's parameters, in its own order.
-        let fscop = &fused.scops[si];
-        let fvalues: Option<Vec<i64>> = fscop
-            .params
-            .iter()
-            .map(|p| {
-                scop.params
-                    .iter()
-                    .position(|q| q.name == p.name)
-                    .map(|k| values[k])
-            })
-            .collect();
-        let after = fvalues.and_then(|v| array_cells(fscop, contraction, si, &v));
-        match (before, after) {
-            (Some(b), Some(a)) if saves_a_quarter(&b, &a, min_memory) => {
-                first.get_or_insert(a.iter().map(|(_, c)| c).sum());
-            }
-            _ => return None,
-        }
-    }
-    first
-}
-
-/// Whether `after` needs at least a quarter fewer cells than `before`
-/// (with `min_memory`, fewer), over the arrays whose cells differ: an
-/// array that both count alike (by SCoP and name, one for one) is left
-/// out, so that a big temporary that fusion does not touch does not
-/// hide what fusing a chain beside it saves. Nothing differing saves
-/// nothing.
-fn saves_a_quarter(before: &Cells, after: &Cells, min_memory: bool) -> bool {
-    let mut rest: Vec<&((usize, String), i128)> = after.iter().collect();
-    let mut b: i128 = 0;
-    for entry in before {
-        match rest.iter().position(|e| *e == entry) {
-            Some(k) => {
-                rest.swap_remove(k);
-            }
-            None => b += entry.1,
-        }
-    }
-    let a: i128 = rest.iter().map(|(_, c)| c).sum();
-    a < b && (min_memory || a * 4 <= b * 3)
-}
-
-/// The cells of the temporaries of SCoP `si` under `record`'s decisions,
-/// at parameter values `values`, per array.
-fn array_cells(scop: &Scop, record: &FileContraction, si: usize, values: &[i64]) -> Option<Cells> {
-    let mut out: Cells = Vec::new();
-    for d in record.decisions.iter().filter(|d| d.scop == si) {
-        // A merged array's cells are the buffers' (counted below).
-        if matches!(
-            d.outcome,
-            ArrayOutcome::External | ArrayOutcome::Merged { .. }
-        ) {
-            continue;
-        }
-        let cells = crate::pipeline::strategy::decision_cells_at(scop, d, values)?;
-        out.push(((si, d.name.clone()), i128::from(cells)));
-    }
-    // Merged buffers: their cells at the known values, or at any values
-    // when they are made for every value (their moduli are affine in the
-    // parameters).
-    for m in record.merged.iter().filter(|m| m.scop == si) {
-        let cells = if scop.param_values().ok().as_deref() == Some(values) {
-            m.merged_cells
-        } else {
-            m.storage_for_every_value()?.sol.size(values).ok()?
-        };
-        out.push(((si, "#merged".to_string()), i128::from(cells)));
-    }
-    Some(out)
-}
-
-/// [`contract_with_fusion`] for a program the front end read with
-/// `frontend` (every SCoP kept). The contraction's records index the
-/// fused program when there is a [`Fusion`], `program` otherwise.
-pub fn contract_read(
-    program: &Program,
-    options: &ContractOptions,
-    frontend: &crate::frontend::Options,
-) -> Result<(FileContraction, Option<Fusion>), String> {
-    let read_back = |text: &str| crate::frontend::extract(&program.path, text, frontend);
-    contract_with_fusion(program, options, &read_back)
-}
-
-/// [`contract_read`], with the program the contraction's records index:
-/// the fused one when loops were fused, `program` otherwise.
-pub fn contract_indexed(
-    program: Program,
-    options: &ContractOptions,
-    frontend: &crate::frontend::Options,
-) -> (Program, Result<FileContraction, String>) {
-    match contract_read(&program, options, frontend) {
-        Ok((c, Some(f))) => (f.program, Ok(c)),
-        Ok((c, None)) => (program, Ok(c)),
-        Err(e) => (program, Err(e)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cells(v: &[(&str, i128)]) -> Cells {
-        v.iter().map(|(n, c)| ((0, n.to_string()), *c)).collect()
-    }
-
-    #[test]
-    fn a_big_array_left_alike_does_not_hide_a_chain_s_saving() {
-        // A chain's two intermediates, 2 * 1002 cells, fold to 3 + 3 once
-        // fused; a temporary of a million cells beside them is kept
-        // alike: 1 002 004 -> 1 000 006 is not a quarter of the whole,
-        // but 6 is far below three quarters of 2004.
-        let before = cells(&[("big", 1_000_000), ("t1", 1002), ("t2", 1002)]);
-        let after = cells(&[("t1", 3), ("big", 1_000_000), ("t2", 3)]);
-        assert!(saves_a_quarter(&before, &after, false));
-        // Nothing differs: nothing saved.
-        assert!(!saves_a_quarter(&before, &before, false));
-        assert!(!saves_a_quarter(&before, &before, true));
-        // 22 of 596 (song_example2's column loops): not a quarter, but
-        // fewer (--min-memory).
-        let before = cells(&[("ZA", 296), ("ZB", 300)]);
-        let after = cells(&[("ZA", 274), ("ZB", 300)]);
-        assert!(!saves_a_quarter(&before, &after, false));
-        assert!(saves_a_quarter(&before, &after, true));
-        // Exactly a quarter of the differing arrays: 300 -> 225.
-        let after = cells(&[("ZA", 296), ("ZB", 225)]);
-        assert!(saves_a_quarter(
-            &cells(&[("ZA", 296), ("ZB", 300)]),
-            &after,
-            false
-        ));
-        // One array shrinks, another grows: the sum of both counts.
-        let before = cells(&[("a", 100), ("b", 100)]);
-        // (three quarters of 200: 150).
-        let after = cells(&[("a", 10), ("b", 140)]);
-        assert!(saves_a_quarter(&before, &after, false)); // 150
-        let after = cells(&[("a", 10), ("b", 141)]);
-        assert!(!saves_a_quarter(&before, &after, false)); // 151
-    }
 }

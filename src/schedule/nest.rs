@@ -1323,7 +1323,7 @@ fn scan_specialised(
     use super::scan::{Node, scan};
     let np = scop.params.len();
     let values = scop.param_values().ok();
-    let pin = values.is_some() && crate::pipeline::params_are_macros(program, scop);
+    let pin = values.is_some() && program.params_are_macros(scop);
     let mut context = scop.context.clone();
     let mut assumed: Vec<Vec<i64>> = Vec::new();
     fn param_guards(nodes: &[Node], np: usize, out: &mut Vec<Vec<i64>>) {

@@ -26,7 +26,7 @@
 //!   ([`check_split`]). The trace check of `verify` and of the campaigns
 //!   runs both programs with the new names mapped back to the old one.
 //! - **Used** when the SCoP's temporaries need fewer cells split than not
-//!   (see [`super::contract_with_fusion`]).
+//!   (see `crate::pipeline::contract_file`).
 
 use crate::codegen::edits::Edit;
 use crate::ir::{ArrayId, Program, Scop, Storage};
@@ -305,6 +305,45 @@ pub fn split_edits(program: &Program, plans: &[SplitPlan]) -> Option<Vec<Edit>> 
 
 /// Whether SCoP `split` is SCoP `original` with the accesses of `plans`'
 /// arrays (of that SCoP) renamed to their groups' arrays, and nothing
+/// The program with the temporaries of `all`'s plans for the SCoPs
+/// `scops` split, read back, and the plans used: a SCoP whose split text
+/// fails [`check_split`] leaves `scops`, and the others are tried again.
+/// `None` when no SCoP is left, or the edits cannot be made or read back.
+pub fn split_program(
+    program: &Program,
+    all: &[SplitPlan],
+    scops: &mut Vec<usize>,
+    read_back: &dyn Fn(&str) -> Program,
+) -> Option<(Program, Vec<SplitPlan>)> {
+    while !scops.is_empty() {
+        let plans: Vec<SplitPlan> = all
+            .iter()
+            .filter(|p| scops.contains(&p.scop))
+            .cloned()
+            .collect();
+        let edits = split_edits(program, &plans)?;
+        let text = crate::codegen::apply_edits(&program.source, &edits).ok()?;
+        let changed = read_back(&text);
+        if changed.has_errors() || changed.scops.len() != program.scops.len() {
+            return None;
+        }
+        let bad: Vec<usize> = scops
+            .iter()
+            .copied()
+            .filter(|&si| {
+                let these: Vec<SplitPlan> =
+                    plans.iter().filter(|p| p.scop == si).cloned().collect();
+                check_split(&program.scops[si], &changed.scops[si], &these).is_err()
+            })
+            .collect();
+        if bad.is_empty() {
+            return Some((changed, plans));
+        }
+        scops.retain(|si| !bad.contains(si));
+    }
+    None
+}
+
 /// else changed.
 pub fn check_split(original: &Scop, split: &Scop, plans: &[SplitPlan]) -> Result<(), String> {
     let names = |s: &Scop| s.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>();

@@ -94,7 +94,7 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
             let path = dir.join(format!("{name}.c"));
             std::fs::write(&path, &sized).expect("write");
             let program = extract(name, &sized, &Options::default());
-            let (contraction, fusion) = polyfold::schedule::contract_read(
+            let (contraction, fusion) = polyfold::pipeline::contract_read(
                 &program,
                 &Default::default(),
                 &Options::default(),

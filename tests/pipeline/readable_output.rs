@@ -70,7 +70,7 @@ fn contract_fused(
     options: &polyfold::pipeline::ContractOptions,
 ) -> polyfold::pipeline::FileContraction {
     let frontend = polyfold::frontend::Options::default();
-    polyfold::schedule::contract_read(&read(path, source), options, &frontend)
+    polyfold::pipeline::contract_read(&read(path, source), options, &frontend)
         .expect("contracts")
         .0
 }

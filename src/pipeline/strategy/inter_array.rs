@@ -18,7 +18,7 @@ use crate::ir::{Liveness, ParamOrigin, Program, Scop};
 use crate::mapping::Method;
 use crate::pipeline::certify::{Certified, certify_merged, certify_merged_for_every_value};
 use crate::pipeline::contraction::SmoContraction;
-use crate::pipeline::pins::{params_are_macros, static_assert_text, values_condition};
+use crate::pipeline::pins::{static_assert_text, values_condition};
 use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
 
 use super::facts::{decision_cells_at, param_values};
@@ -94,7 +94,7 @@ pub fn merge_scop(
         }
     };
     // For the known values, when they are `#define`s (to pin them).
-    let values = if params_are_macros(program, scop) {
+    let values = if program.params_are_macros(scop) {
         param_values(scop).map_err(|name| format!("parameter `{name}` has no known value"))
     } else {
         Err("the parameters are not all #defines of the file".into())

@@ -163,7 +163,7 @@ fn a_forced_reschedule_near_the_limits_runs_like_the_original() {
         min_memory: true,
         ..Default::default()
     };
-    let (contraction, fusion) = polyfold::schedule::contract_read(
+    let (contraction, fusion) = polyfold::pipeline::contract_read(
         &program,
         &options,
         &polyfold::frontend::Options::default(),

@@ -1,0 +1,335 @@
+//! Schedule variants, chosen by the storage they need: the original
+//! schedule's contraction, then the variants that `crate::schedule`
+//! proposes and checks (fusion rounds, whole runs re-scheduled,
+//! temporaries split by reference groups), each contracted by
+//! `super::contract_program`. A variant is kept when its temporaries
+//! need at least a quarter fewer cells (fewer, with `--min-memory`) at
+//! the known parameter values, or at two sample sizes.
+
+use crate::ir::{Program, Scop};
+use crate::schedule::{Fusion, ReadBack};
+
+use super::options::ContractOptions;
+use super::record::{ArrayOutcome, FileContraction};
+
+/// The passes on one schedule (`super::contract_program`).
+pub(super) type Contract<'a> =
+    &'a dyn Fn(&Program, &ContractOptions) -> Result<FileContraction, String>;
+
+/// The contraction of `program` on its best schedule: the original, or
+/// the fusion stage (see [`crate::schedule::fusion_stages`]) whose SCoPs
+/// need fewer cells; with the [`Fusion`] when one is used (whose
+/// program the contraction's records index).
+pub(super) fn best_schedule(
+    program: &Program,
+    options: &ContractOptions,
+    (read_back, contract_program): (ReadBack, Contract),
+) -> Result<(FileContraction, Option<Fusion>), String> {
+    let mut base = contract_program(program, options)?;
+    if !options.fusion {
+        return Ok((base, None));
+    }
+    // The runs not fused, and why.
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    let mut allowed: Vec<usize> = (0..program.scops.len())
+        .filter(|&si| {
+            base.decisions
+                .iter()
+                .any(|d| d.scop == si && !matches!(d.outcome, ArrayOutcome::External))
+        })
+        .collect();
+    while !allowed.is_empty() {
+        let (mut stages, rescheduled) = crate::schedule::fusion_stages(
+            program,
+            &mut allowed,
+            options.min_memory,
+            read_back,
+            &mut kept,
+        );
+        // The whole SCoPs re-scheduled, last: like a later round, it must
+        // save a quarter over the best of the rounds.
+        if let Some(stage) = rescheduled {
+            if options.reschedule_always {
+                let mut contraction = contract_program(&stage.program, options)?;
+                contraction.schedule_kept = kept;
+                return Ok((contraction, Some(stage)));
+            }
+            stages.push(stage);
+        }
+        if stages.is_empty() {
+            break;
+        }
+        // Only the best stage is contracted fully.
+        let Some(stage) = best_stage(stages, options, contract_program)? else {
+            break;
+        };
+        // Merged buffers are not searched on a fused program: the
+        // conflicts of its interleaved statements make that search take
+        // tens of seconds where folding each array alone takes a few.
+        let full = ContractOptions {
+            inter_array: false,
+            ..options.clone()
+        };
+        let mut contraction = contract_program(&stage.program, &full)?;
+        let worse: Vec<usize> = stage
+            .orders
+            .iter()
+            .map(|(si, _)| *si)
+            .filter(|si| {
+                smaller(
+                    program,
+                    &base,
+                    &stage.program,
+                    &contraction,
+                    (*si, options.min_memory),
+                )
+                .is_none()
+            })
+            .collect();
+        if worse.is_empty() {
+            contraction.schedule_kept = kept;
+            return Ok((contraction, Some(stage)));
+        }
+        // Without the SCoPs that fusion does not shrink.
+        allowed.retain(|s| !worse.contains(s));
+    }
+    base.schedule_kept = kept;
+    Ok((base, None))
+}
+
+/// The stage whose fused SCoPs need the fewest cells by a quick
+/// contraction (no lattice search, no merged buffers), the earliest on
+/// ties; a later stage must save a quarter over the best before it.
+fn best_stage(
+    stages: Vec<Fusion>,
+    options: &ContractOptions,
+    contract_program: Contract,
+) -> Result<Option<Fusion>, String> {
+    let quick = ContractOptions {
+        lattices: false,
+        inter_array: false,
+        record_max_live: false,
+        ..options.clone()
+    };
+    let mut best: Option<(Cells, Fusion)> = None;
+    for stage in stages {
+        let c = contract_program(&stage.program, &quick)?;
+        let cells = stage
+            .orders
+            .iter()
+            .try_fold(Vec::new(), |mut acc, (si, _)| {
+                let scop = &stage.program.scops[*si];
+                let values = sample_values(scop).into_iter().next()?;
+                acc.extend(array_cells(scop, &c, *si, &values)?);
+                Some(acc)
+            });
+        let Some(cells) = cells else { continue };
+        // A later round must pay for its longer loops and bigger
+        // bodies: a quarter fewer cells than the best so far, in the
+        // arrays whose cells differ (the cost rule of a `%`;
+        // song_example2's column loops, fused for 22 cells of 596,
+        // ran 1.5 times slower).
+        if best
+            .as_ref()
+            .is_none_or(|(b, _)| saves_a_quarter(b, &cells, options.min_memory))
+        {
+            best = Some((cells, stage));
+        }
+    }
+    Ok(best.map(|(_, stage)| stage))
+}
+
+/// `(contraction, fusion)` of [`best_schedule`], or better: the
+/// temporaries split by reference groups ([`crate::schedule::split`]) and
+/// the split program on its best schedule, when that needs fewer cells.
+pub(super) fn split_temporaries(
+    program: &Program,
+    (base, base_fusion): (FileContraction, Option<Fusion>),
+    options: &ContractOptions,
+    (read_back, contract_program): (ReadBack, Contract),
+) -> Result<(FileContraction, Option<Fusion>), String> {
+    use crate::schedule::split;
+    let base_program = base_fusion.as_ref().map_or(program, |f| &f.program);
+    // The temporaries, per SCoP (what the contraction did not find
+    // external).
+    let temporaries = |si: usize| -> Vec<String> {
+        base.decisions
+            .iter()
+            .filter(|d| d.scop == si && !matches!(d.outcome, ArrayOutcome::External))
+            .map(|d| d.name.clone())
+            .collect()
+    };
+    let all: Vec<split::SplitPlan> = (0..program.scops.len())
+        .flat_map(|si| split::plan_splits(program, si, &temporaries(si)))
+        .collect();
+    let mut scops: Vec<usize> = all.iter().map(|p| p.scop).collect();
+    scops.dedup();
+    while let Some((changed, plans)) = split::split_program(program, &all, &mut scops, read_back) {
+        let split_options = ContractOptions {
+            renamed: plans.iter().flat_map(|p| p.renames()).collect(),
+            ..options.clone()
+        };
+        let (contraction, fusion) =
+            best_schedule(&changed, &split_options, (read_back, contract_program))?;
+        let out_program = fusion.as_ref().map_or(&changed, |f| &f.program);
+        // Any saving pays: the split changes names, not the code.
+        let worse: Vec<usize> = scops
+            .iter()
+            .copied()
+            .filter(|&si| {
+                smaller(base_program, &base, out_program, &contraction, (si, true)).is_none()
+            })
+            .collect();
+        if !worse.is_empty() {
+            scops.retain(|si| !worse.contains(si));
+            continue;
+        }
+        let fusion = Fusion::with_splits(fusion, &changed, program, (&scops, &plans));
+        return Ok((contraction, Some(fusion)));
+    }
+    Ok((base, base_fusion))
+}
+
+/// The parameter values the sizes are compared at: the known ones, or
+/// (some without) two sample sizes.
+fn sample_values(scop: &Scop) -> Vec<Vec<i64>> {
+    match scop.param_values() {
+        Ok(values) => vec![values],
+        Err(_) => vec![vec![64; scop.params.len()], vec![1000; scop.params.len()]],
+    }
+}
+/// The cells of some temporaries, each with its SCoP and name (a SCoP's
+/// merged buffers as one entry, named `#merged`).
+type Cells = Vec<((usize, String), i128)>;
+
+/// Whether the temporaries of SCoP `si` need at least a quarter fewer
+/// cells fused than not (with `min_memory`, fewer), counting only the
+/// arrays whose cells differ (see [`saves_a_quarter`]): compared at the
+/// parameters' known values, or (some without) at two sample sizes,
+/// each. Returns the fused cells at the first sample.
+fn smaller(
+    program: &Program,
+    base: &FileContraction,
+    fused: &Program,
+    contraction: &FileContraction,
+    (si, min_memory): (usize, bool),
+) -> Option<i128> {
+    let scop = &program.scops[si];
+    let samples = sample_values(scop);
+    let mut first = None;
+    for values in &samples {
+        let before = array_cells(scop, base, si, values);
+        // The fused SCoP's parameters, in its own order.
+        let fscop = &fused.scops[si];
+        let fvalues: Option<Vec<i64>> = fscop
+            .params
+            .iter()
+            .map(|p| {
+                scop.params
+                    .iter()
+                    .position(|q| q.name == p.name)
+                    .map(|k| values[k])
+            })
+            .collect();
+        let after = fvalues.and_then(|v| array_cells(fscop, contraction, si, &v));
+        match (before, after) {
+            (Some(b), Some(a)) if saves_a_quarter(&b, &a, min_memory) => {
+                first.get_or_insert(a.iter().map(|(_, c)| c).sum());
+            }
+            _ => return None,
+        }
+    }
+    first
+}
+
+/// Whether `after` needs at least a quarter fewer cells than `before`
+/// (with `min_memory`, fewer), over the arrays whose cells differ: an
+/// array that both count alike (by SCoP and name, one for one) is left
+/// out, so that a big temporary that fusion does not touch does not
+/// hide what fusing a chain beside it saves. Nothing differing saves
+/// nothing.
+fn saves_a_quarter(before: &Cells, after: &Cells, min_memory: bool) -> bool {
+    let mut rest: Vec<&((usize, String), i128)> = after.iter().collect();
+    let mut b: i128 = 0;
+    for entry in before {
+        match rest.iter().position(|e| *e == entry) {
+            Some(k) => {
+                rest.swap_remove(k);
+            }
+            None => b += entry.1,
+        }
+    }
+    let a: i128 = rest.iter().map(|(_, c)| c).sum();
+    a < b && (min_memory || a * 4 <= b * 3)
+}
+
+/// The cells of the temporaries of SCoP `si` under `record`'s decisions,
+/// at parameter values `values`, per array.
+fn array_cells(scop: &Scop, record: &FileContraction, si: usize, values: &[i64]) -> Option<Cells> {
+    let mut out: Cells = Vec::new();
+    for d in record.decisions.iter().filter(|d| d.scop == si) {
+        // A merged array's cells are the buffers' (counted below).
+        if matches!(
+            d.outcome,
+            ArrayOutcome::External | ArrayOutcome::Merged { .. }
+        ) {
+            continue;
+        }
+        let cells = super::strategy::decision_cells_at(scop, d, values)?;
+        out.push(((si, d.name.clone()), i128::from(cells)));
+    }
+    // Merged buffers: their cells at the known values, or at any values
+    // when they are made for every value (their moduli are affine in the
+    // parameters).
+    for m in record.merged.iter().filter(|m| m.scop == si) {
+        let cells = if scop.param_values().ok().as_deref() == Some(values) {
+            m.merged_cells
+        } else {
+            m.storage_for_every_value()?.sol.size(values).ok()?
+        };
+        out.push(((si, "#merged".to_string()), i128::from(cells)));
+    }
+    Some(out)
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(v: &[(&str, i128)]) -> Cells {
+        v.iter().map(|(n, c)| ((0, n.to_string()), *c)).collect()
+    }
+
+    #[test]
+    fn a_big_array_left_alike_does_not_hide_a_chain_s_saving() {
+        // A chain's two intermediates, 2 * 1002 cells, fold to 3 + 3 once
+        // fused; a temporary of a million cells beside them is kept
+        // alike: 1 002 004 -> 1 000 006 is not a quarter of the whole,
+        // but 6 is far below three quarters of 2004.
+        let before = cells(&[("big", 1_000_000), ("t1", 1002), ("t2", 1002)]);
+        let after = cells(&[("t1", 3), ("big", 1_000_000), ("t2", 3)]);
+        assert!(saves_a_quarter(&before, &after, false));
+        // Nothing differs: nothing saved.
+        assert!(!saves_a_quarter(&before, &before, false));
+        assert!(!saves_a_quarter(&before, &before, true));
+        // 22 of 596 (song_example2's column loops): not a quarter, but
+        // fewer (--min-memory).
+        let before = cells(&[("ZA", 296), ("ZB", 300)]);
+        let after = cells(&[("ZA", 274), ("ZB", 300)]);
+        assert!(!saves_a_quarter(&before, &after, false));
+        assert!(saves_a_quarter(&before, &after, true));
+        // Exactly a quarter of the differing arrays: 300 -> 225.
+        let after = cells(&[("ZA", 296), ("ZB", 225)]);
+        assert!(saves_a_quarter(
+            &cells(&[("ZA", 296), ("ZB", 300)]),
+            &after,
+            false
+        ));
+        // One array shrinks, another grows: the sum of both counts.
+        let before = cells(&[("a", 100), ("b", 100)]);
+        // (three quarters of 200: 150).
+        let after = cells(&[("a", 10), ("b", 140)]);
+        assert!(saves_a_quarter(&before, &after, false)); // 150
+        let after = cells(&[("a", 10), ("b", 141)]);
+        assert!(!saves_a_quarter(&before, &after, false)); // 151
+    }
+}
