@@ -128,7 +128,7 @@ pub fn corpus_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// decision and of each merged SCoP.
 struct KernelRuns {
     program: crate::ir::Program,
-    contraction: Result<crate::pipeline::FileContraction, String>,
+    contraction: Result<crate::pipeline::FileContraction, crate::pipeline::Error>,
     times: Vec<Duration>,
     array_times: Vec<Vec<Duration>>,
     merged_times: std::collections::HashMap<usize, Vec<Duration>>,

@@ -390,7 +390,7 @@ fn contract(
     path: &str,
     program: &Program,
     options: &RunOptions,
-) -> Result<(FileContraction, Option<crate::schedule::Fusion>), String> {
+) -> Result<(FileContraction, Option<crate::schedule::Fusion>), crate::pipeline::Error> {
     let read_back = |text: &str| read_back(path, text, options);
     crate::pipeline::contract_file(program, &contract_options(options), &read_back)
 }

@@ -375,7 +375,7 @@ pub fn run_polyfold_traced(
         )
         .map_err(|e| Failure {
             kind: FailureKind::ContractError,
-            detail: e,
+            detail: e.to_string(),
         })?;
         // A fused schedule: traced against the original at the known
         // values and at the trace sizes; the storage is the fused

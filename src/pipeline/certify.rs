@@ -30,6 +30,126 @@ use crate::verify::{MergedStorage, TraceReport};
 
 use super::contraction::SmoContraction;
 
+/// Why the certifier refused a storage. Its `Display` is the reason the
+/// report gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The exact proof on the difference set failed (or was undecided).
+    Proof(crate::mapping::certify::CertifyFailure),
+    /// The layout of a proven mapping could not be proven in bounds.
+    Layout(crate::mapping::layout::LayoutFailure),
+    /// A certificate for parameter values other than the claim's.
+    OtherValues,
+    /// The certificate names no set of parameter values.
+    NoParameterSet,
+    /// A packed triangle over an extent that is not affine.
+    ExtentNotAffine,
+    /// A packed triangle over a dimension the array does not have.
+    NoSuchDimension,
+    /// A packed triangle over dimensions declared with different extents.
+    TriangleExtents,
+    /// The strategy computed no difference set to prove on.
+    NoDifferenceSet,
+    /// The strategy ran no trace to certify by.
+    NoTrace,
+    /// The trace ran with a storage other than the one proposed.
+    TracedOtherStorage,
+    /// A trace certifies one location only.
+    NotSingleLocation,
+    /// The array is accessed in a parallel loop, which a trace does not
+    /// order.
+    ParallelLoop,
+    /// Some cells are read before they are written.
+    LiveIn,
+    /// More than one value live at once, in a single location.
+    LiveAtOnce(usize),
+    /// The trace found a wrong read, in this statement.
+    WrongRead(String),
+    /// A function parameter keeps its declarator: a layout combining
+    /// subscripts does not fit it.
+    DeclaratorLinear,
+    /// A function parameter keeps its declarator: a mapping for the
+    /// known values cannot be pinned there.
+    DeclaratorKnownValues,
+    /// Merged storage made for the known values only, offered for every
+    /// value.
+    KnownValuesOnly,
+    /// The merged mapping is not proven for every value (with the
+    /// error, when the proof did not finish).
+    MergedNotProven(Option<String>),
+    /// No small size of the context to trace merged storage at.
+    NoSmallSize,
+    /// The trace of merged storage could not run.
+    TraceFailed(String),
+    /// The trace of merged storage found a read that sees another value.
+    Mismatch(Box<crate::verify::trace::Mismatch>),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const DECLARATOR: &str = "a function parameter keeps its declared type";
+        match self {
+            Refused::Proof(failure) => write!(f, "{failure}"),
+            Refused::Layout(failure) => f.write_str(&failure.0),
+            Refused::OtherValues => f.write_str("a proof for values other than the claim's"),
+            Refused::NoParameterSet => f.write_str("no set of parameter values to prove it on"),
+            Refused::ExtentNotAffine => f.write_str("an extent is not affine"),
+            Refused::NoSuchDimension => f.write_str("no such dimension"),
+            Refused::TriangleExtents => {
+                f.write_str("the triangle's dimensions are not declared with one extent")
+            }
+            Refused::NoDifferenceSet => f.write_str("no difference set was computed"),
+            Refused::NoTrace => f.write_str("no trace ran"),
+            Refused::TracedOtherStorage => f.write_str("the trace ran with another storage"),
+            Refused::NotSingleLocation => f.write_str("not a single location"),
+            Refused::ParallelLoop => {
+                f.write_str("the trace does not order the iterations of a parallel loop")
+            }
+            Refused::LiveIn => f.write_str("some cells are read before they are written (live-in)"),
+            Refused::LiveAtOnce(n) => write!(f, "{n} values live at once"),
+            Refused::WrongRead(statement) => {
+                write!(f, "the trace found a wrong read in {statement}")
+            }
+            Refused::DeclaratorLinear => write!(
+                f,
+                "{DECLARATOR}: a layout that combines subscripts does not fit it"
+            ),
+            Refused::DeclaratorKnownValues => write!(
+                f,
+                "{DECLARATOR}: the mapping holds only for the known values, and a parameter list has no place for their pin"
+            ),
+            Refused::KnownValuesOnly => {
+                f.write_str("merged storage made for the known values only")
+            }
+            Refused::MergedNotProven(None) => {
+                f.write_str("the merged mapping is not proven for every value")
+            }
+            Refused::MergedNotProven(Some(e)) => {
+                write!(f, "the merged mapping is not proven: {e}")
+            }
+            Refused::NoSmallSize => {
+                f.write_str("no small size of the context to trace the merged storage at")
+            }
+            Refused::TraceFailed(e) => f.write_str(e),
+            Refused::Mismatch(m) => write!(
+                f,
+                "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
+                m.statement,
+                m.iteration,
+                m.read
+                    .map_or("the write".to_string(), |k| format!("read {k}")),
+                m.array,
+                m.cell,
+                m.buffer.as_deref().unwrap_or(""),
+                m.location,
+                m.expected_writer,
+                m.found_writer,
+                m.kind
+            ),
+        }
+    }
+}
+
 /// A certified storage: what code generation accepts.
 #[derive(Clone, Debug)]
 pub struct Certified {
@@ -156,7 +276,7 @@ pub fn certify_array(
     mapping: ModularMapping,
     scope: Scope,
     budget: &mut Budget,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let from: Option<Vec<i64>> = match scope {
         Scope::AtLeast(t) => Some(at_least(claim.values, t)),
         _ => None,
@@ -173,7 +293,7 @@ pub fn certify_array(
         ),
     };
     let mut certificate =
-        certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+        certify_modular(pieces, &mapping, mode, budget).map_err(Refused::Proof)?;
     if let Some(from) = from {
         certificate = Certificate::FromValues(from);
     }
@@ -190,19 +310,19 @@ pub fn certify_array_for(
     mapping: ModularMapping,
     certificate: &Certificate,
     budget: &mut Budget,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let within = certificate.parameter_set(&claim.scop.context);
     let (pieces, mode) = match (certificate, &within) {
         (Certificate::ForValues(values), _) if values == claim.values => {
             (claim.fixed_ds, CertifyMode::Fixed(claim.values))
         }
         (Certificate::ForValues(_), _) => {
-            return Err("a proof for values other than the claim's".into());
+            return Err(Refused::OtherValues);
         }
         (_, Some(within)) => (claim.ds, CertifyMode::Symbolic { context: within }),
-        (_, None) => return Err("no set of parameter values to prove it on".into()),
+        (_, None) => return Err(Refused::NoParameterSet),
     };
-    certify_modular(pieces, &mapping, mode, budget).map_err(|f| f.to_string())?;
+    certify_modular(pieces, &mapping, mode, budget).map_err(Refused::Proof)?;
     modular(claim, mapping, certificate.clone(), budget)
 }
 
@@ -220,16 +340,16 @@ pub fn certify_packed(
     pair: (usize, usize, crate::mapping::layout::Triangle),
     scope: Scope,
     budget: &mut Budget,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let moduli: Vec<ParamAffine> = claim
         .extents
         .iter()
         .cloned()
         .collect::<Option<Vec<_>>>()
-        .ok_or("an extent is not affine")?;
-    let extent = moduli.get(pair.0).ok_or("no such dimension")?;
+        .ok_or(Refused::ExtentNotAffine)?;
+    let extent = moduli.get(pair.0).ok_or(Refused::NoSuchDimension)?;
     if moduli.get(pair.1) != Some(extent) {
-        return Err("the triangle's dimensions are not declared with one extent".into());
+        return Err(Refused::TriangleExtents);
     }
     let extent = &extent.clone();
     let name = &claim.scop.array(claim.array).name;
@@ -249,7 +369,7 @@ pub fn certify_packed(
         &claim.scop.context,
         budget,
     )
-    .map_err(|f| f.0)?;
+    .map_err(Refused::Layout)?;
     Ok(Certified {
         storage: Storage::Modular {
             array: claim.array,
@@ -272,17 +392,17 @@ pub fn certify_by_trace(
     trace: &TraceReport,
     traced_storage: &crate::verify::Storage,
     budget: &mut Budget,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let a = claim.array.0 as usize;
     if !matches!(traced_storage, crate::verify::Storage::Modular(m) if *m == mapping) {
-        return Err("the trace ran with another storage".into());
+        return Err(Refused::TracedOtherStorage);
     }
     if mapping
         .dims
         .iter()
         .any(|d| !d.modulus.is_constant() || d.modulus.constant != 1)
     {
-        return Err("not a single location".into());
+        return Err(Refused::NotSingleLocation);
     }
     if claim
         .model
@@ -290,16 +410,16 @@ pub fn certify_by_trace(
         .iter()
         .any(|e| !e.parallel_levels.is_empty())
     {
-        return Err("the trace does not order the iterations of a parallel loop".into());
+        return Err(Refused::ParallelLoop);
     }
     if trace.initial_reads[a] > 0 {
-        return Err("some cells are read before they are written (live-in)".into());
+        return Err(Refused::LiveIn);
     }
     if trace.max_live[a] > 1 {
-        return Err(format!("{} values live at once", trace.max_live[a]));
+        return Err(Refused::LiveAtOnce(trace.max_live[a]));
     }
     if let Some(m) = &trace.first_mismatch {
-        return Err(format!("the trace found a wrong read in {}", m.statement));
+        return Err(Refused::WrongRead(m.statement.clone()));
     }
     let certificate = Certificate::ForValues(claim.values.to_vec());
     modular(claim, mapping, certificate, budget)
@@ -312,7 +432,7 @@ fn modular(
     mapping: ModularMapping,
     certificate: Certificate,
     budget: &mut Budget,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let mapping = in_declared_order(mapping);
     let layout = if mapping.is_axis() {
         axis_layout(
@@ -332,7 +452,7 @@ fn modular(
             budget,
         )
     }
-    .map_err(|f| f.0)?;
+    .map_err(Refused::Layout)?;
     let mut layout = layout;
     if claim.fast_modulo {
         // An argument left unproven keeps its `%`.
@@ -373,20 +493,15 @@ fn fit_declarator(
     claim: &ArrayClaim<'_>,
     layout: ArrayLayout,
     certificate: &Certificate,
-) -> Result<ArrayLayout, String> {
+) -> Result<ArrayLayout, Refused> {
     if !claim.scop.array(claim.array).keeps_declarator() {
         return Ok(layout);
     }
-    const WHY: &str = "a function parameter keeps its declared type";
     if layout.is_linear() {
-        return Err(format!(
-            "{WHY}: a layout that combines subscripts does not fit it"
-        ));
+        return Err(Refused::DeclaratorLinear);
     }
     if *certificate != Certificate::ForAllParameters {
-        return Err(format!(
-            "{WHY}: the mapping holds only for the known values, and a parameter list has no place for their pin"
-        ));
+        return Err(Refused::DeclaratorKnownValues);
     }
     let mut dims = layout.dims;
     for dim in &mut dims {
@@ -403,7 +518,7 @@ pub fn certify_merged(
     scop: &Scop,
     values: &[i64],
     mut proposal: SmoContraction,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let reads = trace_check(scop, values, &proposal.storage)?;
     proposal.reads_checked = reads;
     proposal.report.push_str(&format!(
@@ -431,15 +546,15 @@ const EVERY_VALUE_TRACES: usize = 6;
 pub fn certify_merged_for_every_value(
     scop: &Scop,
     mut proposal: SmoContraction,
-) -> Result<Certified, String> {
+) -> Result<Certified, Refused> {
     let every = proposal
         .every_value
         .as_ref()
-        .ok_or("merged storage made for the known values only")?;
+        .ok_or(Refused::KnownValuesOnly)?;
     match crate::mapping::smo::certify_symbolic(&every.spec, &every.sol) {
         Ok(true) => {}
-        Ok(false) => return Err("the merged mapping is not proven for every value".into()),
-        Err(e) => return Err(format!("the merged mapping is not proven: {e}")),
+        Ok(false) => return Err(Refused::MergedNotProven(None)),
+        Err(e) => return Err(Refused::MergedNotProven(Some(e.to_string()))),
     }
     let n = scop.params.len();
     let mut sizes: Vec<Vec<i64>> = (1..=4).map(|v| vec![v; n]).collect();
@@ -464,7 +579,7 @@ pub fn certify_merged_for_every_value(
         traced += 1;
     }
     if traced == 0 {
-        return Err("no small size of the context to trace the merged storage at".into());
+        return Err(Refused::NoSmallSize);
     }
     proposal.reads_checked = reads;
     proposal.report.push_str(&format!(
@@ -479,29 +594,16 @@ pub fn certify_merged_for_every_value(
 /// `storage`, for the parameter values `values`: every read of the
 /// transformed program must see the value it sees in the original. Returns
 /// the number of reads compared.
-fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, String> {
+fn trace_check(scop: &Scop, values: &[i64], storage: &MergedStorage) -> Result<usize, Refused> {
     let mut trace = crate::verify::build::trace_program(scop);
-    trace.merge(storage)?;
+    trace.merge(storage).map_err(Refused::TraceFailed)?;
     // Unbounded, as the enumerations of the operations above: the trace
     // visits each operation once.
     let mut budget = Budget::new(u64::MAX, None);
-    let report =
-        crate::verify::run_trace(&trace, values, &mut budget).map_err(|e| e.to_string())?;
+    let report = crate::verify::run_trace(&trace, values, &mut budget)
+        .map_err(|e| Refused::TraceFailed(e.to_string()))?;
     match report.first_mismatch {
         None => Ok(report.reads_checked),
-        Some(m) => Err(format!(
-            "trace check failed: {} at {:?}, {} of {}{:?} at {}{:?}: expected {:?}, found {:?} ({:?})",
-            m.statement,
-            m.iteration,
-            m.read
-                .map_or("the write".to_string(), |k| format!("read {k}")),
-            m.array,
-            m.cell,
-            m.buffer.as_deref().unwrap_or(""),
-            m.location,
-            m.expected_writer,
-            m.found_writer,
-            m.kind
-        )),
+        Some(m) => Err(Refused::Mismatch(Box::new(m))),
     }
 }

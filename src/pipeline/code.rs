@@ -10,6 +10,7 @@ use crate::ir::Program;
 use crate::ir::Scop;
 
 use super::certify::{Certified, Storage};
+use super::error::Error;
 use super::options::ContractOptions;
 use super::record::{
     ArrayDecision, ArrayOutcome, FileContraction, InnerLoopModulo, InnerModulo, MergedScop,
@@ -32,7 +33,7 @@ pub(super) fn per_array_code(
     options: &ContractOptions,
     decisions: &mut [ArrayDecision],
     taken: &mut std::collections::BTreeSet<String>,
-) -> Result<(PerArrayCode, Vec<usize>), String> {
+) -> Result<(PerArrayCode, Vec<usize>), Error> {
     let scop = &program.scops[si];
     // Copies `A[f] = A[g];` that the new layout of `A` makes `x = x`: they
     // go, with what they leave empty (by syntax nodes), and their
@@ -159,7 +160,7 @@ pub(super) fn record_merged(
     options: &ContractOptions,
     mut m: MergedScop,
     record: &mut FileContraction,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     record.edits.extend(emit(
         program,
         scop,
@@ -302,17 +303,11 @@ fn emit(
     scop: &Scop,
     certified: &Certified,
     (rotations, masks): (&Rotations, bool),
-) -> Result<Vec<Edit>, String> {
+) -> Result<Vec<Edit>, Error> {
     match certified.storage() {
         Storage::Modular { array, layout, .. } => {
-            plan_array_edits(&program.source, scop, *array, layout, (rotations, masks)).ok_or_else(
-                || {
-                    format!(
-                        "internal error: no declarator for `{}`",
-                        scop.array(*array).name
-                    )
-                },
-            )
+            plan_array_edits(&program.source, scop, *array, layout, (rotations, masks))
+                .ok_or_else(|| Error::NoDeclarator(scop.array(*array).name.clone()))
         }
         Storage::Merged(m) => Ok(m.edits.clone()),
     }

@@ -39,6 +39,7 @@ pub mod certify;
 mod code;
 pub mod contraction;
 mod decide;
+mod error;
 pub mod merged;
 pub mod options;
 mod pins;
@@ -47,7 +48,8 @@ pub mod record;
 pub mod strategy;
 mod variants;
 
-pub use certify::{Certified, Storage};
+pub use certify::{Certified, Refused, Storage};
+pub use error::Error;
 pub use options::ContractOptions;
 pub use record::{
     ArrayDecision, ArrayOutcome, FileContraction, InnerLoopModulo, InnerModulo, KeptReason,
@@ -64,7 +66,7 @@ pub fn contract_file(
     program: &Program,
     options: &ContractOptions,
     read_back: ReadBack,
-) -> Result<(FileContraction, Option<Fusion>), String> {
+) -> Result<(FileContraction, Option<Fusion>), Error> {
     let passes = (read_back, &contract_program as variants::Contract);
     // The original schedule, then the fusion stages, each contracted.
     let best = variants::best_schedule(program, options, passes)?;
@@ -81,7 +83,7 @@ pub fn contract_read(
     program: &Program,
     options: &ContractOptions,
     frontend: &crate::frontend::Options,
-) -> Result<(FileContraction, Option<Fusion>), String> {
+) -> Result<(FileContraction, Option<Fusion>), Error> {
     let read_back = |text: &str| crate::frontend::extract(&program.path, text, frontend);
     contract_file(program, options, &read_back)
 }
@@ -92,7 +94,7 @@ pub fn contract_indexed(
     program: Program,
     options: &ContractOptions,
     frontend: &crate::frontend::Options,
-) -> (Program, Result<FileContraction, String>) {
+) -> (Program, Result<FileContraction, Error>) {
     match contract_read(&program, options, frontend) {
         Ok((c, Some(f))) => (f.program, Ok(c)),
         Ok((c, None)) => (program, Ok(c)),
@@ -105,7 +107,7 @@ pub fn contract_indexed(
 pub fn contract_program(
     program: &Program,
     options: &ContractOptions,
-) -> Result<FileContraction, String> {
+) -> Result<FileContraction, Error> {
     let mut overrides = options.overrides.clone();
     overrides
         .temp
@@ -136,7 +138,7 @@ pub fn contract_program(
     }
     let notes = pins::declaration_notes(program, &record, &options.renamed);
     record.edits.extend(notes);
-    record.output = apply_edits(&program.source, &record.edits).map_err(|e| e.to_string())?;
+    record.output = apply_edits(&program.source, &record.edits)?;
     Ok(record)
 }
 
@@ -147,7 +149,7 @@ fn contract_scop(
     options: &ContractOptions,
     (overrides, taken): (&LivenessOverrides, &mut std::collections::BTreeSet<String>),
     record: &mut FileContraction,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let scop = &program.scops[si];
     let first = record.decisions.len();
     // Classify → lifetimes and conflicts → strategies → certify → choose,

@@ -59,7 +59,7 @@ pub enum KeptReason {
     /// No proof for every value, and the values cannot be pinned.
     NotProvenForEveryValue,
     /// The certifier refused the best proposal (its words).
-    NotCertified(String),
+    NotCertified(super::certify::Refused),
     /// Successive modulo needs the whole declared array.
     SuccessiveNeedsAll {
         cells: i64,
@@ -141,7 +141,7 @@ impl std::fmt::Display for KeptReason {
             KeptReason::NotProvenForEveryValue => f.write_str(
                 "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
             ),
-            KeptReason::NotCertified(why) => f.write_str(why),
+            KeptReason::NotCertified(why) => write!(f, "{why}"),
             KeptReason::Overflow(why) => write!(
                 f,
                 "its new text could overflow where the original does not: {why}"
@@ -263,7 +263,7 @@ pub struct MaskRounding {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MaskRefusal {
     /// The enlarged mapping is not certified (the certifier's words).
-    NotCertified(String),
+    NotCertified(super::certify::Refused),
     /// It adds more than an eighth of the declared cells (at the probe
     /// sizes when some parameter has no value).
     Costly { added: i64, declared: i64 },

@@ -9,12 +9,13 @@
 use crate::ir::{Program, Scop};
 use crate::schedule::{Fusion, ReadBack};
 
+use super::error::Error;
 use super::options::ContractOptions;
 use super::record::{ArrayOutcome, FileContraction};
 
 /// The passes on one schedule (`super::contract_program`).
 pub(super) type Contract<'a> =
-    &'a dyn Fn(&Program, &ContractOptions) -> Result<FileContraction, String>;
+    &'a dyn Fn(&Program, &ContractOptions) -> Result<FileContraction, Error>;
 
 /// The contraction of `program` on its best schedule: the original, or
 /// the fusion stage (see [`crate::schedule::fusion_stages`]) whose SCoPs
@@ -24,7 +25,7 @@ pub(super) fn best_schedule(
     program: &Program,
     options: &ContractOptions,
     (read_back, contract_program): (ReadBack, Contract),
-) -> Result<(FileContraction, Option<Fusion>), String> {
+) -> Result<(FileContraction, Option<Fusion>), Error> {
     let mut base = contract_program(program, options)?;
     if !options.fusion {
         return Ok((base, None));
@@ -104,7 +105,7 @@ fn best_stage(
     stages: Vec<Fusion>,
     options: &ContractOptions,
     contract_program: Contract,
-) -> Result<Option<Fusion>, String> {
+) -> Result<Option<Fusion>, Error> {
     let quick = ContractOptions {
         lattices: false,
         inter_array: false,
@@ -147,7 +148,7 @@ pub(super) fn split_temporaries(
     (base, base_fusion): (FileContraction, Option<Fusion>),
     options: &ContractOptions,
     (read_back, contract_program): (ReadBack, Contract),
-) -> Result<(FileContraction, Option<Fusion>), String> {
+) -> Result<(FileContraction, Option<Fusion>), Error> {
     use crate::schedule::split;
     let base_program = base_fusion.as_ref().map_or(program, |f| &f.program);
     // The temporaries, per SCoP (what the contraction did not find

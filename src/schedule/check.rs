@@ -9,6 +9,8 @@
 use crate::ir::{AffExpr, Scop, Stmt};
 use crate::poly::{BasicSet, Set};
 
+use super::failure::Failure;
+
 /// Where a statement of a re-emitted SCoP comes from: the original
 /// statement, and each of its iterators (quotients included) as an affine
 /// expression over `[the original SCoP's parameters | the copy's
@@ -105,34 +107,35 @@ impl Origin {
 
 /// Checks `fused` against `original`: `order[k]` is the origin of
 /// `fused.stmts[k]`.
-pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), String> {
+pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), Failure> {
     if fused.stmts.len() != order.len() {
-        return Err(format!(
-            "the fused SCoP has {} statements where {} were printed",
-            fused.stmts.len(),
-            order.len()
-        ));
+        return Err(Failure::StatementCount {
+            fused: fused.stmts.len(),
+            printed: order.len(),
+        });
     }
     let params = original.param_names();
     let fparams = fused.param_names();
     if params.len() != fparams.len() || params.iter().any(|p| !fparams.contains(p)) {
-        return Err("the fused SCoP has other parameters".to_string());
+        return Err(Failure::OtherParameters);
     }
-    let err = |e: crate::poly::PolyError| e.to_string();
     let mut copies: Vec<Vec<Set>> = vec![Vec::new(); original.stmts.len()];
     for (k, origin) in order.iter().enumerate() {
         let f = &fused.stmts[k];
         let s = original
             .stmts
             .get(origin.stmt)
-            .ok_or("an origin names no statement")?;
+            .ok_or(Failure::NoSuchStatement)?;
         if origin.iters.len() != s.iterators.len() {
-            return Err(format!("{}: an origin of another length", s.name));
+            return Err(Failure::OriginLength(s.name.clone()));
         }
-        same_accesses(original, fused, s, f, origin)
-            .map_err(|why| format!("{} read back as {}: {why}", s.name, f.name))?;
-        let back = image(&f.domain.with_params(&params).map_err(err)?, origin, s)
-            .ok_or_else(|| format!("{}: the copy's iterations are not determined", s.name))?;
+        same_accesses(original, fused, s, f, origin).map_err(|why| Failure::ReadBackAs {
+            stmt: s.name.clone(),
+            copy: f.name.clone(),
+            why: Box::new(why),
+        })?;
+        let back = image(&f.domain.with_params(&params)?, origin, s)
+            .ok_or_else(|| Failure::NotDetermined(s.name.clone()))?;
         copies[origin.stmt].push(back);
     }
     for (o, pieces) in copies.iter().enumerate() {
@@ -140,23 +143,23 @@ pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<()
         let domain = with_context(&s.domain, &original.context)?;
         if pieces.is_empty() {
             // A statement outside the fused runs is printed as it was.
-            return Err(format!("{} is not in the fused SCoP", s.name));
+            return Err(Failure::NotInFused(s.name.clone()));
         }
         let mut union = Set::empty(domain.space.clone());
         for (a, p) in pieces.iter().enumerate() {
             let p = renamed(with_context(p, &original.context)?, &domain);
             for q in &pieces[a + 1..] {
                 let q = renamed(with_context(q, &original.context)?, &domain);
-                if !p.intersect(&q).map_err(err)?.is_empty().map_err(err)? {
-                    return Err(format!("two copies of {} run one instance", s.name));
+                if !p.intersect(&q)?.is_empty()? {
+                    return Err(Failure::TwoCopies(s.name.clone()));
                 }
             }
-            union = union.union(&p).map_err(err)?;
+            union = union.union(&p)?;
         }
-        let same = union.is_subset(&domain).map_err(err)? == Some(true)
-            && domain.is_subset(&union).map_err(err)? == Some(true);
+        let same =
+            union.is_subset(&domain)? == Some(true) && domain.is_subset(&union)? == Some(true);
         if !same {
-            return Err(format!("the copies of {} do not run its instances", s.name));
+            return Err(Failure::NotItsInstances(s.name.clone()));
         }
     }
     Ok(())
@@ -172,11 +175,11 @@ fn renamed(mut set: Set, like: &Set) -> Set {
     set
 }
 
-fn with_context(set: &Set, context: &BasicSet) -> Result<Set, String> {
+fn with_context(set: &Set, context: &BasicSet) -> Result<Set, Failure> {
     let mut out = set.clone();
     for p in &mut out.pieces {
         if p.space.n_param() != context.space.n_param() {
-            return Err("parameters differ from the context's".to_string());
+            return Err(Failure::ContextParameters);
         }
         p.add_param_constraints(context);
     }
@@ -268,14 +271,14 @@ fn same_accesses(
     s: &Stmt,
     f: &Stmt,
     origin: &Origin,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     if s.quotients.len() != f.quotients.len() {
-        return Err("other quotients".to_string());
+        return Err(Failure::OtherQuotients);
     }
     let a: Vec<_> = s.accesses().collect();
     let b: Vec<_> = f.accesses().collect();
     if a.len() != b.len() {
-        return Err("other accesses".to_string());
+        return Err(Failure::OtherAccesses);
     }
     let np = original.params.len();
     for (x, y) in a.iter().zip(&b) {
@@ -283,15 +286,15 @@ fn same_accesses(
             || original.array(x.array).name != fused.array(y.array).name
             || x.subscripts.len() != y.subscripts.len()
         {
-            return Err("other accesses".to_string());
+            return Err(Failure::OtherAccesses);
         }
         for (p, q) in x.subscripts.iter().zip(&y.subscripts) {
-            let q = in_original_params(original, fused, q, np).ok_or("other parameters")?;
-            let p = composed(p, origin, np).ok_or("an overflow")?;
+            let q =
+                in_original_params(original, fused, q, np).ok_or(Failure::SubscriptParameters)?;
+            let p = composed(p, origin, np).ok_or(Failure::Overflow)?;
             if p != q {
-                return Err(format!(
-                    "an access of `{}` has another subscript",
-                    original.array(x.array).name
+                return Err(Failure::OtherSubscript(
+                    original.array(x.array).name.clone(),
                 ));
             }
         }

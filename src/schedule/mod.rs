@@ -59,6 +59,7 @@
 
 pub mod check;
 pub mod emit;
+mod failure;
 pub mod fusion;
 pub mod nest;
 pub mod scan;
@@ -66,6 +67,7 @@ mod shift_text;
 pub mod split;
 pub mod trace;
 
+pub use failure::Failure;
 pub use fusion::{FusedLoop, FusedRun, plan_fusion};
 
 use crate::ir::{Program, Scop};
@@ -130,7 +132,7 @@ impl Fusion {
         original: &Program,
         values: &dyn Fn(usize) -> Option<Vec<i64>>,
         budget: &mut crate::poly::Budget,
-    ) -> Vec<(usize, Result<usize, String>)> {
+    ) -> Vec<(usize, Result<usize, Failure>)> {
         self.orders
             .iter()
             .filter_map(|(si, order)| {

@@ -56,6 +56,7 @@ use crate::ir::{AffExpr, Program, SchedEntry, Scop, Stmt, SyntaxNode};
 use crate::poly::{BasicSet, Space, Tuple};
 
 use super::check::Origin;
+use super::failure::Failure;
 
 /// The search window around the smallest shifts, and the most statements
 /// searched exhaustively.
@@ -842,26 +843,23 @@ fn origin_of(np: usize, ns: usize, times: &[AffExpr], n: usize) -> Option<Origin
 /// `order[k]` is the origin of `fused.stmts[k]` (see
 /// [`super::check::check_fused`], which must hold too). Exact, symbolic in
 /// the parameters; what cannot be decided fails.
-pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), String> {
+pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(), Failure> {
     let np = original.params.len();
     if order.len() != fused.stmts.len() {
-        return Err("the origins do not match the statements".to_string());
+        return Err(Failure::OriginsMismatch);
     }
     for (o, f) in order.iter().zip(&fused.stmts) {
-        let s = original
-            .stmts
-            .get(o.stmt)
-            .ok_or("an origin names no statement")?;
+        let s = original.stmts.get(o.stmt).ok_or(Failure::NoSuchStatement)?;
         let n = f.iterators.len();
         if o.iters.len() != s.iterators.len() || o.iters.iter().any(|a| a.coeffs.len() != np + n) {
-            return Err(format!("{}: an origin of another shape", s.name));
+            return Err(Failure::OriginShape(s.name.clone()));
         }
     }
     for a in 0..fused.stmts.len() {
         for b in 0..fused.stmts.len() {
             // Pairs where the copy `b` runs first in the new program...
             let Some(pieces) = conflicts_in_order(original, (fused, b), (fused, a), false) else {
-                return Err("a pair of statements could not be compared".to_string());
+                return Err(Failure::NotCompared);
             };
             if pieces.is_empty() {
                 continue;
@@ -908,12 +906,12 @@ pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(),
                     match p.is_empty() {
                         Ok(true) => {}
                         Ok(false) => {
-                            return Err(format!(
-                                "{} now runs before {} where they touch one cell",
-                                sb.name, sa.name
-                            ));
+                            return Err(Failure::RunsBefore {
+                                later: sb.name.clone(),
+                                earlier: sa.name.clone(),
+                            });
                         }
-                        Err(e) => return Err(e.to_string()),
+                        Err(e) => return Err(e.into()),
                     }
                 }
             }

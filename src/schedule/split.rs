@@ -345,21 +345,26 @@ pub fn split_program(
 }
 
 /// else changed.
-pub fn check_split(original: &Scop, split: &Scop, plans: &[SplitPlan]) -> Result<(), String> {
+pub fn check_split(
+    original: &Scop,
+    split: &Scop,
+    plans: &[SplitPlan],
+) -> Result<(), super::failure::Failure> {
+    use super::failure::Failure;
     let names = |s: &Scop| s.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
     if names(original) != names(split) || original.stmts.len() != split.stmts.len() {
-        return Err("the split SCoP has other parameters or statements".into());
+        return Err(Failure::SplitShape);
     }
     for (k, (a, b)) in original.stmts.iter().zip(&split.stmts).enumerate() {
         if a.iterators != b.iterators
             || format!("{:?}", a.domain) != format!("{:?}", b.domain)
             || a.schedule != b.schedule
         {
-            return Err(format!("{} is not the original statement", b.name));
+            return Err(Failure::NotOriginalStatement(b.name.clone()));
         }
         let (xs, ys): (Vec<_>, Vec<_>) = (a.accesses().collect(), b.accesses().collect());
         if xs.len() != ys.len() {
-            return Err(format!("{} has other accesses", b.name));
+            return Err(Failure::SplitAccesses(b.name.clone()));
         }
         for (j, (x, y)) in xs.iter().zip(&ys).enumerate() {
             let old = &original.array(x.array).name;
@@ -381,10 +386,10 @@ pub fn check_split(original: &Scop, split: &Scop, plans: &[SplitPlan]) -> Result
                 || ax.extents.len() != ay.extents.len()
                 || ax.elem_type != ay.elem_type
             {
-                return Err(format!(
-                    "{}: access {j} is not the original one renamed",
-                    b.name
-                ));
+                return Err(Failure::NotRenamed {
+                    stmt: b.name.clone(),
+                    access: j,
+                });
             }
         }
     }

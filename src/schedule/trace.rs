@@ -14,6 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::check::Origin;
+use super::failure::Failure;
 use crate::ir::{SchedEntry, Scop};
 use crate::poly::Budget;
 use crate::poly::enumerate::integer_points;
@@ -45,12 +46,12 @@ fn run(
     values: &[i64],
     (origin, original_values): (&[Origin], &[i64]),
     budget: &mut Budget,
-) -> Result<Run, String> {
+) -> Result<Run, Failure> {
     let mut events: Vec<(Vec<i64>, usize, Vec<i64>)> = Vec::new();
     for (k, stmt) in scop.stmts.iter().enumerate() {
         let mut points = BTreeSet::new();
         for piece in &stmt.domain.pieces {
-            for p in integer_points(piece, values, budget).map_err(|e| e.to_string())? {
+            for p in integer_points(piece, values, budget)? {
                 points.insert(p);
             }
         }
@@ -87,13 +88,13 @@ fn run(
         let o = &origin[k];
         let iteration = o
             .iteration(original_values, &p)
-            .ok_or_else(|| format!("{}: an iteration overflows", stmt.name))?;
+            .ok_or_else(|| Failure::IterationOverflows(stmt.name.clone()))?;
         let instance: Instance = (o.stmt, iteration);
         if !seen.insert(instance.clone()) {
-            return Err(format!(
-                "{} runs iteration {:?} twice",
-                stmt.name, instance.1
-            ));
+            return Err(Failure::RunsTwice {
+                stmt: stmt.name.clone(),
+                iteration: instance.1,
+            });
         }
         let cell = |a: &crate::ir::Access| -> Cell {
             (
@@ -104,10 +105,10 @@ fn run(
         for (r, read) in stmt.reads.iter().enumerate() {
             let writer = out.last.get(&cell(read)).cloned();
             if out.reads.insert((instance.clone(), r), writer).is_some() {
-                return Err(format!(
-                    "{} runs iteration {:?} twice",
-                    stmt.name, instance.1
-                ));
+                return Err(Failure::RunsTwice {
+                    stmt: stmt.name.clone(),
+                    iteration: instance.1,
+                });
             }
         }
         orders.observe(scop, stmt, &instance, &mut out.observed);
@@ -272,7 +273,7 @@ pub fn same_values(
     order: &[Origin],
     values: &[i64],
     budget: &mut Budget,
-) -> Result<usize, String> {
+) -> Result<usize, Failure> {
     let np = original.params.len();
     let identity: Vec<Origin> = original
         .stmts
@@ -289,25 +290,26 @@ pub fn same_values(
                 .iter()
                 .position(|q| q.name == p.name)
                 .map(|k| values[k])
-                .ok_or_else(|| format!("parameter `{}` is not the original's", p.name))
+                .ok_or_else(|| Failure::ParameterNotOriginal(p.name.clone()))
         })
         .collect::<Result<_, _>>()?;
     let a = run(original, values, (&identity, values), budget)?;
     let b = run(fused, &fused_values, (order, values), budget)?;
     if a.instances != b.instances {
-        return Err(format!(
-            "the fused program runs {} instances where the original runs {}",
-            b.instances, a.instances
-        ));
+        return Err(Failure::InstanceCount {
+            fused: b.instances,
+            original: a.instances,
+        });
     }
     for (key, writer) in &b.reads {
         match a.reads.get(key) {
             Some(w) if w == writer => {}
             _ => {
-                return Err(format!(
-                    "S{} at {:?} reads another value with its read {}",
-                    key.0.0, key.0.1, key.1
-                ));
+                return Err(Failure::ReadsAnother {
+                    stmt: key.0.0,
+                    iteration: key.0.1.clone(),
+                    read: key.1,
+                });
             }
         }
     }
@@ -321,22 +323,22 @@ pub fn same_values(
             .find(|(new, _)| *new == name)
             .map_or(name, |(_, old)| old.clone());
         if last.insert((name, at.clone()), writer).is_some() {
-            return Err(format!("two arrays of the fused program hold cell {at:?}"));
+            return Err(Failure::TwoArraysHold(at));
         }
     }
     if a.reads.len() != b.reads.len() || a.last != last {
-        return Err("the fused program leaves other values in memory".to_string());
+        return Err(Failure::OtherValuesInMemory);
     }
     for (key, seen) in &a.observed {
         if b.observed.get(key) != Some(seen) {
-            let what = match &key.1 {
-                Channel::Calls => "a call and memory it may touch".to_string(),
-                Channel::Alias(x, y) => format!("`{x}` and `{y}`, which may overlap"),
-            };
-            return Err(format!(
-                "S{} at {:?} runs in another order with {what}",
-                key.0.0, key.0.1
-            ));
+            return Err(Failure::OtherOrder {
+                stmt: key.0.0,
+                iteration: key.0.1.clone(),
+                with: match &key.1 {
+                    Channel::Calls => None,
+                    Channel::Alias(x, y) => Some((x.clone(), y.clone())),
+                },
+            });
         }
     }
     Ok(b.reads.len())

@@ -461,6 +461,7 @@ pub fn contract_scop_smo(
         (INTER_ARRAY_SAFETY_NET, false),
     )?;
     super::certify::certify_merged(&program.scops[scop_index], values, proposal)
+        .map_err(|e| e.to_string())
 }
 
 /// The merged storage of the temporaries `temporaries` (array indices, as

@@ -20,7 +20,9 @@ use crate::poly::simplex::integer_point;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::{Storage as TraceStorage, TraceReport};
 
-use crate::pipeline::certify::{ArrayClaim, Certified, Scope, certify_array, certify_by_trace};
+use crate::pipeline::certify::{
+    ArrayClaim, Certified, Refused, Scope, certify_array, certify_by_trace,
+};
 use crate::pipeline::options::{ContractOptions, TRACE_STEPS};
 use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 
@@ -510,18 +512,18 @@ impl<'a> ArrayFacts<'a> {
         &self,
         proposal: &Proposal,
         budget: &mut Budget,
-    ) -> Result<Certified, String> {
+    ) -> Result<Certified, Refused> {
         let mapping = proposal.mapping.clone();
         match proposal.proof {
             Proof::DifferenceSet(scope) => {
                 if self.conflicts.is_none() {
-                    return Err("no difference set was computed".into());
+                    return Err(Refused::NoDifferenceSet);
                 }
                 certify_array(&self.claim(), mapping, scope, budget)
             }
             Proof::Trace => {
                 let Some((report, storage)) = &self.trace else {
-                    return Err("no trace ran".into());
+                    return Err(Refused::NoTrace);
                 };
                 certify_by_trace(&self.claim(), mapping, report, storage, budget)
             }

@@ -84,7 +84,7 @@ pub fn merge_scop(
             safety_net,
             (masks, report_bound),
         )?;
-        certify_merged_for_every_value(scop, c)
+        certify_merged_for_every_value(scop, c).map_err(|e| e.to_string())
     });
     let every = match every {
         Ok(c) => Some(c),
@@ -235,7 +235,7 @@ fn propose_for_known_values(
                         &static_assert_text(&condition, &what, false),
                     )?;
                 }
-                certify_merged(scop, values, c)
+                certify_merged(scop, values, c).map_err(|e| e.to_string())
             })
         }
         Err(why) => Err(why.clone()),
