@@ -15,7 +15,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 pub use crate::frontend::preproc::CommandMacro;
 
 /// Exit codes, shown at the end of `--help`.
-pub const EXIT_CODES: &str = "\
+pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
   0  success (rejected code and kept arrays are reported and still exit 0)
   1  error diagnostics (e.g. a file that does not parse; nothing is written),
@@ -468,7 +468,7 @@ pub enum MessageFormat {
 }
 
 /// Parses a diagnostic code: `PF` and three digits.
-pub fn parse_diagnostic_code(s: &str) -> Result<String, String> {
+pub(crate) fn parse_diagnostic_code(s: &str) -> Result<String, String> {
     let code = s.trim().to_ascii_uppercase();
     let ok =
         code.len() == 5 && code.starts_with("PF") && code[2..].chars().all(|c| c.is_ascii_digit());
@@ -482,7 +482,7 @@ pub fn parse_diagnostic_code(s: &str) -> Result<String, String> {
 }
 
 /// Parses `--function NAME`: a C identifier.
-pub fn parse_function_name(s: &str) -> Result<String, String> {
+pub(crate) fn parse_function_name(s: &str) -> Result<String, String> {
     if is_identifier(s) {
         Ok(s.to_string())
     } else {
@@ -492,7 +492,7 @@ pub fn parse_function_name(s: &str) -> Result<String, String> {
 
 /// Parses a work count: a non-negative integer with an optional `k`
 /// (thousand), `M` (million) or `G` (billion) suffix.
-pub fn parse_work(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_work(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let (digits, scale) = match t.char_indices().last() {
         Some((i, 'k' | 'K')) => (&t[..i], 1_000),
@@ -508,7 +508,7 @@ pub fn parse_work(s: &str) -> Result<u64, String> {
 }
 
 /// Parses `NAME=VALUE` with a C identifier and an integer value.
-pub fn parse_define(s: &str) -> Result<(String, i64), String> {
+pub(crate) fn parse_define(s: &str) -> Result<(String, i64), String> {
     // `-D NAME` alone defines NAME to 1, as in `cc`.
     let (name, value) = s.split_once('=').unwrap_or((s, "1"));
     let ok_name = !name.is_empty()
@@ -561,7 +561,7 @@ pub fn parse_macro_undef(s: &str) -> Result<CommandMacro, String> {
 }
 
 /// Parses `-I DIR`: an existing directory.
-pub fn parse_include_dir(s: &str) -> Result<PathBuf, String> {
+pub(crate) fn parse_include_dir(s: &str) -> Result<PathBuf, String> {
     let p = PathBuf::from(s);
     if p.is_dir() {
         Ok(p)

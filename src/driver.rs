@@ -212,7 +212,7 @@ impl From<&RunArgs> for RunOptions {
 }
 
 /// Whether `path` names standard input (`-`, as cc and rustfmt take it).
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
@@ -747,7 +747,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
 
 /// The version of the `--report json` document's schema (README,
 /// "Reports"): raised when a field changes meaning or goes away.
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+pub(crate) const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// The record of a file that failed before it was analysed (it cannot be
 /// read, does not parse, a usage error): its exit code and the messages
@@ -861,7 +861,7 @@ pub fn finish_stderr(stderr: String, options: &RunOptions) -> String {
 }
 
 /// A unified diff of `old` and `new` with `a/` and `b/` headers.
-pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+pub(crate) fn unified_diff(path: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }

@@ -37,7 +37,7 @@ impl Timings {
     }
 }
 
-pub fn mapping_text(d: &ArrayDecision) -> String {
+pub(crate) fn mapping_text(d: &ArrayDecision) -> String {
     match &d.outcome {
         ArrayOutcome::Remapped { certified, .. } => {
             certified.mapping_text().unwrap_or_else(|| "-".into())
@@ -106,7 +106,7 @@ fn strategies_text(d: &ArrayDecision, timings: Timings) -> String {
 /// The method as the reports name the transformation: with the strides
 /// a removed stride divided out (`stride 2 removed`, `strides 2, 3
 /// removed`), else the method's name.
-pub fn method_text(d: &ArrayDecision) -> String {
+pub(crate) fn method_text(d: &ArrayDecision) -> String {
     if d.method == crate::mapping::Method::StrideRemoved
         && let ArrayOutcome::Remapped { certified, .. } = &d.outcome
         && let Some(m) = certified.mapping()
@@ -133,7 +133,12 @@ fn opt(v: Option<i64>) -> String {
 }
 
 /// The text report of one file.
-pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: Timings) -> String {
+pub(crate) fn text_report(
+    path: &str,
+    program: &Program,
+    c: &FileContraction,
+    timings: Timings,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}:");
     if c.decisions.is_empty() {

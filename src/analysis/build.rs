@@ -7,7 +7,7 @@ use super::model::{AccessEvent, AccessKind, ArrayModel};
 
 /// A row of `width` columns over `[params | iterators | existentials |
 /// constant]` from an affine expression over `[params | iterators]`.
-pub fn aff_row(expr: &AffExpr, width: usize) -> Vec<i64> {
+pub(crate) fn aff_row(expr: &AffExpr, width: usize) -> Vec<i64> {
     let mut row = vec![0; width];
     row[..expr.coeffs.len()].copy_from_slice(&expr.coeffs);
     row[width - 1] = expr.constant;
@@ -15,7 +15,7 @@ pub fn aff_row(expr: &AffExpr, width: usize) -> Vec<i64> {
 }
 
 /// The 2d+1 schedule of `stmt` as rows of `width` columns.
-pub fn schedule_rows(stmt: &Stmt, n_param: usize, width: usize) -> Vec<Vec<i64>> {
+pub(crate) fn schedule_rows(stmt: &Stmt, n_param: usize, width: usize) -> Vec<Vec<i64>> {
     entry_rows(&stmt.schedule, n_param, width)
 }
 

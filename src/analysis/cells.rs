@@ -224,7 +224,7 @@ impl PieceBuilder {
 
 /// The parallel loops (schedule levels) that events `a` and `b` share: both
 /// are inside the loop (same constant schedule entries up to it).
-pub fn shared_parallel_levels(a: &AccessEvent, b: &AccessEvent) -> Vec<usize> {
+pub(crate) fn shared_parallel_levels(a: &AccessEvent, b: &AccessEvent) -> Vec<usize> {
     a.parallel_levels
         .iter()
         .copied()
@@ -247,7 +247,7 @@ pub fn shared_parallel_levels(a: &AccessEvent, b: &AccessEvent) -> Vec<usize> {
 /// one instance of a parallel loop, at least one of them a write (two reads
 /// of cells written before the loop already conflict: both are live when
 /// it starts).
-pub fn unordered_pairs(model: &ArrayModel) -> Vec<Precedence> {
+pub(crate) fn unordered_pairs(model: &ArrayModel) -> Vec<Precedence> {
     let mut out = Vec::new();
     for (fi, f) in model.events.iter().enumerate() {
         for (gi, g) in model.events.iter().enumerate() {
@@ -282,7 +282,7 @@ fn constant_value(row: Option<&Vec<i64>>) -> Option<i64> {
 
 /// The levels at which `w`'s schedule can first fall strictly before `a`'s,
 /// dropping the levels that constant schedule entries rule out.
-pub fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
+pub(crate) fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
     let depth = w.schedule.len().max(a.schedule.len());
     let mut levels = Vec::new();
     for level in 0..depth {
@@ -313,7 +313,7 @@ pub fn feasible_levels(w: &AccessEvent, a: &AccessEvent) -> Vec<usize> {
 }
 
 /// Every way in which one cell's occupancy can begin before another's ends.
-pub fn precedences(model: &ArrayModel, n_live_in: usize) -> Vec<Precedence> {
+pub(crate) fn precedences(model: &ArrayModel, n_live_in: usize) -> Vec<Precedence> {
     let mut out = Vec::new();
     for (wi, w) in model.events.iter().enumerate() {
         if w.kind != AccessKind::Write {
@@ -341,7 +341,7 @@ pub fn precedences(model: &ArrayModel, n_live_in: usize) -> Vec<Precedence> {
 }
 
 /// The relation space `{ A[c] -> A[c'] }` of `model`'s array.
-pub fn conflict_space(model: &ArrayModel) -> Space {
+pub(crate) fn conflict_space(model: &ArrayModel) -> Space {
     let dims_in: Vec<String> = (0..model.rank).map(|p| format!("c{p}")).collect();
     let dims_out: Vec<String> = (0..model.rank).map(|p| format!("c{p}'")).collect();
     Space::relation(
@@ -359,29 +359,15 @@ pub fn conflict_space(model: &ArrayModel) -> Space {
 
 /// The polyhedron "c begins before c' ends" for one precedence, over the
 /// conflict space.
-pub fn precedence_set(model: &ArrayModel, live_in: &[BasicSet], p: Precedence) -> BasicSet {
+pub(crate) fn precedence_set(model: &ArrayModel, live_in: &[BasicSet], p: Precedence) -> BasicSet {
     let mut b = PieceBuilder::new(conflict_space(model), model.rank);
     b.add_precedence(model, live_in, p, Side::In, Side::Out);
     b.set
 }
 
-/// The conflict polyhedron for a pair of precedences: `forward` makes `c`
-/// begin before `c'` ends, `backward` makes `c'` begin before `c` ends.
-pub fn conflict_set(
-    model: &ArrayModel,
-    live_in: &[BasicSet],
-    forward: Precedence,
-    backward: Precedence,
-) -> BasicSet {
-    let mut b = PieceBuilder::new(conflict_space(model), model.rank);
-    b.add_precedence(model, live_in, forward, Side::In, Side::Out);
-    b.add_precedence(model, live_in, backward, Side::Out, Side::In);
-    b.set
-}
-
 /// Turns a conflict polyhedron over `{ A[c] -> A[c'] }` into its difference
 /// polyhedron `{ [d] : d = c - c' }`, with `c` and `c'` existential.
-pub fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
+pub(crate) fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
     let n_param = conflict.space.n_param();
     let dims: Vec<String> = (0..rank).map(|p| format!("d{p}")).collect();
     let space = Space::set(conflict.space.params.clone(), Tuple::anonymous(dims));

@@ -318,7 +318,7 @@ impl ReadDataflow {
 /// The dataflow in isl notation, one block per read: every candidate as
 /// `{ T[i] -> S[j] : ... }` (the latest candidate defined at `i` wins;
 /// where none is, the read sees the initial value).
-pub fn print_dataflow(scop: &Scop, flow: &Dataflow) -> Result<String, PolyError> {
+pub(crate) fn print_dataflow(scop: &Scop, flow: &Dataflow) -> Result<String, PolyError> {
     let mut out = String::new();
     let params = scop.param_names();
     for r in &flow.reads {
@@ -426,7 +426,7 @@ impl CoeffsText for crate::poly::lexopt::QAff {
 }
 
 /// A read instance: statement, read position, iteration vector.
-pub type ReadInstance = (usize, usize, Vec<i64>);
+pub(crate) type ReadInstance = (usize, usize, Vec<i64>);
 
 /// Brute force (for tests and checks): runs the SCoP's operations in
 /// schedule order for fixed parameters and records, for every read
@@ -489,7 +489,7 @@ pub fn brute_sources(scop: &Scop, params: &[i64]) -> PolyResult<Vec<(ReadInstanc
 /// One candidate piece with the region where it is the source (disjoint
 /// from the regions of the other pieces of the same read).
 #[derive(Clone, Debug)]
-pub struct SourcePiece {
+pub(crate) struct SourcePiece {
     pub writer: usize,
     /// Where this piece is the source: a union over `[params | reader
     /// iterators]`.
@@ -502,7 +502,7 @@ pub struct SourcePiece {
 /// The exact source pieces of one read: disjoint regions, each with an
 /// affine source. `None` when that cannot be done exactly (a non-affine
 /// value, a difference that is not exact, or an inexact lexmax).
-pub fn source_pieces(scop: &Scop, r: &ReadDataflow) -> PolyResult<Option<Vec<SourcePiece>>> {
+pub(crate) fn source_pieces(scop: &Scop, r: &ReadDataflow) -> PolyResult<Option<Vec<SourcePiece>>> {
     if !r.exact {
         return Ok(None);
     }

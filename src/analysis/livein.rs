@@ -19,7 +19,7 @@ use super::model::{
 /// The live-in cells of an array, as sets over `params + A[c]` (with
 /// existentials).
 #[derive(Clone, Debug)]
-pub struct LiveIn {
+pub(crate) struct LiveIn {
     pub pieces: Vec<BasicSet>,
     /// False when some read had to be taken as wholly exposed.
     pub exact: bool,
@@ -77,7 +77,7 @@ fn image(read: &AccessEvent, piece: &BasicSet, array: &ArrayModel) -> BasicSet {
 
 /// Computes the live-in cells of `array` for the parameter values of
 /// `context` (a set over the parameters).
-pub fn live_in_cells(
+pub(crate) fn live_in_cells(
     array: &ArrayModel,
     context: &BasicSet,
     budget: &mut Budget,
@@ -151,7 +151,7 @@ pub fn live_in_cells(
 /// (the Omega test's dark shadow), with every existential eliminated; `None`
 /// when an existential sits in an equality with a non-unit coefficient (the
 /// caller then drops the piece, which only shrinks a subset further).
-pub fn dark_shadow(piece: &BasicSet) -> PolyResult<Option<BasicSet>> {
+pub(crate) fn dark_shadow(piece: &BasicSet) -> PolyResult<Option<BasicSet>> {
     use crate::poly::constraints::simplify;
     use crate::poly::project::eliminate_exists_where_exact;
     let mut cur = eliminate_exists_where_exact(piece)?;

@@ -20,7 +20,7 @@ pub struct LivenessOverrides {
 }
 
 /// `FUNCTION:NAME` split into its parts; `NAME` alone has no function.
-pub fn scoped_name(entry: &str) -> (Option<&str>, &str) {
+pub(crate) fn scoped_name(entry: &str) -> (Option<&str>, &str) {
     match entry.split_once(':') {
         Some((f, name)) => (Some(f.trim()), name.trim()),
         None => (None, entry.trim()),
@@ -31,7 +31,7 @@ impl LivenessOverrides {
     /// The overrides that apply to the SCoPs of `function`: plain names,
     /// and the `FUNCTION:NAME` entries of this function without their
     /// prefix.
-    pub fn in_function(&self, function: &str) -> LivenessOverrides {
+    pub(crate) fn in_function(&self, function: &str) -> LivenessOverrides {
         let keep = |list: &[String]| -> Vec<String> {
             list.iter()
                 .filter_map(|e| match scoped_name(e) {
@@ -56,7 +56,7 @@ pub struct Classification {
 }
 
 /// The names listed in `#pragma polyfold temp(a, b)` lines of `source`.
-pub fn pragma_temps(source: &str) -> Vec<String> {
+pub(crate) fn pragma_temps(source: &str) -> Vec<String> {
     let mut names = Vec::new();
     for line in source.lines() {
         let t = line.trim_start();
@@ -91,7 +91,7 @@ pub fn pragma_temps(source: &str) -> Vec<String> {
 }
 
 /// Classifies one array.
-pub fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification {
+pub(crate) fn classify(array: &Array, overrides: &LivenessOverrides) -> Classification {
     let named = |list: &[String]| list.contains(&array.name);
     if named(&overrides.live_out) {
         return Classification {

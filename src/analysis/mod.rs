@@ -10,7 +10,7 @@
 pub mod build;
 pub mod cells;
 pub mod dataflow;
-pub mod livein;
+pub(crate) mod livein;
 pub mod liveness;
 pub mod model;
 

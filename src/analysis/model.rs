@@ -38,7 +38,7 @@ pub struct AccessEvent {
 
 impl AccessEvent {
     /// Number of iterator columns plus existentials of the domain.
-    pub fn n_local(&self) -> usize {
+    pub(crate) fn n_local(&self) -> usize {
         self.domain.width() - 1 - self.domain.space.n_param()
     }
 }

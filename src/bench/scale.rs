@@ -68,7 +68,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::pipeline::{ArrayOutcome, FileContraction};
 
 /// The default factors of `--scale`.
-pub const DEFAULT_FACTORS: [u64; 3] = [1, 16, 256];
+pub(crate) const DEFAULT_FACTORS: [u64; 3] = [1, 16, 256];
 
 /// The options of a scaling run.
 #[derive(Clone, Debug)]
@@ -111,12 +111,12 @@ impl Default for ScaleOptions {
 pub struct Factors(pub Vec<u64>);
 
 /// [`parse_factors`] for the command line.
-pub fn parse_factor_list(s: &str) -> Result<Factors, String> {
+pub(crate) fn parse_factor_list(s: &str) -> Result<Factors, String> {
     parse_factors(s).map(Factors)
 }
 
 /// Parses `1,16,256` into ascending distinct factors (each ≥ 1).
-pub fn parse_factors(s: &str) -> Result<Vec<u64>, String> {
+pub(crate) fn parse_factors(s: &str) -> Result<Vec<u64>, String> {
     let mut factors = Vec::new();
     for part in s.split(',') {
         let f: u64 = part
@@ -166,7 +166,7 @@ pub(crate) fn is_fixed(fixed: &[String], kernel: &str, name: &str) -> bool {
 /// The integer `#define`s of `program` that size its SCoPs: every
 /// parameter that comes from a `#define`, and the integer defines the body
 /// of such a define uses (recursively), sorted by name.
-pub fn size_defines(program: &Program) -> Vec<String> {
+pub(crate) fn size_defines(program: &Program) -> Vec<String> {
     let mut todo: Vec<String> = program
         .scops
         .iter()
@@ -199,7 +199,7 @@ pub fn size_defines(program: &Program) -> Vec<String> {
 /// (except `fixed`) multiplied by `factor`, and the scaled defines with
 /// their new values. Every `#define` line of such a name with a literal
 /// body is rewritten (conditional definitions included).
-pub fn scale_source(
+pub(crate) fn scale_source(
     program: &Program,
     kernel: &str,
     factor: u64,
@@ -262,7 +262,7 @@ pub fn scale_source(
 /// Cells declared by the arrays the SCoPs of `program` access (each
 /// declaration, `function.name`, once), for the known values; `None` when
 /// an extent is unknown.
-pub fn declared_cells(program: &Program) -> Option<i64> {
+pub(crate) fn declared_cells(program: &Program) -> Option<i64> {
     let mut seen = std::collections::BTreeSet::new();
     let mut total: i64 = 0;
     for scop in &program.scops {
@@ -932,7 +932,7 @@ fn split_numbers(s: &str) -> (String, Vec<i64>) {
 }
 
 /// How the outcomes of the sizes `(factor, outcomes)` compare.
-pub fn compare_mappings(runs: &[(u64, String)]) -> &'static str {
+pub(crate) fn compare_mappings(runs: &[(u64, String)]) -> &'static str {
     if runs.len() < 2 {
         return "n/a";
     }

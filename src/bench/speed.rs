@@ -56,10 +56,10 @@ use super::scale::{
 };
 
 /// The largest factor the automatic scaling tries.
-pub const MAX_FACTOR: u64 = 4096;
+pub(crate) const MAX_FACTOR: u64 = 4096;
 /// The most cells a scaled original may declare in its SCoPs' arrays
 /// unless `--max-cells` says otherwise (512 MB of `double`).
-pub const DEFAULT_MAX_CELLS: i64 = 64 << 20;
+pub(crate) const DEFAULT_MAX_CELLS: i64 = 64 << 20;
 
 /// The options of a speed run.
 #[derive(Clone, Debug)]
@@ -145,7 +145,7 @@ fn compiler() -> String {
 }
 
 /// The flags of every build.
-pub fn cflags() -> Vec<String> {
+pub(crate) fn cflags() -> Vec<String> {
     let mut flags: Vec<String> = ["-O3", "-march=native", "-ffp-contract=off", "-w"]
         .iter()
         .map(|s| s.to_string())

@@ -95,7 +95,7 @@ fn combine(children: Vec<Left>) -> Left {
 /// The edits that delete the statements for which `deleted` holds, with
 /// their brace-less headers, emptied blocks and loops, and the pragmas of
 /// what goes. Deleted lines go whole (see [`deletion`]).
-pub fn statement_deletions(
+pub(crate) fn statement_deletions(
     source: &str,
     items: &[ScopItem],
     deleted: &dyn Fn(StmtId) -> bool,
@@ -265,7 +265,7 @@ fn blank_line(source: &str, span: Range<usize>) -> bool {
 /// (or the end of the text), or between a blank line or a line ending
 /// with `{` and a blank line, takes one of the blank lines with it, so
 /// that it leaves no blank line at the edge of a block or two in a row.
-pub fn joint_deletions(source: &str, ranges: Vec<Range<usize>>) -> Vec<Edit> {
+pub(crate) fn joint_deletions(source: &str, ranges: Vec<Range<usize>>) -> Vec<Edit> {
     let ranges = merged(ranges);
     let line_start = |at: usize| source[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = |at: usize| source[at..].find('\n').map_or(source.len(), |i| at + i);
@@ -336,7 +336,7 @@ pub fn joint_deletions(source: &str, ranges: Vec<Range<usize>>) -> Vec<Edit> {
 }
 
 /// Whether only blanks precede byte `at` on its line.
-pub fn starts_line(source: &str, at: usize) -> bool {
+pub(crate) fn starts_line(source: &str, at: usize) -> bool {
     let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
     blank(&source[line_start..at])
 }
@@ -344,7 +344,7 @@ pub fn starts_line(source: &str, at: usize) -> bool {
 /// An insertion of `text` as a line of its own before the line holding
 /// `at`, indented like it, when only blanks precede `at` on its line;
 /// otherwise `text` and a space right at `at`.
-pub fn line_insertion(source: &str, at: usize, text: &str) -> Edit {
+pub(crate) fn line_insertion(source: &str, at: usize, text: &str) -> Edit {
     let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
     let indent = &source[line_start..at];
     if starts_line(source, at) {

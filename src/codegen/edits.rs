@@ -31,7 +31,7 @@ impl Edit {
         }
     }
 
-    pub fn delete(range: Range<usize>) -> Edit {
+    pub(crate) fn delete(range: Range<usize>) -> Edit {
         Edit {
             range,
             replacement: String::new(),

@@ -12,7 +12,7 @@
 //! Statements are deleted by the
 //! front end's syntax nodes ([`delete`]), never by scanning the text.
 
-pub mod delete;
+pub(crate) mod delete;
 pub mod edits;
 pub mod overflow;
 pub mod plan;

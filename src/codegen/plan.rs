@@ -44,7 +44,7 @@ fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
 /// and every access in the SCoP (with `masks`, power-of-two number moduli
 /// as masks: see [`mask_of`]). Returns `None` when the array has no
 /// declarator span to edit.
-pub fn plan_array_edits(
+pub(crate) fn plan_array_edits(
     source: &str,
     scop: &Scop,
     array: ArrayId,
@@ -202,7 +202,7 @@ fn checked_subscripts(
 /// parameters' frame). The forms checked are those without rotating
 /// indices (each of those is checked where it is planned, see
 /// [`super::rotate`]), with `masks` as emitted.
-pub fn unproven_value(
+pub(crate) fn unproven_value(
     source: &str,
     scop: &Scop,
     array: ArrayId,
@@ -272,7 +272,7 @@ fn bracket_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
 /// The new text of one access, and the argument of every `%` it prints
 /// (its coefficients over the statement's columns `[params | iterators]`,
 /// without the constant; a mask is not a `%`).
-pub struct AccessText {
+pub(crate) struct AccessText {
     pub text: String,
     pub modulo_args: Vec<Vec<i64>>,
 }
@@ -280,7 +280,7 @@ pub struct AccessText {
 /// Where remapped storage computes a `%`: per access of `array` that
 /// prints one (statement index, the arguments as in [`AccessText`]), with
 /// the residues of `rotations` and, with `masks`, masks (see [`mask_of`]).
-pub fn modulo_uses(
+pub(crate) fn modulo_uses(
     source: &str,
     scop: &Scop,
     array: ArrayId,
@@ -819,7 +819,12 @@ fn shifted_iterator_names(scop: &Scop, array: ArrayId, rank: usize) -> Option<Ve
     })
 }
 
-pub fn mapping_comment(source: &str, scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String {
+pub(crate) fn mapping_comment(
+    source: &str,
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+) -> String {
     let decl = scop.array(array);
     let rank = decl.extents.len();
     let params = scop.param_texts();

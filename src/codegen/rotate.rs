@@ -34,7 +34,7 @@ use super::text::{exact_subscripts, form_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
 #[derive(Clone, Debug, Default)]
-pub struct Rotations {
+pub(crate) struct Rotations {
     /// `(array, statement, position, dimension)` of an access -> the
     /// variable that holds its residue in that dimension.
     names: HashMap<(ArrayId, usize, usize, usize), String>,
@@ -50,7 +50,7 @@ pub struct Rotations {
 
 impl Rotations {
     /// Whether `name` is one of the variables.
-    pub fn is_variable(&self, name: &str) -> bool {
+    pub(crate) fn is_variable(&self, name: &str) -> bool {
         self.names.values().any(|n| n == name)
     }
 
@@ -65,7 +65,11 @@ impl Rotations {
     /// The loops whose headers advance rotating indices of `array`, in the
     /// order of the text: iterator, line of the header (1-based, in
     /// `source`) and how many indices.
-    pub fn loops_of_array(&self, source: &str, array: ArrayId) -> Vec<(String, usize, usize)> {
+    pub(crate) fn loops_of_array(
+        &self,
+        source: &str,
+        array: ArrayId,
+    ) -> Vec<(String, usize, usize)> {
         let mut out: Vec<(String, usize, usize)> = Vec::new();
         for (a, iterator, at) in &self.loops {
             if *a != array {
@@ -137,7 +141,7 @@ struct Variable {
 /// variable. Names are `<array>_r<k>`, skipping the names in `taken`
 /// (the identifiers of the file, see [`source_identifiers`], and the
 /// variables of the function's SCoPs before), to which they are added.
-pub fn plan_rotations(
+pub(crate) fn plan_rotations(
     source: &str,
     scop: &Scop,
     (arrays, removed): (&[(ArrayId, &ArrayLayout)], &[usize]),
@@ -396,7 +400,7 @@ fn header_values_fit(
 
 /// Every identifier of the C text `source` (comments and the contents of
 /// string and character literals left out; preprocessor lines included).
-pub fn source_identifiers(source: &str) -> BTreeSet<String> {
+pub(crate) fn source_identifiers(source: &str) -> BTreeSet<String> {
     crate::util::c_text::identifier_tokens(source, true)
         .into_iter()
         .map(|(_, name)| name)

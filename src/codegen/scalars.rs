@@ -91,11 +91,11 @@ use crate::util::c_text::affine_text;
 use super::edits::Edit;
 
 /// Cells of the largest window kept in scalars.
-pub const MAX_WINDOW: i64 = 4;
+pub(crate) const MAX_WINDOW: i64 = 4;
 
 /// One array kept in scalars.
 #[derive(Clone, Debug)]
-pub struct ScalarArray {
+pub(crate) struct ScalarArray {
     pub array: ArrayId,
     /// The scalars, for the offsets `lo`, `lo + 1`, ... of the window.
     pub names: Vec<String>,
@@ -109,7 +109,7 @@ pub struct ScalarArray {
 
 /// The rotating scalars of one SCoP.
 #[derive(Clone, Debug, Default)]
-pub struct Scalars {
+pub(crate) struct Scalars {
     pub arrays: Vec<ScalarArray>,
     /// Insertions at the end of loop headers' updates (`, A_s0 = A_s1`):
     /// (position, text), one per position.
@@ -117,7 +117,7 @@ pub struct Scalars {
 }
 
 impl Scalars {
-    pub fn of_array(&self, array: ArrayId) -> Option<&ScalarArray> {
+    pub(crate) fn of_array(&self, array: ArrayId) -> Option<&ScalarArray> {
         self.arrays.iter().find(|a| a.array == array)
     }
 }
@@ -340,7 +340,7 @@ struct Site {
 /// certified layout) whose conditions are proven (see the module's
 /// documentation); `removed` are the deleted copies. Names are
 /// `<array>_s<k>`, skipping the names in `taken`, to which they are added.
-pub fn plan_scalars(
+pub(crate) fn plan_scalars(
     source: &str,
     scop: &Scop,
     (arrays, removed): (&[(ArrayId, &ArrayLayout)], &[usize]),

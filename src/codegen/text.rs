@@ -14,7 +14,7 @@ use crate::util::c_text::{Prec, operand};
 
 /// A product of extents as C-like text: `2 * n * (m - 1)` (the constant
 /// factors first, multiplied out).
-pub fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> String {
+pub(crate) fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> String {
     let (constants, symbolic): (Vec<&ParamAffine>, Vec<&ParamAffine>) =
         factors.into_iter().partition(|f| f.is_constant());
     let constant: i64 = constants.iter().map(|f| f.constant).product();
@@ -35,7 +35,7 @@ pub fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> String {
 /// parenthesised unless it is one primary expression — a number, a
 /// parenthesised expression, or a name that is not a macro whose body is
 /// several tokens (`#define LAST N-1`: `LAST % 2` would be `N-1 % 2`).
-pub fn operand_text(scop: &Scop, text: &str) -> String {
+pub(crate) fn operand_text(scop: &Scop, text: &str) -> String {
     operand(text, Prec::Postfix, &|name| scop.is_compound(name))
 }
 
@@ -43,7 +43,7 @@ pub fn operand_text(scop: &Scop, text: &str) -> String {
 /// suffixes and exponents, and the contents of literals left out), each
 /// with its byte offset in `text`; `None` when `text` holds a character or
 /// string literal.
-pub fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
+pub(crate) fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut k = 0;
@@ -86,7 +86,7 @@ pub fn identifiers(text: &str) -> Option<Vec<(usize, &str)>> {
 /// IR; blur_tiled's `blurx[ty - 1][tx][x][B - 1]` is `B - 1` although
 /// `in[ty * B + y]` folds `B`). A macro, a cast or a call keeps the source
 /// text.
-pub fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
+pub(crate) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> bool {
     let folds = scop.array(access.array).value_used;
     access.subscript_spans.iter().all(|span| {
         identifiers(&source[span.clone()]).is_some_and(|names| {
@@ -117,7 +117,13 @@ fn column_name(scop: &Scop, stmt: &Stmt, params: &[String], col: usize) -> Optio
 /// appear in the subscripts (dimension by dimension, then left to right),
 /// positive terms first, the constant last (first when every term is
 /// negative: `9 - j`).
-pub fn form_text(source: &str, scop: &Scop, stmt: &Stmt, access: &Access, a: &Argument) -> String {
+pub(crate) fn form_text(
+    source: &str,
+    scop: &Scop,
+    stmt: &Stmt,
+    access: &Access,
+    a: &Argument,
+) -> String {
     let params = scop.param_texts();
     let mut terms: Vec<((usize, usize, usize), i64, String)> = Vec::new();
     for (col, c) in a.coeffs.iter().enumerate() {
@@ -175,7 +181,7 @@ pub fn form_text(source: &str, scop: &Scop, stmt: &Stmt, access: &Access, a: &Ar
 /// are asked for (`--pow2-moduli`) and `modulus` is a power of two `m >=
 /// 2` known as a number: `e & (m - 1)` is `e % m` for `e >= 0` (and the
 /// mathematical residue of any `e` in two's complement).
-pub fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
+pub(crate) fn mask_of(modulus: &ParamAffine, masks: bool) -> Option<i64> {
     let m = modulus.constant;
     (masks && modulus.is_constant() && m >= 2 && m & (m - 1) == 0).then_some(m - 1)
 }
@@ -193,7 +199,7 @@ pub fn residue(arg: &str, modulus: &str, mask: Option<i64>) -> String {
 
 /// C text of a row over `[params | iters | const]` (`2 * t - i + 3`;
 /// positive terms first).
-pub fn row_text(row: &[i64], names: &[String]) -> String {
+pub(crate) fn row_text(row: &[i64], names: &[String]) -> String {
     let n = row.len() - 1;
     let mut terms: Vec<(i64, String)> = row[..n]
         .iter()
@@ -209,7 +215,7 @@ pub fn row_text(row: &[i64], names: &[String]) -> String {
 /// `[params | iters | const]` (`names` its columns' names, as C operands),
 /// or its residue modulo the modulus `modulus_text` (`(row) & mask` with a
 /// mask: see [`mask_of`]) when `is_residue`.
-pub fn level_text(
+pub(crate) fn level_text(
     row: &[i64],
     is_residue: bool,
     names: &[String],
@@ -225,7 +231,7 @@ pub fn level_text(
 }
 
 /// Text of a constraint conjunction of one region piece.
-pub fn region_text(b: &BasicSet, names: &[String]) -> String {
+pub(crate) fn region_text(b: &BasicSet, names: &[String]) -> String {
     let mut parts = Vec::new();
     for r in &b.eqs {
         parts.push(format!("{} == 0", row_text(r, names)));

@@ -70,12 +70,12 @@ macro_rules! codes {
             }
 
             /// A one-line title, e.g. `non-affine subscript`.
-            pub fn title(self) -> &'static str {
+            pub(crate) fn title(self) -> &'static str {
                 match self { $(Code::$variant => $title,)* }
             }
 
             /// What triggers the code, why, and what to do.
-            pub fn explanation(self) -> Explanation {
+            pub(crate) fn explanation(self) -> Explanation {
                 match self {
                     $(Code::$variant => Explanation { trigger: $trigger, why: $why, fix: $fix },)*
                 }

@@ -31,7 +31,7 @@ pub enum Place {
 
 impl Place {
     /// The code of a non-affine expression here (PF010, PF011, PF012).
-    pub fn non_affine_code(self) -> Code {
+    pub(crate) fn non_affine_code(self) -> Code {
         match self {
             Place::Subscript => Code::NonAffineSubscript,
             Place::Bound => Code::NonAffineBound,
@@ -41,7 +41,7 @@ impl Place {
 
     /// The noun of the place in a message (`subscript`, `loop bound`,
     /// `condition`).
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             Place::Subscript => "subscript",
             Place::Bound => "loop bound",
@@ -100,17 +100,21 @@ impl Diagnostic {
     }
 
     /// Records where the expression the diagnostic is about occurs.
-    pub fn at_place(mut self, place: Place) -> Diagnostic {
+    pub(crate) fn at_place(mut self, place: Place) -> Diagnostic {
         self.place = Some(place);
         self
     }
 
-    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
 
-    pub fn with_label(mut self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_label(
+        mut self,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         self.labels.push(Label {
             span,
             message: message.into(),
@@ -123,7 +127,7 @@ impl Diagnostic {
 ///
 /// Spans outside the source are clamped to it, so rendering cannot fail on
 /// a bad span.
-pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let file = SimpleFile::new(path, source);
     let config = term::Config::default();
     let mut out = String::new();
@@ -169,7 +173,7 @@ pub fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
 
 /// The 1-based line and column (in characters) of byte `offset` of
 /// `source` (clamped to the text).
-pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let at = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..at];
     let line = before.matches('\n').count() + 1;
@@ -180,7 +184,7 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
 /// One line per diagnostic: `path:line:col: severity: message [CODE]`
 /// (the form of compilers, for editors and CI problem matchers); a
 /// whole-file note has no position (`path: note: ...`).
-pub fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diagnostics {
         let at = if d.span.is_empty() && d.label.is_empty() {
@@ -203,7 +207,7 @@ pub fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> Str
 /// primary span (byte range, and 1-based line and column of its start and
 /// end; no position for a whole-file note), its label, secondary labels
 /// and notes.
-pub fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
+pub(crate) fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
     let span = |r: &Range<usize>| {
         let (line, column) = line_col(source, r.start);
         let (end_line, end_column) = line_col(source, r.end);
@@ -230,7 +234,7 @@ pub fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
 }
 
 /// One JSON object per line per diagnostic ([`to_json`]).
-pub fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diagnostics {
         out.push_str(&to_json(path, source, d).to_string());

@@ -57,7 +57,7 @@ impl Lin {
         }
     }
 
-    pub fn sym(s: Sym) -> Lin {
+    pub(crate) fn sym(s: Sym) -> Lin {
         let mut terms = BTreeMap::new();
         terms.insert(s, 1);
         Lin { terms, constant: 0 }
@@ -67,12 +67,12 @@ impl Lin {
         self.terms.get(s).copied().unwrap_or(0)
     }
 
-    pub fn as_constant(&self) -> Option<i64> {
+    pub(crate) fn as_constant(&self) -> Option<i64> {
         self.terms.is_empty().then_some(self.constant)
     }
 
     /// `self + k·other`, or `None` on overflow.
-    pub fn add_scaled(&self, other: &Lin, k: i64) -> Option<Lin> {
+    pub(crate) fn add_scaled(&self, other: &Lin, k: i64) -> Option<Lin> {
         let mut out = self.clone();
         for (s, c) in &other.terms {
             let add = c.checked_mul(k)?;
@@ -94,7 +94,7 @@ impl Lin {
         self.add_scaled(other, -1)
     }
 
-    pub fn add_constant(&self, c: i64) -> Option<Lin> {
+    pub(crate) fn add_constant(&self, c: i64) -> Option<Lin> {
         let mut out = self.clone();
         out.constant = out.constant.checked_add(c)?;
         Some(out)
@@ -114,13 +114,13 @@ impl Lin {
     }
 
     /// Whether a quotient occurs in the form.
-    pub fn has_div(&self) -> bool {
+    pub(crate) fn has_div(&self) -> bool {
         self.terms.keys().any(|s| matches!(s, Sym::Div(_)))
     }
 
     /// Every quotient of the form, those inside quotients first (each
     /// once, appended to `out` when not there yet).
-    pub fn collect_divs(&self, out: &mut Vec<Div>) {
+    pub(crate) fn collect_divs(&self, out: &mut Vec<Div>) {
         for s in self.terms.keys() {
             if let Sym::Div(d) = s {
                 d.num.collect_divs(out);
@@ -155,7 +155,7 @@ impl Lin {
 
     /// `self % den` (C's remainder, the sign of `self`):
     /// `self - |den|·(self / |den|)`.
-    pub fn remainder(&self, den: i64) -> Option<Lin> {
+    pub(crate) fn remainder(&self, den: i64) -> Option<Lin> {
         // `den == 0` is `None` from `checked_rem` or from `quotient`.
         if let Some(c) = self.as_constant() {
             return c.checked_rem(den).map(Lin::constant);
@@ -188,17 +188,17 @@ impl Lin {
 
 /// One constraint `lin >= 0` or `lin = 0`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Constraint {
+pub(crate) struct Constraint {
     pub lin: Lin,
     pub is_eq: bool,
 }
 
 impl Constraint {
-    pub fn ge0(lin: Lin) -> Constraint {
+    pub(crate) fn ge0(lin: Lin) -> Constraint {
         Constraint { lin, is_eq: false }
     }
 
-    pub fn eq0(lin: Lin) -> Constraint {
+    pub(crate) fn eq0(lin: Lin) -> Constraint {
         Constraint { lin, is_eq: true }
     }
 
@@ -210,19 +210,19 @@ impl Constraint {
 }
 
 /// The most disjuncts a condition (or a domain) may have.
-pub const MAX_DISJUNCTS: usize = 64;
+pub(crate) const MAX_DISJUNCTS: usize = 64;
 
 /// A condition in disjunctive normal form: a union of conjunctions. No
 /// disjunct is `false`; `[[]]` is `true` and `[]` is `false`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Dnf(pub Vec<Vec<Constraint>>);
+pub(crate) struct Dnf(pub Vec<Vec<Constraint>>);
 
 impl Dnf {
     pub fn truth() -> Dnf {
         Dnf(vec![Vec::new()])
     }
 
-    pub fn falsity() -> Dnf {
+    pub(crate) fn falsity() -> Dnf {
         Dnf(Vec::new())
     }
 
@@ -248,7 +248,7 @@ impl Dnf {
     /// `k > i - m || l > j - n`) projects exactly where the overlapping
     /// piece would not (a linearised subscript whose row spans one value
     /// less than its stride).
-    pub fn or_disjoint(self, other: Dnf) -> Option<Dnf> {
+    pub(crate) fn or_disjoint(self, other: Dnf) -> Option<Dnf> {
         match self.not() {
             Some(negated) if negated.0.len() <= 1 => {
                 let rest = negated.and(&other)?;
@@ -293,7 +293,7 @@ impl Dnf {
     }
 
     /// The single conjunction, when there is exactly one.
-    pub fn as_conjunction(&self) -> Option<&[Constraint]> {
+    pub(crate) fn as_conjunction(&self) -> Option<&[Constraint]> {
         match self.0.as_slice() {
             [one] => Some(one),
             _ => None,
@@ -343,7 +343,7 @@ fn negate(c: &Constraint) -> Option<Dnf> {
 
 /// An affine value: one affine form, or the minimum or maximum of several.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Val {
+pub(crate) enum Val {
     Aff(Lin),
     Min(Vec<Lin>),
     Max(Vec<Lin>),
@@ -374,7 +374,7 @@ impl Val {
 pub use crate::diag::Place;
 
 /// Decides what names mean for the converter.
-pub trait Resolver {
+pub(crate) trait Resolver {
     /// The affine meaning of `name` at `span`, or the rejection.
     fn resolve(&mut self, name: &str, expr: &Expr, place: Place) -> Result<Val, Diagnostic>;
     /// The expansion of a call of a function-like macro, if `name` is one.
@@ -507,7 +507,7 @@ fn known_quotient<R: Resolver>(
 }
 
 /// Builds the usual rejection of a non-affine piece `bad` inside `whole`.
-pub fn not_affine(
+pub(crate) fn not_affine(
     res: &dyn Resolver,
     place: Place,
     bad: &Range<usize>,
@@ -534,12 +534,12 @@ fn overflow(res: &dyn Resolver, span: &Range<usize>) -> Diagnostic {
 const MAX_MACRO_DEPTH: usize = 16;
 
 /// Converts an expression to an affine value.
-pub fn to_val<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Val, Diagnostic> {
+pub(crate) fn to_val<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Val, Diagnostic> {
     to_val_depth(e, place, res, 0)
 }
 
 /// Converts an expression to one affine form (no `min`/`max`).
-pub fn to_lin<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Lin, Diagnostic> {
+pub(crate) fn to_lin<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Lin, Diagnostic> {
     match to_val(e, place, res)? {
         Val::Aff(l) => Ok(l),
         _ => Err(not_affine(
@@ -920,7 +920,7 @@ fn le(lhs: &Val, rhs: &Val, strict: bool) -> Option<Dnf> {
 
 /// Converts a condition (`&&`, `||`, `!`, comparisons, or an affine value
 /// meaning `!= 0`) to DNF.
-pub fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, Diagnostic> {
+pub(crate) fn to_dnf<R: Resolver>(e: &Expr, place: Place, res: &mut R) -> Result<Dnf, Diagnostic> {
     to_dnf_depth(e, place, res, 0)
 }
 
@@ -1012,7 +1012,7 @@ fn to_dnf_depth<R: Resolver>(
 
 /// Whether a type text names an integer type (`int`, `long`, `unsigned`,
 /// `int64_t`, `size_t`, ...).
-pub fn is_integer_type_text(ty: &str) -> bool {
+pub(crate) fn is_integer_type_text(ty: &str) -> bool {
     let words: Vec<&str> = ty
         .split(|c: char| c.is_whitespace())
         .filter(|w| !w.is_empty() && !matches!(*w, "const" | "volatile" | "register"))
@@ -1051,7 +1051,7 @@ fn is_integer_typedef(w: &str) -> bool {
 
 /// Whether an integer type text is signed (so that its arithmetic does not
 /// wrap in the ranges we model).
-pub fn is_signed_integer_type_text(ty: &str) -> bool {
+pub(crate) fn is_signed_integer_type_text(ty: &str) -> bool {
     is_integer_type_text(ty)
         && !ty
             .split_whitespace()

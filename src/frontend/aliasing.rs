@@ -36,7 +36,7 @@ enum Object {
 
 /// The call sites of the file's `static` functions.
 #[derive(Clone, Debug, Default)]
-pub struct FileAliasing {
+pub(crate) struct FileAliasing {
     /// Per `static` function whose calls are all known: per call, what
     /// each argument names.
     calls: HashMap<String, Vec<Vec<Object>>>,
@@ -96,7 +96,7 @@ impl FileAliasing {
 
     /// Whether parameters `i` and `j` of `function` are distinct objects
     /// at every call (false when its calls are not all known).
-    pub fn distinct_parameters(&self, function: &str, i: usize, j: usize) -> bool {
+    pub(crate) fn distinct_parameters(&self, function: &str, i: usize, j: usize) -> bool {
         self.calls.get(function).is_some_and(|calls| {
             calls.iter().all(|args| match (args.get(i), args.get(j)) {
                 (Some(Object::Array(a)), Some(Object::Array(b))) => a != b,
@@ -107,7 +107,7 @@ impl FileAliasing {
 
     /// Whether parameter `i` of `function` never names the variable
     /// `global` (an index of [`Scopes::vars`]) at any call.
-    pub fn parameter_not(&self, function: &str, i: usize, global: usize) -> bool {
+    pub(crate) fn parameter_not(&self, function: &str, i: usize, global: usize) -> bool {
         self.calls.get(function).is_some_and(|calls| {
             calls
                 .iter()

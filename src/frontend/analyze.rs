@@ -21,7 +21,7 @@ use crate::ir::{AccessKind, ForHeader, ParallelMark, ParamOrigin, Placement, Stm
 
 /// An access found by the analysis, before array ids exist.
 #[derive(Clone, Debug)]
-pub struct RawAccess {
+pub(crate) struct RawAccess {
     /// The variable (index into `Scopes::vars`).
     pub var: usize,
     pub name: String,
@@ -45,7 +45,7 @@ pub enum Node {
 }
 
 #[derive(Clone, Debug)]
-pub struct LoopNode {
+pub(crate) struct LoopNode {
     pub iter: String,
     /// The iterator's declared type (`int`, `long`).
     pub iter_type: String,
@@ -68,7 +68,7 @@ pub struct LoopNode {
 }
 
 #[derive(Clone, Debug)]
-pub struct StmtNode {
+pub(crate) struct StmtNode {
     pub write: RawAccess,
     pub reads: Vec<RawAccess>,
     /// The calls of its expression (macro expansions included).
@@ -81,14 +81,14 @@ pub struct StmtNode {
 /// A call in a statement: the function's name (`None` through a
 /// pointer) and the call's span (a macro's call for an expansion).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawCall {
+pub(crate) struct RawCall {
     pub name: Option<String>,
     pub span: Range<usize>,
 }
 
 /// The result of analysing one top-level statement.
 #[derive(Clone, Debug)]
-pub struct Analyzed {
+pub(crate) struct Analyzed {
     pub nodes: Vec<Node>,
     pub span: Range<usize>,
     /// Names written by the statement.
@@ -113,13 +113,13 @@ pub struct Analyzed {
 }
 
 /// The id of a statement of a [`SyntaxNode`] before lowering numbers it.
-pub const UNNUMBERED: StmtId = StmtId(u32::MAX);
+pub(crate) const UNNUMBERED: StmtId = StmtId(u32::MAX);
 
 /// Whether `stmt` is a `#pragma` line that applies to the statement after
 /// it (`#pragma omp ...`, `#pragma GCC ivdep`, ...), or a conditional or a
 /// `_Pragma` that holds one (see [`CStmt::Preproc`]). polyfold's own
 /// pragmas (`scop`, `endscop`, `polyfold ...`) apply to nothing.
-pub fn is_statement_pragma(stmt: &CStmt) -> bool {
+pub(crate) fn is_statement_pragma(stmt: &CStmt) -> bool {
     matches!(
         stmt,
         CStmt::Preproc {
@@ -131,7 +131,7 @@ pub fn is_statement_pragma(stmt: &CStmt) -> bool {
 
 /// The syntax node of a statement accepted by the analysis (statements get
 /// the placeholder id [`UNNUMBERED`]).
-pub fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
+pub(crate) fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> SyntaxNode {
     match stmt {
         CStmt::Expr { span, .. } => SyntaxNode::Stmt {
             id: UNNUMBERED,
@@ -281,7 +281,7 @@ fn for_header(
 
 /// Names a statement may write: assignment and update targets, variables
 /// whose address is taken, declared variables.
-pub fn written_names(stmt: &CStmt) -> BTreeSet<String> {
+pub(crate) fn written_names(stmt: &CStmt) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     stmt.walk_exprs(&mut |e: &Expr| match &e.kind {
         ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs) => {
@@ -296,7 +296,7 @@ pub fn written_names(stmt: &CStmt) -> BTreeSet<String> {
 }
 
 /// Names assigned by the initialisation of some `for` loop of a statement.
-pub fn loop_iterator_names(stmt: &CStmt) -> BTreeSet<String> {
+pub(crate) fn loop_iterator_names(stmt: &CStmt) -> BTreeSet<String> {
     fn walk(s: &CStmt, out: &mut BTreeSet<String>) {
         match s {
             CStmt::For { init, body, .. } => {
@@ -381,7 +381,7 @@ pub fn contains_loop(stmt: &CStmt) -> bool {
 }
 
 /// Analyses statements against one source file.
-pub struct Analyzer<'a> {
+pub(crate) struct Analyzer<'a> {
     pub source: &'a str,
     pub macros: &'a Macros,
     pub scopes: &'a Scopes<'a>,
@@ -480,14 +480,14 @@ impl<'a> Analyzer<'a> {
     }
 
     /// The pragmas of the file, so that loops marked parallel are known.
-    pub fn with_pragmas(mut self, pragmas: &'a [Pragma]) -> Analyzer<'a> {
+    pub(crate) fn with_pragmas(mut self, pragmas: &'a [Pragma]) -> Analyzer<'a> {
         self.pragmas = pragmas;
         self
     }
 
     /// Analyses one top-level statement. On failure the diagnostics are in
     /// `self.diags`.
-    pub fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
+    pub(crate) fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
         self.written = written_names(stmt);
         self.iterators = loop_iterator_names(stmt);
         self.scalar_reads.clear();
@@ -2032,11 +2032,11 @@ impl Resolver for Analyzer<'_> {
 }
 
 /// Names used for the seen-set of diagnostics.
-pub type DiagKey = (Code, usize, usize);
+pub(crate) type DiagKey = (Code, usize, usize);
 
 /// Remembers which diagnostics were already emitted.
 #[derive(Default)]
-pub struct DiagSink {
+pub(crate) struct DiagSink {
     seen: HashSet<DiagKey>,
     pub diags: Vec<Diagnostic>,
 }

@@ -119,7 +119,7 @@ fn attribute_effect(text: &str) -> Option<Effect> {
 
 /// The effect of every function the file calls, by name.
 #[derive(Clone, Debug, Default)]
-pub struct FileEffects {
+pub(crate) struct FileEffects {
     known: HashMap<String, (Effect, EffectSource)>,
 }
 
@@ -477,7 +477,7 @@ impl Walker<'_, '_> {
 /// The function a call of `name` calls: `name` itself, or where an
 /// object-like macro renames it (`#define sqrt my_sqrt`); `None` when a
 /// macro hides something else.
-pub fn called_function(macros: &Macros, name: &str) -> Option<String> {
+pub(crate) fn called_function(macros: &Macros, name: &str) -> Option<String> {
     let mut current = name.to_string();
     for _ in 0..MAX_MACRO_DEPTH {
         let Some(m) = macros.object(&current) else {

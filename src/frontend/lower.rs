@@ -25,7 +25,7 @@ use crate::ir::{
 use crate::poly::{BasicSet, Set, Space, Tuple};
 
 /// What the lowering needs to know besides the run.
-pub struct LowerContext<'a> {
+pub(crate) struct LowerContext<'a> {
     /// The body of the function that contains the run.
     pub body: &'a CStmt,
     pub source: &'a str,
@@ -78,7 +78,7 @@ impl RunParams {
 /// `None` when a coefficient overflows while building rows, or when the
 /// start of a rotating index is not proven in range (then
 /// `cx.rotation_unproven` is set).
-pub fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
+pub(crate) fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let nodes: Vec<&Node> = run.iter().flat_map(|a| a.nodes.iter()).collect();
     let start = run.iter().find(|a| !a.nodes.is_empty())?.span.start;
     let end = run.iter().rev().find(|a| !a.nodes.is_empty())?.span.end;
@@ -1259,7 +1259,12 @@ impl<'b> StmtBuilder<'b, '_> {
 
 /// `n` names `base0, base1, ...` that clash with no parameter or iterator
 /// (a `_` is appended until they do not).
-pub fn fresh_names(base: &str, n: usize, params: &[String], iters: &[String]) -> Vec<String> {
+pub(crate) fn fresh_names(
+    base: &str,
+    n: usize,
+    params: &[String],
+    iters: &[String],
+) -> Vec<String> {
     let mut b = base.to_string();
     loop {
         let names: Vec<String> = (0..n).map(|k| format!("{b}{k}")).collect();

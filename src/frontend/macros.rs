@@ -29,7 +29,7 @@ use crate::ir::{FunctionMacro, MacroTable, ObjectMacro, ParamOrigin};
 
 /// The macro table plus parsed bodies.
 #[derive(Clone, Debug, Default)]
-pub struct Macros {
+pub(crate) struct Macros {
     pub table: MacroTable,
     /// Parsed body of each object-like macro (`None` if it is not an
     /// expression).
@@ -111,7 +111,7 @@ impl Macros {
     /// The table of the macros in force in a function: `defines` with
     /// the command line's, less the names `redefined_here` (the function
     /// `#define`s or `#undef`s them in its body).
-    pub fn for_function(
+    pub(crate) fn for_function(
         defines: &[Define],
         command_line: &[(String, String)],
         redefined_here: &[String],
@@ -133,13 +133,13 @@ impl Macros {
 
     /// Whether the function this table is for `#define`s or `#undef`s
     /// `name` in its body.
-    pub fn is_redefined_here(&self, name: &str) -> bool {
+    pub(crate) fn is_redefined_here(&self, name: &str) -> bool {
         self.redefined_here.iter().any(|n| n == name)
     }
 
     /// Whether `name` is an object-like macro whose body is an integer
     /// constant expression (a parameter).
-    pub fn is_integer_constant(&self, name: &str) -> bool {
+    pub(crate) fn is_integer_constant(&self, name: &str) -> bool {
         self.table.object(name).is_some_and(|o| o.value.is_some())
     }
 
@@ -148,14 +148,14 @@ impl Macros {
     }
 
     /// The parsed body of an object-like macro.
-    pub fn object_body(&self, name: &str) -> Option<&Expr> {
+    pub(crate) fn object_body(&self, name: &str) -> Option<&Expr> {
         self.object_bodies.get(name).and_then(Option::as_ref)
     }
 
     /// Expands a call of a function-like macro: the body with every
     /// parameter replaced by the argument. Body nodes take the span of the
     /// call and are marked `from_macro`; arguments keep their own spans.
-    pub fn expand_call(&self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
+    pub(crate) fn expand_call(&self, name: &str, call: &Expr, args: &[Expr]) -> Option<Expr> {
         let (params, body) = self.function_bodies.get(name)?;
         let body = body.as_ref()?;
         if params.len() != args.len() {
@@ -165,14 +165,14 @@ impl Macros {
     }
 
     /// Expands an object-like macro that is not an integer constant.
-    pub fn expand_object(&self, name: &str, at: &Expr) -> Option<Expr> {
+    pub(crate) fn expand_object(&self, name: &str, at: &Expr) -> Option<Expr> {
         let body = self.object_body(name)?;
         Some(substitute(body, &[], &[], &at.span))
     }
 
     /// Evaluates an integer constant expression (macros allowed), e.g. the
     /// initialiser of a `const int` global.
-    pub fn eval_expr(&self, e: &Expr) -> Option<i64> {
+    pub(crate) fn eval_expr(&self, e: &Expr) -> Option<i64> {
         eval_with(e, &mut |n| self.values.get(n).copied().flatten())
     }
 
@@ -214,7 +214,7 @@ const PUNCTUATORS: [&str; 23] = [
 /// Splits `text` into preprocessing tokens (comments and line splices are
 /// blanks). With `base`, each token's origin is its range in the user's
 /// file, `text` starting at byte `base`.
-pub fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
+pub(crate) fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -245,7 +245,7 @@ pub fn lex(text: &str, base: Option<usize>) -> Vec<PpToken> {
 /// The end of the preprocessing token that starts at byte `i` of `text`
 /// (not a blank or a comment): a name, a pp-number, a character or
 /// string literal, a punctuator, or any other single character.
-pub fn token_end(text: &str, start: usize) -> usize {
+pub(crate) fn token_end(text: &str, start: usize) -> usize {
     let b = text.as_bytes();
     let mut i = start;
     let c = b[i];
@@ -297,7 +297,7 @@ impl Macros {
     /// that object-like macros with an integer value stay names: they are
     /// the SCoP's parameters. `None` when a call is malformed (unbalanced,
     /// wrong number of arguments, variadic) or the expansion is too deep.
-    pub fn expand_tokens(&self, tokens: &[PpToken]) -> Option<Vec<PpToken>> {
+    pub(crate) fn expand_tokens(&self, tokens: &[PpToken]) -> Option<Vec<PpToken>> {
         let mut out = Vec::new();
         let mut disabled = Vec::new();
         self.expand_into(tokens, &mut disabled, &mut out, 0)?;
@@ -310,7 +310,7 @@ impl Macros {
     /// use takes (the name, and the arguments of a function-like macro).
     /// `None` for a function-like macro without arguments there, or a
     /// malformed use (see [`Macros::expand_tokens`]).
-    pub fn expand_use(
+    pub(crate) fn expand_use(
         &self,
         def: &Define,
         tokens: &[PpToken],
@@ -407,7 +407,7 @@ impl Macros {
     /// `text` with the calls of function-like macros in it expanded (the
     /// tokens separated by blanks); `text` itself when a call is malformed.
     /// Object-like macros stay names.
-    pub fn expand_calls_text(&self, text: &str) -> String {
+    pub(crate) fn expand_calls_text(&self, text: &str) -> String {
         let tokens = lex(text, None);
         if !tokens
             .iter()
@@ -511,7 +511,7 @@ impl Macros {
     /// stands for. The name must be a token of the user's file; nodes made
     /// only of the user's tokens keep their spans, the others take `span`
     /// and are marked `from_macro`, and so is the declarator.
-    pub fn expand_declarator(&self, source: &str, span: Range<usize>) -> Option<Declarator> {
+    pub(crate) fn expand_declarator(&self, source: &str, span: Range<usize>) -> Option<Declarator> {
         let tokens = lex(source.get(span.clone())?, Some(span.start));
         let expanded = self.expand_tokens(&tokens)?;
         // The text `int ` + tokens separated by blanks.
@@ -534,7 +534,7 @@ impl Macros {
 /// The tokens of an expansion spelled as C text (separated by blanks,
 /// after a prefix of `offset` bytes that the text is parsed behind), and
 /// where each token sits in it.
-pub struct Spelled<'t> {
+pub(crate) struct Spelled<'t> {
     pub text: String,
     tokens: &'t [PpToken],
     at: Vec<usize>,
@@ -595,7 +595,7 @@ fn split_arguments(tokens: &[PpToken], start: usize) -> Option<(Vec<Vec<PpToken>
 
 /// Gives every node of `e` the user's span `map` finds for it, or `call`
 /// and the `from_macro` mark.
-pub fn remap_spans(
+pub(crate) fn remap_spans(
     e: &mut Expr,
     map: &dyn Fn(&Range<usize>) -> Option<Range<usize>>,
     call: &Range<usize>,

@@ -45,7 +45,7 @@ pub struct Scan {
 }
 
 /// Splits `source` into the tokens of its code and its directive lines.
-pub fn scan(source: &str) -> Scan {
+pub(crate) fn scan(source: &str) -> Scan {
     let b = source.as_bytes();
     let mut tokens = Vec::new();
     let mut directives = Vec::new();

@@ -23,7 +23,7 @@
 
 pub mod affine;
 pub mod aliasing;
-pub mod analyze;
+pub(crate) mod analyze;
 pub mod effects;
 pub mod lower;
 pub mod macros;
@@ -1069,7 +1069,7 @@ fn region_items<'s>(stmt: &'s CStmt, region: &Range<usize>, out: &mut Vec<Item<'
 
 impl SyntaxFile {
     /// The pragmas inside a byte range, in order.
-    pub fn pragmas_in(&self, range: Range<usize>) -> Vec<&syntax::Pragma> {
+    pub(crate) fn pragmas_in(&self, range: Range<usize>) -> Vec<&syntax::Pragma> {
         self.pragmas
             .iter()
             .filter(|p| p.span.start >= range.start && p.span.end <= range.end)

@@ -28,7 +28,7 @@ use crate::ir::ParallelMark;
 /// A loop marked parallel that encloses a region: its iterator name, its
 /// mark and its whole span.
 #[derive(Clone, Debug)]
-pub struct EnclosingLoop {
+pub(crate) struct EnclosingLoop {
     pub iterator: String,
     pub mark: ParallelMark,
     pub span: Range<usize>,
@@ -37,7 +37,7 @@ pub struct EnclosingLoop {
 /// The loops marked parallel whose bodies contain `region` (outermost
 /// first), in the statement tree `stmt`. A SCoP nested in one of them runs
 /// once per iteration, at the same time as the other iterations.
-pub fn enclosing_parallel_loops(
+pub(crate) fn enclosing_parallel_loops(
     source: &str,
     pragmas: &[Pragma],
     stmt: &CStmt,
@@ -116,7 +116,7 @@ fn walk_enclosing(
 /// The parallel mark of the `for` loop that starts at byte `for_start`, and
 /// how many nested loops it covers (`collapse(k)` gives `k`; a count that
 /// cannot be read gives `usize::MAX`, every nested loop).
-pub fn parallel_mark_before(
+pub(crate) fn parallel_mark_before(
     source: &str,
     pragmas: &[Pragma],
     for_start: usize,
@@ -147,7 +147,11 @@ pub fn parallel_mark_before(
 /// `#else`, `#endif`), so that a pragma in any branch of a conditional
 /// around the statement's header counts, whichever branch is compiled.
 /// It stops at anything else (code, another directive).
-pub fn pragmas_before<'p>(source: &str, pragmas: &'p [Pragma], start: usize) -> Vec<&'p Pragma> {
+pub(crate) fn pragmas_before<'p>(
+    source: &str,
+    pragmas: &'p [Pragma],
+    start: usize,
+) -> Vec<&'p Pragma> {
     let mut pos = start.min(source.len());
     let mut out = Vec::new();
     // Bounded: each round moves `pos` strictly back.
@@ -227,7 +231,7 @@ fn is_conditional_directive(line: &str) -> bool {
 /// `nowait` or `async` (the statements after it need not wait for it), or
 /// a pragma inside the SCoP that starts tasks or sections. The caller
 /// keeps the layout of every temporary of such a SCoP.
-pub fn unmodelled_concurrency(source: &str, scop: &crate::ir::Scop) -> Option<String> {
+pub(crate) fn unmodelled_concurrency(source: &str, scop: &crate::ir::Scop) -> Option<String> {
     const ASYNC: [&str; 2] = ["nowait", "async"];
     const TASKS: [&str; 7] = [
         "task",
@@ -301,7 +305,7 @@ fn words(directive: &str) -> Vec<String> {
 
 /// `Some(k)` when `directive` marks the loop after it (and `k - 1` nested
 /// loops) parallel, `None` when it does not.
-pub fn loops_marked(directive: &str) -> Option<usize> {
+pub(crate) fn loops_marked(directive: &str) -> Option<usize> {
     let w = words(directive);
     let first = w.first()?.as_str();
     let has = |x: &str| w.iter().any(|y| y == x);

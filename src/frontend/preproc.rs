@@ -61,7 +61,7 @@ pub enum CommandMacro {
 /// given as integers first (the library's older interface), then the
 /// `-D`/`-U` sequence, a later `-D` of a name replacing an earlier one and
 /// a `-U` removing it, as `cc` does.
-pub fn command_line_macros(
+pub(crate) fn command_line_macros(
     integers: &[(String, i64)],
     macros: &[CommandMacro],
 ) -> Vec<(String, String)> {
@@ -161,7 +161,7 @@ pub enum MacroChange {
 
 /// What a macro name means at one point of the file.
 #[derive(Clone, Copy, Debug)]
-pub enum MacroState<'e> {
+pub(crate) enum MacroState<'e> {
     /// Not defined there (by the file; the command line may define it).
     Undefined,
     /// Defined by this `#define`.
@@ -174,13 +174,13 @@ impl Evaluated {
     /// The number of events of [`Evaluated::history`] that happen before
     /// byte `at` of the file: two points with the same count see the same
     /// macros.
-    pub fn events_before(&self, at: usize) -> usize {
+    pub(crate) fn events_before(&self, at: usize) -> usize {
         self.history.partition_point(|e| e.at < at)
     }
 
     /// The `#define`s in force after the first `events` events of the
     /// history, in the order they were read, and the names made unknown.
-    pub fn in_force(&self, events: usize) -> (Vec<Define>, Vec<String>) {
+    pub(crate) fn in_force(&self, events: usize) -> (Vec<Define>, Vec<String>) {
         let mut state: HashMap<&str, (usize, MacroState)> = HashMap::new();
         for (k, e) in self.history.iter().take(events).enumerate() {
             let st = match &e.change {
@@ -209,7 +209,7 @@ impl Evaluated {
 
     /// What `name` means at byte `at` of the file (the command line
     /// aside).
-    pub fn state_at(&self, name: &str, at: usize) -> MacroState<'_> {
+    pub(crate) fn state_at(&self, name: &str, at: usize) -> MacroState<'_> {
         let events = self.events_before(at);
         match self.history[..events].iter().rev().find(|e| e.name == name) {
             None => MacroState::Undefined,
@@ -223,7 +223,7 @@ impl Evaluated {
 
     /// Every `#define` that is active at some point of the file, in the
     /// order read (later `#undef`s do not remove them).
-    pub fn all_active_defines(&self) -> Vec<Define> {
+    pub(crate) fn all_active_defines(&self) -> Vec<Define> {
         self.history
             .iter()
             .filter_map(|e| match &e.change {

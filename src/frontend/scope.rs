@@ -15,7 +15,7 @@ use crate::ir::Storage;
 /// A declared variable. `key` (the byte offset of its name in the
 /// declaration) identifies it uniquely in the file.
 #[derive(Clone, Debug)]
-pub struct Var<'a> {
+pub(crate) struct Var<'a> {
     pub key: usize,
     pub decl: &'a Decl,
     pub dc: &'a Declarator,
@@ -31,22 +31,22 @@ impl Var<'_> {
         &self.dc.name
     }
 
-    pub fn is_array(&self) -> bool {
+    pub(crate) fn is_array(&self) -> bool {
         !self.dc.dims.is_empty()
     }
 
-    pub fn is_pointer(&self) -> bool {
+    pub(crate) fn is_pointer(&self) -> bool {
         self.dc.is_pointer
     }
 
-    pub fn is_const(&self) -> bool {
+    pub(crate) fn is_const(&self) -> bool {
         self.decl.has_qualifier("const")
     }
 }
 
 /// How one use of a variable looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// The base of a subscript chain with this many subscripts.
     Subscripted(usize),
     /// Under `&` (possibly through subscripts).
@@ -57,7 +57,7 @@ pub enum Role {
 
 /// All variables of a file and all their uses.
 #[derive(Debug, Default)]
-pub struct Scopes<'a> {
+pub(crate) struct Scopes<'a> {
     pub vars: Vec<Var<'a>>,
     by_name: HashMap<&'a str, Vec<usize>>,
     /// Uses of each variable (by index in `vars`): offset and role.
@@ -190,7 +190,7 @@ impl<'a> Scopes<'a> {
     }
 
     /// The variable that `name` refers to at byte offset `at`.
-    pub fn lookup(&self, name: &str, at: usize) -> Option<usize> {
+    pub(crate) fn lookup(&self, name: &str, at: usize) -> Option<usize> {
         let cands = self.by_name.get(name)?;
         let mut best: Option<(usize, usize)> = None; // (scope length, index)
         for &i in cands {
@@ -206,11 +206,6 @@ impl<'a> Scopes<'a> {
             }
         }
         best.map(|(_, i)| i)
-    }
-
-    /// The span of the function containing `at`.
-    pub fn function_span(&self, at: usize) -> Option<Range<usize>> {
-        self.functions.iter().find(|f| f.contains(&at)).cloned()
     }
 
     fn collect_uses(&mut self, f: &'a Function) {
@@ -237,7 +232,7 @@ impl<'a> Scopes<'a> {
     /// `span` (which assigns it in its initialisation) is never read: every
     /// use of `var` outside the loop is inside another loop that assigns
     /// it first and does not enclose this one.
-    pub fn iterator_dead_after(&self, var: usize, span: &Range<usize>) -> bool {
+    pub(crate) fn iterator_dead_after(&self, var: usize, span: &Range<usize>) -> bool {
         let loops = self.iterator_loops.get(&var).map_or(&[][..], Vec::as_slice);
         let inside = |r: &Range<usize>, at: usize| r.start <= at && at < r.end;
         self.uses.get(&var).is_none_or(|uses| {

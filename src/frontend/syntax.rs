@@ -187,13 +187,13 @@ pub struct Decl {
 }
 
 impl Decl {
-    pub fn has_qualifier(&self, q: &str) -> bool {
+    pub(crate) fn has_qualifier(&self, q: &str) -> bool {
         self.qualifiers.iter().any(|x| x == q)
     }
 
     /// The element type as written: qualifiers (except storage classes)
     /// followed by the type specifier.
-    pub fn elem_type_text(&self) -> String {
+    pub(crate) fn elem_type_text(&self) -> String {
         let mut parts: Vec<&str> = self
             .qualifiers
             .iter()
@@ -215,7 +215,7 @@ pub enum ForInit {
 
 /// A C statement with its byte range.
 #[derive(Clone, Debug)]
-pub enum CStmt {
+pub(crate) enum CStmt {
     For {
         init: ForInit,
         cond: Option<Expr>,
@@ -287,14 +287,14 @@ impl CStmt {
 
     /// Calls `f` on every expression of this statement and its
     /// sub-statements, sub-expressions included, parents first.
-    pub fn walk_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+    pub(crate) fn walk_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         self.walk_root_exprs(&mut |e: &'a Expr| e.walk(f));
     }
 
     /// Calls `f` on the outermost expressions of this statement and its
     /// sub-statements (declaration sizes and initialisers included), in
     /// source order.
-    pub fn walk_root_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+    pub(crate) fn walk_root_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         match self {
             CStmt::For {
                 init,
@@ -348,7 +348,7 @@ impl CStmt {
 }
 
 /// Calls `f` on the size expressions and initialisers of a declaration.
-pub fn walk_decl_root_exprs<'a>(d: &'a Decl, f: &mut impl FnMut(&'a Expr)) {
+pub(crate) fn walk_decl_root_exprs<'a>(d: &'a Decl, f: &mut impl FnMut(&'a Expr)) {
     for dc in &d.declarators {
         for (size, _) in &dc.dims {
             if let Some(s) = size {
@@ -363,7 +363,7 @@ pub fn walk_decl_root_exprs<'a>(d: &'a Decl, f: &mut impl FnMut(&'a Expr)) {
 
 /// A function definition.
 #[derive(Clone, Debug)]
-pub struct Function {
+pub(crate) struct Function {
     pub name: String,
     /// Declared `static`: every call of it is in this file (unless its
     /// address is taken).
@@ -443,7 +443,7 @@ pub struct SyntaxError {
 
 /// A parsed C file.
 #[derive(Clone, Debug, Default)]
-pub struct SyntaxFile {
+pub(crate) struct SyntaxFile {
     pub functions: Vec<Function>,
     /// File-scope declarations (in any preprocessor conditional too).
     pub globals: Vec<Decl>,
@@ -481,7 +481,7 @@ fn parse_text(text: &str) -> Option<Tree> {
 
 /// Parses a C file. Returns `None` only if tree-sitter itself fails (no
 /// language, or cancelled), which the caller reports as an internal error.
-pub fn parse_file(source: &str) -> Option<SyntaxFile> {
+pub(crate) fn parse_file(source: &str) -> Option<SyntaxFile> {
     parse_file_masked(source, &Masks::default())
 }
 
@@ -548,7 +548,7 @@ impl Masks {
 /// Parses a C file with the ranges of `masks` replaced for tree-sitter.
 /// Spans index `source`; names and texts of nodes are read from the
 /// replaced text (a qualifier macro reads as the qualifier it stands for).
-pub fn parse_file_masked(source: &str, masks: &Masks) -> Option<SyntaxFile> {
+pub(crate) fn parse_file_masked(source: &str, masks: &Masks) -> Option<SyntaxFile> {
     let masked;
     let text: &str = if masks.replacements.is_empty() {
         source
@@ -582,13 +582,13 @@ pub fn parse_file_masked(source: &str, masks: &Masks) -> Option<SyntaxFile> {
 
 /// Parses the body of a macro as one C expression. Spans of the result are
 /// meaningless (they index the wrapper text); callers replace them.
-pub fn parse_expression_text(text: &str) -> Option<Expr> {
+pub(crate) fn parse_expression_text(text: &str) -> Option<Expr> {
     parse_expression_text_with(text, &[])
 }
 
 /// Like [`parse_expression_text`], with extra names known to be values
 /// (the parameters of a function-like macro).
-pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
+pub(crate) fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
     let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
     let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
@@ -610,7 +610,7 @@ pub fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr>
 /// a function-like macro in a declaration expands to). Spans of the result
 /// index `int ` + `text`: callers map them back. `None` unless the text is
 /// exactly one declarator.
-pub fn parse_declarator_text(text: &str) -> Option<Declarator> {
+pub(crate) fn parse_declarator_text(text: &str) -> Option<Declarator> {
     let wrapper = format!("int {text};\n");
     let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
@@ -632,13 +632,13 @@ pub fn parse_declarator_text(text: &str) -> Option<Declarator> {
 
 /// What [`parse_for_header_text`] puts before the header text: spans of
 /// its result index this prefix followed by the text.
-pub const FOR_HEADER_PREFIX: &str = "void __polyfold_loop(void) {\n";
+pub(crate) const FOR_HEADER_PREFIX: &str = "void __polyfold_loop(void) {\n";
 
 /// Parses `text` as the header of a `for` loop (`for (i = 0; i < n; i++)`,
 /// the expansion of a loop macro) and gives its initialisation, condition
 /// and update. Spans index [`FOR_HEADER_PREFIX`] + `text`: callers map
 /// them back. `None` unless the text is exactly one `for` header.
-pub fn parse_for_header_text(text: &str) -> Option<(ForInit, Option<Expr>, Option<Expr>)> {
+pub(crate) fn parse_for_header_text(text: &str) -> Option<(ForInit, Option<Expr>, Option<Expr>)> {
     let wrapper = format!("{FOR_HEADER_PREFIX}{text} ;\n}}\n");
     let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
@@ -1778,7 +1778,7 @@ impl<'s> Lowerer<'s> {
 /// Whether a pragma (its text after `#pragma`) applies to the statement
 /// after it: every pragma but polyfold's own (`scop`, `endscop`,
 /// `polyfold ...`).
-pub fn pragma_applies_to_next(text: &str) -> bool {
+pub(crate) fn pragma_applies_to_next(text: &str) -> bool {
     let first = text.split_whitespace().next().unwrap_or("");
     !first.is_empty() && !matches!(first, "scop" | "endscop" | "polyfold")
 }
@@ -1802,7 +1802,7 @@ fn is_expression_kind(k: &str) -> bool {
 /// Parses a C integer literal (decimal, hex, octal, binary, with `l`/`L`
 /// suffixes). Unsigned literals (`u` suffix) and values beyond `i64` give
 /// `None`: their arithmetic is not the integer arithmetic we model.
-pub fn parse_int_literal(text: &str) -> Option<i64> {
+pub(crate) fn parse_int_literal(text: &str) -> Option<i64> {
     let t: String = text.chars().filter(|c| *c != '\'').collect();
     let lower = t.to_ascii_lowercase();
     let digits = lower.trim_end_matches('l');

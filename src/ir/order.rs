@@ -77,7 +77,7 @@ impl ArrayFacts {
     /// Whether a call may reach the array: anything but a local whose
     /// address never escapes (a global, a `static`, a parameter's
     /// memory, a local whose address is taken).
-    pub fn call_visible(&self) -> bool {
+    pub(crate) fn call_visible(&self) -> bool {
         self.storage != super::scop::Storage::Local || self.address_taken
     }
 }
@@ -102,7 +102,7 @@ impl Stmt {
 impl Scop {
     /// Why arrays `a` and `b` (by name: the statements compared may come
     /// from two readings of one SCoP) may overlap, if they may.
-    pub fn may_alias(&self, a: &str, b: &str) -> Option<AliasSource> {
+    pub(crate) fn may_alias(&self, a: &str, b: &str) -> Option<AliasSource> {
         if a == b {
             return None;
         }

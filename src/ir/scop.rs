@@ -14,10 +14,6 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ArrayId(pub u32);
 
-/// Index of a parameter inside its [`Scop`] (`params[id.0]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ParamId(pub u32);
-
 /// Index of a SCoP inside its [`Program`] (`scops[id.0]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopId(pub u32);
@@ -50,7 +46,7 @@ impl Program {
 
     /// Whether every parameter of `scop` is an object-like `#define` of the
     /// file, so that a `_Static_assert` can pin its value.
-    pub fn params_are_macros(&self, scop: &Scop) -> bool {
+    pub(crate) fn params_are_macros(&self, scop: &Scop) -> bool {
         scop.params.iter().all(|p| {
             self.macros
                 .objects
@@ -152,7 +148,7 @@ impl Scop {
     /// Parameter names in column order.
     /// Whether the model is exact only for the known values of some
     /// parameters (see [`Param::value_used`]).
-    pub fn depends_on_values(&self) -> bool {
+    pub(crate) fn depends_on_values(&self) -> bool {
         self.params.iter().any(|p| p.value_used)
     }
 
@@ -163,7 +159,7 @@ impl Scop {
     /// subscripts (`blury[ty * B + y]`) changes that array's cells only;
     /// the lifetimes of this one's do not depend on it. An extent that
     /// folded a value gives the context no fact.
-    pub fn array_depends_on_values(&self, array: ArrayId) -> bool {
+    pub(crate) fn array_depends_on_values(&self, array: ArrayId) -> bool {
         self.depends_on_values() && (self.domains_value_used || self.array(array).value_used)
     }
 
@@ -189,7 +185,7 @@ impl Scop {
     /// Parameter names in column order as C operands: a macro whose body
     /// is not one operand is parenthesised (`(N)` for `#define N M+2`), so
     /// that `2 * (N)` and `i % (N)` mean what they say.
-    pub fn param_texts(&self) -> Vec<String> {
+    pub(crate) fn param_texts(&self) -> Vec<String> {
         crate::util::c_text::operand_names(
             self.params.iter().map(|p| p.name.as_str()),
             &self.compound_macros,
@@ -258,7 +254,7 @@ impl AffExpr {
     }
 
     /// Isl text of the expression with the given variable names.
-    pub fn to_isl(&self, names: &[String]) -> String {
+    pub(crate) fn to_isl(&self, names: &[String]) -> String {
         crate::poly::isl_print::format_affine(&self.coeffs, self.constant, names)
     }
 }
@@ -357,7 +353,7 @@ impl Array {
     /// A function parameter: its type is the caller's, so a new layout
     /// keeps its declarator (a dropped dimension is subscripted `[0]`, a
     /// modulus applies inside the declared extent).
-    pub fn keeps_declarator(&self) -> bool {
+    pub(crate) fn keeps_declarator(&self) -> bool {
         self.facts.storage == Storage::FunctionParam
     }
 }
@@ -595,14 +591,14 @@ impl Stmt {
 
     /// The iterators as C operands: the loops' names, then the quotients'
     /// texts (what printed code puts for each column).
-    pub fn c_names(&self) -> Vec<String> {
+    pub(crate) fn c_names(&self) -> Vec<String> {
         let mut out = self.iterators[..self.loop_depth()].to_vec();
         out.extend(self.quotients.iter().cloned());
         out
     }
 
     /// The parallel mark of the loop of iterator `index`, if any.
-    pub fn parallel_mark(&self, index: usize) -> Option<&ParallelMark> {
+    pub(crate) fn parallel_mark(&self, index: usize) -> Option<&ParallelMark> {
         self.parallel.get(index).and_then(Option::as_ref)
     }
 }
@@ -610,7 +606,7 @@ impl Stmt {
 impl Scop {
     /// Whether the loop around statement `si` (its innermost one) contains
     /// no other loop: no statement nested deeper shares it.
-    pub fn in_innermost_loop(&self, si: usize) -> bool {
+    pub(crate) fn in_innermost_loop(&self, si: usize) -> bool {
         let stmt = &self.stmts[si];
         let depth = stmt.loop_depth();
         depth > 0
@@ -618,13 +614,6 @@ impl Scop {
                 other.loop_depth() > depth
                     && other.schedule[..2 * depth] == stmt.schedule[..2 * depth]
             })
-    }
-
-    /// Whether some loop of the SCoP is marked parallel.
-    pub fn has_parallel_loops(&self) -> bool {
-        self.stmts
-            .iter()
-            .any(|s| s.parallel.iter().any(Option::is_some))
     }
 
     /// The parallel loops around the accesses of `array` (every array when

@@ -66,7 +66,7 @@ pub fn region(context: &BasicSet, from: &[i64]) -> BasicSet {
 impl Certificate {
     /// The set of parameter values it covers, when it is not a list of
     /// values: the context, or a region of it.
-    pub fn parameter_set(&self, context: &BasicSet) -> Option<BasicSet> {
+    pub(crate) fn parameter_set(&self, context: &BasicSet) -> Option<BasicSet> {
         match self {
             Certificate::ForValues(_) => None,
             Certificate::ForAllParameters => Some(context.clone()),
@@ -105,7 +105,7 @@ impl std::fmt::Display for CertifyFailure {
 
 /// Adds to `set` (parameters first) an existential variable equal to the
 /// modulus `b` (see [`ParamAffine::floor_rows`]) and returns its column.
-pub fn add_modulus_var(set: &mut BasicSet, b: &ParamAffine) -> usize {
+pub(crate) fn add_modulus_var(set: &mut BasicSet, b: &ParamAffine) -> usize {
     let col = set.add_exist();
     for row in b.floor_rows(set.width(), col) {
         set.add_ineq(row);

@@ -138,13 +138,13 @@ impl Triangle {
     ];
 
     /// Whether the diagonal is left out.
-    pub fn is_strict(self) -> bool {
+    pub(crate) fn is_strict(self) -> bool {
         matches!(self, Triangle::StrictLower | Triangle::StrictUpper)
     }
 
     /// The rows `(low, high)` of the pair: `c_low <= c_high` inside
     /// (`c_low < c_high` for a strict triangle).
-    pub fn low_high(self, p: usize, q: usize) -> (usize, usize) {
+    pub(crate) fn low_high(self, p: usize, q: usize) -> (usize, usize) {
         match self {
             Triangle::Lower | Triangle::StrictLower => (q, p),
             Triangle::Upper | Triangle::StrictUpper => (p, q),
@@ -173,7 +173,7 @@ impl Triangle {
 
     /// The number of cells as C text, `E * (E + 1) / 2` or `E * (E - 1)
     /// / 2`, for the text `e_operand` of `E` as an operand of `*`.
-    pub fn cells_text(self, e_operand: &str, e: &ParamAffine, params: &[String]) -> String {
+    pub(crate) fn cells_text(self, e_operand: &str, e: &ParamAffine, params: &[String]) -> String {
         let next = if self.is_strict() {
             e.plus(-1)
         } else {
@@ -191,7 +191,7 @@ impl Triangle {
     /// `a * (a - 1) / 2 + b` or `a * (2 * E - 3 - a) / 2 + b - 1`. The
     /// product is even, so C's `/` is exact (both factors are non-negative
     /// inside the triangle).
-    pub fn index_text(self, a: &str, b: &str, e: &ParamAffine, params: &[String]) -> String {
+    pub(crate) fn index_text(self, a: &str, b: &str, e: &ParamAffine, params: &[String]) -> String {
         let twice = |minus: i64| ParamAffine {
             coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
             constant: 2 * e.constant - minus,
@@ -211,7 +211,7 @@ impl Triangle {
     /// column `b` affine in the parameters, as an affine form: `a·(a +
     /// 1)/2 + b`, `a·E - a·(a + 1)/2 + b`, `a·(a - 1)/2 + b` or `a·E -
     /// a·(a + 3)/2 - 1 + b` (`None` on overflow or a negative row).
-    pub fn constant_row_index(
+    pub(crate) fn constant_row_index(
         self,
         a: i64,
         b: &ParamAffine,
@@ -327,7 +327,7 @@ pub struct ArrayLayout {
 /// `0..E·(E + 1)/2` (`0..E·(E - 1)/2` for a strict triangle, whose
 /// extent must be proven at least 2): the layout renames cells and folds
 /// none.
-pub fn packed_layout(
+pub(crate) fn packed_layout(
     model: &ArrayModel,
     (p, q, triangle): (usize, usize, Triangle),
     extent: &ParamAffine,
@@ -407,7 +407,7 @@ impl ArrayLayout {
     /// `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]` (the
     /// mapping the certificate carries is the identity: the packing
     /// renames cells); `None` without one.
-    pub fn packed_text(&self, array: &str, params: &[String]) -> Option<String> {
+    pub(crate) fn packed_text(&self, array: &str, params: &[String]) -> Option<String> {
         let names: Vec<String> = (0..self.dims.len()).map(|p| format!("c{p}")).collect();
         let mut right = array.to_string();
         let mut packed = false;
@@ -439,7 +439,7 @@ impl ArrayLayout {
     }
 
     /// Whether this is the layout of a general mapping (see [`linear_layout`]).
-    pub fn is_linear(&self) -> bool {
+    pub(crate) fn is_linear(&self) -> bool {
         self.dims
             .iter()
             .any(|d| matches!(d, DimLayout::Linear { .. }))
@@ -448,7 +448,7 @@ impl ArrayLayout {
     /// Sets `wraps_once` on every wrapping argument proven below twice its
     /// modulus on every piece of its access (`--fast-modulo` only: one
     /// more proof per piece), for the parameter values of `certificate`.
-    pub fn prove_single_wraps(
+    pub(crate) fn prove_single_wraps(
         &mut self,
         model: &ArrayModel,
         certificate: &Certificate,
@@ -498,7 +498,7 @@ impl ArrayLayout {
     /// proven below the modulus in magnitude wherever that loop's header
     /// runs, for the parameter values of `certificate`. An argument left
     /// unproven keeps its `%`.
-    pub fn prove_rotations(
+    pub(crate) fn prove_rotations(
         &mut self,
         scop: &crate::ir::Scop,
         certificate: &Certificate,
@@ -688,7 +688,7 @@ fn record_wrap(wraps: &mut Vec<((usize, usize), bool)>, key: (usize, usize), thi
 
 /// Decides the layout of an axis `mapping` of `model`'s array, whose
 /// declared extents are `extents` (affine in the parameters, when known).
-pub fn axis_layout(
+pub(crate) fn axis_layout(
     model: &ArrayModel,
     mapping: &ModularMapping,
     extents: &[Option<ParamAffine>],
@@ -796,7 +796,7 @@ pub fn axis_layout(
 /// non-negative on every access: from exact integer minima for fixed
 /// values; for every value of the context, the smallest multiple `k·b`
 /// (`k <= MAX_OFFSET_MULTIPLE`) proven enough on every access.
-pub fn linear_layout(
+pub(crate) fn linear_layout(
     model: &ArrayModel,
     mapping: &ModularMapping,
     certificate: &Certificate,

@@ -89,7 +89,7 @@ impl LatticeMethod {
 
     /// Heuristics 1 and 1.a are built on the successive minima (their
     /// time includes computing them).
-    pub fn uses_minima(self) -> bool {
+    pub(crate) fn uses_minima(self) -> bool {
         matches!(self, LatticeMethod::Heuristic1 | LatticeMethod::Heuristic1a)
     }
 

@@ -28,7 +28,7 @@ pub struct ParamAffine {
 impl ParamAffine {
     /// An affine expression of the IR over the parameters (a declared
     /// extent).
-    pub fn from_aff(aff: &crate::ir::AffExpr) -> ParamAffine {
+    pub(crate) fn from_aff(aff: &crate::ir::AffExpr) -> ParamAffine {
         ParamAffine {
             coeffs: aff.coeffs.clone(),
             constant: aff.constant,
@@ -37,7 +37,7 @@ impl ParamAffine {
     }
 
     /// The declared extents of `array`, affine where they are.
-    pub fn extents_of(array: &crate::ir::Array) -> Vec<Option<ParamAffine>> {
+    pub(crate) fn extents_of(array: &crate::ir::Array) -> Vec<Option<ParamAffine>> {
         array
             .extents
             .iter()
@@ -81,7 +81,7 @@ impl ParamAffine {
     }
 
     /// Whether the value is the affine numerator itself (`den` is 1).
-    pub fn is_affine(&self) -> bool {
+    pub(crate) fn is_affine(&self) -> bool {
         self.den == 1
     }
 
@@ -108,7 +108,7 @@ impl ParamAffine {
     /// the constant last (`width` columns in all): `numerator - den·b >= 0`
     /// and `den·b + den - 1 - numerator >= 0`. For `den` 1 they make `b`
     /// equal to the numerator.
-    pub fn floor_rows(&self, width: usize, b_col: usize) -> [Vec<i64>; 2] {
+    pub(crate) fn floor_rows(&self, width: usize, b_col: usize) -> [Vec<i64>; 2] {
         let last = width - 1;
         let mut lower = vec![0i64; width];
         for (q, c) in self.coeffs.iter().enumerate() {
@@ -123,7 +123,7 @@ impl ParamAffine {
 
     /// C text with the parameter names, e.g. `N + 1` or `2 * N - 3`
     /// (an explicit `*`, unlike isl's `2N`).
-    pub fn to_text(&self, params: &[String]) -> String {
+    pub(crate) fn to_text(&self, params: &[String]) -> String {
         let terms: Vec<(i64, String)> = self
             .coeffs
             .iter()
@@ -181,11 +181,11 @@ impl MappedDim {
         }
     }
 
-    pub fn is_divided(&self) -> bool {
+    pub(crate) fn is_divided(&self) -> bool {
         self.divisor != 1
     }
 
-    pub fn is_shifted(&self) -> bool {
+    pub(crate) fn is_shifted(&self) -> bool {
         self.shift.constant != 0 || self.shift.coeffs.iter().any(|c| *c != 0)
     }
 
@@ -193,7 +193,7 @@ impl MappedDim {
     /// lattice: `(coeffs·c) mod (divisor·modulus)`, no shift. `None` when
     /// the modulus is quasi-affine (`divisor·⌊a/d⌋` is not a floor of an
     /// affine form) or on overflow.
-    pub fn undivided(&self) -> Option<MappedDim> {
+    pub(crate) fn undivided(&self) -> Option<MappedDim> {
         if !self.is_divided() {
             return Some(MappedDim::new(self.coeffs.clone(), self.modulus.clone()));
         }
@@ -269,7 +269,7 @@ impl ModularMapping {
 
     /// Whether the matrix is the identity (an axis-aligned folding) and
     /// no row removes a stride.
-    pub fn is_axis(&self) -> bool {
+    pub(crate) fn is_axis(&self) -> bool {
         self.dims.len() == self.rank()
             && self.dims.iter().all(|d| !d.is_divided() && !d.is_shifted())
             && self.dims.iter().enumerate().all(|(p, d)| {

@@ -27,7 +27,7 @@ pub struct SuccessiveResult {
 }
 
 impl SuccessiveResult {
-    pub fn numeric_mapping(&self, array: &str, params: &[String]) -> ModularMapping {
+    pub(crate) fn numeric_mapping(&self, array: &str, params: &[String]) -> ModularMapping {
         let moduli = self
             .numeric
             .iter()
@@ -36,7 +36,11 @@ impl SuccessiveResult {
         ModularMapping::axis(array, params, moduli)
     }
 
-    pub fn symbolic_mapping(&self, array: &str, params: &[String]) -> Option<ModularMapping> {
+    pub(crate) fn symbolic_mapping(
+        &self,
+        array: &str,
+        params: &[String],
+    ) -> Option<ModularMapping> {
         self.symbolic
             .as_ref()
             .map(|m| ModularMapping::axis(array, params, m.clone()))
@@ -46,7 +50,7 @@ impl SuccessiveResult {
 /// The pieces of `ds` with the parameters fixed to `values`, simplified by
 /// exact elimination of existentials, without obviously empty pieces and
 /// duplicates. The integer points are exactly those of `ds` at `values`.
-pub fn fix_and_simplify(ds: &[BasicSet], values: &[i64]) -> PolyResult<Vec<BasicSet>> {
+pub(crate) fn fix_and_simplify(ds: &[BasicSet], values: &[i64]) -> PolyResult<Vec<BasicSet>> {
     let mut out: Vec<BasicSet> = Vec::with_capacity(ds.len());
     for piece in ds {
         let mut q = piece.clone();
@@ -76,7 +80,7 @@ pub fn moduli_for_values(
 /// known (the same rows as a basis already measured): the remaining ones,
 /// or `None` as soon as the product of the moduli reaches `cap` (a basis
 /// that cannot beat `cap` cells is not measured to the end).
-pub fn moduli_after_prefix(
+pub(crate) fn moduli_after_prefix(
     fixed: &[BasicSet],
     rank: usize,
     prefix: &[i64],
@@ -156,7 +160,7 @@ pub fn successive_modulo(
 
 /// The affine fit of moduli already computed for `values` (see
 /// [`successive_modulo`]).
-pub fn fit_moduli(
+pub(crate) fn fit_moduli(
     ds: &[BasicSet],
     rank: usize,
     values: &[i64],

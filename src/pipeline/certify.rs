@@ -187,7 +187,7 @@ impl Certified {
     /// [`ArrayLayout::prove_rotations`]): it changes how the certified
     /// locations are computed, not which they are. A proof cut short by
     /// the budget leaves the remaining arguments with their `%`.
-    pub fn prove_rotations(&mut self, scop: &Scop, budget: &mut Budget) {
+    pub(crate) fn prove_rotations(&mut self, scop: &Scop, budget: &mut Budget) {
         if let Storage::Modular { layout, .. } = &mut self.storage {
             let mut rotated = layout.clone();
             if rotated
@@ -210,7 +210,7 @@ impl Certified {
     /// The layout, for a per-array storage.
     /// The storage as text: the mapping, or for a packed triangle the
     /// packed index (see [`ArrayLayout::packed_text`]).
-    pub fn mapping_text(&self) -> Option<String> {
+    pub(crate) fn mapping_text(&self) -> Option<String> {
         let mapping = self.mapping()?;
         Some(
             self.layout()
@@ -237,7 +237,7 @@ impl Certified {
 
 /// What a per-array proof is about: the array, its model and difference
 /// set, and the values the proof may be for.
-pub struct ArrayClaim<'a> {
+pub(crate) struct ArrayClaim<'a> {
     pub scop: &'a Scop,
     pub array: ArrayId,
     pub model: &'a ArrayModel,
@@ -254,7 +254,7 @@ pub struct ArrayClaim<'a> {
 
 /// For which values a per-array mapping is to be proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// Every parameter value of the SCoP's context.
     EveryValue,
     /// The known values (the caller pins them with a `_Static_assert`).
@@ -266,12 +266,12 @@ pub enum Scope {
 
 /// The lower ends of [`Scope::AtLeast`]`(t)` for the known `values`: each
 /// parameter at least `t`, or its value if smaller.
-pub fn at_least(values: &[i64], t: i64) -> Vec<i64> {
+pub(crate) fn at_least(values: &[i64], t: i64) -> Vec<i64> {
     values.iter().map(|v| (*v).min(t)).collect()
 }
 
 /// Proves `mapping` on the array's difference set and lays it out.
-pub fn certify_array(
+pub(crate) fn certify_array(
     claim: &ArrayClaim<'_>,
     mapping: ModularMapping,
     scope: Scope,
@@ -305,7 +305,7 @@ pub fn certify_array(
 /// for a mapping derived from that one: its moduli rounded up for masks)
 /// and lays it out. A certificate for values other than the claim's is
 /// refused (its fixed difference set is for the claim's values).
-pub fn certify_array_for(
+pub(crate) fn certify_array_for(
     claim: &ArrayClaim<'_>,
     mapping: ModularMapping,
     certificate: &Certificate,
@@ -335,7 +335,7 @@ pub fn certify_array_for(
 /// no difference set. Its storage carries the identity mapping (the
 /// declared extents as moduli) for what reads a mapping; `polyfold
 /// verify` traces the packed index itself (`FileContraction::emitted`).
-pub fn certify_packed(
+pub(crate) fn certify_packed(
     claim: &ArrayClaim<'_>,
     pair: (usize, usize, crate::mapping::layout::Triangle),
     scope: Scope,
@@ -386,7 +386,7 @@ pub fn certify_packed(
 /// value live at a time and every read find the value the original
 /// program reads. The trace runs the sequential order: an array accessed
 /// in a parallel loop is refused.
-pub fn certify_by_trace(
+pub(crate) fn certify_by_trace(
     claim: &ArrayClaim<'_>,
     mapping: ModularMapping,
     trace: &TraceReport,
@@ -514,7 +514,7 @@ fn fit_declarator(
 
 /// Merged buffers for `values`, by the trace of `scop` with its
 /// temporaries where the emitted text puts them.
-pub fn certify_merged(
+pub(crate) fn certify_merged(
     scop: &Scop,
     values: &[i64],
     mut proposal: SmoContraction,
@@ -543,7 +543,7 @@ const EVERY_VALUE_TRACES: usize = 6;
 /// that text were proven on the statements' domains when it was made) is
 /// traced at small sizes of the context (each parameter at 1 to 4, where
 /// the context allows) and at the first probe point.
-pub fn certify_merged_for_every_value(
+pub(crate) fn certify_merged_for_every_value(
     scop: &Scop,
     mut proposal: SmoContraction,
 ) -> Result<Certified, Refused> {

@@ -80,7 +80,7 @@ impl SmoContraction {
     /// Adds `text` (a declaration, e.g. a `_Static_assert`) on a line of
     /// its own right after the buffers' declaration, and updates
     /// `output`.
-    pub fn declare_after_buffers(&mut self, source: &str, text: &str) -> Result<(), String> {
+    pub(crate) fn declare_after_buffers(&mut self, source: &str, text: &str) -> Result<(), String> {
         let d = &self.declaration;
         let edit = &mut self.edits[d.edit];
         if d.own_line {

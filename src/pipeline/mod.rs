@@ -62,7 +62,7 @@ pub use strategy::param_values;
 /// source. Returns the contraction and, when the schedule changed (runs
 /// fused, SCoPs re-scheduled, temporaries split), what was done and the
 /// changed program, which the contraction's records index.
-pub fn contract_file(
+pub(crate) fn contract_file(
     program: &Program,
     options: &ContractOptions,
     read_back: ReadBack,
@@ -90,7 +90,7 @@ pub fn contract_read(
 
 /// [`contract_read`], with the program the contraction's records index:
 /// the fused one when the schedule changed, `program` otherwise.
-pub fn contract_indexed(
+pub(crate) fn contract_indexed(
     program: Program,
     options: &ContractOptions,
     frontend: &crate::frontend::Options,

@@ -100,13 +100,13 @@ impl Default for ContractOptions {
 
 /// `--pow2-moduli` rounds moduli up for masks only while the cells it
 /// adds are at most the declared cells divided by this (an eighth, 12.5 %).
-pub const MASK_EXCESS_DEN: i64 = 8;
+pub(crate) const MASK_EXCESS_DEN: i64 = 8;
 
 /// Steps (about one per operation) the pipeline's trace of one array may
 /// use: it only helps (exact live-in and max-live for the known values), so
 /// a huge iteration space gives up early instead of filling the memory;
 /// `polyfold verify` has its own, larger budget.
-pub const TRACE_STEPS: u64 = 2_000_000;
+pub(crate) const TRACE_STEPS: u64 = 2_000_000;
 
 /// The probe values of parameters without a known value
 /// (`strategy::probe_values`): the `q`-th parameter is probed at
@@ -114,72 +114,72 @@ pub const TRACE_STEPS: u64 = 2_000_000;
 /// enough that loops with bounds like `n - 3` run, small enough that the
 /// difference set stays small; distinct so that no two parameters are
 /// equal by chance.
-pub const PROBE_BASE: i64 = 16;
+pub(crate) const PROBE_BASE: i64 = 16;
 
 /// The lower ends tried for a mapping proven from some size on (each
 /// parameter at least this or its known value, if smaller), pinned as
 /// `_Static_assert(N >= 4, …)`: by the lifted lattices, the reindexed
 /// bases and the packed triangles.
-pub const PIN_FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
-pub const PROBE_STEP: i64 = 4;
+pub(crate) const PIN_FROM: [i64; 4] = [2, 4, 8, PROBE_BASE];
+pub(crate) const PROBE_STEP: i64 = 4;
 
 /// Steps of the trace that only records an array's max-live count for the
 /// reports (`ContractOptions::record_max_live`): small, so that a report
 /// costs little more than the transform; past it the bound is unknown.
-pub const RECORD_TRACE_STEPS: u64 = 250_000;
+pub(crate) const RECORD_TRACE_STEPS: u64 = 250_000;
 
 /// Solver steps the lattice strategies of one array may use (the optimal
 /// search has its own, `optimal_steps`): the corpus needs at most 340 000
 /// (blur_tiled's `blurx`); a difference set of many pieces whose hull would
 /// take minutes stops here (tests/regressions/lattice_hull_budget.c).
-pub const LATTICE_STEPS: u64 = 1_000_000;
+pub(crate) const LATTICE_STEPS: u64 = 1_000_000;
 
 /// The fixed-size lattice strategies (`strategy::lattice`: a search on the
 /// difference set for the known values, whose cost grows with it) run only
 /// on arrays of at most this many cells; larger ones get the mappings
 /// proven for every value (successive modulo, lifted lattices), whose cost
 /// does not depend on the sizes.
-pub const FIXED_SEARCH_CELLS: i64 = 10_000;
+pub(crate) const FIXED_SEARCH_CELLS: i64 = 10_000;
 
 /// Solver steps of each search of the lifted lattices (`strategy::lifted`,
 /// one per probe point) and the optimal search's steps there: the probe
 /// values are small, and what a lift finds does not depend on the sizes
 /// of the program.
-pub const LIFT_LATTICE_STEPS: u64 = 1_000_000;
-pub const LIFT_OPTIMAL_STEPS: u64 = 1_000_000;
+pub(crate) const LIFT_LATTICE_STEPS: u64 = 1_000_000;
+pub(crate) const LIFT_OPTIMAL_STEPS: u64 = 1_000_000;
 /// Steps of the trace that gives the max-live count at the probe sizes (a
 /// lift is not searched when successive modulo already meets it there).
-pub const LIFT_TRACE_STEPS: u64 = 200_000;
+pub(crate) const LIFT_TRACE_STEPS: u64 = 200_000;
 
 /// The wall-clock safety net of one SCoP's inter-array path: building the
 /// global conflict set may use half of it, and all SMO solves share it.
-pub const INTER_ARRAY_SAFETY_NET: Duration = Duration::from_secs(20);
+pub(crate) const INTER_ARRAY_SAFETY_NET: Duration = Duration::from_secs(20);
 
 /// Branch-and-bound nodes of all SMO ILPs of one SCoP.
-pub const SMO_NODES: u64 = 200_000;
+pub(crate) const SMO_NODES: u64 = 200_000;
 
 /// Nodes of each level of SMO on all statements after a successful solve
 /// with the split-off values apart.
-pub const SMO_SECOND_LEVEL_NODES: u64 = 250;
+pub(crate) const SMO_SECOND_LEVEL_NODES: u64 = 250;
 
 /// Nodes of all SMO ILPs after the shared-hyperplane search found a
 /// mapping.
-pub const SMO_AFTER_SHARED_NODES: u64 = 1_000;
+pub(crate) const SMO_AFTER_SHARED_NODES: u64 = 1_000;
 
 /// The most conflict polyhedra for which the SMO ILP still runs after the
 /// shared-hyperplane search found a mapping.
-pub const SMO_AFTER_SHARED_PIECES: usize = 32;
+pub(crate) const SMO_AFTER_SHARED_PIECES: usize = 32;
 
 /// Operations of a SCoP (statement instances for the known parameter
 /// values) that the merging may enumerate (for the lifetimes, the lower
 /// bound and the trace check): a count, so a SCoP too large for it gets the
 /// same answer every time.
-pub const SMO_MAX_OPERATIONS: u64 = 300_000;
+pub(crate) const SMO_MAX_OPERATIONS: u64 = 300_000;
 
 /// Work units of the global conflict set (one per conflict piece built
 /// and tested): the count, not the time, decides whether it is built.
-pub const CONFLICT_WORK: u64 = 1_000_000;
+pub(crate) const CONFLICT_WORK: u64 = 1_000_000;
 
 /// Work units of each shared-hyperplane search (one per conflict piece
 /// examined for a candidate linear part or a revision).
-pub const SHARED_WORK: u64 = 10_000;
+pub(crate) const SHARED_WORK: u64 = 10_000;

@@ -15,7 +15,10 @@ use super::options::{PROBE_BASE, PROBE_STEP};
 /// no two parameters equal by chance); any point of the context when there
 /// is none such. `None`: no point at all. They only guide the search: what
 /// is emitted is proven for every value of the context.
-pub fn probe_values(scop: &Scop, budget: &mut Budget) -> crate::poly::PolyResult<Option<Vec<i64>>> {
+pub(crate) fn probe_values(
+    scop: &Scop,
+    budget: &mut Budget,
+) -> crate::poly::PolyResult<Option<Vec<i64>>> {
     let context = &scop.context;
     let n_param = context.space.n_param();
     let mut known = context.clone();
@@ -42,7 +45,7 @@ pub fn probe_values(scop: &Scop, budget: &mut Budget) -> crate::poly::PolyResult
 /// The parameter values of a point of `set` with each parameter `q` for
 /// which `probed(q)` at least `PROBE_BASE + PROBE_STEP·q`; `None` when
 /// there is no such point.
-pub fn probe_point(
+pub(crate) fn probe_point(
     set: &BasicSet,
     probed: impl Fn(usize) -> bool,
     base: i64,
@@ -64,7 +67,7 @@ pub fn probe_point(
 /// at `PROBE_BASE + PROBE_STEP·q` or above, the base plus one along each
 /// parameter, and the check point, the base plus two along every one. All
 /// must be in the context.
-pub fn probe_points(
+pub(crate) fn probe_points(
     context: &BasicSet,
     n_param: usize,
     base: i64,
@@ -82,7 +85,7 @@ pub fn probe_points(
 }
 
 /// `points` when every one is in `context`.
-pub fn all_inside(
+pub(crate) fn all_inside(
     context: &BasicSet,
     points: Vec<Vec<i64>>,
     budget: &mut Budget,

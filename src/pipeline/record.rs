@@ -420,7 +420,7 @@ impl Optimality {
     }
 
     /// The line of the text report.
-    pub fn sentence(self) -> &'static str {
+    pub(crate) fn sentence(self) -> &'static str {
         match self {
             Optimality::MaxLiveBound => "optimal: meets the max-live lower bound",
             Optimality::LatticeSearch => {
@@ -530,7 +530,7 @@ pub struct MergedScop {
 impl MergedScop {
     /// What the storage is proven on and its sizes as formulas, when it
     /// is made for every parameter value.
-    pub fn storage_for_every_value(&self) -> Option<&super::contraction::EveryValue> {
+    pub(crate) fn storage_for_every_value(&self) -> Option<&super::contraction::EveryValue> {
         self.certified.merged()?.every_value.as_deref()
     }
 

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 /// The memory of one SCoP over its run.
 #[derive(Clone, Debug)]
-pub struct MemoryPlot {
+pub(crate) struct MemoryPlot {
     pub title: String,
     /// The number of operations of the run (the x axis).
     pub operations: usize,
@@ -27,7 +27,7 @@ pub struct MemoryPlot {
 
 /// A difference set of a 2-D array and the lattice of a mapping.
 #[derive(Clone, Debug)]
-pub struct LatticePlot {
+pub(crate) struct LatticePlot {
     pub title: String,
     /// The mapping as printed in the report.
     pub mapping: String,
@@ -53,7 +53,7 @@ const COLOURS: [&str; 8] = [
 const LEVEL_COLOURS: [&str; 4] = ["#7f7f7f", "#2ca02c", "#d62728", "#bcbd22"];
 
 /// Text with `&`, `<`, `>` and `"` escaped for XML.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -120,7 +120,7 @@ fn header(out: &mut String, width: f64, height: f64, title: &str) {
 
 /// The memory plot: one step line per temporary and for their total, the
 /// storage levels as dashed lines, axes, ticks and a legend.
-pub fn memory_svg(p: &MemoryPlot) -> String {
+pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
     let mut out = String::new();
     header(&mut out, WIDTH, HEIGHT, &p.title);
     let spans = p.total.len().max(1);
@@ -282,7 +282,7 @@ pub fn memory_svg(p: &MemoryPlot) -> String {
 
 /// The DS and lattice plot: DS points as grey squares, lattice points as
 /// blue dots, the basis as red arrows from the origin.
-pub fn lattice_svg(p: &LatticePlot) -> String {
+pub(crate) fn lattice_svg(p: &LatticePlot) -> String {
     let mut out = String::new();
     let (mut lo, mut hi) = ([0i64, 0], [0i64, 0]);
     for q in &p.ds {
@@ -415,7 +415,11 @@ pub fn lattice_svg(p: &LatticePlot) -> String {
 /// independent vectors, which in two dimensions always form one) and its
 /// determinant (the number of cells the mapping uses). `None` when the
 /// box is too large to scan or a basis vector lies outside the scan.
-pub fn lattice_2d(rows: &[([i64; 2], i64)], lo: [i64; 2], hi: [i64; 2]) -> Option<Lattice2d> {
+pub(crate) fn lattice_2d(
+    rows: &[([i64; 2], i64)],
+    lo: [i64; 2],
+    hi: [i64; 2],
+) -> Option<Lattice2d> {
     if rows.iter().any(|(_, m)| *m < 1) {
         return None;
     }
@@ -484,7 +488,7 @@ pub fn lattice_2d(rows: &[([i64; 2], i64)], lo: [i64; 2], hi: [i64; 2]) -> Optio
 
 /// What [`lattice_2d`] finds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lattice2d {
+pub(crate) struct Lattice2d {
     /// The lattice's points in the box.
     pub points: Vec<[i64; 2]>,
     pub basis: [[i64; 2]; 2],

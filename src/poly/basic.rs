@@ -51,7 +51,7 @@ impl BasicSet {
     }
 
     /// Column of existential `e`.
-    pub fn exist_col(&self, e: usize) -> usize {
+    pub(crate) fn exist_col(&self, e: usize) -> usize {
         self.space.n_var() + e
     }
 
@@ -74,7 +74,7 @@ impl BasicSet {
 
     /// Adds one existential column (with zero coefficients in every row) and
     /// returns its column index.
-    pub fn add_exist(&mut self) -> usize {
+    pub(crate) fn add_exist(&mut self) -> usize {
         let col = self.width() - 1;
         for row in self.eqs.iter_mut().chain(self.ineqs.iter_mut()) {
             row.insert(col, 0);
@@ -85,7 +85,7 @@ impl BasicSet {
 
     /// Adds the constraints of `context`, a set over the same parameters and
     /// no set dimensions (its existentials become new existentials here).
-    pub fn add_param_constraints(&mut self, context: &BasicSet) {
+    pub(crate) fn add_param_constraints(&mut self, context: &BasicSet) {
         let n_param = self.space.n_param();
         debug_assert_eq!(context.space.n_param(), n_param);
         let first_exist = self.width() - 1;
@@ -115,7 +115,7 @@ impl BasicSet {
     ///
     /// Returns `None` when there are existentials (then membership needs a
     /// search, see the solver) and an error on overflow.
-    pub fn contains_point(&self, point: &[i64]) -> PolyResult<Option<bool>> {
+    pub(crate) fn contains_point(&self, point: &[i64]) -> PolyResult<Option<bool>> {
         debug_assert_eq!(point.len(), self.space.n_var());
         if self.n_exist > 0 {
             return Ok(None);
@@ -137,7 +137,7 @@ impl BasicSet {
 /// Evaluates `row·point + constant` where `point` gives the leading columns
 /// and the constant is the last entry of `row`; columns between are taken
 /// as zero.
-pub fn eval_row(row: &[i64], point: &[i64]) -> PolyResult<i64> {
+pub(crate) fn eval_row(row: &[i64], point: &[i64]) -> PolyResult<i64> {
     use super::error::{add, mul};
     let mut acc = *row.last().expect("a row has a constant column");
     for (a, x) in row.iter().zip(point) {

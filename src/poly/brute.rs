@@ -33,7 +33,7 @@ impl BruteBox {
 }
 
 /// Value of `row` at the full point `values` (all columns but the constant).
-pub fn eval_full(row: &[i64], values: &[i64]) -> i128 {
+pub(crate) fn eval_full(row: &[i64], values: &[i64]) -> i128 {
     let n = row.len() - 1;
     let mut acc = row[n] as i128;
     for i in 0..n {

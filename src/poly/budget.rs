@@ -38,7 +38,7 @@ impl Budget {
 
     /// A generous default for one query: its steps stop it long before its
     /// safety net does.
-    pub fn default_query() -> Budget {
+    pub(crate) fn default_query() -> Budget {
         Budget::new(2_000_000, Some(Duration::from_secs(60)))
     }
 
@@ -47,13 +47,13 @@ impl Budget {
     }
 
     /// Consumes one step.
-    pub fn tick(&mut self) -> PolyResult<()> {
+    pub(crate) fn tick(&mut self) -> PolyResult<()> {
         self.charge(1)
     }
 
     /// Consumes `steps` steps at once (for a loop whose work is known in
     /// advance), checking the safety net each time a multiple of 1024 steps is crossed.
-    pub fn charge(&mut self, steps: u64) -> PolyResult<()> {
+    pub(crate) fn charge(&mut self, steps: u64) -> PolyResult<()> {
         if steps == 0 {
             return Ok(());
         }
@@ -78,13 +78,13 @@ impl Budget {
     /// Whether the wall-clock safety net stopped this budget, a part of it
     /// or a budget absorbed into it: then what was computed under it may
     /// differ from one run to the next, and the caller says so.
-    pub fn safety_net_fired(&self) -> bool {
+    pub(crate) fn safety_net_fired(&self) -> bool {
         self.net_fired
     }
 
     /// Takes over `other`'s safety-net flag (for a separate budget that
     /// was used on this one's behalf).
-    pub fn absorb(&mut self, other: &Budget) {
+    pub(crate) fn absorb(&mut self, other: &Budget) {
         self.net_fired |= other.net_fired;
     }
 
@@ -92,7 +92,7 @@ impl Budget {
     /// `time` of wall clock as its safety net (and never more than is left
     /// here); the steps `f` used, and a fired safety net, are charged to
     /// this budget.
-    pub fn with_part<T>(
+    pub(crate) fn with_part<T>(
         &mut self,
         steps: u64,
         time: Duration,
@@ -112,7 +112,7 @@ impl Budget {
     }
 
     /// Steps left (for reports of how much work a search used).
-    pub fn steps_left(&self) -> u64 {
+    pub(crate) fn steps_left(&self) -> u64 {
         self.steps_left
     }
 }
@@ -217,13 +217,13 @@ impl WorkLimit {
     }
 
     /// Whether the safety net stopped a search.
-    pub fn net_fired(&self) -> bool {
+    pub(crate) fn net_fired(&self) -> bool {
         self.net_fired.load(Ordering::Relaxed)
     }
 
     /// Records that the safety net stopped a search (one that checks its
     /// own deadline).
-    pub fn fire(&self) {
+    pub(crate) fn fire(&self) {
         self.net_fired.store(true, Ordering::Relaxed);
     }
 
@@ -233,7 +233,7 @@ impl WorkLimit {
     }
 
     /// Counts `units` of work done.
-    pub fn charge(&self, units: u64) {
+    pub(crate) fn charge(&self, units: u64) {
         let _ = self
             .used
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| {
@@ -243,7 +243,7 @@ impl WorkLimit {
 
     /// One unit of work, for a search that stops at the first `Err`: the
     /// work is spent, or the safety net fired (remembered).
-    pub fn tick(&self) -> PolyResult<()> {
+    pub(crate) fn tick(&self) -> PolyResult<()> {
         if self.used.fetch_add(1, Ordering::Relaxed) >= self.work {
             return Err(PolyError::Budget);
         }
@@ -256,7 +256,7 @@ impl WorkLimit {
 
     /// Whether a search must stop: the count reached `work_limit` (at most
     /// `work`), or the safety net fired (which is remembered).
-    pub fn spent(&self, work_limit: u64) -> bool {
+    pub(crate) fn spent(&self, work_limit: u64) -> bool {
         if self.used() >= work_limit.min(self.work) {
             return true;
         }

@@ -24,7 +24,7 @@ use super::error::{PolyError, PolyResult, add, mul, neg, sub};
 
 /// What normalising one row found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RowStatus {
+pub(crate) enum RowStatus {
     /// The row holds for every point (for example `0 >= 0` or `3 >= 0`).
     AlwaysTrue,
     /// The row holds for no integer point (`-1 >= 0`, or `2x = 1`).
@@ -37,7 +37,7 @@ pub enum RowStatus {
 ///
 /// Returns an overflow error only for `gcd(i64::MIN, 0)` and similar, whose
 /// value `2^63` does not fit.
-pub fn gcd_i64(a: i64, b: i64) -> PolyResult<i64> {
+pub(crate) fn gcd_i64(a: i64, b: i64) -> PolyResult<i64> {
     let mut x = a.unsigned_abs();
     let mut y = b.unsigned_abs();
     while y != 0 {
@@ -49,13 +49,13 @@ pub fn gcd_i64(a: i64, b: i64) -> PolyResult<i64> {
 }
 
 /// Floor of `a / b` for `b > 0`.
-pub fn floor_div(a: i64, b: i64) -> i64 {
+pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
     debug_assert!(b > 0);
     a.div_euclid(b)
 }
 
 /// Ceiling of `a / b` for `b > 0`.
-pub fn ceil_div(a: i64, b: i64) -> PolyResult<i64> {
+pub(crate) fn ceil_div(a: i64, b: i64) -> PolyResult<i64> {
     debug_assert!(b > 0);
     neg(floor_div(neg(a)?, b))
 }
@@ -76,7 +76,7 @@ fn coefficient_gcd(row: &[i64]) -> PolyResult<i64> {
 
 /// Normalises the inequality `row >= 0`: divides the coefficients by their
 /// gcd and rounds the constant down (integer tightening).
-pub fn normalize_ineq(row: &[i64]) -> PolyResult<RowStatus> {
+pub(crate) fn normalize_ineq(row: &[i64]) -> PolyResult<RowStatus> {
     let c = *row.last().expect("a row has a constant column");
     let g = coefficient_gcd(row)?;
     if g == 0 {
@@ -101,7 +101,7 @@ pub fn normalize_ineq(row: &[i64]) -> PolyResult<RowStatus> {
 /// Normalises the equality `row = 0`: divides by the gcd of the coefficients
 /// (false when it does not divide the constant) and makes the first non-zero
 /// coefficient positive.
-pub fn normalize_eq(row: &[i64]) -> PolyResult<RowStatus> {
+pub(crate) fn normalize_eq(row: &[i64]) -> PolyResult<RowStatus> {
     let c = *row.last().expect("a row has a constant column");
     let g = coefficient_gcd(row)?;
     if g == 0 {
@@ -134,7 +134,7 @@ pub fn add_scaled(dst: &[i64], factor: i64, src: &[i64]) -> PolyResult<Vec<i64>>
 }
 
 /// `alpha * a + beta * b`, entry by entry, with overflow checks.
-pub fn combine(alpha: i64, a: &[i64], beta: i64, b: &[i64]) -> PolyResult<Vec<i64>> {
+pub(crate) fn combine(alpha: i64, a: &[i64], beta: i64, b: &[i64]) -> PolyResult<Vec<i64>> {
     debug_assert_eq!(a.len(), b.len());
     let mut out = Vec::with_capacity(a.len());
     for (x, y) in a.iter().zip(b) {
@@ -145,7 +145,7 @@ pub fn combine(alpha: i64, a: &[i64], beta: i64, b: &[i64]) -> PolyResult<Vec<i6
 
 /// The negation of an inequality over the integers: `not (row >= 0)` is
 /// `-row - 1 >= 0`.
-pub fn complement_ineq(row: &[i64]) -> PolyResult<Vec<i64>> {
+pub(crate) fn complement_ineq(row: &[i64]) -> PolyResult<Vec<i64>> {
     let mut out = Vec::with_capacity(row.len());
     for a in row {
         out.push(neg(*a)?);
@@ -156,18 +156,9 @@ pub fn complement_ineq(row: &[i64]) -> PolyResult<Vec<i64>> {
 }
 
 /// Removes column `col` from every row.
-pub fn remove_column(rows: &mut [Vec<i64>], col: usize) {
+pub(crate) fn remove_column(rows: &mut [Vec<i64>], col: usize) {
     for row in rows.iter_mut() {
         row.remove(col);
-    }
-}
-
-/// Inserts `count` zero columns at position `at` in every row.
-pub fn insert_zero_columns(rows: &mut [Vec<i64>], at: usize, count: usize) {
-    for row in rows.iter_mut() {
-        for _ in 0..count {
-            row.insert(at, 0);
-        }
     }
 }
 
@@ -175,7 +166,7 @@ impl BasicSet {
     /// Whether the system contains a row with no variable that is false
     /// (such as the `-1 >= 0` of [`BasicSet::empty`]). A `true` answer means
     /// the polyhedron is empty; `false` means nothing.
-    pub fn is_obviously_empty(&self) -> bool {
+    pub(crate) fn is_obviously_empty(&self) -> bool {
         let w = self.width();
         let constant_only = |row: &Vec<i64>| row[..w - 1].iter().all(|a| *a == 0);
         self.ineqs.iter().any(|r| constant_only(r) && r[w - 1] < 0)
@@ -184,7 +175,7 @@ impl BasicSet {
 
     /// Every constraint as an inequality row `r >= 0` (an equality gives
     /// `r` and `-r`).
-    pub fn inequality_rows(&self) -> PolyResult<Vec<Vec<i64>>> {
+    pub(crate) fn inequality_rows(&self) -> PolyResult<Vec<Vec<i64>>> {
         let mut rows = self.ineqs.clone();
         for e in &self.eqs {
             rows.push(e.clone());
@@ -198,22 +189,8 @@ impl BasicSet {
     }
 
     /// An empty polyhedron over the same space (no existentials).
-    pub fn empty_like(&self) -> BasicSet {
+    pub(crate) fn empty_like(&self) -> BasicSet {
         BasicSet::empty(self.space.clone())
-    }
-
-    /// Removes existential `e` (which must have zero coefficients everywhere).
-    pub fn drop_unused_exist(&mut self, e: usize) {
-        let col = self.exist_col(e);
-        debug_assert!(
-            self.eqs
-                .iter()
-                .chain(self.ineqs.iter())
-                .all(|r| r[col] == 0)
-        );
-        remove_column(&mut self.eqs, col);
-        remove_column(&mut self.ineqs, col);
-        self.n_exist -= 1;
     }
 }
 
@@ -436,7 +413,7 @@ fn simplify_round(b: &BasicSet) -> PolyResult<Option<(BasicSet, bool)>> {
 /// involve one variable only, a row whose minimum over that box is `>= 0`
 /// is implied. Rows with one variable are kept (they define the box).
 /// Cheap and exact (it only drops implied rows); returns how many it dropped.
-pub fn drop_box_implied_rows(ineqs: &mut Vec<Vec<i64>>) -> PolyResult<usize> {
+pub(crate) fn drop_box_implied_rows(ineqs: &mut Vec<Vec<i64>>) -> PolyResult<usize> {
     let Some(first) = ineqs.first() else {
         return Ok(0);
     };
@@ -505,7 +482,7 @@ pub fn drop_box_implied_rows(ineqs: &mut Vec<Vec<i64>>) -> PolyResult<usize> {
 /// integer values at integer points, it is then `>= 0` at every integer point
 /// of the others). Returns [`BasicSet::empty`] when the system is rationally
 /// infeasible. The integer points never change.
-pub fn remove_redundant(b: &BasicSet) -> PolyResult<BasicSet> {
+pub(crate) fn remove_redundant(b: &BasicSet) -> PolyResult<BasicSet> {
     use super::rational::Rat;
     use super::simplex::{LpResult, lp_min, rational_is_empty};
     let s = simplify(b)?;

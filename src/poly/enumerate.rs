@@ -10,7 +10,7 @@ use super::simplex::{IntResult, integer_max, integer_min};
 use super::{BasicSet, Budget, PolyError, PolyResult};
 
 /// Fixes every parameter of `piece` to `values`.
-pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
+pub(crate) fn fix_params(piece: &mut BasicSet, values: &[i64]) {
     for (q, v) in values.iter().enumerate() {
         let mut row = piece.zero_row();
         row[q] = 1;
@@ -22,7 +22,7 @@ pub fn fix_params(piece: &mut BasicSet, values: &[i64]) {
 
 /// Hard cap on the number of points visited, so that a huge domain is an
 /// error and not a hang.
-pub const MAX_VISITED: u64 = 50_000_000;
+pub(crate) const MAX_VISITED: u64 = 50_000_000;
 
 /// The integer points of `set` (params fixed to `params`), as vectors of the
 /// set dimensions (without parameters or existentials), in lexicographic
@@ -43,7 +43,7 @@ pub fn integer_points(
 /// the vector of the set dimensions, in lexicographic order of all columns
 /// (existentials included): a point is visited once per integer value of
 /// its existentials, so callers deduplicate when the set has existentials.
-pub fn for_each_integer_point(
+pub(crate) fn for_each_integer_point(
     set: &BasicSet,
     params: &[i64],
     budget: &mut Budget,

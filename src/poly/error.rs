@@ -52,7 +52,7 @@ pub fn sub(a: i64, b: i64) -> PolyResult<i64> {
 
 /// Checked `a * b`.
 #[inline]
-pub fn mul(a: i64, b: i64) -> PolyResult<i64> {
+pub(crate) fn mul(a: i64, b: i64) -> PolyResult<i64> {
     a.checked_mul(b).ok_or(PolyError::Overflow)
 }
 

@@ -30,7 +30,7 @@ use super::space::{Space, Tuple};
 /// `[variables | constant]`, an equality meaning `row = 0` and an inequality
 /// `row >= 0`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FarkasSystem {
+pub(crate) struct FarkasSystem {
     /// Names of the variables: the caller's unknowns first, then `lambda0`,
     /// one `lambda{k}` per inequality and one `mu{k}` per equality of the
     /// polyhedron.
@@ -43,7 +43,7 @@ pub struct FarkasSystem {
 
 impl FarkasSystem {
     /// The system as a polyhedron over an anonymous tuple of its variables.
-    pub fn to_basic_set(&self) -> BasicSet {
+    pub(crate) fn to_basic_set(&self) -> BasicSet {
         BasicSet {
             space: Space::set(Vec::new(), Tuple::anonymous(self.var_names.clone())),
             n_exist: 0,
@@ -62,7 +62,7 @@ impl FarkasSystem {
 ///
 /// Sound: every solution gives an `f` that is non-negative on `domain`.
 /// Complete when `domain` is rationally non-empty.
-pub fn farkas_nonnegative(
+pub(crate) fn farkas_nonnegative(
     domain: &BasicSet,
     form: &[Vec<i64>],
     unknown_names: &[String],

@@ -28,6 +28,7 @@ use super::simplex::{LpResult, lp_min_with_budget, rational_is_empty_with_budget
 
 /// The simple hull of `s` (see the module docs). An empty union gives
 /// [`BasicSet::empty`].
+#[cfg(test)]
 pub fn simple_hull(s: &Set) -> PolyResult<BasicSet> {
     simple_hull_with_budget(s, &mut Budget::default())
 }
@@ -44,7 +45,7 @@ fn lp_setup_cost(p: &BasicSet) -> u64 {
 
 /// [`simple_hull`] charging every linear program to `budget`
 /// (`Err(Budget)` when it runs out).
-pub fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<BasicSet> {
+pub(crate) fn simple_hull_with_budget(s: &Set, budget: &mut Budget) -> PolyResult<BasicSet> {
     let mut pieces: Vec<BasicSet> = Vec::new();
     for b in &s.pieces {
         let p = project_out_exists(b)?.set;

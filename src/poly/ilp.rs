@@ -43,18 +43,18 @@ use super::space::{Space, Tuple};
 
 /// A variable of an [`IlpModel`] (its index in creation order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct IlpVar(pub usize);
+pub(crate) struct IlpVar(pub usize);
 
 /// Whether a variable must take integer values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VarKind {
+pub(crate) enum VarKind {
     Integer,
     Continuous,
 }
 
 /// One variable: name (for diagnostics), kind, optional bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VarDef {
+pub(crate) struct VarDef {
     pub name: String,
     pub kind: VarKind,
     pub lower: Option<i64>,
@@ -63,7 +63,7 @@ pub struct VarDef {
 
 /// Comparison of a linear constraint `Σ coeff·var  cmp  rhs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
+pub(crate) enum Cmp {
     Le,
     Ge,
     Eq,
@@ -71,7 +71,7 @@ pub enum Cmp {
 
 /// A linear constraint `Σ coeff·var  cmp  rhs`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IlpConstraint {
+pub(crate) struct IlpConstraint {
     pub terms: Vec<(IlpVar, i64)>,
     pub cmp: Cmp,
     pub rhs: i64,
@@ -79,14 +79,16 @@ pub struct IlpConstraint {
 
 /// Direction of an objective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sense {
+pub(crate) enum Sense {
     Minimize,
+    // Constructed by the unit tests only; the solver handles it.
+    #[cfg_attr(not(test), allow(dead_code))]
     Maximize,
 }
 
 /// An objective `Σ coeff·var + constant` with a direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Objective {
+pub(crate) struct Objective {
     pub sense: Sense,
     pub terms: Vec<(IlpVar, i64)>,
     pub constant: i64,
@@ -94,7 +96,7 @@ pub struct Objective {
 
 /// A (mixed) integer linear program with lexicographic objectives.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IlpModel {
+pub(crate) struct IlpModel {
     pub vars: Vec<VarDef>,
     pub constraints: Vec<IlpConstraint>,
     /// Objectives in priority order; none means a feasibility problem.
@@ -103,7 +105,7 @@ pub struct IlpModel {
 
 /// Solver options.
 #[derive(Clone, Debug, Default)]
-pub struct IlpOptions {
+pub(crate) struct IlpOptions {
     /// Branch-and-bound nodes for all lexicographic stages together (each
     /// solver call also counts its root relaxation as one node). This
     /// deterministic count decides where the search stops.
@@ -116,7 +118,7 @@ pub struct IlpOptions {
 
 /// What a solve used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct IlpStats {
+pub(crate) struct IlpStats {
     /// Nodes counted against [`IlpOptions::node_limit`].
     pub nodes: u64,
     /// Whether the wall-clock safety net stopped a solver call.
@@ -182,7 +184,7 @@ impl Meter {
 
 /// An exactly verified solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub(crate) struct Solution {
     /// One exact value per model variable (integral for integer variables).
     pub values: Vec<Rat>,
     /// The exact value of each objective that was optimised, in order.
@@ -194,20 +196,15 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// The exact value of `v` (`None` for a variable of another model).
-    pub fn value(&self, v: IlpVar) -> Option<Rat> {
-        self.values.get(v.0).copied()
-    }
-
     /// The value of `v` as an integer, when it is one.
-    pub fn int_value(&self, v: IlpVar) -> Option<i64> {
+    pub(crate) fn int_value(&self, v: IlpVar) -> Option<i64> {
         self.values.get(v.0).and_then(Rat::to_i64)
     }
 }
 
 /// Outcome of [`IlpModel::solve`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolveStatus {
+pub(crate) enum SolveStatus {
     /// Verified solution; the solver reported every stage optimal.
     Optimal(Solution),
     /// Verified solution without an optimality claim (a limit was hit).
@@ -246,12 +243,22 @@ impl IlpModel {
     }
 
     /// Adds an integer variable with optional bounds.
-    pub fn add_integer(&mut self, name: &str, lower: Option<i64>, upper: Option<i64>) -> IlpVar {
+    pub(crate) fn add_integer(
+        &mut self,
+        name: &str,
+        lower: Option<i64>,
+        upper: Option<i64>,
+    ) -> IlpVar {
         self.add_var(name, VarKind::Integer, lower, upper)
     }
 
     /// Adds a continuous variable with optional bounds.
-    pub fn add_continuous(&mut self, name: &str, lower: Option<i64>, upper: Option<i64>) -> IlpVar {
+    pub(crate) fn add_continuous(
+        &mut self,
+        name: &str,
+        lower: Option<i64>,
+        upper: Option<i64>,
+    ) -> IlpVar {
         self.add_var(name, VarKind::Continuous, lower, upper)
     }
 
@@ -272,12 +279,12 @@ impl IlpModel {
     }
 
     /// Adds `Σ coeff·var  cmp  rhs`.
-    pub fn add_constraint(&mut self, terms: Vec<(IlpVar, i64)>, cmp: Cmp, rhs: i64) {
+    pub(crate) fn add_constraint(&mut self, terms: Vec<(IlpVar, i64)>, cmp: Cmp, rhs: i64) {
         self.constraints.push(IlpConstraint { terms, cmp, rhs });
     }
 
     /// Appends an objective (lower priority than those already added).
-    pub fn add_objective(&mut self, sense: Sense, terms: Vec<(IlpVar, i64)>, constant: i64) {
+    pub(crate) fn add_objective(&mut self, sense: Sense, terms: Vec<(IlpVar, i64)>, constant: i64) {
         self.objectives.push(Objective {
             sense,
             terms,
@@ -285,11 +292,11 @@ impl IlpModel {
         });
     }
 
-    pub fn n_vars(&self) -> usize {
+    pub(crate) fn n_vars(&self) -> usize {
         self.vars.len()
     }
 
-    pub fn n_constraints(&self) -> usize {
+    pub(crate) fn n_constraints(&self) -> usize {
         self.constraints.len()
     }
 
@@ -327,12 +334,13 @@ impl IlpModel {
 
     /// Solves the model: lexicographic objectives by successive solves, each
     /// stage's integer solution exactly re-verified (see the module docs).
+    #[cfg(test)]
     pub fn solve(&self, options: &IlpOptions) -> SolveStatus {
         self.solve_counted(options).0
     }
 
     /// [`IlpModel::solve`], with what the solve used.
-    pub fn solve_counted(&self, options: &IlpOptions) -> (SolveStatus, IlpStats) {
+    pub(crate) fn solve_counted(&self, options: &IlpOptions) -> (SolveStatus, IlpStats) {
         let mut meter = Meter {
             node_limit: options.node_limit,
             deadline: options.time_limit.map(|t| Instant::now() + t),

@@ -27,7 +27,7 @@ fn write_tuples(f: &mut impl Write, space: &Space) -> fmt::Result {
 }
 
 /// Formats `Σ coeff·name + constant` the way isl prints affine expressions.
-pub fn format_affine(coeffs: &[i64], constant: i64, names: &[String]) -> String {
+pub(crate) fn format_affine(coeffs: &[i64], constant: i64, names: &[String]) -> String {
     let mut out = String::new();
     for (c, name) in coeffs.iter().zip(names) {
         if *c == 0 {
@@ -102,7 +102,7 @@ fn format_constraint(row: &[i64], names: &[String], is_eq: bool) -> String {
 impl BasicSet {
     /// The constraints of this polyhedron as isl text (without braces), or
     /// an empty string for the universe.
-    pub fn constraints_to_isl(&self) -> String {
+    pub(crate) fn constraints_to_isl(&self) -> String {
         let mut names = self.space.var_names();
         let exist_names: Vec<String> = (0..self.n_exist).map(|e| format!("e{e}")).collect();
         names.extend(exist_names.iter().cloned());

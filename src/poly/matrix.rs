@@ -27,13 +27,13 @@ pub fn gcd(a: i64, b: i64) -> PolyResult<i64> {
 
 /// Greatest common divisor of `|a|` and `|b|` as an unsigned number; never
 /// fails.
-pub fn gcd_u64(a: i64, b: i64) -> u64 {
+pub(crate) fn gcd_u64(a: i64, b: i64) -> u64 {
     gcd_u128(a.unsigned_abs() as u128, b.unsigned_abs() as u128) as u64
 }
 
 /// Least common multiple of `|a|` and `|b|` (non-negative; zero when either
 /// is zero), checked.
-pub fn lcm(a: i64, b: i64) -> PolyResult<i64> {
+pub(crate) fn lcm(a: i64, b: i64) -> PolyResult<i64> {
     if a == 0 || b == 0 {
         return Ok(0);
     }
@@ -74,7 +74,7 @@ pub struct IntMatrix {
 
 impl IntMatrix {
     /// The zero matrix.
-    pub fn zeros(rows: usize, cols: usize) -> IntMatrix {
+    pub(crate) fn zeros(rows: usize, cols: usize) -> IntMatrix {
         IntMatrix {
             rows,
             cols,
@@ -106,7 +106,7 @@ impl IntMatrix {
     }
 
     /// A matrix from its columns; all columns must have `rows` entries.
-    pub fn from_cols(cols: &[Vec<i64>], rows: usize) -> PolyResult<IntMatrix> {
+    pub(crate) fn from_cols(cols: &[Vec<i64>], rows: usize) -> PolyResult<IntMatrix> {
         Ok(IntMatrix::from_rows(cols, rows)?.transpose())
     }
 
@@ -118,7 +118,7 @@ impl IntMatrix {
         self.cols
     }
 
-    pub fn is_square(&self) -> bool {
+    pub(crate) fn is_square(&self) -> bool {
         self.rows == self.cols
     }
 
@@ -145,16 +145,16 @@ impl IntMatrix {
     }
 
     /// All rows as vectors.
-    pub fn to_rows(&self) -> Vec<Vec<i64>> {
+    pub(crate) fn to_rows(&self) -> Vec<Vec<i64>> {
         (0..self.rows).map(|r| self.row(r).to_vec()).collect()
     }
 
     /// All columns as vectors.
-    pub fn to_cols(&self) -> Vec<Vec<i64>> {
+    pub(crate) fn to_cols(&self) -> Vec<Vec<i64>> {
         (0..self.cols).map(|c| self.col(c)).collect()
     }
 
-    pub fn transpose(&self) -> IntMatrix {
+    pub(crate) fn transpose(&self) -> IntMatrix {
         let mut t = IntMatrix::zeros(self.cols, self.rows);
         for r in 0..self.rows {
             for c in 0..self.cols {
@@ -220,7 +220,7 @@ impl IntMatrix {
     }
 
     /// The product `self · v`, checked.
-    pub fn mul_vec(&self, v: &[i64]) -> PolyResult<Vec<i64>> {
+    pub(crate) fn mul_vec(&self, v: &[i64]) -> PolyResult<Vec<i64>> {
         if v.len() != self.cols {
             return Err(PolyError::SpaceMismatch(
                 "vector length differs from the column count".into(),
@@ -324,7 +324,7 @@ impl IntMatrix {
 
     /// The inverse over the rationals (rows of [`Rat`]), or `None` when the
     /// matrix is singular.
-    pub fn inverse(&self) -> PolyResult<Option<Vec<Vec<Rat>>>> {
+    pub(crate) fn inverse(&self) -> PolyResult<Option<Vec<Vec<Rat>>>> {
         self.require_square()?;
         let n = self.rows;
         let mut a: Vec<Vec<Rat>> = (0..n)
@@ -364,7 +364,7 @@ impl IntMatrix {
 
     /// The inverse of a unimodular matrix as an integer matrix, or `None`
     /// when the matrix is not unimodular.
-    pub fn unimodular_inverse(&self) -> PolyResult<Option<IntMatrix>> {
+    pub(crate) fn unimodular_inverse(&self) -> PolyResult<Option<IntMatrix>> {
         self.require_square()?;
         if self.determinant()?.abs() != 1 {
             return Ok(None);
@@ -556,7 +556,7 @@ pub fn hnf_row(a: &IntMatrix) -> PolyResult<(IntMatrix, IntMatrix)> {
 /// Smith normal form: `(S, U, V)` with `S = U·A·V`, `U` and `V` unimodular,
 /// `S` diagonal with non-negative entries, each dividing the next, zeros
 /// last.
-pub fn snf(a: &IntMatrix) -> PolyResult<(IntMatrix, IntMatrix, IntMatrix)> {
+pub(crate) fn snf(a: &IntMatrix) -> PolyResult<(IntMatrix, IntMatrix, IntMatrix)> {
     let (m, n) = (a.rows, a.cols);
     let mut s = a.clone();
     let mut u = IntMatrix::identity(m);

@@ -76,7 +76,7 @@ fn same_shape(a: &Space, b: &Space) -> bool {
 
 /// The union of two parameter lists: `a`'s in order, then the new ones of
 /// `b`.
-pub fn union_params(a: &[String], b: &[String]) -> Vec<String> {
+pub(crate) fn union_params(a: &[String], b: &[String]) -> Vec<String> {
     let mut out = a.to_vec();
     for p in b {
         if !out.contains(p) {
@@ -89,7 +89,7 @@ pub fn union_params(a: &[String], b: &[String]) -> Vec<String> {
 impl BasicSet {
     /// The same polyhedron over a space whose parameters are `params`, which
     /// must contain every parameter of this space (reordering is allowed).
-    pub fn with_params(&self, params: &[String]) -> PolyResult<BasicSet> {
+    pub(crate) fn with_params(&self, params: &[String]) -> PolyResult<BasicSet> {
         let old = &self.space;
         let mut map = Vec::with_capacity(self.width());
         for p in &old.params {
@@ -113,7 +113,7 @@ impl BasicSet {
 
     /// Intersection of two polyhedra over spaces of the same shape (the
     /// result uses this space's names; existentials are concatenated).
-    pub fn intersect(&self, other: &BasicSet) -> PolyResult<BasicSet> {
+    pub(crate) fn intersect(&self, other: &BasicSet) -> PolyResult<BasicSet> {
         if !same_shape(&self.space, &other.space) {
             return Err(mismatch("intersect", &self.space, &other.space));
         }
@@ -160,7 +160,7 @@ impl BasicSet {
 impl Set {
     /// The same set over a space whose parameters are `params` (a superset
     /// of this set's parameters, in any order).
-    pub fn with_params(&self, params: &[String]) -> PolyResult<Set> {
+    pub(crate) fn with_params(&self, params: &[String]) -> PolyResult<Set> {
         let mut space = self.space.clone();
         for p in &self.space.params {
             if !params.contains(p) {
@@ -175,20 +175,6 @@ impl Set {
             pieces.push(b.with_params(params)?);
         }
         Ok(Set { space, pieces })
-    }
-
-    /// Removes pieces that are obviously empty or rationally empty (which
-    /// implies integer emptiness), and simplifies the others.
-    pub fn drop_empty_pieces(&self) -> PolyResult<Set> {
-        let mut out = Set::empty(self.space.clone());
-        for b in &self.pieces {
-            let s = simplify(b)?;
-            if s.is_obviously_empty() || super::simplex::rational_is_empty(&s)? {
-                continue;
-            }
-            out.pieces.push(s);
-        }
-        Ok(out)
     }
 
     /// Whether `point` belongs to the union (exact, see
@@ -213,7 +199,7 @@ impl Set {
     }
 
     /// Intersection; parameters are aligned by name first.
-    pub fn intersect(&self, other: &Set) -> PolyResult<Set> {
+    pub(crate) fn intersect(&self, other: &Set) -> PolyResult<Set> {
         let (a, b) = align_params(self, other)?;
         if !same_shape(&a.space, &b.space) {
             return Err(mismatch("intersect", &a.space, &b.space));
@@ -439,7 +425,7 @@ impl Set {
     }
 
     /// Adds `dimension = value` to every piece.
-    pub fn fix_dim(&self, ty: DimType, index: usize, value: i64) -> PolyResult<Set> {
+    pub(crate) fn fix_dim(&self, ty: DimType, index: usize, value: i64) -> PolyResult<Set> {
         if index >= self.space.count_of(ty) {
             return Err(PolyError::SpaceMismatch(format!(
                 "fix_dim: no dimension {index} of kind {ty:?}"
@@ -459,7 +445,7 @@ impl Set {
 
     /// Adds `param = value` for the parameter called `name` (an error when the
     /// set has no such parameter).
-    pub fn fix_param(&self, name: &str, value: i64) -> PolyResult<Set> {
+    pub(crate) fn fix_param(&self, name: &str, value: i64) -> PolyResult<Set> {
         let Some(i) = self.space.param_index(name) else {
             return Err(PolyError::SpaceMismatch(format!("no parameter {name}")));
         };
@@ -470,7 +456,7 @@ impl Set {
     /// disjoint within each piece of `self`. Returns `None` when a piece of
     /// `other` keeps existentials after exact elimination (the complement
     /// of such a piece is not a union of polyhedra without new existentials).
-    pub fn subtract(&self, other: &Set) -> PolyResult<Option<Set>> {
+    pub(crate) fn subtract(&self, other: &Set) -> PolyResult<Option<Set>> {
         let (a, b) = align_params(self, other)?;
         if !same_shape(&a.space, &b.space) {
             return Err(mismatch("subtract", &a.space, &b.space));
@@ -504,7 +490,7 @@ impl Set {
 
     /// Whether every integer point of `self` is in `other`; `None` when the
     /// difference cannot be computed exactly (see [`Set::subtract`]).
-    pub fn is_subset(&self, other: &Set) -> PolyResult<Option<bool>> {
+    pub(crate) fn is_subset(&self, other: &Set) -> PolyResult<Option<bool>> {
         match self.subtract(other)? {
             None => Ok(None),
             Some(d) => Ok(Some(d.is_empty()?)),
@@ -546,7 +532,7 @@ fn subtract_rows(p: &BasicSet, rows: &[Vec<i64>], out: &mut Vec<BasicSet>) -> Po
 
 /// Aligns the parameters of two sets by name: both results have the union
 /// of the two parameter lists (the first set's order, then the new ones).
-pub fn align_params(a: &Set, b: &Set) -> PolyResult<(Set, Set)> {
+pub(crate) fn align_params(a: &Set, b: &Set) -> PolyResult<(Set, Set)> {
     if a.space.params == b.space.params {
         return Ok((a.clone(), b.clone()));
     }

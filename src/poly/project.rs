@@ -60,7 +60,7 @@ pub struct SetProjection {
 
 impl Space {
     /// Column of dimension `index` of kind `ty`.
-    pub fn col_of(&self, ty: DimType, index: usize) -> usize {
+    pub(crate) fn col_of(&self, ty: DimType, index: usize) -> usize {
         match ty {
             DimType::Param => self.param_col(index),
             DimType::In => self.in_col(index),
@@ -69,7 +69,7 @@ impl Space {
     }
 
     /// Number of dimensions of kind `ty`.
-    pub fn count_of(&self, ty: DimType) -> usize {
+    pub(crate) fn count_of(&self, ty: DimType) -> usize {
         match ty {
             DimType::Param => self.n_param(),
             DimType::In => self.n_in(),
@@ -78,7 +78,7 @@ impl Space {
     }
 
     /// This space without dimensions `first..first + n` of kind `ty`.
-    pub fn without_dims(&self, ty: DimType, first: usize, n: usize) -> Space {
+    pub(crate) fn without_dims(&self, ty: DimType, first: usize, n: usize) -> Space {
         let mut s = self.clone();
         match ty {
             DimType::Param => {
@@ -146,7 +146,7 @@ fn elimination_cost<'a>(
 
 /// Largest number of inequalities a Fourier–Motzkin elimination may
 /// produce before it gives up with [`PolyError::Budget`].
-pub const MAX_FM_ROWS: usize = 5000;
+pub(crate) const MAX_FM_ROWS: usize = 5000;
 
 /// An inequality with its Fourier–Motzkin history: the set of rows of the
 /// starting system it is a combination of, and whether it is *pure* (a
@@ -491,7 +491,7 @@ fn box_implied_mask(ineqs: &[Vec<i64>]) -> Vec<bool> {
 /// columns), then removes them from the rows. The caller gives the space and
 /// the number of existentials of the result, which must match the remaining
 /// columns.
-pub fn eliminate_columns(
+pub(crate) fn eliminate_columns(
     b: &BasicSet,
     cols: &[usize],
     new_space: Space,
@@ -570,7 +570,7 @@ pub fn project_out(b: &BasicSet, ty: DimType, first: usize, n: usize) -> PolyRes
 }
 
 /// Eliminates every existential of `b` (exact flag as in the module docs).
-pub fn project_out_exists(b: &BasicSet) -> PolyResult<Projection> {
+pub(crate) fn project_out_exists(b: &BasicSet) -> PolyResult<Projection> {
     let b = simplify(b)?;
     let cols: Vec<usize> = (0..b.n_exist).map(|e| b.exist_col(e)).collect();
     eliminate_columns(&b, &cols, b.space.clone(), 0)
@@ -578,7 +578,7 @@ pub fn project_out_exists(b: &BasicSet) -> PolyResult<Projection> {
 
 /// Turns dimensions `first..first + n` of kind `ty` into existentials (placed
 /// after the existing ones). Always exact.
-pub fn project_out_keep_exists(
+pub(crate) fn project_out_keep_exists(
     b: &BasicSet,
     ty: DimType,
     first: usize,
@@ -607,7 +607,7 @@ pub fn project_out_keep_exists(
 /// Eliminates the existentials of `b` whose elimination is exact (unit
 /// equality, or unit coefficients in all lower or all upper bounds), one at
 /// a time, and keeps the others. The result has the same integer points.
-pub fn eliminate_exists_where_exact(b: &BasicSet) -> PolyResult<BasicSet> {
+pub(crate) fn eliminate_exists_where_exact(b: &BasicSet) -> PolyResult<BasicSet> {
     let mut cur = simplify(b)?;
     loop {
         if cur.n_exist == 0 || cur.is_obviously_empty() {
@@ -637,38 +637,6 @@ pub fn eliminate_exists_where_exact(b: &BasicSet) -> PolyResult<BasicSet> {
             None => return Ok(cur),
         }
     }
-}
-
-/// Projects out dimensions of every piece of a union.
-pub fn project_set_out(s: &Set, ty: DimType, first: usize, n: usize) -> PolyResult<SetProjection> {
-    let space = s.space.without_dims(ty, first, n);
-    let mut out = Set::empty(space);
-    let mut exact = true;
-    for piece in &s.pieces {
-        let p = project_out(piece, ty, first, n)?;
-        exact &= p.exact;
-        let q = project_out_exists(&p.set)?;
-        exact &= q.exact;
-        if !q.set.is_obviously_empty() {
-            out.pieces.push(q.set);
-        }
-    }
-    Ok(SetProjection { set: out, exact })
-}
-
-/// Projects out dimensions of every piece, keeping them as existentials
-/// where their elimination would not be exact. Always exact.
-pub fn project_set_out_exact(s: &Set, ty: DimType, first: usize, n: usize) -> PolyResult<Set> {
-    let space = s.space.without_dims(ty, first, n);
-    let mut out = Set::empty(space);
-    for piece in &s.pieces {
-        let kept = project_out_keep_exists(piece, ty, first, n)?;
-        let reduced = eliminate_exists_where_exact(&kept)?;
-        if !reduced.is_obviously_empty() {
-            out.pieces.push(reduced);
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

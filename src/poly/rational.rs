@@ -22,7 +22,7 @@ pub struct Rat {
 
 /// Greatest common divisor of the absolute values, as an unsigned number
 /// (so that `i128::MIN` is handled without overflow). `gcd(0, 0) = 0`.
-pub fn gcd_u128(a: u128, b: u128) -> u128 {
+pub(crate) fn gcd_u128(a: u128, b: u128) -> u128 {
     let (mut a, mut b) = (a, b);
     while b != 0 {
         let r = a % b;
@@ -34,7 +34,7 @@ pub fn gcd_u128(a: u128, b: u128) -> u128 {
 
 /// Greatest common divisor of two `i128` values as a non-negative `i128`;
 /// overflow only when the result would be `2^127`.
-pub fn gcd_i128(a: i128, b: i128) -> PolyResult<i128> {
+pub(crate) fn gcd_i128(a: i128, b: i128) -> PolyResult<i128> {
     let g = gcd_u128(a.unsigned_abs(), b.unsigned_abs());
     i128::try_from(g).map_err(|_| PolyError::Overflow)
 }
@@ -88,16 +88,16 @@ impl Rat {
         self.den
     }
 
-    pub fn is_zero(&self) -> bool {
+    pub(crate) fn is_zero(&self) -> bool {
         self.num == 0
     }
 
-    pub fn is_integer(&self) -> bool {
+    pub(crate) fn is_integer(&self) -> bool {
         self.den == 1
     }
 
     /// -1, 0 or 1.
-    pub fn signum(&self) -> i32 {
+    pub(crate) fn signum(&self) -> i32 {
         self.num.signum() as i32
     }
 
@@ -118,14 +118,14 @@ impl Rat {
         Rat::new(num, den)
     }
 
-    pub fn checked_neg(self) -> PolyResult<Rat> {
+    pub(crate) fn checked_neg(self) -> PolyResult<Rat> {
         Ok(Rat {
             num: self.num.checked_neg().ok_or(PolyError::Overflow)?,
             den: self.den,
         })
     }
 
-    pub fn checked_sub(self, other: Rat) -> PolyResult<Rat> {
+    pub(crate) fn checked_sub(self, other: Rat) -> PolyResult<Rat> {
         self.checked_add(other.checked_neg()?)
     }
 
@@ -157,7 +157,7 @@ impl Rat {
     }
 
     /// Smallest integer `>= self`, as `i64` (overflow when it does not fit).
-    pub fn ceil(&self) -> PolyResult<i64> {
+    pub(crate) fn ceil(&self) -> PolyResult<i64> {
         let mut q = self.num.div_euclid(self.den);
         if self.num.rem_euclid(self.den) != 0 {
             q += 1; // q <= i128::MAX / 1 - 1 here because the remainder is positive.
@@ -166,7 +166,7 @@ impl Rat {
     }
 
     /// The value as an `i64` when it is an integer that fits.
-    pub fn to_i64(&self) -> Option<i64> {
+    pub(crate) fn to_i64(&self) -> Option<i64> {
         if self.den == 1 {
             i64::try_from(self.num).ok()
         } else {
@@ -177,7 +177,7 @@ impl Rat {
 
 /// Compares `a/b` with `c/d` (`b, d > 0`) without overflow, by comparing the
 /// continued-fraction expansions.
-pub fn cmp_fractions(a: i128, b: i128, c: i128, d: i128) -> Ordering {
+pub(crate) fn cmp_fractions(a: i128, b: i128, c: i128, d: i128) -> Ordering {
     debug_assert!(b > 0 && d > 0);
     let (mut a, mut b, mut c, mut d) = (a, b, c, d);
     // `flip` records that the comparison is currently reversed.

@@ -28,7 +28,7 @@ impl Set {
         }
     }
 
-    pub fn from_basic(basic: BasicSet) -> Set {
+    pub(crate) fn from_basic(basic: BasicSet) -> Set {
         Set {
             space: basic.space.clone(),
             pieces: vec![basic],

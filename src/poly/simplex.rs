@@ -64,7 +64,7 @@ pub enum LpResult {
 
 /// The outcome of an integer linear program.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IntResult {
+pub(crate) enum IntResult {
     /// No integer point satisfies the constraints.
     Infeasible,
     /// Integer points exist and the objective is unbounded over them.
@@ -540,7 +540,7 @@ pub fn lp_max(b: &BasicSet, objective: &[i64]) -> PolyResult<LpResult> {
 }
 
 /// [`lp_max`] with an explicit budget.
-pub fn lp_max_with_budget(
+pub(crate) fn lp_max_with_budget(
     b: &BasicSet,
     objective: &[i64],
     budget: &mut Budget,
@@ -557,12 +557,12 @@ pub fn lp_max_with_budget(
 }
 
 /// Minimum of `objective·x + objective[last]` over the rational points of `b`.
-pub fn lp_min(b: &BasicSet, objective: &[i64]) -> PolyResult<LpResult> {
+pub(crate) fn lp_min(b: &BasicSet, objective: &[i64]) -> PolyResult<LpResult> {
     lp_min_with_budget(b, objective, &mut Budget::default())
 }
 
 /// [`lp_min`] with an explicit budget.
-pub fn lp_min_with_budget(
+pub(crate) fn lp_min_with_budget(
     b: &BasicSet,
     objective: &[i64],
     budget: &mut Budget,
@@ -584,14 +584,14 @@ pub fn rational_is_empty(b: &BasicSet) -> PolyResult<bool> {
 }
 
 /// [`rational_is_empty`] with an explicit budget.
-pub fn rational_is_empty_with_budget(b: &BasicSet, budget: &mut Budget) -> PolyResult<bool> {
+pub(crate) fn rational_is_empty_with_budget(b: &BasicSet, budget: &mut Budget) -> PolyResult<bool> {
     check_widths(b)?;
     Ok(rational_point_with_budget(b, budget)?.is_none())
 }
 
 /// Some rational point of `b` (one entry per non-constant column), or `None`
 /// when `b` is rationally empty.
-pub fn rational_point_with_budget(
+pub(crate) fn rational_point_with_budget(
     b: &BasicSet,
     budget: &mut Budget,
 ) -> PolyResult<Option<Vec<Rat>>> {
@@ -1351,13 +1351,21 @@ fn integer_solve(
 // Public integer API.
 
 /// Maximum of `objective·x + objective[last]` over the integer points of `b`.
-pub fn integer_max(b: &BasicSet, objective: &[i64], budget: &mut Budget) -> PolyResult<IntResult> {
+pub(crate) fn integer_max(
+    b: &BasicSet,
+    objective: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<IntResult> {
     check_objective(b, objective)?;
     integer_solve(b, Some(objective), budget)
 }
 
 /// Minimum of `objective·x + objective[last]` over the integer points of `b`.
-pub fn integer_min(b: &BasicSet, objective: &[i64], budget: &mut Budget) -> PolyResult<IntResult> {
+pub(crate) fn integer_min(
+    b: &BasicSet,
+    objective: &[i64],
+    budget: &mut Budget,
+) -> PolyResult<IntResult> {
     check_objective(b, objective)?;
     let neg = negate_row(objective)?;
     Ok(match integer_solve(b, Some(&neg), budget)? {
@@ -1371,7 +1379,7 @@ pub fn integer_min(b: &BasicSet, objective: &[i64], budget: &mut Budget) -> Poly
 
 /// Some integer point of `b` (one entry per non-constant column,
 /// existentials included), or `None` when it has none.
-pub fn integer_point(b: &BasicSet, budget: &mut Budget) -> PolyResult<Option<Vec<i64>>> {
+pub(crate) fn integer_point(b: &BasicSet, budget: &mut Budget) -> PolyResult<Option<Vec<i64>>> {
     check_widths(b)?;
     Ok(match integer_solve(b, None, budget)? {
         IntResult::Optimal { point, .. } => Some(point),
@@ -1386,14 +1394,15 @@ pub fn is_integer_empty(b: &BasicSet) -> PolyResult<bool> {
 }
 
 /// [`is_integer_empty`] with an explicit budget.
-pub fn is_integer_empty_with_budget(b: &BasicSet, budget: &mut Budget) -> PolyResult<bool> {
+pub(crate) fn is_integer_empty_with_budget(b: &BasicSet, budget: &mut Budget) -> PolyResult<bool> {
     Ok(integer_point(b, budget)?.is_none())
 }
 
 /// Maximum over the integer points of `b` with the columns in `fixed` set to
 /// the given values (for instance parameters). The returned point includes
 /// the fixed columns.
-pub fn integer_max_fixed(
+#[cfg(test)]
+pub(crate) fn integer_max_fixed(
     b: &BasicSet,
     fixed: &[(usize, i64)],
     objective: &[i64],

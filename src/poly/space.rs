@@ -58,11 +58,11 @@ impl Space {
         }
     }
 
-    pub fn is_relation(&self) -> bool {
+    pub(crate) fn is_relation(&self) -> bool {
         self.range.is_some()
     }
 
-    pub fn n_param(&self) -> usize {
+    pub(crate) fn n_param(&self) -> usize {
         self.params.len()
     }
 
@@ -70,7 +70,7 @@ impl Space {
         self.domain.len()
     }
 
-    pub fn n_out(&self) -> usize {
+    pub(crate) fn n_out(&self) -> usize {
         self.range.as_ref().map_or(0, Tuple::len)
     }
 
@@ -80,32 +80,32 @@ impl Space {
     }
 
     /// Parameters plus set dimensions: the columns before the existentials.
-    pub fn n_var(&self) -> usize {
+    pub(crate) fn n_var(&self) -> usize {
         self.n_param() + self.n_dim()
     }
 
     /// Column of parameter `p`.
-    pub fn param_col(&self, p: usize) -> usize {
+    pub(crate) fn param_col(&self, p: usize) -> usize {
         p
     }
 
     /// Column of domain dimension `d`.
-    pub fn in_col(&self, d: usize) -> usize {
+    pub(crate) fn in_col(&self, d: usize) -> usize {
         self.n_param() + d
     }
 
     /// Column of range dimension `d`.
-    pub fn out_col(&self, d: usize) -> usize {
+    pub(crate) fn out_col(&self, d: usize) -> usize {
         self.n_param() + self.n_in() + d
     }
 
     /// Index of a parameter by name.
-    pub fn param_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn param_index(&self, name: &str) -> Option<usize> {
         self.params.iter().position(|p| p == name)
     }
 
     /// Names of all variable columns (params, domain, range), in column order.
-    pub fn var_names(&self) -> Vec<String> {
+    pub(crate) fn var_names(&self) -> Vec<String> {
         let mut names = self.params.clone();
         names.extend(self.domain.dims.iter().cloned());
         if let Some(r) = &self.range {

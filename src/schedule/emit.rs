@@ -38,7 +38,7 @@ type RunOrder = Vec<(usize, i64)>;
 
 /// Why a run is not fused by [`run_text`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunRefusal {
+pub(crate) enum RunRefusal {
     /// A value of its loops' control (a bound, a guard, the value after
     /// the last iteration) is not proven representable in any of the
     /// forms tried.
@@ -89,7 +89,10 @@ struct Plan {
 
 /// The text that replaces `run.span`, and the statements it holds in
 /// order, each with its shift; or why the run is not fused.
-pub fn run_text(program: &Program, run: &FusedRun) -> Result<(String, RunOrder), RunRefusal> {
+pub(crate) fn run_text(
+    program: &Program,
+    run: &FusedRun,
+) -> Result<(String, RunOrder), RunRefusal> {
     let scop = &program.scops[run.scop];
     let source = &program.source;
     let name = run.loops[0].iterator.clone();
@@ -657,7 +660,7 @@ fn print_members<'a>(
 
 /// E.g. "loops at lines 16, 18" (a run of a later round: "the 2 loops
 /// `j` inside loop `i`"), for the report of a run not fused.
-pub fn describe_loops(run: &FusedRun) -> String {
+pub(crate) fn describe_loops(run: &FusedRun) -> String {
     if run.round > 0 {
         return format!(
             "the {} loops `{}` inside loop `{}`",
@@ -678,7 +681,7 @@ pub type Refused = (FusedRun, OverflowRisk);
 /// values are not proven representable ([`RunRefusal::Overflow`]) is
 /// removed from `runs` and returned with the reason; `None` when some
 /// run cannot be printed at all.
-pub fn fusion_edits(
+pub(crate) fn fusion_edits(
     program: &Program,
     runs: &mut Vec<FusedRun>,
 ) -> Option<(Vec<Edit>, Vec<RunOrder>, Vec<Refused>)> {

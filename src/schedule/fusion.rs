@@ -126,7 +126,7 @@ pub fn plan_fusion(program: &Program, si: usize, column_walks: bool) -> Vec<Fuse
 
 /// How runs are planned.
 #[derive(Clone, Copy, Debug)]
-pub struct Planning {
+pub(crate) struct Planning {
     /// Whether loops whose innermost statements walk an array across its
     /// rows may join a run (`--min-memory`).
     pub column_walks: bool,
@@ -137,7 +137,7 @@ pub struct Planning {
 }
 
 /// [`plan_fusion`] with the planning options.
-pub fn plan_fusion_with(program: &Program, si: usize, planning: Planning) -> Vec<FusedRun> {
+pub(crate) fn plan_fusion_with(program: &Program, si: usize, planning: Planning) -> Vec<FusedRun> {
     let scop = &program.scops[si];
     // A model that folded a known value (`A[N0 * i]` read as `A[4 * i]`)
     // holds for that value only: the dependences through a domain or an
@@ -867,7 +867,7 @@ pub(super) fn least_bound(exceeds: &dyn Fn(i64) -> Option<bool>) -> Option<i64> 
 /// Loops that would be fused but for an order of real C (a call, arrays
 /// that may overlap): what the report says was refused and why.
 #[derive(Clone, Debug)]
-pub struct KeptApart {
+pub(crate) struct KeptApart {
     pub scop: usize,
     /// The 1-based lines of the loops' headers.
     pub lines: Vec<usize>,
@@ -890,7 +890,7 @@ impl KeptApart {
 /// The runs of `program.scops[si]` planned without the orders of real C
 /// that no run planned with them fuses whole, each with the first order
 /// that holds between two of its loops.
-pub fn kept_apart(program: &Program, si: usize, column_walks: bool) -> Vec<KeptApart> {
+pub(crate) fn kept_apart(program: &Program, si: usize, column_walks: bool) -> Vec<KeptApart> {
     let scop = &program.scops[si];
     let planning = Planning {
         column_walks,

@@ -62,7 +62,7 @@ pub mod emit;
 mod failure;
 pub mod fusion;
 pub mod nest;
-pub mod scan;
+pub(crate) mod scan;
 mod shift_text;
 pub mod split;
 pub mod trace;
@@ -74,7 +74,7 @@ use crate::ir::{Program, Scop};
 
 /// The front end, run on a changed source (with the options the program
 /// was read with).
-pub type ReadBack<'a> = &'a dyn Fn(&str) -> Program;
+pub(crate) type ReadBack<'a> = &'a dyn Fn(&str) -> Program;
 
 /// How many times the runs are fused again inside the fused loops
 /// (gecos_gaussian's column loops become siblings only once its row
@@ -104,7 +104,7 @@ pub struct Fusion {
 
 /// Per statement of a fused SCoP: its origin (the original statement, and
 /// its iterators in terms of the copy's).
-pub type Order = Vec<check::Origin>;
+pub(crate) type Order = Vec<check::Origin>;
 
 impl Fusion {
     /// What was done to SCoP `si`, one description per change: the runs
@@ -163,7 +163,7 @@ impl Fusion {
 /// the SCoPs re-scheduled whole ([`nest_stage`]). A SCoP whose fused text
 /// is not what was meant leaves `allowed` and the rounds start again
 /// without it; `kept` gets the runs not fused, with why.
-pub fn fusion_stages(
+pub(crate) fn fusion_stages(
     program: &Program,
     allowed: &mut Vec<usize>,
     min_memory: bool,
@@ -266,7 +266,7 @@ impl Fusion {
     /// SCoP's statement order (the identity where nothing was fused), its
     /// description and its renames; `changed` is the split program read
     /// back, used when nothing was fused.
-    pub fn with_splits(
+    pub(crate) fn with_splits(
         fused: Option<Fusion>,
         changed: &Program,
         program: &Program,

@@ -66,7 +66,7 @@ const SEARCHED: usize = 7;
 /// A SCoP re-scheduled: each statement's time map, and what is needed to
 /// print it.
 #[derive(Clone, Debug)]
-pub struct NestPlan {
+pub(crate) struct NestPlan {
     pub scop: usize,
     /// The first statement the plan covers (the others follow it: one per
     /// entry of `times`).
@@ -125,7 +125,7 @@ impl NestPlan {
 /// top-level items that qualify (loops, `if`s and assignments only, every
 /// statement in a loop), when some shift vector keeps every dependence
 /// and the schedule changes.
-pub fn plan_nests(program: &Program, si: usize) -> Vec<NestPlan> {
+pub(crate) fn plan_nests(program: &Program, si: usize) -> Vec<NestPlan> {
     let scop = &program.scops[si];
     let written = |a: &crate::ir::Array| scop.stmts.iter().any(|s| s.write.array == a.id);
     if scop.domains_value_used || scop.arrays.iter().any(|a| a.value_used && written(a)) {
@@ -735,7 +735,7 @@ fn solve_level(
 /// t_0..t_{n-1}]`, with its statement (`scop` is the run's sub-SCoP):
 /// `{ t : t = E_S(x) + σ_S, x ∈ D_S }`. The pieces of a union domain are
 /// made disjoint first.
-pub fn time_domains(scop: &Scop, plan: &NestPlan) -> Option<Vec<(usize, BasicSet)>> {
+pub(crate) fn time_domains(scop: &Scop, plan: &NestPlan) -> Option<Vec<(usize, BasicSet)>> {
     let np = scop.params.len();
     let n = plan.names.len();
     let names: Vec<&str> = plan.names.iter().map(|(s, _)| s.as_str()).collect();
@@ -922,7 +922,12 @@ pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(),
 
 /// The origin of each copy: its statement's iterators in terms of the
 /// copy's, given the time dimensions the copy's loops scan.
-pub fn copy_origin(scop: &Scop, plan: &NestPlan, stmt: usize, dims: &[Dim]) -> Option<Origin> {
+pub(crate) fn copy_origin(
+    scop: &Scop,
+    plan: &NestPlan,
+    stmt: usize,
+    dims: &[Dim],
+) -> Option<Origin> {
     let np = scop.params.len();
     let n = plan.names.len();
     let s = &scop.stmts[stmt];
@@ -982,7 +987,7 @@ pub fn copy_origin(scop: &Scop, plan: &NestPlan, stmt: usize, dims: &[Dim]) -> O
 /// What a time dimension is at a statement of the scanned tree: a loop,
 /// or a value over `[params | t_0..t_{d-1} | const]` (division by 1).
 #[derive(Clone, Debug)]
-pub enum Dim {
+pub(crate) enum Dim {
     Loop,
     Fixed(Vec<i64>),
 }
@@ -998,7 +1003,7 @@ pub enum Dim {
 /// text with the iterators replaced, which computes the original's
 /// partial results. A replaced iterator's value must be proven: `Err`
 /// with the value that is not (`Err(None)`: not printable).
-pub fn statement_text(
+pub(crate) fn statement_text(
     program: &Program,
     scop: &Scop,
     (stmt, origin): (usize, &Origin),
@@ -1102,7 +1107,7 @@ pub fn statement_text(
 
 /// Why [`nest_text`] printed no text for a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NestRefusal {
+pub(crate) enum NestRefusal {
     /// A value the text would compute is not proven representable.
     Overflow(crate::codegen::overflow::OverflowRisk),
     /// A statement would run with an iterator of another type than its
@@ -1130,7 +1135,7 @@ impl NestRefusal {
 /// Every value the text computes is proven representable (see
 /// [`crate::codegen::overflow`]), and each statement keeps its
 /// iterators' types.
-pub fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRefusal> {
+pub(crate) fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRefusal> {
     use super::scan::{Node, ScanStmt, print_checked};
     use crate::codegen::overflow::{self, IntType};
     let full = &program.scops[plan.scop];
@@ -1294,7 +1299,7 @@ pub fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRef
 
 /// The printed SCoP of a [`NestPlan`].
 #[derive(Clone, Debug)]
-pub struct NestText {
+pub(crate) struct NestText {
     /// What replaces the plan's span.
     pub text: String,
     /// The origin of each statement printed, in order.
@@ -1401,7 +1406,7 @@ fn without_implied(context: &BasicSet, assumed: &[Vec<i64>]) -> Option<Vec<Vec<i
 }
 
 /// `P >= v && ...` for the conditions of [`NestText::assumed`].
-pub fn assumed_condition(scop: &Scop, assumed: &[Vec<i64>]) -> String {
+pub(crate) fn assumed_condition(scop: &Scop, assumed: &[Vec<i64>]) -> String {
     let params = scop.param_texts();
     let np = params.len();
     assumed

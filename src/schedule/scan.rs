@@ -54,10 +54,13 @@
 //! case splits, and a cost model for the choice among redundant bounds.
 
 use crate::codegen::overflow::{Frame, IntType, OverflowRisk};
+#[cfg(test)]
 use crate::poly::basic::eval_row;
 use crate::poly::constraints::{
-    RowStatus, ceil_div, complement_ineq, floor_div, normalize_ineq, remove_redundant, simplify,
+    RowStatus, complement_ineq, normalize_ineq, remove_redundant, simplify,
 };
+#[cfg(test)]
+use crate::poly::constraints::{ceil_div, floor_div};
 use crate::poly::error::{PolyError, PolyResult, mul, neg, sub};
 use crate::poly::project::eliminate_columns;
 use crate::poly::{BasicSet, Space, Tuple};
@@ -65,7 +68,7 @@ use crate::util::c_text::{Prec, affine_text, operand};
 
 /// One statement to scan.
 #[derive(Clone, Debug)]
-pub struct ScanStmt {
+pub(crate) struct ScanStmt {
     /// Its instances in the time space `[params | t_0 .. t_{n-1}]` (no
     /// existentials: [`scan`] returns an error when there are some).
     pub domain: BasicSet,
@@ -81,7 +84,7 @@ pub struct ScanStmt {
 /// `expr` is a row over `[params | t_0 .. t_{n-1} | const]` (the width of
 /// the domains' rows) that uses the columns of outer levels only.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bound {
+pub(crate) struct Bound {
     pub expr: Vec<i64>,
     /// Positive divisor.
     pub div: i64,
@@ -119,12 +122,13 @@ pub enum Node {
 
 /// Largest number of statement instances [`interpret`] executes before it
 /// gives up with [`PolyError::Budget`].
+#[cfg(test)]
 const MAX_INTERPRET_STEPS: usize = 10_000_000;
 
 /// The code that scans `stmts` in the order of the module docs, for
 /// parameters in `context` (a set over the parameters only, no
 /// existentials). `n_time` is the number of time dimensions.
-pub fn scan(stmts: &[ScanStmt], context: &BasicSet, n_time: usize) -> PolyResult<Vec<Node>> {
+pub(crate) fn scan(stmts: &[ScanStmt], context: &BasicSet, n_time: usize) -> PolyResult<Vec<Node>> {
     let n_param = context.space.n_param();
     if context.n_exist > 0 || context.space.n_dim() != 0 {
         return Err(PolyError::SpaceMismatch(
@@ -675,6 +679,7 @@ fn merge_guards(nodes: Vec<Node>) -> Vec<Node> {
 
 /// Executes the tree for the parameter values `params`: the statement
 /// instances in execution order, each with its time vector.
+#[cfg(test)]
 pub fn interpret(nodes: &[Node], params: &[i64]) -> PolyResult<Vec<(usize, Vec<i64>)>> {
     let width = row_width(nodes).unwrap_or(params.len() + 1);
     if width < params.len() + 1 {
@@ -701,6 +706,7 @@ fn row_width(nodes: &[Node]) -> Option<usize> {
 
 /// Runs `nodes` at `point` (params then time values), appending the
 /// executed instances to `out`.
+#[cfg(test)]
 fn run(
     nodes: &[Node],
     n_param: usize,
@@ -762,6 +768,7 @@ fn run(
 
 /// The value of a bound at `point`: rounded up for a lower bound, down
 /// otherwise.
+#[cfg(test)]
 fn value_of(b: &Bound, point: &[i64], lower: bool) -> PolyResult<i64> {
     let e = eval_row(&b.expr, point)?;
     if lower {
@@ -785,6 +792,7 @@ fn value_of(b: &Bound, point: &[i64], lower: bool) -> PolyResult<i64> {
 /// Returns `None` when a bound with a divisor is not proved non-negative
 /// (see [`Bound::nonneg`]), on overflow, or when `names` or `params` do
 /// not match the rows.
+#[cfg(test)]
 pub fn print(
     nodes: &[Node],
     names: &[String],
@@ -798,7 +806,7 @@ pub fn print(
 
 /// Why [`print_checked`] printed nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PrintFailure {
+pub(crate) enum PrintFailure {
     /// See [`print`]'s `None`.
     Unprintable,
     /// A value the text computes (a bound, the value after a loop's last
@@ -813,7 +821,7 @@ pub enum PrintFailure {
 /// [`crate::codegen::overflow`]): each partial sum of a printed bound,
 /// fixed value and guard; each first value of a loop's variable and the
 /// value after its last iteration, in the variable's type.
-pub fn print_checked(
+pub(crate) fn print_checked(
     nodes: &[Node],
     (names, params): (&[String], &[String]),
     (indent, unit): (&str, &str),

@@ -36,7 +36,7 @@ const AFTER_COMPARISON: [&str; 7] = [")", "&&", "||", "?", ":", ",", ";"];
 /// The edits (byte ranges of `text`, replacements) that write every use of
 /// `old` (an identifier token for which `keep` is false) as the iterator
 /// `name` shifted by `shift`: the old iterator is `name - shift`.
-pub fn shift_edits(
+pub(crate) fn shift_edits(
     text: &str,
     (old, name, shift): (&str, &str, i64),
     integers: &[(String, Option<i64>)],

@@ -34,7 +34,7 @@ use crate::util::c_text::{TokenKind, identifier_tokens, tokens};
 
 /// One array of SCoP `scop` split by reference groups.
 #[derive(Clone, Debug)]
-pub struct SplitPlan {
+pub(crate) struct SplitPlan {
     pub scop: usize,
     pub array: ArrayId,
     pub name: String,
@@ -92,7 +92,7 @@ fn line_of(source: &str, at: usize) -> usize {
 
 /// The temporaries of SCoP `si` (of the names `temporaries`: the
 /// contraction's classification) whose accesses form two groups or more.
-pub fn plan_splits(program: &Program, si: usize, temporaries: &[String]) -> Vec<SplitPlan> {
+pub(crate) fn plan_splits(program: &Program, si: usize, temporaries: &[String]) -> Vec<SplitPlan> {
     let scop = &program.scops[si];
     let taken: Vec<String> = identifier_tokens(&program.source, true)
         .into_iter()
@@ -265,7 +265,7 @@ fn new_names(name: &str, count: usize, taken: &[String]) -> Option<Vec<String>> 
 }
 
 /// The edits that split every array of `plans` (of `program`).
-pub fn split_edits(program: &Program, plans: &[SplitPlan]) -> Option<Vec<Edit>> {
+pub(crate) fn split_edits(program: &Program, plans: &[SplitPlan]) -> Option<Vec<Edit>> {
     let mut edits = Vec::new();
     for plan in plans {
         let scop = &program.scops[plan.scop];
@@ -309,7 +309,7 @@ pub fn split_edits(program: &Program, plans: &[SplitPlan]) -> Option<Vec<Edit>> 
 /// `scops` split, read back, and the plans used: a SCoP whose split text
 /// fails [`check_split`] leaves `scops`, and the others are tried again.
 /// `None` when no SCoP is left, or the edits cannot be made or read back.
-pub fn split_program(
+pub(crate) fn split_program(
     program: &Program,
     all: &[SplitPlan],
     scops: &mut Vec<usize>,
@@ -345,7 +345,7 @@ pub fn split_program(
 }
 
 /// else changed.
-pub fn check_split(
+pub(crate) fn check_split(
     original: &Scop,
     split: &Scop,
     plans: &[SplitPlan],

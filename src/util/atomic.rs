@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// Replaces the contents of `path` (or of the file a symbolic link `path`
 /// points to) with `contents` atomically, keeping the original file's
 /// permissions and, where permitted, its owner.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let target = resolve_links(path)?;
     let metadata = fs::metadata(&target)?;
     if !metadata.is_file() {

@@ -4,7 +4,7 @@
 
 /// `Σ coeff·term + constant` as C text. `term` strings are inserted as they
 /// are (callers parenthesise compound terms).
-pub fn affine_text(terms: &[(i64, String)], constant: i64) -> String {
+pub(crate) fn affine_text(terms: &[(i64, String)], constant: i64) -> String {
     let mut out = String::new();
     for (c, term) in terms {
         if *c == 0 {
@@ -39,7 +39,7 @@ pub fn affine_text(terms: &[(i64, String)], constant: i64) -> String {
 /// operand of an operator that needs level `q` without parentheses iff
 /// `p >= q`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Prec {
+pub(crate) enum Prec {
     Comma,
     Assignment,
     Conditional,
@@ -65,7 +65,7 @@ pub enum Prec {
 /// not one operand; a call, which may be a function-like macro; a character
 /// it does not know) counts as the loosest level, so that the callers add
 /// parentheses rather than leave them out.
-pub fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
+pub(crate) fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
     let bytes = text.as_bytes();
     let mut level = Prec::Postfix;
     let mut depth: usize = 0;
@@ -215,7 +215,7 @@ pub fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
 impl Prec {
     /// The next tighter level (for the right operand of a left-associative
     /// operator: `a - (b - c)` needs it).
-    pub fn tighter(self) -> Prec {
+    pub(crate) fn tighter(self) -> Prec {
         use Prec::*;
         match self {
             Comma => Assignment,
@@ -241,7 +241,7 @@ impl Prec {
 /// when it is one (or is not a macro). `bodies(name)` lists the bodies of
 /// every definition of `name` (the loosest counts); names used in a body
 /// that are themselves not one operand make it the loosest level.
-pub fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> Option<Prec> {
+pub(crate) fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> Option<Prec> {
     fn level(
         name: &str,
         bodies: &dyn Fn(&str) -> Vec<String>,
@@ -284,13 +284,13 @@ pub fn operand(text: &str, min: Prec, is_compound: &dyn Fn(&str) -> bool) -> Str
 /// Whether the body of an object-like macro is one operand (a number, a
 /// name that is itself one operand, or a fully parenthesised expression),
 /// so that the macro's name can be printed bare anywhere.
-pub fn is_atomic_body(body: &str, is_compound: &dyn Fn(&str) -> bool) -> bool {
+pub(crate) fn is_atomic_body(body: &str, is_compound: &dyn Fn(&str) -> bool) -> bool {
     precedence(body, is_compound) == Prec::Postfix
 }
 
 /// `names` as C operands: a name in `compound` (sorted, see
 /// [`compound_macro_names`]) is parenthesised (`(N)` for `#define N M+2`).
-pub fn operand_names<'a>(
+pub(crate) fn operand_names<'a>(
     names: impl IntoIterator<Item = &'a str>,
     compound: &[String],
 ) -> Vec<String> {
@@ -309,7 +309,7 @@ pub fn operand_names<'a>(
 /// The names among `definitions` (`(name, body)` of object-like macros, in
 /// any order, several per name allowed) that are not one operand: a name is
 /// compound when any of its definitions is, or uses a compound name. Sorted.
-pub fn compound_macro_names(definitions: &[(String, String)]) -> Vec<String> {
+pub(crate) fn compound_macro_names(definitions: &[(String, String)]) -> Vec<String> {
     let mut compound: Vec<String> = Vec::new();
     // Iterate to a fixed point: each round may mark the users of the names
     // marked in the previous one; at most one round per definition.
@@ -335,7 +335,7 @@ pub fn compound_macro_names(definitions: &[(String, String)]) -> Vec<String> {
 
 /// The identifiers of C text, with their offsets, outside comments and
 /// literals; a member name after `.` or `->` only with `members`.
-pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
+pub(crate) fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
     let toks = tokens(text);
     let mut out = Vec::new();
     for (k, (range, kind)) in toks.iter().enumerate() {
@@ -354,7 +354,7 @@ pub fn identifier_tokens(text: &str, members: bool) -> Vec<(usize, String)> {
 
 /// The kind of a token of C text ([`tokens`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TokenKind {
+pub(crate) enum TokenKind {
     Ident,
     /// A decimal integer literal without suffix.
     Int(i64),
@@ -436,7 +436,7 @@ pub fn tokens(text: &str) -> Vec<(std::ops::Range<usize>, TokenKind)> {
 }
 
 /// The blanks at the start of the line holding byte `at`.
-pub fn indent_of_line(source: &str, at: usize) -> String {
+pub(crate) fn indent_of_line(source: &str, at: usize) -> String {
     let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
     source[line_start..]
         .chars()

@@ -8,7 +8,7 @@ use log::{Level, LevelFilter, Log, Metadata, Record};
 use std::io::Write as _;
 
 /// The targets `--log` accepts.
-pub const TARGETS: &[&str] = &["smo", "ilp", "conflicts"];
+pub(crate) const TARGETS: &[&str] = &["smo", "ilp", "conflicts"];
 
 /// Prints the debug records of some targets to stderr, as
 /// `polyfold[TARGET]: message`.

@@ -1,7 +1,7 @@
 //! Small utilities shared by several modules and by the tests.
 
 pub mod atomic;
-pub mod c_text;
+pub(crate) mod c_text;
 pub mod hash;
 pub mod logging;
 pub mod progress;

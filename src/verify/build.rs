@@ -10,7 +10,7 @@ use super::trace::{TraceAccess, TraceArray, TraceProgram, TraceStatement};
 /// or write): its values, lifetimes and max-live count are those of the
 /// whole SCoP, since other statements neither write nor read them and the
 /// execution order of the kept ones is unchanged.
-pub fn trace_program_of_array(scop: &Scop, array: crate::ir::ArrayId) -> TraceProgram {
+pub(crate) fn trace_program_of_array(scop: &Scop, array: crate::ir::ArrayId) -> TraceProgram {
     let mut program = trace_program(scop);
     let a = array.0 as usize;
     program

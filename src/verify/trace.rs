@@ -38,7 +38,7 @@ pub struct TraceStatement {
 
 impl TraceStatement {
     /// Every access with its array: the reads in order, then the write.
-    pub fn slots(&self) -> impl Iterator<Item = (Slot, usize)> + '_ {
+    pub(crate) fn slots(&self) -> impl Iterator<Item = (Slot, usize)> + '_ {
         self.reads
             .iter()
             .enumerate()

@@ -70,7 +70,7 @@ impl IntType {
     /// The type of a declaration's type text (`long int`, `const int`,
     /// `int64_t`); anything else than the types it knows is
     /// [`IntType::Named`] after its last word.
-    pub fn of_text(text: &str) -> IntType {
+    pub(crate) fn of_text(text: &str) -> IntType {
         let words: Vec<&str> = text
             .split_whitespace()
             .filter(|w| !matches!(*w, "const" | "volatile" | "register" | "static" | "signed"))
@@ -90,7 +90,7 @@ impl IntType {
 
     /// The type of an integer constant with value `v` (`int` when it fits
     /// 32 bits, else `long long`, which has 64).
-    pub fn of_constant(v: i64) -> IntType {
+    pub(crate) fn of_constant(v: i64) -> IntType {
         if i32::try_from(v).is_ok() {
             IntType::Int
         } else {
@@ -100,7 +100,7 @@ impl IntType {
 
     /// The type arithmetic on a value of this type computes in (the
     /// integer promotions: `char` and `short` become `int`).
-    pub fn promoted(&self) -> IntType {
+    pub(crate) fn promoted(&self) -> IntType {
         match self {
             IntType::Char | IntType::Short => IntType::Int,
             other => other.clone(),
@@ -131,7 +131,7 @@ impl IntType {
 
     /// The largest value every target's type holds (used as a known
     /// value: `±max` are values of the type).
-    pub fn guaranteed_max(&self) -> i64 {
+    pub(crate) fn guaranteed_max(&self) -> i64 {
         match self {
             IntType::Char => 127,
             IntType::Short => 32_767,
@@ -177,7 +177,7 @@ impl OverflowRisk {
 /// A value the program computes wherever a frame holds, so representable
 /// in `ty`: a row over the frame's columns and the constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Known {
+pub(crate) struct Known {
     pub row: Vec<i64>,
     pub ty: IntType,
 }
@@ -185,7 +185,7 @@ pub struct Known {
 /// Values known only where `condition >= 0` holds (a loop's exit value
 /// where the loop runs).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conditional {
+pub(crate) struct Conditional {
     pub condition: Vec<i64>,
     pub known: Vec<Known>,
 }
@@ -194,7 +194,7 @@ pub struct Conditional {
 /// arithmetic is evaluated, with the values known there and the type of
 /// each column.
 #[derive(Clone, Debug)]
-pub struct Frame {
+pub(crate) struct Frame {
     /// The points (each piece over the same space, possibly with
     /// existentials of its own).
     pub pieces: Vec<BasicSet>,
@@ -209,7 +209,7 @@ const PROOF_BUDGET: u64 = 200_000;
 
 impl Frame {
     /// Number of columns without the constant.
-    pub fn n_cols(&self) -> usize {
+    pub(crate) fn n_cols(&self) -> usize {
         self.types.len()
     }
 
@@ -230,7 +230,7 @@ impl Frame {
     /// parameters, `n` iterators in all) and the value after each step
     /// (its loop's exit value): the original computed both, in the types
     /// `types`.
-    pub fn know_iterators(
+    pub(crate) fn know_iterators(
         &mut self,
         stmt: &crate::ir::Stmt,
         (np, n, depth): (usize, usize, usize),
@@ -250,7 +250,7 @@ impl Frame {
     }
 
     /// Adds the known value `row` of type `ty`.
-    pub fn know(&mut self, row: Vec<i64>, ty: IntType) {
+    pub(crate) fn know(&mut self, row: Vec<i64>, ty: IntType) {
         let k = Known { row, ty };
         if !self.known.contains(&k) {
             self.known.push(k);
@@ -264,7 +264,7 @@ impl Frame {
 
     /// The types `row`'s evaluation converts to: the promoted types of
     /// its columns (`int` for a constant).
-    pub fn types_of(&self, row: &[i64]) -> Vec<IntType> {
+    pub(crate) fn types_of(&self, row: &[i64]) -> Vec<IntType> {
         let mut out: Vec<IntType> = Vec::new();
         for (c, v) in row[..row.len() - 1].iter().enumerate() {
             if *v != 0 {
@@ -292,7 +292,7 @@ impl Frame {
     }
 
     /// [`Frame::fits`] for the value `row / den` (`den >= 1`).
-    pub fn fits_scaled(&self, row: &[i64], den: i64, operands: &[IntType]) -> bool {
+    pub(crate) fn fits_scaled(&self, row: &[i64], den: i64, operands: &[IntType]) -> bool {
         let usable = |t: &IntType| {
             let t = t.promoted();
             t.within(&IntType::Int) || operands.iter().any(|o| t.within(&o.promoted()))
@@ -325,7 +325,7 @@ impl Frame {
     }
 
     /// Whether `row` fits the type `ty` of a variable it is stored in.
-    pub fn stores(&self, row: &[i64], ty: &IntType) -> bool {
+    pub(crate) fn stores(&self, row: &[i64], ty: &IntType) -> bool {
         self.between(row, 1, &|t: &IntType| t.within(ty), ty.guaranteed_max())
     }
 
@@ -385,13 +385,13 @@ impl Frame {
     /// order: coefficient and column) then `constant` fits (see the
     /// module doc): each product `|c| * x`, the first term's value
     /// (`-x` for a leading minus), and each partial sum.
-    pub fn sum_fits(&self, terms: &[(i64, usize)], constant: i64) -> bool {
+    pub(crate) fn sum_fits(&self, terms: &[(i64, usize)], constant: i64) -> bool {
         self.first_unproven_partial(terms, constant).is_none()
     }
 
     /// The first partial result of the printed sum that is not proven
     /// (as a row), if any.
-    pub fn first_unproven_partial(
+    pub(crate) fn first_unproven_partial(
         &self,
         terms: &[(i64, usize)],
         constant: i64,
@@ -445,7 +445,12 @@ impl Frame {
     /// affine functions of them: `map[k]` is old variable `k` over
     /// `[params | y]` (with `n_params` parameters); `new_types` are the
     /// types of the `y`. Known values and constraints are composed.
-    pub fn pulled_back(&self, n_params: usize, map: &[AffExpr], new_types: &[IntType]) -> Frame {
+    pub(crate) fn pulled_back(
+        &self,
+        n_params: usize,
+        map: &[AffExpr],
+        new_types: &[IntType],
+    ) -> Frame {
         let n_new = new_types.len();
         let old_n = self.n_cols();
         let compose = |row: &[i64], extra: usize| -> Option<Vec<i64>> {
@@ -645,7 +650,7 @@ fn side_proven(
 }
 
 /// The type of each column of `scop`'s parameters.
-pub fn param_types(scop: &Scop) -> Vec<IntType> {
+pub(crate) fn param_types(scop: &Scop) -> Vec<IntType> {
     scop.params
         .iter()
         .map(|p| match (&p.type_text, p.value) {
@@ -659,7 +664,7 @@ pub fn param_types(scop: &Scop) -> Vec<IntType> {
 /// The type of each iterator of `stmt` (quotient dimensions are `int`:
 /// the quotient of an iterator is no wider than it, and its column is
 /// never printed as a variable).
-pub fn iterator_types(stmt: &Stmt) -> Vec<IntType> {
+pub(crate) fn iterator_types(stmt: &Stmt) -> Vec<IntType> {
     (0..stmt.iterators.len())
         .map(|k| {
             stmt.iterator_types
@@ -673,7 +678,7 @@ pub fn iterator_types(stmt: &Stmt) -> Vec<IntType> {
 /// parameters and the constant: what [`scop_frame`] and
 /// [`statement_frame`] start from.
 #[derive(Clone, Debug)]
-pub struct ScopFacts {
+pub(crate) struct ScopFacts {
     /// `p = value` for every parameter with a known value.
     pub values: Vec<Vec<i64>>,
     /// Rows over `[params | const]`, each `>= 0`, that the sizes of the
@@ -688,7 +693,7 @@ pub struct ScopFacts {
 /// a top-level loop computes its first value and the bound its condition
 /// compares with (see [`written_bound`]), and, where it runs, its last
 /// value and the value after it.
-pub fn scop_facts(source: &str, scop: &Scop) -> ScopFacts {
+pub(crate) fn scop_facts(source: &str, scop: &Scop) -> ScopFacts {
     let np = scop.params.len();
     let types = param_types(scop);
     let mut values = Vec::new();
@@ -845,7 +850,7 @@ fn element_bytes(elem: &str) -> u128 {
 /// 1][n]`), the least of them, `E`, satisfies `c * E^k <= MAX / size`
 /// (`k` the number of symbolic extents, `c` the product of the number
 /// extents): `E <= floor((MAX / (size * c))^(1/k))`, a row `bound - E >= 0`.
-pub fn object_size_bounds(scop: &Scop) -> Vec<Vec<i64>> {
+pub(crate) fn object_size_bounds(scop: &Scop) -> Vec<Vec<i64>> {
     let np = scop.params.len();
     let mut out: Vec<Vec<i64>> = Vec::new();
     for a in &scop.arrays {
@@ -899,7 +904,7 @@ pub fn object_size_bounds(scop: &Scop) -> Vec<Vec<i64>> {
 
 /// Adds the facts on the parameters alone (known values, object sizes)
 /// to `piece`, whose first columns are the parameters.
-pub fn add_param_facts(piece: &mut BasicSet, facts: &ScopFacts, np: usize) {
+pub(crate) fn add_param_facts(piece: &mut BasicSet, facts: &ScopFacts, np: usize) {
     let w = piece.width();
     let lift = |row: &[i64]| -> Vec<i64> {
         let mut r = vec![0i64; w];
@@ -994,7 +999,7 @@ fn single_bounds(
 /// The frame of the points of `scop` where the parameters satisfy the
 /// context, over `[params | vars]` with the given variable types and no
 /// constraint on the variables, with the SCoP's facts.
-pub fn scop_frame(scop: &Scop, facts: &ScopFacts, var_types: &[IntType]) -> Frame {
+pub(crate) fn scop_frame(scop: &Scop, facts: &ScopFacts, var_types: &[IntType]) -> Frame {
     let np = scop.params.len();
     let space = crate::poly::Space::set(
         scop.param_names(),
@@ -1045,7 +1050,7 @@ pub fn scop_frame(scop: &Scop, facts: &ScopFacts, var_types: &[IntType]) -> Fram
 /// subscripts of local arrays in bounds; it knows the SCoP's facts, its
 /// iterators and their exit values, and its subscripts (the write's only
 /// when a read may not be evaluated: under `?:`, `&&`, `||`, `sizeof`).
-pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
+pub(crate) fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
     let stmt = &scop.stmts[si];
     let np = scop.params.len();
     let n = stmt.iterators.len();
@@ -1105,7 +1110,12 @@ pub fn statement_frame(scop: &Scop, facts: &ScopFacts, si: usize) -> Frame {
 /// The points of the `depth` loops around statement `stmt`'s loop at that
 /// depth (over the statement's columns), with the SCoP's facts and those
 /// loops' iterators known (and their values after a step).
-pub fn loops_frame(scop: &Scop, facts: &ScopFacts, stmt: &Stmt, depth: usize) -> Option<Frame> {
+pub(crate) fn loops_frame(
+    scop: &Scop,
+    facts: &ScopFacts,
+    stmt: &Stmt,
+    depth: usize,
+) -> Option<Frame> {
     let np = scop.params.len();
     let n = stmt.iterators.len();
     let types = iterator_types(stmt);
@@ -1131,7 +1141,12 @@ pub fn loops_frame(scop: &Scop, facts: &ScopFacts, stmt: &Stmt, depth: usize) ->
 /// statement's columns), its iterator at its first value (the loop may
 /// run no iteration), with the SCoP's facts and the enclosing iterators
 /// known. `None` when the loop's first value is not one affine bound.
-pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> Option<Frame> {
+pub(crate) fn header_frame(
+    scop: &Scop,
+    facts: &ScopFacts,
+    si: usize,
+    depth: usize,
+) -> Option<Frame> {
     let stmt = &scop.stmts[si];
     let np = scop.params.len();
     let n = stmt.iterators.len();
@@ -1179,7 +1194,7 @@ pub fn header_frame(scop: &Scop, facts: &ScopFacts, si: usize, depth: usize) -> 
 /// the iterator alone on one side (`i < n && i < m`). The header
 /// evaluates that value whenever it starts the loop, whether the loop
 /// runs or not.
-pub fn written_bound(source: &str, header: &crate::ir::ForHeader) -> Option<i64> {
+pub(crate) fn written_bound(source: &str, header: &crate::ir::ForHeader) -> Option<i64> {
     use crate::util::c_text::{TokenKind, tokens};
     let text = source.get(header.init_end..header.update_end)?;
     let toks = tokens(text);

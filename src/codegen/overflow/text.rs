@@ -23,7 +23,7 @@ use crate::util::c_text::{TokenKind, tokens};
 
 /// What a name of a printed expression is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Name {
+pub(crate) enum Name {
     /// A column of the frame (a parameter, an iterator).
     Column(usize),
     /// A variable whose value lies in `[low, high]` (rows over the
@@ -53,11 +53,11 @@ struct Value {
 }
 
 /// Why a printed expression is not proven.
-pub type Unproven = String;
+pub(crate) type Unproven = String;
 
 /// Checks every value the C expression `text` computes in `frame`, with
 /// `names` telling what each identifier is.
-pub fn expression_fits(
+pub(crate) fn expression_fits(
     frame: &Frame,
     text: &str,
     names: &dyn Fn(&str) -> Option<Name>,
@@ -106,7 +106,7 @@ fn check(
 /// operand cast: `(long long)n + t - i + 1`), one at a time, when that is
 /// proven: a chain of values of `int` with small coefficients cannot
 /// overflow 64 bits. The first reason otherwise.
-pub fn proven_text(
+pub(crate) fn proven_text(
     frame: &Frame,
     text: &str,
     names: &dyn Fn(&str) -> Option<Name>,

@@ -72,7 +72,7 @@ impl NumericMapping {
 
     /// A complexity score for ties: number of non-zero coefficients, then
     /// the sum of their absolute values, then the number of rows.
-    pub fn complexity(&self) -> (usize, i64, usize) {
+    pub(crate) fn complexity(&self) -> (usize, i64, usize) {
         let nz = self.rows.iter().flatten().filter(|a| **a != 0).count();
         let sum = self
             .rows
@@ -88,7 +88,7 @@ impl NumericMapping {
 /// `basis` (`n` linearly independent vectors of length `n`). With
 /// `basis = U·S·V` (Smith form, `U`, `V` unimodular), the lattice is
 /// `U·S·Z^n`, so `x` is in it iff `(U^-1·x)_i ≡ 0 mod s_i`.
-pub fn mapping_from_basis(basis: &[Vec<i64>]) -> PolyResult<NumericMapping> {
+pub(crate) fn mapping_from_basis(basis: &[Vec<i64>]) -> PolyResult<NumericMapping> {
     let n = basis.len();
     let b = IntMatrix::from_cols(basis, n)?;
     // snf gives S = P·B·Q, so B = P^-1·S·Q^-1 and U^-1 = P.
@@ -112,7 +112,7 @@ pub fn mapping_from_basis(basis: &[Vec<i64>]) -> PolyResult<NumericMapping> {
 
 /// The mapping `x ↦ (u_i mod ρ_i)_i` with `u = A^-1·x` for a unimodular
 /// basis `A` (columns `a_i`): its kernel is spanned by the `ρ_i·a_i`.
-pub fn mapping_from_scaled_basis(a: &IntMatrix, rho: &[i64]) -> PolyResult<NumericMapping> {
+pub(crate) fn mapping_from_scaled_basis(a: &IntMatrix, rho: &[i64]) -> PolyResult<NumericMapping> {
     let inv = a
         .unimodular_inverse()?
         .ok_or_else(|| PolyError::Solver("internal: basis is not unimodular".into()))?;
@@ -130,7 +130,7 @@ pub fn mapping_from_scaled_basis(a: &IntMatrix, rho: &[i64]) -> PolyResult<Numer
 /// non-zero `r_k·x` of a conflict distance has `|r_k·x| < ρ_k`: Heuristic 3)
 /// and `w_i = Π_{j>i} ρ_j` otherwise (valid when the last non-zero
 /// coordinate decides: Heuristic 2). The rows are reduced modulo the product.
-pub fn linearise(
+pub(crate) fn linearise(
     rows: &[Vec<i64>],
     rho: &[i64],
     first_nonzero: bool,
@@ -162,7 +162,7 @@ pub fn linearise(
 }
 
 /// The smallest ρ with `ρ·λ > 1` for a positive rational λ: `floor(1/λ) + 1`.
-pub fn scale_above(lambda: Rat) -> PolyResult<i64> {
+pub(crate) fn scale_above(lambda: Rat) -> PolyResult<i64> {
     if lambda.signum() <= 0 {
         return Err(PolyError::Solver(
             "a successive minimum is not positive".into(),
@@ -176,7 +176,7 @@ pub fn scale_above(lambda: Rat) -> PolyResult<i64> {
 /// `j < i`, minimising the sum of absolute values each time (seed 001
 /// §4.1.3: "(0, 1) = (−98, 1) + 98·(1, 0)"). Every prefix span and the
 /// determinant are preserved.
-pub fn size_reduce(a: &mut [Vec<i64>]) -> PolyResult<()> {
+pub(crate) fn size_reduce(a: &mut [Vec<i64>]) -> PolyResult<()> {
     for i in 1..a.len() {
         for j in (0..i).rev() {
             let k = best_multiple(&a[i], &a[j])?;
@@ -224,7 +224,7 @@ fn best_multiple(x: &[i64], y: &[i64]) -> PolyResult<i64> {
 /// Completes the independent vectors `x` (columns) into a unimodular matrix
 /// whose first `k` columns span the same rational spaces, prefix by prefix
 /// (the Hermite trick of seed 001 §4.1.1: `X = Q·H`, the columns of `Q`).
-pub fn hermite_completion(x: &[Vec<i64>], n: usize) -> PolyResult<IntMatrix> {
+pub(crate) fn hermite_completion(x: &[Vec<i64>], n: usize) -> PolyResult<IntMatrix> {
     if x.is_empty() {
         return Ok(IntMatrix::identity(n));
     }

@@ -35,7 +35,7 @@ use super::polytope::{FixedDifferenceSet, Polytope};
 /// Whether the lattice spanned by the columns of `basis` meets K only in 0:
 /// for each `i`, no integer `z` with `z_0 = … = z_{i−1} = 0`, `z_i >= 1` and
 /// `basis·z ∈ K` (symmetry of K covers `z_i <= −1`).
-pub fn admissible_for_polytope(
+pub(crate) fn admissible_for_polytope(
     k: &Polytope,
     basis: &[Vec<i64>],
     budget: &mut Budget,
@@ -79,7 +79,7 @@ pub fn admissible_for_polytope(
 
 /// The basis of Heuristic 1: Hermite completion of the minimum vectors,
 /// size-reduced (columns).
-pub fn minima_basis(minima: &SuccessiveMinima, n: usize) -> PolyResult<Vec<Vec<i64>>> {
+pub(crate) fn minima_basis(minima: &SuccessiveMinima, n: usize) -> PolyResult<Vec<Vec<i64>>> {
     let q = hermite_completion(&minima.vectors, n)?;
     let mut cols = q.to_cols();
     size_reduce(&mut cols)?;
@@ -88,7 +88,7 @@ pub fn minima_basis(minima: &SuccessiveMinima, n: usize) -> PolyResult<Vec<Vec<i
 
 /// `ρ_i` of Heuristic 1 (`power_of_two`) or the start of Heuristic 1.a;
 /// 1 for the directions outside the integer span.
-pub fn minima_scales(
+pub(crate) fn minima_scales(
     minima: &SuccessiveMinima,
     n: usize,
     power_of_two: bool,
@@ -121,7 +121,7 @@ fn scaled(basis: &[Vec<i64>], rho: &[i64]) -> PolyResult<Vec<Vec<i64>>> {
 /// Heuristic 1.a: round-robin increments of the `ρ_i` (only along the
 /// integer span) until the lattice is strictly admissible for K, at most
 /// `max_rounds` checks. `None` when no admissible lattice was reached.
-pub fn heuristic_1a(
+pub(crate) fn heuristic_1a(
     k: &Polytope,
     minima: &SuccessiveMinima,
     basis: &[Vec<i64>],
@@ -146,7 +146,7 @@ pub fn heuristic_1a(
 /// `F_i(a_i)` of Heuristic 2 for every column of the basis `a`, exactly;
 /// `None` where the affine space `a_i + Vect(a_<i)` misses every dilate
 /// of K (K is flat there).
-pub fn gauge_scales(
+pub(crate) fn gauge_scales(
     k: &Polytope,
     a: &[Vec<i64>],
     budget: &mut Budget,
@@ -202,7 +202,11 @@ pub fn gauge_scales(
 }
 
 /// `ρ_i = ⌊1/F_i(a_i)⌋ + 1` (1 where `F_i` is infinite).
-pub fn heuristic_2(k: &Polytope, a: &[Vec<i64>], budget: &mut Budget) -> PolyResult<Vec<i64>> {
+pub(crate) fn heuristic_2(
+    k: &Polytope,
+    a: &[Vec<i64>],
+    budget: &mut Budget,
+) -> PolyResult<Vec<i64>> {
     gauge_scales(k, a, budget)?
         .into_iter()
         .map(|f| match f {
@@ -214,7 +218,7 @@ pub fn heuristic_2(k: &Polytope, a: &[Vec<i64>], budget: &mut Budget) -> PolyRes
 
 /// `ρ_i = 1 + max{ |c_i·x| : x ∈ DS, c_j·x = 0 (j < i) }` over the exact
 /// pieces of DS (1 when no point remains).
-pub fn heuristic_3(
+pub(crate) fn heuristic_3(
     ds: &FixedDifferenceSet,
     c: &[Vec<i64>],
     budget: &mut Budget,
@@ -224,11 +228,11 @@ pub fn heuristic_3(
 
 /// The maxima [`heuristic_3`] computed for one DS, keyed by the earlier
 /// rows (sorted: only the set matters) and the row maximised.
-pub type H3Memo = HashMap<(Vec<Vec<i64>>, Vec<i64>), i64>;
+pub(crate) type H3Memo = HashMap<(Vec<Vec<i64>>, Vec<i64>), i64>;
 
 /// [`heuristic_3`] reusing the maxima of earlier calls on the same DS (the
 /// permuted identity bases share most of them).
-pub fn heuristic_3_memo(
+pub(crate) fn heuristic_3_memo(
     ds: &FixedDifferenceSet,
     c: &[Vec<i64>],
     memo: &mut H3Memo,
@@ -273,7 +277,7 @@ pub fn heuristic_3_memo(
 
 /// All permutations of `0..n` (Heap's algorithm order is not needed; this
 /// is lexicographic), for `n <= 4`; identity and reverse otherwise.
-pub fn permutations(n: usize) -> Vec<Vec<usize>> {
+pub(crate) fn permutations(n: usize) -> Vec<Vec<usize>> {
     if n > 4 {
         let id: Vec<usize> = (0..n).collect();
         let mut rev = id.clone();
@@ -300,7 +304,7 @@ pub fn permutations(n: usize) -> Vec<Vec<usize>> {
 }
 
 /// The unit vectors in the order `perm`.
-pub fn permuted_identity(perm: &[usize]) -> Vec<Vec<i64>> {
+pub(crate) fn permuted_identity(perm: &[usize]) -> Vec<Vec<i64>> {
     let n = perm.len();
     perm.iter()
         .map(|&p| {
@@ -312,7 +316,7 @@ pub fn permuted_identity(perm: &[usize]) -> Vec<Vec<i64>> {
 }
 
 /// Rows of the inverse of a unimodular basis (columns `a`).
-pub fn dual_rows(a: &[Vec<i64>]) -> PolyResult<Vec<Vec<i64>>> {
+pub(crate) fn dual_rows(a: &[Vec<i64>]) -> PolyResult<Vec<Vec<i64>>> {
     let n = a.len();
     let m = IntMatrix::from_cols(a, n)?;
     let inv = m

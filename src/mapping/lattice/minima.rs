@@ -42,7 +42,7 @@ pub struct SuccessiveMinima {
 
 /// The gauge `F(x) = max_r a_r·x / c_r` of `x` for K, exactly; `None` when
 /// `x` is outside every dilate (an equality or a `c_r = 0` row fails).
-pub fn gauge(rows: &[(Vec<i64>, i64)], x: &[i64]) -> PolyResult<Option<Rat>> {
+pub(crate) fn gauge(rows: &[(Vec<i64>, i64)], x: &[i64]) -> PolyResult<Option<Rat>> {
     let mut best = Rat::zero();
     for (a, c) in rows {
         let mut ax = 0i64;
@@ -64,7 +64,7 @@ pub fn gauge(rows: &[(Vec<i64>, i64)], x: &[i64]) -> PolyResult<Option<Rat>> {
 }
 
 /// Computes the successive minima of `k` with their vectors.
-pub fn successive_minima(k: &Polytope, budget: &mut Budget) -> PolyResult<SuccessiveMinima> {
+pub(crate) fn successive_minima(k: &Polytope, budget: &mut Budget) -> PolyResult<SuccessiveMinima> {
     let n = k.dim();
     let rows = k.upper_rows()?;
     if rows.iter().any(|(_, c)| *c < 0) {

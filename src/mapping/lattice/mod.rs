@@ -112,7 +112,7 @@ pub struct Candidate {
 impl Candidate {
     /// Tie-break key: number of non-zero coefficients, their absolute sum,
     /// the number of dimensions.
-    pub fn simplicity(&self) -> (usize, i64, usize) {
+    pub(crate) fn simplicity(&self) -> (usize, i64, usize) {
         numeric_of(&self.mapping).complexity()
     }
 }
@@ -498,7 +498,7 @@ fn optimal_search(
 }
 
 /// `m` as a [`ModularMapping`] with constant moduli.
-pub fn to_modular(
+pub(crate) fn to_modular(
     m: &NumericMapping,
     array: &str,
     params: &[String],
@@ -743,11 +743,6 @@ fn write_minima(out: &mut String, m: &SuccessiveMinima, rank: usize) {
             i + 1
         );
     }
-}
-
-/// Exact λ as text (re-export for callers that print minima).
-pub fn lambda_text(l: &Rat) -> String {
-    l.to_string()
 }
 
 #[cfg(test)]

@@ -514,7 +514,7 @@ fn divisors_of(n: i64, budget: &mut Budget) -> PolyResult<Vec<i64>> {
 /// the first sides `l_0..l_{n−2}` allows `l_{n−1} = 1 + min radius` over the
 /// prefixes of its difference box. Boxes only shrink the minimum as they
 /// grow, so each side grows until the box no longer fits.
-pub fn box_bound(points: &DifferencePoints, budget: &mut Budget) -> PolyResult<i64> {
+pub(crate) fn box_bound(points: &DifferencePoints, budget: &mut Budget) -> PolyResult<i64> {
     let n = points.rank;
     if n == 0 {
         return Ok(1);
@@ -618,7 +618,7 @@ impl BoxSearch<'_> {
 /// Searches determinants `lower..upper` (upper exclusive: a lattice of
 /// determinant `upper` is already known). Stops at the budget; then
 /// `proven` is false.
-pub fn optimal_lattice(
+pub(crate) fn optimal_lattice(
     points: &DifferencePoints,
     lower: i64,
     upper: i64,
@@ -711,7 +711,7 @@ pub fn optimal_lattice(
 
 /// The result of [`block_search`]: a mapping and the coordinate order used.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BlockResult {
+pub(crate) struct BlockResult {
     pub mapping: NumericMapping,
     /// Coordinates folded one by one (successive modulo), in order.
     pub outer: Vec<usize>,
@@ -728,7 +728,7 @@ pub struct BlockResult {
 /// every outer coordinate is 0 and the inner lattice meets that slice of DS
 /// only in 0. Tried for every choice of the inner pair and every order of
 /// the outer coordinates (rank >= 3 only; for rank 2 it is the full search).
-pub fn block_search(
+pub(crate) fn block_search(
     points: &DifferencePoints,
     budget: &mut Budget,
 ) -> PolyResult<Option<BlockResult>> {

@@ -33,7 +33,7 @@ pub struct Polytope {
 }
 
 /// The space `{ [d0, .., d(n-1)] }` without parameters.
-pub fn difference_space(rank: usize) -> Space {
+pub(crate) fn difference_space(rank: usize) -> Space {
     Space::set(
         Vec::new(),
         Tuple::anonymous((0..rank).map(|p| format!("d{p}")).collect()),
@@ -42,7 +42,11 @@ pub fn difference_space(rank: usize) -> Space {
 
 /// `piece` with its parameters replaced by `values`, over
 /// [`difference_space`] (existentials kept).
-pub fn fix_parameters(piece: &BasicSet, rank: usize, values: &[i64]) -> PolyResult<BasicSet> {
+pub(crate) fn fix_parameters(
+    piece: &BasicSet,
+    rank: usize,
+    values: &[i64],
+) -> PolyResult<BasicSet> {
     let n_param = piece.space.n_param();
     if values.len() != n_param || piece.space.n_dim() != rank {
         return Err(PolyError::SpaceMismatch(format!(
@@ -158,12 +162,12 @@ impl FixedDifferenceSet {
 
 impl Polytope {
     /// The dimension `n` of the space of K.
-    pub fn dim(&self) -> usize {
+    pub(crate) fn dim(&self) -> usize {
         self.set.space.n_dim()
     }
 
     /// Fails unless K is bounded (every coordinate has a finite maximum).
-    pub fn check_bounded(&self) -> PolyResult<()> {
+    pub(crate) fn check_bounded(&self) -> PolyResult<()> {
         for p in 0..self.dim() {
             let mut objective = self.set.zero_row();
             objective[p] = 1;
@@ -184,7 +188,7 @@ impl Polytope {
     }
 
     /// Rows in the form `(a, c)` meaning `a·x <= c` (equalities give two rows).
-    pub fn upper_rows(&self) -> PolyResult<Vec<(Vec<i64>, i64)>> {
+    pub(crate) fn upper_rows(&self) -> PolyResult<Vec<(Vec<i64>, i64)>> {
         let n = self.dim();
         let mut rows = Vec::new();
         for r in &self.set.ineqs {
@@ -208,7 +212,7 @@ impl Polytope {
 
 /// Exact integer bounding box of `b` on its first `rank` columns; `None`
 /// when `b` has no integer point.
-pub fn bounding_box(
+pub(crate) fn bounding_box(
     b: &BasicSet,
     rank: usize,
     budget: &mut Budget,
@@ -356,7 +360,7 @@ impl Seen {
 }
 
 /// Hard cap on the number of box points scanned when enumerating DS.
-pub const MAX_BOX_POINTS: u64 = 20_000_000;
+pub(crate) const MAX_BOX_POINTS: u64 = 20_000_000;
 
 /// Calls `visit` on every integer point of the box (lexicographic order).
 fn for_each_in_box(
@@ -397,7 +401,7 @@ fn for_each_in_box(
 /// The non-zero integer points of DS for fixed parameters, exactly, as a
 /// sorted list and a hash set.
 #[derive(Clone, Debug)]
-pub struct DifferencePoints {
+pub(crate) struct DifferencePoints {
     pub rank: usize,
     pub points: Vec<Vec<i64>>,
     pub lookup: HashSet<Vec<i64>>,
@@ -471,6 +475,7 @@ impl DifferencePoints {
     }
 
     /// The integer points of a polytope (excluding 0).
+    #[cfg(test)]
     pub fn of_polytope(k: &Polytope, budget: &mut Budget) -> PolyResult<DifferencePoints> {
         DifferencePoints::new(&FixedDifferenceSet::from_polytope(k), budget)
     }

@@ -25,7 +25,7 @@ use super::solve::{
 
 /// Successive-modulo moduli of one statement along each axis, or an error
 /// message when a bound could not be found.
-pub fn successive_moduli(
+pub(crate) fn successive_moduli(
     spec: &ConflictSpec,
     stmt: StmtId,
 ) -> Result<Result<Vec<ParamAffine>, String>, PolyError> {

@@ -36,7 +36,7 @@ pub fn global_conflicts(
 /// pairs `(j, k)` (indices into the statement list) can hold a conflict
 /// for them (`needed[j][k]`; e.g. from the values' lifetimes).
 #[derive(Clone, Copy, Debug)]
-pub struct ForValues<'a> {
+pub(crate) struct ForValues<'a> {
     pub values: &'a [i64],
     pub needed: &'a [Vec<bool>],
 }
@@ -46,7 +46,7 @@ pub struct ForValues<'a> {
 /// set is exact for those parameter values only: every piece fixes the parameters to them (which
 /// makes the emptiness tests cheaper), and the pairs not `needed` are
 /// skipped.
-pub fn global_conflicts_until(
+pub(crate) fn global_conflicts_until(
     scop: &Scop,
     flow: &Dataflow,
     stmts: &[usize],

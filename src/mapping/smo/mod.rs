@@ -37,7 +37,12 @@ use crate::mapping::modular::ParamAffine;
 use crate::poly::isl_print::format_affine;
 
 /// Text of one statement's mapping in `array`, e.g. `A0[(-x0 + x2) mod (N0 + 1)]`.
-pub fn mapping_text(spec: &ConflictSpec, array: &ArrayMapping, name: &str, s: usize) -> String {
+pub(crate) fn mapping_text(
+    spec: &ConflictSpec,
+    array: &ArrayMapping,
+    name: &str,
+    s: usize,
+) -> String {
     let dims: Vec<String> = (0..spec.n_dim).map(|d| format!("x{d}")).collect();
     let parts: Vec<String> = array
         .levels
@@ -60,7 +65,7 @@ pub fn mapping_text(spec: &ConflictSpec, array: &ArrayMapping, name: &str, s: us
 }
 
 /// The size of an array as a product of its moduli, e.g. `(N0 + 1)*(N0)`.
-pub fn size_text(params: &[String], moduli: &[ParamAffine]) -> String {
+pub(crate) fn size_text(params: &[String], moduli: &[ParamAffine]) -> String {
     if moduli.is_empty() {
         return "1".into();
     }

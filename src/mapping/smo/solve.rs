@@ -128,7 +128,7 @@ pub struct ArrayMapping {
 
 impl ArrayMapping {
     /// The mapping of `stmts` before any level: every value in one cell.
-    pub fn without_levels(stmts: &[StmtId]) -> ArrayMapping {
+    pub(crate) fn without_levels(stmts: &[StmtId]) -> ArrayMapping {
         ArrayMapping {
             statements: stmts.to_vec(),
             levels: Vec::new(),
@@ -324,7 +324,7 @@ pub(crate) fn simplify(poly: &BasicSet) -> Result<BasicSet, PolyError> {
 }
 
 /// [`simplify`] for other modules (exact, integer-equivalent).
-pub fn simplify_public(poly: &BasicSet) -> Result<BasicSet, PolyError> {
+pub(crate) fn simplify_public(poly: &BasicSet) -> Result<BasicSet, PolyError> {
     simplify(poly)
 }
 
@@ -983,7 +983,7 @@ pub(crate) fn find_mappings(
 /// from each statement's intra-statement bounds (what it needs alone): the
 /// inter-statement bounds grow with the other statements' hyperplanes and
 /// would hide the mismatch §4.5 is about.
-pub fn decoalesce_classes(mapping: &ArrayMapping) -> Vec<Vec<StmtId>> {
+pub(crate) fn decoalesce_classes(mapping: &ArrayMapping) -> Vec<Vec<StmtId>> {
     let n = mapping.statements.len();
     let delta = |s: usize| -> Vec<i64> {
         mapping

@@ -266,7 +266,7 @@ impl Iterations {
     /// least, each without the constraints that hold at all of them, and
     /// one piece of their shared constraints where that describes their
     /// union at the iterations.
-    pub fn emitted_region(&self, pieces: &[BasicSet]) -> Result<Vec<BasicSet>, String> {
+    pub(crate) fn emitted_region(&self, pieces: &[BasicSet]) -> Result<Vec<BasicSet>, String> {
         let mut out = Vec::new();
         for b in pieces {
             if !self.meets(b)? {

@@ -470,7 +470,7 @@ pub fn contract_scop_smo(
 /// solves (see [`INTER_ARRAY_SAFETY_NET`]), and with `masks` the
 /// power-of-two number moduli printed as masks. Not certified: only
 /// [`super::certify::certify_merged`] makes it usable.
-pub fn propose(
+pub(crate) fn propose(
     program: &Program,
     scop_index: usize,
     values: &[i64],
@@ -497,7 +497,7 @@ pub fn propose(
 /// lower bound is traced at the known values too (a number for the
 /// report, whose cost grows with the sizes up to its cap). Not certified: only
 /// [`super::certify::certify_merged_for_every_value`] makes it usable.
-pub fn propose_every_value(
+pub(crate) fn propose_every_value(
     program: &Program,
     scop_index: usize,
     temporaries: &[usize],

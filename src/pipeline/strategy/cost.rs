@@ -48,12 +48,12 @@ use crate::verify::storage::{Location, MergedStorage};
 
 /// The least fraction of an array's cells (`MIN_SAVED_NUM / MIN_SAVED_DEN`)
 /// that a fold adding a `%` must save.
-pub const MIN_SAVED_NUM: i64 = 1;
-pub const MIN_SAVED_DEN: i64 = 4;
+pub(crate) const MIN_SAVED_NUM: i64 = 1;
+pub(crate) const MIN_SAVED_DEN: i64 = 4;
 
 /// The accesses of `model`'s array, as the layouts name them (statement,
 /// position).
-pub fn access_keys(model: &ArrayModel) -> Vec<(usize, usize)> {
+pub(crate) fn access_keys(model: &ArrayModel) -> Vec<(usize, usize)> {
     model
         .events
         .iter()
@@ -64,7 +64,7 @@ pub fn access_keys(model: &ArrayModel) -> Vec<(usize, usize)> {
 /// Whether `layout` puts a `%` on some of the `accesses`: a modulo
 /// dimension (some access wraps, or it would be plain), or a linear one
 /// that some access does not skip.
-pub fn adds_modulo(layout: &ArrayLayout, accesses: &[(usize, usize)]) -> bool {
+pub(crate) fn adds_modulo(layout: &ArrayLayout, accesses: &[(usize, usize)]) -> bool {
     layout.dims.iter().any(|dim| match dim {
         DimLayout::Dropped | DimLayout::Plain { .. } | DimLayout::Packed { .. } => false,
         DimLayout::Modulo { exempt, .. } | DimLayout::Linear { exempt, .. } => {
@@ -75,7 +75,7 @@ pub fn adds_modulo(layout: &ArrayLayout, accesses: &[(usize, usize)]) -> bool {
 
 /// Whether going from `old` to `new` cells saves at least the fraction
 /// the rule asks for (`old - new >= old · NUM / DEN`, exactly).
-pub fn saves_enough(old: i64, new: i64) -> bool {
+pub(crate) fn saves_enough(old: i64, new: i64) -> bool {
     saves_enough_wide(i128::from(old), i128::from(new))
 }
 
@@ -87,7 +87,7 @@ fn saves_enough_wide(old: i128, new: i128) -> bool {
 /// The inter-array rule: merged buffers of `merged` cells pay for their
 /// conditionals and `%` against `per_array` cells of the arrays folded
 /// alone.
-pub fn merge_pays(per_array: i64, merged: i64) -> bool {
+pub(crate) fn merge_pays(per_array: i64, merged: i64) -> bool {
     saves_enough(per_array, merged)
 }
 
@@ -95,7 +95,7 @@ pub fn merge_pays(per_array: i64, merged: i64) -> bool {
 /// storage through a conditional on their iterators: an access of
 /// `storage` whose location chooses among different homes by regions
 /// whose constraints involve an iterator of a statement inside a loop.
-pub fn selects_in_loops(scop: &Scop, storage: &MergedStorage) -> Vec<String> {
+pub(crate) fn selects_in_loops(scop: &Scop, storage: &MergedStorage) -> Vec<String> {
     let np = scop.params.len();
     let mut names: Vec<String> = Vec::new();
     for access in &storage.accesses {
@@ -150,7 +150,10 @@ fn degree<'a>(factors: impl IntoIterator<Item = Option<&'a ParamAffine>>) -> Opt
 
 /// The degree in the parameters of the cell count of `layout` over an
 /// array with the `declared` extents.
-pub fn layout_degree(layout: &ArrayLayout, declared: &[Option<ParamAffine>]) -> Option<usize> {
+pub(crate) fn layout_degree(
+    layout: &ArrayLayout,
+    declared: &[Option<ParamAffine>],
+) -> Option<usize> {
     if layout.is_linear() {
         return degree(layout.dims.iter().filter_map(|d| match d {
             DimLayout::Linear { modulus, .. } => Some(Some(modulus)),

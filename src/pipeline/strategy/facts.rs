@@ -435,7 +435,7 @@ impl<'a> ArrayFacts<'a> {
     /// The lower ends of [`crate::pipeline::options::PIN_FROM`] (see
     /// [`Scope::AtLeast`]) above which no cell is live-in (checked on the
     /// live-in sets, a superset when inexact: empty there means none).
-    pub fn live_in_free(&self, budget: &mut Budget) -> Vec<i64> {
+    pub(crate) fn live_in_free(&self, budget: &mut Budget) -> Vec<i64> {
         crate::pipeline::options::PIN_FROM
             .iter()
             .copied()
@@ -454,7 +454,7 @@ impl<'a> ArrayFacts<'a> {
     }
 
     /// The max-live count of the trace, when one ran and finished.
-    pub fn traced_max_live(&self) -> Option<usize> {
+    pub(crate) fn traced_max_live(&self) -> Option<usize> {
         self.max_live.flatten()
     }
 
@@ -534,7 +534,7 @@ impl<'a> ArrayFacts<'a> {
     }
 
     /// Cells of the array laid out with `layout`, for the known values.
-    pub fn cells_of(&self, layout: &ArrayLayout) -> Option<i64> {
+    pub(crate) fn cells_of(&self, layout: &ArrayLayout) -> Option<i64> {
         layout_cells(layout, &self.extents, &self.values)
     }
 }
@@ -628,7 +628,7 @@ impl Chooser {
     /// only) of `cells` cells could be chosen over the current choice:
     /// against one for every value it must pay for its pin
     /// ([`FIXED_SIZE_GAIN`]).
-    pub fn pinned_could_win(&self, cells: i64, min_memory: bool) -> bool {
+    pub(crate) fn pinned_could_win(&self, cells: i64, min_memory: bool) -> bool {
         match &self.best {
             Some(b) if !min_memory && !b.is_pinned() => {
                 b.cells.is_none_or(|c| pays_for_pin(cells, c))

@@ -28,14 +28,14 @@ use crate::poly::{BasicSet, Budget};
 /// The most cells a layout may need beyond the declaration, at the small
 /// sizes where a fold's rounding makes it larger (`sum_t`: 2 cells
 /// against 1 at `n = 1`, 10 against 9 at `n = 3`).
-pub const EXCESS: i128 = 16;
+pub(crate) const EXCESS: i128 = 16;
 
 /// The most values of `m` evaluated one by one.
 const MAX_EVALUATIONS: i128 = 10_000;
 
 /// Whether `Π new ≤ Π old + EXCESS`, the factors equal on both sides left
 /// out, for every parameter value of `context` (see the module doc).
-pub fn within_excess(
+pub(crate) fn within_excess(
     new: &[ParamAffine],
     old: &[ParamAffine],
     context: &BasicSet,

@@ -61,7 +61,7 @@ fn every_value_possible(scop: &Scop, arrays: usize) -> Result<(), String> {
 /// `report_bound`, the lower bound of a storage for every value is traced
 /// at the known values too (for the report).
 /// `Err`: why not (nothing changed).
-pub fn merge_scop(
+pub(crate) fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
