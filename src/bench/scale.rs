@@ -479,7 +479,11 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
             .buffers
             .iter()
             .map(|b| {
-                let ext: Vec<String> = b.extents.iter().map(|e| e.to_text(&param_names)).collect();
+                let ext: Vec<String> = b
+                    .extents
+                    .iter()
+                    .map(|e| crate::codegen::text::param_text(e, &param_names))
+                    .collect();
                 format!("{}[{}]", b.name, ext.join("]["))
             })
             .collect();

@@ -14,6 +14,7 @@
 
 pub mod delete;
 pub mod edits;
+pub mod mapping_text;
 pub mod overflow;
 pub mod plan;
 pub mod rotate;

@@ -89,12 +89,18 @@ impl Certified {
 
     /// The layout, for a per-array storage.
     /// The storage as text: the mapping, or for a packed triangle the
-    /// packed index (see [`ArrayLayout::packed_text`]).
+    /// packed index (see [`crate::codegen::mapping_text::packed_mapping_text`]).
     pub fn mapping_text(&self) -> Option<String> {
         let mapping = self.mapping()?;
         Some(
             self.layout()
-                .and_then(|l| l.packed_text(&mapping.array, &mapping.params))
+                .and_then(|l| {
+                    crate::codegen::mapping_text::packed_mapping_text(
+                        l,
+                        &mapping.array,
+                        &mapping.params,
+                    )
+                })
                 .unwrap_or_else(|| mapping.to_string()),
         )
     }

@@ -1048,7 +1048,7 @@ fn declare_buffers(
                 return Err(format!("{name}: an extent is below 1"));
             }
             extents.push(m.clone());
-            let mut m_text = m.to_text(&params);
+            let mut m_text = crate::codegen::text::param_text(m, &params);
             // The extent's value is representable (issue 45).
             let frame = crate::codegen::overflow::scop_frame(
                 scop,
@@ -1135,7 +1135,7 @@ fn report_text(
             locations.push(format!(
                 "{}: {}",
                 part_name(split, stmts[st.0]),
-                crate::mapping::smo::mapping_text(spec, array, &buffer_names[ai], s)
+                crate::codegen::mapping_text::mapping_text(spec, array, &buffer_names[ai], s)
             ));
         }
     }
@@ -1287,7 +1287,7 @@ impl Emitter<'_> {
                 level_row,
                 residue,
                 &sp.names,
-                (&m.to_text(self.params), mask),
+                (&crate::codegen::text::param_text(m, self.params), mask),
             ));
             levels.push(level);
         }
