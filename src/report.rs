@@ -13,6 +13,7 @@ use crate::mapping::smo::{
     ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, baseline, certify_fixed, certify_symbolic,
     parse_smo_input, smo_solve,
 };
+use crate::pipeline::merged::{MergedReport, TraceCheck};
 use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction, Optimality};
 
 /// Whether a report prints the analysis times (the only part of a report
@@ -136,6 +137,59 @@ fn opt(v: Option<i64>) -> String {
     v.map_or("?".into(), |x| x.to_string())
 }
 
+impl std::fmt::Display for MergedReport {
+    /// The report of merged storage, one line each: the sizes, the lower
+    /// bound, the chosen candidate, every part's mapping, the removed
+    /// copies and the trace check.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = self.at.as_ref().map_or(String::new(), |values| {
+            let values: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            format!(" (at {})", values.join(", "))
+        });
+        writeln!(
+            f,
+            "SMO on SCoP {}: temporaries {} ({} cells) -> {} buffer(s), {} cells{at}",
+            self.scop,
+            self.temporaries.join(", "),
+            self.original_cells,
+            self.buffers,
+            self.new_cells
+        )?;
+        if let Some(lower_bound) = self.lower_bound {
+            writeln!(
+                f,
+                "  lower bound: {lower_bound} values of the temporaries live at once{}",
+                if self.new_cells as u64 <= lower_bound as u64 {
+                    " (the merged buffers are optimal)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        writeln!(f, "  chosen: {}", self.chosen)?;
+        for location in &self.locations {
+            writeln!(f, "  {location}")?;
+        }
+        for r in &self.removed {
+            writeln!(
+                f,
+                "  removed: {}",
+                r.split_whitespace().collect::<Vec<_>>().join(" ")
+            )?;
+        }
+        match self.trace {
+            None => Ok(()),
+            Some(TraceCheck::Values { reads }) => {
+                writeln!(f, "  trace check: {reads} reads see their original values")
+            }
+            Some(TraceCheck::EveryValue { sizes, reads }) => writeln!(
+                f,
+                "  proven for every value; trace check at {sizes} sizes: {reads} reads see their original values"
+            ),
+        }
+    }
+}
+
 /// The text report of one file.
 pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: Timings) -> String {
     let mut out = String::new();
@@ -230,7 +284,7 @@ pub fn text_report(path: &str, program: &Program, c: &FileContraction, timings: 
             )),
             timings.suffix(m.time)
         );
-        for line in m.report.lines() {
+        for line in m.report.to_string().lines() {
             let _ = writeln!(out, "    {line}");
         }
         if let Some(inner) = &m.inner_modulo {
@@ -359,7 +413,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "merged_cells": m.merged_cells,
                 "lower_bound": m.lower_bound,
                 "method": m.method.to_string(),
-                "report": m.report,
+                "report": m.report.to_string(),
             });
             if let Some(inner) = &m.inner_modulo {
                 entry["inner_loop_modulo"] = inner_modulo_json(inner);

@@ -491,7 +491,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
         let locations = m
             .certified
             .merged()
-            .map_or_else(Vec::new, |c| c.locations.clone());
+            .map_or_else(Vec::new, |c| c.report.locations.clone());
         merged.push(json!({
             "scop": m.scop,
             "cells": m.merged_cells,

@@ -15,6 +15,7 @@
 pub mod delete;
 pub mod edits;
 pub mod mapping_text;
+pub mod merged;
 pub mod overflow;
 pub mod plan;
 pub mod rotate;

@@ -412,9 +412,7 @@ pub fn certify_merged(
 ) -> Result<Certified, String> {
     let reads = trace_check(scop, values, &proposal.storage)?;
     proposal.reads_checked = reads;
-    proposal.report.push_str(&format!(
-        "  trace check: {reads} reads see their original values\n"
-    ));
+    proposal.report.trace = Some(super::contraction::TraceCheck::Values { reads });
     Ok(Certified {
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForValues(values.to_vec()),
@@ -473,9 +471,10 @@ pub fn certify_merged_for_every_value(
         return Err("no small size of the context to trace the merged storage at".into());
     }
     proposal.reads_checked = reads;
-    proposal.report.push_str(&format!(
-        "  proven for every value; trace check at {traced} sizes: {reads} reads see their original values\n"
-    ));
+    proposal.report.trace = Some(super::contraction::TraceCheck::EveryValue {
+        sizes: traced,
+        reads,
+    });
     Ok(Certified {
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForAllParameters,

@@ -37,12 +37,12 @@
 //! certificate are for these values).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
-use crate::codegen::text::{choose, extent_text, level_text, region_text, subscripted};
+use crate::codegen::merged as merged_text;
+use crate::codegen::text::{choose, level_text};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::modular::ParamAffine;
@@ -55,7 +55,9 @@ mod iterations;
 mod lifted;
 mod solve;
 mod split;
-pub use super::contraction::{BufferDeclaration, EveryValue, SmoContraction};
+pub use super::contraction::{
+    BufferDeclaration, EveryValue, MergedReport, SmoContraction, TraceCheck,
+};
 use iterations::Iterations;
 use solve::{Parts, Solved, contains, max_live_of, solve_for_values, writes_and_lifetimes};
 pub use split::{SplitFor, SplitScop, split_by_footprints};
@@ -212,16 +214,6 @@ fn orient_levels(vs: &Scop, stmts: &[usize], sol: &mut SmoSolution) {
             }
         }
     }
-}
-
-/// `N = 16, T = 20`.
-fn values_text(names: &[String], values: &[i64]) -> String {
-    names
-        .iter()
-        .zip(values)
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// One written value's home: buffer index and location in it.
@@ -416,24 +408,8 @@ fn domain_condition(
     names: &[String],
     iterations: &Iterations,
 ) -> Result<String, String> {
-    let mut cond = Vec::new();
     let kept = iterations.emitted_region(pieces)?;
-    for piece in &kept {
-        let text = region_text(piece, names);
-        if text == "1" {
-            return Ok("1".into());
-        }
-        cond.push(if kept.len() == 1 {
-            text
-        } else {
-            format!("({text})")
-        });
-    }
-    Ok(if cond.is_empty() {
-        "0".to_string()
-    } else {
-        cond.join(" || ")
-    })
+    Ok(merged_text::region_condition(&kept, names))
 }
 
 /// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
@@ -676,7 +652,7 @@ fn propose_in(
     };
 
     let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
-    let (report, locations) = report_text(
+    let report = merged_report(
         scop,
         scop_index,
         (mode, values),
@@ -709,7 +685,6 @@ fn propose_in(
         declaration,
         output,
         report,
-        locations,
         reads_checked: 0,
         method,
         candidate_sizes,
@@ -858,17 +833,14 @@ fn size_formulas(
             .into_iter()
             .collect::<Option<_>>()
             .ok_or("an extent that is not affine")?;
-        original.push(crate::codegen::text::product_text(
-            &params,
-            extents.iter().collect(),
-        ));
+        original.push(extents);
     }
-    let new: Vec<String> = sol
-        .arrays
-        .iter()
-        .map(|a| crate::codegen::text::product_text(&params, a.moduli.iter().collect()))
-        .collect();
-    Ok((original.join(" + "), new.join(" + ")))
+    let new: Vec<&[ParamAffine]> = sol.arrays.iter().map(|a| a.moduli.as_slice()).collect();
+    let original: Vec<&[ParamAffine]> = original.iter().map(Vec::as_slice).collect();
+    Ok((
+        merged_text::sizes_text(&params, &original),
+        merged_text::sizes_text(&params, &new),
+    ))
 }
 
 /// SMO orders values by the sequential schedule: the iterations of a
@@ -1010,7 +982,7 @@ fn declare_buffers(
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
     let mut trace_buffers = Vec::new();
-    let mut decl_text = String::new();
+    let mut declarations = Vec::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         // Unique in the file: the buffers of another SCoP (of the same
         // function, perhaps) are named after it.
@@ -1021,8 +993,8 @@ fn declare_buffers(
         while source.contains(&name) {
             name.push('_');
         }
-        let mut text = format!("{elem} {name}");
         let mut extents = Vec::new();
+        let mut extent_texts = Vec::new();
         for m in &array.moduli {
             // An extent of the merged buffer must be at least 1 for the
             // values it is certified (and pinned) for: the known ones, or
@@ -1065,24 +1037,20 @@ fn declare_buffers(
                 Ok(text) => m_text = text,
                 Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
             }
-            text.push_str(&extent_text(&m_text, guarded));
+            extent_texts.push((m_text, guarded));
         }
         if array.moduli.is_empty() {
-            // One cell; an array all the same, so that every access is an
-            // lvalue of the same kind.
-            text.push_str("[1]");
+            // One cell; an array all the same (see
+            // `codegen::merged::buffer_declaration`).
             extents.push(ParamAffine::constant(params.len(), 1));
         }
         trace_buffers.push(TraceBuffer {
             name: name.clone(),
             extents,
         });
-        text.push(';');
+        let text = merged_text::buffer_declaration(elem, &name, &extent_texts);
         let size = array.size(values).map_err(|e| e.to_string())?;
-        if !decl_text.is_empty() {
-            decl_text.push(' ');
-        }
-        decl_text.push_str(&text);
+        declarations.push(text.clone());
         buffers.push((name.clone(), size, text));
         buffer_names.push(name);
     }
@@ -1090,14 +1058,14 @@ fn declare_buffers(
         buffers,
         names: buffer_names,
         trace: trace_buffers,
-        declaration: decl_text,
+        declaration: merged_text::declarations_line(&declarations),
     })
 }
 
-/// The report of a merged storage: sizes, the lower bound, the chosen
-/// candidate, every part's mapping and the removed copies; and the
-/// mapping lines of the parts alone (`SmoContraction::locations`).
-fn report_text(
+/// The report of a merged storage as data: sizes, the lower bound, the
+/// chosen candidate, every part's mapping and the removed copies (the
+/// trace check is the certifier's).
+fn merged_report(
     scop: &Scop,
     scop_index: usize,
     (mode, values): (Mode<'_>, &[i64]),
@@ -1105,30 +1073,7 @@ fn report_text(
     (spec, sol, buffer_names): (&ConflictSpec, &SmoSolution, &[String]),
     (original_cells, new_cells, lower_bound): (i64, i64, Option<usize>),
     (names, chosen, removed): (&[String], &str, &[String]),
-) -> (String, Vec<String>) {
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells{}",
-        names.join(", "),
-        buffer_names.len(),
-        match mode {
-            Mode::Values(_) => String::new(),
-            Mode::EveryValue => format!(" (at {})", values_text(&scop.param_names(), values)),
-        }
-    );
-    if let Some(lower_bound) = lower_bound {
-        let _ = writeln!(
-            report,
-            "  lower bound: {lower_bound} values of the temporaries live at once{}",
-            if new_cells as u64 <= lower_bound as u64 {
-                " (the merged buffers are optimal)"
-            } else {
-                ""
-            }
-        );
-    }
-    let _ = writeln!(report, "  chosen: {chosen}");
+) -> MergedReport {
     let mut locations = Vec::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         for (s, st) in array.statements.iter().enumerate() {
@@ -1139,17 +1084,27 @@ fn report_text(
             ));
         }
     }
-    for location in &locations {
-        let _ = writeln!(report, "  {location}");
+    MergedReport {
+        scop: scop_index,
+        temporaries: names.to_vec(),
+        original_cells,
+        buffers: buffer_names.len(),
+        new_cells,
+        at: match mode {
+            Mode::Values(_) => None,
+            Mode::EveryValue => Some(
+                scop.param_names()
+                    .into_iter()
+                    .zip(values.iter().copied())
+                    .collect(),
+            ),
+        },
+        lower_bound,
+        chosen: chosen.to_string(),
+        locations,
+        removed: removed.to_vec(),
+        trace: None,
     }
-    for r in removed {
-        let _ = writeln!(
-            report,
-            "  removed: {}",
-            r.split_whitespace().collect::<Vec<_>>().join(" ")
-        );
-    }
-    (report, locations)
 }
 
 /// What the new text of every statement is printed from: the SCoP and its
@@ -1244,7 +1199,7 @@ impl Emitter<'_> {
         let mut conds = Vec::new();
         for &v in &parts {
             conds.push(if parts.len() == 1 {
-                "1".to_string()
+                merged_text::ALWAYS.to_string()
             } else {
                 domain_condition(&self.split.scop.stmts[v].domain.pieces, &names, &all_points)?
             });
@@ -1293,14 +1248,14 @@ impl Emitter<'_> {
         }
         if levels.is_empty() {
             levels.push(Level::Row(vec![0; sp.width]));
-            texts.push("0".into());
+            texts.push(merged_text::ONE_CELL.into());
         }
         Ok(((a, texts), Location::At { buffer: a, levels }))
     }
 
     /// The text of a home: the buffer's name and its subscripts.
-    fn text_of(&self, (a, levels): &(usize, Vec<String>)) -> String {
-        subscripted(&self.buffer_names[*a], levels)
+    fn text_of(&self, home: &(usize, Vec<String>)) -> String {
+        merged_text::home_text(self.buffer_names, home)
     }
 
     /// The location choosing among the parts' (`Location::Choose` on the
@@ -1336,25 +1291,7 @@ impl Emitter<'_> {
             slot: Slot::Write,
             location: self.by_part(sp, locations)?,
         };
-        let text = if per_part.iter().all(|p| *p == per_part[0]) {
-            self.text_of(&per_part[0])
-        } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
-            // One buffer: a conditional in each subscript that differs.
-            let subscripts: Vec<String> = (0..per_part[0].1.len())
-                .map(|l| {
-                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
-                    choose(&sp.conds, &ts)
-                })
-                .collect();
-            subscripted(&self.buffer_names[per_part[0].0], &subscripts)
-        } else {
-            // Several buffers: choose the address.
-            let ts: Vec<String> = per_part
-                .iter()
-                .map(|p| format!("&{}", self.text_of(p)))
-                .collect();
-            format!("*{}", choose(&sp.conds, &ts))
-        };
+        let text = merged_text::write_target(self.buffer_names, &per_part, &sp.conds);
         Ok((Edit::replace(stmt.write.span.clone(), text), location))
     }
 
