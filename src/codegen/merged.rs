@@ -166,7 +166,20 @@ mod tests {
     /// No piece never holds; an unconstrained piece always does.
     #[test]
     fn region_conditions_of_no_piece_and_of_everything() {
+        use crate::poly::space::{Space, Tuple};
         let names = vec!["i".to_string()];
         assert_eq!(region_condition(&[], &names), NEVER);
+        let space = Space::set(Vec::new(), Tuple::new(None, &["i"]));
+        let all = BasicSet::universe(space.clone());
+        let mut low = BasicSet::universe(space.clone());
+        low.ineqs.push(vec![1, -2]);
+        let mut high = BasicSet::universe(space);
+        high.ineqs.push(vec![-1, 9]);
+        assert_eq!(region_condition(&[low.clone()], &names), "i - 2 >= 0");
+        assert_eq!(
+            region_condition(&[low.clone(), high], &names),
+            "(i - 2 >= 0) || (-i + 9 >= 0)"
+        );
+        assert_eq!(region_condition(&[low, all], &names), ALWAYS);
     }
 }

@@ -51,6 +51,7 @@ use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
+pub mod error;
 mod iterations;
 mod lifted;
 mod solve;
@@ -58,6 +59,7 @@ mod split;
 pub use super::contraction::{
     BufferDeclaration, EveryValue, MergedReport, SmoContraction, TraceCheck,
 };
+pub use error::MergeError;
 use iterations::Iterations;
 use solve::{Parts, Solved, contains, max_live_of, solve_for_values, writes_and_lifetimes};
 pub use split::{SplitFor, SplitScop, split_by_footprints};
@@ -86,7 +88,7 @@ fn buffer_place(
     program: &Program,
     scop: &Scop,
     decls: &[(usize, std::ops::Range<usize>)],
-) -> Result<BufferPlace, String> {
+) -> Result<BufferPlace, MergeError> {
     let paths: Vec<&[crate::ir::BlockStep]> = decls
         .iter()
         .map(|(t, _)| scop.arrays[*t].decl_blocks.as_slice())
@@ -95,10 +97,11 @@ fn buffer_place(
     if paths.iter().any(|p| p.is_empty()) {
         // Not in a function body: the merge needs every declaration in
         // the blocks of one function.
-        return Err(format!(
-            "{}: declared outside a block of the function, no place encloses every use",
-            scop.arrays[decls[paths.iter().position(|p| p.is_empty()).unwrap_or(0)].0].name
-        ));
+        return Err(MergeError::OutsideFunction {
+            array: scop.arrays[decls[paths.iter().position(|p| p.is_empty()).unwrap_or(0)].0]
+                .name
+                .clone(),
+        });
     }
     let mut depth = 0;
     while paths
@@ -108,7 +111,7 @@ fn buffer_place(
         depth += 1;
     }
     if depth == 0 {
-        return Err("the merged arrays are declared in different functions".into());
+        return Err(MergeError::DifferentFunctions);
     }
     let place = if first.len() == depth {
         BufferPlace::Replace
@@ -127,10 +130,9 @@ fn buffer_place(
             .filter(|o| o.name == p.name)
             .any(|o| o.span.as_ref().is_some_and(|s| s.start >= at));
         if defined_after {
-            return Err(format!(
-                "`{}` is defined after the place of the merged buffers",
-                p.name
-            ));
+            return Err(MergeError::DefinedAfterPlace {
+                param: p.name.clone(),
+            });
         }
     }
     Ok(place)
@@ -240,7 +242,7 @@ impl Ctx<'_> {
         w: usize,
         iters: &[Vec<i64>],
         width: usize,
-    ) -> Result<Vec<Vec<i64>>, String> {
+    ) -> Result<Vec<Vec<i64>>, MergeError> {
         let (j, a) = self.smo_array(w)?;
         let array = &self.sol.arrays[a];
         let s = array
@@ -272,7 +274,7 @@ impl Ctx<'_> {
 
     /// Scop statement `w`'s position in the SMO statement list, and its
     /// SMO array.
-    fn smo_array(&self, w: usize) -> Result<(usize, usize), String> {
+    fn smo_array(&self, w: usize) -> Result<(usize, usize), MergeError> {
         let j = *self
             .smo_index
             .get(&w)
@@ -297,7 +299,7 @@ impl Ctx<'_> {
         ident: &[Vec<i64>],
         width: usize,
         iterations: &Iterations,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, MergeError> {
         let Some(pieces) = self.pieces.get(&(v, 0)) else {
             return Ok(false);
         };
@@ -342,7 +344,7 @@ impl Ctx<'_> {
     }
 
     /// The home of the value written by scop statement `w` at `it`.
-    fn home(&self, w: usize, it: &[i64]) -> Result<Home, String> {
+    fn home(&self, w: usize, it: &[i64]) -> Result<Home, MergeError> {
         let (j, a) = self.smo_array(w)?;
         let mut x = vec![j as i64];
         x.extend_from_slice(it);
@@ -361,7 +363,12 @@ impl Ctx<'_> {
     }
 
     /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
-    fn source(&self, s: usize, r: usize, it: &[i64]) -> Result<Option<(usize, Vec<i64>)>, String> {
+    fn source(
+        &self,
+        s: usize,
+        r: usize,
+        it: &[i64],
+    ) -> Result<Option<(usize, Vec<i64>)>, MergeError> {
         let Some(pieces) = self.pieces.get(&(s, r)) else {
             return Ok(None);
         };
@@ -378,10 +385,11 @@ impl Ctx<'_> {
                 return Ok(Some((p.writer, iters)));
             }
         }
-        Err(format!(
-            "no source piece for {} read {r} at {it:?}",
-            self.scop.stmts[s].name
-        ))
+        Err(MergeError::NoSource {
+            stmt: self.scop.stmts[s].name.clone(),
+            read: r,
+            at: it.to_vec(),
+        })
     }
 }
 
@@ -407,7 +415,7 @@ fn domain_condition(
     pieces: &[BasicSet],
     names: &[String],
     iterations: &Iterations,
-) -> Result<String, String> {
+) -> Result<String, MergeError> {
     let kept = iterations.emitted_region(pieces)?;
     Ok(merged_text::region_condition(&kept, names))
 }
@@ -459,6 +467,7 @@ pub fn propose(
         temporaries,
         (budget, masks, true),
     )
+    .map_err(String::from)
 }
 
 /// The merged storage of the temporaries `temporaries` of SCoP
@@ -486,6 +495,7 @@ pub fn propose_every_value(
         temporaries,
         (budget, masks, report_bound),
     )
+    .map_err(String::from)
 }
 
 /// For which parameter values the merged storage is made.
@@ -503,7 +513,7 @@ fn propose_in(
     mode: Mode<'_>,
     temporaries: &[usize],
     (budget, masks, report_bound): (std::time::Duration, bool, bool),
-) -> Result<SmoContraction, String> {
+) -> Result<SmoContraction, MergeError> {
     let started = std::time::Instant::now();
     let debug = log::log_enabled!(target: "smo", log::Level::Debug);
     let stage = |what: &str| {
@@ -524,7 +534,7 @@ fn propose_in(
         .filter(|t| scop.arrays.get(*t).is_some_and(|a| !a.extents.is_empty()))
         .collect();
     if temps.is_empty() {
-        return Err("no temporary array".into());
+        return Err(MergeError::NoTemporaryArray);
     }
     let is_temp = |a: crate::ir::ArrayId| temps.contains(&(a.0 as usize));
     let writers: Vec<usize> = (0..scop.stmts.len())
@@ -704,7 +714,7 @@ fn split_parts(
     source: &str,
     writers: &[usize],
     mode: Mode<'_>,
-) -> Result<(Vec<Vec<i64>>, SplitScop), String> {
+) -> Result<(Vec<Vec<i64>>, SplitScop), MergeError> {
     // For every value: the probe points the search runs at (see `lifted`).
     let probes = match mode {
         Mode::Values(values) => vec![values.to_vec()],
@@ -719,9 +729,9 @@ fn split_parts(
     if cfg!(debug_assertions)
         && let Err(e) = crate::ir::verify(&split.scop, source)
     {
-        return Err(format!(
+        return Err(MergeError::Step(format!(
             "internal error: the split SCoP fails ir::verify: {e}"
-        ));
+        )));
     }
     Ok((probes, split))
 }
@@ -762,7 +772,7 @@ fn declaration_edits(
     scop: &Scop,
     decls: &[(usize, std::ops::Range<usize>)],
     decl_text: &str,
-) -> Result<(Vec<Edit>, BufferDeclaration), String> {
+) -> Result<(Vec<Edit>, BufferDeclaration), MergeError> {
     let source = &program.source;
     let place = buffer_place(program, scop, decls)?;
     let mut edits = Vec::new();
@@ -825,7 +835,7 @@ fn size_formulas(
     scop: &Scop,
     temps: &[usize],
     sol: &SmoSolution,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), MergeError> {
     let params = scop.param_texts();
     let mut original = Vec::new();
     for &t in temps {
@@ -846,21 +856,20 @@ fn size_formulas(
 /// SMO orders values by the sequential schedule: the iterations of a
 /// parallel loop (in the SCoP or around it) are not modelled; and the
 /// known values give one value per parameter.
-fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), String> {
+fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), MergeError> {
     let shared = scop
         .arrays
         .iter()
         .find_map(|a| a.facts.shared_by_parallel_loop.clone());
     if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
-        return Err(format!(
-            "{}: merged buffers do not model parallel iterations",
-            mark.describe(source, &iterator)
-        ));
+        return Err(MergeError::Parallel {
+            place: mark.describe(source, &iterator),
+        });
     }
     if let Mode::Values(values) = mode
         && values.len() != scop.params.len()
     {
-        return Err("one value per parameter is needed".into());
+        return Err(MergeError::ValuesPerParameter);
     }
     Ok(())
 }
@@ -872,7 +881,7 @@ fn exact_sources(
     flow: &crate::analysis::dataflow::Dataflow,
     stmts: &[usize],
     temps: &[usize],
-) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, String> {
+) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, MergeError> {
     let mut pieces = HashMap::new();
     for r in &flow.reads {
         if !temps.contains(&(r.array.0 as usize)) {
@@ -888,7 +897,7 @@ fn exact_sources(
                 )
             })?;
         if p.iter().any(|p| !stmts.contains(&p.writer)) {
-            return Err("a source outside the statements writing temporaries".into());
+            return Err(MergeError::SourceOutside);
         }
         pieces.insert((r.stmt, r.read), p);
     }
@@ -904,7 +913,7 @@ fn temporary_declarations(
     scop: &Scop,
     temps: &[usize],
     values: &[i64],
-) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), String> {
+) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), MergeError> {
     let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
     let mut original_cells: i64 = 0;
@@ -913,26 +922,30 @@ fn temporary_declarations(
         let span = a
             .decl_span
             .clone()
-            .ok_or_else(|| format!("{}: declaration not found", a.name))?;
+            .ok_or_else(|| MergeError::DeclarationNotFound {
+                array: a.name.clone(),
+            })?;
         let dspan = a
             .declarator_span
             .clone()
-            .ok_or_else(|| format!("{}: declarator not found", a.name))?;
+            .ok_or_else(|| MergeError::DeclaratorNotFound {
+                array: a.name.clone(),
+            })?;
         if let Some(v) = &a.facts.extent_written {
-            return Err(format!(
-                "{}: `{v}`, in its extent, is written after the declaration",
-                a.name
-            ));
+            return Err(MergeError::ExtentWritten {
+                array: a.name.clone(),
+                variable: v.clone(),
+            });
         }
         let text: String = source[span.clone()].split_whitespace().collect();
         let expect: String = format!("{} {};", a.elem_type, &source[dspan])
             .split_whitespace()
             .collect();
         if text != expect || a.elem_type.trim() != elem {
-            return Err(format!(
-                "{}: not a plain declaration of its own ({})",
-                a.name, &source[span]
-            ));
+            return Err(MergeError::NotPlainDeclaration {
+                array: a.name.clone(),
+                declaration: source[span].to_string(),
+            });
         }
         let mut cells: i64 = 1;
         for e in &a.extents {
@@ -974,7 +987,7 @@ fn declare_buffers(
     mode: Mode<'_>,
     values: &[i64],
     elem: &str,
-) -> Result<Buffers, String> {
+) -> Result<Buffers, MergeError> {
     let scop = &program.scops[scop_index];
     let source = &program.source;
     let vs = &split.scop;
@@ -1017,7 +1030,7 @@ fn declare_buffers(
                 ),
             };
             if !positive {
-                return Err(format!("{name}: an extent is below 1"));
+                return Err(MergeError::ExtentBelowOne { buffer: name });
             }
             extents.push(m.clone());
             let mut m_text = crate::codegen::text::param_text(m, &params);
@@ -1035,7 +1048,13 @@ fn declare_buffers(
             };
             match crate::codegen::overflow::text::proven_text(&frame, &m_text, &param_of) {
                 Ok(text) => m_text = text,
-                Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
+                Err(why) => {
+                    return Err(MergeError::ExtentUnproven {
+                        buffer: name,
+                        extent: m_text,
+                        why: why.to_string(),
+                    });
+                }
             }
             extent_texts.push((m_text, guarded));
         }
@@ -1159,19 +1178,19 @@ impl Emitter<'_> {
 
     /// The iterations of statement (part) `v` of `scop` the text is for:
     /// its points for the known values, or its domain for every value.
-    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, String> {
+    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, MergeError> {
         let pieces = &scop.stmts[v].domain.pieces;
         match self.mode {
             Mode::Values(values) => {
                 Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| MergeError::Step(e.to_string()))
             }
             Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
         }
     }
 
     /// Statement `si`'s parts, their iterations and conditions.
-    fn stmt_parts(&self, si: usize) -> Result<StmtParts, String> {
+    fn stmt_parts(&self, si: usize) -> Result<StmtParts, MergeError> {
         let stmt = &self.scop.stmts[si];
         let nt = stmt.iterators.len();
         let width = self.params.len() + nt + 1;
@@ -1225,7 +1244,7 @@ impl Emitter<'_> {
         w: usize,
         iters: &[Vec<i64>],
         points: &Iterations,
-    ) -> Result<((usize, Vec<String>), Location), String> {
+    ) -> Result<((usize, Vec<String>), Location), MergeError> {
         let rows = self.ctx.level_rows(w, iters, sp.width)?;
         let j = self.ctx.smo_index[&w];
         let a = self.ctx.sol.array_of(StmtId(j)).ok_or("no array")?;
@@ -1260,7 +1279,7 @@ impl Emitter<'_> {
 
     /// The location choosing among the parts' (`Location::Choose` on the
     /// parts' domains, as `choose(&conds, …)` prints it).
-    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, String> {
+    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, MergeError> {
         if per_part.len() == 1 {
             return Ok(per_part.swap_remove(0));
         }
@@ -1276,7 +1295,7 @@ impl Emitter<'_> {
 
     /// The new text of statement `si`'s write (of a temporary) and its
     /// location.
-    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), String> {
+    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = sp
             .parts
@@ -1298,21 +1317,23 @@ impl Emitter<'_> {
     /// The new text of read `ri` (of a temporary) of statement `si` and
     /// its location: a conditional on the source pieces where it has
     /// several, and on the parts where they differ.
-    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), String> {
+    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         let read = &stmt.reads[ri];
         if read.span == stmt.write.span {
-            return Err(format!("{}: compound assignment to a temporary", stmt.name));
+            return Err(MergeError::CompoundAssignment {
+                stmt: stmt.name.clone(),
+            });
         }
         let mut per_part = Vec::new();
         let mut part_locations = Vec::new();
         for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
             let ps = &self.ctx.pieces[&(v, ri)];
             if ps.is_empty() {
-                return Err(format!(
-                    "{} read {ri}: no statement writes the value it reads",
-                    stmt.name
-                ));
+                return Err(MergeError::NoWriter {
+                    stmt: stmt.name.clone(),
+                    read: ri,
+                });
             }
             let (texts, locations): (Vec<String>, Vec<Location>) = ps
                 .iter()
@@ -1363,7 +1384,7 @@ impl Emitter<'_> {
 
     /// Whether the statement is a dead copy: `W = R;` with both at the
     /// same home on every iteration of every part.
-    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, String> {
+    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         // Dead copy: `W = R;` with both at the same home on every iteration
         // of every part.
@@ -1418,7 +1439,7 @@ impl Emitter<'_> {
     /// No new undefined behaviour (issue 45): every value the new accesses
     /// of statement `si` compute is proven representable in the statement's
     /// frame (the chains that need it in `long long`).
-    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), String> {
+    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), MergeError> {
         let stmt = &self.scop.stmts[si];
         // No new undefined behaviour (issue 45): every value the new
         // accesses compute is proven representable in the statement's
@@ -1445,10 +1466,11 @@ impl Emitter<'_> {
                 {
                     Ok(text) => e.replacement = text,
                     Err(why) => {
-                        return Err(format!(
-                            "{}: `{}` could overflow where the original does not: {why}",
-                            stmt.name, e.replacement
-                        ));
+                        return Err(MergeError::Overflow {
+                            stmt: stmt.name.clone(),
+                            text: e.replacement.clone(),
+                            why: why.to_string(),
+                        });
                     }
                 }
             }
@@ -1458,7 +1480,7 @@ impl Emitter<'_> {
 
     /// The new text of statement `si`: its accesses of temporaries at their
     /// homes, or nothing when it is a dead copy.
-    fn statement(&self, si: usize) -> Result<StatementText, String> {
+    fn statement(&self, si: usize) -> Result<StatementText, MergeError> {
         let stmt = &self.scop.stmts[si];
         let sp = self.stmt_parts(si)?;
         let mut stmt_edits = Vec::new();
