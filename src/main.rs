@@ -376,7 +376,7 @@ fn smo(args: &SmoArgs) -> u8 {
     match polyfold::driver::read_source(&args.file) {
         Ok(text) => {
             let options = polyfold::mapping::smo::SmoOptions::default();
-            match polyfold::mapping::smo::smo_report(&text, &args.define, &options) {
+            match polyfold::report::smo_report(&text, &args.define, &options) {
                 Ok(report) => {
                     to_stdout(&report);
                     0

@@ -9,6 +9,11 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::ir::Program;
+use crate::mapping::smo::{
+    ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, baseline, certify_fixed, certify_symbolic,
+    parse_smo_input, smo_solve,
+};
+use crate::pipeline::merged::{MergedReport, TraceCheck};
 use crate::pipeline::{ArrayDecision, ArrayOutcome, FileContraction, Optimality};
 
 /// Whether a report prints the analysis times (the only part of a report
@@ -132,6 +137,59 @@ fn opt(v: Option<i64>) -> String {
     v.map_or("?".into(), |x| x.to_string())
 }
 
+impl std::fmt::Display for MergedReport {
+    /// The report of merged storage, one line each: the sizes, the lower
+    /// bound, the chosen candidate, every part's mapping, the removed
+    /// copies and the trace check.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = self.at.as_ref().map_or(String::new(), |values| {
+            let values: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            format!(" (at {})", values.join(", "))
+        });
+        writeln!(
+            f,
+            "SMO on SCoP {}: temporaries {} ({} cells) -> {} buffer(s), {} cells{at}",
+            self.scop,
+            self.temporaries.join(", "),
+            self.original_cells,
+            self.buffers,
+            self.new_cells
+        )?;
+        if let Some(lower_bound) = self.lower_bound {
+            writeln!(
+                f,
+                "  lower bound: {lower_bound} values of the temporaries live at once{}",
+                if self.new_cells as u64 <= lower_bound as u64 {
+                    " (the merged buffers are optimal)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        writeln!(f, "  chosen: {}", self.chosen)?;
+        for location in &self.locations {
+            writeln!(f, "  {location}")?;
+        }
+        for r in &self.removed {
+            writeln!(
+                f,
+                "  removed: {}",
+                r.split_whitespace().collect::<Vec<_>>().join(" ")
+            )?;
+        }
+        match self.trace {
+            None => Ok(()),
+            Some(TraceCheck::Values { reads }) => {
+                writeln!(f, "  trace check: {reads} reads see their original values")
+            }
+            Some(TraceCheck::EveryValue { sizes, reads }) => writeln!(
+                f,
+                "  proven for every value; trace check at {sizes} sizes: {reads} reads see their original values"
+            ),
+        }
+    }
+}
+
 /// The text report of one file.
 pub(crate) fn text_report(
     path: &str,
@@ -231,7 +289,7 @@ pub(crate) fn text_report(
             )),
             timings.suffix(m.time)
         );
-        for line in m.report.lines() {
+        for line in m.report.to_string().lines() {
             let _ = writeln!(out, "    {line}");
         }
         if let Some(inner) = &m.inner_modulo {
@@ -360,7 +418,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 "merged_cells": m.merged_cells,
                 "lower_bound": m.lower_bound,
                 "method": m.method.to_string(),
-                "report": m.report,
+                "report": m.report.to_string(),
             });
             if let Some(inner) = &m.inner_modulo {
                 entry["inner_loop_modulo"] = inner_modulo_json(inner);
@@ -483,7 +541,9 @@ pub fn verification_report(
                             let names = scop.param_texts();
                             b.extents
                                 .iter()
-                                .map(|e| format!("[{}]", e.to_text(&names)))
+                                .map(|e| {
+                                    format!("[{}]", crate::codegen::text::param_text(e, &names))
+                                })
                                 .collect()
                         }
                     };
@@ -579,4 +639,132 @@ fn inner_modulo_json(inner: &crate::pipeline::InnerModulo) -> Value {
         })).collect::<Vec<_>>(),
         "why": inner.why,
     })
+}
+
+fn smo_describe(
+    out: &mut String,
+    spec: &ConflictSpec,
+    sol: &SmoSolution,
+    values: &[i64],
+    prefix: &str,
+) -> Result<i64, String> {
+    for (ai, array) in sol.arrays.iter().enumerate() {
+        let name = format!("{prefix}{ai}");
+        let stmts: Vec<String> = array
+            .statements
+            .iter()
+            .map(|s| format!("S{}", s.0))
+            .collect();
+        let size = array.size(values).map_err(|e| e.to_string())?;
+        let _ = writeln!(
+            out,
+            "  array {name} (statements {}): size {} = {size}",
+            stmts.join(", "),
+            crate::codegen::mapping_text::size_text(&spec.params, &array.moduli)
+        );
+        for (s, stmt) in array.statements.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "    S{}: {}",
+                stmt.0,
+                crate::codegen::mapping_text::mapping_text(spec, array, &name, s)
+            );
+        }
+    }
+    sol.size(values).map_err(|e| e.to_string())
+}
+
+/// Parses a `.smo.input` text, runs SMO and the baseline for the given
+/// parameter values, certifies both exactly and prints mappings, sizes,
+/// verdicts and times. Parameters not given are an error.
+pub fn smo_report(
+    input_text: &str,
+    values: &[(String, i64)],
+    opts: &SmoOptions,
+) -> Result<String, String> {
+    let spec = parse_smo_input(input_text).map_err(|e| e.to_string())?;
+    let mut vals = Vec::new();
+    for p in &spec.params {
+        match values.iter().find(|(n, _)| n == p) {
+            Some((_, v)) => vals.push(*v),
+            None => return Err(format!("no value given for parameter {p}")),
+        }
+    }
+    let binding: Vec<String> = spec
+        .params
+        .iter()
+        .zip(&vals)
+        .map(|(p, v)| format!("{p} = {v}"))
+        .collect();
+    let binding = binding.join(", ");
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "SMO: {} statements, {} conflict polyhedra, {}-dimensional global array space; {}",
+        spec.n_statements,
+        spec.conflicts.len(),
+        spec.n_dim,
+        binding
+    );
+    let start = std::time::Instant::now();
+    let smo = smo_solve(&spec, opts).map_err(|e| e.to_string())?;
+    let smo_time = start.elapsed();
+    let mut smo_size = None;
+    match &smo {
+        Ok(sol) => {
+            let verdict = certify_fixed(&spec, sol, &vals);
+            let symbolic = certify_symbolic(&spec, sol);
+            if verdict == SmoVerdict::Valid {
+                let _ = writeln!(
+                    out,
+                    "SMO mapping ({} ILP levels, {:.3} s), certified for {binding}{}:",
+                    sol.n_levels_solved,
+                    smo_time.as_secs_f64(),
+                    match symbolic {
+                        Ok(true) => " and proven for all parameter values",
+                        Ok(false) => " (not proven for all parameter values)",
+                        Err(_) => " (symbolic proof undecided)",
+                    }
+                );
+                let size = smo_describe(&mut out, &spec, sol, &vals, "A")?;
+                let _ = writeln!(out, "  total size: {size}");
+                smo_size = Some(size);
+            } else {
+                let _ = writeln!(
+                    out,
+                    "SMO result REJECTED (certification failed: {verdict:?}); not a valid mapping:"
+                );
+                let _ = smo_describe(&mut out, &spec, sol, &vals, "rejected");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(out, "SMO found no mapping: {why}");
+        }
+    }
+    let start = std::time::Instant::now();
+    let base = baseline::baseline(&spec, &vals).map_err(|e| e.to_string())?;
+    let base_time = start.elapsed();
+    match &base {
+        Ok(sol) => {
+            let verdict = certify_fixed(&spec, sol, &vals);
+            if verdict == SmoVerdict::Valid {
+                let _ = writeln!(
+                    out,
+                    "baseline (successive modulo + rectangular hull, {:.3} s), certified for {binding}:",
+                    base_time.as_secs_f64()
+                );
+                let size = smo_describe(&mut out, &spec, sol, &vals, "B")?;
+                let _ = writeln!(out, "  total size: {size}");
+                if let Some(s) = smo_size {
+                    let _ = writeln!(out, "SMO {s} vs baseline {size}");
+                }
+            } else {
+                let _ = writeln!(out, "baseline REJECTED (certification failed: {verdict:?})");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(out, "baseline failed: {why}");
+        }
+    }
+    Ok(out)
 }

@@ -479,7 +479,11 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
             .buffers
             .iter()
             .map(|b| {
-                let ext: Vec<String> = b.extents.iter().map(|e| e.to_text(&param_names)).collect();
+                let ext: Vec<String> = b
+                    .extents
+                    .iter()
+                    .map(|e| crate::codegen::text::param_text(e, &param_names))
+                    .collect();
                 format!("{}[{}]", b.name, ext.join("]["))
             })
             .collect();
@@ -487,7 +491,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
         let locations = m
             .certified
             .merged()
-            .map_or_else(Vec::new, |c| c.locations.clone());
+            .map_or_else(Vec::new, |c| c.report.locations.clone());
         merged.push(json!({
             "scop": m.scop,
             "cells": m.merged_cells,

@@ -14,6 +14,8 @@
 
 pub(crate) mod delete;
 pub mod edits;
+pub mod mapping_text;
+pub mod merged;
 pub mod overflow;
 pub mod plan;
 pub mod rotate;

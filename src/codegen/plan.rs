@@ -11,7 +11,10 @@ use crate::util::c_text::{Prec, operand};
 use super::edits::Edit;
 use super::overflow;
 use super::rotate::Rotations;
-use super::text::{exact_subscripts, form_text, mask_of, operand_text, residue};
+use super::text::{
+    exact_subscripts, form_text, mask_of, operand_text, param_text, residue, triangle_cells_text,
+    triangle_index_text,
+};
 
 /// `arg % b` for the text `arg` and the modulus `modulus`, or `arg & (b -
 /// 1)` where [`mask_of`] gives a mask; `arg` parenthesised unless it is
@@ -26,7 +29,7 @@ fn residue_text(
 ) -> String {
     residue(
         &operand_text(scop, arg),
-        &operand_text(scop, &modulus.to_text(params)),
+        &operand_text(scop, &param_text(modulus, params)),
         mask_of(modulus, masks),
     )
 }
@@ -384,7 +387,7 @@ fn axis_access(
                         triangle.constant_row_index(sub_aff.constant, &b, extent)
                     });
                 if let Some(index) = affine {
-                    text.push_str(&format!("[{}]", index.to_text(params)));
+                    text.push_str(&format!("[{}]", param_text(&index, params)));
                     continue;
                 }
                 let other = subs.get(*partner).copied().unwrap_or("0");
@@ -448,10 +451,13 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
                 ..
             } => {
                 // E * (E + 1) / 2 cells (E * (E - 1) / 2 without the diagonal).
-                let e_text = operand(&e.to_text(&params), Prec::Multiplicative, &|n| {
+                let e_text = operand(&param_text(e, &params), Prec::Multiplicative, &|n| {
                     scop.is_compound(n)
                 });
-                text.push_str(&format!("[{}]", triangle.cells_text(&e_text, e, &params)));
+                text.push_str(&format!(
+                    "[{}]",
+                    triangle_cells_text(*triangle, &e_text, e, &params)
+                ));
             }
             DimLayout::Plain { extent: None } => text.push_str(&format!("[{}]", extent.text)),
             DimLayout::Plain { extent: Some(b) }
@@ -459,7 +465,7 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
                 modulus: b,
                 extent_proven: true,
                 ..
-            } => text.push_str(&format!("[{}]", b.to_text(&params))),
+            } => text.push_str(&format!("[{}]", param_text(b, &params))),
             DimLayout::Modulo {
                 modulus: b,
                 extent_proven: false,
@@ -473,7 +479,9 @@ fn declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> String 
 /// The declarator extent `[max(b, 1)]` of a new extent `b` not proven at
 /// least 1 where the program is valid: `[b > 1 ? b : 1]`.
 fn guarded_extent(scop: &Scop, b: &ParamAffine, params: &[String]) -> String {
-    let b = operand(&b.to_text(params), Prec::Shift, &|n| scop.is_compound(n));
+    let b = operand(&param_text(b, params), Prec::Shift, &|n| {
+        scop.is_compound(n)
+    });
     format!("[{b} > 1 ? {b} : 1]")
 }
 
@@ -526,7 +534,7 @@ fn with_moduli(scop: &Scop, arg: String, k: i64, b: &ParamAffine, params: &[Stri
     if k == 0 {
         return arg;
     }
-    let b = b.to_text(params);
+    let b = param_text(b, params);
     if k == 1
         && let Some(rest) = arg.strip_prefix('-')
     {
@@ -555,7 +563,7 @@ fn linear_declarator_text(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> 
         } = dim
         {
             if *extent_proven {
-                text.push_str(&format!("[{}]", modulus.to_text(&params)));
+                text.push_str(&format!("[{}]", param_text(modulus, &params)));
             } else {
                 text.push_str(&guarded_extent(scop, modulus, &params));
             }
@@ -669,7 +677,7 @@ fn linear_access(
 }
 
 /// The packed index of the cell `(a, b)` of a triangle of extent `e` (see
-/// [`Triangle::index_text`]), with `a` and `b` the texts of the two
+/// [`triangle_index_text`]), with `a` and `b` the texts of the two
 /// subscripts, parenthesised where their precedence needs it.
 fn packed_text(
     scop: &Scop,
@@ -682,7 +690,7 @@ fn packed_text(
     let is_compound = |n: &str| scop.is_compound(n);
     let a = operand(a, Prec::Multiplicative, &is_compound);
     let b = operand(b, Prec::Multiplicative, &is_compound);
-    triangle.index_text(&a, &b, e, params)
+    triangle_index_text(triangle, &a, &b, e, params)
 }
 
 /// Whether `coeffs`/`constant` is the access function `sub` (over the same
@@ -760,7 +768,7 @@ fn argument_text(
         format!("{compared} < 0 ? {arg} : {reduced}")
     } else {
         let compared = operand(&arg, Prec::Shift, &compound);
-        let bound = operand(&modulus.to_text(&params), Prec::Shift, &compound);
+        let bound = operand(&param_text(modulus, &params), Prec::Shift, &compound);
         format!("{compared} < {bound} ? {arg} : {reduced}")
     }
 }
@@ -858,7 +866,7 @@ pub(crate) fn mapping_comment(
         format!(
             "[{} % {}]",
             operand_text(scop, &e),
-            operand_text(scop, &b.to_text(&params))
+            operand_text(scop, &param_text(b, &params))
         )
     };
     let mut right = decl.name.clone();

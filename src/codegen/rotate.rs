@@ -30,7 +30,7 @@ use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
 use super::edits::Edit;
-use super::text::{exact_subscripts, form_text};
+use super::text::{exact_subscripts, form_text, param_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
 #[derive(Clone, Debug, Default)]
@@ -214,7 +214,7 @@ pub(crate) fn plan_rotations(
                 let index = match shared.get(&key) {
                     Some(k) => *k,
                     None => {
-                        let b = modulus.to_text(&params);
+                        let b = param_text(modulus, &params);
                         let compound = |n: &str| scop.is_compound(n);
                         let arg = form_text(source, scop, stmt, access, a);
                         let residue = format!(
@@ -240,7 +240,7 @@ pub(crate) fn plan_rotations(
                         let update = update_text(
                             "polyfold_r",
                             rotation.delta,
-                            (&b, &b_minus_one.to_text(&params)),
+                            (&b, &param_text(&b_minus_one, &params)),
                             &compound,
                         );
                         if !header_values_fit(
@@ -256,7 +256,7 @@ pub(crate) fn plan_rotations(
                             header: header.clone(),
                             init,
                             delta: rotation.delta,
-                            modulus: (b, b_minus_one.to_text(&params)),
+                            modulus: (b, param_text(&b_minus_one, &params)),
                         });
                         shared.insert(key, variables.len() - 1);
                         variables.len() - 1

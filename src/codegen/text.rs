@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::ir::{Access, Scop, Stmt};
-use crate::mapping::layout::Argument;
+use crate::mapping::layout::{Argument, Triangle};
 use crate::mapping::modular::ParamAffine;
 use crate::poly::BasicSet;
 use crate::util::c_text::{Prec, operand};
@@ -23,11 +23,86 @@ pub(crate) fn product_text(params: &[String], factors: Vec<&ParamAffine>) -> Str
         terms.push(constant.to_string());
     }
     for f in symbolic {
-        let text = f.to_text(params);
+        let text = param_text(f, params);
         let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
         terms.push(if atomic { text } else { format!("({text})") });
     }
     terms.join(" * ")
+}
+
+/// A value affine (or quasi-affine) in the parameters as C text with the
+/// parameter names, e.g. `N + 1`, `2 * N - 3` (an explicit `*`, unlike
+/// isl's `2N`) or `(N + 1) / 2`. Every extent, modulus and packed index
+/// of the output, and the moduli of the reports, print here.
+pub fn param_text(p: &ParamAffine, params: &[String]) -> String {
+    let terms: Vec<(i64, String)> = p
+        .coeffs
+        .iter()
+        .copied()
+        .zip(params.iter().cloned())
+        .collect();
+    let numerator = crate::util::c_text::affine_text(&terms, p.constant);
+    if p.den == 1 {
+        return numerator;
+    }
+    let atomic = p.coeffs.iter().filter(|c| **c != 0).count() + usize::from(p.constant != 0) <= 1;
+    if atomic {
+        format!("{numerator} / {}", p.den)
+    } else {
+        format!("({numerator}) / {}", p.den)
+    }
+}
+
+/// The number of cells of a packed `triangle` as C text, `E * (E + 1) / 2`
+/// or `E * (E - 1) / 2`, for the text `e_operand` of the extent `E` (`e`)
+/// as an operand of `*`.
+pub fn triangle_cells_text(
+    triangle: Triangle,
+    e_operand: &str,
+    e: &ParamAffine,
+    params: &[String],
+) -> String {
+    let next = if triangle.is_strict() {
+        e.plus(-1)
+    } else {
+        e.plus(1)
+    };
+    let next = next.map(|p| param_text(&p, params)).unwrap_or_else(|_| {
+        format!(
+            "{e_operand} {} 1",
+            if triangle.is_strict() { '-' } else { '+' }
+        )
+    });
+    format!("{e_operand} * ({next}) / 2")
+}
+
+/// The packed index of a `triangle` as C text, for the texts `a` and `b`
+/// of `c_p` and `c_q` (each already an operand of `*`, `-` and `+`) and
+/// the extent `e`: `a * (a + 1) / 2 + b`, `a * (2 * E - 1 - a) / 2 + b`,
+/// `a * (a - 1) / 2 + b` or `a * (2 * E - 3 - a) / 2 + b - 1` (the value
+/// of [`Triangle::index`]). The product is even, so C's `/` is exact (both
+/// factors are non-negative inside the triangle).
+pub fn triangle_index_text(
+    triangle: Triangle,
+    a: &str,
+    b: &str,
+    e: &ParamAffine,
+    params: &[String],
+) -> String {
+    let twice = |minus: i64| ParamAffine {
+        coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
+        constant: 2 * e.constant - minus,
+        den: 1,
+    };
+    match triangle {
+        Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
+        Triangle::Upper => format!("{a} * ({} - {a}) / 2 + {b}", param_text(&twice(1), params)),
+        Triangle::StrictLower => format!("{a} * ({a} - 1) / 2 + {b}"),
+        Triangle::StrictUpper => format!(
+            "{a} * ({} - {a}) / 2 + {b} - 1",
+            param_text(&twice(3), params)
+        ),
+    }
 }
 
 /// `text` (copied from the source, or printed from an affine expression
@@ -290,5 +365,63 @@ pub fn extent_text(extent: &str, guarded: bool) -> String {
         format!("[{extent} > 1 ? {extent} : 1]")
     } else {
         format!("[{extent}]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::param_text;
+    use crate::mapping::modular::ParamAffine;
+
+    /// Moduli read as C: an explicit `*`, a quasi-affine value reduced and
+    /// divided with its numerator parenthesised.
+    #[test]
+    fn moduli_print_as_c() {
+        let names = vec!["N0".to_string(), "M".to_string()];
+        let m = ParamAffine {
+            coeffs: vec![2, -1],
+            constant: -3,
+            den: 1,
+        };
+        assert_eq!(param_text(&m, &names), "2 * N0 - M - 3");
+        assert_eq!(
+            param_text(
+                &ParamAffine {
+                    coeffs: vec![0, 0],
+                    constant: 7,
+                    den: 1,
+                },
+                &names
+            ),
+            "7"
+        );
+        assert_eq!(
+            param_text(
+                &ParamAffine {
+                    coeffs: vec![-3, 0],
+                    constant: 0,
+                    den: 1,
+                },
+                &names
+            ),
+            "-3 * N0"
+        );
+        assert_eq!(
+            param_text(&ParamAffine::quasi(vec![1, 0], 1, 2), &names),
+            "(N0 + 1) / 2"
+        );
+        assert_eq!(
+            param_text(&ParamAffine::quasi(vec![3, 0], 0, 2), &names),
+            "3 * N0 / 2"
+        );
+        // Reduced: (2N + 4) / 2 is N + 2; a constant folds.
+        assert_eq!(
+            param_text(&ParamAffine::quasi(vec![2, 0], 4, 2), &names),
+            "N0 + 2"
+        );
+        assert_eq!(
+            param_text(&ParamAffine::quasi(vec![0, 0], 7, 2), &names),
+            "3"
+        );
     }
 }

@@ -171,42 +171,6 @@ impl Triangle {
         }
     }
 
-    /// The number of cells as C text, `E * (E + 1) / 2` or `E * (E - 1)
-    /// / 2`, for the text `e_operand` of `E` as an operand of `*`.
-    pub(crate) fn cells_text(self, e_operand: &str, e: &ParamAffine, params: &[String]) -> String {
-        let next = if self.is_strict() {
-            e.plus(-1)
-        } else {
-            e.plus(1)
-        };
-        let next = next.map(|p| p.to_text(params)).unwrap_or_else(|_| {
-            format!("{e_operand} {} 1", if self.is_strict() { '-' } else { '+' })
-        });
-        format!("{e_operand} * ({next}) / 2")
-    }
-
-    /// The packed index as C text, for the texts `a` and `b` of `c_p` and
-    /// `c_q` (each already an operand of `*`, `-` and `+`) and the extent
-    /// `e`: `a * (a + 1) / 2 + b`, `a * (2 * E - 1 - a) / 2 + b`,
-    /// `a * (a - 1) / 2 + b` or `a * (2 * E - 3 - a) / 2 + b - 1`. The
-    /// product is even, so C's `/` is exact (both factors are non-negative
-    /// inside the triangle).
-    pub(crate) fn index_text(self, a: &str, b: &str, e: &ParamAffine, params: &[String]) -> String {
-        let twice = |minus: i64| ParamAffine {
-            coeffs: e.coeffs.iter().map(|c| 2 * c).collect(),
-            constant: 2 * e.constant - minus,
-            den: 1,
-        };
-        match self {
-            Triangle::Lower => format!("{a} * ({a} + 1) / 2 + {b}"),
-            Triangle::Upper => format!("{a} * ({} - {a}) / 2 + {b}", twice(1).to_text(params)),
-            Triangle::StrictLower => format!("{a} * ({a} - 1) / 2 + {b}"),
-            Triangle::StrictUpper => {
-                format!("{a} * ({} - {a}) / 2 + {b} - 1", twice(3).to_text(params))
-            }
-        }
-    }
-
     /// The packed index of the cells `(a, b)` of a constant row `a` and a
     /// column `b` affine in the parameters, as an affine form: `a·(a +
     /// 1)/2 + b`, `a·E - a·(a + 1)/2 + b`, `a·(a - 1)/2 + b` or `a·E -
@@ -402,37 +366,6 @@ pub(crate) fn packed_layout(
 }
 
 impl ArrayLayout {
-    /// With a packed triangle, the storage as text over the cell
-    /// coordinates, e.g.
-    /// `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]` (the
-    /// mapping the certificate carries is the identity: the packing
-    /// renames cells); `None` without one.
-    pub(crate) fn packed_text(&self, array: &str, params: &[String]) -> Option<String> {
-        let names: Vec<String> = (0..self.dims.len()).map(|p| format!("c{p}")).collect();
-        let mut right = array.to_string();
-        let mut packed = false;
-        for (p, dim) in self.dims.iter().enumerate() {
-            match dim {
-                DimLayout::Packed {
-                    partner,
-                    triangle,
-                    extent,
-                } => {
-                    packed = true;
-                    let (a, b) = (&names[p], names.get(*partner)?);
-                    let index = triangle.index_text(a, b, extent, params);
-                    right.push_str(&format!("[{index}]"));
-                }
-                DimLayout::Dropped => {}
-                _ => right.push_str(&format!("[{}]", names[p])),
-            }
-        }
-        let left: String = std::iter::once(array.to_string())
-            .chain(names.iter().map(|n| format!("[{n}]")))
-            .collect();
-        packed.then(|| format!("{left} -> {right}"))
-    }
-
     /// Whether the array becomes a scalar.
     pub fn is_scalar(&self) -> bool {
         self.dims.iter().all(|d| *d == DimLayout::Dropped)

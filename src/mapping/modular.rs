@@ -1,10 +1,7 @@
 //! Modular mappings σ(c) = (M·c) mod b, component-wise, with moduli that may
 //! depend affinely on the parameters.
 
-use std::fmt;
-
 use crate::poly::error::{PolyResult, add, mul};
-use crate::poly::isl_print::format_affine;
 
 /// `⌊(Σ coeffs[q]·param_q + constant) / den⌋`: affine in the parameters
 /// when `den` is 1 (every declared extent, every modulus but the lifted
@@ -119,28 +116,6 @@ impl ParamAffine {
         let mut upper: Vec<i64> = lower.iter().map(|v| -v).collect();
         upper[last] += self.den - 1;
         [lower, upper]
-    }
-
-    /// C text with the parameter names, e.g. `N + 1` or `2 * N - 3`
-    /// (an explicit `*`, unlike isl's `2N`).
-    pub(crate) fn to_text(&self, params: &[String]) -> String {
-        let terms: Vec<(i64, String)> = self
-            .coeffs
-            .iter()
-            .copied()
-            .zip(params.iter().cloned())
-            .collect();
-        let numerator = crate::util::c_text::affine_text(&terms, self.constant);
-        if self.den == 1 {
-            return numerator;
-        }
-        let atomic =
-            self.coeffs.iter().filter(|c| **c != 0).count() + usize::from(self.constant != 0) <= 1;
-        if atomic {
-            format!("{numerator} / {}", self.den)
-        } else {
-            format!("({numerator}) / {}", self.den)
-        }
     }
 }
 
@@ -281,159 +256,9 @@ impl ModularMapping {
     }
 }
 
-impl fmt::Display for ModularMapping {
-    /// `y[c0][c1] -> y[c0 % N][c1 % 2]`; a dimension folded to one cell
-    /// prints `[0]` (`sum[c0] -> sum[0]`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<String> = (0..self.rank()).map(|p| format!("c{p}")).collect();
-        write!(f, "{}", self.array)?;
-        for n in &names {
-            write!(f, "[{n}]")?;
-        }
-        write!(f, " -> {}", self.array)?;
-        for d in &self.dims {
-            // The row minus its shift, over the cells then the parameters.
-            let coeffs: Vec<i64> = d
-                .coeffs
-                .iter()
-                .copied()
-                .chain(d.shift.coeffs.iter().map(|c| -c))
-                .collect();
-            let all_names: Vec<String> = names.iter().chain(&self.params).cloned().collect();
-            let e = format_affine(&coeffs, -d.shift.constant, &all_names);
-            let terms =
-                coeffs.iter().filter(|c| **c != 0).count() + usize::from(d.shift.constant != 0);
-            let e = if terms > 1 { format!("({e})") } else { e };
-            let e = if d.is_divided() {
-                format!("({e} / {})", d.divisor)
-            } else {
-                e
-            };
-            // `x % 1` is 0: the dimension keeps one cell.
-            if d.modulus.is_constant() && d.modulus.constant == 1 {
-                write!(f, "[0]")?;
-                continue;
-            }
-            let m = d.modulus.to_text(&self.params);
-            // `c0 % 2 * N` would read as `(c0 % 2) * N`: only a number or
-            // a lone parameter goes without parentheses.
-            let m = if d.modulus.is_constant()
-                || (d.modulus.is_affine()
-                    && d.modulus.constant == 0
-                    && d.modulus.coeffs.iter().filter(|c| **c != 0).count() == 1
-                    && d.modulus.coeffs.iter().all(|c| *c == 0 || *c == 1))
-            {
-                m
-            } else {
-                format!("({m})")
-            };
-            write!(f, "[{e} % {m}]")?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::ParamAffine;
-
-    /// The mapping's text reads as C would: `c0 % (2 * N)`, not
-    /// `c0 % 2 * N`; a removed stride divides before the modulo.
-    #[test]
-    fn mappings_print_with_their_precedence() {
-        use super::{MappedDim, ModularMapping};
-        let n = |k: i64| ParamAffine {
-            coeffs: vec![k],
-            constant: 0,
-            den: 1,
-        };
-        let m = ModularMapping {
-            array: "T".into(),
-            params: vec!["N".into()],
-            dims: vec![
-                MappedDim::new(vec![1, 0], n(2)),
-                MappedDim {
-                    coeffs: vec![0, 1],
-                    modulus: n(1),
-                    divisor: 2,
-                    shift: ParamAffine::constant(1, 1),
-                },
-                MappedDim {
-                    coeffs: vec![1, 1],
-                    modulus: ParamAffine::constant(1, 3),
-                    divisor: 3,
-                    shift: ParamAffine::constant(1, 0),
-                },
-                MappedDim {
-                    coeffs: vec![1, 1],
-                    modulus: n(1),
-                    divisor: 1,
-                    shift: ParamAffine {
-                        coeffs: vec![1],
-                        constant: -1,
-                        den: 1,
-                    },
-                },
-            ],
-        };
-        assert_eq!(
-            m.to_string(),
-            "T[c0][c1] -> T[c0 % (2 * N)][((c1 - 1) / 2) % N][((c0 + c1) / 3) % 3][(c0 + c1 - N + 1) % N]"
-        );
-        // Every integer is 0 modulo 1: the one-cell dimension reads `[0]`.
-        let one = ModularMapping {
-            array: "sum".into(),
-            params: vec!["N".into()],
-            dims: vec![
-                MappedDim::new(vec![1, 0], ParamAffine::constant(1, 1)),
-                MappedDim::new(vec![0, 1], ParamAffine::constant(1, 3)),
-            ],
-        };
-        assert_eq!(one.to_string(), "sum[c0][c1] -> sum[0][c1 % 3]");
-    }
-
-    #[test]
-    fn moduli_print_as_c() {
-        let names = vec!["N0".to_string(), "M".to_string()];
-        let m = ParamAffine {
-            coeffs: vec![2, -1],
-            constant: -3,
-            den: 1,
-        };
-        assert_eq!(m.to_text(&names), "2 * N0 - M - 3");
-        assert_eq!(
-            ParamAffine {
-                coeffs: vec![0, 0],
-                constant: 7,
-                den: 1,
-            }
-            .to_text(&names),
-            "7"
-        );
-        assert_eq!(
-            ParamAffine {
-                coeffs: vec![-3, 0],
-                constant: 0,
-                den: 1,
-            }
-            .to_text(&names),
-            "-3 * N0"
-        );
-        assert_eq!(
-            ParamAffine::quasi(vec![1, 0], 1, 2).to_text(&names),
-            "(N0 + 1) / 2"
-        );
-        assert_eq!(
-            ParamAffine::quasi(vec![3, 0], 0, 2).to_text(&names),
-            "3 * N0 / 2"
-        );
-        // Reduced: (2N + 4) / 2 is N + 2; a constant folds.
-        assert_eq!(
-            ParamAffine::quasi(vec![2, 0], 4, 2).to_text(&names),
-            "N0 + 2"
-        );
-        assert_eq!(ParamAffine::quasi(vec![0, 0], 7, 2).to_text(&names), "3");
-    }
 
     /// A row that removes a shift and a stride sends two cells of its
     /// lattice to one location exactly when its undivided, unshifted row

@@ -209,12 +209,18 @@ impl Certified {
 
     /// The layout, for a per-array storage.
     /// The storage as text: the mapping, or for a packed triangle the
-    /// packed index (see [`ArrayLayout::packed_text`]).
+    /// packed index (see [`crate::codegen::mapping_text::packed_mapping_text`]).
     pub(crate) fn mapping_text(&self) -> Option<String> {
         let mapping = self.mapping()?;
         Some(
             self.layout()
-                .and_then(|l| l.packed_text(&mapping.array, &mapping.params))
+                .and_then(|l| {
+                    crate::codegen::mapping_text::packed_mapping_text(
+                        l,
+                        &mapping.array,
+                        &mapping.params,
+                    )
+                })
                 .unwrap_or_else(|| mapping.to_string()),
         )
     }
@@ -521,9 +527,7 @@ pub(crate) fn certify_merged(
 ) -> Result<Certified, Refused> {
     let reads = trace_check(scop, values, &proposal.storage)?;
     proposal.reads_checked = reads;
-    proposal.report.push_str(&format!(
-        "  trace check: {reads} reads see their original values\n"
-    ));
+    proposal.report.trace = Some(super::contraction::TraceCheck::Values { reads });
     Ok(Certified {
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForValues(values.to_vec()),
@@ -582,9 +586,10 @@ pub(crate) fn certify_merged_for_every_value(
         return Err(Refused::NoSmallSize);
     }
     proposal.reads_checked = reads;
-    proposal.report.push_str(&format!(
-        "  proven for every value; trace check at {traced} sizes: {reads} reads see their original values\n"
-    ));
+    proposal.report.trace = Some(super::contraction::TraceCheck::EveryValue {
+        sizes: traced,
+        reads,
+    });
     Ok(Certified {
         storage: Storage::Merged(Box::new(proposal)),
         certificate: Certificate::ForAllParameters,

@@ -26,11 +26,9 @@ pub struct SmoContraction {
     pub declaration: BufferDeclaration,
     /// The transformed program.
     pub output: String,
-    /// A human-readable report (mappings, sizes, removals, trace).
-    pub report: String,
-    /// Where each statement (or part of one) puts its temporary's values,
-    /// as the report prints it: `S0.1: polyfold_buf0[(x0) mod (2)]`.
-    pub locations: Vec<String>,
+    /// What the report says (mappings, sizes, removals, trace), as data
+    /// (rendered by `report`).
+    pub report: MergedReport,
     /// Number of read operations the certifier's trace check compared
     /// (zero until [`super::certify::certify_merged`] ran it).
     pub reads_checked: usize,
@@ -55,6 +53,44 @@ pub struct SmoContraction {
     /// For storage made for every parameter value: what it is proven on,
     /// and its sizes as formulas (`None`: made for the known values).
     pub every_value: Option<Box<EveryValue>>,
+}
+
+/// The report of merged storage as data; `report` renders it (the
+/// `report` of a merged SCoP, text and JSON).
+#[derive(Clone, Debug)]
+pub struct MergedReport {
+    /// The SCoP.
+    pub scop: usize,
+    /// The temporaries folded and their cells.
+    pub temporaries: Vec<String>,
+    pub original_cells: i64,
+    /// The number of buffers and their cells.
+    pub buffers: usize,
+    pub new_cells: i64,
+    /// For storage made for every value: the parameter values (name,
+    /// value) the numbers are at (`None`: made for the known values).
+    pub at: Option<Vec<(String, i64)>>,
+    /// The most values of the temporaries live at once.
+    pub lower_bound: Option<usize>,
+    /// The chosen candidate, every certified size and why the others
+    /// failed, in words.
+    pub chosen: String,
+    /// Where each statement (or part of one) puts its temporary's values:
+    /// `S0.1: polyfold_buf0[(x0) mod (2)]`.
+    pub locations: Vec<String>,
+    /// Every deleted statement or loop, as in the source.
+    pub removed: Vec<String>,
+    /// The certifier's trace check (`None` until it ran).
+    pub trace: Option<TraceCheck>,
+}
+
+/// The certifier's trace check of merged storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceCheck {
+    /// For the known values: the reads compared.
+    Values { reads: usize },
+    /// Proven for every value, and traced at `sizes` sizes.
+    EveryValue { sizes: usize, reads: usize },
 }
 
 /// Merged storage made for every parameter value of the context.

@@ -236,10 +236,11 @@ fn size_formula(scop: &Scop, array: &Array, outcome: &ArrayOutcome) -> Option<Si
                 if let Some((e, triangle)) = packed {
                     // `E * (E + 1) / 2` (or `E * (E - 1) / 2`) first, then
                     // the other factors.
-                    let text = e.to_text(&params);
+                    let text = crate::codegen::text::param_text(e, &params);
                     let atomic = text.chars().all(|c| c.is_alphanumeric() || c == '_');
                     let e_text = if atomic { text } else { format!("({text})") };
-                    let mut out = triangle.cells_text(&e_text, e, &params);
+                    let mut out =
+                        crate::codegen::text::triangle_cells_text(triangle, &e_text, e, &params);
                     if !factors.is_empty() {
                         out = format!("{out} * {}", product(factors));
                     }

@@ -516,8 +516,9 @@ pub struct MergedScop {
     pub lower_bound: Option<usize>,
     /// The search whose mapping was used.
     pub method: MergeMethod,
-    /// The report of the SMO path (mappings, removed copies, trace check).
-    pub report: String,
+    /// The report of the SMO path (mappings, removed copies, trace check),
+    /// as data (`report` renders it).
+    pub report: super::contraction::MergedReport,
     pub time: Duration,
     /// The certified merged storage (buffers, every access's location,
     /// deleted copies, the edits): what `verify_contraction` traces.

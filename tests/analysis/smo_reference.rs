@@ -24,10 +24,11 @@ use polyfold::mapping::smo::baseline::baseline;
 use polyfold::mapping::smo::solve::with_array_spaces;
 use polyfold::mapping::smo::{
     ConflictSpec, SmoOptions, SmoSolution, SmoVerdict, certify_fixed, certify_symbolic,
-    parse_smo_input, shared_solve_isolating, smo_report, smo_solve,
+    parse_smo_input, shared_solve_isolating, smo_solve,
 };
 use polyfold::poly::WorkLimit;
 use polyfold::poly::brute::satisfies;
+use polyfold::report::smo_report;
 
 /// The project's own specifications and the kernels they come from.
 fn own_dir() -> PathBuf {

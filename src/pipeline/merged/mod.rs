@@ -37,12 +37,12 @@
 //! certificate are for these values).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use crate::analysis::dataflow::{SourcePiece, compute_dataflow, source_pieces};
 use crate::analysis::liveness::{LivenessOverrides, classify};
 use crate::codegen::delete::{deletion, line_insertion, starts_line, statement_deletions};
-use crate::codegen::text::{choose, extent_text, level_text, region_text, subscripted};
+use crate::codegen::merged as merged_text;
+use crate::codegen::text::{choose, level_text};
 use crate::codegen::{Edit, apply_edits};
 use crate::ir::{Liveness, Program, Scop};
 use crate::mapping::modular::ParamAffine;
@@ -51,11 +51,15 @@ use crate::poly::basic::eval_row;
 use crate::poly::{BasicSet, Budget};
 use crate::verify::{AccessLocation, Level, Location, MergedStorage, Slot, TraceBuffer};
 
+pub mod error;
 mod iterations;
 mod lifted;
 mod solve;
 mod split;
-pub use super::contraction::{BufferDeclaration, EveryValue, SmoContraction};
+pub use super::contraction::{
+    BufferDeclaration, EveryValue, MergedReport, SmoContraction, TraceCheck,
+};
+pub use error::MergeError;
 use iterations::Iterations;
 use solve::{Parts, Solved, contains, max_live_of, solve_for_values, writes_and_lifetimes};
 pub use split::{SplitFor, SplitScop, split_by_footprints};
@@ -84,7 +88,7 @@ fn buffer_place(
     program: &Program,
     scop: &Scop,
     decls: &[(usize, std::ops::Range<usize>)],
-) -> Result<BufferPlace, String> {
+) -> Result<BufferPlace, MergeError> {
     let paths: Vec<&[crate::ir::BlockStep]> = decls
         .iter()
         .map(|(t, _)| scop.arrays[*t].decl_blocks.as_slice())
@@ -93,10 +97,11 @@ fn buffer_place(
     if paths.iter().any(|p| p.is_empty()) {
         // Not in a function body: the merge needs every declaration in
         // the blocks of one function.
-        return Err(format!(
-            "{}: declared outside a block of the function, no place encloses every use",
-            scop.arrays[decls[paths.iter().position(|p| p.is_empty()).unwrap_or(0)].0].name
-        ));
+        return Err(MergeError::OutsideFunction {
+            array: scop.arrays[decls[paths.iter().position(|p| p.is_empty()).unwrap_or(0)].0]
+                .name
+                .clone(),
+        });
     }
     let mut depth = 0;
     while paths
@@ -106,7 +111,7 @@ fn buffer_place(
         depth += 1;
     }
     if depth == 0 {
-        return Err("the merged arrays are declared in different functions".into());
+        return Err(MergeError::DifferentFunctions);
     }
     let place = if first.len() == depth {
         BufferPlace::Replace
@@ -125,10 +130,9 @@ fn buffer_place(
             .filter(|o| o.name == p.name)
             .any(|o| o.span.as_ref().is_some_and(|s| s.start >= at));
         if defined_after {
-            return Err(format!(
-                "`{}` is defined after the place of the merged buffers",
-                p.name
-            ));
+            return Err(MergeError::DefinedAfterPlace {
+                param: p.name.clone(),
+            });
         }
     }
     Ok(place)
@@ -214,16 +218,6 @@ fn orient_levels(vs: &Scop, stmts: &[usize], sol: &mut SmoSolution) {
     }
 }
 
-/// `N = 16, T = 20`.
-fn values_text(names: &[String], values: &[i64]) -> String {
-    names
-        .iter()
-        .zip(values)
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// One written value's home: buffer index and location in it.
 type Home = (usize, Vec<i64>);
 
@@ -248,7 +242,7 @@ impl Ctx<'_> {
         w: usize,
         iters: &[Vec<i64>],
         width: usize,
-    ) -> Result<Vec<Vec<i64>>, String> {
+    ) -> Result<Vec<Vec<i64>>, MergeError> {
         let (j, a) = self.smo_array(w)?;
         let array = &self.sol.arrays[a];
         let s = array
@@ -280,7 +274,7 @@ impl Ctx<'_> {
 
     /// Scop statement `w`'s position in the SMO statement list, and its
     /// SMO array.
-    fn smo_array(&self, w: usize) -> Result<(usize, usize), String> {
+    fn smo_array(&self, w: usize) -> Result<(usize, usize), MergeError> {
         let j = *self
             .smo_index
             .get(&w)
@@ -305,7 +299,7 @@ impl Ctx<'_> {
         ident: &[Vec<i64>],
         width: usize,
         iterations: &Iterations,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, MergeError> {
         let Some(pieces) = self.pieces.get(&(v, 0)) else {
             return Ok(false);
         };
@@ -350,7 +344,7 @@ impl Ctx<'_> {
     }
 
     /// The home of the value written by scop statement `w` at `it`.
-    fn home(&self, w: usize, it: &[i64]) -> Result<Home, String> {
+    fn home(&self, w: usize, it: &[i64]) -> Result<Home, MergeError> {
         let (j, a) = self.smo_array(w)?;
         let mut x = vec![j as i64];
         x.extend_from_slice(it);
@@ -369,7 +363,12 @@ impl Ctx<'_> {
     }
 
     /// The source (writer, writer iterators) of read `r` of statement `s` at `it`.
-    fn source(&self, s: usize, r: usize, it: &[i64]) -> Result<Option<(usize, Vec<i64>)>, String> {
+    fn source(
+        &self,
+        s: usize,
+        r: usize,
+        it: &[i64],
+    ) -> Result<Option<(usize, Vec<i64>)>, MergeError> {
         let Some(pieces) = self.pieces.get(&(s, r)) else {
             return Ok(None);
         };
@@ -386,10 +385,11 @@ impl Ctx<'_> {
                 return Ok(Some((p.writer, iters)));
             }
         }
-        Err(format!(
-            "no source piece for {} read {r} at {it:?}",
-            self.scop.stmts[s].name
-        ))
+        Err(MergeError::NoSource {
+            stmt: self.scop.stmts[s].name.clone(),
+            read: r,
+            at: it.to_vec(),
+        })
     }
 }
 
@@ -415,25 +415,9 @@ fn domain_condition(
     pieces: &[BasicSet],
     names: &[String],
     iterations: &Iterations,
-) -> Result<String, String> {
-    let mut cond = Vec::new();
+) -> Result<String, MergeError> {
     let kept = iterations.emitted_region(pieces)?;
-    for piece in &kept {
-        let text = region_text(piece, names);
-        if text == "1" {
-            return Ok("1".into());
-        }
-        cond.push(if kept.len() == 1 {
-            text
-        } else {
-            format!("({text})")
-        });
-    }
-    Ok(if cond.is_empty() {
-        "0".to_string()
-    } else {
-        cond.join(" || ")
-    })
+    Ok(merged_text::region_condition(&kept, names))
 }
 
 /// Folds the temporaries of SCoP `scop_index` of `program` with SMO, for
@@ -484,6 +468,7 @@ pub(crate) fn propose(
         temporaries,
         (budget, masks, true),
     )
+    .map_err(String::from)
 }
 
 /// The merged storage of the temporaries `temporaries` of SCoP
@@ -511,6 +496,7 @@ pub(crate) fn propose_every_value(
         temporaries,
         (budget, masks, report_bound),
     )
+    .map_err(String::from)
 }
 
 /// For which parameter values the merged storage is made.
@@ -528,7 +514,7 @@ fn propose_in(
     mode: Mode<'_>,
     temporaries: &[usize],
     (budget, masks, report_bound): (std::time::Duration, bool, bool),
-) -> Result<SmoContraction, String> {
+) -> Result<SmoContraction, MergeError> {
     let started = std::time::Instant::now();
     let debug = log::log_enabled!(target: "smo", log::Level::Debug);
     let stage = |what: &str| {
@@ -549,7 +535,7 @@ fn propose_in(
         .filter(|t| scop.arrays.get(*t).is_some_and(|a| !a.extents.is_empty()))
         .collect();
     if temps.is_empty() {
-        return Err("no temporary array".into());
+        return Err(MergeError::NoTemporaryArray);
     }
     let is_temp = |a: crate::ir::ArrayId| temps.contains(&(a.0 as usize));
     let writers: Vec<usize> = (0..scop.stmts.len())
@@ -677,7 +663,7 @@ fn propose_in(
     };
 
     let names: Vec<String> = temps.iter().map(|t| scop.arrays[*t].name.clone()).collect();
-    let (report, locations) = report_text(
+    let report = merged_report(
         scop,
         scop_index,
         (mode, values),
@@ -710,7 +696,6 @@ fn propose_in(
         declaration,
         output,
         report,
-        locations,
         reads_checked: 0,
         method,
         candidate_sizes,
@@ -730,7 +715,7 @@ fn split_parts(
     source: &str,
     writers: &[usize],
     mode: Mode<'_>,
-) -> Result<(Vec<Vec<i64>>, SplitScop), String> {
+) -> Result<(Vec<Vec<i64>>, SplitScop), MergeError> {
     // For every value: the probe points the search runs at (see `lifted`).
     let probes = match mode {
         Mode::Values(values) => vec![values.to_vec()],
@@ -745,9 +730,9 @@ fn split_parts(
     if cfg!(debug_assertions)
         && let Err(e) = crate::ir::verify(&split.scop, source)
     {
-        return Err(format!(
+        return Err(MergeError::Step(format!(
             "internal error: the split SCoP fails ir::verify: {e}"
-        ));
+        )));
     }
     Ok((probes, split))
 }
@@ -788,7 +773,7 @@ fn declaration_edits(
     scop: &Scop,
     decls: &[(usize, std::ops::Range<usize>)],
     decl_text: &str,
-) -> Result<(Vec<Edit>, BufferDeclaration), String> {
+) -> Result<(Vec<Edit>, BufferDeclaration), MergeError> {
     let source = &program.source;
     let place = buffer_place(program, scop, decls)?;
     let mut edits = Vec::new();
@@ -851,7 +836,7 @@ fn size_formulas(
     scop: &Scop,
     temps: &[usize],
     sol: &SmoSolution,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), MergeError> {
     let params = scop.param_texts();
     let mut original = Vec::new();
     for &t in temps {
@@ -859,37 +844,33 @@ fn size_formulas(
             .into_iter()
             .collect::<Option<_>>()
             .ok_or("an extent that is not affine")?;
-        original.push(crate::codegen::text::product_text(
-            &params,
-            extents.iter().collect(),
-        ));
+        original.push(extents);
     }
-    let new: Vec<String> = sol
-        .arrays
-        .iter()
-        .map(|a| crate::codegen::text::product_text(&params, a.moduli.iter().collect()))
-        .collect();
-    Ok((original.join(" + "), new.join(" + ")))
+    let new: Vec<&[ParamAffine]> = sol.arrays.iter().map(|a| a.moduli.as_slice()).collect();
+    let original: Vec<&[ParamAffine]> = original.iter().map(Vec::as_slice).collect();
+    Ok((
+        merged_text::sizes_text(&params, &original),
+        merged_text::sizes_text(&params, &new),
+    ))
 }
 
 /// SMO orders values by the sequential schedule: the iterations of a
 /// parallel loop (in the SCoP or around it) are not modelled; and the
 /// known values give one value per parameter.
-fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), String> {
+fn check_modelled(scop: &Scop, source: &str, mode: Mode<'_>) -> Result<(), MergeError> {
     let shared = scop
         .arrays
         .iter()
         .find_map(|a| a.facts.shared_by_parallel_loop.clone());
     if let Some((iterator, mark)) = scop.parallel_loops(None).into_iter().next().or(shared) {
-        return Err(format!(
-            "{}: merged buffers do not model parallel iterations",
-            mark.describe(source, &iterator)
-        ));
+        return Err(MergeError::Parallel {
+            place: mark.describe(source, &iterator),
+        });
     }
     if let Mode::Values(values) = mode
         && values.len() != scop.params.len()
     {
-        return Err("one value per parameter is needed".into());
+        return Err(MergeError::ValuesPerParameter);
     }
     Ok(())
 }
@@ -901,7 +882,7 @@ fn exact_sources(
     flow: &crate::analysis::dataflow::Dataflow,
     stmts: &[usize],
     temps: &[usize],
-) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, String> {
+) -> Result<HashMap<(usize, usize), Vec<SourcePiece>>, MergeError> {
     let mut pieces = HashMap::new();
     for r in &flow.reads {
         if !temps.contains(&(r.array.0 as usize)) {
@@ -917,7 +898,7 @@ fn exact_sources(
                 )
             })?;
         if p.iter().any(|p| !stmts.contains(&p.writer)) {
-            return Err("a source outside the statements writing temporaries".into());
+            return Err(MergeError::SourceOutside);
         }
         pieces.insert((r.stmt, r.read), p);
     }
@@ -933,7 +914,7 @@ fn temporary_declarations(
     scop: &Scop,
     temps: &[usize],
     values: &[i64],
-) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), String> {
+) -> Result<(Vec<(usize, std::ops::Range<usize>)>, String, i64), MergeError> {
     let mut decls: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let elem = scop.arrays[temps[0]].elem_type.trim().to_string();
     let mut original_cells: i64 = 0;
@@ -942,26 +923,30 @@ fn temporary_declarations(
         let span = a
             .decl_span
             .clone()
-            .ok_or_else(|| format!("{}: declaration not found", a.name))?;
+            .ok_or_else(|| MergeError::DeclarationNotFound {
+                array: a.name.clone(),
+            })?;
         let dspan = a
             .declarator_span
             .clone()
-            .ok_or_else(|| format!("{}: declarator not found", a.name))?;
+            .ok_or_else(|| MergeError::DeclaratorNotFound {
+                array: a.name.clone(),
+            })?;
         if let Some(v) = &a.facts.extent_written {
-            return Err(format!(
-                "{}: `{v}`, in its extent, is written after the declaration",
-                a.name
-            ));
+            return Err(MergeError::ExtentWritten {
+                array: a.name.clone(),
+                variable: v.clone(),
+            });
         }
         let text: String = source[span.clone()].split_whitespace().collect();
         let expect: String = format!("{} {};", a.elem_type, &source[dspan])
             .split_whitespace()
             .collect();
         if text != expect || a.elem_type.trim() != elem {
-            return Err(format!(
-                "{}: not a plain declaration of its own ({})",
-                a.name, &source[span]
-            ));
+            return Err(MergeError::NotPlainDeclaration {
+                array: a.name.clone(),
+                declaration: source[span].to_string(),
+            });
         }
         let mut cells: i64 = 1;
         for e in &a.extents {
@@ -1003,7 +988,7 @@ fn declare_buffers(
     mode: Mode<'_>,
     values: &[i64],
     elem: &str,
-) -> Result<Buffers, String> {
+) -> Result<Buffers, MergeError> {
     let scop = &program.scops[scop_index];
     let source = &program.source;
     let vs = &split.scop;
@@ -1011,7 +996,7 @@ fn declare_buffers(
     let mut buffers = Vec::new();
     let mut buffer_names = Vec::new();
     let mut trace_buffers = Vec::new();
-    let mut decl_text = String::new();
+    let mut declarations = Vec::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         // Unique in the file: the buffers of another SCoP (of the same
         // function, perhaps) are named after it.
@@ -1022,8 +1007,8 @@ fn declare_buffers(
         while source.contains(&name) {
             name.push('_');
         }
-        let mut text = format!("{elem} {name}");
         let mut extents = Vec::new();
+        let mut extent_texts = Vec::new();
         for m in &array.moduli {
             // An extent of the merged buffer must be at least 1 for the
             // values it is certified (and pinned) for: the known ones, or
@@ -1046,10 +1031,10 @@ fn declare_buffers(
                 ),
             };
             if !positive {
-                return Err(format!("{name}: an extent is below 1"));
+                return Err(MergeError::ExtentBelowOne { buffer: name });
             }
             extents.push(m.clone());
-            let mut m_text = m.to_text(&params);
+            let mut m_text = crate::codegen::text::param_text(m, &params);
             // The extent's value is representable (issue 45).
             let frame = crate::codegen::overflow::scop_frame(
                 scop,
@@ -1064,26 +1049,28 @@ fn declare_buffers(
             };
             match crate::codegen::overflow::text::proven_text(&frame, &m_text, &param_of) {
                 Ok(text) => m_text = text,
-                Err(why) => return Err(format!("{name}: the extent `{m_text}`: {why}")),
+                Err(why) => {
+                    return Err(MergeError::ExtentUnproven {
+                        buffer: name,
+                        extent: m_text,
+                        why: why.to_string(),
+                    });
+                }
             }
-            text.push_str(&extent_text(&m_text, guarded));
+            extent_texts.push((m_text, guarded));
         }
         if array.moduli.is_empty() {
-            // One cell; an array all the same, so that every access is an
-            // lvalue of the same kind.
-            text.push_str("[1]");
+            // One cell; an array all the same (see
+            // `codegen::merged::buffer_declaration`).
             extents.push(ParamAffine::constant(params.len(), 1));
         }
         trace_buffers.push(TraceBuffer {
             name: name.clone(),
             extents,
         });
-        text.push(';');
+        let text = merged_text::buffer_declaration(elem, &name, &extent_texts);
         let size = array.size(values).map_err(|e| e.to_string())?;
-        if !decl_text.is_empty() {
-            decl_text.push(' ');
-        }
-        decl_text.push_str(&text);
+        declarations.push(text.clone());
         buffers.push((name.clone(), size, text));
         buffer_names.push(name);
     }
@@ -1091,14 +1078,14 @@ fn declare_buffers(
         buffers,
         names: buffer_names,
         trace: trace_buffers,
-        declaration: decl_text,
+        declaration: merged_text::declarations_line(&declarations),
     })
 }
 
-/// The report of a merged storage: sizes, the lower bound, the chosen
-/// candidate, every part's mapping and the removed copies; and the
-/// mapping lines of the parts alone (`SmoContraction::locations`).
-fn report_text(
+/// The report of a merged storage as data: sizes, the lower bound, the
+/// chosen candidate, every part's mapping and the removed copies (the
+/// trace check is the certifier's).
+fn merged_report(
     scop: &Scop,
     scop_index: usize,
     (mode, values): (Mode<'_>, &[i64]),
@@ -1106,51 +1093,38 @@ fn report_text(
     (spec, sol, buffer_names): (&ConflictSpec, &SmoSolution, &[String]),
     (original_cells, new_cells, lower_bound): (i64, i64, Option<usize>),
     (names, chosen, removed): (&[String], &str, &[String]),
-) -> (String, Vec<String>) {
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "SMO on SCoP {scop_index}: temporaries {} ({original_cells} cells) -> {} buffer(s), {new_cells} cells{}",
-        names.join(", "),
-        buffer_names.len(),
-        match mode {
-            Mode::Values(_) => String::new(),
-            Mode::EveryValue => format!(" (at {})", values_text(&scop.param_names(), values)),
-        }
-    );
-    if let Some(lower_bound) = lower_bound {
-        let _ = writeln!(
-            report,
-            "  lower bound: {lower_bound} values of the temporaries live at once{}",
-            if new_cells as u64 <= lower_bound as u64 {
-                " (the merged buffers are optimal)"
-            } else {
-                ""
-            }
-        );
-    }
-    let _ = writeln!(report, "  chosen: {chosen}");
+) -> MergedReport {
     let mut locations = Vec::new();
     for (ai, array) in sol.arrays.iter().enumerate() {
         for (s, st) in array.statements.iter().enumerate() {
             locations.push(format!(
                 "{}: {}",
                 part_name(split, stmts[st.0]),
-                crate::mapping::smo::mapping_text(spec, array, &buffer_names[ai], s)
+                crate::codegen::mapping_text::mapping_text(spec, array, &buffer_names[ai], s)
             ));
         }
     }
-    for location in &locations {
-        let _ = writeln!(report, "  {location}");
+    MergedReport {
+        scop: scop_index,
+        temporaries: names.to_vec(),
+        original_cells,
+        buffers: buffer_names.len(),
+        new_cells,
+        at: match mode {
+            Mode::Values(_) => None,
+            Mode::EveryValue => Some(
+                scop.param_names()
+                    .into_iter()
+                    .zip(values.iter().copied())
+                    .collect(),
+            ),
+        },
+        lower_bound,
+        chosen: chosen.to_string(),
+        locations,
+        removed: removed.to_vec(),
+        trace: None,
     }
-    for r in removed {
-        let _ = writeln!(
-            report,
-            "  removed: {}",
-            r.split_whitespace().collect::<Vec<_>>().join(" ")
-        );
-    }
-    (report, locations)
 }
 
 /// What the new text of every statement is printed from: the SCoP and its
@@ -1205,19 +1179,19 @@ impl Emitter<'_> {
 
     /// The iterations of statement (part) `v` of `scop` the text is for:
     /// its points for the known values, or its domain for every value.
-    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, String> {
+    fn iterations_of(&self, scop: &Scop, v: usize) -> Result<Iterations, MergeError> {
         let pieces = &scop.stmts[v].domain.pieces;
         match self.mode {
             Mode::Values(values) => {
                 Iterations::points(pieces, values, &mut Budget::steps(SMO_MAX_OPERATIONS))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| MergeError::Step(e.to_string()))
             }
             Mode::EveryValue => Ok(Iterations::domain(pieces, &scop.context)),
         }
     }
 
     /// Statement `si`'s parts, their iterations and conditions.
-    fn stmt_parts(&self, si: usize) -> Result<StmtParts, String> {
+    fn stmt_parts(&self, si: usize) -> Result<StmtParts, MergeError> {
         let stmt = &self.scop.stmts[si];
         let nt = stmt.iterators.len();
         let width = self.params.len() + nt + 1;
@@ -1245,7 +1219,7 @@ impl Emitter<'_> {
         let mut conds = Vec::new();
         for &v in &parts {
             conds.push(if parts.len() == 1 {
-                "1".to_string()
+                merged_text::ALWAYS.to_string()
             } else {
                 domain_condition(&self.split.scop.stmts[v].domain.pieces, &names, &all_points)?
             });
@@ -1271,7 +1245,7 @@ impl Emitter<'_> {
         w: usize,
         iters: &[Vec<i64>],
         points: &Iterations,
-    ) -> Result<((usize, Vec<String>), Location), String> {
+    ) -> Result<((usize, Vec<String>), Location), MergeError> {
         let rows = self.ctx.level_rows(w, iters, sp.width)?;
         let j = self.ctx.smo_index[&w];
         let a = self.ctx.sol.array_of(StmtId(j)).ok_or("no array")?;
@@ -1288,25 +1262,25 @@ impl Emitter<'_> {
                 level_row,
                 residue,
                 &sp.names,
-                (&m.to_text(self.params), mask),
+                (&crate::codegen::text::param_text(m, self.params), mask),
             ));
             levels.push(level);
         }
         if levels.is_empty() {
             levels.push(Level::Row(vec![0; sp.width]));
-            texts.push("0".into());
+            texts.push(merged_text::ONE_CELL.into());
         }
         Ok(((a, texts), Location::At { buffer: a, levels }))
     }
 
     /// The text of a home: the buffer's name and its subscripts.
-    fn text_of(&self, (a, levels): &(usize, Vec<String>)) -> String {
-        subscripted(&self.buffer_names[*a], levels)
+    fn text_of(&self, home: &(usize, Vec<String>)) -> String {
+        merged_text::home_text(self.buffer_names, home)
     }
 
     /// The location choosing among the parts' (`Location::Choose` on the
     /// parts' domains, as `choose(&conds, …)` prints it).
-    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, String> {
+    fn by_part(&self, sp: &StmtParts, mut per_part: Vec<Location>) -> Result<Location, MergeError> {
         if per_part.len() == 1 {
             return Ok(per_part.swap_remove(0));
         }
@@ -1322,7 +1296,7 @@ impl Emitter<'_> {
 
     /// The new text of statement `si`'s write (of a temporary) and its
     /// location.
-    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), String> {
+    fn write_text(&self, sp: &StmtParts) -> Result<(Edit, AccessLocation), MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         let (per_part, locations): (Vec<(usize, Vec<String>)>, Vec<Location>) = sp
             .parts
@@ -1337,46 +1311,30 @@ impl Emitter<'_> {
             slot: Slot::Write,
             location: self.by_part(sp, locations)?,
         };
-        let text = if per_part.iter().all(|p| *p == per_part[0]) {
-            self.text_of(&per_part[0])
-        } else if per_part.iter().all(|p| p.0 == per_part[0].0) {
-            // One buffer: a conditional in each subscript that differs.
-            let subscripts: Vec<String> = (0..per_part[0].1.len())
-                .map(|l| {
-                    let ts: Vec<String> = per_part.iter().map(|p| p.1[l].clone()).collect();
-                    choose(&sp.conds, &ts)
-                })
-                .collect();
-            subscripted(&self.buffer_names[per_part[0].0], &subscripts)
-        } else {
-            // Several buffers: choose the address.
-            let ts: Vec<String> = per_part
-                .iter()
-                .map(|p| format!("&{}", self.text_of(p)))
-                .collect();
-            format!("*{}", choose(&sp.conds, &ts))
-        };
+        let text = merged_text::write_target(self.buffer_names, &per_part, &sp.conds);
         Ok((Edit::replace(stmt.write.span.clone(), text), location))
     }
 
     /// The new text of read `ri` (of a temporary) of statement `si` and
     /// its location: a conditional on the source pieces where it has
     /// several, and on the parts where they differ.
-    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), String> {
+    fn read_text(&self, sp: &StmtParts, ri: usize) -> Result<(Edit, AccessLocation), MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         let read = &stmt.reads[ri];
         if read.span == stmt.write.span {
-            return Err(format!("{}: compound assignment to a temporary", stmt.name));
+            return Err(MergeError::CompoundAssignment {
+                stmt: stmt.name.clone(),
+            });
         }
         let mut per_part = Vec::new();
         let mut part_locations = Vec::new();
         for (&v, pts) in sp.parts.iter().zip(&sp.part_points) {
             let ps = &self.ctx.pieces[&(v, ri)];
             if ps.is_empty() {
-                return Err(format!(
-                    "{} read {ri}: no statement writes the value it reads",
-                    stmt.name
-                ));
+                return Err(MergeError::NoWriter {
+                    stmt: stmt.name.clone(),
+                    read: ri,
+                });
             }
             let (texts, locations): (Vec<String>, Vec<Location>) = ps
                 .iter()
@@ -1427,7 +1385,7 @@ impl Emitter<'_> {
 
     /// Whether the statement is a dead copy: `W = R;` with both at the
     /// same home on every iteration of every part.
-    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, String> {
+    fn is_dead_copy(&self, sp: &StmtParts) -> Result<bool, MergeError> {
         let stmt = &self.scop.stmts[sp.si];
         // Dead copy: `W = R;` with both at the same home on every iteration
         // of every part.
@@ -1482,7 +1440,7 @@ impl Emitter<'_> {
     /// No new undefined behaviour (issue 45): every value the new accesses
     /// of statement `si` compute is proven representable in the statement's
     /// frame (the chains that need it in `long long`).
-    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), String> {
+    fn prove_no_overflow(&self, si: usize, stmt_edits: &mut [Edit]) -> Result<(), MergeError> {
         let stmt = &self.scop.stmts[si];
         // No new undefined behaviour (issue 45): every value the new
         // accesses compute is proven representable in the statement's
@@ -1509,10 +1467,11 @@ impl Emitter<'_> {
                 {
                     Ok(text) => e.replacement = text,
                     Err(why) => {
-                        return Err(format!(
-                            "{}: `{}` could overflow where the original does not: {why}",
-                            stmt.name, e.replacement
-                        ));
+                        return Err(MergeError::Overflow {
+                            stmt: stmt.name.clone(),
+                            text: e.replacement.clone(),
+                            why: why.to_string(),
+                        });
                     }
                 }
             }
@@ -1522,7 +1481,7 @@ impl Emitter<'_> {
 
     /// The new text of statement `si`: its accesses of temporaries at their
     /// homes, or nothing when it is a dead copy.
-    fn statement(&self, si: usize) -> Result<StatementText, String> {
+    fn statement(&self, si: usize) -> Result<StatementText, MergeError> {
         let stmt = &self.scop.stmts[si];
         let sp = self.stmt_parts(si)?;
         let mut stmt_edits = Vec::new();
