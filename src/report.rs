@@ -439,7 +439,7 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
     let not_merged: Vec<Value> = c
         .not_merged
         .iter()
-        .map(|(si, why)| json!({ "scop": si, "why": why }))
+        .map(|(si, why)| json!({ "scop": si, "why": why.to_string() }))
         .collect();
     // The temporaries' cells before and after (`null` when a size is not
     // known: symbolic parameters without values).

@@ -14,7 +14,7 @@ use crate::poly::Budget;
 use super::certify::Storage;
 use super::options::ContractOptions;
 use super::options::RECORD_TRACE_STEPS;
-use super::record::{ArrayDecision, ArrayOutcome, KeptReason, MergedScop, SizeFormula};
+use super::record::{ArrayDecision, ArrayOutcome, KeptReason, MergedScop, NotMerged, SizeFormula};
 use super::strategy::param_values;
 use super::strategy::{self, ArrayFacts};
 
@@ -173,7 +173,7 @@ pub(super) fn merge_temporaries(
     si: usize,
     options: &ContractOptions,
     decisions: &mut [ArrayDecision],
-) -> Option<Result<MergedScop, String>> {
+) -> Option<Result<MergedScop, NotMerged>> {
     let temporaries = decisions
         .iter()
         .any(|d| !matches!(d.outcome, ArrayOutcome::External));

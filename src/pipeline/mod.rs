@@ -53,7 +53,7 @@ pub use error::Error;
 pub use options::ContractOptions;
 pub use record::{
     ArrayDecision, ArrayOutcome, FileContraction, InnerLoopModulo, InnerModulo, KeptReason,
-    MaskRefusal, MaskRounding, MergedScop, Optimality, SizeFormula, StrategySize,
+    MaskRefusal, MaskRounding, MergedScop, NotMerged, Optimality, SizeFormula, StrategySize,
 };
 pub use strategy::param_values;
 

@@ -484,7 +484,7 @@ pub struct FileContraction {
     /// The SCoPs whose temporaries were merged (`--inter-array`).
     pub merged: Vec<MergedScop>,
     /// The SCoPs where `--inter-array` was tried and not used, and why.
-    pub not_merged: Vec<(usize, String)>,
+    pub not_merged: Vec<(usize, NotMerged)>,
     /// The loops whose schedule was kept although fusing or re-scheduling
     /// them was planned, and why (a value their new text would compute is
     /// not proven representable: see [`crate::codegen::overflow`]).
@@ -502,6 +502,102 @@ pub struct FileContraction {
     pub scalars: Vec<(usize, crate::ir::ArrayId, String)>,
     /// The transformed source text.
     pub output: String,
+}
+
+/// Why the temporaries of a SCoP were not merged into buffers (the
+/// report's "inter-array not used: …").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotMerged {
+    /// Concurrency beyond parallel loops, as the front end describes it.
+    Concurrency(String),
+    /// The SCoP has no temporary array.
+    NoTemporaryArray,
+    /// One temporary array, which only `--min-memory` merges alone.
+    OneTemporaryArray,
+    /// No merged storage was made: why not for every parameter value, and
+    /// why not for the known values.
+    NoStorage {
+        every_value: String,
+        known_values: String,
+    },
+    /// The merged storage needs no fewer cells than the arrays folded
+    /// alone (`at`: the probe sizes, when compared there; `chosen`: the
+    /// search's description of its choice).
+    NotFewer {
+        merged: i64,
+        per_array: i64,
+        at: Option<Vec<i64>>,
+        chosen: String,
+    },
+    /// The merged storage saves less than a quarter.
+    NotAQuarter {
+        merged: i64,
+        per_array: i64,
+        at: Option<Vec<i64>>,
+    },
+    /// These temporaries would be accessed through a conditional on the
+    /// loop iterators.
+    SelectsInLoops(Vec<String>),
+    /// A temporary has no per-array decision.
+    NoDecision(String),
+    /// A temporary's size at the compared values is not known.
+    NoKnownSize(String),
+    /// A size could not be computed (an overflow, or a size formula that
+    /// does not evaluate).
+    Size(String),
+    /// A state the strategy never makes (a bug of polyfold).
+    Internal(&'static str),
+}
+
+impl std::fmt::Display for NotMerged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at_text = |at: &Option<Vec<i64>>| match at {
+            Some(point) => format!(" at the probe sizes {point:?}"),
+            None => String::new(),
+        };
+        match self {
+            NotMerged::Concurrency(why) => f.write_str(why),
+            NotMerged::NoTemporaryArray => f.write_str("no temporary array"),
+            NotMerged::OneTemporaryArray => {
+                f.write_str("one temporary array (--min-memory merges it alone too)")
+            }
+            NotMerged::NoStorage {
+                every_value,
+                known_values,
+            } => write!(
+                f,
+                "for every value: {every_value}; for the known values: {known_values}"
+            ),
+            NotMerged::NotFewer {
+                merged,
+                per_array,
+                at,
+                chosen,
+            } => write!(
+                f,
+                "{merged} cells, not fewer than the {per_array} of the arrays folded alone{} ({chosen})",
+                at_text(at)
+            ),
+            NotMerged::NotAQuarter {
+                merged,
+                per_array,
+                at,
+            } => write!(
+                f,
+                "{merged} cells save less than a quarter of the {per_array} of the arrays folded alone{}: not worth the conditionals and `%` of merged buffers (--min-memory takes it)",
+                at_text(at)
+            ),
+            NotMerged::SelectsInLoops(names) => write!(
+                f,
+                "{} access merged storage through a conditional on the loop iterators: a branch on every access in a loop, measured up to 6 times slower (--min-memory takes it)",
+                names.join(", ")
+            ),
+            NotMerged::NoDecision(name) => write!(f, "`{name}` has no decision"),
+            NotMerged::NoKnownSize(name) => write!(f, "`{name}` has no known size"),
+            NotMerged::Size(why) => f.write_str(why),
+            NotMerged::Internal(what) => write!(f, "internal error: {what}"),
+        }
+    }
 }
 
 /// A SCoP whose temporaries share merged buffers.

@@ -19,7 +19,7 @@ use crate::mapping::Method;
 use crate::pipeline::certify::{Certified, certify_merged, certify_merged_for_every_value};
 use crate::pipeline::contraction::SmoContraction;
 use crate::pipeline::pins::{static_assert_text, values_condition};
-use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop};
+use crate::pipeline::record::{ArrayDecision, ArrayOutcome, MergedScop, NotMerged};
 
 use super::facts::{decision_cells_at, param_values};
 
@@ -67,14 +67,13 @@ pub(crate) fn merge_scop(
     safety_net: Duration,
     (min_memory, masks, report_bound): (bool, bool, bool),
     decisions: &mut [ArrayDecision],
-) -> Result<MergedScop, String> {
+) -> Result<MergedScop, NotMerged> {
     let scop = &program.scops[si];
     if let Some(why) = crate::frontend::parallel::unmodelled_concurrency(&program.source, scop) {
-        return Err(why);
+        return Err(NotMerged::Concurrency(why));
     }
     let start = Instant::now();
     let (temporaries, arrays) = temporaries_to_merge(scop, decisions, min_memory)?;
-    let mut why_not = Vec::new();
     // For every value.
     let every = every_value_possible(scop, arrays).and_then(|()| {
         let c = crate::pipeline::merged::propose_every_value(
@@ -86,12 +85,9 @@ pub(crate) fn merge_scop(
         )?;
         certify_merged_for_every_value(scop, c).map_err(|e| e.to_string())
     });
-    let every = match every {
-        Ok(c) => Some(c),
-        Err(why) => {
-            why_not.push(format!("for every value: {why}"));
-            None
-        }
+    let (every, every_why_not) = match every {
+        Ok(c) => (Some(c), None),
+        Err(why) => (None, Some(why)),
     };
     // For the known values, when they are `#define`s (to pin them).
     let values = if program.params_are_macros(scop) {
@@ -109,19 +105,16 @@ pub(crate) fn merge_scop(
     );
     let certified: Certified = match (fixed, every) {
         (Ok(f), _) => f,
-        (Err(why), Some(e)) => {
-            if values.is_ok() {
-                why_not.push(format!("for the known values: {why}"));
-            }
-            e
-        }
+        (Err(_), Some(e)) => e,
         (Err(why), None) => {
-            why_not.push(format!("for the known values: {why}"));
-            return Err(why_not.join("; "));
+            return Err(NotMerged::NoStorage {
+                every_value: every_why_not.unwrap_or_default(),
+                known_values: why,
+            });
         }
     };
     let Some(c) = certified.merged() else {
-        return Err("internal error: not a merged storage".into());
+        return Err(NotMerged::Internal("not a merged storage"));
     };
     if c.safety_net_fired {
         for d in decisions.iter_mut() {
@@ -135,7 +128,7 @@ pub(crate) fn merge_scop(
     let points: Vec<Vec<i64>> = match (&values, &c.every_value) {
         (Ok(v), _) => vec![v.clone()],
         (Err(_), Some(e)) => e.probes.clone(),
-        (Err(_), None) => return Err("internal error: no values for the sizes".into()),
+        (Err(_), None) => return Err(NotMerged::Internal("no values for the sizes")),
     };
     let per_array = check_saving(scop, c, decisions, &points, min_memory)?;
     mark_merged(scop, c, decisions, &points[0], per_array)?;
@@ -161,7 +154,7 @@ fn temporaries_to_merge(
     scop: &Scop,
     decisions: &[ArrayDecision],
     min_memory: bool,
-) -> Result<(Vec<usize>, usize), String> {
+) -> Result<(Vec<usize>, usize), NotMerged> {
     let temporaries: Vec<usize> = decisions
         .iter()
         .filter(|d| d.classification.liveness == Liveness::Temporary)
@@ -179,10 +172,8 @@ fn temporaries_to_merge(
         .filter(|t| scop.arrays.get(**t).is_some_and(|a| !a.extents.is_empty()))
         .count();
     match arrays {
-        0 => return Err("no temporary array".into()),
-        1 if !min_memory => {
-            return Err("one temporary array (--min-memory merges it alone too)".into());
-        }
+        0 => return Err(NotMerged::NoTemporaryArray),
+        1 if !min_memory => return Err(NotMerged::OneTemporaryArray),
         _ => {}
     }
     Ok((temporaries, arrays))
@@ -252,7 +243,7 @@ fn check_saving(
     decisions: &[ArrayDecision],
     points: &[Vec<i64>],
     min_memory: bool,
-) -> Result<i64, String> {
+) -> Result<i64, NotMerged> {
     let mut per_array_at_first = 0;
     for (k, point) in points.iter().enumerate() {
         let mut per_array: i64 = 0;
@@ -260,30 +251,35 @@ fn check_saving(
             let d = decisions
                 .iter()
                 .find(|d| d.name == *name)
-                .ok_or_else(|| format!("`{name}` has no decision"))?;
+                .ok_or_else(|| NotMerged::NoDecision(name.clone()))?;
             let cells = decision_cells_at(scop, d, point)
-                .ok_or_else(|| format!("`{name}` has no known size"))?;
-            per_array = per_array.checked_add(cells).ok_or("overflow")?;
+                .ok_or_else(|| NotMerged::NoKnownSize(name.clone()))?;
+            per_array = per_array
+                .checked_add(cells)
+                .ok_or(NotMerged::Size("overflow".into()))?;
         }
         let merged = match &c.every_value {
-            Some(e) => e.sol.size(point).map_err(|e| e.to_string())?,
+            Some(e) => e
+                .sol
+                .size(point)
+                .map_err(|e| NotMerged::Size(e.to_string()))?,
             None => c.new_cells,
         };
-        let at = if points.len() > 1 {
-            format!(" at the probe sizes {point:?}")
-        } else {
-            String::new()
-        };
+        let at = (points.len() > 1).then(|| point.clone());
         if merged >= per_array {
-            return Err(format!(
-                "{merged} cells, not fewer than the {per_array} of the arrays folded alone{at} ({})",
-                c.chosen
-            ));
+            return Err(NotMerged::NotFewer {
+                merged,
+                per_array,
+                at,
+                chosen: c.chosen.clone(),
+            });
         }
         if !min_memory && !super::cost::merge_pays(per_array, merged) {
-            return Err(format!(
-                "{merged} cells save less than a quarter of the {per_array} of the arrays folded alone{at}: not worth the conditionals and `%` of merged buffers (--min-memory takes it)"
-            ));
+            return Err(NotMerged::NotAQuarter {
+                merged,
+                per_array,
+                at,
+            });
         }
         if k == 0 {
             per_array_at_first = per_array;
@@ -292,10 +288,7 @@ fn check_saving(
     if !min_memory {
         let selecting = super::cost::selects_in_loops(scop, &c.storage);
         if !selecting.is_empty() {
-            return Err(format!(
-                "{} access merged storage through a conditional on the loop iterators: a branch on every access in a loop, measured up to 6 times slower (--min-memory takes it)",
-                selecting.join(", ")
-            ));
+            return Err(NotMerged::SelectsInLoops(selecting));
         }
     }
     Ok(per_array_at_first)
@@ -309,7 +302,7 @@ fn mark_merged(
     decisions: &mut [ArrayDecision],
     point: &[i64],
     per_array: i64,
-) -> Result<(), String> {
+) -> Result<(), NotMerged> {
     let buffers: Vec<String> = c.buffers.iter().map(|b| b.2.clone()).collect();
     let size_text = match &c.every_value {
         Some(e) => format!("{} cells instead of {}", e.new_formula, e.original_formula),
@@ -318,7 +311,7 @@ fn mark_merged(
     for d in decisions.iter_mut() {
         if c.temporaries.contains(&d.name) {
             let alone = decision_cells_at(scop, d, point)
-                .ok_or_else(|| format!("`{}` has no known size", d.name))?;
+                .ok_or_else(|| NotMerged::NoKnownSize(d.name.clone()))?;
             d.outcome = ArrayOutcome::Merged {
                 alone,
                 note: format!(
