@@ -9,6 +9,11 @@
 //! fails.
 
 use std::path::Path;
+use std::sync::Arc;
+
+pub mod messages;
+
+pub use messages::{Level, Message, Messages, SourceFile};
 
 use crate::analysis::liveness::LivenessOverrides;
 use crate::cli::{AnalysisArgs, CommandMacro, Emit, MessageFormat, ReportFormat, RunArgs};
@@ -21,7 +26,9 @@ use crate::{diag, frontend, ir, report};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub stdout: String,
-    pub stderr: String,
+    /// The messages for stderr, as data: the binary prints them with
+    /// [`Messages::lines`] (`-q`, `--message-format`).
+    pub stderr: Messages,
     /// 0 ok, 1 error diagnostics / would change / wrong read, 2 usage, I/O
     /// or internal error.
     pub code: u8,
@@ -36,7 +43,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// Exit 0 with `stdout`, nothing to write.
-    fn ok(stdout: String, stderr: String) -> Outcome {
+    fn ok(stdout: String, stderr: Messages) -> Outcome {
         Outcome {
             stdout,
             stderr,
@@ -46,7 +53,7 @@ impl Outcome {
         }
     }
 
-    fn fail(stderr: String, code: u8) -> Outcome {
+    fn fail(stderr: Messages, code: u8) -> Outcome {
         Outcome {
             stdout: String::new(),
             stderr,
@@ -119,7 +126,7 @@ pub struct RunOptions {
     /// `-q`: no warnings or notes.
     pub quiet: bool,
     /// `--allow`: diagnostic codes not printed.
-    pub allow: Vec<String>,
+    pub allow: Vec<diag::Code>,
 }
 
 impl Default for RunOptions {
@@ -180,7 +187,13 @@ impl RunOptions {
             functions: a.function.clone(),
             message_format: a.message_format,
             quiet: a.quiet,
-            allow: a.allow.clone(),
+            // A well-formed code that is not polyfold's (`PF999`) allows
+            // nothing.
+            allow: a
+                .allow
+                .iter()
+                .filter_map(|c| diag::Code::parse(c))
+                .collect(),
             ..RunOptions::default()
         }
     }
@@ -227,7 +240,7 @@ fn shown_name(path: &Path) -> String {
 
 /// Reads a file (or standard input for `-`) as UTF-8, or a one-line
 /// error.
-pub fn read_source(path: &Path) -> Result<String, String> {
+pub fn read_source(path: &Path) -> Result<String, Message> {
     let shown = shown_name(path);
     let bytes = if is_stdin(path) {
         let mut bytes = Vec::new();
@@ -235,12 +248,12 @@ pub fn read_source(path: &Path) -> Result<String, String> {
     } else {
         std::fs::read(path)
     }
-    .map_err(|e| format!("polyfold: error: cannot read {shown}: {e}\n"))?;
+    .map_err(|e| Message::error(format!("cannot read {shown}: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "polyfold: error: {shown} is not valid UTF-8 (invalid byte at offset {})\n",
+        Message::error(format!(
+            "{shown} is not valid UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
-        )
+        ))
     })
 }
 
@@ -248,30 +261,30 @@ pub fn read_source(path: &Path) -> Result<String, String> {
 pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
     if is_stdin(path) && options.mode == OutputMode::InPlace {
         return Outcome::fail(
-            "polyfold: error: -i rewrites files; standard input (-) has none\n".into(),
+            Message::error("-i rewrites files; standard input (-) has none").into(),
             2,
         );
     }
     let source = match read_source(path) {
         Ok(s) => s,
-        Err(e) => return Outcome::fail(e, 2),
+        Err(e) => return Outcome::fail(e.into(), 2),
     };
     let mut out = run_source(&shown_name(path), &source, options);
     if let Some(new) = out.rewrite.take()
         && let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes())
     {
-        out.stderr.push_str(&format!(
-            "polyfold: error: cannot write {}: {e}\n",
+        out.stderr.push(Message::error(format!(
+            "cannot write {}: {e}",
             path.display()
-        ));
+        )));
         out.code = 2;
     }
     out
 }
 
-/// Extracts the SCoPs; the rendered diagnostics; an error outcome for
+/// Extracts the SCoPs; the diagnostics' messages; an error outcome for
 /// unparseable input or unknown names.
-fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, String), Outcome> {
+fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, Messages), Outcome> {
     let program = frontend::extract(
         path,
         source,
@@ -281,7 +294,7 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
             include_dirs: options.include_dirs.clone(),
         },
     );
-    let stderr = render_diagnostics(path, source, &program, options);
+    let stderr = diagnostic_messages(path, source, &program, options);
     if program.has_errors() {
         let mut out = Outcome::fail(stderr, 1);
         if options.report == Some(ReportFormat::Json) {
@@ -302,9 +315,9 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
         for name in &options.functions {
             if !program.functions.contains(name) {
                 return Err(Outcome::fail(
-                    format!(
-                        "{stderr}polyfold: error: --function {name}: {path} has no function named `{name}`\n"
-                    ),
+                    stderr.with(Message::error(format!(
+                        "--function {name}: {path} has no function named `{name}`"
+                    ))),
                     2,
                 ));
             }
@@ -313,7 +326,13 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
             .scops
             .retain(|scop| options.functions.contains(&scop.function));
     }
-    for (flag, entries) in [("--temp", &options.temp), ("--live-out", &options.live_out)] {
+    // A user's temporary in the SCoPs of several functions is ambiguous
+    // (PolyBench's `init_array` and kernel share their parameters' names);
+    // `--live-out` is always safe.
+    for (flag, entries, one_function) in [
+        ("--temp", &options.temp, true),
+        ("--live-out", &options.live_out, false),
+    ] {
         for entry in entries.iter() {
             let (function, name) = crate::analysis::liveness::scoped_name(entry);
             // The functions whose SCoPs have an array `name`.
@@ -328,7 +347,9 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
             }
             let fail = |why: String| {
                 Err(Outcome::fail(
-                    format!("{stderr}polyfold: error: {flag} {entry}: {why}\n"),
+                    stderr
+                        .clone()
+                        .with(Message::error(format!("{flag} {entry}: {why}"))),
                     2,
                 ))
             };
@@ -343,10 +364,7 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, S
                         "no array or scalar named `{name}` in any SCoP of {path}"
                     ));
                 }
-                // A user's temporary in the SCoPs of several functions is
-                // ambiguous (PolyBench's `init_array` and kernel share
-                // their parameters' names); `--live-out` is always safe.
-                (None, n) if n > 1 && flag == "--temp" => {
+                (None, n) if n > 1 && one_function => {
                     return fail(format!(
                         "`{name}` is an array of the SCoPs of {}: say which with FUNCTION:NAME (e.g. `{flag} {}:{name}`)",
                         functions
@@ -433,25 +451,25 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
 
 /// Warnings for arrays kept because a parameter has no value, and for
 /// arrays whose analysis a wall-clock safety net cut short.
-fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> String {
-    let mut out = String::new();
+fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> Vec<Message> {
+    let mut out = Vec::new();
     for d in &c.decisions {
         if d.safety_net_fired {
             let f = &program.scops[d.scop].function;
-            out.push_str(&format!(
-                "polyfold: warning: {path}: `{}` in {f}: the wall-clock safety net stopped part of its analysis, so this result may differ between runs (raise --time-limit)\n",
+            out.push(Message::warning(format!(
+                "{path}: `{}` in {f}: the wall-clock safety net stopped part of its analysis, so this result may differ between runs (raise --time-limit)",
                 d.name
-            ));
+            )));
         }
         if let ArrayOutcome::Kept {
             why: why @ KeptReason::MissingValue { .. },
         } = &d.outcome
         {
             let f = &program.scops[d.scop].function;
-            out.push_str(&format!(
-                "polyfold: warning: {path}: `{}` in {f} keeps its layout: {why}\n",
+            out.push(Message::warning(format!(
+                "{path}: `{}` in {f} keeps its layout: {why}",
                 d.name
-            ));
+            )));
         }
     }
     out
@@ -604,7 +622,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
             };
             return match printed {
                 Ok(stdout) => Outcome::ok(stdout, stderr),
-                Err(e) => Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2),
+                Err(e) => Outcome::fail(stderr.with(Message::error(e)), 2),
             };
         }
         None => {}
@@ -634,16 +652,16 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         }
         Err(e) => {
             return Outcome::fail(
-                format!("{stderr}polyfold: internal error: {path}: {e}\n"),
+                stderr.with(Message::internal_error(format!("{path}: {e}"))),
                 2,
             );
         }
     };
-    stderr.push_str(&kept_warnings(path, &program, &contraction));
+    stderr.extend(kept_warnings(path, &program, &contraction));
     if program.scops.is_empty() && !note_shown {
-        stderr.push_str(&format!(
-            "polyfold: note: {path}: no SCoP found; nothing to do\n"
-        ));
+        stderr.push(Message::note(format!(
+            "{path}: no SCoP found; nothing to do"
+        )));
     }
     let changed = contraction.output != source;
     let mut stdout = String::new();
@@ -656,7 +674,7 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         OutputMode::Diff => stdout.push_str(&unified_diff(path, source, &contraction.output)),
         OutputMode::Check => {
             if changed {
-                stderr.push_str(&format!("polyfold: {path} would change\n"));
+                stderr.push(Message::info(format!("{path} would change")));
                 code = 1;
             }
         }
@@ -750,12 +768,13 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
 pub(crate) const REPORT_SCHEMA_VERSION: u32 = 1;
 
 /// The record of a file that failed before it was analysed (it cannot be
-/// read, does not parse, a usage error): its exit code and the messages
-/// printed for it.
-pub fn failed_record(path: &Path, outcome: &Outcome) -> serde_json::Value {
-    let messages: Vec<&str> = outcome
-        .stderr
-        .lines()
+/// read, does not parse, a usage error): its exit code and the lines
+/// printed for it on stderr (`printed`, what [`stderr_lines`] gives), but
+/// the blank lines that separate the diagnostics.
+pub fn failed_record(path: &Path, outcome: &Outcome, printed: &[String]) -> serde_json::Value {
+    let messages: Vec<&str> = printed
+        .iter()
+        .map(String::as_str)
         .filter(|l| !l.trim().is_empty())
         .collect();
     serde_json::json!({
@@ -796,68 +815,56 @@ pub fn report_document(records: Vec<serde_json::Value>) -> serde_json::Value {
     })
 }
 
+/// Whether `d` is printed at all: errors always; no other whose code is
+/// `--allow`ed.
+fn allowed(d: &diag::Diagnostic, options: &RunOptions) -> bool {
+    d.severity() == diag::Severity::Error || !options.allow.contains(&d.code)
+}
+
 /// The front end's diagnostics of `program` that are printed with
 /// `options`: errors always; warnings and notes unless `-q`; none whose
-/// code is `--allow`ed (errors excepted).
+/// code is `--allow`ed (errors excepted). The reports list these.
 fn shown_diagnostics<'p>(program: &'p Program, options: &RunOptions) -> Vec<&'p diag::Diagnostic> {
     program
         .diagnostics
         .iter()
         .filter(|d| {
-            d.severity() == diag::Severity::Error
-                || (!options.quiet && !options.allow.iter().any(|c| c == d.code.as_str()))
+            d.severity() == diag::Severity::Error || (!options.quiet && allowed(d, options))
         })
         .collect()
 }
 
-/// The diagnostics of `program` as `options.message_format` prints them.
-fn render_diagnostics(path: &str, source: &str, program: &Program, options: &RunOptions) -> String {
-    let shown: Vec<diag::Diagnostic> = shown_diagnostics(program, options)
-        .into_iter()
-        .cloned()
-        .collect();
-    match options.message_format {
-        MessageFormat::Human => diag::render(path, source, &shown),
-        MessageFormat::Short => diag::render_short(path, source, &shown),
-        MessageFormat::Json => diag::render_json(path, source, &shown),
-    }
+/// The messages of the diagnostics of `program` (read from `source` as
+/// `path`) that `options` does not `--allow`; `-q` applies when they are
+/// printed ([`Messages::lines`]).
+fn diagnostic_messages(
+    path: &str,
+    source: &str,
+    program: &Program,
+    options: &RunOptions,
+) -> Messages {
+    let file = Arc::new(SourceFile {
+        name: path.to_string(),
+        text: source.into(),
+    });
+    let mut out = Messages::new();
+    out.extend(
+        program
+            .diagnostics
+            .iter()
+            .filter(|d| allowed(d, options))
+            .map(|d| Message::Diagnostic {
+                file: file.clone(),
+                diagnostic: Box::new(d.clone()),
+            }),
+    );
+    out
 }
 
-/// polyfold's own one-line messages on stderr (`polyfold: warning: ...`),
-/// as the options want them: with `-q` the warnings and notes go; with
-/// `--message-format json` every line that is not already a JSON object
-/// becomes one (`{"severity": ..., "message": ...}`).
-pub fn finish_stderr(stderr: String, options: &RunOptions) -> String {
-    let mut out = String::new();
-    for line in stderr.lines() {
-        let own = line.strip_prefix("polyfold: ");
-        let severity = own.and_then(|rest| {
-            ["internal error", "error", "warning", "note"]
-                .into_iter()
-                .find(|w| rest.starts_with(&format!("{w}: ")))
-        });
-        if options.quiet && matches!(severity, Some("warning" | "note")) {
-            continue;
-        }
-        if options.message_format == MessageFormat::Json && !line.starts_with('{') {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let (severity, message) = match (own, severity) {
-                (Some(rest), Some(w)) => (w, &rest[w.len() + 2..]),
-                (Some(rest), None) => ("info", rest),
-                (None, _) => ("info", line),
-            };
-            out.push_str(
-                &serde_json::json!({ "severity": severity, "message": message }).to_string(),
-            );
-            out.push('\n');
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
+/// The lines `out`'s messages print on stderr with `options`: no warning
+/// or note with `-q`, each in the `--message-format`.
+pub fn stderr_lines(out: &Outcome, options: &RunOptions) -> Vec<String> {
+    out.stderr.lines(options.message_format, options.quiet)
 }
 
 /// A unified diff of `old` and `new` with `a/` and `b/` headers.
@@ -877,8 +884,8 @@ pub(crate) fn unified_diff(path: &str, old: &str, new: &str) -> String {
 fn read_and_extract(
     path: &Path,
     options: &RunOptions,
-) -> Result<(String, String, Program, String), Outcome> {
-    let source = read_source(path).map_err(|e| Outcome::fail(e, 2))?;
+) -> Result<(String, String, Program, Messages), Outcome> {
+    let source = read_source(path).map_err(|e| Outcome::fail(e.into(), 2))?;
     let shown = shown_name(path);
     let (program, stderr) = extract(&shown, &source, options)?;
     Ok((source, shown, program, stderr))
@@ -928,9 +935,9 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         if valid.is_empty() {
             let p = &unknown[0];
             return Outcome::fail(
-                format!(
-                    "{stderr}polyfold: error: {shown}: verification needs a value for parameter `{p}` (pass -D {p}=VALUE): none of the sizes {VERIFY_SIZES:?} is valid for the SCoPs\n"
-                ),
+                stderr.with(Message::error(format!(
+                    "{shown}: verification needs a value for parameter `{p}` (pass -D {p}=VALUE): none of the sizes {VERIFY_SIZES:?} is valid for the SCoPs"
+                ))),
                 2,
             );
         }
@@ -951,12 +958,12 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         match contract(&shown, &program, options) {
             Ok(c) => {
                 let fused = c.1.as_ref().map_or(&program, |f| &f.program);
-                stderr.push_str(&kept_warnings(&shown, fused, &c.0));
+                stderr.extend(kept_warnings(&shown, fused, &c.0));
                 Some(c)
             }
             Err(e) => {
                 return Outcome::fail(
-                    format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                    stderr.with(Message::internal_error(format!("{shown}: {e}"))),
                     2,
                 );
             }
@@ -982,7 +989,7 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
                     }
                     Err(e) => {
                         return Outcome::fail(
-                            format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                            stderr.with(Message::internal_error(format!("{shown}: {e}"))),
                             2,
                         );
                     }
@@ -1019,7 +1026,9 @@ pub fn verify_file(path: &Path, options: &RunOptions) -> Outcome {
         };
         let reports = match crate::verify::build::verify_program(&at, &storage, &mut budget) {
             Ok(r) => r,
-            Err(e) => return Outcome::fail(format!("{stderr}polyfold: error: {shown}: {e}\n"), 2),
+            Err(e) => {
+                return Outcome::fail(stderr.with(Message::error(format!("{shown}: {e}"))), 2);
+            }
         };
         wrong |= reports.iter().any(|(_, r)| r.first_mismatch.is_some());
         if !assignment.is_empty() {
@@ -1122,25 +1131,25 @@ pub fn plot_file(
         }
         Err(e) => {
             return Outcome::fail(
-                format!("{stderr}polyfold: internal error: {shown}: {e}\n"),
+                stderr.with(Message::internal_error(format!("{shown}: {e}"))),
                 2,
             );
         }
     };
-    stderr.push_str(&kept_warnings(&shown, &program, &contraction));
+    stderr.extend(kept_warnings(&shown, &program, &contraction));
     if let Err(e) = std::fs::create_dir_all(out_dir) {
         return Outcome::fail(
-            format!(
-                "{stderr}polyfold: error: cannot create {}: {e}\n",
+            stderr.with(Message::error(format!(
+                "cannot create {}: {e}",
                 out_dir.display()
-            ),
+            ))),
             2,
         );
     }
     let mut files = PlotFiles::new(path, &shown, out_dir);
     for (si, scop) in program.scops.iter().enumerate() {
         if let Err(e) = plot_scop(&mut files, (si, scop), &contraction, entries, notes) {
-            return Outcome::fail(format!("{stderr}polyfold: error: {e}\n"), 2);
+            return Outcome::fail(stderr.with(Message::error(e)), 2);
         }
     }
     Outcome::ok(files.stdout, stderr)

@@ -14,13 +14,16 @@ use polyfold::cli::{
     AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, ExplainArgs,
     LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
 };
+use polyfold::driver::messages::end_lines;
 use polyfold::driver::{
-    Outcome, RunOptions, failed_record, finish_stderr, report_document, run_file, verify_file,
+    Outcome, RunOptions, failed_record, report_document, run_file, stderr_lines, verify_file,
 };
 use polyfold::util::progress::Progress;
 
-fn emit(out: &Outcome) {
-    to_stderr(&out.stderr);
+/// Prints what one file gave: its messages as `options` wants them (`-q`,
+/// `--message-format`: [`stderr_lines`]) on stderr, then its stdout.
+fn emit(out: &Outcome, options: &RunOptions) {
+    to_stderr(&end_lines(&stderr_lines(out, options)));
     to_stdout(&out.stdout);
 }
 
@@ -214,10 +217,9 @@ fn verify_files(matches: &ArgMatches, args: &VerifyArgs) -> u8 {
     let mut code = 0u8;
     for file in &args.files {
         let progress = start_progress(file, options.quiet);
-        let mut out = verify_file(file, &options);
+        let out = verify_file(file, &options);
         progress.finish();
-        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
-        emit(&out);
+        emit(&out, &options);
         code = code.max(out.code);
     }
     code
@@ -235,11 +237,9 @@ fn plot_files(matches: &ArgMatches, args: &PlotArgs) -> u8 {
     let mut notes = Vec::new();
     for file in &args.files {
         let progress = start_progress(file, options.quiet);
-        let mut out =
-            polyfold::driver::plot_file(file, &options, &args.out, &mut entries, &mut notes);
+        let out = polyfold::driver::plot_file(file, &options, &args.out, &mut entries, &mut notes);
         progress.finish();
-        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
-        emit(&out);
+        emit(&out, &options);
         code = code.max(out.code);
     }
     for n in &notes {
@@ -340,7 +340,7 @@ fn lattice(args: &LatticeArgs) -> u8 {
             .map(|_| text)
             .map_err(|e| format!("polyfold: error: cannot read standard input: {e}\n"))
     } else if let Some(path) = args.set.strip_prefix('@') {
-        polyfold::driver::read_source(std::path::Path::new(path))
+        polyfold::driver::read_source(std::path::Path::new(path)).map_err(|e| e.to_string())
     } else {
         Ok(args.set.clone())
     };
@@ -388,7 +388,7 @@ fn smo(args: &SmoArgs) -> u8 {
             }
         }
         Err(e) => {
-            to_stderr(&e);
+            to_stderr(&e.to_string());
             2
         }
     }
@@ -429,14 +429,15 @@ fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
         let progress = start_progress(file, options.quiet);
         let mut out = run_file(file, &options);
         progress.finish();
-        out.stderr = finish_stderr(std::mem::take(&mut out.stderr), &options);
+        let printed = stderr_lines(&out, &options);
         if json {
             records.push(match out.record.take() {
                 Some(r) => r,
-                None => failed_record(file, &out),
+                None => failed_record(file, &out, &printed),
             });
         }
-        emit(&out);
+        to_stderr(&end_lines(&printed));
+        to_stdout(&out.stdout);
         code = code.max(out.code);
     }
     if json {

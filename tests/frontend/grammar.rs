@@ -72,7 +72,7 @@ fn grammar_cases() {
         let shown = format!("grammar-tests/{name}");
         let options = options_for(&source);
         let out = run_source(&shown, &source, &options);
-        let mut actual = out.stderr.clone();
+        let mut actual = out.stderr.to_string();
         actual.push_str(&out.stdout);
         if out.code != 0 {
             actual.push_str(&format!("exit: {}\n", out.code));
