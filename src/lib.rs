@@ -28,22 +28,60 @@
 //! - `poly` knows nothing about C;
 //! - `frontend` knows nothing about mappings;
 //! - `codegen` returns edits, it never invents a mapping or prints an AST.
+//!
+//! # The library API
+//!
+//! The `polyfold` binary is the product; the library exists for it, the
+//! integration tests and the campaign crate. What a program may rely on is
+//! the few items re-exported here:
+//! - [`run_file`] / [`run_source`] with [`RunOptions`] → an [`Outcome`]
+//!   (the output text, the messages, the exit code), and [`verify_file`];
+//! - [`extract`] (C text → a [`Program`] of SCoPs, never failing: what it
+//!   rejects is a [`Diagnostic`] with a [`Code`]);
+//! - [`contract_file`] with [`ContractOptions`] → a [`FileContraction`]
+//!   (every decision, the edits and the output), or an [`Error`].
+//!
+//! The modules below are public for the tests only (hidden from the
+//! documentation); inside them, what no code outside the library names is
+//! `pub(crate)`.
 
+pub use diag::{Code, Diagnostic};
+pub use driver::{Outcome, RunOptions, run_file, run_source, verify_file};
+pub use frontend::extract;
+pub use ir::scop::Program;
+pub use pipeline::{ContractOptions, Error, FileContraction, contract_file};
+
+#[doc(hidden)]
 pub mod analysis;
+#[doc(hidden)]
 pub mod bench;
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod codegen;
+#[doc(hidden)]
 pub mod diag;
+#[doc(hidden)]
 pub mod driver;
+#[doc(hidden)]
 pub mod frontend;
+#[doc(hidden)]
 pub mod ir;
+#[doc(hidden)]
 pub mod mapping;
+#[doc(hidden)]
 pub mod pipeline;
+#[doc(hidden)]
 pub mod plot;
+#[doc(hidden)]
 pub mod poly;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod schedule;
+#[doc(hidden)]
 pub mod util;
+#[doc(hidden)]
 pub mod verify;
 
 #[cfg(test)]

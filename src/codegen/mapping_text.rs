@@ -69,7 +69,11 @@ impl fmt::Display for ModularMapping {
 /// `sum_t[c0][c1] -> sum_t[c0 * (2 * N - 1 - c0) / 2 + c1]` (the
 /// mapping the certificate carries is the identity: the packing
 /// renames cells); `None` without one.
-pub fn packed_mapping_text(layout: &ArrayLayout, array: &str, params: &[String]) -> Option<String> {
+pub(crate) fn packed_mapping_text(
+    layout: &ArrayLayout,
+    array: &str,
+    params: &[String],
+) -> Option<String> {
     let names: Vec<String> = (0..layout.dims.len()).map(|p| format!("c{p}")).collect();
     let mut right = array.to_string();
     let mut packed = false;
@@ -96,7 +100,12 @@ pub fn packed_mapping_text(layout: &ArrayLayout, array: &str, params: &[String])
 }
 
 /// Text of one statement's mapping in `array`, e.g. `A0[(-x0 + x2) mod (N0 + 1)]`.
-pub fn mapping_text(spec: &ConflictSpec, array: &ArrayMapping, name: &str, s: usize) -> String {
+pub(crate) fn mapping_text(
+    spec: &ConflictSpec,
+    array: &ArrayMapping,
+    name: &str,
+    s: usize,
+) -> String {
     let dims: Vec<String> = (0..spec.n_dim).map(|d| format!("x{d}")).collect();
     let parts: Vec<String> = array
         .levels
@@ -119,7 +128,7 @@ pub fn mapping_text(spec: &ConflictSpec, array: &ArrayMapping, name: &str, s: us
 }
 
 /// The size of an array as a product of its moduli, e.g. `(N0 + 1)*(N0)`.
-pub fn size_text(params: &[String], moduli: &[ParamAffine]) -> String {
+pub(crate) fn size_text(params: &[String], moduli: &[ParamAffine]) -> String {
     if moduli.is_empty() {
         return "1".into();
     }

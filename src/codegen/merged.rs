@@ -14,20 +14,20 @@ use crate::poly::BasicSet;
 
 /// The condition that always holds (a statement left whole, a region that
 /// covers every iteration).
-pub const ALWAYS: &str = "1";
+pub(crate) const ALWAYS: &str = "1";
 
 /// The condition that never holds (no piece of a region is reached).
-pub const NEVER: &str = "0";
+pub(crate) const NEVER: &str = "0";
 
 /// The subscript of a buffer of one cell.
-pub const ONE_CELL: &str = "0";
+pub(crate) const ONE_CELL: &str = "0";
 
 /// The declaration of buffer `name` with elements of type `elem`, one
 /// dimension per extent (its C text, and whether it is guarded to at least
 /// 1: see [`extent_text`]); a buffer without an extent is an array of one
 /// cell (`double buf[1];`), so that every access is an lvalue of the same
 /// kind.
-pub fn buffer_declaration(elem: &str, name: &str, extents: &[(String, bool)]) -> String {
+pub(crate) fn buffer_declaration(elem: &str, name: &str, extents: &[(String, bool)]) -> String {
     let mut text = format!("{elem} {name}");
     for (extent, guarded) in extents {
         text.push_str(&extent_text(extent, *guarded));
@@ -40,13 +40,13 @@ pub fn buffer_declaration(elem: &str, name: &str, extents: &[(String, bool)]) ->
 }
 
 /// Every declaration on one line, in order.
-pub fn declarations_line(declarations: &[String]) -> String {
+pub(crate) fn declarations_line(declarations: &[String]) -> String {
     declarations.join(" ")
 }
 
 /// A sum of arrays' cells as C text in the parameters, each array the
 /// product of its extents (`2 * (N + 2) + N`: see [`product_text`]).
-pub fn sizes_text(params: &[String], arrays: &[&[ParamAffine]]) -> String {
+pub(crate) fn sizes_text(params: &[String], arrays: &[&[ParamAffine]]) -> String {
     arrays
         .iter()
         .map(|extents| product_text(params, extents.iter().collect()))
@@ -59,7 +59,7 @@ pub fn sizes_text(params: &[String], arrays: &[&[ParamAffine]]) -> String {
 /// iterations the text is for: [`NEVER`] without a piece, [`ALWAYS`] when a
 /// piece has no constraint left, else the pieces' conjunctions joined by
 /// `||` (each parenthesised when there are several).
-pub fn region_condition(kept: &[BasicSet], names: &[String]) -> String {
+pub(crate) fn region_condition(kept: &[BasicSet], names: &[String]) -> String {
     let mut cond = Vec::new();
     for piece in kept {
         let text = region_text(piece, names);
@@ -81,7 +81,10 @@ pub fn region_condition(kept: &[BasicSet], names: &[String]) -> String {
 
 /// The text of a home: buffer `buffer` of `buffer_names` with its
 /// subscripts.
-pub fn home_text(buffer_names: &[String], (buffer, subscripts): &(usize, Vec<String>)) -> String {
+pub(crate) fn home_text(
+    buffer_names: &[String],
+    (buffer, subscripts): &(usize, Vec<String>),
+) -> String {
     subscripted(&buffer_names[*buffer], subscripts)
 }
 
@@ -90,7 +93,7 @@ pub fn home_text(buffer_names: &[String], (buffer, subscripts): &(usize, Vec<Str
 /// one buffer, a conditional in each subscript that differs
 /// (`buf[(c) ? i : j][k]`); in several buffers, the chosen address
 /// dereferenced (`*((c) ? &buf0[i] : &buf1[j])`).
-pub fn write_target(
+pub(crate) fn write_target(
     buffer_names: &[String],
     per_part: &[(usize, Vec<String>)],
     conds: &[String],

@@ -14,7 +14,7 @@
 
 pub(crate) mod delete;
 pub mod edits;
-pub mod mapping_text;
+pub(crate) mod mapping_text;
 pub mod merged;
 pub mod overflow;
 pub mod plan;

@@ -56,7 +56,7 @@ pub fn param_text(p: &ParamAffine, params: &[String]) -> String {
 /// The number of cells of a packed `triangle` as C text, `E * (E + 1) / 2`
 /// or `E * (E - 1) / 2`, for the text `e_operand` of the extent `E` (`e`)
 /// as an operand of `*`.
-pub fn triangle_cells_text(
+pub(crate) fn triangle_cells_text(
     triangle: Triangle,
     e_operand: &str,
     e: &ParamAffine,
@@ -82,7 +82,7 @@ pub fn triangle_cells_text(
 /// `a * (a - 1) / 2 + b` or `a * (2 * E - 3 - a) / 2 + b - 1` (the value
 /// of [`Triangle::index`]). The product is even, so C's `/` is exact (both
 /// factors are non-negative inside the triangle).
-pub fn triangle_index_text(
+pub(crate) fn triangle_index_text(
     triangle: Triangle,
     a: &str,
     b: &str,

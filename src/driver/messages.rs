@@ -66,7 +66,7 @@ pub enum Message {
 }
 
 impl Message {
-    pub fn internal_error(text: impl Into<String>) -> Message {
+    pub(crate) fn internal_error(text: impl Into<String>) -> Message {
         Message::own(Level::InternalError, text)
     }
 
@@ -197,7 +197,8 @@ impl Messages {
 
     /// What is printed on stderr: [`Messages::lines`], each ended by a
     /// newline.
-    pub fn render(&self, format: MessageFormat, quiet: bool) -> String {
+    #[cfg(test)]
+    pub(crate) fn render(&self, format: MessageFormat, quiet: bool) -> String {
         end_lines(&self.lines(format, quiet))
     }
 }

@@ -62,7 +62,7 @@ pub use strategy::param_values;
 /// source. Returns the contraction and, when the schedule changed (runs
 /// fused, SCoPs re-scheduled, temporaries split), what was done and the
 /// changed program, which the contraction's records index.
-pub(crate) fn contract_file(
+pub fn contract_file(
     program: &Program,
     options: &ContractOptions,
     read_back: ReadBack,
