@@ -198,7 +198,7 @@ pub(crate) struct Solution {
 impl Solution {
     /// The value of `v` as an integer, when it is one.
     pub(crate) fn int_value(&self, v: IlpVar) -> Option<i64> {
-        self.values.get(v.0).and_then(Rat::to_i64)
+        self.values.get(v.0).copied().and_then(Rat::to_i64)
     }
 }
 

@@ -166,7 +166,7 @@ impl Rat {
     }
 
     /// The value as an `i64` when it is an integer that fits.
-    pub(crate) fn to_i64(&self) -> Option<i64> {
+    pub(crate) fn to_i64(self) -> Option<i64> {
         if self.den == 1 {
             i64::try_from(self.num).ok()
         } else {
