@@ -6,8 +6,7 @@
 use crate::codegen::Edit;
 use crate::codegen::plan::plan_array_edits;
 use crate::codegen::rotate::Rotations;
-use crate::ir::Program;
-use crate::ir::Scop;
+use crate::ir::{Program, Scop};
 
 use super::certify::{Certified, Storage};
 use super::error::Error;

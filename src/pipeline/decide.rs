@@ -12,11 +12,9 @@ use crate::mapping::modular::ParamAffine;
 use crate::poly::Budget;
 
 use super::certify::Storage;
-use super::options::ContractOptions;
-use super::options::RECORD_TRACE_STEPS;
+use super::options::{ContractOptions, RECORD_TRACE_STEPS};
 use super::record::{ArrayDecision, ArrayOutcome, KeptReason, MergedScop, NotMerged, SizeFormula};
-use super::strategy::param_values;
-use super::strategy::{self, ArrayFacts};
+use super::strategy::{self, ArrayFacts, param_values};
 
 /// The decision for one array: classified, then (for a temporary) the
 /// per-array strategies.
