@@ -129,7 +129,22 @@ pub(crate) fn classify(array: &Array, overrides: &LivenessOverrides) -> Classifi
     match f.storage {
         Storage::Global => return external("global: other code may read or write it"),
         Storage::Static => return external("static: its values outlive the function"),
-        Storage::FunctionParam => return external("function parameter: the caller owns it"),
+        Storage::FunctionParam => match &f.caller_owned {
+            Some(Ok(sites)) if !f.address_taken && !f.used_outside_scop => {
+                let callers: Vec<&str> = sites[1..].iter().map(|s| s.function.as_str()).collect();
+                return Classification {
+                    liveness: Liveness::Temporary,
+                    reason: format!(
+                        "every call passes a buffer that {} allocates and frees and reads nowhere else",
+                        callers.join(", ")
+                    ),
+                };
+            }
+            Some(Err(why)) => {
+                return external(&format!("function parameter: the caller owns it ({why})"));
+            }
+            _ => return external("function parameter: the caller owns it"),
+        },
         Storage::Local => {}
     }
     if f.address_taken {

@@ -55,29 +55,35 @@ pub(crate) fn plan_array_edits(
     (rotations, masks): (&Rotations, bool),
 ) -> Option<Vec<Edit>> {
     let decl = scop.array(array);
-    let mut declarator = decl.declarator_span.clone()?;
-    // A new declarator drops the initialiser: its values are dead wherever
-    // the storage is certified (no cell is live-in there, or the array
-    // would keep its layout), and its shape is the old one's
-    // (`int c[5] = {{7, 8, 9}, {10, 11, 12}}` does not compile cleanly).
-    if let Some(init) = &decl.initializer_span {
-        declarator.end = declarator.end.max(init.end);
-    }
     let mut edits = Vec::new();
     // The values printed, in `long long` where that is what is proven
     // (the pipeline keeps the declaration of a layout with a value proven
     // in neither: see [`unproven_value`]).
     let mut check = ValueCheck::new(source, scop);
-    let declared = if layout.is_linear() {
-        Some(linear_declarator_text(scop, array, layout))
-    } else if !decl.keeps_declarator() {
-        Some(declarator_text(scop, array, layout))
+    if let Some(sites) = decl.resize_sites() {
+        // A caller-owned parameter: its declarator and every caller's
+        // allocation take the new extents.
+        let extents = resized_extents(scop, array, layout)?;
+        for site in sites {
+            for (d, new) in extents.iter().enumerate() {
+                let (Some(new), Some(spans)) = (new, site.dims.get(d)) else {
+                    continue;
+                };
+                for span in spans {
+                    edits.push(Edit::replace(span.clone(), new.clone()));
+                }
+            }
+        }
     } else {
-        None
-    };
-    if let Some(text) = declared {
-        let text = checked_subscripts(&text, &[], &mut |e| check.extent(e)).unwrap_or(text);
-        edits.push(Edit::replace(declarator, text));
+        let mut declarator = decl.declarator_span.clone()?;
+        // A new declarator drops the initialiser: its values are dead
+        // wherever the storage is certified (no cell is live-in there, or
+        // the array would keep its layout), and its shape is the old one's
+        // (`int c[5] = {{7, 8, 9}, {10, 11, 12}}` does not compile cleanly).
+        if let Some(init) = &decl.initializer_span {
+            declarator.end = declarator.end.max(init.end);
+        }
+        push_declarator(scop, array, layout, (declarator, &mut check), &mut edits);
     }
     for_each_access(
         source,
@@ -98,6 +104,68 @@ pub(crate) fn plan_array_edits(
         },
     );
     Some(edits)
+}
+
+/// The edit of the declarator `declarator` of a local array for `layout`
+/// (none for a parameter, whose declarator stays).
+fn push_declarator(
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+    (declarator, check): (std::ops::Range<usize>, &mut ValueCheck),
+    edits: &mut Vec<Edit>,
+) {
+    let decl = scop.array(array);
+    let declared = if layout.is_linear() {
+        Some(linear_declarator_text(scop, array, layout))
+    } else if !decl.keeps_declarator() {
+        Some(declarator_text(scop, array, layout))
+    } else {
+        None
+    };
+    if let Some(text) = declared {
+        let text = checked_subscripts(&text, &[], &mut |e| check.extent(e)).unwrap_or(text);
+        edits.push(Edit::replace(declarator, text));
+    }
+}
+
+/// The new extent of each dimension of a caller-owned parameter under
+/// `layout` (`None`: the extent stays), as texts that mean the same in
+/// the callers: numbers, or affine forms of macros. `None` when a new
+/// extent is neither, or the layout is not one of dropped, shrunk and
+/// modulo dimensions (the accesses of a parameter keep its rank).
+pub(crate) fn resized_extents(
+    scop: &Scop,
+    array: ArrayId,
+    layout: &ArrayLayout,
+) -> Option<Vec<Option<String>>> {
+    let _ = array;
+    let params = scop.param_texts();
+    let printable = |b: &ParamAffine| -> Option<String> {
+        let macros_only = b.coeffs.iter().enumerate().all(|(k, c)| {
+            *c == 0
+                || matches!(
+                    scop.params[k].origin,
+                    crate::ir::ParamOrigin::Define | crate::ir::ParamOrigin::CommandLine
+                ) && !scop.params[k].value_used
+        });
+        (b.is_affine() && macros_only).then(|| param_text(b, &params))
+    };
+    layout
+        .dims
+        .iter()
+        .map(|d| match d {
+            DimLayout::Dropped => Some(Some("1".to_string())),
+            DimLayout::Plain { extent: None } => Some(None),
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo {
+                modulus: b,
+                extent_proven: true,
+                ..
+            } => printable(b).map(Some),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The check of the values a new layout prints (see

@@ -94,6 +94,11 @@ impl FileAliasing {
         FileAliasing { calls: known }
     }
 
+    /// Whether every call of `function` (a `static` function) is known.
+    pub(crate) fn all_calls_known(&self, function: &str) -> bool {
+        self.calls.contains_key(function)
+    }
+
     /// Whether parameters `i` and `j` of `function` are distinct objects
     /// at every call (false when its calls are not all known).
     pub(crate) fn distinct_parameters(&self, function: &str, i: usize, j: usize) -> bool {

@@ -45,6 +45,8 @@ pub(crate) struct LowerContext<'a> {
     pub effects: &'a super::effects::FileEffects,
     /// The calls of the file's `static` functions.
     pub aliasing: &'a super::aliasing::FileAliasing,
+    /// The array parameters whose every caller's buffer is its own.
+    pub buffers: &'a super::buffers::CallerBuffers,
     /// The function that contains the run.
     pub function_def: &'a super::syntax::Function,
 }
@@ -458,9 +460,21 @@ fn may_alias(cx: &LowerContext, array_vars: &[usize]) -> Vec<crate::ir::MayAlias
         })
     };
     let global = |v: usize| matches!(scopes.vars[v].storage, Storage::Global | Storage::Static);
+    // A buffer that every caller allocates for this parameter alone (see
+    // `frontend::buffers`) shares memory with nothing else.
+    let owned = |v: usize| {
+        scopes.vars[v].storage == Storage::FunctionParam
+            && matches!(
+                cx.buffers.parameter(cx.function, scopes.vars[v].name()),
+                Some(Ok(_))
+            )
+    };
     let mut out = Vec::new();
     for (ia, &va) in array_vars.iter().enumerate() {
         for (ib, &vb) in array_vars.iter().enumerate().skip(ia + 1) {
+            if owned(va) || owned(vb) {
+                continue;
+            }
             let source = match (parameter(va), parameter(vb)) {
                 (Some(i), Some(j)) => (!cx.aliasing.distinct_parameters(cx.function, i, j))
                     .then_some(AliasSource::Parameters),
@@ -630,6 +644,9 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         is_scalar: ndims == 0,
         shared_by_parallel_loop,
         read_through_its_write: false,
+        caller_owned: (var.storage == crate::ir::Storage::FunctionParam && ndims > 0)
+            .then(|| cx.buffers.parameter(cx.function, var.name()))
+            .flatten(),
     }
 }
 

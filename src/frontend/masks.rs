@@ -165,6 +165,7 @@ pub fn plan(
             k += 1;
             continue;
         }
+        declarator_numbers(&macros, tokens, k, &mut planner.masks);
         let candidates: Vec<&Define> = match command.iter().find(|d| d.name == t.text) {
             Some(d) => vec![d],
             None => match evaluated.state_at(&t.text, at.start) {
@@ -179,7 +180,65 @@ pub fn plan(
         };
         k += taken.unwrap_or(1);
     }
+    planner
+        .masks
+        .replacements
+        .sort_by_key(|(r, _)| (r.start, r.end));
     planner.masks
+}
+
+/// A use at `tokens[k]` of a declarator macro (a function-like macro
+/// whose body starts `PARAM [`, as PolyBench's `POLYBENCH_1D(var, dim1,
+/// ddim1)`) with a number for an argument (`POLYBENCH_1D(tmp, 1, n)`, as
+/// polyfold writes a shrunk extent): tree-sitter reads such a use as a
+/// function declarator, whose parameters cannot be numbers, so each
+/// number argument reads as a name of its length (`_`). The declarator
+/// itself is the expansion of the user's text (see
+/// [`Macros::expand_declarator`]).
+fn declarator_numbers(macros: &Macros, tokens: &[PpToken], k: usize, masks: &mut Masks) {
+    let Some(def) = macros.table.function(&tokens[k].text) else {
+        return;
+    };
+    let body = super::macros::lex(&def.body, None);
+    let declarator = matches!(body.as_slice(), [first, open, ..]
+        if open.text == "[" && def.params.contains(&first.text));
+    if !declarator || tokens.get(k + 1).is_none_or(|t| t.text != "(") {
+        return;
+    }
+    let mut depth = 0usize;
+    let mut arg: Vec<&PpToken> = Vec::new();
+    let mut numbers = Vec::new();
+    for t in &tokens[k + 2..] {
+        match t.text.as_str() {
+            "(" => depth += 1,
+            ")" | "," if depth == 0 => {
+                if let [one] = arg.as_slice()
+                    && one.text.bytes().all(|b| b.is_ascii_digit())
+                    && let Some(at) = one.origin.clone()
+                {
+                    numbers.push(at);
+                }
+                if t.text == ")" {
+                    break;
+                }
+                arg.clear();
+                continue;
+            }
+            ")" => depth -= 1,
+            _ => {}
+        }
+        arg.push(t);
+    }
+    for at in numbers {
+        let name = "_".repeat(at.end - at.start);
+        if !masks
+            .replacements
+            .iter()
+            .any(|(r, _)| r.start < at.end && at.start < r.end)
+        {
+            masks.replacements.push((at, name));
+        }
+    }
 }
 
 /// What the expansion of one macro use is, when the parser needs a mask

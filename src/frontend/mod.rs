@@ -24,6 +24,7 @@
 pub mod affine;
 pub mod aliasing;
 pub(crate) mod analyze;
+pub mod buffers;
 pub mod effects;
 pub mod lower;
 pub mod macros;
@@ -173,6 +174,8 @@ Code::HeaderNotRead,
     let scopes = Scopes::build(&file);
     let effects = effects::FileEffects::build(&file, &scopes, &macros);
     let aliasing = aliasing::FileAliasing::build(&file, &scopes, source);
+    let buffers =
+        buffers::CallerBuffers::build(&file, &scopes, &|k| views.of_function(k), source, &aliasing);
     let mut ex = Extractor {
         source,
         file: &file,
@@ -186,6 +189,7 @@ Code::HeaderNotRead,
         scopes: &scopes,
         effects: &effects,
         aliasing: &aliasing,
+        buffers: &buffers,
         sink: DiagSink::default(),
         scops: Vec::new(),
     };
@@ -506,6 +510,7 @@ struct Extractor<'a> {
     scopes: &'a Scopes<'a>,
     effects: &'a effects::FileEffects,
     aliasing: &'a aliasing::FileAliasing,
+    buffers: &'a buffers::CallerBuffers,
     sink: DiagSink,
     scops: Vec<Scop>,
 }
@@ -811,6 +816,7 @@ Code::RegionWithoutLoop,
             rotation_unproven: std::cell::Cell::new(false),
             effects: self.effects,
             aliasing: self.aliasing,
+            buffers: self.buffers,
             function_def: f,
         };
         match lower_run(&taken, &cx) {

@@ -311,6 +311,31 @@ pub struct ArrayFacts {
     /// What in the initialiser has a side effect (a call that may touch
     /// memory, an assignment): a new declaration drops the initialiser.
     pub initializer_effect: Option<String>,
+    /// A parameter of a `static` function: whether every call of the file
+    /// passes a buffer its caller owns, allocates, passes and frees, and
+    /// nothing else (see `frontend::buffers`): the texts that size its
+    /// storage (the parameter's declarator first, then each caller's
+    /// allocation), or why not. `None` for any other array.
+    pub caller_owned: Option<Result<Vec<ResizeSite>, String>>,
+}
+
+/// A text that sizes the storage of a caller-owned parameter: the
+/// parameter's declarator, or a caller's allocation (a declaration, or the
+/// call of an allocation macro).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResizeSite {
+    /// The function it is in.
+    pub function: String,
+    /// The whole site (a declarator, a declaration or a macro call).
+    pub span: Range<usize>,
+    /// Per dimension, the texts that spell its extent: the extent of a
+    /// declarator, or the arguments of a macro that give it (empty:
+    /// nothing spells it, as in a parameter `t[][m]`). A new extent
+    /// replaces each of them.
+    pub dims: Vec<Vec<Range<usize>>>,
+    /// What the site is, for the report (`the local array`, `the macro
+    /// POLYBENCH_2D_ARRAY_DECL`).
+    pub what: String,
 }
 
 /// The liveness class of an array; the classifier of a later stage fills it.
@@ -355,6 +380,16 @@ impl Array {
     /// modulus applies inside the declared extent).
     pub(crate) fn keeps_declarator(&self) -> bool {
         self.facts.storage == Storage::FunctionParam
+    }
+
+    /// A caller-owned parameter used only in its SCoP: the texts that
+    /// size its storage (see [`ArrayFacts::caller_owned`]).
+    pub(crate) fn resize_sites(&self) -> Option<&[ResizeSite]> {
+        let f = &self.facts;
+        match &f.caller_owned {
+            Some(Ok(sites)) if !f.address_taken && !f.used_outside_scop => Some(sites),
+            _ => None,
+        }
     }
 }
 

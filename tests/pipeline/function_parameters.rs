@@ -1,13 +1,21 @@
 //! Issue 19, item 4: a function parameter declared a temporary with
-//! `--temp FUNCTION:NAME`. The caller passes its own array, so the
-//! parameter's declarator stays as written: a dropped dimension is
-//! subscripted `[0]` (the declarator used to lose it: `double B[N]`
-//! became `double B`, and the call `kernel(A, B, C)` no longer compiled),
-//! a modulus applies to the subscript inside the declared extent (`e % b`
-//! is at most `e`, so it stays in bounds wherever the original access
-//! is). The expected subscripts are worked out by hand from the
-//! lifetimes; the outputs are compiled with ASan/UBSan, run, and must
-//! print what the original prints.
+//! `--temp FUNCTION:NAME`. When its callers' arrays are not all the
+//! function's alone, the parameter's declarator stays as written: a
+//! dropped dimension is subscripted `[0]` (the declarator used to lose it:
+//! `double B[N]` became `double B`, and the call `kernel(A, B, C)` no
+//! longer compiled), a modulus applies to the subscript inside the
+//! declared extent (`e % b` is at most `e`, so it stays in bounds wherever
+//! the original access is).
+//!
+//! Issue 47: a parameter of a `static` function whose every caller
+//! allocates a buffer, passes it and frees it, and does nothing else with
+//! it, is a temporary without a flag, and shrinks where it is allocated:
+//! the parameter's declarator and each caller's allocation (a declaration,
+//! or the call of an allocation macro) take the new extents together.
+//!
+//! The expected subscripts are worked out by hand from the lifetimes; the
+//! outputs are compiled with ASan/UBSan, run, and must print what the
+//! original prints.
 
 use crate::common;
 
@@ -35,11 +43,14 @@ fn a_parameter_keeps_its_declarator_and_a_dropped_dimension_becomes_zero() {
     let output = polyfold(&["--temp", "kernel:B", "--temp", "kernel:C"], &path);
     // B[i] is dead right after its one read: one cell, B[0]. C[i][j] is
     // read two columns later and each row starts anew: C[0][j % 2].
+    // `main` initialises C before the call: C is the user's word only,
+    // and keeps its declarator. B is `main`'s alone: it shrinks there too.
     assert_has(
         &output,
-        "static void kernel(double A[N], double B[N] /* polyfold: B[i] -> B[0] */, \
+        "static void kernel(double A[N], double B[1] /* polyfold: B[i] -> B[0] */, \
          double C[N][N] /* polyfold: C[i][j] -> C[0][j % 2] */)",
     );
+    assert_has(&output, "static double A[N], B[1], C[N][N];");
     assert_has(&output, "B[0] = A[i] * 2.0;");
     assert_has(&output, "C[0][1] = A[i] * 0.5;");
     assert_has(&output, "C[0][j % 2] = C[0][j % 2] * 0.5 + A[i];");
@@ -59,8 +70,61 @@ fn a_parameter_without_an_extent_folds_inside_the_callers_array() {
 }
 
 #[test]
-fn without_temp_a_parameter_is_external() {
+fn without_temp_only_a_buffer_the_caller_keeps_to_the_call_is_a_temporary() {
     let path = case("temp_parameter");
     let source = std::fs::read_to_string(&path).expect("test program");
-    assert_eq!(polyfold(&[], &path), source);
+    let output = polyfold(&[], &path);
+    // A is read after the call, C written before it: both external. B
+    // shrinks to one cell, in the kernel and in `main`.
+    let expected = source
+        .replace(
+            "double B[N], double C",
+            "double B[1] /* polyfold: B[i] -> B[0] */, double C",
+        )
+        .replace("B[i] = A[i] * 2.0;", "B[0] = A[i] * 2.0;")
+        .replace("A[i] = B[i] + 1.0;", "A[i] = B[0] + 1.0;")
+        .replace(
+            "static double A[N], B[N], C[N][N];",
+            "static double A[N], B[1], C[N][N];",
+        );
+    assert_ne!(expected, source);
+    assert_eq!(output, expected);
+    common::assert_runs_like_original(&path, "temp_parameter", "parameters-owned", &output);
+}
+
+#[test]
+fn buffers_allocated_through_macros_shrink_at_the_macro_calls() {
+    let path = case("caller_owned_macros");
+    let output = polyfold(&[], &path);
+    // tmp[i] is dead after row i's second loop: one cell. row[i][j] is
+    // read only in row i: one row of M (the inner extent stays).
+    assert_has(
+        &output,
+        "double ARRAY_1D(tmp, 1, n) /* polyfold: tmp[i] -> tmp[0] */)",
+    );
+    assert_has(&output, "tmp[0] = tmp[0] + A[i][j] * x[j];");
+    assert_has(
+        &output,
+        "double ARRAY_2D(row, 1, M, n, m) /* polyfold: row[i][j] -> row[0][j] */",
+    );
+    assert_has(&output, "s[i] = s[i] + row[0][j] * row[0][m - 1 - j];");
+    assert_has(
+        &output,
+        "  DECL_1D(tmp, double, 1, n);\n  DECL_2D(row, double, 1, M, n, m);\n",
+    );
+    // A, x, y and s are read by `main` after the calls.
+    for kept in [
+        "DECL_2D(A, double, N, M, n, m);",
+        "DECL_1D(s, double, N, n);",
+    ] {
+        assert_has(&output, kept);
+    }
+    common::assert_runs_like_original(&path, "caller_owned_macros", "parameters", &output);
+    // Polyfold on its own output changes nothing.
+    let scratch = std::env::temp_dir().join(format!("polyfold-owned-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let again = scratch.join("caller_owned_macros.c");
+    std::fs::write(&again, &output).expect("write");
+    assert_eq!(polyfold(&[], &again), output);
+    let _ = std::fs::remove_dir_all(&scratch);
 }

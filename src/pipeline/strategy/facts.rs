@@ -326,7 +326,7 @@ impl<'a> ArrayFacts<'a> {
     ) -> Result<ArrayFacts<'a>, Kept> {
         let decl = scop.array(array);
         let model = array_model(scop, array);
-        if decl.declarator_span.is_none() {
+        if decl.declarator_span.is_none() && decl.resize_sites().is_none() {
             return Err(Kept::DeclarationNotFound);
         }
         if let Some(v) = &decl.facts.extent_written {
