@@ -63,7 +63,7 @@ pub(crate) fn plan_array_edits(
     if let Some(sites) = decl.resize_sites() {
         // A caller-owned parameter: its declarator and every caller's
         // allocation take the new extents.
-        let extents = resized_extents(scop, array, layout)?;
+        let extents = resized_extents(scop, layout)?;
         for site in sites {
             for (d, new) in extents.iter().enumerate() {
                 let (Some(new), Some(spans)) = (new, site.dims.get(d)) else {
@@ -129,43 +129,18 @@ fn push_declarator(
     }
 }
 
-/// The new extent of each dimension of a caller-owned parameter under
-/// `layout` (`None`: the extent stays), as texts that mean the same in
-/// the callers: numbers, or affine forms of macros. `None` when a new
-/// extent is neither, or the layout is not one of dropped, shrunk and
-/// modulo dimensions (the accesses of a parameter keep its rank).
-pub(crate) fn resized_extents(
-    scop: &Scop,
-    array: ArrayId,
-    layout: &ArrayLayout,
-) -> Option<Vec<Option<String>>> {
-    let _ = array;
+/// The new extent of each dimension of an array sized at its sites
+/// under `layout`, as text (`None`: the extent stays); see
+/// [`crate::mapping::layout::site_extents`].
+fn resized_extents(scop: &Scop, layout: &ArrayLayout) -> Option<Vec<Option<String>>> {
     let params = scop.param_texts();
-    let printable = |b: &ParamAffine| -> Option<String> {
-        let macros_only = b.coeffs.iter().enumerate().all(|(k, c)| {
-            *c == 0
-                || matches!(
-                    scop.params[k].origin,
-                    crate::ir::ParamOrigin::Define | crate::ir::ParamOrigin::CommandLine
-                ) && !scop.params[k].value_used
-        });
-        (b.is_affine() && macros_only).then(|| param_text(b, &params))
-    };
-    layout
-        .dims
-        .iter()
-        .map(|d| match d {
-            DimLayout::Dropped => Some(Some("1".to_string())),
-            DimLayout::Plain { extent: None } => Some(None),
-            DimLayout::Plain { extent: Some(b) }
-            | DimLayout::Modulo {
-                modulus: b,
-                extent_proven: true,
-                ..
-            } => printable(b).map(Some),
-            _ => None,
-        })
-        .collect()
+    let extents = crate::mapping::layout::site_extents(layout, &scop.params)?;
+    Some(
+        extents
+            .iter()
+            .map(|e| e.as_ref().map(|b| param_text(b, &params)))
+            .collect(),
+    )
 }
 
 /// The check of the values a new layout prints (see

@@ -78,7 +78,12 @@ impl CallerBuffers {
                 let Some(dc) = p.declarators.first() else {
                     continue;
                 };
-                if dc.dims.is_empty() || dc.is_function || p.declarators.len() != 1 {
+                // A `const` parameter is an input.
+                if dc.dims.is_empty()
+                    || dc.is_function
+                    || p.declarators.len() != 1
+                    || p.has_qualifier("const")
+                {
                     continue;
                 }
                 let cx = Cx {
@@ -128,7 +133,7 @@ struct Buffer {
 }
 
 /// The line of byte `at` of `source`, from 1.
-fn line_of(source: &str, at: usize) -> usize {
+pub(super) fn line_of(source: &str, at: usize) -> usize {
     source[..at.min(source.len())].matches('\n').count() + 1
 }
 
@@ -315,10 +320,19 @@ impl<'m> Cx<'_, 'm> {
         let mut found: Vec<Buffer> = Vec::new();
         let mut frees: Vec<Range<usize>> = Vec::new();
         let mut unreadable = None;
+        let mut initialised = false;
         walk_stmts(&caller.body, &mut |s: &CStmt| match s {
             CStmt::Decl { decl, span } => {
                 for dc in &decl.declarators {
-                    if dc.name == name && !dc.from_macro && !dc.dims.is_empty() && !dc.is_pointer {
+                    if dc.name == name && dc.init.is_some() {
+                        initialised = true;
+                    }
+                    if dc.name == name
+                        && !dc.from_macro
+                        && !dc.dims.is_empty()
+                        && !dc.is_pointer
+                        && dc.init.is_none()
+                    {
                         found.push(Buffer {
                             site: ResizeSite {
                                 function: caller.name.clone(),
@@ -360,6 +374,12 @@ impl<'m> Cx<'_, 'm> {
             _ => {}
         });
         let line = |at: usize| line_of(self.source, at);
+        if initialised {
+            return Err(format!(
+                "`{name}` of {} is initialised where it is declared",
+                caller.name
+            ));
+        }
         if found.len() != 1 {
             return Err(match (found.len(), unreadable) {
                 (0, Some(m)) => format!(
@@ -405,7 +425,7 @@ impl<'m> Cx<'_, 'm> {
             }
             return Err(format!(
                 "`{name}` is {} at line {} of {}",
-                self.what_use(caller, name, at),
+                what_use(&caller.body, name, at),
                 line(at),
                 caller.name
             ));
@@ -420,52 +440,6 @@ impl<'m> Cx<'_, 'm> {
             ));
         }
         Ok(b)
-    }
-
-    /// What the occurrence of `name` at `at` in `caller` does, for the
-    /// reason of a buffer that keeps its layout: what the expression
-    /// right around the name (through casts) does with it.
-    fn what_use(&self, caller: &Function, name: &str, at: usize) -> String {
-        let is_it = |c: &Expr| {
-            let mut c = c;
-            while let ExprKind::Cast(_, x) = &c.kind {
-                c = x;
-            }
-            matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
-        };
-        let mut found: Option<String> = None;
-        caller.body.walk_exprs(&mut |e: &Expr| {
-            if found.is_some() || !(e.span.start <= at && at < e.span.end) {
-                return;
-            }
-            found = match &e.kind {
-                ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
-                    ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
-                    ExprKind::Ident(n) => {
-                        format!("passed to `{n}`, which polyfold does not follow")
-                    }
-                    _ => "passed through a function pointer".to_string(),
-                }),
-                ExprKind::Assign(_, _, rhs) if is_it(rhs) => {
-                    Some("stored (its address escapes)".to_string())
-                }
-                ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some("assigned".to_string()),
-                ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => {
-                    Some("moved by pointer arithmetic that is not a subscript".to_string())
-                }
-                ExprKind::Update(_, a) if is_it(a) => {
-                    Some("moved by pointer arithmetic that is not a subscript".to_string())
-                }
-                ExprKind::AddrOf(_) => Some("under `&`".to_string()),
-                ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => {
-                    Some("read or written outside the call".to_string())
-                }
-                _ => None,
-            };
-        });
-        found.unwrap_or_else(|| {
-            format!("used other than allocated, passed to the callee or freed (`{name}`)")
-        })
     }
 
     /// The dimensions of the macro declarator `source[call]` (a
@@ -559,8 +533,54 @@ impl<'m> Cx<'_, 'm> {
     }
 }
 
+/// What the occurrence of `name` at `at` in `body` does, for the
+/// reason of a buffer that keeps its layout: what the expression
+/// right around the name (through casts) does with it.
+pub(super) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
+    let is_it = |c: &Expr| {
+        let mut c = c;
+        while let ExprKind::Cast(_, x) = &c.kind {
+            c = x;
+        }
+        matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
+    };
+    let mut found: Option<String> = None;
+    body.walk_exprs(&mut |e: &Expr| {
+        if found.is_some() || !(e.span.start <= at && at < e.span.end) {
+            return;
+        }
+        found = match &e.kind {
+            ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
+                ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
+                ExprKind::Ident(n) => {
+                    format!("passed to `{n}`, which polyfold does not follow")
+                }
+                _ => "passed through a function pointer".to_string(),
+            }),
+            ExprKind::Assign(_, _, rhs) if is_it(rhs) => {
+                Some("stored (its address escapes)".to_string())
+            }
+            ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some("assigned".to_string()),
+            ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => {
+                Some("moved by pointer arithmetic that is not a subscript".to_string())
+            }
+            ExprKind::Update(_, a) if is_it(a) => {
+                Some("moved by pointer arithmetic that is not a subscript".to_string())
+            }
+            ExprKind::AddrOf(_) => Some("under `&`".to_string()),
+            ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => {
+                Some("read or written outside the call".to_string())
+            }
+            _ => None,
+        };
+    });
+    found.unwrap_or_else(|| {
+        format!("used other than allocated, passed to the callee or freed (`{name}`)")
+    })
+}
+
 /// Calls `f` on `s` and every statement inside it, parents first.
-fn walk_stmts<'a>(s: &'a CStmt, f: &mut dyn FnMut(&'a CStmt)) {
+pub(super) fn walk_stmts<'a>(s: &'a CStmt, f: &mut dyn FnMut(&'a CStmt)) {
     f(s);
     match s {
         CStmt::For { body, .. } => walk_stmts(body, f),
@@ -585,7 +605,7 @@ enum MacroStatement {
 }
 
 /// Whether `e` is `free(name)` (through casts).
-fn is_free_of(e: &Expr, name: &str) -> bool {
+pub(super) fn is_free_of(e: &Expr, name: &str) -> bool {
     let ExprKind::Call(f, args) = &e.kind else {
         return false;
     };

@@ -332,7 +332,8 @@ fn lower_array(
         decl_span: Some(var.decl.span.clone()),
         // A declarator expanded from a macro is not the user's text: it
         // is never rewritten (the array keeps its layout).
-        declarator_span: (!var.dc.from_macro).then(|| var.dc.span.clone()),
+        // Nor is a heap buffer's: its storage is sized at its allocation.
+        declarator_span: (!var.dc.from_macro && var.dc.heap.is_none()).then(|| var.dc.span.clone()),
         initializer_span: var
             .dc
             .init
@@ -605,6 +606,22 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
     let var = &cx.scopes.vars[v];
     let ndims = var.dc.dims.len();
     let uses = cx.scopes.uses.get(&v).map(Vec::as_slice).unwrap_or(&[]);
+    // A heap buffer's `free` is not a use of its values.
+    let heap = match &var.dc.heap {
+        Some(super::syntax::HeapBuffer::Array {
+            span,
+            dims,
+            frees,
+            allocator,
+        }) => Some((span, dims, frees, allocator)),
+        _ => None,
+    };
+    let in_size = |at: &usize| var.dc.init.as_ref().is_some_and(|e| e.span.contains(at));
+    let freed = |at: &usize| {
+        heap.is_some_and(|(_, _, frees, _)| in_size(at) || frees.iter().any(|r| r.contains(at)))
+    };
+    let uses: Vec<(usize, Role)> = uses.iter().filter(|(at, _)| !freed(at)).cloned().collect();
+    let uses = uses.as_slice();
     let address_taken = uses.iter().any(|(_, r)| match r {
         Role::AddrOf => true,
         Role::Value => ndims > 0,
@@ -633,7 +650,13 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         .into_iter()
         .find(|&x| written_after(cx, x, var.decl.span.end))
         .map(|x| cx.scopes.vars[x].name().to_string());
-    let initializer_effect = var.dc.init.as_ref().and_then(|e| side_effect(cx, e, 0));
+    // A heap buffer's initialiser is its allocation, which stays.
+    let initializer_effect = var
+        .dc
+        .init
+        .as_ref()
+        .filter(|_| heap.is_none())
+        .and_then(|e| side_effect(cx, e, 0));
     ArrayFacts {
         extent_written,
         initializer_effect,
@@ -647,6 +670,14 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         caller_owned: (var.storage == crate::ir::Storage::FunctionParam && ndims > 0)
             .then(|| cx.buffers.parameter(cx.function, var.name()))
             .flatten(),
+        heap: heap.map(|(span, dims, _, allocator)| {
+            vec![crate::ir::ResizeSite {
+                function: cx.function.to_string(),
+                span: span.clone(),
+                dims: dims.clone(),
+                what: format!("the allocation `{allocator}`"),
+            }]
+        }),
     }
 }
 

@@ -26,6 +26,7 @@ pub mod aliasing;
 pub(crate) mod analyze;
 pub mod buffers;
 pub mod effects;
+pub mod heap;
 pub mod lower;
 pub mod macros;
 pub mod masks;
@@ -170,6 +171,7 @@ Code::HeaderNotRead,
     let macros = Macros::build(&evaluated.all_active_defines(), &command_line);
     let views = FunctionMacros::build(&file, &evaluated, &command_line, source, &scan);
     pp_diags.extend(expand_macro_declarators(&mut file, &views, source));
+    heap::mark(&mut file, source);
     let file = file;
     let scopes = Scopes::build(&file);
     let effects = effects::FileEffects::build(&file, &scopes, &macros);

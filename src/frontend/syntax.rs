@@ -170,6 +170,33 @@ pub struct Declarator {
     /// (`POLYBENCH_2D(A, N, N, n, n)`): its text is not the user's, so it
     /// is never rewritten (the array keeps its layout).
     pub from_macro: bool,
+    /// A pointer to rows, `(*p)[M]...`: array declarators around one
+    /// parenthesised pointer to the name (`dims` are the rows' extents).
+    pub points_to_rows: bool,
+    /// A local pointer initialised with fresh memory (see
+    /// `frontend::heap`): modelled as an array, or why not.
+    pub heap: Option<HeapBuffer>,
+}
+
+/// A local pointer that holds memory from `malloc` or `calloc` (see
+/// `frontend::heap`).
+#[derive(Clone, Debug)]
+pub enum HeapBuffer {
+    /// Modelled as an array with the extents of its allocation (its
+    /// declarator's `dims` are those extents).
+    Array {
+        /// The declaration.
+        span: Range<usize>,
+        /// Per dimension, the text that spells its extent: the factor of
+        /// the size for the first, the row type's extents for the others.
+        dims: Vec<Vec<Range<usize>>>,
+        /// The statements that free it.
+        frees: Vec<Range<usize>>,
+        /// The allocator (`malloc`).
+        allocator: String,
+    },
+    /// Not modelled: why (for the diagnostic of its accesses).
+    Refused(String),
 }
 
 /// A declaration: `static const int n = 3, m;`.
@@ -1163,8 +1190,11 @@ impl<'s> Lowerer<'s> {
         let mut is_pointer = false;
         let mut is_function = false;
         let mut restrict = false;
+        // The kinds met, outermost first.
+        let mut kinds: Vec<&str> = Vec::new();
         let mut cur = node;
         loop {
+            kinds.push(cur.kind());
             match cur.kind() {
                 "identifier" => break,
                 "array_declarator" => {
@@ -1194,6 +1224,17 @@ impl<'s> Lowerer<'s> {
             }
         }
         dims_rev.reverse();
+        let rows = kinds
+            .iter()
+            .take_while(|k| **k == "array_declarator")
+            .count();
+        let points_to_rows = rows > 0
+            && kinds[rows..]
+                == [
+                    "parenthesized_declarator",
+                    "pointer_declarator",
+                    "identifier",
+                ];
         Some(Declarator {
             name: self.text(cur),
             name_span: cur.byte_range(),
@@ -1204,6 +1245,8 @@ impl<'s> Lowerer<'s> {
             restrict,
             init,
             from_macro: false,
+            points_to_rows,
+            heap: None,
         })
     }
 

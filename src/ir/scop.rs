@@ -317,6 +317,10 @@ pub struct ArrayFacts {
     /// storage (the parameter's declarator first, then each caller's
     /// allocation), or why not. `None` for any other array.
     pub caller_owned: Option<Result<Vec<ResizeSite>, String>>,
+    /// A local pointer to memory from `malloc` or `calloc`, modelled as an
+    /// array (see `frontend::heap`): the texts that size it. Its
+    /// declarator stays.
+    pub heap: Option<Vec<ResizeSite>>,
 }
 
 /// A text that sizes the storage of a caller-owned parameter: the
@@ -379,15 +383,16 @@ impl Array {
     /// keeps its declarator (a dropped dimension is subscripted `[0]`, a
     /// modulus applies inside the declared extent).
     pub(crate) fn keeps_declarator(&self) -> bool {
-        self.facts.storage == Storage::FunctionParam
+        self.facts.storage == Storage::FunctionParam || self.facts.heap.is_some()
     }
 
     /// A caller-owned parameter used only in its SCoP: the texts that
     /// size its storage (see [`ArrayFacts::caller_owned`]).
     pub(crate) fn resize_sites(&self) -> Option<&[ResizeSite]> {
         let f = &self.facts;
-        match &f.caller_owned {
-            Some(Ok(sites)) if !f.address_taken && !f.used_outside_scop => Some(sites),
+        match (&f.caller_owned, &f.heap) {
+            (Some(Ok(sites)), _) if !f.address_taken && !f.used_outside_scop => Some(sites),
+            (_, Some(sites)) => Some(sites),
             _ => None,
         }
     }

@@ -283,6 +283,46 @@ pub struct ArrayLayout {
     pub dims: Vec<DimLayout>,
 }
 
+/// The new extent of each dimension of an array whose storage is sized
+/// by texts outside its SCoP's reach (a caller's allocation, an
+/// allocation's size: see [`crate::ir::Array::resize_sites`]) under
+/// `layout`: `None` where the extent stays, `1` for a dropped dimension,
+/// the bound or modulus of a shrunk or modulo one. `None` when a new
+/// extent is not an affine form of numbers and macros without a folded
+/// value (the only names that mean the same there), or the layout is not
+/// one of dropped, plain and modulo dimensions.
+pub(crate) fn site_extents(
+    layout: &ArrayLayout,
+    params: &[crate::ir::Param],
+) -> Option<Vec<Option<ParamAffine>>> {
+    use crate::ir::ParamOrigin;
+    let fixed = |b: &ParamAffine| {
+        let macros_only = b.coeffs.iter().enumerate().all(|(k, c)| {
+            *c == 0
+                || params.get(k).is_some_and(|p| {
+                    matches!(p.origin, ParamOrigin::Define | ParamOrigin::CommandLine)
+                        && !p.value_used
+                })
+        });
+        (b.is_affine() && macros_only).then(|| b.clone())
+    };
+    layout
+        .dims
+        .iter()
+        .map(|d| match d {
+            DimLayout::Dropped => Some(Some(ParamAffine::constant(params.len(), 1))),
+            DimLayout::Plain { extent: None } => Some(None),
+            DimLayout::Plain { extent: Some(b) }
+            | DimLayout::Modulo {
+                modulus: b,
+                extent_proven: true,
+                ..
+            } => fixed(b).map(Some),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A triangle packed row by row (seed 004's triangle folding, as packed
 /// storage): dimension `p` of `dims` is [`DimLayout::Packed`] and
 /// dimension `q` [`DimLayout::Dropped`]; every other dimension keeps its

@@ -71,6 +71,10 @@ pub enum Refused {
     /// A function parameter keeps its declarator: a mapping for the
     /// known values cannot be pinned there.
     DeclaratorKnownValues,
+    /// The array is sized at its callers' allocations or at its own
+    /// allocation: a new extent there must be a number or a form of
+    /// macros.
+    SiteExtents,
     /// Merged storage made for the known values only, offered for every
     /// value.
     KnownValuesOnly,
@@ -117,6 +121,9 @@ impl std::fmt::Display for Refused {
             Refused::DeclaratorKnownValues => write!(
                 f,
                 "{DECLARATOR}: the mapping holds only for the known values, and a parameter list has no place for their pin"
+            ),
+            Refused::SiteExtents => f.write_str(
+                "its storage is sized where it is allocated, and a new extent there must be a number or a form of macros",
             ),
             Refused::KnownValuesOnly => {
                 f.write_str("merged storage made for the known values only")
@@ -515,7 +522,13 @@ fn fit_declarator(
             *extent = None;
         }
     }
-    Ok(ArrayLayout { dims })
+    let layout = ArrayLayout { dims };
+    if claim.scop.array(claim.array).resize_sites().is_some()
+        && crate::mapping::layout::site_extents(&layout, &claim.scop.params).is_none()
+    {
+        return Err(Refused::SiteExtents);
+    }
+    Ok(layout)
 }
 
 /// Merged buffers for `values`, by the trace of `scop` with its
