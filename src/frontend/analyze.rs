@@ -1546,15 +1546,20 @@ impl<'a> Analyzer<'a> {
             return Err(());
         };
         let v = &self.scopes.vars[var];
-        if !v.is_array() {
-            let d = self
-                .warn(
-                    Code::PointerAccess,
-                    format!("subscripted pointer `{name}`"),
-                    cur.span.clone(),
-                    "pointers may alias; only declared arrays are modelled",
-                )
-                .with_note("declare the parameter as an array, e.g. `double A[N][N]`");
+        if !v.is_array() || matches!(v.dc.heap, Some(super::syntax::HeapBuffer::Refused(_))) {
+            let d = self.warn(
+                Code::PointerAccess,
+                format!("subscripted pointer `{name}`"),
+                cur.span.clone(),
+                "pointers may alias; only declared arrays are modelled",
+            );
+            // A heap buffer of the function says why it is not one.
+            let d = match &v.dc.heap {
+                Some(super::syntax::HeapBuffer::Refused(why)) => d.with_note(format!(
+                    "`{name}` holds memory from an allocation, but {why}: its layout stays"
+                )),
+                _ => d.with_note("declare the parameter as an array, e.g. `double A[N][N]`"),
+            };
             self.diags.push(d);
             return Err(());
         }

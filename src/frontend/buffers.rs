@@ -130,6 +130,8 @@ struct Buffer {
     spans: Vec<Range<usize>>,
     /// The extents of the declared array type, as polynomials.
     extents: Vec<Option<Poly>>,
+    /// Passed as `*t` (a pointer to the whole array), not `t`.
+    deref: bool,
 }
 
 /// The line of byte `at` of `source`, from 1.
@@ -321,9 +323,19 @@ impl<'m> Cx<'_, 'm> {
         let mut frees: Vec<Range<usize>> = Vec::new();
         let mut unreadable = None;
         let mut initialised = false;
+        let mut unreadable_size = None;
         walk_stmts(&caller.body, &mut |s: &CStmt| match s {
             CStmt::Decl { decl, span } => {
                 for dc in &decl.declarators {
+                    if dc.name == name
+                        && let Some(b) = self.heap_buffer(kc, caller, (decl, span, dc))
+                    {
+                        match b {
+                            Ok(b) => found.push(b),
+                            Err(why) => unreadable_size = Some(why),
+                        }
+                        continue;
+                    }
                     if dc.name == name && dc.init.is_some() {
                         initialised = true;
                     }
@@ -346,6 +358,7 @@ impl<'m> Cx<'_, 'm> {
                             },
                             spans: vec![span.clone()],
                             extents: self.declarator_extents(kc, dc),
+                            deref: false,
                         });
                     }
                 }
@@ -374,6 +387,9 @@ impl<'m> Cx<'_, 'm> {
             _ => {}
         });
         let line = |at: usize| line_of(self.source, at);
+        if let (true, Some(why)) = (found.is_empty(), unreadable_size) {
+            return Err(format!("`{name}` of {}: {why}", caller.name));
+        }
         if initialised {
             return Err(format!(
                 "`{name}` of {} is initialised where it is declared",
@@ -394,9 +410,9 @@ impl<'m> Cx<'_, 'm> {
             });
         }
         let b = found.pop().expect("one");
-        // A local array is passed as it is; a pointer to an array as `*t`.
-        let is_pointer = b.site.what != "the local array";
-        if is_pointer != deref {
+        // A local array or a pointer to its rows is passed as it is; a
+        // pointer to the whole array as `*t`.
+        if b.deref != deref {
             return Err(format!(
                 "`{name}` of {} is passed as a pointer, not as the array it allocates",
                 caller.name
@@ -414,6 +430,7 @@ impl<'m> Cx<'_, 'm> {
             }
         });
         let body = caller.body.span();
+        let mut escapes: Vec<String> = Vec::new();
         for (at, n) in crate::util::c_text::identifier_tokens(&self.source[body.clone()], true) {
             let at = body.start + at;
             if n != name {
@@ -423,12 +440,20 @@ impl<'m> Cx<'_, 'm> {
             if b.spans.iter().any(inside) || passes.iter().any(inside) || frees.iter().any(inside) {
                 continue;
             }
-            return Err(format!(
+            escapes.push(format!(
                 "`{name}` is {} at line {} of {}",
                 what_use(&caller.body, name, at),
                 line(at),
                 caller.name
             ));
+        }
+        if !escapes.is_empty() {
+            // `realloc` says most.
+            let k = escapes
+                .iter()
+                .position(|w| w.contains("realloc"))
+                .unwrap_or(0);
+            return Err(escapes.swap_remove(k));
         }
         if self.scopes.lookup(name, body.start).is_some()
             && self.scopes.vars[self.scopes.lookup(name, body.start).expect("some")].storage
@@ -440,6 +465,49 @@ impl<'m> Cx<'_, 'm> {
             ));
         }
         Ok(b)
+    }
+
+    /// The buffer that declarator `dc` (of `decl`, the declaration at
+    /// `span` in `caller`) allocates from the heap: a pointer to rows or
+    /// to elements initialised by `malloc` or `calloc` (see
+    /// `super::heap`), or why its size cannot be read; `None` for any
+    /// other declarator.
+    fn heap_buffer(
+        &self,
+        kc: usize,
+        caller: &Function,
+        (decl, span, dc): (&Decl, &Range<usize>, &Declarator),
+    ) -> Option<Result<Buffer, String>> {
+        if !dc.is_pointer || !(dc.dims.is_empty() || dc.points_to_rows) || dc.from_macro {
+            return None;
+        }
+        let (allocator, args) = super::heap::allocation(dc.init.as_ref()?)?;
+        let Some(first) = super::heap::first_extent(self.source, (allocator, args), decl, dc)
+        else {
+            return Some(Err(format!(
+                "its size is not `n * sizeof *{}` or `calloc(n, sizeof *{})`",
+                dc.name, dc.name
+            )));
+        };
+        let mut dims = vec![vec![first.span.clone()]];
+        dims.extend(
+            dc.dims
+                .iter()
+                .map(|(e, _)| e.iter().map(|e| e.span.clone()).collect()),
+        );
+        let mut extents = vec![Poly::of(&first, &|x| symbol_of(x, None)).ok()];
+        extents.extend(self.declarator_extents(kc, dc));
+        Some(Ok(Buffer {
+            site: ResizeSite {
+                function: caller.name.clone(),
+                span: span.clone(),
+                dims,
+                what: format!("the allocation `{allocator}`"),
+            },
+            spans: vec![span.clone()],
+            extents,
+            deref: false,
+        }))
     }
 
     /// The dimensions of the macro declarator `source[call]` (a
@@ -518,6 +586,7 @@ impl<'m> Cx<'_, 'm> {
                     .trim()
                     .to_string();
                 Some(MacroStatement::Allocates(Buffer {
+                    deref: true,
                     site: ResizeSite {
                         function: String::new(),
                         span: call,
@@ -553,7 +622,7 @@ pub(super) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
             ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
                 ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
                 ExprKind::Ident(n) => {
-                    format!("passed to `{n}`, which polyfold does not follow")
+                    format!("passed to `{n}`")
                 }
                 _ => "passed through a function pointer".to_string(),
             }),
@@ -918,6 +987,25 @@ mod tests {
     }
 
     #[test]
+    fn heap_memory_of_the_caller_passed_and_freed() {
+        for (alloc, first) in [
+            ("double (*buf)[M] = malloc(N * sizeof *buf);", "N"),
+            ("double (*buf)[M] = calloc(N + 1, sizeof(*buf));", "N + 1"),
+        ] {
+            let src = format!(
+                "#include <stdlib.h>\n{KERNEL}int main(void) {{ double out[N]; {alloc} k(N, buf, out); k(N - 1, buf, out); free(buf); return (int)out[1]; }}\n"
+            );
+            let sites = owned(&src, "t").expect("examined").expect(alloc);
+            assert_eq!(
+                dims(&src, &sites[1]),
+                vec![vec![first], vec!["M"]],
+                "{alloc}"
+            );
+            assert!(sites[1].what.contains("alloc"), "{alloc}");
+        }
+    }
+
+    #[test]
     fn polybench_style_macros_declare_allocate_pass_and_free() {
         let src = String::from(
             "#include <stdlib.h>\n#define PAD 0\n#define ARRAY_2D(v, d1, d2, dd1, dd2) v[d1 + PAD][d2 + PAD]\n\
@@ -982,7 +1070,15 @@ mod tests {
             ),
             (
                 "double (*buf)[M] = malloc(sizeof(double[N][M])); double out[N]; k(N, buf, out); free(buf); return 0;",
-                "not a local array",
+                "its size",
+            ),
+            (
+                "double (*buf)[M] = malloc(N * sizeof *buf); double out[N]; k(N, buf, out); buf[0][1] = 2; free(buf); return 0;",
+                "read or written",
+            ),
+            (
+                "double (*buf)[M] = malloc(N * sizeof *buf); double out[N]; k(N, buf, out); buf = realloc(buf, 9); free(buf); return 0;",
+                "realloc",
             ),
         ] {
             let src = format!(

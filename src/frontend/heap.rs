@@ -206,7 +206,7 @@ fn examine(
 
 /// `malloc(...)` or `calloc(...)` (through casts): the allocator and its
 /// arguments.
-fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
+pub(super) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
     let mut cur = e;
     while let ExprKind::Cast(_, x) = &cur.kind {
         cur = x;
@@ -235,7 +235,7 @@ fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// The first extent of the allocation: the one factor of the size beside
 /// the size of what the pointer points to, when it has no side effect.
-fn first_extent(
+pub(super) fn first_extent(
     source: &str,
     (allocator, args): (&str, &[Expr]),
     decl: &Decl,

@@ -128,3 +128,46 @@ fn buffers_allocated_through_macros_shrink_at_the_macro_calls() {
     assert_eq!(polyfold(&[], &again), output);
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+#[test]
+fn heap_scratch_buffers_shrink_at_their_allocation_size() {
+    let path = case("heap_scratch");
+    let output = polyfold(&[], &path);
+    // t[y][x] lives within row y: one row, the row type stays `[w]`.
+    assert_has(
+        &output,
+        "float (*t)[w] = malloc(1 * sizeof *t); /* polyfold: t[y][x] -> t[0][x] */",
+    );
+    assert_has(&output, "s = s + t[0][x] * t[0][w - 1 - x];");
+    // u[y] lives within iteration y: one cell.
+    assert_has(
+        &output,
+        "double *u = malloc(sizeof(double) * 1); /* polyfold: u[y] -> u[0] */",
+    );
+    assert_has(&output, "u[0] = u[0] + in[y][x] * in[y][x];");
+    // The linearised buffer keeps its layout.
+    assert_has(&output, "float *acc = malloc(sizeof(float) * h * w);");
+    assert_has(&output, "acc[y * w + x] = in[y][x] + 1.0f;");
+    common::assert_runs_like_original(&path, "heap_scratch", "parameters", &output);
+    let scratch = std::env::temp_dir().join(format!("polyfold-heap-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let again = scratch.join("heap_scratch.c");
+    std::fs::write(&again, &output).expect("write");
+    assert_eq!(polyfold(&[], &again), output);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn a_linearised_heap_buffer_says_why_it_keeps_its_layout() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .arg(case("heap_scratch"))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "`acc` holds memory from an allocation, but its size `malloc(sizeof(float) * h * w)` is not `n * sizeof *acc`"
+        ),
+        "{stderr}"
+    );
+}
