@@ -190,6 +190,54 @@ impl std::fmt::Display for MergedReport {
     }
 }
 
+/// A text that sizes an array's storage (a parameter's declarator, a
+/// caller's allocation, an allocation's size) and what a remapping
+/// changed there.
+struct ResizedSite {
+    function: String,
+    line: usize,
+    what: String,
+    /// `old -> new` per changed text.
+    changes: Vec<String>,
+}
+
+/// The sites of a remapped array sized where it is allocated (see
+/// [`crate::ir::Array::resize_sites`]), each with its changes.
+fn resized_sites(program: &Program, d: &ArrayDecision) -> Vec<ResizedSite> {
+    let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
+        return Vec::new();
+    };
+    let scop = &program.scops[d.scop];
+    let (Some(sites), Some(layout)) = (scop.array(d.array).resize_sites(), certified.layout())
+    else {
+        return Vec::new();
+    };
+    let Some(extents) = crate::mapping::layout::site_extents(layout, &scop.params) else {
+        return Vec::new();
+    };
+    let params = scop.param_texts();
+    sites
+        .iter()
+        .map(|site| {
+            let mut changes = Vec::new();
+            for (dim, new) in site.dims.iter().zip(&extents) {
+                let Some(new) = new else { continue };
+                let new = crate::codegen::text::param_text(new, &params);
+                for span in dim {
+                    let old = program.source.get(span.clone()).unwrap_or("").trim();
+                    changes.push(format!("`{old}` -> `{new}`"));
+                }
+            }
+            ResizedSite {
+                function: site.function.clone(),
+                line: crate::diag::line_col(&program.source, site.span.start).0,
+                what: site.what.clone(),
+                changes,
+            }
+        })
+        .collect()
+}
+
 /// The text report of one file.
 pub(crate) fn text_report(
     path: &str,
@@ -244,6 +292,16 @@ pub(crate) fn text_report(
         }
         if let Some(inner) = &d.inner_modulo {
             let _ = writeln!(out, "    {inner}");
+        }
+        for site in resized_sites(program, d) {
+            let _ = writeln!(
+                out,
+                "    resized: {} line {}, {}: {}",
+                site.function,
+                site.line,
+                site.what,
+                site.changes.join(", ")
+            );
         }
         if !d.rotating.is_empty() {
             let loops: Vec<String> = d
@@ -319,6 +377,17 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                 let (line, column) = crate::diag::line_col(&program.source, span.start);
                 json!({ "line": line, "column": column })
             });
+            let resized: Vec<Value> = resized_sites(program, d)
+                .iter()
+                .map(|s| {
+                    json!({
+                        "function": s.function,
+                        "line": s.line,
+                        "site": s.what,
+                        "changes": s.changes,
+                    })
+                })
+                .collect();
             let mut entry = json!({
                 "scop": d.scop,
                 "function": scop.function,
@@ -353,6 +422,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
             if let Some(f) = &d.formula {
                 entry["original_formula"] = json!(f.original);
                 entry["new_formula"] = json!(f.new.as_deref().unwrap_or(&f.original));
+            }
+            if !resized.is_empty() {
+                entry["resized"] = Value::from(resized);
             }
             if let Some(inner) = &d.inner_modulo {
                 entry["inner_loop_modulo"] = inner_modulo_json(inner);

@@ -371,10 +371,13 @@ impl<'m> Cx<'_, 'm> {
                     && (self.macros)(kc).table.function(m).is_some()
                 {
                     match self.macro_statement(kc, name, expr.span.clone()) {
-                        Some(MacroStatement::Allocates(b)) => found.push(Buffer {
-                            spans: vec![span.clone()],
-                            ..b
-                        }),
+                        Some(MacroStatement::Allocates(mut b)) => {
+                            b.site.function = caller.name.clone();
+                            found.push(Buffer {
+                                spans: vec![span.clone()],
+                                ..b
+                            })
+                        }
                         Some(MacroStatement::Frees) => frees.push(span.clone()),
                         None => {
                             if self.source[expr.span.clone()].contains(name) {
@@ -1036,6 +1039,7 @@ mod tests {
         assert_eq!(caller, vec![vec!["N"], vec!["M"]]);
         assert!(src[sites[1].span.clone()].starts_with("DECL_2D(buf"));
         assert!(sites[1].what.contains("DECL_2D"));
+        assert_eq!(sites[1].function, "main");
     }
 
     #[test]

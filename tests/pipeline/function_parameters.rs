@@ -119,6 +119,13 @@ fn buffers_allocated_through_macros_shrink_at_the_macro_calls() {
     ] {
         assert_has(&output, kept);
     }
+    // The report names every site and what changed there (line 58 of
+    // the file is `DECL_1D(tmp, double, N, n);`, line 25 the parameter).
+    let report = polyfold(&["--report", "text", "--no-timings"], &path);
+    assert_has(
+        &report,
+        "    resized: kernel_atax line 25, the parameter's declarator macro: `N` -> `1`\n    resized: main line 58, the allocation macro `DECL_1D`: `N` -> `1`\n",
+    );
     common::assert_runs_like_original(&path, "caller_owned_macros", "parameters", &output);
     // Polyfold on its own output changes nothing.
     let scratch = std::env::temp_dir().join(format!("polyfold-owned-{}", std::process::id()));
