@@ -34,6 +34,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use super::aliasing::FileAliasing;
+use super::alloc::{is_free_of, line_of, walk_stmts, what_use};
 use super::macros::{Macros, Spelled, lex};
 use super::scope::Scopes;
 use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, Function, SyntaxFile};
@@ -132,11 +133,6 @@ struct Buffer {
     extents: Vec<Option<Poly>>,
     /// Passed as `*t` (a pointer to the whole array), not `t`.
     deref: bool,
-}
-
-/// The line of byte `at` of `source`, from 1.
-pub(super) fn line_of(source: &str, at: usize) -> usize {
-    source[..at.min(source.len())].matches('\n').count() + 1
 }
 
 impl<'m> Cx<'_, 'm> {
@@ -484,8 +480,8 @@ impl<'m> Cx<'_, 'm> {
         if !dc.is_pointer || !(dc.dims.is_empty() || dc.points_to_rows) || dc.from_macro {
             return None;
         }
-        let (allocator, args) = super::heap::allocation(dc.init.as_ref()?)?;
-        let Some(first) = super::heap::first_extent(self.source, (allocator, args), decl, dc)
+        let (allocator, args) = super::alloc::allocation(dc.init.as_ref()?)?;
+        let Some(first) = super::alloc::first_extent(self.source, (allocator, args), decl, dc)
         else {
             return Some(Err(format!(
                 "its size is not `n * sizeof *{}` or `calloc(n, sizeof *{})`",
@@ -605,91 +601,12 @@ impl<'m> Cx<'_, 'm> {
     }
 }
 
-/// What the occurrence of `name` at `at` in `body` does, for the
-/// reason of a buffer that keeps its layout: what the expression
-/// right around the name (through casts) does with it.
-pub(super) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
-    let is_it = |c: &Expr| {
-        let mut c = c;
-        while let ExprKind::Cast(_, x) = &c.kind {
-            c = x;
-        }
-        matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
-    };
-    let mut found: Option<String> = None;
-    body.walk_exprs(&mut |e: &Expr| {
-        if found.is_some() || !(e.span.start <= at && at < e.span.end) {
-            return;
-        }
-        found = match &e.kind {
-            ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
-                ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
-                ExprKind::Ident(n) => {
-                    format!("passed to `{n}`")
-                }
-                _ => "passed through a function pointer".to_string(),
-            }),
-            ExprKind::Assign(_, _, rhs) if is_it(rhs) => {
-                Some("stored (its address escapes)".to_string())
-            }
-            ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some("assigned".to_string()),
-            ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => {
-                Some("moved by pointer arithmetic that is not a subscript".to_string())
-            }
-            ExprKind::Update(_, a) if is_it(a) => {
-                Some("moved by pointer arithmetic that is not a subscript".to_string())
-            }
-            ExprKind::AddrOf(_) => Some("under `&`".to_string()),
-            ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => {
-                Some("read or written outside the call".to_string())
-            }
-            _ => None,
-        };
-    });
-    found.unwrap_or_else(|| {
-        format!("used other than allocated, passed to the callee or freed (`{name}`)")
-    })
-}
-
-/// Calls `f` on `s` and every statement inside it, parents first.
-pub(super) fn walk_stmts<'a>(s: &'a CStmt, f: &mut dyn FnMut(&'a CStmt)) {
-    f(s);
-    match s {
-        CStmt::For { body, .. } => walk_stmts(body, f),
-        CStmt::If { then, els, .. } => {
-            walk_stmts(then, f);
-            if let Some(e) = els {
-                walk_stmts(e, f);
-            }
-        }
-        CStmt::Compound { items, .. } => items.iter().for_each(|i| walk_stmts(i, f)),
-        CStmt::Other { children, .. } => children.iter().for_each(|i| walk_stmts(i, f)),
-        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Preproc { .. } | CStmt::Decl { .. } => {}
-    }
-}
-
 /// What a macro statement does to a buffer.
 enum MacroStatement {
     /// Declares it as a pointer to an array and allocates it.
     Allocates(Buffer),
     /// Frees it.
     Frees,
-}
-
-/// Whether `e` is `free(name)` (through casts).
-pub(super) fn is_free_of(e: &Expr, name: &str) -> bool {
-    let ExprKind::Call(f, args) = &e.kind else {
-        return false;
-    };
-    if !matches!(&f.kind, ExprKind::Ident(n) if n == "free") {
-        return false;
-    }
-    let [a] = args.as_slice() else { return false };
-    let mut cur = a;
-    while let ExprKind::Cast(_, x) = &cur.kind {
-        cur = x;
-    }
-    matches!(&cur.kind, ExprKind::Ident(n) if n == name)
 }
 
 /// The user's byte range of each argument of the macro call `tokens`

@@ -24,8 +24,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::buffers::{is_free_of, line_of, walk_stmts, what_use};
-use super::syntax::{BinOp, CStmt, Decl, Declarator, Expr, ExprKind, HeapBuffer, SyntaxFile};
+use super::alloc::{allocation, first_extent, is_free_of, line_of, walk_stmts, what_use};
+use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, HeapBuffer, SyntaxFile};
 
 /// The heap buffers found in a function, by the start of their name: the
 /// buffer and, when modelled, its first extent and that extent's text.
@@ -202,89 +202,6 @@ fn examine(
         },
         Some(first),
     ))
-}
-
-/// `malloc(...)` or `calloc(...)` (through casts): the allocator and its
-/// arguments.
-pub(super) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
-    let mut cur = e;
-    while let ExprKind::Cast(_, x) = &cur.kind {
-        cur = x;
-    }
-    let ExprKind::Call(f, args) = &cur.kind else {
-        return None;
-    };
-    match &f.kind {
-        ExprKind::Ident(n) if !f.from_macro && (n == "malloc" || n == "calloc") => {
-            Some((n.as_str(), args.as_slice()))
-        }
-        _ => None,
-    }
-}
-
-/// The factors of a product (`a * b * c`).
-fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary(BinOp::Mul, a, b) => {
-            factors(a, out);
-            factors(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
-/// The first extent of the allocation: the one factor of the size beside
-/// the size of what the pointer points to, when it has no side effect.
-pub(super) fn first_extent(
-    source: &str,
-    (allocator, args): (&str, &[Expr]),
-    decl: &Decl,
-    dc: &Declarator,
-) -> Option<Expr> {
-    let mut all = Vec::new();
-    match (allocator, args) {
-        ("malloc", [size]) => factors(size, &mut all),
-        ("calloc", [n, size]) => {
-            factors(n, &mut all);
-            factors(size, &mut all);
-        }
-        _ => return None,
-    }
-    let normal = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let is_element_size = |e: &Expr| -> bool {
-        let ExprKind::Other(kind, _) = &e.kind else {
-            return false;
-        };
-        let Some(t) = source.get(e.span.clone()) else {
-            return false;
-        };
-        let Some(inner) = t.trim().strip_prefix("sizeof") else {
-            return false;
-        };
-        let mut inner = inner.trim();
-        while let Some(x) = inner.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
-            inner = x.trim();
-        }
-        let pointee = normal(inner) == normal(&format!("*{}", dc.name))
-            || normal(inner) == normal(&format!("* {}", dc.name));
-        // `sizeof(T)` is the element's size only for a pointer to
-        // elements (not to rows).
-        let element = dc.dims.is_empty() && normal(inner) == normal(&decl.type_text);
-        kind == "sizeof_expression" && (pointee || element)
-    };
-    let (sizes, others): (Vec<&Expr>, Vec<&Expr>) =
-        all.into_iter().partition(|e| is_element_size(e));
-    let ([_], [first]) = (sizes.as_slice(), others.as_slice()) else {
-        return None;
-    };
-    let mut effect = false;
-    first.walk(&mut |x: &Expr| {
-        effect |= matches!(
-            x.kind,
-            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Update(..) | ExprKind::Comma(..)
-        );
-    });
-    (!effect).then(|| (*first).clone())
 }
 
 #[cfg(test)]

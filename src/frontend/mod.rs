@@ -23,6 +23,7 @@
 
 pub mod affine;
 pub mod aliasing;
+pub mod alloc;
 pub(crate) mod analyze;
 pub mod buffers;
 pub mod effects;

@@ -1,0 +1,173 @@
+//! What the analyses of buffers share (`buffers`: caller-owned
+//! parameters; `heap`: heap buffers of a function): which statements free
+//! a pointer, what an occurrence of a name does, how an allocation's size
+//! reads.
+
+use super::syntax::{BinOp, CStmt, Decl, Declarator, Expr, ExprKind};
+
+/// The line of byte `at` of `source`, from 1.
+pub(crate) fn line_of(source: &str, at: usize) -> usize {
+    source[..at.min(source.len())].matches('\n').count() + 1
+}
+
+/// What the occurrence of `name` at `at` in `body` does, for the
+/// reason of a buffer that keeps its layout: what the expression
+/// right around the name (through casts) does with it.
+pub(crate) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
+    let is_it = |c: &Expr| {
+        let mut c = c;
+        while let ExprKind::Cast(_, x) = &c.kind {
+            c = x;
+        }
+        matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
+    };
+    let mut found: Option<String> = None;
+    body.walk_exprs(&mut |e: &Expr| {
+        if found.is_some() || !(e.span.start <= at && at < e.span.end) {
+            return;
+        }
+        found = match &e.kind {
+            ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
+                ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
+                ExprKind::Ident(n) => {
+                    format!("passed to `{n}`")
+                }
+                _ => "passed through a function pointer".to_string(),
+            }),
+            ExprKind::Assign(_, _, rhs) if is_it(rhs) => {
+                Some("stored (its address escapes)".to_string())
+            }
+            ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some("assigned".to_string()),
+            ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => {
+                Some("moved by pointer arithmetic that is not a subscript".to_string())
+            }
+            ExprKind::Update(_, a) if is_it(a) => {
+                Some("moved by pointer arithmetic that is not a subscript".to_string())
+            }
+            ExprKind::AddrOf(_) => Some("under `&`".to_string()),
+            ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => {
+                Some("read or written outside the call".to_string())
+            }
+            _ => None,
+        };
+    });
+    found.unwrap_or_else(|| {
+        format!("used other than allocated, passed to the callee or freed (`{name}`)")
+    })
+}
+
+/// Calls `f` on `s` and every statement inside it, parents first.
+pub(crate) fn walk_stmts<'a>(s: &'a CStmt, f: &mut dyn FnMut(&'a CStmt)) {
+    f(s);
+    match s {
+        CStmt::For { body, .. } => walk_stmts(body, f),
+        CStmt::If { then, els, .. } => {
+            walk_stmts(then, f);
+            if let Some(e) = els {
+                walk_stmts(e, f);
+            }
+        }
+        CStmt::Compound { items, .. } => items.iter().for_each(|i| walk_stmts(i, f)),
+        CStmt::Other { children, .. } => children.iter().for_each(|i| walk_stmts(i, f)),
+        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Preproc { .. } | CStmt::Decl { .. } => {}
+    }
+}
+
+/// Whether `e` is `free(name)` (through casts).
+pub(crate) fn is_free_of(e: &Expr, name: &str) -> bool {
+    let ExprKind::Call(f, args) = &e.kind else {
+        return false;
+    };
+    if !matches!(&f.kind, ExprKind::Ident(n) if n == "free") {
+        return false;
+    }
+    let [a] = args.as_slice() else { return false };
+    let mut cur = a;
+    while let ExprKind::Cast(_, x) = &cur.kind {
+        cur = x;
+    }
+    matches!(&cur.kind, ExprKind::Ident(n) if n == name)
+}
+
+/// `malloc(...)` or `calloc(...)` (through casts): the allocator and its
+/// arguments.
+pub(crate) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
+    let mut cur = e;
+    while let ExprKind::Cast(_, x) = &cur.kind {
+        cur = x;
+    }
+    let ExprKind::Call(f, args) = &cur.kind else {
+        return None;
+    };
+    match &f.kind {
+        ExprKind::Ident(n) if !f.from_macro && (n == "malloc" || n == "calloc") => {
+            Some((n.as_str(), args.as_slice()))
+        }
+        _ => None,
+    }
+}
+
+/// The factors of a product (`a * b * c`).
+fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            factors(a, out);
+            factors(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The first extent of the allocation: the one factor of the size beside
+/// the size of what the pointer points to, when it has no side effect.
+pub(crate) fn first_extent(
+    source: &str,
+    (allocator, args): (&str, &[Expr]),
+    decl: &Decl,
+    dc: &Declarator,
+) -> Option<Expr> {
+    let mut all = Vec::new();
+    match (allocator, args) {
+        ("malloc", [size]) => factors(size, &mut all),
+        ("calloc", [n, size]) => {
+            factors(n, &mut all);
+            factors(size, &mut all);
+        }
+        _ => return None,
+    }
+    let normal = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let is_element_size = |e: &Expr| -> bool {
+        let ExprKind::Other(kind, _) = &e.kind else {
+            return false;
+        };
+        let Some(t) = source.get(e.span.clone()) else {
+            return false;
+        };
+        let Some(inner) = t.trim().strip_prefix("sizeof") else {
+            return false;
+        };
+        let mut inner = inner.trim();
+        while let Some(x) = inner.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+            inner = x.trim();
+        }
+        let pointee = normal(inner) == normal(&format!("*{}", dc.name))
+            || normal(inner) == normal(&format!("* {}", dc.name));
+        // `sizeof(T)` is the element's size only for a pointer to
+        // elements (not to rows).
+        let element = dc.dims.is_empty() && normal(inner) == normal(&decl.type_text);
+        kind == "sizeof_expression" && (pointee || element)
+    };
+    let (sizes, others): (Vec<&Expr>, Vec<&Expr>) =
+        all.into_iter().partition(|e| is_element_size(e));
+    let ([_], [first]) = (sizes.as_slice(), others.as_slice()) else {
+        return None;
+    };
+    let mut effect = false;
+    first.walk(&mut |x: &Expr| {
+        effect |= matches!(
+            x.kind,
+            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Update(..) | ExprKind::Comma(..)
+        );
+    });
+    (!effect).then(|| (*first).clone())
+}
