@@ -13,11 +13,25 @@ pub(crate) fn line_of(source: &str, at: usize) -> usize {
 /// What the occurrence of `name` at `at` in `body` does, for the
 /// reason of a buffer that keeps its layout: what the expression
 /// right around the name (through casts) does with it.
-pub(crate) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
+pub(crate) fn what_use(
+    body: &CStmt,
+    (name, at): (&str, usize),
+    is_macro: &dyn Fn(&str) -> bool,
+) -> String {
+    // Through casts, `*`, and the one argument of a function-like macro
+    // (`POLYBENCH_ARRAY(x)`).
     let is_it = |c: &Expr| {
         let mut c = c;
-        while let ExprKind::Cast(_, x) = &c.kind {
-            c = x;
+        loop {
+            match &c.kind {
+                ExprKind::Cast(_, x) | ExprKind::Deref(x) => c = x,
+                ExprKind::Call(f, args)
+                    if args.len() == 1 && matches!(&f.kind, ExprKind::Ident(m) if is_macro(m)) =>
+                {
+                    c = &args[0]
+                }
+                _ => break,
+            }
         }
         matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
     };
@@ -27,6 +41,7 @@ pub(crate) fn what_use(body: &CStmt, name: &str, at: usize) -> String {
             return;
         }
         found = match &e.kind {
+            ExprKind::Call(f, _) if matches!(&f.kind, ExprKind::Ident(m) if is_macro(m)) => None,
             ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
                 ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
                 ExprKind::Ident(n) => {

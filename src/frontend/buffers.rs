@@ -441,7 +441,9 @@ impl<'m> Cx<'_, 'm> {
             }
             escapes.push(format!(
                 "`{name}` is {} at line {} of {}",
-                what_use(&caller.body, name, at),
+                what_use(&caller.body, (name, at), &|m| {
+                    (self.macros)(kc).table.function(m).is_some()
+                }),
                 line(at),
                 caller.name
             ));

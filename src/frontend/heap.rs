@@ -175,7 +175,7 @@ fn examine(
         let why = if subscripts.contains_key(&at) {
             "read as a row".to_string()
         } else {
-            what_use(body, &dc.name, at)
+            what_use(body, (&dc.name, at), &|_| false)
         };
         escapes.push(format!("it is {why} at line {}", line_of(source, at)));
     }
