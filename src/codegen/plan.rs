@@ -74,6 +74,9 @@ pub(crate) fn plan_array_edits(
                 }
             }
         }
+    } else if decl.keeps_declarator() && decl.declarator_span.is_none() {
+        // A parameter declared through a macro under `--temp`: its
+        // declarator stays, and so does its text.
     } else {
         let mut declarator = decl.declarator_span.clone()?;
         // A new declarator drops the initialiser: its values are dead

@@ -178,3 +178,21 @@ fn a_linearised_heap_buffer_says_why_it_keeps_its_layout() {
         "{stderr}"
     );
 }
+
+#[test]
+fn temp_on_a_macro_declared_parameter_keeps_the_macro() {
+    let path = case("temp_macro_parameter");
+    // Without the flag, `kernel` is not `static`: `t` is external.
+    let source = std::fs::read_to_string(&path).expect("test program");
+    assert_eq!(polyfold(&[], &path), source);
+    // With it, t[i] is dead after its iteration: one cell, inside the
+    // declared extent; the macro's text stays.
+    let output = polyfold(&["--temp", "kernel:t"], &path);
+    assert_has(
+        &output,
+        "void kernel(int n, double ARRAY_1D(t, N, n) /* polyfold: t[i] -> t[0] */, double out[N])",
+    );
+    assert_has(&output, "out[i] = t[0] * t[0];");
+    assert_has(&output, "double t[N], out[N];");
+    common::assert_runs_like_original(&path, "temp_macro_parameter", "parameters", &output);
+}

@@ -326,7 +326,9 @@ impl<'a> ArrayFacts<'a> {
     ) -> Result<ArrayFacts<'a>, Kept> {
         let decl = scop.array(array);
         let model = array_model(scop, array);
-        if decl.declarator_span.is_none() && decl.resize_sites().is_none() {
+        // A parameter keeps its declarator (see `Array::keeps_declarator`):
+        // its text is never edited, even when a macro spells it.
+        if decl.declarator_span.is_none() && !decl.keeps_declarator() {
             return Err(Kept::DeclarationNotFound);
         }
         if let Some(v) = &decl.facts.extent_written {
