@@ -460,7 +460,7 @@ impl Tally {
     fn print_forms(&self) {
         let total = self.programs.max(1) as f64;
         println!(
-            "programs with a unit of issue 45: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
+            "programs with a unit of issue 45 or 47: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
             self.with_units.programs,
             100.0 * self.with_units.programs as f64 / total,
             self.with_units.changed,
