@@ -2842,9 +2842,10 @@ impl CallerBuffers {
                         let (lo, hi) = chain.margins()[b];
                         let _ = writeln!(
                             out,
-                            "{indent}if (n - {hi} > {lo})\n{indent}    observe{u}(&{}, n - {});",
+                            "{indent}if (n > {})\n{indent}    observe{u}(&{}, {});",
+                            hi + lo,
                             self.cell(b, &lo.to_string(), ""),
-                            hi + lo
+                            plus("n", -(hi + lo))
                         );
                     }
                 },
@@ -3111,8 +3112,10 @@ impl HeapBuffers {
                     let (lo, hi) = chain.margins()[0];
                     let _ = writeln!(
                         out,
-                        "    if (n - {hi} > {lo})\n        observe{u}(t0 + {lo}, n - {});",
-                        hi + lo
+                        "    if (n > {})\n        observe{u}({}, {});",
+                        hi + lo,
+                        plus("t0", lo),
+                        plus("n", -(hi + lo))
                     );
                 }
             }
