@@ -7,7 +7,8 @@
 //!   main kernel, written in the forms of real C of issue 45 (stateful
 //!   calls, aliasing arguments, extreme bases, `long` iterators, OpenMP
 //!   under `#ifdef`, late VLA sizes and initialisers with calls, `#undef`,
-//!   qualifier and statement macros);
+//!   qualifier and statement macros), and of issue 47 (scratch buffers
+//!   owned by the caller, heap scratch of the kernel);
 //! - `check`: the differential check of one program (polyfold, trace
 //!   verifier, `cc` on both versions, lang-c), with panics and hangs caught;
 //! - `minimise`: greedy shrinking of a failing program;

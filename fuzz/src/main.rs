@@ -58,12 +58,30 @@
 //! `undef-macros` (`#undef N` / `#define N 4` between two kernels) and
 //! `c-macros` (`#define RESTRICT __restrict`, an attribute macro on a
 //! parameter, `FOR(i, a, b)` loops, `_Pragma` before a loop and a
-//! function). `main` calls each unit's kernel with the values that expose
+//! function), and the forms of issue 47, buffers where real code keeps
+//! its temporaries: `caller-buffers` (a `static` kernel whose SCoP uses
+//! an array parameter as scratch, `main` owning the buffer: a local
+//! array or VLA, `malloc(sizeof(double[N][M]))`, `malloc(N * sizeof *t)`,
+//! `calloc`, or a PolyBench-style macro family `ARRAY_2D`/`ALLOC_2D`/
+//! `ARR`/`FREE_ARRAY` defined in the program; extents `BN0`, `BM0` or
+//! VLA parameters `[n][m]`; one call, two or three, or a loop over a
+//! table of sizes; and variants polyfold must leave alone: the buffer
+//! printed or summed after the call, stored in a global pointer, passed to
+//! a function of external linkage, the kernel called through a function
+//! pointer, `realloc`, one buffer for two parameters, cells read before
+//! written (values carried between calls), a caller's initialising loop)
+//! and `heap-buffers` (the kernel allocates its scratch, `double (*t)[m] =
+//! malloc(sizeof(double[n][m]))`, `double *t = malloc(n * sizeof *t)` or
+//! `calloc`, linearised `malloc(sizeof(double) * n * m)` indexed
+//! `t[i * m + j]`, and frees it; variants: the pointer stored in a global,
+//! passed to an unknown function, `realloc`ed, moved (`t + 1`, `t++`), or
+//! the size from a function call). `main` calls each unit's kernel with the values that expose
 //! its form (the aliasing arguments, the extreme bases) and prints every
 //! cell and the state it leaves. A program with a unit of
-//! `extreme-bases`, `long-iterators` or `declaration-effects` is always
-//! built with the sanitizers (an overflow or a VLA overrun may print the
-//! right values); one of `openmp-ifdef` is also built with `-fopenmp` at
+//! `extreme-bases`, `long-iterators`, `declaration-effects`,
+//! `caller-buffers` or `heap-buffers` is always built with the sanitizers
+//! (an overflow, a VLA overrun or an allocation shrunk too far may print
+//! the right values); one of `openmp-ifdef` is also built with `-fopenmp` at
 //! `-O0` (the shared scratch of a race stays in memory) and with the
 //! `-DUSE_OMP=0/1` choices. The summary counts, per form, the programs
 //! that use it, those polyfold changed there and passed, and those that
@@ -72,8 +90,8 @@
 //! original generator:
 //! seeds keep the meaning they had before these forms existed), a list of
 //! names (`comments,braceless`) or a list of names to remove from `all`
-//! (`-openmp,-vla`; the eight forms of issue 45 removed so leave the units
-//! out). Each program uses a random subset of the forms given.
+//! (`-openmp,-vla`; the ten forms of issues 45 and 47 removed so leave
+//! the units out). Each program uses a random subset of the forms given.
 //! Every other build of a program (`-D` choices, `-fopenmp` with 4
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.
@@ -442,7 +460,7 @@ impl Tally {
     fn print_forms(&self) {
         let total = self.programs.max(1) as f64;
         println!(
-            "programs with a unit of issue 45: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
+            "programs with a unit of issue 45 or 47: {} ({:.1}%), {} with a unit changed by polyfold, {} failed",
             self.with_units.programs,
             100.0 * self.with_units.programs as f64 / total,
             self.with_units.changed,
@@ -453,16 +471,16 @@ impl Tally {
             self.without_units.programs, self.without_units.changed, self.without_units.failed
         );
         println!(
-            "per form: programs using it / changed by polyfold there and passed (issue 45 forms: their units; others: the main kernel) / failed (for any reason: a unit's failure counts for the main kernel's forms too)"
+            "per form: programs using it / changed by polyfold there and passed (issue 45 and 47 forms: their units; others: the main kernel) / failed (for any reason: a unit's failure counts for the main kernel's forms too)"
         );
         for (name, count) in Forms::NAMES.iter().zip(&self.per_form) {
             if count.programs == 0 {
                 continue;
             }
-            let issue45 = if RealCForm::ALL.iter().any(|f| f.name() == *name) {
-                " (issue 45)"
-            } else {
-                ""
+            let issue45 = match RealCForm::ALL.iter().find(|f| f.name() == *name) {
+                Some(RealCForm::CallerBuffers | RealCForm::HeapBuffers) => " (issue 47)",
+                Some(_) => " (issue 45)",
+                None => "",
             };
             println!(
                 "  {name}{issue45}: {} programs, {} changed, {} failed",

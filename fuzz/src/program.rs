@@ -421,6 +421,13 @@ pub struct Forms {
     /// `#define RESTRICT __restrict`, an attribute macro on a parameter,
     /// `FOR(i, a, b)` loops, `_Pragma` before a loop and a function.
     pub c_macros: bool,
+    /// Issue 47: a `static` kernel whose scratch is an array parameter
+    /// that `main` owns (a local array or VLA, `malloc`/`calloc` memory,
+    /// a PolyBench-style macro family), with variants where it escapes.
+    pub caller_buffers: bool,
+    /// Issue 47: a kernel that allocates its scratch with `malloc` or
+    /// `calloc` and frees it, with variants where it escapes.
+    pub heap_buffers: bool,
 }
 
 impl Forms {
@@ -461,6 +468,8 @@ impl Forms {
             declaration_effects: true,
             undef_macros: true,
             c_macros: true,
+            caller_buffers: true,
+            heap_buffers: true,
         }
     }
 
@@ -491,7 +500,7 @@ impl Forms {
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 29] = [
+    pub const NAMES: [&'static str; 31] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -521,6 +530,8 @@ impl Forms {
         "declaration-effects",
         "undef-macros",
         "c-macros",
+        "caller-buffers",
+        "heap-buffers",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -554,6 +565,8 @@ impl Forms {
             "declaration-effects" => &mut self.declaration_effects,
             "undef-macros" => &mut self.undef_macros,
             "c-macros" => &mut self.c_macros,
+            "caller-buffers" => &mut self.caller_buffers,
+            "heap-buffers" => &mut self.heap_buffers,
             _ => return None,
         })
     }

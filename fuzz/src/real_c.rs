@@ -37,7 +37,18 @@
 //!   first using the first definition;
 //! - `c-macros`: `#define RESTRICT __restrict`, an attribute macro on a
 //!   parameter, loops written `FOR(i, a, b)`, `_Pragma` before a loop and
-//!   before the function.
+//!   before the function;
+//! - issue 47, `caller-buffers`: a `static` kernel whose SCoP uses array
+//!   parameters as scratch (every cell it reads written before in the
+//!   call), the buffers owned by `main` ([`CallerBuffers`], [`Alloc`],
+//!   [`Dims`]), with variants where the buffer escapes or carries values
+//!   ([`CallerEscape`]);
+//! - issue 47, `heap-buffers`: a kernel allocating its scratch with
+//!   `malloc`/`calloc` and freeing it ([`HeapBuffers`], [`HeapAlloc`]),
+//!   with variants where the pointer escapes ([`HeapEscape`]).
+//!
+//! (The units of issue 47 are marked `/* issue 45 form NAME */` too: one
+//! marker for every unit.)
 //!
 //! Every unit is well defined at every call `main` makes (checked by
 //! [`Unit::check`]: subscripts in bounds, no signed overflow in the bounds
@@ -79,11 +90,13 @@ pub enum RealCForm {
     DeclarationEffects,
     UndefMacros,
     CMacros,
+    CallerBuffers,
+    HeapBuffers,
 }
 
 impl RealCForm {
     /// Every form, in the order of `Forms::NAMES`.
-    pub const ALL: [RealCForm; 8] = [
+    pub const ALL: [RealCForm; 10] = [
         RealCForm::StatefulCalls,
         RealCForm::InPlaceCalls,
         RealCForm::ExtremeBases,
@@ -92,6 +105,8 @@ impl RealCForm {
         RealCForm::DeclarationEffects,
         RealCForm::UndefMacros,
         RealCForm::CMacros,
+        RealCForm::CallerBuffers,
+        RealCForm::HeapBuffers,
     ];
 
     /// The name of the form in `--forms`.
@@ -105,6 +120,8 @@ impl RealCForm {
             RealCForm::DeclarationEffects => "declaration-effects",
             RealCForm::UndefMacros => "undef-macros",
             RealCForm::CMacros => "c-macros",
+            RealCForm::CallerBuffers => "caller-buffers",
+            RealCForm::HeapBuffers => "heap-buffers",
         }
     }
 }
@@ -478,6 +495,12 @@ pub enum UnitKind {
         /// `#undef` of the three macros at the end of the unit.
         trailing_undef: bool,
     },
+    /// Issue 47: a kernel whose scratch is an array parameter, owned by
+    /// `main` (see [`CallerBuffers`]).
+    CallerBuffers(CallerBuffers),
+    /// Issue 47: a kernel that allocates its scratch on the heap and frees
+    /// it (see [`HeapBuffers`]).
+    HeapBuffers(HeapBuffers),
 }
 
 /// A base value of the `extreme-bases` and `long-iterators` forms.
@@ -583,6 +606,8 @@ impl Unit {
             | UnitKind::InitCalls { .. } => RealCForm::DeclarationEffects,
             UnitKind::Undef { .. } => RealCForm::UndefMacros,
             UnitKind::CMacros { .. } => RealCForm::CMacros,
+            UnitKind::CallerBuffers(_) => RealCForm::CallerBuffers,
+            UnitKind::HeapBuffers(_) => RealCForm::HeapBuffers,
         }
     }
 
@@ -593,7 +618,11 @@ impl Unit {
     pub fn needs_sanitizers(&self) -> bool {
         matches!(
             self.form(),
-            RealCForm::ExtremeBases | RealCForm::LongIterators | RealCForm::DeclarationEffects
+            RealCForm::ExtremeBases
+                | RealCForm::LongIterators
+                | RealCForm::DeclarationEffects
+                | RealCForm::CallerBuffers
+                | RealCForm::HeapBuffers
         )
     }
 
@@ -698,6 +727,8 @@ impl Unit {
                         return fail("no such kernel".into());
                     }
                 }
+                UnitKind::CallerBuffers(c) => c.check_call(call).map_err(UnitIllDefined)?,
+                UnitKind::HeapBuffers(h) => h.check_call(call).map_err(UnitIllDefined)?,
             }
         }
         if let UnitKind::Undef { n, m, .. } = &self.kind {
@@ -719,6 +750,14 @@ impl Unit {
             | UnitKind::LateVla { chain, .. }
             | UnitKind::InitCalls { chain, .. }
             | UnitKind::CMacros { chain, .. } => Some(chain),
+            UnitKind::CallerBuffers(CallerBuffers {
+                shape: BufferShape::Chain(chain),
+                ..
+            })
+            | UnitKind::HeapBuffers(HeapBuffers {
+                shape: BufferShape::Chain(chain),
+                ..
+            }) => Some(chain),
             _ => None,
         }
     }
@@ -732,6 +771,14 @@ impl Unit {
             | UnitKind::LateVla { chain, .. }
             | UnitKind::InitCalls { chain, .. }
             | UnitKind::CMacros { chain, .. } => Some(chain),
+            UnitKind::CallerBuffers(CallerBuffers {
+                shape: BufferShape::Chain(chain),
+                ..
+            })
+            | UnitKind::HeapBuffers(HeapBuffers {
+                shape: BufferShape::Chain(chain),
+                ..
+            }) => Some(chain),
             _ => None,
         }
     }
@@ -1208,6 +1255,8 @@ impl Unit {
             }
             UnitKind::Undef { .. } => self.undef_text(&mut out),
             UnitKind::CMacros { .. } => self.macros_text(&mut out),
+            UnitKind::CallerBuffers(c) => c.file_text(u, &mut out),
+            UnitKind::HeapBuffers(h) => h.file_text(u, &mut out),
         }
         out
     }
@@ -1626,6 +1675,11 @@ impl Unit {
     pub fn main_text(&self) -> String {
         let u = self.number;
         let mut out = String::from("    {\n");
+        if let UnitKind::CallerBuffers(c) = &self.kind {
+            c.main_text(u, &self.calls, &mut out);
+            out.push_str("    }\n");
+            return out;
+        }
         if let UnitKind::Openmp { columns, .. } = &self.kind {
             self.openmp_main(*columns, &mut out);
             out.push_str("    }\n");
@@ -1705,6 +1759,7 @@ impl Unit {
                 format!("k{u}{name}(x{u}, y{u});")
             }
             UnitKind::CMacros { .. } => format!("k{u}({n}, x{u}, y{u}, {});", call.other),
+            UnitKind::HeapBuffers(_) => format!("k{u}({n}, {}, x{u}, y{u});", call.other),
             _ => format!("k{u}({n}, x{u}, y{u});"),
         }
     }
@@ -1773,6 +1828,8 @@ pub fn draw_unit(rng: &mut Rng, form: RealCForm, number: usize) -> Unit {
         RealCForm::DeclarationEffects => draw_declarations(rng),
         RealCForm::UndefMacros => draw_undef(rng),
         RealCForm::CMacros => draw_macros(rng),
+        RealCForm::CallerBuffers => draw_caller_buffers(rng),
+        RealCForm::HeapBuffers => draw_heap_buffers(rng),
     };
     Unit {
         number,
@@ -2227,5 +2284,984 @@ fn draw_macros(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
             ..UnitCall::plain(n)
         })
         .collect();
+    (kind, calls)
+}
+
+// ---------------------------------------------------------------------
+// Issue 47: buffers where real code keeps its temporaries.
+// ---------------------------------------------------------------------
+
+/// The largest rows (and columns) of a buffer unit's call: rows `i` and
+/// `i + MAX_N` of the output stay apart, `in[i + j]` stays in the input.
+const MAX_ROWS: i64 = MAX_N;
+
+/// The scratch of a buffer unit's kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BufferShape {
+    /// 1-D: a chain whose temporaries `t0`, `t1`, ... are the buffers.
+    Chain(Chain),
+    /// 2-D: one buffer `t0` of `n` rows of `m` cells, written from the
+    /// input, maybe each row from the one before (`t0[i][j] += w *
+    /// t0[i - 1][j]`), then folded into `out[i]` and `out[i + 24]`.
+    Rows {
+        recurrence: bool,
+        weights: [usize; 4],
+    },
+}
+
+impl BufferShape {
+    /// The buffers' names (the chain's temporaries, or `t0`).
+    fn temporaries(&self) -> usize {
+        match self {
+            BufferShape::Chain(chain) => chain.stages.len() - 1,
+            BufferShape::Rows { .. } => 1,
+        }
+    }
+
+    fn is_rows(&self) -> bool {
+        matches!(self, BufferShape::Rows { .. })
+    }
+}
+
+/// How the kernel of a `caller-buffers` unit declares its buffer's
+/// extents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dims {
+    /// `double t0[BN0][BM0]` (macros), loops to the parameters `n`, `m`
+    /// (at most the macros).
+    Macros,
+    /// `double t0[BN0][BM0]`, loops to `BN0` and `BM0` themselves.
+    MacroBounds,
+    /// `double t0[n][m]` (VLA parameters), one buffer per call.
+    Params,
+}
+
+/// How `main` allocates a `caller-buffers` unit's buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alloc {
+    /// `double b0[D1][D2];` (a VLA when the extents are `n`, `m`).
+    Local,
+    /// `double (*b0)[D2] = malloc(sizeof(double[D1][D2]));`.
+    MallocArray,
+    /// `double (*b0)[D2] = malloc(D1 * sizeof *b0);`.
+    MallocRows,
+    /// `double (*b0)[D2] = calloc(D1, sizeof *b0);` (`double *b0` in 1-D).
+    Calloc,
+    /// PolyBench's family, defined in the program: `ARRAY_2D0` in the
+    /// parameter list, `ALLOC_2D0(b0, double, D1, D2);` in `main`,
+    /// `ARR0(b0)` at the call, `FREE_ARRAY0(b0);`.
+    Macros,
+}
+
+/// What makes a `caller-buffers` buffer something polyfold must leave
+/// alone (or nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallerEscape {
+    None,
+    /// `main` prints (or sums and prints) the cells after the call.
+    ReadAfter {
+        sum: bool,
+    },
+    /// `keep0 = (double *)b0;`, a `static double *` global.
+    GlobalPointer,
+    /// The cells are passed to `void observe0(const double *, int)`, a
+    /// function of external linkage, after the call.
+    NonStatic,
+    /// `main` calls the kernel through `static void (*kp0)(...) = k0;`.
+    FunctionPointer,
+    /// `b0 = realloc(b0, ...);` before the call.
+    Realloc,
+    /// The same buffer for `t0` and `t1` (a chain of three stages or more).
+    PassedTwice,
+    /// The kernel reads each cell before writing it (`t0[i] = 0.5 *
+    /// t0[i] + ...`): values carried between calls from a buffer `main`
+    /// initialises once.
+    Carried,
+    /// `main` writes every cell in a loop before each call.
+    InitLoop,
+}
+
+/// A `caller-buffers` unit: `static void k0(int n, int m, const double
+/// in[72], double t0[..], ..., double out[72])` whose SCoP uses its array
+/// parameters `t0`, ... as scratch, and the buffers `main` passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallerBuffers {
+    pub shape: BufferShape,
+    pub dims: Dims,
+    pub alloc: Alloc,
+    pub escape: CallerEscape,
+    /// `BN0` and `BM0` (`Dims::Macros`, `Dims::MacroBounds`).
+    pub extents: (i64, i64),
+    /// `main` calls the kernel in a loop over a table of sizes.
+    pub loop_calls: bool,
+    /// The constant term of the rows' first loop.
+    pub constant: i64,
+}
+
+/// How a `heap-buffers` kernel allocates its scratch `t0` (and, for
+/// chains, `t1`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapAlloc {
+    /// 1-D (chains): `double *t0 = malloc(n * sizeof *t0);`.
+    Malloc,
+    /// 1-D (chains): `double *t0 = calloc(n, sizeof *t0);`.
+    Calloc,
+    /// 2-D: `double (*t0)[C] = malloc(sizeof(double[n][C]));`.
+    VlaRows,
+    /// 2-D: `double *t0 = malloc(sizeof(double) * n * C);`, `t0[i * C +
+    /// j]`.
+    Linear,
+}
+
+/// What makes a `heap-buffers` scratch escape (or nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapEscape {
+    None,
+    /// `keep0 = (double *)t0;`, a `static double *` global.
+    Global,
+    /// `observe0((const double *)t0, ...)`, external linkage, after the
+    /// SCoP.
+    Unknown,
+    /// `t0 = realloc(t0, ...);` before the SCoP.
+    Realloc,
+    /// One more row allocated as `base0`, `t0 = base0 + 1`.
+    Plus,
+    /// One more row allocated, `t0++;` and `free(t0 - 1);`.
+    Increment,
+    /// The size is `bytes0(n, C)`, a function of external linkage.
+    SizeCall,
+}
+
+/// A `heap-buffers` unit: `static void k0(int n, int m, const double
+/// in[72], double out[72])` that allocates its scratch, uses it in its
+/// SCoP and frees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapBuffers {
+    pub shape: BufferShape,
+    pub alloc: HeapAlloc,
+    pub escape: HeapEscape,
+    /// The columns are `W0` (`#define W0 value`) instead of `m`.
+    pub width: Option<i64>,
+    pub constant: i64,
+}
+
+/// Checks a call's sizes: rows and columns within 1..=24.
+fn check_sizes(call: &UnitCall) -> Result<(), String> {
+    if !(1..=MAX_ROWS).contains(&call.n) || !(1..=MAX_ROWS).contains(&call.other) {
+        return Err(format!("sizes {} x {}", call.n, call.other));
+    }
+    Ok(())
+}
+
+impl CallerBuffers {
+    fn check_call(&self, call: &UnitCall) -> Result<(), String> {
+        check_sizes(call)?;
+        let (bn, bm) = self.extents;
+        match self.dims {
+            Dims::Macros if call.n > bn || call.other > bm => {
+                return Err(format!(
+                    "sizes {} x {} past the extents",
+                    call.n, call.other
+                ));
+            }
+            Dims::MacroBounds if (call.n, call.other) != (bn, bm) => {
+                return Err("sizes other than the extents".into());
+            }
+            _ => {}
+        }
+        if !(1..=MAX_ROWS).contains(&bn) || !(1..=MAX_ROWS).contains(&bm) {
+            return Err("extents".into());
+        }
+        if self.escape == CallerEscape::PassedTwice && self.shape.temporaries() < 2 {
+            return Err("one buffer passed twice".into());
+        }
+        if self.escape == CallerEscape::Carried && self.dims == Dims::Params {
+            return Err("carried values in a buffer per call".into());
+        }
+        if self.escape == CallerEscape::Realloc && self.alloc == Alloc::Local {
+            return Err("realloc of a local array".into());
+        }
+        Ok(())
+    }
+
+    /// The extents of the buffers in the kernel's parameters and in
+    /// `main` (`BN0`, `BM0` or `n`, `m`); one in 1-D.
+    fn extents_text(&self, u: usize) -> Vec<String> {
+        let mut dims = match self.dims {
+            Dims::Params => vec!["n".to_string(), "m".to_string()],
+            _ => vec![format!("BN{u}"), format!("BM{u}")],
+        };
+        if !self.shape.is_rows() {
+            dims.pop();
+        }
+        dims
+    }
+
+    /// The kernel's parameter list.
+    fn parameters(&self, u: usize) -> String {
+        let dims = self.extents_text(u);
+        let buffers: Vec<String> = (0..self.shape.temporaries())
+            .map(|s| {
+                if self.alloc == Alloc::Macros {
+                    let d = dims.len();
+                    format!("double ARRAY_{d}D{u}(t{s}, {})", dims.join(", "))
+                } else {
+                    let brackets: String = dims.iter().map(|d| format!("[{d}]")).collect();
+                    format!("double t{s}{brackets}")
+                }
+            })
+            .collect();
+        format!(
+            "int n, int m, const double in[{UNIT_ARRAY}], {}, double out[{UNIT_ARRAY}]",
+            buffers.join(", ")
+        )
+    }
+
+    /// The file-scope text: `<stdlib.h>`, the extent macros, the macro
+    /// family, the helpers of the escape, the kernel.
+    fn file_text(&self, u: usize, out: &mut String) {
+        out.push_str("#include <stdlib.h>\n");
+        if self.dims != Dims::Params {
+            let _ = writeln!(out, "#define BN{u} {}", self.extents.0);
+            let _ = writeln!(out, "#define BM{u} {}", self.extents.1);
+        }
+        if self.alloc == Alloc::Macros {
+            if self.shape.is_rows() {
+                let _ = write!(
+                    out,
+                    "#define ARRAY_2D{u}(var, d1, d2) var[d1][d2]\n\
+                     #define ALLOC_2D{u}(var, type, d1, d2) type (*var)[d1][d2]; \
+                     var = (type (*)[d1][d2])malloc(sizeof(type) * (d1) * (d2))\n"
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    "#define ARRAY_1D{u}(var, d1) var[d1]\n\
+                     #define ALLOC_1D{u}(var, type, d1) type (*var)[d1]; \
+                     var = (type (*)[d1])malloc(sizeof(type) * (d1))\n"
+                );
+            }
+            let _ = write!(
+                out,
+                "#define ARR{u}(x) *x\n#define FREE_ARRAY{u}(x) free((void *)x)\n"
+            );
+        }
+        match self.escape {
+            CallerEscape::GlobalPointer => {
+                let _ = writeln!(out, "static double *keep{u};");
+            }
+            CallerEscape::NonStatic => observer_text(u, out),
+            _ => {}
+        }
+        out.push('\n');
+        let _ = writeln!(out, "static void k{u}({})\n{{", self.parameters(u));
+        let carried = self.escape == CallerEscape::Carried;
+        let (rows, cols) = match self.dims {
+            Dims::MacroBounds => (format!("BN{u}"), format!("BM{u}")),
+            _ => ("n".to_string(), "m".to_string()),
+        };
+        let cell = |i: &str, j: &str| format!("t0[{i}][{j}]");
+        out.push_str(&scratch_scop(
+            &self.shape,
+            self.constant,
+            carried,
+            &rows,
+            &cols,
+            &cell,
+        ));
+        out.push_str("}\n");
+        if self.escape == CallerEscape::FunctionPointer {
+            let _ = writeln!(
+                out,
+                "\nstatic void (*kp{u})({}) = k{u};",
+                self.parameters(u)
+            );
+        }
+    }
+}
+
+/// `text + c.0`, `text - c.0` or `text`.
+fn constant_term(text: &str, c: i64) -> String {
+    match c.cmp(&0) {
+        std::cmp::Ordering::Equal => text.to_string(),
+        std::cmp::Ordering::Greater => format!("{text} + {c}.0"),
+        std::cmp::Ordering::Less => format!("{text} - {}.0", -c),
+    }
+}
+
+/// `void observe0(const double *p, int count)`: prints the sum of the
+/// cells (external linkage: an unknown function to polyfold).
+fn observer_text(u: usize, out: &mut String) {
+    let _ = write!(
+        out,
+        "\nvoid observe{u}(const double *p, int count)\n{{\n    double sum = 0.0;\n    int c;\n\n    \
+         for (c = 0; c < count; c++)\n        sum += p[c];\n    \
+         printf(\"u{u} observe %d %.17g\\n\", count, sum);\n}}\n"
+    );
+}
+
+/// The declarations and the SCoP of a buffer kernel (each a line):
+/// `int i;` (`int i, j;`), `#pragma scop`, the loops, `#pragma endscop`.
+/// `cell(i, j)` writes a 2-D buffer's cell. With `carried`, the first
+/// stage adds `0.5 *` the cell it writes, as it was before.
+fn scratch_scop(
+    shape: &BufferShape,
+    constant: i64,
+    carried: bool,
+    rows: &str,
+    cols: &str,
+    cell: &dyn Fn(&str, &str) -> String,
+) -> String {
+    let mut out = String::new();
+    match shape {
+        BufferShape::Chain(chain) => {
+            out.push_str("    int i;\n\n#pragma scop\n");
+            let mut text = String::new();
+            ChainText {
+                unit: 0,
+                size: rows,
+                base: false,
+                less_equal: false,
+                source: "in",
+                output: "out",
+                state_call: String::new(),
+                cast: None,
+                indent: "    ",
+            }
+            .print(chain, &mut text);
+            if carried {
+                text = text.replacen("t0[i] = ", "t0[i] = 0.5 * t0[i] + ", 1);
+            }
+            out.push_str(&text);
+        }
+        BufferShape::Rows {
+            recurrence,
+            weights,
+        } => {
+            let w = |k: usize| WEIGHTS[weights[k]];
+            let here = cell("i", "j");
+            let old = if carried {
+                format!("0.5 * {here} + ")
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                out,
+                "    int i, j;\n\n#pragma scop\n    for (i = 0; i < {rows}; i++)\n        \
+                 for (j = 0; j < {cols}; j++)\n            \
+                 {here} = {old}{} * in[i + j] + {};\n",
+                w(0),
+                constant_term(&format!("{} * in[j]", w(1)), constant)
+            );
+            if *recurrence {
+                let _ = write!(
+                    out,
+                    "    for (i = 1; i < {rows}; i++)\n        for (j = 0; j < {cols}; j++)\n            \
+                     {here} = {here} + {} * {};\n",
+                    w(2),
+                    cell("i - 1", "j")
+                );
+            }
+            let _ = write!(
+                out,
+                "    for (i = 0; i < {rows}; i++)\n        for (j = 0; j < {cols}; j++)\n            \
+                 out[i] = out[i] + {} * {here};\n    \
+                 for (i = 0; i < {rows}; i++)\n        for (j = 1; j < {cols}; j++)\n            \
+                 out[i + {MAX_ROWS}] = out[i + {MAX_ROWS}] + {here} * {};\n",
+                w(3),
+                cell("i", "j - 1")
+            );
+        }
+    }
+    out.push_str("#pragma endscop\n");
+    out
+}
+
+impl CallerBuffers {
+    /// The temporaries that have a buffer of their own in `main` (all
+    /// but `t1` when `t0`'s buffer is passed for it too).
+    fn buffers(&self) -> Vec<usize> {
+        let twice = self.escape == CallerEscape::PassedTwice;
+        (0..self.shape.temporaries())
+            .filter(|s| !(twice && *s == 1))
+            .collect()
+    }
+
+    /// The argument for the temporary `s`.
+    fn argument(&self, u: usize, s: usize) -> String {
+        let b = if self.escape == CallerEscape::PassedTwice && s == 1 {
+            0
+        } else {
+            s
+        };
+        if self.alloc == Alloc::Macros {
+            format!("ARR{u}(b{b})")
+        } else {
+            format!("b{b}")
+        }
+    }
+
+    /// A cell of `main`'s buffer `b` (`j` unused in 1-D).
+    fn cell(&self, b: usize, i: &str, j: &str) -> String {
+        let name = if self.alloc == Alloc::Macros {
+            format!("(*b{b})")
+        } else {
+            format!("b{b}")
+        };
+        if self.shape.is_rows() {
+            format!("{name}[{i}][{j}]")
+        } else {
+            format!("{name}[{i}]")
+        }
+    }
+
+    /// The allocation of `main`'s buffer `b` (and its `realloc`).
+    fn alloc_text(&self, u: usize, b: usize, indent: &str, out: &mut String) {
+        let dims = self.extents_text(u);
+        let d1 = &dims[0];
+        let line = match (self.alloc, dims.get(1)) {
+            (Alloc::Local, _) => {
+                let brackets: String = dims.iter().map(|d| format!("[{d}]")).collect();
+                format!("double b{b}{brackets};")
+            }
+            (Alloc::MallocArray, None) => format!("double *b{b} = malloc(sizeof(double[{d1}]));"),
+            (Alloc::MallocArray, Some(d2)) => {
+                format!("double (*b{b})[{d2}] = malloc(sizeof(double[{d1}][{d2}]));")
+            }
+            (Alloc::MallocRows, None) => format!("double *b{b} = malloc({d1} * sizeof *b{b});"),
+            (Alloc::MallocRows, Some(d2)) => {
+                format!("double (*b{b})[{d2}] = malloc({d1} * sizeof *b{b});")
+            }
+            (Alloc::Calloc, None) => format!("double *b{b} = calloc({d1}, sizeof *b{b});"),
+            (Alloc::Calloc, Some(d2)) => {
+                format!("double (*b{b})[{d2}] = calloc({d1}, sizeof *b{b});")
+            }
+            (Alloc::Macros, _) => format!(
+                "ALLOC_{}D{u}(b{b}, double, {});",
+                dims.len(),
+                dims.join(", ")
+            ),
+        };
+        let _ = writeln!(out, "{indent}{line}");
+        if self.escape == CallerEscape::Realloc {
+            let size = if self.alloc == Alloc::Macros {
+                format!("sizeof *b{b}")
+            } else {
+                format!("({d1} + 1) * sizeof *b{b}")
+            };
+            let _ = writeln!(out, "{indent}b{b} = realloc(b{b}, {size});");
+        }
+    }
+
+    /// The `free` of `main`'s buffer `b` (none for a local array).
+    fn free_text(&self, u: usize, b: usize, indent: &str, out: &mut String) {
+        match self.alloc {
+            Alloc::Local => {}
+            Alloc::Macros => {
+                let _ = writeln!(out, "{indent}FREE_ARRAY{u}(b{b});");
+            }
+            _ => {
+                let _ = writeln!(out, "{indent}free(b{b});");
+            }
+        }
+    }
+
+    /// A loop writing every cell of `main`'s buffer `b`.
+    fn init_text(&self, u: usize, b: usize, indent: &str, out: &mut String) {
+        let dims = self.extents_text(u);
+        let _ = writeln!(out, "{indent}for (i = 0; i < {}; i++)", dims[0]);
+        match dims.get(1) {
+            Some(d2) => {
+                let _ = writeln!(
+                    out,
+                    "{indent}    for (j = 0; j < {d2}; j++)\n{indent}        {} = (double)((i + 2 * j) % 7);",
+                    self.cell(b, "i", "j")
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{indent}    {} = (double)(i % 7);",
+                    self.cell(b, "i", "")
+                );
+            }
+        }
+    }
+
+    /// The loops over the cells of buffer `b` the call wrote, around
+    /// `body` (which names the cell `CELL`, and for rows the row `i`).
+    fn written_cells(&self, b: usize, indent: &str, body: &str, out: &mut String) {
+        match &self.shape {
+            BufferShape::Rows { .. } => {
+                let _ = writeln!(
+                    out,
+                    "{indent}for (i = 0; i < n; i++)\n{indent}    for (j = 0; j < m; j++)\n{indent}        {}",
+                    body.replace("CELL", &self.cell(b, "i", "j"))
+                );
+            }
+            BufferShape::Chain(chain) => {
+                let (lo, hi) = chain.margins()[b];
+                let _ = writeln!(
+                    out,
+                    "{indent}for (i = {lo}; i < {}; i++)\n{indent}    {}",
+                    plus("n", -hi),
+                    body.replace("CELL", &self.cell(b, "i", ""))
+                );
+            }
+        }
+    }
+
+    /// What `main` does after a call with the buffers: prints or sums
+    /// them, passes them to `observe0`.
+    fn after_call(&self, u: usize, indent: &str, out: &mut String) {
+        for b in self.buffers() {
+            match self.escape {
+                CallerEscape::ReadAfter { sum: false } => self.written_cells(
+                    b,
+                    indent,
+                    &format!("printf(\"u{u} b{b} %d %.17g\\n\", i, CELL);"),
+                    out,
+                ),
+                CallerEscape::ReadAfter { sum: true } => {
+                    let _ = writeln!(out, "{indent}{{\n{indent}    double sum = 0.0;");
+                    self.written_cells(b, &format!("{indent}    "), "sum += CELL;", out);
+                    let _ = writeln!(
+                        out,
+                        "{indent}    printf(\"u{u} b{b} sum %.17g\\n\", sum);\n{indent}}}"
+                    );
+                }
+                CallerEscape::NonStatic => match &self.shape {
+                    BufferShape::Rows { .. } => {
+                        let _ = writeln!(
+                            out,
+                            "{indent}for (i = 0; i < n; i++)\n{indent}    observe{u}(&{}, m);",
+                            self.cell(b, "i", "0")
+                        );
+                    }
+                    BufferShape::Chain(chain) => {
+                        let (lo, hi) = chain.margins()[b];
+                        let _ = writeln!(
+                            out,
+                            "{indent}if (n > {})\n{indent}    observe{u}(&{}, {});",
+                            hi + lo,
+                            self.cell(b, &lo.to_string(), ""),
+                            plus("n", -(hi + lo))
+                        );
+                    }
+                },
+                _ => {}
+            }
+        }
+    }
+
+    /// One call: sizes, the buffers of a call (`Dims::Params`), their
+    /// initialisation, the input and output, the call, what it prints.
+    fn call_body(
+        &self,
+        u: usize,
+        sizes: (&str, &str),
+        label: &str,
+        indent: &str,
+        out: &mut String,
+    ) {
+        let once = self.dims != Dims::Params;
+        let _ = writeln!(out, "{indent}n = {};\n{indent}m = {};", sizes.0, sizes.1);
+        if !once {
+            for b in self.buffers() {
+                self.alloc_text(u, b, indent, out);
+            }
+        }
+        if self.escape == CallerEscape::InitLoop {
+            for b in self.buffers() {
+                self.init_text(u, b, indent, out);
+            }
+        }
+        let len = UNIT_ARRAY;
+        let _ = write!(
+            out,
+            "{indent}for (i = 0; i < {len}; i++) {{\n{indent}    \
+             x{u}[i] = (double)((i * 37 + {}) % 23) - 11.0;\n{indent}    \
+             y{u}[i] = (double)(i % 5);\n{indent}}}\n",
+            11 + 5 * u
+        );
+        if self.escape == CallerEscape::GlobalPointer {
+            let _ = writeln!(out, "{indent}keep{u} = (double *)b0;");
+        }
+        let kernel = if self.escape == CallerEscape::FunctionPointer {
+            format!("kp{u}")
+        } else {
+            format!("k{u}")
+        };
+        let args: Vec<String> = (0..self.shape.temporaries())
+            .map(|s| self.argument(u, s))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{indent}{kernel}(n, m, x{u}, {}, y{u});",
+            args.join(", ")
+        );
+        let _ = writeln!(
+            out,
+            "{indent}for (i = 0; i < {len}; i++)\n{indent}    \
+             printf(\"u{u} call %d: %d %.17g %.17g\\n\", {label}, i, x{u}[i], y{u}[i]);"
+        );
+        self.after_call(u, indent, out);
+        if !once {
+            for b in self.buffers() {
+                self.free_text(u, b, indent, out);
+            }
+        }
+    }
+
+    /// The block of `main`: the buffers (once, or per call), the calls
+    /// (one by one, or in a loop over a table of sizes), the frees.
+    fn main_text(&self, u: usize, calls: &[UnitCall], out: &mut String) {
+        let once = self.dims != Dims::Params;
+        let indent = "        ";
+        let len = UNIT_ARRAY;
+        let _ = writeln!(
+            out,
+            "{indent}static double x{u}[{len}], y{u}[{len}];\n{indent}int n, m, j, s;\n"
+        );
+        if once {
+            for b in self.buffers() {
+                self.alloc_text(u, b, indent, out);
+                if self.escape == CallerEscape::Carried && self.alloc != Alloc::Calloc {
+                    self.init_text(u, b, indent, out);
+                }
+            }
+        }
+        if self.loop_calls {
+            let table: Vec<String> = calls
+                .iter()
+                .map(|c| format!("{{{}, {}}}", c.n, c.other))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{indent}static const int sizes{u}[{}][2] = {{ {} }};",
+                calls.len(),
+                table.join(", ")
+            );
+            let _ = writeln!(out, "{indent}for (s = 0; s < {}; s++) {{", calls.len());
+            self.call_body(
+                u,
+                (&format!("sizes{u}[s][0]"), &format!("sizes{u}[s][1]")),
+                "s",
+                "            ",
+                out,
+            );
+            let _ = writeln!(out, "{indent}}}");
+        } else {
+            for (number, call) in calls.iter().enumerate() {
+                let _ = writeln!(out, "{indent}{{");
+                self.call_body(
+                    u,
+                    (&call.n.to_string(), &call.other.to_string()),
+                    &number.to_string(),
+                    "            ",
+                    out,
+                );
+                let _ = writeln!(out, "{indent}}}");
+            }
+        }
+        if once {
+            for b in self.buffers() {
+                self.free_text(u, b, indent, out);
+            }
+        }
+    }
+}
+
+impl HeapBuffers {
+    fn check_call(&self, call: &UnitCall) -> Result<(), String> {
+        check_sizes(call)?;
+        if let Some(w) = self.width
+            && (w != call.other || !self.shape.is_rows())
+        {
+            return Err(format!("width {w} with columns {}", call.other));
+        }
+        let rows_alloc = matches!(self.alloc, HeapAlloc::VlaRows | HeapAlloc::Linear);
+        if rows_alloc != self.shape.is_rows() {
+            return Err("allocation of another shape".into());
+        }
+        Ok(())
+    }
+
+    /// The columns: `m` or `W0`.
+    fn columns(&self, u: usize) -> String {
+        match self.width {
+            Some(_) => format!("W{u}"),
+            None => "m".to_string(),
+        }
+    }
+
+    /// The declaration of scratch `name` of `rows` rows, allocated with
+    /// `size` (`None`: the allocation's own size expression).
+    fn allocation(&self, u: usize, name: &str, rows: &str, sized: bool) -> String {
+        let c = self.columns(u);
+        let bytes = |cols: &str| format!("bytes{u}({rows}, {cols})");
+        match self.alloc {
+            HeapAlloc::Malloc | HeapAlloc::Calloc if sized => {
+                format!("double *{name} = malloc({});", bytes("1"))
+            }
+            HeapAlloc::Malloc => format!("double *{name} = malloc({rows} * sizeof *{name});"),
+            HeapAlloc::Calloc => format!("double *{name} = calloc({rows}, sizeof *{name});"),
+            HeapAlloc::VlaRows if sized => {
+                format!("double (*{name})[{c}] = malloc({});", bytes(&c))
+            }
+            HeapAlloc::VlaRows => {
+                format!("double (*{name})[{c}] = malloc(sizeof(double[{rows}][{c}]));")
+            }
+            HeapAlloc::Linear if sized => format!("double *{name} = malloc({});", bytes(&c)),
+            HeapAlloc::Linear => format!("double *{name} = malloc(sizeof(double) * {rows} * {c});"),
+        }
+    }
+
+    /// The type of a pointer to the scratch (`double *`, `double (*)[C]`)
+    /// declaring `name`.
+    fn pointer(&self, u: usize, name: &str) -> String {
+        match self.alloc {
+            HeapAlloc::VlaRows => format!("double (*{name})[{}]", self.columns(u)),
+            _ => format!("double *{name}"),
+        }
+    }
+
+    fn file_text(&self, u: usize, out: &mut String) {
+        out.push_str("#include <stdlib.h>\n");
+        if let Some(w) = self.width {
+            let _ = writeln!(out, "#define W{u} {w}");
+        }
+        match self.escape {
+            HeapEscape::Global => {
+                let _ = writeln!(out, "static double *keep{u};");
+            }
+            HeapEscape::Unknown => observer_text(u, out),
+            HeapEscape::SizeCall => {
+                let _ = write!(
+                    out,
+                    "\nsize_t bytes{u}(int rows, int cols)\n{{\n    \
+                     return sizeof(double) * (size_t)rows * (size_t)cols;\n}}\n"
+                );
+            }
+            _ => {}
+        }
+        let _ = writeln!(
+            out,
+            "\nstatic void k{u}(int n, int m, const double in[{UNIT_ARRAY}], double out[{UNIT_ARRAY}])\n{{"
+        );
+        let escape = self.escape;
+        let temps = self.shape.temporaries();
+        for s in 0..temps {
+            let name = format!("t{s}");
+            let line = match escape {
+                HeapEscape::Plus if s == 0 => format!(
+                    "{}\n    {} = base{u} + 1;",
+                    self.allocation(u, &format!("base{u}"), "(n + 1)", false),
+                    self.pointer(u, "t0")
+                ),
+                HeapEscape::Increment if s == 0 => {
+                    format!("{}\n    t0++;", self.allocation(u, "t0", "(n + 1)", false))
+                }
+                HeapEscape::SizeCall if s == 0 => self.allocation(u, &name, "n", true),
+                _ => self.allocation(u, &name, "n", false),
+            };
+            let _ = writeln!(out, "    {line}");
+        }
+        match escape {
+            HeapEscape::Global => {
+                let _ = writeln!(out, "    keep{u} = (double *)t0;");
+            }
+            HeapEscape::Realloc => {
+                let size = match self.alloc {
+                    HeapAlloc::VlaRows => format!("sizeof(double[n + 1][{}])", self.columns(u)),
+                    HeapAlloc::Linear => format!("sizeof(double) * (n + 1) * {}", self.columns(u)),
+                    _ => "(n + 1) * sizeof *t0".to_string(),
+                };
+                let _ = writeln!(out, "    t0 = realloc(t0, {size});");
+            }
+            _ => {}
+        }
+        let c = self.columns(u);
+        let linear = self.alloc == HeapAlloc::Linear;
+        let cell = |i: &str, j: &str| {
+            if linear {
+                let row = if i.contains(' ') {
+                    format!("({i})")
+                } else {
+                    i.to_string()
+                };
+                format!("t0[{row} * {c} + {j}]")
+            } else {
+                format!("t0[{i}][{j}]")
+            }
+        };
+        out.push_str(&scratch_scop(
+            &self.shape,
+            self.constant,
+            false,
+            "n",
+            &c,
+            &cell,
+        ));
+        if escape == HeapEscape::Unknown {
+            match &self.shape {
+                BufferShape::Rows { .. } => {
+                    let _ = writeln!(out, "    observe{u}((const double *)t0, n * {c});");
+                }
+                BufferShape::Chain(chain) => {
+                    let (lo, hi) = chain.margins()[0];
+                    let _ = writeln!(
+                        out,
+                        "    if (n > {})\n        observe{u}({}, {});",
+                        hi + lo,
+                        plus("t0", lo),
+                        plus("n", -(hi + lo))
+                    );
+                }
+            }
+        }
+        for s in 0..temps {
+            let line = match escape {
+                HeapEscape::Plus if s == 0 => format!("free(base{u});"),
+                HeapEscape::Increment if s == 0 => "free(t0 - 1);".to_string(),
+                _ => format!("free(t{s});"),
+            };
+            let _ = writeln!(out, "    {line}");
+        }
+        out.push_str("}\n");
+    }
+}
+
+/// 1 one time in four, otherwise in `1..=hi`.
+fn small(rng: &mut Rng, hi: i64) -> i64 {
+    if rng.chance(1, 4) {
+        1
+    } else {
+        rng.range(1, hi)
+    }
+}
+
+fn draw_rows(rng: &mut Rng) -> BufferShape {
+    BufferShape::Rows {
+        recurrence: rng.chance(1, 2),
+        weights: [
+            rng.below(WEIGHTS.len()),
+            rng.below(WEIGHTS.len()),
+            rng.below(WEIGHTS.len()),
+            rng.below(WEIGHTS.len()),
+        ],
+    }
+}
+
+fn draw_caller_buffers(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
+    let escape = if rng.chance(1, 2) {
+        CallerEscape::None
+    } else {
+        *rng.pick(&[
+            CallerEscape::ReadAfter { sum: false },
+            CallerEscape::ReadAfter { sum: true },
+            CallerEscape::GlobalPointer,
+            CallerEscape::NonStatic,
+            CallerEscape::FunctionPointer,
+            CallerEscape::Realloc,
+            CallerEscape::PassedTwice,
+            CallerEscape::Carried,
+            CallerEscape::InitLoop,
+        ])
+    };
+    let shape = if escape == CallerEscape::PassedTwice {
+        let stages = rng.range(3, 4) as usize;
+        BufferShape::Chain(Chain::draw(rng, stages, 6))
+    } else if rng.chance(1, 2) {
+        draw_rows(rng)
+    } else {
+        BufferShape::Chain(draw_chain(rng))
+    };
+    let mut dims = *rng.pick(&[Dims::Macros, Dims::MacroBounds, Dims::Params]);
+    if escape == CallerEscape::Carried && dims == Dims::Params {
+        dims = Dims::Macros;
+    }
+    let mut alloc = *rng.pick(&[
+        Alloc::Local,
+        Alloc::MallocArray,
+        Alloc::MallocRows,
+        Alloc::Calloc,
+        Alloc::Macros,
+    ]);
+    if escape == CallerEscape::Realloc && alloc == Alloc::Local {
+        alloc = Alloc::MallocRows;
+    }
+    let extents = match dims {
+        Dims::MacroBounds => (small(rng, 8), small(rng, 8)),
+        _ => (rng.range(1, MAX_ROWS), rng.range(1, MAX_ROWS)),
+    };
+    let mut count = rng.range(1, 3) as usize;
+    if escape == CallerEscape::Carried {
+        count = count.max(2);
+    }
+    let calls = (0..count)
+        .map(|_| {
+            let (n, m) = match dims {
+                Dims::MacroBounds => extents,
+                Dims::Macros => (small(rng, extents.0), small(rng, extents.1)),
+                Dims::Params => (small(rng, MAX_ROWS), small(rng, MAX_ROWS)),
+            };
+            UnitCall {
+                other: m,
+                ..UnitCall::plain(n)
+            }
+        })
+        .collect();
+    let kind = UnitKind::CallerBuffers(CallerBuffers {
+        shape,
+        dims,
+        alloc,
+        escape,
+        extents,
+        loop_calls: count > 1 && rng.chance(1, 2),
+        constant: rng.range(-2, 2),
+    });
+    (kind, calls)
+}
+
+fn draw_heap_buffers(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
+    let alloc = *rng.pick(&[
+        HeapAlloc::Malloc,
+        HeapAlloc::Calloc,
+        HeapAlloc::VlaRows,
+        HeapAlloc::Linear,
+    ]);
+    let rows = matches!(alloc, HeapAlloc::VlaRows | HeapAlloc::Linear);
+    let shape = if rows {
+        draw_rows(rng)
+    } else {
+        BufferShape::Chain(draw_chain(rng))
+    };
+    let escape = if rng.chance(1, 2) {
+        HeapEscape::None
+    } else {
+        *rng.pick(&[
+            HeapEscape::Global,
+            HeapEscape::Unknown,
+            HeapEscape::Realloc,
+            HeapEscape::Plus,
+            HeapEscape::Increment,
+            HeapEscape::SizeCall,
+        ])
+    };
+    let width = (rows && rng.chance(1, 3)).then(|| small(rng, 8));
+    let calls = (0..rng.range(1, 3))
+        .map(|_| UnitCall {
+            other: width.unwrap_or_else(|| small(rng, MAX_ROWS)),
+            ..UnitCall::plain(small(rng, MAX_ROWS))
+        })
+        .collect();
+    let kind = UnitKind::HeapBuffers(HeapBuffers {
+        shape,
+        alloc,
+        escape,
+        width,
+        constant: rng.range(-2, 2),
+    });
     (kind, calls)
 }

@@ -27,7 +27,7 @@ use polyfold_fuzz::check::{
 use polyfold_fuzz::generate::{generate, generate_sized, generate_with};
 use polyfold_fuzz::minimise::minimise;
 use polyfold_fuzz::program::{Forms, GenProgram, SizeForm, SizeMode};
-use polyfold_fuzz::real_c::RealCForm;
+use polyfold_fuzz::real_c::{BufferShape, CallerEscape, Dims, RealCForm, UnitKind};
 
 /// Runs `each` on every seed of `seeds`, on two threads.
 fn on_two_threads(seeds: &[u64], each: impl Fn(u64) + Sync) {
@@ -171,6 +171,17 @@ fn shows_real_c_form(form: RealCForm, text: &str) -> bool {
             unit.contains("#define RESTRICT ")
                 && (unit.contains("UNUSED int flag") || unit.contains("int flag UNUSED"))
                 && unit.contains("FOR(i, ")
+        }
+        RealCForm::CallerBuffers => {
+            // An array parameter used in the SCoP, a buffer of main's.
+            unit.contains("#pragma scop")
+                && (unit.contains(", double t0[") || unit.contains(", double ARRAY_"))
+                && (main.contains(", b0, ") || main.contains(", ARR0(b0), "))
+        }
+        RealCForm::HeapBuffers => {
+            unit.contains("#pragma scop")
+                && (unit.contains("= malloc(") || unit.contains("= calloc("))
+                && unit.contains("    free(")
         }
     }
 }
@@ -1618,4 +1629,194 @@ fn minimising_a_unit_failure_drops_everything_else() {
         assert_eq!(small.shape.units[0].calls.len(), 1, "seed {seed}");
     }
     assert!(found >= 2, "{found} programs with a stateful unit");
+}
+
+/// How many of `programs` have a unit text containing each of `needles`;
+/// asserts each count is at least `least`.
+fn each_shows(programs: &[(GenProgram, String)], needles: &[&str], least: usize) {
+    for needle in needles {
+        let count = programs.iter().filter(|(_, t)| t.contains(needle)).count();
+        assert!(
+            count >= least,
+            "`{needle}` in {count} of {} programs",
+            programs.len()
+        );
+    }
+}
+
+#[test]
+fn the_caller_buffers_form_passes_main_s_buffers_in_every_allocation_and_escape() {
+    let programs = real_c_programs(RealCForm::CallerBuffers, 0..80, 4);
+    let mut one_by_one = 0;
+    for (program, text) in &programs {
+        assert!(program.needs_sanitizers());
+        assert!(text.contains("#include <stdlib.h>"));
+        // What main allocates it frees.
+        let main = text.split("int main(void)").nth(1).expect("main");
+        let allocated = main.matches("alloc(").count() - main.matches("realloc(").count()
+            + main.matches("ALLOC_").count();
+        let freed = main.matches("free(b").count() + main.matches("FREE_ARRAY0(b").count();
+        assert_eq!(allocated, freed, "{main}");
+        let UnitKind::CallerBuffers(unit) = &program.shape.units[0].kind else {
+            panic!("not a caller-buffers unit");
+        };
+        one_by_one += usize::from(program.shape.units[0].calls.len() == 1);
+        if unit.escape == CallerEscape::PassedTwice {
+            assert!(
+                main.contains("x0, b0, b0, ") || main.contains("x0, ARR0(b0), ARR0(b0), "),
+                "{main}"
+            );
+        }
+    }
+    each_shows(
+        &programs,
+        &[
+            // Allocations: local arrays and VLAs, malloc, calloc, macros.
+            "        double b0[BN0][BM0];",
+            "double b0[n][m];",
+            "double b0[n];",
+            "double (*b0)[BM0] = malloc(sizeof(double[BN0][BM0]));",
+            "double (*b0)[m] = malloc(n * sizeof *b0);",
+            "double *b0 = calloc(",
+            "#define ARRAY_2D0(var, d1, d2) var[d1][d2]",
+            "double ARRAY_2D0(t0, ",
+            "ALLOC_2D0(b0, double, ",
+            "ALLOC_1D0(b0, double, ",
+            "k0(n, m, x0, ARR0(b0), ",
+            "FREE_ARRAY0(b0);",
+            // Sizes: VLA parameters, macros, a loop over sizes, 1 x 1.
+            "double t0[n][m]",
+            "double t0[BN0][BM0]",
+            "for (i = 0; i < BN0; i++)\n        for (j = 0; j < BM0; j++)",
+            "for (s = 0; s < ",
+            "{1, 1}",
+            // Escapes.
+            "printf(\"u0 b0 %d %.17g\\n\", i, ",
+            "printf(\"u0 b0 sum %.17g\\n\", sum);",
+            "keep0 = (double *)b0;",
+            "\nvoid observe0(const double *p, int count)",
+            "static void (*kp0)(int n, int m, ",
+            "b0 = realloc(b0, ",
+            "x0, b0, b0, ",
+            "t0[i] = 0.5 * t0[i] + ",
+            "t0[i][j] = 0.5 * t0[i][j] + ",
+            "= (double)((i + 2 * j) % 7);",
+        ],
+        1,
+    );
+    assert!(one_by_one >= 5 && one_by_one < programs.len());
+}
+
+#[test]
+fn the_heap_buffers_form_allocates_and_frees_its_scratch() {
+    let programs = real_c_programs(RealCForm::HeapBuffers, 0..60, 4);
+    for (program, text) in &programs {
+        assert!(program.needs_sanitizers());
+        let unit = unit_text(text);
+        let allocated = unit.matches("alloc(").count() - unit.matches("realloc(").count();
+        assert_eq!(allocated, unit.matches("    free(").count(), "{unit}");
+    }
+    each_shows(
+        &programs,
+        &[
+            "double (*t0)[m] = malloc(sizeof(double[n][m]));",
+            "double (*t0)[W0] = malloc(sizeof(double[n][W0]));",
+            "double *t0 = malloc(n * sizeof *t0);",
+            "double *t0 = calloc(n, sizeof *t0);",
+            "double *t0 = malloc(sizeof(double) * n * m);",
+            "t0[i * m + j] = ",
+            "t0[(i - 1) * W0 + j]",
+            "keep0 = (double *)t0;",
+            "observe0(",
+            "t0 = realloc(t0, ",
+            "= base0 + 1;",
+            "    t0++;",
+            "free(t0 - 1);",
+            "malloc(bytes0(n, ",
+        ],
+        1,
+    );
+}
+
+/// The programs of the issue-47 forms pass the differential check with
+/// the sanitizers (as the campaign builds them: `needs_sanitizers`); a
+/// buffer allocated one row short, which may print the right values, is
+/// caught by the sanitizer run.
+#[test]
+fn the_buffer_forms_pass_the_check_under_the_sanitizers() {
+    let scratch = scratch_dir("fuzz-buffers").expect("scratch directory");
+    let failures = Mutex::new(Vec::new());
+    let seeds: Vec<u64> = (0..80).collect();
+    on_two_threads(&seeds, |index| {
+        let form = if index % 2 == 0 {
+            RealCForm::CallerBuffers
+        } else {
+            RealCForm::HeapBuffers
+        };
+        let seed = 500 + index / 2;
+        let program = generate_with(seed, &Forms::parse(form.name()).expect("known form"));
+        assert!(program.needs_sanitizers());
+        let options = CheckOptions {
+            sanitize: program.needs_sanitizers(),
+            builds: builds_for(&program),
+            trace_sizes: program.call_assignments(),
+            ..CheckOptions::default()
+        };
+        let name = format!("buf_{}_{seed}", index % 2);
+        if let Err(f) = check_program(&name, &program.to_c(), &scratch, &options) {
+            failures.lock().expect("lock").push(format!(
+                "{} seed {seed}: {:?}: {} (reproduce: polyfold-fuzz --forms {} --sizes values --programs 1 --seed {seed})",
+                form.name(),
+                f.kind,
+                f.detail,
+                form.name()
+            ));
+        }
+    });
+    let failures = failures.into_inner().expect("lock");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // One row short: `malloc(D1 * sizeof *b0)` becomes `malloc((D1 - 1)
+    // * sizeof *b0)` in programs whose rows are all written by a call of
+    // two rows or more.
+    let mut caught = 0;
+    let forms = Forms::parse("caller-buffers").expect("known form");
+    for seed in 0..200 {
+        if caught >= 3 {
+            break;
+        }
+        let program = generate_with(seed, &forms);
+        let unit = &program.shape.units[0];
+        let UnitKind::CallerBuffers(buffers) = &unit.kind else {
+            continue;
+        };
+        let text = program.to_c();
+        let Some(d1) = ["BN0", "n"]
+            .into_iter()
+            .find(|d| text.contains(&format!("= malloc({d} * sizeof *b0);")))
+        else {
+            continue;
+        };
+        let rows = matches!(buffers.shape, BufferShape::Rows { .. });
+        let full_rows = rows
+            && unit
+                .calls
+                .iter()
+                .any(|c| c.n >= 2 && (buffers.dims != Dims::Macros || c.n == buffers.extents.0));
+        if !full_rows || text.contains("realloc") {
+            continue;
+        }
+        let short = text.replace(
+            &format!("= malloc({d1} * sizeof *b0);"),
+            &format!("= malloc(({d1} - 1) * sizeof *b0);"),
+        );
+        let options = CheckOptions {
+            sanitize: program.needs_sanitizers(),
+            ..CheckOptions::default()
+        };
+        let result = compare_output(&format!("short_{seed}"), &text, &short, &scratch, &options);
+        assert!(result.is_err(), "seed {seed}: a short buffer passes");
+        caught += 1;
+    }
+    assert!(caught >= 3, "only {caught} short buffers tried");
+    let _ = std::fs::remove_dir_all(&scratch);
 }
