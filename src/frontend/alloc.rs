@@ -10,6 +10,20 @@ pub(crate) fn line_of(source: &str, at: usize) -> usize {
     source[..at.min(source.len())].matches('\n').count() + 1
 }
 
+/// Of the reasons a buffer keeps its layout (one per occurrence of its
+/// name that is not allowed), the one that says most: a `realloc`, else
+/// the first.
+pub(crate) fn most_telling(mut escapes: Vec<String>) -> Option<String> {
+    if escapes.is_empty() {
+        return None;
+    }
+    let k = escapes
+        .iter()
+        .position(|w| w.contains("realloc"))
+        .unwrap_or(0);
+    Some(escapes.swap_remove(k))
+}
+
 /// What the occurrence of `name` at `at` in `body` does, for the
 /// reason of a buffer that keeps its layout: what the expression
 /// right around the name (through casts) does with it.

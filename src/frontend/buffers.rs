@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use super::aliasing::FileAliasing;
-use super::alloc::{is_free_of, line_of, walk_stmts, what_use};
+use super::alloc::{is_free_of, line_of, most_telling, walk_stmts, what_use};
 use super::macros::{Macros, Spelled, lex};
 use super::scope::Scopes;
 use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, Function, SyntaxFile};
@@ -448,13 +448,8 @@ impl<'m> Cx<'_, 'm> {
                 caller.name
             ));
         }
-        if !escapes.is_empty() {
-            // `realloc` says most.
-            let k = escapes
-                .iter()
-                .position(|w| w.contains("realloc"))
-                .unwrap_or(0);
-            return Err(escapes.swap_remove(k));
+        if let Some(why) = most_telling(escapes) {
+            return Err(why);
         }
         if self.scopes.lookup(name, body.start).is_some()
             && self.scopes.vars[self.scopes.lookup(name, body.start).expect("some")].storage

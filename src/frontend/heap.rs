@@ -24,7 +24,9 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::alloc::{allocation, first_extent, is_free_of, line_of, walk_stmts, what_use};
+use super::alloc::{
+    allocation, first_extent, is_free_of, line_of, most_telling, walk_stmts, what_use,
+};
 use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, HeapBuffer, SyntaxFile};
 
 /// The heap buffers found in a function, by the start of their name: the
@@ -179,13 +181,8 @@ fn examine(
         };
         escapes.push(format!("it is {why} at line {}", line_of(source, at)));
     }
-    if !escapes.is_empty() {
-        // `realloc` says most.
-        let k = escapes
-            .iter()
-            .position(|w| w.contains("realloc"))
-            .unwrap_or(0);
-        return refused(escapes.swap_remove(k));
+    if let Some(why) = most_telling(escapes) {
+        return refused(why);
     }
     let mut dims = vec![vec![first.span.clone()]];
     dims.extend(

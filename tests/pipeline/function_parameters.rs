@@ -33,6 +33,16 @@ fn polyfold(args: &[&str], path: &Path) -> String {
     common::polyfold_stdout(&all)
 }
 
+/// Polyfold on `output` (its output for the case `name`) changes nothing.
+fn assert_idempotent(name: &str, output: &str) {
+    let scratch = std::env::temp_dir().join(format!("polyfold-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let again = scratch.join(format!("{name}.c"));
+    std::fs::write(&again, output).expect("write");
+    assert_eq!(polyfold(&[], &again), output);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
 fn assert_has(output: &str, needle: &str) {
     assert!(output.contains(needle), "missing `{needle}` in\n{output}");
 }
@@ -128,12 +138,7 @@ fn buffers_allocated_through_macros_shrink_at_the_macro_calls() {
     );
     common::assert_runs_like_original(&path, "caller_owned_macros", "parameters", &output);
     // Polyfold on its own output changes nothing.
-    let scratch = std::env::temp_dir().join(format!("polyfold-owned-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let again = scratch.join("caller_owned_macros.c");
-    std::fs::write(&again, &output).expect("write");
-    assert_eq!(polyfold(&[], &again), output);
-    let _ = std::fs::remove_dir_all(&scratch);
+    assert_idempotent("caller_owned_macros", &output);
 }
 
 #[test]
@@ -156,12 +161,7 @@ fn heap_scratch_buffers_shrink_at_their_allocation_size() {
     assert_has(&output, "float *acc = malloc(sizeof(float) * h * w);");
     assert_has(&output, "acc[y * w + x] = in[y][x] + 1.0f;");
     common::assert_runs_like_original(&path, "heap_scratch", "parameters", &output);
-    let scratch = std::env::temp_dir().join(format!("polyfold-heap-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch");
-    let again = scratch.join("heap_scratch.c");
-    std::fs::write(&again, &output).expect("write");
-    assert_eq!(polyfold(&[], &again), output);
-    let _ = std::fs::remove_dir_all(&scratch);
+    assert_idempotent("heap_scratch", &output);
 }
 
 #[test]
