@@ -10,18 +10,54 @@ pub(crate) fn line_of(source: &str, at: usize) -> usize {
     source[..at.min(source.len())].matches('\n').count() + 1
 }
 
-/// Of the reasons a buffer keeps its layout (one per occurrence of its
-/// name that is not allowed), the one that says most: a `realloc`, else
-/// the first.
-pub(crate) fn most_telling(mut escapes: Vec<String>) -> Option<String> {
+/// What an occurrence of a buffer's name does that keeps its layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Use {
+    Realloc,
+    PassedTo(String),
+    FunctionPointer,
+    Stored,
+    Assigned,
+    Moved,
+    AddressTaken,
+    ReadOrWritten,
+    /// A row of a heap buffer used as a pointer.
+    Row,
+    /// None of these (the name, for the sentence).
+    Other(String),
+}
+
+impl std::fmt::Display for Use {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Use::Realloc => f.write_str("`realloc`ed"),
+            Use::PassedTo(n) => write!(f, "passed to `{n}`"),
+            Use::FunctionPointer => f.write_str("passed through a function pointer"),
+            Use::Stored => f.write_str("stored (its address escapes)"),
+            Use::Assigned => f.write_str("assigned"),
+            Use::Moved => f.write_str("moved by pointer arithmetic that is not a subscript"),
+            Use::AddressTaken => f.write_str("under `&`"),
+            Use::ReadOrWritten => f.write_str("read or written outside the call"),
+            Use::Row => f.write_str("read as a row"),
+            Use::Other(name) => write!(
+                f,
+                "used other than allocated, passed to the callee or freed (`{name}`)"
+            ),
+        }
+    }
+}
+
+/// Of the uses that keep a buffer's layout (each with its sentence), the
+/// sentence of the one that says most: a `realloc`, else the first.
+pub(crate) fn most_telling(mut escapes: Vec<(Use, String)>) -> Option<String> {
     if escapes.is_empty() {
         return None;
     }
     let k = escapes
         .iter()
-        .position(|w| w.contains("realloc"))
+        .position(|(u, _)| *u == Use::Realloc)
         .unwrap_or(0);
-    Some(escapes.swap_remove(k))
+    Some(escapes.swap_remove(k).1)
 }
 
 /// What the occurrence of `name` at `at` in `body` does, for the
@@ -31,7 +67,7 @@ pub(crate) fn what_use(
     body: &CStmt,
     (name, at): (&str, usize),
     is_macro: &dyn Fn(&str) -> bool,
-) -> String {
+) -> Use {
     // Through casts, `*`, and the one argument of a function-like macro
     // (`POLYBENCH_ARRAY(x)`).
     let is_it = |c: &Expr| {
@@ -49,7 +85,7 @@ pub(crate) fn what_use(
         }
         matches!(&c.kind, ExprKind::Ident(n) if n == name) && c.span.start == at
     };
-    let mut found: Option<String> = None;
+    let mut found: Option<Use> = None;
     body.walk_exprs(&mut |e: &Expr| {
         if found.is_some() || !(e.span.start <= at && at < e.span.end) {
             return;
@@ -57,32 +93,20 @@ pub(crate) fn what_use(
         found = match &e.kind {
             ExprKind::Call(f, _) if matches!(&f.kind, ExprKind::Ident(m) if is_macro(m)) => None,
             ExprKind::Call(f, args) if args.iter().any(is_it) => Some(match &f.kind {
-                ExprKind::Ident(n) if n == "realloc" => "`realloc`ed".to_string(),
-                ExprKind::Ident(n) => {
-                    format!("passed to `{n}`")
-                }
-                _ => "passed through a function pointer".to_string(),
+                ExprKind::Ident(n) if n == "realloc" => Use::Realloc,
+                ExprKind::Ident(n) => Use::PassedTo(n.clone()),
+                _ => Use::FunctionPointer,
             }),
-            ExprKind::Assign(_, _, rhs) if is_it(rhs) => {
-                Some("stored (its address escapes)".to_string())
-            }
-            ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some("assigned".to_string()),
-            ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => {
-                Some("moved by pointer arithmetic that is not a subscript".to_string())
-            }
-            ExprKind::Update(_, a) if is_it(a) => {
-                Some("moved by pointer arithmetic that is not a subscript".to_string())
-            }
-            ExprKind::AddrOf(_) => Some("under `&`".to_string()),
-            ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => {
-                Some("read or written outside the call".to_string())
-            }
+            ExprKind::Assign(_, _, rhs) if is_it(rhs) => Some(Use::Stored),
+            ExprKind::Assign(_, lhs, _) if is_it(lhs) => Some(Use::Assigned),
+            ExprKind::Binary(_, a, b) if is_it(a) || is_it(b) => Some(Use::Moved),
+            ExprKind::Update(_, a) if is_it(a) => Some(Use::Moved),
+            ExprKind::AddrOf(_) => Some(Use::AddressTaken),
+            ExprKind::Subscript(a, _) | ExprKind::Deref(a) if is_it(a) => Some(Use::ReadOrWritten),
             _ => None,
         };
     });
-    found.unwrap_or_else(|| {
-        format!("used other than allocated, passed to the callee or freed (`{name}`)")
-    })
+    found.unwrap_or_else(|| Use::Other(name.to_string()))
 }
 
 /// Calls `f` on `s` and every statement inside it, parents first.

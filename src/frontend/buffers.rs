@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use super::aliasing::FileAliasing;
-use super::alloc::{is_free_of, line_of, most_telling, walk_stmts, what_use};
+use super::alloc::{Use, is_free_of, line_of, most_telling, walk_stmts, what_use};
 use super::macros::{Macros, Spelled, lex};
 use super::scope::Scopes;
 use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, Function, SyntaxFile};
@@ -142,7 +142,7 @@ impl<'m> Cx<'_, 'm> {
         (ip, p, dc): (usize, &Decl, &Declarator),
     ) -> Result<Vec<ResizeSite>, String> {
         let callee_site = self.parameter_site(kf, f, p, dc)?;
-        let callee_extents: Vec<Option<Poly>> = self.declarator_extents(kf, dc);
+        let callee_extents: Vec<Option<Poly>> = self.declarator_extents(dc);
         let mut sites = vec![callee_site];
         let mut buffers: Vec<(usize, String)> = Vec::new();
         let mut calls_seen = 0;
@@ -268,7 +268,7 @@ impl<'m> Cx<'_, 'm> {
 
     /// The extents of a declarator as polynomials (`None` for one that
     /// is missing or not a polynomial).
-    fn declarator_extents(&self, _k: usize, dc: &Declarator) -> Vec<Option<Poly>> {
+    fn declarator_extents(&self, dc: &Declarator) -> Vec<Option<Poly>> {
         dc.dims
             .iter()
             .map(|(e, _)| {
@@ -324,7 +324,7 @@ impl<'m> Cx<'_, 'm> {
             CStmt::Decl { decl, span } => {
                 for dc in &decl.declarators {
                     if dc.name == name
-                        && let Some(b) = self.heap_buffer(kc, caller, (decl, span, dc))
+                        && let Some(b) = self.heap_buffer(caller, (decl, span, dc))
                     {
                         match b {
                             Ok(b) => found.push(b),
@@ -353,7 +353,7 @@ impl<'m> Cx<'_, 'm> {
                                 what: "the local array".into(),
                             },
                             spans: vec![span.clone()],
-                            extents: self.declarator_extents(kc, dc),
+                            extents: self.declarator_extents(dc),
                             deref: false,
                         });
                     }
@@ -429,7 +429,7 @@ impl<'m> Cx<'_, 'm> {
             }
         });
         let body = caller.body.span();
-        let mut escapes: Vec<String> = Vec::new();
+        let mut escapes: Vec<(Use, String)> = Vec::new();
         for (at, n) in crate::util::c_text::identifier_tokens(&self.source[body.clone()], true) {
             let at = body.start + at;
             if n != name {
@@ -439,21 +439,17 @@ impl<'m> Cx<'_, 'm> {
             if b.spans.iter().any(inside) || passes.iter().any(inside) || frees.iter().any(inside) {
                 continue;
             }
-            escapes.push(format!(
-                "`{name}` is {} at line {} of {}",
-                what_use(&caller.body, (name, at), &|m| {
-                    (self.macros)(kc).table.function(m).is_some()
-                }),
-                line(at),
-                caller.name
-            ));
+            let how = what_use(&caller.body, (name, at), &|m| {
+                (self.macros)(kc).table.function(m).is_some()
+            });
+            let why = format!("`{name}` is {how} at line {} of {}", line(at), caller.name);
+            escapes.push((how, why));
         }
         if let Some(why) = most_telling(escapes) {
             return Err(why);
         }
-        if self.scopes.lookup(name, body.start).is_some()
-            && self.scopes.vars[self.scopes.lookup(name, body.start).expect("some")].storage
-                != crate::ir::Storage::Local
+        if let Some(v) = self.scopes.lookup(name, body.start)
+            && self.scopes.vars[v].storage != crate::ir::Storage::Local
         {
             return Err(format!(
                 "`{name}` is also a variable outside {}",
@@ -470,7 +466,6 @@ impl<'m> Cx<'_, 'm> {
     /// other declarator.
     fn heap_buffer(
         &self,
-        kc: usize,
         caller: &Function,
         (decl, span, dc): (&Decl, &Range<usize>, &Declarator),
     ) -> Option<Result<Buffer, String>> {
@@ -492,7 +487,7 @@ impl<'m> Cx<'_, 'm> {
                 .map(|(e, _)| e.iter().map(|e| e.span.clone()).collect()),
         );
         let mut extents = vec![Poly::of(&first, &|x| symbol_of(x, None)).ok()];
-        extents.extend(self.declarator_extents(kc, dc));
+        extents.extend(self.declarator_extents(dc));
         Some(Ok(Buffer {
             site: ResizeSite {
                 function: caller.name.clone(),

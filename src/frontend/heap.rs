@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::alloc::{
-    allocation, first_extent, is_free_of, line_of, most_telling, walk_stmts, what_use,
+    Use, allocation, first_extent, is_free_of, line_of, most_telling, walk_stmts, what_use,
 };
 use super::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, HeapBuffer, SyntaxFile};
 
@@ -158,7 +158,7 @@ fn examine(
         }
     });
     let text = source.get(body.span())?;
-    let mut escapes: Vec<String> = Vec::new();
+    let mut escapes: Vec<(Use, String)> = Vec::new();
     for (at, n) in crate::util::c_text::identifier_tokens(text, true) {
         let at = body.span().start + at;
         if n != dc.name || at == dc.name_span.start {
@@ -174,12 +174,13 @@ fn examine(
         if in_free || full {
             continue;
         }
-        let why = if subscripts.contains_key(&at) {
-            "read as a row".to_string()
+        let how = if subscripts.contains_key(&at) {
+            Use::Row
         } else {
             what_use(body, (&dc.name, at), &|_| false)
         };
-        escapes.push(format!("it is {why} at line {}", line_of(source, at)));
+        let why = format!("it is {how} at line {}", line_of(source, at));
+        escapes.push((how, why));
     }
     if let Some(why) = most_telling(escapes) {
         return refused(why);
