@@ -491,8 +491,8 @@ fn emit_sets(program: &Program, options: &RunOptions, which: Emit) -> Result<Str
             }
             let model = crate::analysis::build::array_model(scop, array.id);
             let mut budget = Budget::default();
-            let conflicts =
-                crate::analysis::cells::compute_cell_conflicts(&model, &[], &mut budget)
+            let (conflicts, _) =
+                crate::analysis::values::array_conflicts(scop, array.id, &model, &mut budget)
                     .map_err(|e| format!("conflicts of `{}`: {e}", array.name))?;
             let set = match which {
                 Emit::Conflicts => Set {
@@ -1399,8 +1399,9 @@ fn ds_plot(
 ) -> Result<Option<(Vec<[i64; 2]>, [i64; 2], [i64; 2], Vec<([i64; 2], i64)>)>, String> {
     let model = crate::analysis::build::array_model(scop, d.array);
     let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
-    let conflicts = crate::analysis::cells::compute_cell_conflicts(&model, &[], &mut budget)
-        .map_err(|e| e.to_string())?;
+    let (conflicts, _) =
+        crate::analysis::values::array_conflicts(scop, d.array, &model, &mut budget)
+            .map_err(|e| e.to_string())?;
     let mut points = std::collections::BTreeSet::new();
     for piece in conflicts.difference_set() {
         for p in crate::poly::enumerate::integer_points(&piece, values, &mut budget)

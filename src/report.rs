@@ -324,6 +324,9 @@ pub(crate) fn text_report(
         if let Some(line) = pinned_over_text(d) {
             let _ = writeln!(out, "    {line}");
         }
+        if let Some(crate::analysis::values::Lifetimes::Cells(why)) = &d.lifetimes {
+            let _ = writeln!(out, "    lifetimes: of cells, a superset: {why}");
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }

@@ -49,6 +49,15 @@ pub enum Precedence {
         second: usize,
         level: usize,
     },
+    /// A value written by statement `writer` is still to be read by
+    /// statement `reader` when statement `overwriter` writes the other
+    /// cell (value lifetimes, [`super::values`]). Built there from the
+    /// dataflow: the model alone cannot express it.
+    Value {
+        writer: usize,
+        overwriter: usize,
+        reader: usize,
+    },
 }
 
 /// One polyhedron of the conflict relation, with how it arose.
@@ -218,6 +227,9 @@ impl PieceBuilder {
                 // caller adds the mirror image).
                 self.order(f, bf, g, bg, level);
             }
+            // Never asked of the builder (`super::values` builds these
+            // pieces): no constraint, the superset of every conflict.
+            Precedence::Value { .. } => {}
         }
     }
 }
@@ -403,7 +415,7 @@ pub(crate) fn difference_piece(conflict: &BasicSet, rank: usize) -> BasicSet {
 }
 
 /// Swaps the two cells of a relation over the conflict space.
-fn swap_cells(set: &BasicSet) -> crate::poly::PolyResult<BasicSet> {
+pub(crate) fn swap_cells(set: &BasicSet) -> crate::poly::PolyResult<BasicSet> {
     let reversed = crate::poly::Set::from_basic(set.clone()).reverse()?;
     let mut piece = reversed
         .pieces
@@ -473,13 +485,29 @@ pub fn compute_cell_conflicts(
             });
         }
     }
-    // Parallel loops: two cells touched in distinct iterations of one
-    // instance conflict in some interleaving, whatever their sequential
-    // lifetimes; the mapping must keep them apart (so the storage keeps the
-    // dimension the parallel loop carries).
+    parallel_pieces(model, budget, &mut pieces)?;
+    Ok(CellConflicts {
+        array: model.name.clone(),
+        rank: model.rank,
+        params: model.params.clone(),
+        pieces,
+    })
+}
+
+/// Adds to `pieces` the conflicts of parallel loops: two cells touched in
+/// distinct iterations of one instance conflict in some interleaving,
+/// whatever their sequential lifetimes; the mapping must keep them apart
+/// (so the storage keeps the dimension the parallel loop carries).
+pub(crate) fn parallel_pieces(
+    model: &ArrayModel,
+    budget: &mut crate::poly::Budget,
+    pieces: &mut Vec<ConflictPiece>,
+) -> crate::poly::PolyResult<()> {
+    use crate::poly::project::eliminate_exists_where_exact;
+    use crate::poly::simplex::integer_point;
     for p in unordered_pairs(model) {
-        let set = eliminate_exists_where_exact(&precedence_set(model, live_in, p))?;
-        if set.is_obviously_empty() || !non_empty(&set, budget)? {
+        let set = eliminate_exists_where_exact(&precedence_set(model, &[], p))?;
+        if set.is_obviously_empty() || integer_point(&set, budget)?.is_none() {
             continue;
         }
         let mirror = swap_cells(&set)?;
@@ -493,12 +521,7 @@ pub fn compute_cell_conflicts(
             }
         }
     }
-    Ok(CellConflicts {
-        array: model.name.clone(),
-        rank: model.rank,
-        params: model.params.clone(),
-        pieces,
-    })
+    Ok(())
 }
 
 impl CellConflicts {

@@ -127,7 +127,12 @@ pub fn compute_dataflow(scop: &Scop) -> PolyResult<Dataflow> {
     Ok(Dataflow { reads })
 }
 
-fn read_dataflow(scop: &Scop, ti: usize, ri: usize, array: ArrayId) -> PolyResult<ReadDataflow> {
+pub(crate) fn read_dataflow(
+    scop: &Scop,
+    ti: usize,
+    ri: usize,
+    array: ArrayId,
+) -> PolyResult<ReadDataflow> {
     let t = &scop.stmts[ti];
     let read = &t.reads[ri];
     let len = max_schedule_len(scop);

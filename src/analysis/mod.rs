@@ -13,6 +13,7 @@ pub mod dataflow;
 pub(crate) mod livein;
 pub mod liveness;
 pub mod model;
+pub mod values;
 
 pub use cells::{CellConflicts, ConflictPiece};
 pub use model::{AccessEvent, AccessKind, ArrayModel};

@@ -55,6 +55,7 @@ pub(super) fn decide_array(
         scalars: None,
         masks: None,
         pinned_over: None,
+        lifetimes: None,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -91,6 +92,7 @@ pub(super) fn decide_array(
                         decision.masks = strategy::masks::round_up(&facts, choice, &mut budget);
                     }
                     decision.strategies = sizes;
+                    decision.lifetimes = facts.lifetimes();
                     (result, facts.max_live)
                 }
                 Err(kept) => (Err(kept), None),

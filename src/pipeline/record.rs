@@ -233,6 +233,8 @@ pub struct ArrayDecision {
     /// the cells (issue 17's rule 4: a fixed-size mapping is kept where it
     /// is smaller).
     pub pinned_over: Option<EveryValue>,
+    /// Which lifetimes its conflicts came from, when they were computed.
+    pub lifetimes: Option<crate::analysis::values::Lifetimes>,
 }
 
 /// A storage certified for every value that a pinned one beat: its mapping

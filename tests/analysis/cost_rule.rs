@@ -5,7 +5,9 @@
 //! and must print what the original prints.
 //!
 //! `tests/cost_rule/pingpong_local.c`: P[N + 2] -> P[i % N] at N = 40
-//! saves 2 of 42 cells (before the rule it was taken).
+//! saves 2 of 42 cells (before the rule it was taken); `--min-memory`
+//! fuses the copy-back loop inside the time loop instead, P in 2 cells
+//! (the default refuses that fusion: the `%` stays in the fused loop).
 //! `tests/cost_rule/pingpong_symbolic.c`: the same without a value of n
 //! (`n + 2` -> `n`: the same degree, 2 of 18 cells at the probe n = 16).
 
@@ -125,7 +127,10 @@ fn a_fold_that_saves_two_of_n_plus_two_cells_is_refused_unless_min_memory() {
         "pingpong_local.c",
         "2 of 42 cells, less than a quarter",
         "double P[N + 2];",
-        "P[i % N] = 0.25",
+        // --min-memory fuses the copy loop into the stencil loop, shifted
+        // by one: each value of P is read one iteration after its write,
+        // so two cells (by hand; the output is run against the original).
+        "P[i % 2] = 0.25",
     );
 }
 
@@ -135,7 +140,7 @@ fn without_values_the_same_degree_and_the_probe_sizes_decide() {
         "pingpong_symbolic.c",
         "2 of 18 cells at the probe sizes and its size grows as fast, less than a quarter",
         "double P[n + 2];",
-        "P[i % n] = 0.25",
+        "P[i % 2] = 0.25",
     );
 }
 

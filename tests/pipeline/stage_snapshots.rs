@@ -436,40 +436,36 @@ fn trace(scop: &Scop, params: &[i64]) -> Vec<Event> {
     events
 }
 
-/// The cell conflicts of `array` by brute force (seed 001 §3 made sound,
-/// as DESIGN.md defines them): a cell occupies its location from its first
-/// write to its last access, read or write, and two cells conflict iff each
-/// begins strictly before the other ends. `--emit conflicts` and `--emit
-/// ds` give no live-in cells to the analysis, so the kernels checked here
-/// must have none (asserted).
+/// The conflicts of `array` by brute force from value lifetimes (seeds
+/// 000 and 002, as DESIGN.md defines them, what the analysis uses where
+/// the dataflow is exact, as it is for these kernels): every write makes
+/// a value that lives until the last read that sees it (a value nobody
+/// reads dies at once), and two cells conflict iff a value of one is
+/// written while a value of the other is still to be read. `--emit
+/// conflicts` and `--emit ds` give no live-in cells to the analysis, so
+/// the kernels checked here must have none (asserted).
 fn brute_conflicts(events: &[Event], array: usize) -> BTreeSet<(Vec<i64>, Vec<i64>)> {
-    let mut begin: BTreeMap<&[i64], &[i64]> = BTreeMap::new();
-    let mut end: BTreeMap<&[i64], &[i64]> = BTreeMap::new();
+    // Per value: its cell, the time of its write and of its last read.
+    type Value<'a> = (&'a [i64], &'a [i64], Option<&'a [i64]>);
+    let mut values: Vec<Value> = Vec::new();
+    let mut current: BTreeMap<&[i64], usize> = BTreeMap::new();
     for e in events.iter().filter(|e| e.array == array) {
         if e.write {
-            let b = begin.entry(&e.cell).or_insert(&e.time);
-            if e.time.as_slice() < *b {
-                *b = &e.time;
-            }
+            current.insert(&e.cell, values.len());
+            values.push((&e.cell, &e.time, None));
         } else {
-            assert!(
-                begin
-                    .get(e.cell.as_slice())
-                    .is_some_and(|b| *b < e.time.as_slice()),
-                "cell {:?} is read before it is written (live-in)",
-                e.cell
-            );
-        }
-        let t = end.entry(&e.cell).or_insert(&e.time);
-        if e.time.as_slice() > *t {
-            *t = &e.time;
+            let v = *current.get(e.cell.as_slice()).unwrap_or_else(|| {
+                panic!("cell {:?} is read before it is written (live-in)", e.cell)
+            });
+            values[v].2 = Some(&e.time);
         }
     }
     let mut pairs = BTreeSet::new();
-    for (c, bc) in &begin {
-        for (c2, bc2) in &begin {
-            if bc < &end[c2] && bc2 < &end[c] {
+    for (c, w, _) in &values {
+        for (c2, w2, last) in &values {
+            if w2 < w && last.is_some_and(|r| w < &r) {
                 pairs.insert((c.to_vec(), c2.to_vec()));
+                pairs.insert((c2.to_vec(), c.to_vec()));
             }
         }
     }
@@ -482,6 +478,7 @@ fn check_cell_snapshots(kernel: &str, values: &[(&str, i64)], failures: &mut Vec
     let source = std::fs::read_to_string(corpus_dir().join(format!("{kernel}.c"))).unwrap();
     let program = polyfold::frontend::extract(kernel, &source, &Default::default());
     let mut checked = 0;
+    let mut found = false;
     for stage in ["conflicts", "ds"] {
         for (header, set) in snapshot_blocks(kernel, stage) {
             // `scop K (F), array A: STAGE`
@@ -519,10 +516,7 @@ fn check_cell_snapshots(kernel: &str, values: &[(&str, i64)], failures: &mut Vec
                     .map(|(c, c2)| c.iter().zip(c2).map(|(a, b)| a - b).collect())
                     .collect()
             };
-            assert!(
-                !truth.is_empty(),
-                "{kernel} {header}: the brute force found nothing"
-            );
+            found |= !truth.is_empty();
             if points != truth {
                 failures.push(format!(
                     "{kernel} {header} at {values:?}: snapshot only {:?}, brute force only {:?}",
@@ -533,6 +527,7 @@ fn check_cell_snapshots(kernel: &str, values: &[(&str, i64)], failures: &mut Vec
             checked += 1;
         }
     }
+    assert!(found, "{kernel}: the brute force found no conflict at all");
     checked
 }
 

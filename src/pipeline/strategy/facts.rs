@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use crate::analysis::build::array_model;
-use crate::analysis::cells::compute_cell_conflicts;
 use crate::analysis::livein::{LiveIn, live_in_cells};
 use crate::analysis::model::{AccessKind, ArrayModel};
+use crate::analysis::values::array_conflicts;
 use crate::ir::{ArrayId, Scop};
 use crate::mapping::Method;
 use crate::mapping::certify::Certificate;
@@ -122,6 +122,8 @@ pub(crate) struct Conflicts {
     pub fixed_ds: Vec<BasicSet>,
     /// Successive-modulo moduli for the known values.
     pub numeric: Vec<i64>,
+    /// Which lifetimes the difference set comes from.
+    pub lifetimes: crate::analysis::values::Lifetimes,
 }
 
 pub(crate) fn solver(e: crate::poly::PolyError) -> Kept {
@@ -455,6 +457,11 @@ impl<'a> ArrayFacts<'a> {
             .collect()
     }
 
+    /// Which lifetimes the conflicts came from, when they were computed.
+    pub(crate) fn lifetimes(&self) -> Option<crate::analysis::values::Lifetimes> {
+        self.conflicts.as_ref().map(|c| c.lifetimes.clone())
+    }
+
     /// The max-live count of the trace, when one ran and finished.
     pub(crate) fn traced_max_live(&self) -> Option<usize> {
         self.max_live.flatten()
@@ -478,7 +485,8 @@ impl<'a> ArrayFacts<'a> {
                     }
                 }
             }
-            let conflicts = compute_cell_conflicts(&self.model, &[], budget).map_err(solver)?;
+            let (conflicts, lifetimes) =
+                array_conflicts(self.scop, self.array, &self.model, budget).map_err(solver)?;
             let ds = conflicts.difference_set();
             let fixed_ds = fix_and_simplify(&ds, &self.values).map_err(solver)?;
             let numeric = moduli_for_values(&fixed_ds, self.model.rank, &self.values, budget)
@@ -487,6 +495,7 @@ impl<'a> ArrayFacts<'a> {
                 ds,
                 fixed_ds,
                 numeric,
+                lifetimes,
             });
         }
         Ok(())
