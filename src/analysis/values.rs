@@ -59,11 +59,92 @@ pub fn array_conflicts(
     model: &ArrayModel,
     budget: &mut Budget,
 ) -> PolyResult<(CellConflicts, Lifetimes)> {
-    match value_conflicts(scop, array, model, budget)? {
-        Ok(conflicts) => Ok((conflicts, Lifetimes::Values)),
+    let (mut conflicts, lifetimes) = match value_conflicts(scop, array, model, budget)? {
+        Ok(conflicts) => (conflicts, Lifetimes::Values),
         Err(why) => {
             let conflicts = super::cells::compute_cell_conflicts(model, &[], budget)?;
-            Ok((conflicts, Lifetimes::Cells(why)))
+            (conflicts, Lifetimes::Cells(why))
+        }
+    };
+    for piece in &mut conflicts.pieces {
+        within_extents(scop, array, &mut piece.set);
+    }
+    Ok((conflicts, lifetimes))
+}
+
+/// The dimensions of `array` whose subscripts C keeps within the declared
+/// extent (see [`within_extents`]), with the extent over the parameters.
+fn bounded_extents(scop: &Scop, array: ArrayId) -> Vec<(usize, &AffExpr)> {
+    let a = scop.array(array);
+    if a.facts.extent_written.is_some() {
+        return Vec::new();
+    }
+    let np = scop.params.len();
+    let first = usize::from(a.facts.storage == crate::ir::Storage::FunctionParam);
+    a.extents
+        .iter()
+        .enumerate()
+        .skip(first)
+        .filter_map(|(p, e)| e.aff.as_ref().map(|aff| (p, aff)))
+        .filter(|(_, aff)| aff.coeffs.len() <= np)
+        .collect()
+}
+
+/// Restricts every event of `model` (the accesses of `array`) to the
+/// instances whose subscripts lie within the declared extents, as
+/// [`within_extents`] does for the cells of a conflict: the proofs of a
+/// layout then know that a subscript stays below its extent (`p[i][j]`,
+/// `j < n - 1`, inside `p[N][N]` whatever `n` is).
+pub fn assume_in_bounds(scop: &Scop, array: ArrayId, model: &mut ArrayModel) {
+    let np = scop.params.len();
+    for (p, aff) in bounded_extents(scop, array) {
+        let Some(k) = aff.constant.checked_sub(1) else {
+            continue;
+        };
+        for event in &mut model.events {
+            let Some(sub) = event.subscripts.get(p) else {
+                continue;
+            };
+            let mut high: Vec<i64> = sub.iter().map(|v| -v).collect();
+            for (h, c) in high.iter_mut().zip(&aff.coeffs[..np.min(aff.coeffs.len())]) {
+                *h += c;
+            }
+            let last = high.len() - 1;
+            high[last] += k;
+            let low = sub.clone();
+            event.domain.add_ineq(low);
+            event.domain.add_ineq(high);
+        }
+    }
+}
+
+/// Adds to a set over the conflict space that both cells lie within the
+/// array's declared extents, where C makes an access outside them
+/// undefined: every extent of an array the function declares (a local, a
+/// heap buffer sized by its allocation), every extent but the first of a
+/// parameter (C reads the first as a pointer), none whose variable
+/// changes after the declaration. The whole model already assumes it: it
+/// tells cells apart by their subscripts, dimension by dimension. It
+/// matters where the sizes are unknown: a row of `p[N][N]` indexed up to
+/// a parameter `n` stays inside `N`, so `N` may be its modulus.
+fn within_extents(scop: &Scop, array: ArrayId, set: &mut BasicSet) {
+    let np = scop.params.len();
+    let rank = scop.array(array).extents.len();
+    for (p, aff) in bounded_extents(scop, array) {
+        for cell in [np + p, np + rank + p] {
+            let mut low = set.zero_row();
+            low[cell] = 1;
+            set.add_ineq(low);
+            // extent - 1 - c >= 0
+            let mut high = set.zero_row();
+            high[..aff.coeffs.len()].copy_from_slice(&aff.coeffs);
+            high[cell] = -1;
+            let last = high.len() - 1;
+            let Some(k) = aff.constant.checked_sub(1) else {
+                return;
+            };
+            high[last] = k;
+            set.add_ineq(high);
         }
     }
 }

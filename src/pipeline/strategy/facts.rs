@@ -327,7 +327,8 @@ impl<'a> ArrayFacts<'a> {
         budget: &mut Budget,
     ) -> Result<ArrayFacts<'a>, Kept> {
         let decl = scop.array(array);
-        let model = array_model(scop, array);
+        let mut model = array_model(scop, array);
+        crate::analysis::values::assume_in_bounds(scop, array, &mut model);
         // A parameter keeps its declarator (see `Array::keeps_declarator`):
         // its text is never edited, even when a macro spells it.
         if decl.declarator_span.is_none() && !decl.keeps_declarator() {

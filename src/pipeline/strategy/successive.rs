@@ -74,6 +74,18 @@ pub(super) fn propose(
     {
         list.push((m, Scope::EveryValue));
     }
+    // The axes whose values never live together dropped, the others kept
+    // as declared: no `%` and extents that are the declaration's own text
+    // (what a caller's allocation can spell), proven for every value
+    // where the fitted moduli are forms of the parameters the sizes are
+    // not written in (PolyBench adi's `p[i][j]` -> `p[0][j]`, `j < n - 1`
+    // inside `N`).
+    if facts.allow_symbolic
+        && let Some(m) = dropped_axes(&found.numeric, &facts.extent_affs, name, facts)
+        && list.iter().all(|(known, _)| *known != m)
+    {
+        list.push((m, Scope::EveryValue));
+    }
     if facts.macros_pinnable {
         list.push((
             found.numeric_mapping(name, &facts.model.params),
@@ -93,4 +105,36 @@ pub(super) fn propose(
             .collect(),
         ..Proposals::default()
     })
+}
+
+/// The mapping of modulus 1 on the axes whose numeric modulus is 1 and
+/// the declared extent on the others; `None` when no axis drops or some
+/// kept extent is not affine.
+fn dropped_axes(
+    numeric: &[i64],
+    extents: &[Option<crate::mapping::modular::ParamAffine>],
+    name: &str,
+    facts: &ArrayFacts<'_>,
+) -> Option<crate::mapping::ModularMapping> {
+    use crate::mapping::modular::ParamAffine;
+    if numeric.len() != extents.len() || !numeric.contains(&1) || numeric.iter().all(|b| *b == 1) {
+        return None;
+    }
+    let np = facts.model.params.len();
+    let moduli: Vec<ParamAffine> = numeric
+        .iter()
+        .zip(extents)
+        .map(|(b, e)| {
+            if *b == 1 {
+                Some(ParamAffine::constant(np, 1))
+            } else {
+                e.clone()
+            }
+        })
+        .collect::<Option<_>>()?;
+    Some(crate::mapping::ModularMapping::axis(
+        name,
+        &facts.model.params,
+        moduli,
+    ))
 }
