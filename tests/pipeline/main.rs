@@ -23,4 +23,5 @@ mod smo_codegen;
 mod split;
 mod stage_snapshots;
 mod symbolic_sizes;
+mod value_lifetimes;
 mod verify_merged;
