@@ -148,14 +148,17 @@ impl std::fmt::Display for KeptReason {
             ),
             KeptReason::SuccessiveNeedsAll { cells } => write!(
                 f,
-                "no smaller mapping: successive modulo needs all {cells} cells"
+                "no smaller mapping found: successive modulo needs all {cells} cells in this schedule"
             ),
             KeptReason::AllLiveAtOnce { cells } => write!(
                 f,
-                "no smaller mapping can exist: all {cells} cells hold live values at once (max-live)"
+                "no smaller mapping in this schedule: all {cells} cells hold live values at once (max-live); another order of the loops may need fewer"
             ),
             KeptReason::NoSmaller { cells } => {
-                write!(f, "no smaller mapping: the best needs all {cells} cells")
+                write!(
+                    f,
+                    "no smaller mapping found: the best needs all {cells} cells in this schedule"
+                )
             }
             KeptReason::NoSmallerForEveryValue => f.write_str(
                 "no smaller mapping proven for every parameter value (pass -D NAME=VALUE to fold for known sizes)",
@@ -424,9 +427,9 @@ impl Optimality {
     /// The line of the text report.
     pub(crate) fn sentence(self) -> &'static str {
         match self {
-            Optimality::MaxLiveBound => "optimal: meets the max-live lower bound",
+            Optimality::MaxLiveBound => "optimal in this schedule: meets its max-live lower bound",
             Optimality::LatticeSearch => {
-                "optimal: the exhaustive lattice search found nothing smaller"
+                "optimal among the lattices of this schedule: the exhaustive search found nothing smaller"
             }
         }
     }

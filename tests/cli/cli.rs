@@ -454,7 +454,7 @@ fn report_lists_every_strategy_and_whether_the_size_is_proven_optimal() {
         "{report}"
     );
     assert!(
-        report.contains("optimal: meets the max-live lower bound"),
+        report.contains("optimal in this schedule: meets its max-live lower bound"),
         "{report}"
     );
     // Unfused, by default diff's triangle is packed: 21·64 = 1344 cells,
