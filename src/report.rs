@@ -429,6 +429,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
             if !resized.is_empty() {
                 entry["resized"] = Value::from(resized);
             }
+            if let Some(crate::analysis::values::Lifetimes::Cells(why)) = &d.lifetimes {
+                entry["cell_lifetimes"] = json!(why);
+            }
             if let Some(inner) = &d.inner_modulo {
                 entry["inner_loop_modulo"] = inner_modulo_json(inner);
             }

@@ -102,3 +102,34 @@ fn an_alternating_direction_sweep_needs_one_row_of_each_coefficient() {
     );
     common::assert_runs_like_original(&path, "adi_sweep", "lifetimes", &output);
 }
+
+#[test]
+fn where_the_last_writer_is_not_exact_the_reports_say_cell_lifetimes() {
+    // mot_detect's `Delta` is a chain through a disjunctive condition
+    // (`if (j - 1 >= 0 || k - 1 >= 0)`): its last writer is not exact, so
+    // its conflicts come from cell lifetimes (a superset), and both
+    // reports say so.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/mot_detect.c");
+    let text = polyfold(&["--report", "text", "--no-timings"], &path);
+    assert_has(
+        &text,
+        "lifetimes: of cells, a superset: the last write of `Delta` that S2 reads is not exact",
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&polyfold(&["--report", "json", "--no-timings"], &path))
+            .expect("JSON report");
+    let arrays = json["files"][0]["arrays"].as_array().expect("arrays");
+    let delta = arrays
+        .iter()
+        .find(|a| a["array"] == "Delta")
+        .expect("Delta");
+    assert!(
+        delta["cell_lifetimes"]
+            .as_str()
+            .is_some_and(|w| w.contains("not exact")),
+        "{delta}"
+    );
+    // An exact one has no such key.
+    let scratch = polyfold(&["--report", "json", "--no-timings"], &case("time_scratch"));
+    assert!(!scratch.contains("cell_lifetimes"), "{scratch}");
+}
