@@ -133,3 +133,21 @@ fn where_the_last_writer_is_not_exact_the_reports_say_cell_lifetimes() {
     let scratch = polyfold(&["--report", "json", "--no-timings"], &case("time_scratch"));
     assert!(!scratch.contains("cell_lifetimes"), "{scratch}");
 }
+
+#[test]
+fn a_claim_of_optimality_names_the_schedule_and_the_fusion_not_tried() {
+    let path = case("product_rows");
+    let report = polyfold(&["--report", "text", "--no-timings"], &path);
+    assert_has(
+        &report,
+        "kept: no smaller mapping in this schedule: all 576 cells hold live values at once",
+    );
+    assert_has(
+        &report,
+        "loops at lines 16, 22 not fused: an inner loop walks an array across its rows",
+    );
+    let small = polyfold(&["--min-memory"], &path);
+    assert_has(&small, "double T; /* polyfold: T[i][j] -> T */");
+    assert_has(&small, "out[i] += T * (j % 3 + 1);");
+    common::assert_runs_like_original(&path, "product_rows", "lifetimes", &small);
+}
