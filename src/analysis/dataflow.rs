@@ -108,6 +108,28 @@ pub(crate) fn schedule_at(
     v
 }
 
+/// Whether an instance of `a` can precede one of `b` with their 2d+1
+/// schedules first differing at position `p`, judged on the constant
+/// entries only (a missing entry is 0): `false` when a constant entry
+/// before `p` differs, or both entries at `p` are constants and `b`'s is
+/// not larger. A cheap test that spares building (and solving) pieces
+/// that are empty anyway.
+pub(crate) fn may_first_differ(a: &crate::ir::Stmt, b: &crate::ir::Stmt, p: usize) -> bool {
+    let constant = |s: &crate::ir::Stmt, q: usize| match s.schedule.get(q) {
+        Some(SchedEntry::Const(v)) => Some(*v),
+        Some(SchedEntry::Iter { .. }) => None,
+        None => Some(0),
+    };
+    for q in 0..p {
+        if let (Some(x), Some(y)) = (constant(a, q), constant(b, q))
+            && x != y
+        {
+            return false;
+        }
+    }
+    !matches!((constant(a, p), constant(b, p)), (Some(x), Some(y)) if y <= x)
+}
+
 pub(crate) fn max_schedule_len(scop: &Scop) -> usize {
     scop.stmts
         .iter()

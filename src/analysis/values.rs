@@ -37,7 +37,7 @@ use crate::poly::{BasicSet, Budget, PolyError, PolyResult};
 use super::cells::{
     CellConflicts, ConflictPiece, Precedence, conflict_space, parallel_pieces, swap_cells,
 };
-use super::dataflow::{SourcePiece, read_dataflow, source_pieces};
+use super::dataflow::{SourcePiece, may_first_differ, read_dataflow, source_pieces};
 use super::model::ArrayModel;
 
 /// Which lifetimes the conflicts of an array come from.
@@ -244,25 +244,6 @@ struct Overlap<'a> {
     read: (usize, &'a BasicSet),
     source: &'a SourcePiece,
     overwrite: (usize, &'a BasicSet),
-}
-
-/// Whether an instance of `a` can precede one of `b` with their 2d+1
-/// schedules first differing at position `p`, judged on the constant
-/// entries (a missing entry is 0).
-fn may_first_differ(a: &Stmt, b: &Stmt, p: usize) -> bool {
-    let constant = |s: &Stmt, q: usize| match s.schedule.get(q) {
-        Some(SchedEntry::Const(v)) => Some(*v),
-        Some(SchedEntry::Iter { .. }) => None,
-        None => Some(0),
-    };
-    for q in 0..p {
-        if let (Some(x), Some(y)) = (constant(a, q), constant(b, q))
-            && x != y
-        {
-            return false;
-        }
-    }
-    !matches!((constant(a, p), constant(b, p)), (Some(x), Some(y)) if y <= x)
 }
 
 impl Overlap<'_> {
@@ -517,17 +498,8 @@ mod tests {
             for piece in &s.domain.pieces {
                 pts.extend(integer_points(piece, params, &mut budget).expect("points"));
             }
-            let len = 2 * s.iterators.len() + 1;
             for it in pts {
-                let mut theta: Vec<i64> = s
-                    .schedule
-                    .iter()
-                    .map(|e| match *e {
-                        SchedEntry::Const(c) => c,
-                        SchedEntry::Iter { index, sign } => sign * it[index],
-                    })
-                    .collect();
-                theta.resize(len.max(16), 0);
+                let theta = crate::analysis::dataflow::schedule_at(scop, si, &it, params, 16);
                 ops.push((theta, si, it));
             }
         }

@@ -6,7 +6,7 @@
 //! live-in values (reads of initial values need storage of their own) or
 //! any choice of storage (that is `solve`, `shared` and `baseline`).
 
-use crate::analysis::dataflow::{Dataflow, max_schedule_len, source_pieces};
+use crate::analysis::dataflow::{Dataflow, max_schedule_len, may_first_differ, source_pieces};
 use crate::ir::{SchedEntry, Scop};
 use crate::poly::{BasicSet, PolyError, PolyResult, Space, Tuple, WorkLimit};
 
@@ -386,28 +386,6 @@ fn convex_union(a: &BasicSet, b: &BasicSet) -> PolyResult<Option<BasicSet>> {
         Some(rest) if rest.is_empty()? => Ok(Some(crate::poly::constraints::simplify(&hull)?)),
         _ => Ok(None),
     }
-}
-
-/// Whether an instance of `a` can precede one of `b` with their 2d+1
-/// schedules first differing at position `p`, judged on the constant
-/// entries only (a missing entry is 0, as in `conflict_piece`): `false`
-/// when a constant entry before `p` differs, or both entries at `p` are
-/// constants and `b`'s is not larger. A cheap test that spares building
-/// (and solving) pieces that are empty anyway.
-fn may_first_differ(a: &crate::ir::Stmt, b: &crate::ir::Stmt, p: usize) -> bool {
-    let constant = |s: &crate::ir::Stmt, q: usize| match s.schedule.get(q) {
-        Some(SchedEntry::Const(v)) => Some(*v),
-        Some(SchedEntry::Iter { .. }) => None,
-        None => Some(0),
-    };
-    for q in 0..p {
-        if let (Some(x), Some(y)) = (constant(a, q), constant(b, q))
-            && x != y
-        {
-            return false;
-        }
-    }
-    !matches!((constant(a, p), constant(b, p)), (Some(x), Some(y)) if y <= x)
 }
 
 /// One conflict polyhedron: `x = [ja, i, 0..]` written by `sa`, `y = [jb,
