@@ -137,6 +137,16 @@
 //! contraction and the trace verifier on one input in K (default: all). Failing
 //! inputs are written to `--out DIR` as `panic_SEED.bin`.
 //!
+//! Hangs count work, not seconds: a polyfold library call is a `Hang`
+//! when it has used more than 60 s of CPU time (its worker thread and the
+//! threads it spawns, read from `/proc/self/task`), a compiled program's
+//! run a failure after 10 s of CPU time (the process, from
+//! `/proc/PID/stat`), so a loaded machine (other builds on the cores)
+//! slows a check down without failing it. A far larger wall-clock limit,
+//! ten times the CPU one, catches a call that waits without working;
+//! where `/proc` cannot be read the limits are wall-clock ones (see
+//! `check::run_guarded` and `check::wait_child`).
+//!
 //! Exit status: 0 when nothing failed, 1 otherwise.
 
 use std::path::{Path, PathBuf};
@@ -865,7 +875,7 @@ fn mutation_campaign(args: &Args) -> bool {
 }
 
 /// Runs `polyfold --emit scop` on the input; an error unless it exits with
-/// 0, 1 or 2 within 10 s.
+/// 0, 1 or 2 within 10 s of CPU time (see `check::wait_child`).
 fn run_binary(binary: &Path, bytes: &[u8], seed: u64, scratch: &Path) -> Result<(), String> {
     let path = scratch.join(format!("input_{seed}.c"));
     std::fs::write(&path, bytes).map_err(|e| format!("cannot write the input: {e}"))?;
@@ -880,19 +890,12 @@ fn run_binary(binary: &Path, bytes: &[u8], seed: u64, scratch: &Path) -> Result<
         .stderr(stderr_file)
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() > Duration::from_secs(10) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = std::fs::remove_file(&path);
-                let _ = std::fs::remove_file(&stderr_path);
-                return Err("hang: killed after 10 s".into());
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("wait failed: {e}")),
+    let status = match polyfold_fuzz::check::wait_child(&mut child, Duration::from_secs(10)) {
+        Ok(status) => status,
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(&stderr_path);
+            return Err(format!("hang: {e}"));
         }
     };
     let _ = std::fs::remove_file(&path);
