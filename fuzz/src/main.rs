@@ -75,7 +75,21 @@
 //! `calloc`, linearised `malloc(sizeof(double) * n * m)` indexed
 //! `t[i * m + j]`, and frees it; variants: the pointer stored in a global,
 //! passed to an unknown function, `realloc`ed, moved (`t + 1`, `t++`), or
-//! the size from a function call). `main` calls each unit's kernel with the values that expose
+//! the size from a function call), and the form of issue 48,
+//! `time-loops` (one program in three of `all`, every program of
+//! `--forms time-loops` alone, drawn from streams of their own so that the
+//! other programs are the ones their seeds made before): 1 to 3 enclosing
+//! time loops `for (t0 = 0; t0 <= TT0 - 1; t0++)` (`TT0` a size or a
+//! kernel parameter, 0 to 3 steps, symbolic programs called with no step
+//! too) around a run of the kernel's nests or of the body of one of its
+//! loops, time iterators in values (`+ w * (t0 + 1)`) and in `in[]`
+//! subscripts, and kernels inside the innermost time loop: a scratch
+//! rewritten every step read by a sibling consumer loop (a fusion
+//! candidate at depth 1, the value lifetimes' case), a value carried
+//! across steps (written at step t, read at step t + 1: `S[u] = w * C[u]
+//! + (t0)` then `C[u] = w * S[u] + ..`, or `C[u] += w * C[u + 1]`), a
+//! copy-back stencil; every carried array and scratch reaches `out`.
+//! `main` calls each unit's kernel with the values that expose
 //! its form (the aliasing arguments, the extreme bases) and prints every
 //! cell and the state it leaves. A program with a unit of
 //! `extreme-bases`, `long-iterators`, `declaration-effects`,
