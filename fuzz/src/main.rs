@@ -86,8 +86,8 @@
 //! subscripts, and kernels inside the innermost time loop: a scratch
 //! rewritten every step read by a sibling consumer loop (a fusion
 //! candidate at depth 1, the value lifetimes' case), a value carried
-//! across steps (written at step t, read at step t + 1: `S[u] = w * C[u]
-//! + (t0)` then `C[u] = w * S[u] + ..`, or `C[u] += w * C[u + 1]`), a
+//! across steps (written at step t, read at step t + 1: `S[u] = w *
+//! C[u] + (t0)` then `C[u] = w * S[u] + ..`, or `C[u] += w * C[u + 1]`), a
 //! copy-back stencil; every carried array and scratch reaches `out`.
 //! `main` calls each unit's kernel with the values that expose
 //! its form (the aliasing arguments, the extreme bases) and prints every
