@@ -308,6 +308,12 @@ pub fn run_guarded<T: Send + 'static>(
     }
 }
 
+/// The wall-clock safety net of the trace verifier's budgets (their
+/// steps decide): far beyond what the CPU-time limit of [`run_guarded`]
+/// lets a call run on an idle machine, so that a loaded machine does not
+/// stop a trace (a `VerifierError`).
+const VERIFY_SAFETY_NET: Duration = Duration::from_secs(600);
+
 /// How often [`run_guarded`] and [`wait_child`] look at the clocks.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -565,7 +571,7 @@ pub fn run_polyfold_traced(
             }
             None => program,
         };
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         let reports = polyfold::pipeline::verify_contraction(&program, &contraction, &mut budget)
             .map_err(|e| Failure {
             kind: FailureKind::VerifierError,
@@ -629,7 +635,7 @@ fn check_fusion(
                 })
                 .collect()
         };
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         for (si, checked) in fusion.trace_check(program, &values, &mut budget) {
             if let Err(e) = checked {
                 return Err(Failure {
@@ -667,7 +673,7 @@ pub fn verify_at_sizes(
         if !given {
             continue;
         }
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         let reports = polyfold::pipeline::verify_contraction(&at, contraction, &mut budget)
             .map_err(|e| Failure {
                 kind: FailureKind::VerifierError,

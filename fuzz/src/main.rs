@@ -159,7 +159,9 @@
 //! slows a check down without failing it. A far larger wall-clock limit,
 //! ten times the CPU one, catches a call that waits without working;
 //! where `/proc` cannot be read the limits are wall-clock ones (see
-//! `check::run_guarded` and `check::wait_child`).
+//! `check::run_guarded` and `check::wait_child`). The trace verifier's
+//! budgets count steps; their wall-clock safety net (600 s) is beyond
+//! what the CPU-time limit lets a call run.
 //!
 //! Exit status: 0 when nothing failed, 1 otherwise.
 
