@@ -2,9 +2,10 @@
 //! verifier, `cc` on the original and on polyfold's output, the two
 //! outputs compared, and lang-c on polyfold's output.
 //!
-//! Library calls run under `catch_unwind` in a worker thread with a wall
-//! clock limit, so a panic or a hang is a reported failure and never stops
-//! the caller. This module does NOT generate or minimise programs.
+//! Library calls run under `catch_unwind` in a worker thread with a
+//! CPU-time limit (and a far larger wall-clock one), so a panic or a hang
+//! is a reported failure and never stops the caller, and a loaded machine
+//! does not make a hang. This module does NOT generate or minimise programs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -28,9 +29,10 @@ pub struct CheckOptions {
     /// symbolic sizes, whose folded VLAs an output comparison alone might
     /// not show out of bounds).
     pub sanitize_if_changed: bool,
-    /// Wall-clock limit of the polyfold library calls.
+    /// CPU-time limit of the polyfold library calls (and [`WALL_FACTOR`]
+    /// times it of wall clock; see [`run_guarded`]).
     pub library_time_limit: Duration,
-    /// Wall-clock limit of each compiled program's run.
+    /// CPU-time limit of each compiled program's run (see [`wait_child`]).
     pub run_time_limit: Duration,
     /// Run the pipeline with `--inter-array` (SMO merging).
     pub inter_array: bool,
@@ -237,14 +239,32 @@ pub struct CheckStats {
     pub output: String,
 }
 
-/// Runs `f` in a new thread under `catch_unwind`, waiting at most `limit`.
-/// A thread that does not finish in time is left running (detached).
+/// A wall-clock limit is this many times a CPU-time limit: the safety
+/// net of [`run_guarded`] and [`wait_child`] for a call that waits
+/// without working (or where the CPU time cannot be read).
+pub const WALL_FACTOR: u32 = 10;
+
+/// Runs `f` in a new thread under `catch_unwind`; a hang when it has not
+/// answered after `limit` of CPU time, or after [`WALL_FACTOR`] times
+/// `limit` of wall-clock time. The CPU time is that of the worker thread
+/// and of the threads it spawns (they inherit its name, unique per call;
+/// see [`ThreadGroupClock`]), so the verdict counts work done, not the
+/// load of the machine: a call slowed down by other processes is not a
+/// hang. Where `/proc` cannot be read, `limit` is a wall-clock limit. A
+/// thread that does not finish in time is left running (detached).
 pub fn run_guarded<T: Send + 'static>(
     limit: Duration,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, FailureKindDetail> {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    // At most 15 bytes: the kernel's limit on a thread's name.
+    let name = format!(
+        "pfguard{}",
+        CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 100_000_000
+    );
     let (sender, receiver) = mpsc::channel();
     let spawned = std::thread::Builder::new()
+        .name(name.clone())
         .stack_size(16 << 20)
         .spawn(move || {
             IN_GUARDED_CALL.with(|flag| flag.set(true));
@@ -254,9 +274,27 @@ pub fn run_guarded<T: Send + 'static>(
     if let Err(error) = spawned {
         return Err((FailureKind::Hang, format!("cannot spawn a thread: {error}")));
     }
-    match receiver.recv_timeout(limit) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(payload)) => {
+    let mut clock = ThreadGroupClock::new(name);
+    let start = Instant::now();
+    let answer = loop {
+        match receiver.recv_timeout(POLL.min(limit / 4).max(Duration::from_millis(1))) {
+            Ok(answer) => break answer,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err((
+                    FailureKind::Panic,
+                    "the worker ended without an answer".into(),
+                ));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(verdict) = hang_verdict(clock.cpu_time(), start.elapsed(), limit) {
+                    return Err((FailureKind::Hang, verdict));
+                }
+            }
+        }
+    };
+    match answer {
+        Ok(value) => Ok(value),
+        Err(payload) => {
             let location = LAST_PANIC
                 .lock()
                 .map(|mut last| last.take())
@@ -267,10 +305,153 @@ pub fn run_guarded<T: Send + 'static>(
                 format!("{} {location}", panic_message(&payload)),
             ))
         }
-        Err(_) => Err((
-            FailureKind::Hang,
-            format!("no answer within {} s", limit.as_secs_f64()),
+    }
+}
+
+/// The wall-clock safety net of the trace verifier's budgets (their
+/// steps decide): far beyond what the CPU-time limit of [`run_guarded`]
+/// lets a call run on an idle machine, so that a loaded machine does not
+/// stop a trace (a `VerifierError`).
+const VERIFY_SAFETY_NET: Duration = Duration::from_secs(600);
+
+/// How often [`run_guarded`] and [`wait_child`] look at the clocks.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The hang verdict of a call that has used `cpu` (`None`: unknown) and
+/// `wall` so far, under a CPU-time `limit`: `None` while it may go on.
+pub fn hang_verdict(cpu: Option<Duration>, wall: Duration, limit: Duration) -> Option<String> {
+    let wall_limit = limit.saturating_mul(WALL_FACTOR);
+    match cpu {
+        Some(cpu) if cpu > limit => Some(format!(
+            "no answer within {} s of CPU time ({:.1} s of wall clock)",
+            limit.as_secs_f64(),
+            wall.as_secs_f64()
         )),
+        Some(cpu) if wall > wall_limit => Some(format!(
+            "no answer within {} s of wall clock ({:.1} s of CPU time)",
+            wall_limit.as_secs_f64(),
+            cpu.as_secs_f64()
+        )),
+        None if wall > limit => Some(format!(
+            "no answer within {} s (wall clock: the CPU time cannot be read)",
+            limit.as_secs_f64()
+        )),
+        _ => None,
+    }
+}
+
+/// The CPU time (user and system) of the threads of this process named
+/// `name`: a thread started by [`run_guarded`] and every thread it
+/// spawns, which inherit its name on Linux (std names only the threads it
+/// is asked to). Read from `/proc/self/task/*/{comm,stat}`; a thread that
+/// ended keeps the last time seen (sampled every [`POLL`], so what it did
+/// after the last sample is not counted: an under-count, which delays a
+/// hang verdict and never makes one).
+pub struct ThreadGroupClock {
+    name: String,
+    /// Clock ticks last seen per thread id.
+    seen: std::collections::HashMap<u64, u64>,
+    /// Ticks of threads whose id was reused by a later thread.
+    retired: u64,
+}
+
+impl ThreadGroupClock {
+    pub fn new(name: String) -> ThreadGroupClock {
+        ThreadGroupClock {
+            name,
+            seen: Default::default(),
+            retired: 0,
+        }
+    }
+
+    /// The CPU time used so far; `None` when `/proc` cannot be read.
+    pub fn cpu_time(&mut self) -> Option<Duration> {
+        let tasks = std::fs::read_dir("/proc/self/task").ok()?;
+        for task in tasks.flatten() {
+            let Some(tid) = task
+                .file_name()
+                .to_str()
+                .and_then(|t| t.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            let path = task.path();
+            let same = std::fs::read_to_string(path.join("comm"))
+                .is_ok_and(|comm| comm.trim_end_matches('\n') == self.name);
+            if !same {
+                continue;
+            }
+            let Some(ticks) = std::fs::read_to_string(path.join("stat"))
+                .ok()
+                .and_then(|stat| stat_cpu_ticks(&stat))
+            else {
+                continue;
+            };
+            let old = self.seen.insert(tid, ticks).unwrap_or(0);
+            if ticks < old {
+                // Another thread of the group with a reused id.
+                self.retired += old;
+            }
+        }
+        Some(ticks_to_duration(
+            self.retired + self.seen.values().sum::<u64>(),
+        ))
+    }
+}
+
+/// `utime + stime` (fields 14 and 15, in clock ticks) of a
+/// `/proc/.../stat` line. The command name (field 2) is in parentheses
+/// and may hold spaces and parentheses: the fields are counted after the
+/// last `)`.
+pub fn stat_cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `fields[0]` is field 3 (the state).
+    let utime = fields.get(11)?.parse::<u64>().ok()?;
+    let stime = fields.get(12)?.parse::<u64>().ok()?;
+    Some(utime + stime)
+}
+
+/// Clock ticks of `/proc` as a duration: the kernel reports them in
+/// USER_HZ, 100 per second on every architecture this runs on (x86,
+/// ARM, RISC-V; `getconf CLK_TCK`).
+fn ticks_to_duration(ticks: u64) -> Duration {
+    Duration::from_millis(ticks * 10)
+}
+
+/// The CPU time (user and system, all its threads, ended ones included)
+/// of the process `pid`, while it has not been waited for.
+pub fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat_cpu_ticks(&stat).map(ticks_to_duration)
+}
+
+/// Waits for `child`, killing it when it has used more than `limit` of
+/// CPU time or [`WALL_FACTOR`] times `limit` of wall-clock time (`limit`
+/// of wall clock where its CPU time cannot be read): a program slowed down
+/// by the load of the machine is not killed. `Err` says why it was killed.
+pub fn wait_child(
+    child: &mut std::process::Child,
+    limit: Duration,
+) -> Result<std::process::ExitStatus, String> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status),
+            Ok(None) => {
+                if let Some(verdict) =
+                    hang_verdict(process_cpu_time(child.id()), start.elapsed(), limit)
+                {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!("killed: {verdict}"));
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(POLL);
+            }
+            Err(e) => return Err(format!("wait failed: {e}")),
+        }
     }
 }
 
@@ -390,7 +571,7 @@ pub fn run_polyfold_traced(
             }
             None => program,
         };
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         let reports = polyfold::pipeline::verify_contraction(&program, &contraction, &mut budget)
             .map_err(|e| Failure {
             kind: FailureKind::VerifierError,
@@ -454,7 +635,7 @@ fn check_fusion(
                 })
                 .collect()
         };
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         for (si, checked) in fusion.trace_check(program, &values, &mut budget) {
             if let Err(e) = checked {
                 return Err(Failure {
@@ -492,7 +673,7 @@ pub fn verify_at_sizes(
         if !given {
             continue;
         }
-        let mut budget = Budget::new(200_000_000, Some(Duration::from_secs(30)));
+        let mut budget = Budget::new(200_000_000, Some(VERIFY_SAFETY_NET));
         let reports = polyfold::pipeline::verify_contraction(&at, contraction, &mut budget)
             .map_err(|e| Failure {
                 kind: FailureKind::VerifierError,
@@ -546,33 +727,40 @@ pub fn run_with_env(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) => {
-                if start.elapsed() > limit {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(format!("killed after {} s", limit.as_secs_f64()));
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            Err(e) => return Err(format!("wait failed: {e}")),
-        }
-    }
-    let output = child
-        .wait_with_output()
-        .map_err(|e| format!("cannot collect the output: {e}"))?;
-    if output.status.success() {
-        Ok(output.stdout)
+    // Read the pipes while the child runs: a program printing more than
+    // a pipe holds would block, and a blocked program uses no CPU time.
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let readers = std::thread::scope(|scope| {
+        let out = scope.spawn(|| read_all(stdout.as_mut()));
+        let err = scope.spawn(|| read_all(stderr.as_mut()));
+        let status = wait_child(&mut child, limit);
+        (
+            status,
+            out.join().unwrap_or_default(),
+            err.join().unwrap_or_default(),
+        )
+    });
+    let (status, stdout, stderr) = readers;
+    let status = status?;
+    if status.success() {
+        Ok(stdout)
     } else {
         Err(format!(
             "exit {}: {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
+            status,
+            String::from_utf8_lossy(&stderr)
         ))
     }
+}
+
+/// Everything a pipe of a child gives until it closes.
+fn read_all(pipe: Option<&mut impl std::io::Read>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if let Some(pipe) = pipe {
+        let _ = pipe.read_to_end(&mut bytes);
+    }
+    bytes
 }
 
 /// Compiles and runs one C file; its output or a description.

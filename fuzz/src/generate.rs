@@ -2337,7 +2337,8 @@ pub fn generate_sized(seed: u64, forms: &Forms, symbolic: bool) -> GenProgram {
 /// `stencil-chains` form is drawn from `stencil_rng` (a stream of its
 /// own, so that the other draws do not move), and always kept when it is
 /// the only form asked for; the `regions` form from a stream of its own
-/// made from `seed`.
+/// made from `seed`, the `time-loops` form too (one program in three,
+/// always when it is the only form asked for).
 fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64) -> Forms {
     let alone = *forms
         == Forms {
@@ -2345,6 +2346,11 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64)
             ..Forms::classic()
         };
     let stencil_chains = forms.stencil_chains && (alone || stencil_rng.chance(1, 2));
+    let time_alone = *forms
+        == Forms {
+            time_loops: true,
+            ..Forms::classic()
+        };
     let mut keep = |on: bool, num: u64| on && rng.chance(num, 3);
     Forms {
         stencil_chains,
@@ -2367,7 +2373,9 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64)
         strided: keep(forms.strided, 2),
         initialised: keep(forms.initialised, 2),
         declared_iterators: keep(forms.declared_iterators, 2),
-        // From a stream of its own too: the other draws do not move.
+        // From streams of their own too: the other draws do not move.
+        time_loops: forms.time_loops
+            && (time_alone || Rng::new(seed ^ 0x71E5_7E95_5EED_0F0D).chance(1, 3)),
         regions: forms.regions && Rng::new(seed ^ 0x2E61_0A5B_5EED_0F0D).chance(2, 3),
         // The forms of issue 45 write units of their own (`draw_units`).
         ..Forms::classic()
@@ -2481,6 +2489,11 @@ fn try_generate(seed: u64, sub_seed: u64, forms: &Forms, symbolic: bool) -> Opti
     for unit in pending {
         builder.program.body.extend(unit);
     }
+    if forms.time_loops {
+        // A stream of its own (from the attempt: a draw whose program is
+        // not well defined is not drawn again).
+        builder.time_loops(&mut Rng::new(sub_seed ^ 0x3C1A_D7E0_71E5_0F0D));
+    }
     let mut program = builder.program;
     if forms != Forms::classic() {
         // The program must be well defined for the sizes seen before the
@@ -2580,7 +2593,10 @@ fn add_symbolic_calls(program: &mut GenProgram, rng: &mut Rng) {
         return;
     }
     let values: Vec<i64> = program.runtime_sizes()[0].clone();
-    let is_steps: Vec<bool> = params.iter().map(|p| p == "TS").collect();
+    let is_steps: Vec<bool> = params
+        .iter()
+        .map(|p| p == "TS" || p.starts_with("TT"))
+        .collect();
     let mut candidates: Vec<Vec<i64>> = (1..=3).map(|t| vec![t; params.len()]).collect();
     if params.len() - usize::from(is_steps.contains(&true)) >= 2 {
         for _ in 0..2 {
@@ -2694,6 +2710,279 @@ fn add_builds_and_calls(program: &mut GenProgram, rng: &mut Rng) {
         program.shape.configs.push(config);
         if program.check_well_defined().is_err() {
             program.shape.configs.pop();
+        }
+    }
+}
+
+/// The iterator of the loops of the `time-loops` form's own kernels (not
+/// one of [`LOOP_VARS`]: they may sit inside a loop of the kernel).
+const TIME_SPACE_VAR: &str = "u";
+
+/// What the `time-loops` form puts around and inside its time loops.
+struct TimeParts {
+    /// Before the outermost time loop (initialisations of carried arrays).
+    before: Vec<Node>,
+    /// Inside the innermost time loop, before and after the wrapped nodes.
+    first: Vec<Node>,
+    last: Vec<Node>,
+    /// After the outermost time loop (carried arrays read into `out`).
+    after: Vec<Node>,
+}
+
+impl Builder {
+    /// The `time-loops` form (issue 48): 1 to 3 time loops `for (tL = 0;
+    /// tL <= TTL - 1; tL++)` (`TTL` a new size of value 0 to 3) around a
+    /// run of the kernel's top-level nodes or of the body of one of its
+    /// top-level loops, some statements of the run given a time
+    /// iterator in their value or in their `in[]` subscript, and 1 to 3
+    /// kernels of their own inside the innermost time loop (see
+    /// [`Builder::time_kernel`]). Every draw is from `rng`, a stream of
+    /// the form's own.
+    fn time_loops(&mut self, rng: &mut Rng) {
+        let depth = rng.range(1, 3) as usize;
+        let mut times: Vec<(String, String)> = Vec::new();
+        let mut may_be_empty = false;
+        for level in 0..depth {
+            let name = format!("TT{level}");
+            let value = match rng.below(8) {
+                0 => 0,
+                1 => 1,
+                2..=4 => 2,
+                _ => 3,
+            };
+            may_be_empty |= value == 0;
+            self.program.sizes.push((name.clone(), value));
+            self.size_values.insert(name.clone(), value);
+            times.push((format!("t{level}"), name));
+        }
+        if self.symbolic {
+            let forms = &mut self.program.shape.size_forms;
+            forms.resize(self.program.sizes.len(), SizeForm::Parameter);
+        }
+        let time_vars: Vec<String> = times.iter().map(|(v, _)| v.clone()).collect();
+        let mut parts = TimeParts {
+            before: Vec::new(),
+            first: Vec::new(),
+            last: Vec::new(),
+            after: Vec::new(),
+        };
+        let kernels = match rng.below(6) {
+            0..=2 => 1,
+            3 | 4 => 2,
+            _ => 3,
+        };
+        for _ in 0..kernels {
+            self.time_kernel(rng, &time_vars, &mut parts);
+        }
+        let mut body = std::mem::take(&mut self.program.body);
+        let loops: Vec<usize> = (0..body.len())
+            .filter(|&i| matches!(&body[i], Node::Loop { body, .. } if !body.is_empty()))
+            .collect();
+        let siblings: &mut Vec<Node> = if !loops.is_empty() && rng.chance(1, 3) {
+            match &mut body[*rng.pick(&loops)] {
+                Node::Loop { body, .. } => body,
+                _ => unreachable!("a loop was picked"),
+            }
+        } else {
+            &mut body
+        };
+        // The run wrapped: a suffix when a time loop may run no step (a
+        // read after the run of a value written in it would be a read
+        // before write), else any run (maybe empty).
+        let len = siblings.len();
+        let (start, end) = if len == 0 || rng.chance(1, 6) {
+            (len, len)
+        } else {
+            let start = rng.range(0, len as i64 - 1) as usize;
+            if may_be_empty {
+                (start, len)
+            } else {
+                (start, rng.range(start as i64 + 1, len as i64) as usize)
+            }
+        };
+        let mut run: Vec<Node> = siblings.drain(start..end).collect();
+        for node in &mut run {
+            time_dependent(node, rng, &time_vars);
+        }
+        let mut inner = std::mem::take(&mut parts.first);
+        inner.extend(run);
+        inner.extend(std::mem::take(&mut parts.last));
+        for (var, size) in times.iter().rev() {
+            inner = vec![Node::Loop {
+                var: var.clone(),
+                lower: Aff::constant(0),
+                upper: Aff::var(size, -1),
+                body: inner,
+            }];
+        }
+        let mut wrapped = parts.before;
+        wrapped.extend(inner);
+        wrapped.extend(parts.after);
+        siblings.splice(start..start, wrapped);
+        self.program.body = body;
+    }
+
+    /// One kernel of the `time-loops` form over `u in 0..=P-1` (`P` a
+    /// size), `t` one of `time_vars`:
+    /// - scratch per step, producer and consumer as sibling loops (a
+    ///   fusion candidate at depth 1): `S[u] = w * in[u + t] + w' * (t +
+    ///   c)`, then `out[u + o] += w * S[u]` (and `S[u - 1]` under `if (u
+    ///   >= 1)`);
+    /// - carried across steps: `C` initialised before the time loops,
+    ///   `S[u] = w * C[u] + (t)` then `C[u] = w * S[u] + w' * in[u]` (the
+    ///   value written at step t is read at step t + 1), or `C[u] += w *
+    ///   C[u + 1] + (t)` (the cell after, not yet written this step), `C`
+    ///   read into `out` after them;
+    /// - a copy-back stencil: `Q` of `P + 2` cells initialised before,
+    ///   `A[u] = w * Q[u - 1] + w' * Q[u] + w'' * Q[u + 1]` then `Q[u] =
+    ///   A[u]` over `1..=P`, `Q` read into `out` after.
+    fn time_kernel(&mut self, rng: &mut Rng, time_vars: &[String], parts: &mut TimeParts) {
+        let u = TIME_SPACE_VAR;
+        let names = self.size_names();
+        let p = rng.pick(&names).clone();
+        let t = rng.pick(time_vars).clone();
+        let w = |rng: &mut Rng| rng.below(WEIGHTS.len());
+        let at = |d: i64| vec![Aff::var(u, d)];
+        let time_value = |rng: &mut Rng| Read::Value(Aff::var(&t, rng.range(0, 2)));
+        let over = |lower: i64, upper: i64, body: Vec<Node>| Node::Loop {
+            var: u.to_string(),
+            lower: Aff::constant(lower),
+            upper: Aff::var(&p, upper),
+            body,
+        };
+        let assign = |target: Target, accumulate: bool, reads: Vec<(usize, Read)>| Node::Assign {
+            target,
+            accumulate,
+            reads,
+            constant: 0,
+        };
+        let temp = |array: usize, d: i64| Target::Temp {
+            array,
+            subscripts: at(d),
+        };
+        let read = |array: usize, d: i64| Read::Temp {
+            array,
+            subscripts: at(d),
+        };
+        let out = |rng: &mut Rng| Target::Output(Aff::var(u, rng.range(0, 7)));
+        let input = |rng: &mut Rng, with_time: bool| {
+            let mut index = Aff::var(u, rng.range(0, 2));
+            if with_time {
+                index.terms.push((t.clone(), 1));
+            }
+            Read::Input(index)
+        };
+        match rng.below(4) {
+            0 => {
+                let s = self.new_temp(vec![Aff::var(&p, 0)]);
+                let with_time = rng.chance(1, 2);
+                let reads = vec![(w(rng), input(rng, with_time)), (w(rng), time_value(rng))];
+                parts
+                    .last
+                    .push(over(0, -1, vec![assign(temp(s, 0), false, reads)]));
+                let mut consumer = vec![assign(out(rng), true, vec![(w(rng), read(s, 0))])];
+                if rng.chance(1, 2) {
+                    consumer.push(Node::If {
+                        conditions: vec![Aff::var(u, -1)],
+                        any: false,
+                        body: vec![assign(out(rng), true, vec![(w(rng), read(s, -1))])],
+                    });
+                }
+                parts.last.push(over(0, -1, consumer));
+            }
+            kind @ (1 | 2) => {
+                let c = self.new_temp(vec![Aff::var(&p, 0)]);
+                let init = assign(temp(c, 0), false, vec![(w(rng), input(rng, false))]);
+                parts.before.push(over(0, -1, vec![init]));
+                let steps = if kind == 1 {
+                    let s = self.new_temp(vec![Aff::var(&p, 0)]);
+                    let first = vec![(w(rng), read(c, 0)), (w(rng), time_value(rng))];
+                    let second = vec![(w(rng), read(s, 0)), (w(rng), input(rng, false))];
+                    vec![
+                        over(0, -1, vec![assign(temp(s, 0), false, first)]),
+                        over(0, -1, vec![assign(temp(c, 0), false, second)]),
+                    ]
+                } else {
+                    let update = assign(
+                        temp(c, 0),
+                        true,
+                        vec![(w(rng), read(c, 1)), (w(rng), time_value(rng))],
+                    );
+                    let last = Aff::var(&p, -2).plus_scaled(&Aff::var(u, 0), -1);
+                    vec![over(0, -1, Self::guarded(vec![last], vec![update]))]
+                };
+                // At the start of the step: its reads see the step before.
+                let mut first = steps;
+                first.append(&mut parts.first);
+                parts.first = first;
+                parts.after.push(over(
+                    0,
+                    -1,
+                    vec![assign(out(rng), true, vec![(w(rng), read(c, 0))])],
+                ));
+            }
+            _ => {
+                let q = self.new_temp(vec![Aff::var(&p, 2)]);
+                let a = self.new_temp(vec![Aff::var(&p, 1)]);
+                let init = assign(temp(q, 0), false, vec![(w(rng), input(rng, false))]);
+                parts.before.push(over(0, 1, vec![init]));
+                let mut reads: Vec<(usize, Read)> =
+                    [-1, 0, 1].iter().map(|d| (w(rng), read(q, *d))).collect();
+                if rng.chance(1, 2) {
+                    reads.push((w(rng), time_value(rng)));
+                }
+                parts
+                    .last
+                    .push(over(1, 0, vec![assign(temp(a, 0), false, reads)]));
+                parts.last.push(over(
+                    1,
+                    0,
+                    vec![assign(temp(q, 0), false, vec![(3, read(a, 0))])],
+                ));
+                parts.after.push(over(
+                    0,
+                    1,
+                    vec![assign(out(rng), true, vec![(w(rng), read(q, 0))])],
+                ));
+            }
+        }
+    }
+}
+
+/// Gives some statements of `node` a time iterator of `time_vars`: in
+/// their value (`+ w * (t0 + c)`) or in the subscript of their `in[]`
+/// read (`in[i + t0]`).
+fn time_dependent(node: &mut Node, rng: &mut Rng, time_vars: &[String]) {
+    match node {
+        Node::Loop { body, .. }
+        | Node::If { body, .. }
+        | Node::Block { body, .. }
+        | Node::Parallel { body, .. } => {
+            for child in body {
+                time_dependent(child, rng, time_vars);
+            }
+        }
+        Node::IfElse {
+            then_body,
+            else_body,
+            ..
+        } => {
+            for child in then_body.iter_mut().chain(else_body.iter_mut()) {
+                time_dependent(child, rng, time_vars);
+            }
+        }
+        Node::Assign { reads, .. } => {
+            let t = rng.pick(time_vars).clone();
+            if rng.chance(1, 3) {
+                let c = rng.range(0, 2);
+                reads.push((rng.below(WEIGHTS.len()), Read::Value(Aff::var(&t, c))));
+            }
+            if rng.chance(1, 3)
+                && let Some((_, Read::Input(index))) =
+                    reads.iter_mut().find(|(_, r)| matches!(r, Read::Input(_)))
+            {
+                index.terms.push((t, 1));
+            }
         }
     }
 }

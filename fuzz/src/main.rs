@@ -75,7 +75,21 @@
 //! `calloc`, linearised `malloc(sizeof(double) * n * m)` indexed
 //! `t[i * m + j]`, and frees it; variants: the pointer stored in a global,
 //! passed to an unknown function, `realloc`ed, moved (`t + 1`, `t++`), or
-//! the size from a function call). `main` calls each unit's kernel with the values that expose
+//! the size from a function call), and the form of issue 48,
+//! `time-loops` (one program in three of `all`, every program of
+//! `--forms time-loops` alone, drawn from streams of their own so that the
+//! other programs are the ones their seeds made before): 1 to 3 enclosing
+//! time loops `for (t0 = 0; t0 <= TT0 - 1; t0++)` (`TT0` a size or a
+//! kernel parameter, 0 to 3 steps, symbolic programs called with no step
+//! too) around a run of the kernel's nests or of the body of one of its
+//! loops, time iterators in values (`+ w * (t0 + 1)`) and in `in[]`
+//! subscripts, and kernels inside the innermost time loop: a scratch
+//! rewritten every step read by a sibling consumer loop (a fusion
+//! candidate at depth 1, the value lifetimes' case), a value carried
+//! across steps (written at step t, read at step t + 1: `S[u] = w *
+//! C[u] + (t0)` then `C[u] = w * S[u] + ..`, or `C[u] += w * C[u + 1]`), a
+//! copy-back stencil; every carried array and scratch reaches `out`.
+//! `main` calls each unit's kernel with the values that expose
 //! its form (the aliasing arguments, the extreme bases) and prints every
 //! cell and the state it leaves. A program with a unit of
 //! `extreme-bases`, `long-iterators`, `declaration-effects`,
@@ -136,6 +150,18 @@
 //! goes through the front end and the IR printer; `--full-every K` runs the
 //! contraction and the trace verifier on one input in K (default: all). Failing
 //! inputs are written to `--out DIR` as `panic_SEED.bin`.
+//!
+//! Hangs count work, not seconds: a polyfold library call is a `Hang`
+//! when it has used more than 60 s of CPU time (its worker thread and the
+//! threads it spawns, read from `/proc/self/task`), a compiled program's
+//! run a failure after 10 s of CPU time (the process, from
+//! `/proc/PID/stat`), so a loaded machine (other builds on the cores)
+//! slows a check down without failing it. A far larger wall-clock limit,
+//! ten times the CPU one, catches a call that waits without working;
+//! where `/proc` cannot be read the limits are wall-clock ones (see
+//! `check::run_guarded` and `check::wait_child`). The trace verifier's
+//! budgets count steps; their wall-clock safety net (600 s) is beyond
+//! what the CPU-time limit lets a call run.
 //!
 //! Exit status: 0 when nothing failed, 1 otherwise.
 
@@ -865,7 +891,7 @@ fn mutation_campaign(args: &Args) -> bool {
 }
 
 /// Runs `polyfold --emit scop` on the input; an error unless it exits with
-/// 0, 1 or 2 within 10 s.
+/// 0, 1 or 2 within 10 s of CPU time (see `check::wait_child`).
 fn run_binary(binary: &Path, bytes: &[u8], seed: u64, scratch: &Path) -> Result<(), String> {
     let path = scratch.join(format!("input_{seed}.c"));
     std::fs::write(&path, bytes).map_err(|e| format!("cannot write the input: {e}"))?;
@@ -880,19 +906,12 @@ fn run_binary(binary: &Path, bytes: &[u8], seed: u64, scratch: &Path) -> Result<
         .stderr(stderr_file)
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() > Duration::from_secs(10) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = std::fs::remove_file(&path);
-                let _ = std::fs::remove_file(&stderr_path);
-                return Err("hang: killed after 10 s".into());
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("wait failed: {e}")),
+    let status = match polyfold_fuzz::check::wait_child(&mut child, Duration::from_secs(10)) {
+        Ok(status) => status,
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(&stderr_path);
+            return Err(format!("hang: {e}"));
         }
     };
     let _ = std::fs::remove_file(&path);

@@ -229,7 +229,8 @@ fn edit_nodes(nodes: &mut Vec<Node>, k: &mut usize) -> bool {
                             Read::Temp { subscripts, .. } => edit_affs(subscripts, k),
                             Read::Input(index)
                             | Read::InputScaled { offset: index, .. }
-                            | Read::InputQuotient { index, .. } => edit_aff(index, k),
+                            | Read::InputQuotient { index, .. }
+                            | Read::Value(index) => edit_aff(index, k),
                             Read::Scalar(_) => false,
                         };
                         if done {
@@ -279,7 +280,8 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                             Read::Scalar(s) => scalars[*s] = true,
                             Read::Input(_)
                             | Read::InputScaled { .. }
-                            | Read::InputQuotient { .. } => {}
+                            | Read::InputQuotient { .. }
+                            | Read::Value(_) => {}
                         }
                     }
                 }
@@ -325,7 +327,8 @@ pub fn drop_unused_variables(program: &GenProgram) -> GenProgram {
                             Read::Scalar(s) => *s = scalars[*s].unwrap_or(0),
                             Read::Input(_)
                             | Read::InputScaled { .. }
-                            | Read::InputQuotient { .. } => {}
+                            | Read::InputQuotient { .. }
+                            | Read::Value(_) => {}
                         }
                     }
                 }

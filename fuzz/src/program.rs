@@ -215,6 +215,9 @@ pub enum Read {
         index: Aff,
         form: QuotientForm,
     },
+    /// The value of an affine expression of the iterators, `(t0 + 1)`
+    /// (the `time-loops` form: a time step's iterator in the values).
+    Value(Aff),
 }
 
 /// How a [`Read::InputQuotient`] divides its index.
@@ -428,6 +431,14 @@ pub struct Forms {
     /// Issue 47: a kernel that allocates its scratch with `malloc` or
     /// `calloc` and frees it, with variants where it escapes.
     pub heap_buffers: bool,
+    /// Issue 48: the kernel's loop nests, or a run of sibling loops inside
+    /// one, wrapped in 1 to 3 enclosing time loops `for (t0 = 0; t0 <=
+    /// TT0 - 1; t0++)` (`TT0` a size, sometimes 0 or 1), with kernels of
+    /// their own inside: a scratch rewritten every step, a value carried
+    /// across steps, a copy-back stencil, a producer and a consumer as
+    /// sibling loops; the time iterators in values and subscripts. Drawn
+    /// from a stream of its own (see `generate`).
+    pub time_loops: bool,
 }
 
 impl Forms {
@@ -470,6 +481,7 @@ impl Forms {
             c_macros: true,
             caller_buffers: true,
             heap_buffers: true,
+            time_loops: true,
         }
     }
 
@@ -500,7 +512,7 @@ impl Forms {
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 31] = [
+    pub const NAMES: [&'static str; 32] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -532,6 +544,7 @@ impl Forms {
         "c-macros",
         "caller-buffers",
         "heap-buffers",
+        "time-loops",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -567,6 +580,7 @@ impl Forms {
             "c-macros" => &mut self.c_macros,
             "caller-buffers" => &mut self.caller_buffers,
             "heap-buffers" => &mut self.heap_buffers,
+            "time-loops" => &mut self.time_loops,
             _ => return None,
         })
     }
@@ -1173,6 +1187,7 @@ impl GenProgram {
                 index.terms.insert(0, (format!("{size} * {var}"), 1));
                 format!("in[{}]", self.aff_text(&index))
             }
+            Read::Value(value) => format!("({})", self.aff_text(value)),
         }
     }
 
@@ -1655,6 +1670,11 @@ impl GenProgram {
                 if !(0..INPUT_SIZE).contains(&v) {
                     return Err(IllDefined(format!("in[{v}] out of bounds")));
                 }
+            }
+            Read::Value(value) => {
+                value
+                    .eval(env)
+                    .ok_or_else(|| IllDefined("unbound name in a value".into()))?;
             }
         }
         Ok(())

@@ -106,6 +106,7 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         }),
         "initialised" => text.contains("] = {0};"),
         "stencil-chains" => stencil_chain_length(scop) >= 2,
+        "time-loops" => time_depth(scop) >= 1,
         _ => {
             let form = RealCForm::ALL
                 .into_iter()
@@ -727,6 +728,261 @@ fn the_stencil_chains_form_leaves_other_programs_as_they_were() {
         "{first} of {} chains are the first group",
         120 - same
     );
+}
+
+/// The number of nested time loops of the `time-loops` form in `scop`
+/// (`for (t0 = 0; t0 <= TT0 - 1; t0++)`, then `t1`, `t2` inside).
+fn time_depth(scop: &str) -> usize {
+    (0..3)
+        .take_while(|l| scop.contains(&format!("for (t{l} = 0; t{l} <= TT{l} - 1; t{l}++)")))
+        .count()
+}
+
+/// The lines of `scop` inside its innermost time loop (those indented
+/// deeper than the loop's header, after it, up to its closing brace).
+fn time_body(scop: &str) -> Vec<&str> {
+    let depth = time_depth(scop);
+    let header = format!(
+        "for (t{0} = 0; t{0} <= TT{0} - 1; t{0}++)",
+        depth.max(1) - 1
+    );
+    let mut lines = scop.lines().skip_while(|l| !l.contains(&header));
+    let Some(first) = lines.next() else {
+        return Vec::new();
+    };
+    let indent = first.len() - first.trim_start().len();
+    lines
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+        .collect()
+}
+
+/// The `time-loops` form (issue 48) wraps nests, or runs of sibling loops
+/// inside a loop, in 1 to 3 time loops, with kernels inside: in 60
+/// programs of the form alone, every program has a time loop, at each
+/// depth; some time sizes are 0 and 1; the time iterators are in values
+/// (`(t0 + 1)`) and in subscripts (`in[u + t0]`); a time loop sits inside
+/// another loop (`for (i ...) { ... for (t0 ...`) and wraps nests of the
+/// generator's groups (loops over `i` inside it); a scratch is rewritten
+/// every step and read by a sibling consumer loop (`out[..] += w * S[u]`),
+/// a value is carried across steps (`C[u] += w * C[u + 1]`, or `S[u] =
+/// w * C[u]` at the start of the step and `C[u] = w * S[u] + ..` after
+/// it) and a copy-back stencil (`Q[u - 1]`, `Q[u + 1]` then `Q[u] =
+/// A[u]`) runs inside. Each program is well defined at every size it is
+/// called with (checked by the generator; symbolic programs are called
+/// with no time step too).
+#[test]
+fn the_time_loops_form_wraps_nests_in_time_loops_with_kernels_inside() {
+    let forms = Forms::parse("time-loops").expect("known form");
+    let mut depths = [0usize; 4];
+    let (mut zero, mut one, mut value, mut subscript, mut inside, mut wraps) = (0, 0, 0, 0, 0, 0);
+    let (mut consumer, mut carried, mut copy_back) = (0, 0, 0);
+    for seed in 0..60 {
+        let program = generate_with(seed, &forms);
+        let text = program.to_c();
+        let scop = scop_text(&text).replace("for (int ", "for (");
+        let depth = time_depth(&scop);
+        depths[depth] += 1;
+        let sizes: Vec<i64> = program
+            .sizes
+            .iter()
+            .filter(|(n, _)| n.starts_with("TT"))
+            .map(|(_, v)| *v)
+            .collect();
+        assert_eq!(sizes.len(), depth, "seed {seed}: one TT size per time loop");
+        zero += usize::from(sizes.contains(&0));
+        one += usize::from(sizes.contains(&1));
+        let body = time_body(&scop).join("\n");
+        value += usize::from(body.contains(" * (t"));
+        subscript += usize::from(body.contains(" + t0]") || body.contains(" + t1]"));
+        inside += usize::from(scop.lines().any(|l| l.starts_with("        for (t0 = 0;")));
+        wraps += usize::from(body.contains("for (i = "));
+        consumer += usize::from(body.contains("[u - 1];") && body.contains("if (u - 1 >= 0)"));
+        carried += usize::from(
+            body.contains("[u + 1] + ")
+                || body.contains("[u] + ") && {
+                    // `S[u] = w * C[u] + w' * (t)` at the start of the step.
+                    body.lines()
+                        .any(|l| l.contains("[u] = ") && l.contains(" * T") && l.contains("(t"))
+                },
+        );
+        copy_back += usize::from(body.contains("[u - 1] + ") && body.contains("[u + 1]"));
+    }
+    assert_eq!(depths[0], 0, "programs without a time loop");
+    for (depth, count) in depths.iter().enumerate().skip(1) {
+        assert!(
+            *count >= 5,
+            "only {count} programs of depth {depth}: {depths:?}"
+        );
+    }
+    for (what, count) in [
+        ("a time size 0", zero),
+        ("a time size 1", one),
+        ("a time iterator in a value", value),
+        ("a time iterator in a subscript", subscript),
+        ("a time loop inside another loop", inside),
+        ("a generator's nest inside the time loops", wraps),
+        ("a consumer loop reading S[u - 1]", consumer),
+        ("a value carried across steps", carried),
+        ("a copy-back stencil", copy_back),
+    ] {
+        assert!(count >= 3, "only {count} of 60 programs with {what}");
+    }
+    // Symbolic sizes: the time sizes are parameters, called with no step.
+    let no_step = (0..30)
+        .filter(|seed| {
+            let program = generate_sized(*seed, &forms, true);
+            let params = program.parameter_sizes();
+            program.runtime_sizes().iter().any(|call| {
+                params
+                    .iter()
+                    .zip(call)
+                    .any(|(p, v)| p.starts_with("TT") && *v == 0)
+            })
+        })
+        .count();
+    assert!(
+        no_step >= 5,
+        "only {no_step} symbolic programs called with TT = 0"
+    );
+}
+
+/// Programs of `--forms all` that do not draw `time-loops` are the ones
+/// the generator made before the form existed (its draws come from
+/// streams of their own); about one in three draws it.
+#[test]
+fn the_time_loops_form_leaves_other_programs_as_they_were() {
+    let without = Forms {
+        time_loops: false,
+        ..Forms::all()
+    };
+    let mut changed = 0;
+    for seed in 0..60 {
+        for symbolic in [false, true] {
+            let with = generate_sized(seed, &Forms::all(), symbolic);
+            if with == generate_sized(seed, &without, symbolic) {
+                assert!(time_depth(scop_text(&with.to_c())) == 0);
+                continue;
+            }
+            changed += 1;
+            let text = with.to_c();
+            assert!(
+                time_depth(&scop_text(&text).replace("for (int ", "for (")) >= 1,
+                "seed {seed} (symbolic {symbolic}) changed without a time loop"
+            );
+        }
+    }
+    assert!(
+        (20..=60).contains(&changed),
+        "{changed} of 120 programs changed"
+    );
+}
+
+/// A short differential run of the `time-loops` form: polyfold, the trace
+/// verifier, the compiled original and output compared (values and
+/// symbolic sizes), every program passes and polyfold changes most.
+#[test]
+fn the_time_loops_form_passes_a_short_differential_run() {
+    let forms = Forms::parse("time-loops").expect("known form");
+    let scratch = scratch_dir("fuzz-time-loops").expect("scratch directory");
+    let seeds: Vec<u64> = (0..10).collect();
+    let changed = AtomicUsize::new(0);
+    on_two_threads(&seeds, |seed| {
+        let program = generate_sized(seed, &forms, seed % 2 == 1);
+        let options = CheckOptions {
+            sanitize: true,
+            trace_sizes: program.call_assignments(),
+            builds: builds_for(&program),
+            ..CheckOptions::default()
+        };
+        let stats = check_program(&format!("time_{seed}"), &program.to_c(), &scratch, &options)
+            .unwrap_or_else(|f| panic!("seed {seed}: {:?}: {}", f.kind, f.detail));
+        changed.fetch_add(usize::from(stats.changed), Ordering::SeqCst);
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let changed = changed.into_inner();
+    assert!(
+        changed >= 5,
+        "polyfold changed only {changed} of 10 programs"
+    );
+}
+
+/// The check catches a value carried across time steps folded away: in
+/// the carried kernel of the `time-loops` form (`C[u] = w * in[..]`
+/// before the time loops, `S[u] = w * C[u] + w' * (t..)` at the start of
+/// each step, `C[u] = w * S[u] + ..` after it), reading `C`'s initial
+/// value instead of the one the step before wrote (what storage that
+/// does not keep `C` from one step to the next gives) prints the same
+/// with one time step and something else with two or more.
+#[test]
+fn the_check_catches_a_carried_value_folded_away() {
+    let forms = Forms::parse("time-loops").expect("known form");
+    let scratch = scratch_dir("fuzz-time-carried").expect("scratch directory");
+    let options = CheckOptions::default();
+    let (mut caught, mut same) = (0, 0);
+    for seed in 0..80 {
+        let program = generate_with(seed, &forms);
+        let text = program.to_c();
+        let steps: i64 = program
+            .sizes
+            .iter()
+            .filter(|(n, _)| n.starts_with("TT"))
+            .map(|(_, v)| *v)
+            .product();
+        // `S[u] = w * C[u] + w' * (t..);`
+        let Some(line) = text.lines().find(|l| {
+            let l = l.trim();
+            l.starts_with('T') && l.contains("[u] = ") && l.contains(" * T") && l.contains("(t")
+        }) else {
+            continue;
+        };
+        let Some(carried) = line
+            .split(" * ")
+            .nth(1)
+            .and_then(|r| r.split("[u]").next())
+            .filter(|c| c.starts_with('T'))
+        else {
+            continue;
+        };
+        // `C[u] = <initial value>;`, the first write of `C`.
+        let Some(initial) = text
+            .lines()
+            .map(str::trim)
+            .find_map(|l| l.strip_prefix(&format!("{carried}[u] = ")))
+            .and_then(|r| r.strip_suffix(';'))
+            .filter(|r| r.contains("in["))
+        else {
+            continue;
+        };
+        let wrong_line = line.replacen(&format!("{carried}[u]"), &format!("({initial})"), 1);
+        let wrong = text.replacen(line, &wrong_line, 1);
+        assert_ne!(wrong, text);
+        let verdict = compare_output(
+            &format!("carried_{seed}"),
+            &text,
+            &wrong,
+            &scratch,
+            &options,
+        );
+        if steps <= 1 {
+            verdict.unwrap_or_else(|f| panic!("seed {seed}: one step: {}", f.detail));
+            same += 1;
+        } else {
+            let failure = verdict.expect_err("a carried value folded away prints something else");
+            assert_eq!(
+                failure.kind,
+                FailureKind::OutputDiffers,
+                "{}",
+                failure.detail
+            );
+            caught += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        caught >= 3,
+        "only {caught} carried kernels with two steps or more"
+    );
+    assert!(same >= 1, "no carried kernel with one step or none");
 }
 
 /// Compiles `source` with `flags`, runs it with `env`; its output.

@@ -11,6 +11,7 @@
 mod common;
 mod differential;
 mod fuzz_forms;
+mod hang_limit;
 mod miscompile_deletion;
 mod miscompile_parallel;
 mod no_panic;
