@@ -444,3 +444,30 @@ fn a_chain_beside_a_big_kept_temporary_is_fused() {
     let output = common::polyfold_stdout(&[file]);
     common::assert_runs_like_original(&path, "chain_beside_big_temporary", "fusion", &output);
 }
+
+/// Issue 48 item 2: sibling loops inside a time loop are fused at depth 1.
+/// Step `t` writes its own row `tmp[t][.]` and the second loop reads
+/// `tmp[t][i]` at the same `i`: distance 0, no shift. Fused, every cell is
+/// read in the iteration that writes it, so even cell lifetimes give 1 cell
+/// of the 4 x 30 (unfused, a whole row of 30 is live at once).
+#[test]
+fn sibling_loops_inside_a_time_loop_are_fused() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/inner_run_per_step_rows.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "tmp"), Some(1), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
+    assert_eq!(fusion["loops"][0]["line"], 23, "{r:#}");
+    assert_eq!(fusion["loops"][1]["line"], 25, "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 0, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains(
+            "    for (t = 0; t <= T - 1; t++) {\n        for (i = 0; i <= N - 1; i++) {\n            tmp = a[i] + t;\n            acc[i] += 2.0 * tmp;\n        }\n    }\n"
+        ),
+        "{output}"
+    );
+    common::assert_runs_like_original(&path, "inner_run_per_step_rows", "fusion", &output);
+}
