@@ -471,3 +471,29 @@ fn sibling_loops_inside_a_time_loop_are_fused() {
     );
     common::assert_runs_like_original(&path, "inner_run_per_step_rows", "fusion", &output);
 }
+
+/// Issue 48 item 2, with a shift: a 3-point chain inside a time loop on
+/// rows `tmp[t][.]`. The second loop reads `tmp[t][i + 1]`, written one
+/// iteration later: shifted by 1, `tmp[t][j]` lives from fused iteration
+/// `j` (its write) to `j + 2` (its read by `acc[j + 1]`): 3 cells, where
+/// unfused a row of `N - 2 = 28` is live at once.
+#[test]
+fn a_stencil_chain_inside_a_time_loop_is_shifted_and_fused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fusion_cases/inner_run_shifted_stencil.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "tmp"), Some(3), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"][0]["line"], 22, "{r:#}");
+    assert_eq!(fusion["loops"][1]["line"], 24, "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 1, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains(
+            "            tmp_s2 = a[i - 1] + a[i + 1] + t;\n            acc[i - 1] += 0.5 * (tmp_s0 + tmp_s2);\n"
+        ),
+        "{output}"
+    );
+    common::assert_runs_like_original(&path, "inner_run_shifted_stencil", "fusion", &output);
+}
