@@ -497,3 +497,26 @@ fn a_stencil_chain_inside_a_time_loop_is_shifted_and_fused() {
     );
     common::assert_runs_like_original(&path, "inner_run_shifted_stencil", "fusion", &output);
 }
+
+/// Issue 48 item 2, the issue's example with T = 10: the two `i` loops
+/// inside `for t` are planned as one run at depth 1 under `t`, unshifted
+/// (`tmp[i]` is read at the `i` that writes it: distance 0). The pipeline
+/// does not keep it yet: with cell lifetimes every cell of `tmp` is
+/// rewritten each step, so the fused version needs 100 cells too.
+#[test]
+fn the_issue_s_time_loop_example_is_planned_at_depth_one() {
+    let source = "#define N 100\n#define T 10\ndouble a[N], b[N], acc[N];\n\
+void k(void) {\n  double tmp[N];\n  for (int t = 0; t < T; t++) {\n    \
+for (int i = 0; i < N; i++)\n      tmp[i] = a[i] + t;\n    \
+for (int i = 0; i < N; i++)\n      acc[i] += tmp[i];\n  }\n}\n";
+    let p = extract("k.c", source, &Options::default());
+    assert_eq!(p.scops.len(), 1);
+    let runs = polyfold::schedule::plan_fusion(&p, 0, false);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].depth, 1);
+    assert_eq!(runs[0].outer, vec!["t".to_string()]);
+    let lines: Vec<usize> = runs[0].loops.iter().map(|l| l.line).collect();
+    assert_eq!(lines, vec![7, 9]);
+    let shifts: Vec<i64> = runs[0].loops.iter().map(|l| l.shift).collect();
+    assert_eq!(shifts, vec![0, 0]);
+}
