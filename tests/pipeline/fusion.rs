@@ -444,3 +444,79 @@ fn a_chain_beside_a_big_kept_temporary_is_fused() {
     let output = common::polyfold_stdout(&[file]);
     common::assert_runs_like_original(&path, "chain_beside_big_temporary", "fusion", &output);
 }
+
+/// Issue 48 item 2: sibling loops inside a time loop are fused at depth 1.
+/// Step `t` writes its own row `tmp[t][.]` and the second loop reads
+/// `tmp[t][i]` at the same `i`: distance 0, no shift. Fused, every cell is
+/// read in the iteration that writes it, so even cell lifetimes give 1 cell
+/// of the 4 x 30 (unfused, a whole row of 30 is live at once).
+#[test]
+fn sibling_loops_inside_a_time_loop_are_fused() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fusion_cases/inner_run_per_step_rows.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "tmp"), Some(1), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"].as_array().map(Vec::len), Some(2), "{r:#}");
+    assert_eq!(fusion["loops"][0]["line"], 23, "{r:#}");
+    assert_eq!(fusion["loops"][1]["line"], 25, "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 0, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains(
+            "    for (t = 0; t <= T - 1; t++) {\n        for (i = 0; i <= N - 1; i++) {\n            tmp = a[i] + t;\n            acc[i] += 2.0 * tmp;\n        }\n    }\n"
+        ),
+        "{output}"
+    );
+    common::assert_runs_like_original(&path, "inner_run_per_step_rows", "fusion", &output);
+}
+
+/// Issue 48 item 2, with a shift: a 3-point chain inside a time loop on
+/// rows `tmp[t][.]`. The second loop reads `tmp[t][i + 1]`, written one
+/// iteration later: shifted by 1, `tmp[t][j]` lives from fused iteration
+/// `j` (its write) to `j + 2` (its read by `acc[j + 1]`): 3 cells, where
+/// unfused a row of `N - 2 = 28` is live at once.
+#[test]
+fn a_stencil_chain_inside_a_time_loop_is_shifted_and_fused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fusion_cases/inner_run_shifted_stencil.c");
+    let file = path.to_str().expect("utf-8 path");
+    let r = common::json_report(&[file]);
+    assert_eq!(common::new_cells(&r, "tmp"), Some(3), "{r:#}");
+    let fusion = &r["files"][0]["fusion"][0];
+    assert_eq!(fusion["loops"][0]["line"], 22, "{r:#}");
+    assert_eq!(fusion["loops"][1]["line"], 24, "{r:#}");
+    assert_eq!(fusion["loops"][1]["shift"], 1, "{r:#}");
+    let output = common::polyfold_stdout(&[file]);
+    assert!(
+        output.contains(
+            "            tmp_s2 = a[i - 1] + a[i + 1] + t;\n            acc[i - 1] += 0.5 * (tmp_s0 + tmp_s2);\n"
+        ),
+        "{output}"
+    );
+    common::assert_runs_like_original(&path, "inner_run_shifted_stencil", "fusion", &output);
+}
+
+/// Issue 48 item 2, the issue's example with T = 10: the two `i` loops
+/// inside `for t` are planned as one run at depth 1 under `t`, unshifted
+/// (`tmp[i]` is read at the `i` that writes it: distance 0). The pipeline
+/// does not keep it yet: with cell lifetimes every cell of `tmp` is
+/// rewritten each step, so the fused version needs 100 cells too.
+#[test]
+fn the_issue_s_time_loop_example_is_planned_at_depth_one() {
+    let source = "#define N 100\n#define T 10\ndouble a[N], b[N], acc[N];\n\
+void k(void) {\n  double tmp[N];\n  for (int t = 0; t < T; t++) {\n    \
+for (int i = 0; i < N; i++)\n      tmp[i] = a[i] + t;\n    \
+for (int i = 0; i < N; i++)\n      acc[i] += tmp[i];\n  }\n}\n";
+    let p = extract("k.c", source, &Options::default());
+    assert_eq!(p.scops.len(), 1);
+    let runs = polyfold::schedule::plan_fusion(&p, 0, false);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].depth, 1);
+    assert_eq!(runs[0].outer, vec!["t".to_string()]);
+    let lines: Vec<usize> = runs[0].loops.iter().map(|l| l.line).collect();
+    assert_eq!(lines, vec![7, 9]);
+    let shifts: Vec<i64> = runs[0].loops.iter().map(|l| l.shift).collect();
+    assert_eq!(shifts, vec![0, 0]);
+}
