@@ -49,7 +49,8 @@ pub(crate) struct CallerBuffers {
 
 /// The functions that allocate fresh memory, and the arguments whose
 /// product is the number of bytes: `malloc(size)`, `calloc(n, size)`,
-/// `aligned_alloc(alignment, size)`, and PolyBench's
+/// `aligned_alloc(alignment, size)`, `posix_memalign(&t, alignment,
+/// size)` (the memory goes to `t`, see [`memaligned`]), and PolyBench's
 /// `polybench_alloc_data(n, size)` (declared by `polybench.h`, defined in
 /// its `polybench.c`: `n * size` bytes from `posix_memalign`).
 const ALLOCATORS: &[(&str, &[usize])] = &[
@@ -57,6 +58,7 @@ const ALLOCATORS: &[(&str, &[usize])] = &[
     ("calloc", &[0, 1]),
     ("aligned_alloc", &[1]),
     ("polybench_alloc_data", &[0, 1]),
+    ("posix_memalign", &[2]),
 ];
 
 impl CallerBuffers {
@@ -552,15 +554,21 @@ impl<'m> Cx<'_, 'm> {
                     return None;
                 }
                 let dims = dims_of(dc, &spelled, &args, macros)?;
-                // `name = (cast) allocator(...)`: the bytes are the
-                // product of the extents and the element's size.
-                let ExprKind::Assign(None, lhs, rhs) = &expr.kind else {
-                    return None;
+                // `name = (cast) allocator(...)` or `posix_memalign(&name,
+                // alignment, size)`: the bytes are the product of the
+                // extents and the element's size.
+                let allocating = match &expr.kind {
+                    // (`posix_memalign` returns a status, not the memory.)
+                    ExprKind::Assign(None, lhs, rhs)
+                        if matches!(&lhs.kind, ExprKind::Ident(n) if n == name)
+                            && !returns_status(rhs) =>
+                    {
+                        rhs.as_ref()
+                    }
+                    _ if memaligned(expr).is_some_and(|(t, _)| t == name) => expr,
+                    _ => return None,
                 };
-                if !matches!(&lhs.kind, ExprKind::Ident(n) if n == name) {
-                    return None;
-                }
-                let bytes = allocated_bytes(rhs, &spelled, &args, &text, &decl.type_text)?;
+                let bytes = allocated_bytes(allocating, &spelled, &args, &text, &decl.type_text)?;
                 let mut product = Poly::constant(1);
                 for (_, e, _) in &dims {
                     product = product.mul(e);
@@ -696,6 +704,40 @@ fn dims_of(
         out.push((vec![args[k].clone()], p, named));
     }
     Some(out)
+}
+
+/// `posix_memalign(&t, alignment, size)` (through casts of its first
+/// argument, `(void **)&t`): the name `t` and the size argument.
+pub(crate) fn memaligned(e: &Expr) -> Option<(&str, &Expr)> {
+    let ExprKind::Call(f, args) = &e.kind else {
+        return None;
+    };
+    if !matches!(&f.kind, ExprKind::Ident(n) if n == "posix_memalign") {
+        return None;
+    }
+    let [to, _, size] = args.as_slice() else {
+        return None;
+    };
+    let mut cur = to;
+    while let ExprKind::Cast(_, x) = &cur.kind {
+        cur = x;
+    }
+    let ExprKind::AddrOf(x) = &cur.kind else {
+        return None;
+    };
+    let ExprKind::Ident(n) = &x.kind else {
+        return None;
+    };
+    Some((n.as_str(), size))
+}
+
+/// Whether `e` is (through casts) a call of `posix_memalign`.
+fn returns_status(e: &Expr) -> bool {
+    let mut cur = e;
+    while let ExprKind::Cast(_, x) = &cur.kind {
+        cur = x;
+    }
+    matches!(&cur.kind, ExprKind::Call(f, _) if matches!(&f.kind, ExprKind::Ident(n) if n == "posix_memalign"))
 }
 
 /// The bytes an allocation `(cast) allocator(...)` asks for, as a
@@ -949,6 +991,43 @@ mod tests {
         assert!(src[sites[1].span.clone()].starts_with("DECL_2D(buf"));
         assert!(sites[1].what.contains("DECL_2D"));
         assert_eq!(sites[1].function, "main");
+    }
+
+    #[test]
+    fn a_macro_that_allocates_with_posix_memalign_is_read() {
+        // The macro of PolyBench's own allocator: `&v` receives the
+        // memory, the third argument is `d1 * d2 * sizeof(type)`.
+        let kernel = "static void k(int n, double t[N][M]) {\n  for (int i = 0; i < n; i++) for (int j = 0; j < M; j++) t[i][j] = i + j;\n}\n";
+        for (alloc, good) in [
+            (
+                "posix_memalign((void **)&v, 64, (d1) * (d2) * sizeof(type))",
+                true,
+            ),
+            ("posix_memalign(&v, 32, sizeof(type) * (d2) * (d1))", true),
+            (
+                "posix_memalign((void **)&v, 64, (d1) * sizeof(type))",
+                false,
+            ),
+            (
+                "v = (type(*)[d1][d2])posix_memalign((void **)&w, 64, (d1) * (d2) * sizeof(type))",
+                false,
+            ),
+        ] {
+            let src = format!(
+                "#include <stdlib.h>\n#define DECL_2D(v, type, d1, d2) type (*v)[d1][d2]; {alloc};\n\
+                 #define N 10\n#define M 20\nvoid *w;\n{kernel}\
+                 int main(void) {{\n  DECL_2D(buf, double, N, M);\n  k(N, *buf);\n  free(buf);\n  return 0;\n}}\n"
+            );
+            let got = owned(&src, "t").expect("examined");
+            if good {
+                let sites = got.expect(alloc);
+                assert_eq!(dims(&src, &sites[1]), vec![vec!["N"], vec!["M"]], "{alloc}");
+                assert!(sites[1].what.contains("DECL_2D"), "{alloc}");
+            } else {
+                let why = got.expect_err(alloc);
+                assert!(why.contains("DECL_2D"), "{alloc}: {why}");
+            }
+        }
     }
 
     #[test]
