@@ -693,14 +693,20 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
 /// of their own. Half of them have a chain, mostly as the first group.
 #[test]
 fn the_stencil_chains_form_leaves_other_programs_as_they_were() {
+    // Without time loops, which may wrap a chain (the chain's text is then
+    // not the top-level run this test reads).
+    let all = Forms {
+        time_loops: false,
+        ..Forms::all()
+    };
     let without = Forms {
         stencil_chains: false,
-        ..Forms::all()
+        ..all
     };
     let (mut same, mut first) = (0, 0);
     for seed in 0..60 {
         for symbolic in [false, true] {
-            let with = generate_sized(seed, &Forms::all(), symbolic);
+            let with = generate_sized(seed, &all, symbolic);
             if with == generate_sized(seed, &without, symbolic) {
                 same += 1;
                 continue;
