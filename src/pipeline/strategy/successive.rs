@@ -81,7 +81,7 @@ pub(super) fn propose(
     // not written in (PolyBench adi's `p[i][j]` -> `p[0][j]`, `j < n - 1`
     // inside `N`).
     if facts.allow_symbolic
-        && let Some(m) = dropped_axes(&found.numeric, &facts.extent_affs, name, facts)
+        && let Some(m) = dropped_axes(&found.numeric, name, facts)
         && list.iter().all(|(known, _)| *known != m)
     {
         list.push((m, Scope::EveryValue));
@@ -112,11 +112,11 @@ pub(super) fn propose(
 /// kept extent is not affine.
 fn dropped_axes(
     numeric: &[i64],
-    extents: &[Option<crate::mapping::modular::ParamAffine>],
     name: &str,
     facts: &ArrayFacts<'_>,
 ) -> Option<crate::mapping::ModularMapping> {
     use crate::mapping::modular::ParamAffine;
+    let extents = &facts.extent_affs;
     if numeric.len() != extents.len() || !numeric.contains(&1) || numeric.iter().all(|b| *b == 1) {
         return None;
     }
