@@ -17,6 +17,7 @@ pub mod edits;
 pub(crate) mod mapping_text;
 pub mod merged;
 pub mod overflow;
+pub(crate) mod placement;
 pub mod plan;
 pub mod rotate;
 pub mod scalars;

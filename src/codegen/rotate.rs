@@ -24,12 +24,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
-use crate::ir::{ArrayId, ForHeader, Scop, StmtId, SyntaxNode};
+use crate::ir::{ArrayId, ForHeader, Scop, StmtId};
 use crate::mapping::layout::ArrayLayout;
 use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
 use super::edits::Edit;
+use super::placement::{LoopSite, Placed, loop_sites, placement_edits};
 use super::text::{exact_subscripts, form_text, param_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
@@ -85,51 +86,16 @@ impl Rotations {
     }
 }
 
-/// A `for` loop: its span and its header (`None` for a header of another
-/// form than [`ForHeader`]'s).
-type Loop = (Range<usize>, Option<ForHeader>);
-
-/// The enclosing `for` loops of every statement, outermost first.
-fn loops_of(scop: &Scop) -> HashMap<StmtId, Vec<Loop>> {
-    fn walk(node: &SyntaxNode, stack: &mut Vec<Loop>, out: &mut HashMap<StmtId, Vec<Loop>>) {
-        match node {
-            SyntaxNode::Stmt { id, .. } => {
-                out.insert(*id, stack.clone());
-            }
-            SyntaxNode::For {
-                span, header, body, ..
-            } => {
-                stack.push((span.clone(), header.clone()));
-                walk(body, stack, out);
-                stack.pop();
-            }
-            SyntaxNode::If { then, els, .. } => {
-                walk(then, stack, out);
-                if let Some(e) = els {
-                    walk(e, stack, out);
-                }
-            }
-            SyntaxNode::Block { items, .. } => {
-                for item in items {
-                    walk(item, stack, out);
-                }
-            }
-            SyntaxNode::Empty { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => {}
-        }
-    }
-    let mut out = HashMap::new();
-    for item in &scop.items {
-        walk(&item.node, &mut Vec::new(), &mut out);
-    }
-    out
-}
-
 /// One rotating variable: its array, where its loop's header is, what
 /// starts it, and its step and modulus (as text, and minus one).
 struct Variable {
     array: ArrayId,
     header: ForHeader,
+    /// The loop (in [`loop_sites`]'s list).
+    site: usize,
     init: String,
+    /// The start printed without the iterator (its first value put in).
+    start: Option<String>,
     delta: i64,
     modulus: (String, String),
 }
@@ -147,7 +113,7 @@ pub(crate) fn plan_rotations(
     (arrays, removed): (&[(ArrayId, &ArrayLayout)], &[usize]),
     taken: &mut BTreeSet<String>,
 ) -> Rotations {
-    let loops = loops_of(scop);
+    let (sites, loops) = loop_sites(scop);
     let params = scop.param_texts();
     let n_param = scop.params.len();
     let mut variables: Vec<Variable> = Vec::new();
@@ -194,7 +160,8 @@ pub(crate) fn plan_rotations(
                 if around.len() != stmt.loop_depth() {
                     continue;
                 }
-                let (span, Some(header)) = &around[rotation.depth] else {
+                let site = around[rotation.depth];
+                let (span, Some(header)) = (&sites[site].span, &sites[site].header) else {
                     continue;
                 };
                 let coeff = a.coeffs.get(n_param + rotation.depth).copied().unwrap_or(0);
@@ -251,10 +218,25 @@ pub(crate) fn plan_rotations(
                         ) {
                             continue;
                         }
+                        let start = start_text(
+                            (source, scop, stmt, access),
+                            (a, rotation, &sites[site]),
+                            (&b, modulus, &compound),
+                        )
+                        .filter(|start| {
+                            header_values_fit(
+                                (source, scop),
+                                (si, rotation.depth),
+                                (start, &update),
+                                modulus,
+                            )
+                        });
                         variables.push(Variable {
                             array: *array,
                             header: header.clone(),
+                            site,
                             init,
+                            start,
                             delta: rotation.delta,
                             modulus: (b, param_text(&b_minus_one, &params)),
                         });
@@ -303,29 +285,118 @@ pub(crate) fn plan_rotations(
     for (key, k) in uses {
         out.names.insert(key, names[k].clone());
     }
-    // One insertion per header position.
+    // Started before the loop and advanced at the end of its body, or in
+    // its header.
     let compound = |n: &str| scop.is_compound(n);
-    let mut at: Vec<(usize, String)> = Vec::new();
-    for k in order {
-        let (v, name) = (&variables[k], &names[k]);
-        for (pos, text) in [
-            (v.header.init_end, format!(", {name} = {}", v.init)),
-            (
-                v.header.update_end,
-                format!(
-                    ", {}",
-                    update_text(name, v.delta, (&v.modulus.0, &v.modulus.1), &compound)
-                ),
-            ),
-        ] {
-            match at.iter_mut().find(|(p, _)| *p == pos) {
-                Some((_, t)) => t.push_str(&text),
-                None => at.push((pos, text)),
+    let placed: Vec<Placed> = order
+        .iter()
+        .map(|k| {
+            let (v, name) = (&variables[*k], &names[*k]);
+            Placed {
+                site: v.site,
+                name: name.clone(),
+                header_start: format!("{name} = {}", v.init),
+                start: v.start.clone(),
+                update: update_text(name, v.delta, (&v.modulus.0, &v.modulus.1), &compound),
+                declares: v.header.declares.clone(),
             }
+        })
+        .collect();
+    let removed_ids: Vec<StmtId> = removed
+        .iter()
+        .filter_map(|k| scop.stmts.get(*k).map(|s| s.id))
+        .collect();
+    out.edits = placement_edits(source, &sites, &placed, &removed_ids);
+    out
+}
+
+/// The start of the rotating index of argument `a` (of `access` in
+/// `stmt`) printed without the loop's iterator: the loop's first value,
+/// read from its header (`i = <n>`, `i = <name>`, `i = <name> ± <n>`, with
+/// `<name>` a size or an outer iterator), put in the argument's form. The
+/// same value as the header's start, which the header evaluates right after
+/// setting the iterator; `None` for another first value.
+fn start_text(
+    (source, scop, stmt, access): (&str, &Scop, &crate::ir::Stmt, &crate::ir::Access),
+    (a, rotation, site): (
+        &crate::mapping::layout::Argument,
+        &crate::mapping::layout::Rotation,
+        &LoopSite,
+    ),
+    (b, modulus, compound): (&str, &ParamAffine, &dyn Fn(&str) -> bool),
+) -> Option<String> {
+    let header = site.header.as_ref()?;
+    let np = scop.params.len();
+    let head = source.get(site.span.start..header.init_end)?;
+    let init = &head[head.find('(')? + 1..];
+    let (_, first) = init.split_once('=')?;
+    let toks = crate::util::c_text::tokens(first);
+    let text = |r: &Range<usize>| &first[r.clone()];
+    use crate::util::c_text::TokenKind;
+    // (column of a name, constant)
+    let column = |name: &str| -> Option<usize> {
+        if let Some(k) = scop.params.iter().position(|p| p.name == name) {
+            return Some(k);
+        }
+        stmt.iterators[..rotation.depth]
+            .iter()
+            .position(|i| i == name)
+            .map(|k| np + k)
+    };
+    let (col, constant) = match toks.as_slice() {
+        [(_, TokenKind::Int(n))] => (None, *n),
+        [(m, TokenKind::Punct), (_, TokenKind::Int(n))] if text(m) == "-" => (None, n.checked_neg()?),
+        [(r, TokenKind::Ident)] => (Some(column(text(r))?), 0),
+        [(r, TokenKind::Ident), (op, TokenKind::Punct), (_, TokenKind::Int(n))] => {
+            let n = match text(op) {
+                "+" => *n,
+                "-" => n.checked_neg()?,
+                _ => return None,
+            };
+            (Some(column(text(r))?), n)
+        }
+        _ => return None,
+    };
+    let it = np + rotation.depth;
+    let c = *a.coeffs.get(it)?;
+    let mut at_first = a.clone();
+    at_first.coeffs[it] = 0;
+    if let Some(col) = col {
+        at_first.coeffs[col] = at_first.coeffs[col].checked_add(c)?;
+    }
+    at_first.constant = a.constant.checked_add(c.checked_mul(constant)?)?;
+    // A number when the argument and the modulus are numbers, 0 when the
+    // argument is the modulus.
+    let iterators_free = at_first.coeffs[np..].iter().all(|c| *c == 0);
+    if iterators_free && at_first.coeffs[..np].iter().all(|c| *c == 0) {
+        if let Ok(b) = b.parse::<i64>()
+            && b > 0
+        {
+            return Some(at_first.constant.rem_euclid(b).to_string());
         }
     }
-    out.edits = at.into_iter().map(|(p, t)| Edit::insert(p, t)).collect();
-    out
+    if iterators_free
+        && modulus.den == 1
+        && at_first.coeffs[..np] == modulus.coeffs[..]
+        && at_first.constant == modulus.constant
+    {
+        return Some("0".to_string());
+    }
+    let arg = form_text(source, scop, stmt, access, &at_first);
+    let residue = format!(
+        "{} % {}",
+        operand(&arg, Prec::Postfix, compound),
+        operand(b, Prec::Postfix, compound)
+    );
+    Some(if rotation.starts_non_negative {
+        residue
+    } else {
+        format!(
+            "({residue} + {}) % {}",
+            operand(b, Prec::Multiplicative, compound),
+            operand(b, Prec::Postfix, compound)
+        )
+    })
 }
 
 /// Whether the start `init` and the update `update` (of the variable
