@@ -15,6 +15,7 @@
 pub(crate) mod delete;
 pub mod edits;
 pub(crate) mod mapping_text;
+pub(crate) mod notes;
 pub mod merged;
 pub mod overflow;
 pub(crate) mod placement;

@@ -53,12 +53,21 @@ fn from_condition(scop: &Scop, from: &[i64]) -> String {
 /// parameter values only");` — or `... certified only where this condition
 /// holds` when the condition includes a range (`N >= 4`, `range`).
 pub(super) fn static_assert_text(condition: &str, what: &str, range: bool) -> String {
+    let (condition, message) = static_assert_parts(condition, what, range);
+    format!("_Static_assert({condition}, \"{message}\");")
+}
+
+/// The condition and the message of [`static_assert_text`].
+fn static_assert_parts(condition: &str, what: &str, range: bool) -> (String, String) {
     let scope = if range {
         "only where this condition holds"
     } else {
         "for these parameter values only"
     };
-    format!("_Static_assert({condition}, \"polyfold: the {what} is certified {scope}\");")
+    (
+        condition.to_string(),
+        format!("polyfold: the {what} is certified {scope}"),
+    )
 }
 
 /// The end of the line on which a declaration ends at byte `at` (before
@@ -208,33 +217,28 @@ pub(super) fn declaration_notes(
     let source = &program.source;
     notes
         .into_iter()
-        .map(|mut note| {
+        .flat_map(|mut note| {
             note.mappings.sort();
             let mappings: Vec<String> = note.mappings.into_iter().map(|(_, m)| m).collect();
-            let mut text = format!(" /* polyfold: {} */", mappings.join(", "));
             let line_start = source[..note.end].rfind('\n').map_or(0, |i| i + 1);
             let indent: String = source[line_start..]
                 .chars()
                 .take_while(|c| *c == ' ' || *c == '\t')
                 .collect();
-            if !note.condition.is_empty() {
+            let assert = (!note.condition.is_empty()).then(|| {
                 let what = format!("storage of {}", note.pinned.join(", "));
-                text.push_str(&format!(
-                    "\n{indent}{}",
-                    static_assert_text(&note.condition, &what, note.range)
-                ));
-            }
-            if !note.rotating.is_empty() {
-                // The residues the loops advance (see codegen::rotate).
-                text.push_str(&format!(
-                    "\n{indent}int {}; /* polyfold: rotating indices, advanced by their loops */",
-                    note.rotating.join(", ")
-                ));
-            }
+                static_assert_parts(&note.condition, &what, note.range)
+            });
             let at = end_of_declaration_line(source, note.end)
                 .filter(|at| !collides(edits, *at))
                 .unwrap_or(note.end);
-            Edit::insert(at, text)
+            let body = mappings.join(", ");
+            let parts = crate::codegen::notes::Note {
+                mappings: &body,
+                assert: assert.as_ref().map(|(c, m)| (c.as_str(), m.as_str())),
+                rotating: &note.rotating,
+            };
+            crate::codegen::notes::declaration_note(source, edits, (line_start, at), &indent, &parts)
         })
         .collect()
 }

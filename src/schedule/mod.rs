@@ -439,11 +439,16 @@ fn assume_edit(
         return;
     }
     let condition = nest::assumed_condition(scop, assumed);
-    let line = format!(
-        "_Static_assert({condition}, \"polyfold: the schedule of this SCoP is certified only where this condition holds\");"
-    );
     let source = &program.source;
     let indent = crate::util::c_text::indent_of_line(source, scop.span.start);
+    // Within the line width (the first line without its indent).
+    let line = crate::codegen::notes::static_assert_lines(
+        &indent,
+        &condition,
+        "polyfold: the schedule of this SCoP is certified only where this condition holds",
+    )
+    .join("\n");
+    let line = line.strip_prefix(indent.as_str()).unwrap_or(&line).to_string();
     // Before the pragmas of the first statement (`#pragma omp parallel
     // for` applies to the loop right after it).
     let start = scop
