@@ -42,7 +42,18 @@ fn width(text: &str) -> usize {
 /// `/* polyfold: <body> */` on lines of their own, each starting with
 /// `indent` (continuation lines three columns further).
 pub(crate) fn comment_lines(indent: &str, body: &str) -> Vec<String> {
-    let words: Vec<&str> = body.split(' ').filter(|w| !w.is_empty()).collect();
+    // Whole items of a list (`a -> b, c -> d`) where a line holds them,
+    // else their words.
+    let room = MAX_LINE.saturating_sub(width(indent) + "/* polyfold: ".len() + " */".len());
+    let items: Vec<&str> = body.split_inclusive(", ").map(str::trim_end).collect();
+    let mut words: Vec<&str> = Vec::new();
+    for item in items {
+        if width(item) <= room {
+            words.push(item);
+        } else {
+            words.extend(item.split(' ').filter(|w| !w.is_empty()));
+        }
+    }
     fill(
         &format!("{indent}/* polyfold: "),
         &format!("{indent}   "),
@@ -97,7 +108,12 @@ pub(crate) fn declaration_note(
     let inside: Vec<Edit> = edits
         .iter()
         .filter(|e| line_start <= e.range.start && e.range.end <= at)
-        .map(|e| Edit::replace(e.range.start - line_start..e.range.end - line_start, e.replacement.clone()))
+        .map(|e| {
+            Edit::replace(
+                e.range.start - line_start..e.range.end - line_start,
+                e.replacement.clone(),
+            )
+        })
         .collect();
     let line = apply_edits(&source[line_start..at], &inside).unwrap_or_default();
     let last_line = line.rsplit('\n').next().unwrap_or_default();
@@ -148,12 +164,34 @@ pub(crate) fn declaration_note(
                 })
                 .collect();
             let words: Vec<&str> = names.iter().map(String::as_str).collect();
-            for l in fill(&format!("{indent}int "), &format!("{indent}    "), &words, ";") {
+            for l in fill(
+                &format!("{indent}int "),
+                &format!("{indent}    "),
+                &words,
+                ";",
+            ) {
                 after.push_str(&format!("\n{l}"));
             }
         }
     }
     out.push(Edit::insert(at, after));
+    out
+}
+
+/// `edits` with the insertions at one point merged into one, in their
+/// order in `edits` (the notes of several declarations of one line all go
+/// before that line).
+pub(crate) fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::new();
+    for e in edits {
+        let same = out
+            .iter_mut()
+            .find(|o| o.range.is_empty() && e.range.is_empty() && o.range.start == e.range.start);
+        match same {
+            Some(o) => o.replacement.push_str(&e.replacement),
+            None => out.push(e),
+        }
+    }
     out
 }
 
@@ -169,11 +207,15 @@ mod tests {
         let body = body.join(" ");
         let lines = comment_lines("    ", &body);
         assert!(lines.len() > 1);
-        assert!(lines.iter().all(|l| l.chars().count() <= MAX_LINE), "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= MAX_LINE),
+            "{lines:?}"
+        );
         let joined: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
         assert_eq!(joined.join(" "), format!("/* polyfold: {body} */"));
         let condition = "m == 4 && M == 32 && n == 4 && N == 32";
-        let message = "polyfold: the storage of ODelta is certified for these parameter values only";
+        let message =
+            "polyfold: the storage of ODelta is certified for these parameter values only";
         let lines = static_assert_lines("    ", condition, message);
         assert_eq!(
             lines,
@@ -212,5 +254,27 @@ mod tests {
         assert!(out.ends_with("\n  double t[3];\n"), "{out}");
         assert!(out.starts_with("  /* polyfold: t[i] -> scalars"), "{out}");
         assert!(out.lines().all(|l| l.chars().count() <= MAX_LINE), "{out}");
+    }
+
+    /// Two declarations of one line whose notes both go before it (the
+    /// regression of fuzz seed 70020: two insertions at one point).
+    #[test]
+    fn notes_of_one_line_merge() {
+        let source = "void k(double a[9], double b[9]) {}\n";
+        let long = "x".repeat(130);
+        let note = Note {
+            mappings: &long,
+            assert: None,
+            rotating: &[],
+        };
+        let mut edits = declaration_note(source, &[], (0, 18), "", &note);
+        edits.extend(declaration_note(source, &[], (0, 31), "", &note));
+        assert!(apply_edits(source, &edits).is_err());
+        let out = apply_edits(source, &merge_insertions(edits)).unwrap();
+        assert_eq!(out.matches("/* polyfold: ").count(), 2, "{out}");
+        assert!(
+            out.ends_with("\nvoid k(double a[9], double b[9]) {}\n"),
+            "{out}"
+        );
     }
 }

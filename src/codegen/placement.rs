@@ -133,7 +133,23 @@ pub(crate) struct Placed {
 /// Whether byte `at` of `source` has only blanks before it on its line.
 fn starts_line(source: &str, at: usize) -> bool {
     let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
-    source[line_start..at].chars().all(|c| c == ' ' || c == '\t')
+    source[line_start..at]
+        .chars()
+        .all(|c| c == ' ' || c == '\t')
+}
+
+/// Whether a statement may go right before byte `at` of `source`: the
+/// text before it (blanks skipped) ends a statement or a block, opens a
+/// block, or is a preprocessor line (`#pragma scop`); not after a label
+/// (`L:`, `case 1:`), where a declaration is not allowed and a jump
+/// to the label would skip it.
+fn statement_boundary(source: &str, at: usize) -> bool {
+    let before = source[..at].trim_end_matches([' ', '\t', '\n', '\r']);
+    if before.ends_with([';', '{', '}']) {
+        return true;
+    }
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    before[line_start..].trim_start().starts_with('#') && !before.ends_with('\\')
 }
 
 /// The end of the `)` closing the header of the loop `site` (only blanks
@@ -195,7 +211,11 @@ pub(crate) fn placement_edits(
         };
         let before = list.iter().all(|p| p.start.is_some())
             && starts_line(source, site.span.start)
-            && (site.in_block || site.sole_body_of.is_some_and(parent_ok));
+            && if site.in_block {
+                statement_boundary(source, site.span.start)
+            } else {
+                site.sole_body_of.is_some_and(parent_ok)
+            };
         if before {
             if !site.in_block
                 && let Some(p) = site.sole_body_of
@@ -206,7 +226,10 @@ pub(crate) fn placement_edits(
             let lines: String = list
                 .iter()
                 .map(|p| {
-                    let decl = p.declares.as_ref().map_or(String::new(), |t| format!("{t} "));
+                    let decl = p
+                        .declares
+                        .as_ref()
+                        .map_or(String::new(), |t| format!("{t} "));
                     let start = p.start.as_deref().unwrap_or_default();
                     format!("{decl}{} = {start};\n{indent}", p.name)
                 })
@@ -277,4 +300,60 @@ pub(crate) fn placement_edits(
         }
     }
     edits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop `for (i = 0; i < n; i++) <body>` at the start of `text`.
+    fn site_of(text: &str, body: &str) -> LoopSite {
+        let start = text.find("for").expect("loop");
+        let body_start = text.find(body).expect("body");
+        LoopSite {
+            span: start..body_start + body.len(),
+            header: None,
+            in_block: true,
+            sole_body_of: None,
+            body: body_start..body_start + body.len(),
+            block_end: None,
+            stmts: Vec::new(),
+        }
+    }
+
+    /// A body that may `continue`, `break` or `goto` keeps the update in
+    /// the header (the end of the body is not reached on every iteration);
+    /// a `continue` of a loop inside counts too (checked on tokens, not
+    /// proven to belong to an inner loop), one in a comment does not.
+    #[test]
+    fn jumps_keep_the_update_in_the_header() {
+        for (body, allowed) in [
+            ("a[i] = 1;", true),
+            ("a[i] = 1; /* continue */", true),
+            ("{ if (a[i]) continue; a[i] = 1; }", false),
+            ("{ if (a[i]) break; }", false),
+            ("{ goto out; }", false),
+            ("for (j = 0; j < 2; j++) { continue; }", false),
+        ] {
+            let text = format!("  for (i = 0; i < n; i++)\n    {body}\n");
+            let site = site_of(&text, body);
+            assert_eq!(body_end_allowed(&text, &site, &[]), allowed, "{body}");
+        }
+    }
+
+    /// Starts go before a loop only after a statement, a block's brace or
+    /// a preprocessor line, never after a label.
+    #[test]
+    fn no_start_after_a_label() {
+        let text = "{\n  x = 1;\n  for (;;) ;\n}\n";
+        assert!(statement_boundary(text, text.find("for").unwrap()));
+        let text = "{\n  for (;;) ;\n}\n";
+        assert!(statement_boundary(text, text.find("for").unwrap()));
+        let text = "#pragma scop\n  for (;;) ;\n";
+        assert!(statement_boundary(text, text.find("for").unwrap()));
+        let text = "{\n  again:\n  for (;;) ;\n}\n";
+        assert!(!statement_boundary(text, text.find("for").unwrap()));
+        let text = "  case 1:\n  for (;;) ;\n";
+        assert!(!statement_boundary(text, text.find("for").unwrap()));
+    }
 }

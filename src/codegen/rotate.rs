@@ -3,21 +3,28 @@
 //!
 //! An access `y[(2 * i + k - 1) % (2 * N - 3)]` in the loop of `i` divides
 //! on every iteration. Its argument grows by 2 from one iteration to the
-//! next, so a variable started at the residue by the loop's header and
-//! advanced with the iterator holds the same residue without a division:
+//! next, so a variable started at the residue before the loop and
+//! advanced at the end of its body holds the same residue without a
+//! division:
 //!
 //! ```c
-//! for (i = 0, y_r0 = (2 * i + k - 1) % (2 * N - 3); i <= k - 1;
-//!      i++, y_r0 = y_r0 + 2 < 2 * N - 3 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 3))
+//! y_r0 = (k - 1) % (2 * N - 3);
+//! for (i = 0; i <= k - 1; i++) {
 //!     sum = sum + r[k - i - 1] * y[y_r0];
+//!     y_r0 = y_r0 + 2 < 2 * N - 3 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 3);
+//! }
 //! ```
 //!
 //! The layout proves what makes this the same location
 //! ([`crate::mapping::layout::Rotation`]); this module only finds the
-//! loop's header in the syntax, names the variables, and prints the
-//! header's additions, the accesses' new subscripts and the declarations.
-//! The update sits in the header, so it runs on every iteration, whatever
-//! the body's conditions; the variable is private to the loop's
+//! loop in the syntax, names the variables, and prints their starts (the
+//! argument at the iterator's first value, read from the header), their
+//! updates, the accesses' new subscripts and the declarations;
+//! [`super::placement`] places the starts and updates (before the loop and
+//! at the end of its body, or in the header — `for (i = 0, y_r0 = ...;
+//! ...; i++, y_r0 = ...)` — where the body may `continue` or the text
+//! allows no line there). Either way the update runs once per iteration,
+//! whatever the body's conditions; the variable is private to the loop's
 //! iterations (a parallel loop, or a variable shared by a parallel loop
 //! around it, is never rotated).
 
@@ -287,8 +294,25 @@ pub(crate) fn plan_rotations(
     }
     // Started before the loop and advanced at the end of its body, or in
     // its header.
+    let placed = placed_indices(scop, &variables, &names, &order);
+    let removed_ids: Vec<StmtId> = removed
+        .iter()
+        .filter_map(|k| scop.stmts.get(*k).map(|s| s.id))
+        .collect();
+    out.edits = placement_edits(source, &sites, &placed, &removed_ids);
+    out
+}
+
+/// The indices `variables` named `names`, in the order `order`, as
+/// [`placement_edits`] places them.
+fn placed_indices(
+    scop: &Scop,
+    variables: &[Variable],
+    names: &[String],
+    order: &[usize],
+) -> Vec<Placed> {
     let compound = |n: &str| scop.is_compound(n);
-    let placed: Vec<Placed> = order
+    order
         .iter()
         .map(|k| {
             let (v, name) = (&variables[*k], &names[*k]);
@@ -301,13 +325,7 @@ pub(crate) fn plan_rotations(
                 declares: v.header.declares.clone(),
             }
         })
-        .collect();
-    let removed_ids: Vec<StmtId> = removed
-        .iter()
-        .filter_map(|k| scop.stmts.get(*k).map(|s| s.id))
-        .collect();
-    out.edits = placement_edits(source, &sites, &placed, &removed_ids);
-    out
+        .collect()
 }
 
 /// The start of the rotating index of argument `a` (of `access` in
@@ -345,9 +363,15 @@ fn start_text(
     };
     let (col, constant) = match toks.as_slice() {
         [(_, TokenKind::Int(n))] => (None, *n),
-        [(m, TokenKind::Punct), (_, TokenKind::Int(n))] if text(m) == "-" => (None, n.checked_neg()?),
+        [(m, TokenKind::Punct), (_, TokenKind::Int(n))] if text(m) == "-" => {
+            (None, n.checked_neg()?)
+        }
         [(r, TokenKind::Ident)] => (Some(column(text(r))?), 0),
-        [(r, TokenKind::Ident), (op, TokenKind::Punct), (_, TokenKind::Int(n))] => {
+        [
+            (r, TokenKind::Ident),
+            (op, TokenKind::Punct),
+            (_, TokenKind::Int(n)),
+        ] => {
             let n = match text(op) {
                 "+" => *n,
                 "-" => n.checked_neg()?,

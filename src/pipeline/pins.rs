@@ -215,7 +215,7 @@ pub(super) fn declaration_notes(
         }
     }
     let source = &program.source;
-    notes
+    let edits_of_notes = notes
         .into_iter()
         .flat_map(|mut note| {
             note.mappings.sort();
@@ -238,9 +238,16 @@ pub(super) fn declaration_notes(
                 assert: assert.as_ref().map(|(c, m)| (c.as_str(), m.as_str())),
                 rotating: &note.rotating,
             };
-            crate::codegen::notes::declaration_note(source, edits, (line_start, at), &indent, &parts)
+            crate::codegen::notes::declaration_note(
+                source,
+                edits,
+                (line_start, at),
+                &indent,
+                &parts,
+            )
         })
-        .collect()
+        .collect();
+    crate::codegen::notes::merge_insertions(edits_of_notes)
 }
 
 #[cfg(test)]
