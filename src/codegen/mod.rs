@@ -15,8 +15,8 @@
 pub(crate) mod delete;
 pub mod edits;
 pub(crate) mod mapping_text;
-pub(crate) mod notes;
 pub mod merged;
+pub(crate) mod notes;
 pub mod overflow;
 pub(crate) mod placement;
 pub mod plan;

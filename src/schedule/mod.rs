@@ -448,7 +448,10 @@ fn assume_edit(
         "polyfold: the schedule of this SCoP is certified only where this condition holds",
     )
     .join("\n");
-    let line = line.strip_prefix(indent.as_str()).unwrap_or(&line).to_string();
+    let line = line
+        .strip_prefix(indent.as_str())
+        .unwrap_or(&line)
+        .to_string();
     // Before the pragmas of the first statement (`#pragma omp parallel
     // for` applies to the loop right after it).
     let start = scop

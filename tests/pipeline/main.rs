@@ -18,6 +18,7 @@ mod miscompile_printing;
 mod miscompile_values;
 mod readable_output;
 mod real_c;
+mod reviewer_output;
 mod rotating_scalars;
 mod smo_codegen;
 mod split;
