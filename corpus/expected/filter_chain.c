@@ -23,8 +23,10 @@
 static void filter_chain(const double in[N + 2], double out[N + 2])
 {
     int i;
-    double t1_s0 = 0, t1_s1 = 0, t1_s2 = 0; /* polyfold: t1[i] -> scalars t1_s0 = t1[i - 2], t1_s1 = t1[i - 1], t1_s2 = t1[i] in the loops of i */
-    double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0; /* polyfold: t2[i] -> scalars t2_s0 = t2[i - 3], t2_s1 = t2[i - 2], t2_s2 = t2[i - 1] in the loops of i */
+    /* polyfold: t1[i] -> scalars t1_s0 = t1[i - 2], t1_s1 = t1[i - 1], t1_s2 = t1[i] in the loops of i */
+    double t1_s0 = 0, t1_s1 = 0, t1_s2 = 0;
+    /* polyfold: t2[i] -> scalars t2_s0 = t2[i - 3], t2_s1 = t2[i - 2], t2_s2 = t2[i - 1] in the loops of i */
+    double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0;
 
 #pragma scop
     for (i = 1; i <= 4; i++, t1_s0 = t1_s1, t1_s1 = t1_s2, t2_s0 = t2_s1, t2_s1 = t2_s2)

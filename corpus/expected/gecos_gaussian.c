@@ -28,7 +28,9 @@
 static void gauss(int in[N][M], int out[N][M])
 {
     int i, j;
-    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0; /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1], tmp_s2 = tmp[i][j] in the loops of j */
+    /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1],
+       tmp_s2 = tmp[i][j] in the loops of j */
+    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;
 
 #pragma scop
     for (i = 1; i <= N - 2; i++) {

@@ -42,7 +42,10 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
     double result = 0.0;
 
 #pragma scop
-    for (i = 0, i_r0 = i % 3, i_r1 = ((i - 1) % 3 + 3) % 3, i_r2 = (i + 1) % 3; i <= N + 4; i++, i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0, i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0, i_r2 = i_r2 + 1 < 3 ? i_r2 + 1 : 0) {
+    i_r0 = 0;
+    i_r1 = 2;
+    i_r2 = 1;
+    for (i = 0; i <= N + 4; i++) {
         if (i <= N - 1)
             for (j = 0; j < N; ++j)
                 a[i_r0][j] = in[i][j];
@@ -79,6 +82,9 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
             for (j = 0; j < N; ++j)
                 result += (double)(((i - 5) * 3 + j) % 7 + 1) * A4[j];
         }
+        i_r0 = i_r0 + 1 < 3 ? i_r0 + 1 : 0;
+        i_r1 = i_r1 + 1 < 3 ? i_r1 + 1 : 0;
+        i_r2 = i_r2 + 1 < 3 ? i_r2 + 1 : 0;
     }
 #pragma endscop
     return result;

@@ -51,9 +51,11 @@ static void mot_detect_kernel(int A[M + m + 1][N + n + 1], int opt[1])
 {
     int i, j, k, l;
     int ODelta; /* polyfold: ODelta[c0] -> ODelta */
-    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32, "polyfold: the storage of ODelta is certified for these parameter values only");
+    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32,
+                   "polyfold: the storage of ODelta is certified for these parameter values only");
     int Delta; /* polyfold: Delta[c0][c1][c2] -> Delta */
-    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32, "polyfold: the storage of Delta is certified for these parameter values only");
+    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32,
+                   "polyfold: the storage of Delta is certified for these parameter values only");
 
 #pragma scop
     ODelta = 0;

@@ -38,10 +38,16 @@ static void strided_temp(double in[N], double out[N])
     for (i = 0; i < N; i++)
         t[i] = in[i] * 0.5 + (double)(i % 3);
     u[0] = t[0];
-    for (i = 1, u_r0 = i % 3, u_r1 = (i - 1) % 3, u_r2 = (i + 1) % 3; i < N; i++, u_r0 = u_r0 + 1 < 3 ? u_r0 + 1 : 0, u_r1 = u_r1 + 1 < 3 ? u_r1 + 1 : 0, u_r2 = u_r2 + 1 < 3 ? u_r2 + 1 : 0) {
+    u_r0 = 1;
+    u_r1 = 0;
+    u_r2 = 2;
+    for (i = 1; i < N; i++) {
         u[u_r0] = u[u_r1] * 0.25 + t[i];
         if (i >= 2)
             u[u_r0] = u[u_r0] - u[u_r2] * 0.125;
+        u_r0 = u_r0 + 1 < 3 ? u_r0 + 1 : 0;
+        u_r1 = u_r1 + 1 < 3 ? u_r1 + 1 : 0;
+        u_r2 = u_r2 + 1 < 3 ? u_r2 + 1 : 0;
     }
     for (i = N - 1; i >= 0; i--)
         out[i] = t[i] - (double)i;
