@@ -133,7 +133,9 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
     );
     let out = common::polyfold_stdout(&["corpus/song_example2.c"]);
     assert!(
-        out.contains("_Static_assert(JN >= 2 && KN >= 2, \"polyfold: the schedule"),
+        out.contains(
+            "_Static_assert(JN >= 2 && KN >= 2,\n                   \"polyfold: the schedule"
+        ),
         "{out}"
     );
     // No guard is left in the fused loops.

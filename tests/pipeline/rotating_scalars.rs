@@ -136,8 +136,10 @@ fn filter_chain_keeps_t1_and_t2_in_three_scalars_each() {
     common::assert_lines(
         &output,
         &[
-            "    double t1_s0 = 0, t1_s1 = 0, t1_s2 = 0; /* polyfold: t1[i] -> scalars t1_s0 = t1[i - 2], t1_s1 = t1[i - 1], t1_s2 = t1[i] in the loops of i */",
-            "    double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0; /* polyfold: t2[i] -> scalars t2_s0 = t2[i - 3], t2_s1 = t2[i - 2], t2_s2 = t2[i - 1] in the loops of i */",
+            "    /* polyfold: t1[i] -> scalars t1_s0 = t1[i - 2], t1_s1 = t1[i - 1], t1_s2 = t1[i] in the loops of i */",
+            "    double t1_s0 = 0, t1_s1 = 0, t1_s2 = 0;",
+            "    /* polyfold: t2[i] -> scalars t2_s0 = t2[i - 3], t2_s1 = t2[i - 2], t2_s2 = t2[i - 1] in the loops of i */",
+            "    double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0;",
             "        out[i - 2] = t2_s2 - t2_s0;",
         ],
     );
@@ -215,7 +217,9 @@ fn gecos_gaussian_keeps_a_row_window_of_tmp_in_three_scalars() {
     common::assert_lines(
         &output,
         &[
-            "    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0; /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1], tmp_s2 = tmp[i][j] in the loops of j */",
+            "    /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1],",
+            "       tmp_s2 = tmp[i][j] in the loops of j */",
+            "    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;",
             "    for (i = 1; i <= N - 2; i++) {",
             "        for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)",
             "                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",

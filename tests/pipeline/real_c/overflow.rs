@@ -206,9 +206,11 @@ fn a_run_whose_values_cannot_be_proven_keeps_its_schedule() {
 }
 
 /// A difference over five samples folds its temporary onto 6 cells whose
-/// index rotates with the loop; the rotating indices' starts `(i - base)
-/// % 6` and `(i - base + 1) % 6` and their updates are proven (the
-/// window's base next to INT_MAX and INT_MIN), so they are kept.
+/// index rotates with the loop; the rotating indices start before the
+/// loop at the arguments' values at `i = base`: `(base - base) % 6 = 0`
+/// and `(base - base - 5) mod 6 = 1` (by hand), and their updates are
+/// proven (the window's base next to INT_MAX and INT_MIN), so they are
+/// kept.
 #[test]
 fn rotating_indices_near_the_limits_are_proven_and_kept() {
     let path = case("overflow", "rotating_near_limits");
@@ -217,9 +219,15 @@ fn rotating_indices_near_the_limits_are_proven_and_kept() {
         reported(&lines, &["rotating indices: loop `i`"]),
         "{lines:#?}"
     );
-    assert!(
-        output.contains("t_r0 = (i - base) % 6, t_r1 = (i - base + 1) % 6"),
-        "{output}"
+    common::assert_lines(
+        &output,
+        &[
+            "    t_r0 = 0;",
+            "    t_r1 = 1;",
+            "    for (i = base; i < base + n; i++) {",
+            "        t_r0 = t_r0 + 1 < 6 ? t_r0 + 1 : 0;",
+            "        t_r1 = t_r1 + 1 < 6 ? t_r1 + 1 : 0;",
+        ],
     );
     runs_like_original_at_every_level(&path, "rotating_near_limits", &output);
 }
