@@ -253,7 +253,8 @@ pub struct AnalysisArgs {
     pub fast_modulo: bool,
     /// Keep every `%` as the mapping prints it: no rotating indices (by
     /// default a residue that an innermost loop advances by a constant
-    /// step is a variable that the loop's header starts and advances).
+    /// step is a variable started before the loop and advanced at the end
+    /// of its body).
     #[arg(long = "no-rotate")]
     pub no_rotate: bool,
     /// Keep the loops' schedule: no loop shifting and fusion (by default

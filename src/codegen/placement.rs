@@ -291,7 +291,7 @@ pub(crate) fn placement_edits(
     }
     // One insertion per position: the inner loop's end first (the
     // shorter span).
-    at.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    at.sort_by_key(|a| (a.0, a.1));
     let mut edits: Vec<Edit> = Vec::new();
     for (pos, _, text) in at {
         match edits.last_mut() {

@@ -328,6 +328,9 @@ fn placed_indices(
         .collect()
 }
 
+/// A modulus: its text, its form, and which names are compound macros.
+type Modulus<'a> = (&'a str, &'a ParamAffine, &'a dyn Fn(&str) -> bool);
+
 /// The start of the rotating index of argument `a` (of `access` in
 /// `stmt`) printed without the loop's iterator: the loop's first value,
 /// read from its header (`i = <n>`, `i = <name>`, `i = <name> ± <n>`, with
@@ -341,7 +344,7 @@ fn start_text(
         &crate::mapping::layout::Rotation,
         &LoopSite,
     ),
-    (b, modulus, compound): (&str, &ParamAffine, &dyn Fn(&str) -> bool),
+    (b, modulus, compound): Modulus,
 ) -> Option<String> {
     let header = site.header.as_ref()?;
     let np = scop.params.len();
@@ -392,12 +395,12 @@ fn start_text(
     // A number when the argument and the modulus are numbers, 0 when the
     // argument is the modulus.
     let iterators_free = at_first.coeffs[np..].iter().all(|c| *c == 0);
-    if iterators_free && at_first.coeffs[..np].iter().all(|c| *c == 0) {
-        if let Ok(b) = b.parse::<i64>()
-            && b > 0
-        {
-            return Some(at_first.constant.rem_euclid(b).to_string());
-        }
+    if iterators_free
+        && at_first.coeffs[..np].iter().all(|c| *c == 0)
+        && let Ok(b) = b.parse::<i64>()
+        && b > 0
+    {
+        return Some(at_first.constant.rem_euclid(b).to_string());
     }
     if iterators_free
         && modulus.den == 1
