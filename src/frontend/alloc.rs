@@ -179,6 +179,21 @@ pub(crate) fn first_extent(
     decl: &Decl,
     dc: &Declarator,
 ) -> Option<Expr> {
+    match size_factors(source, (allocator, args), decl, dc)?.as_slice() {
+        [first] => Some(first.clone()),
+        _ => None,
+    }
+}
+
+/// The factors of the allocation's size beside the one size of what the
+/// pointer points to (`malloc(sizeof(double) * h * w)`: `h` and `w`),
+/// when none has a side effect.
+pub(crate) fn size_factors(
+    source: &str,
+    (allocator, args): (&str, &[Expr]),
+    decl: &Decl,
+    dc: &Declarator,
+) -> Option<Vec<Expr>> {
     let mut all = Vec::new();
     match (allocator, args) {
         ("malloc", [size]) => factors(size, &mut all),
@@ -212,15 +227,20 @@ pub(crate) fn first_extent(
     };
     let (sizes, others): (Vec<&Expr>, Vec<&Expr>) =
         all.into_iter().partition(|e| is_element_size(e));
-    let ([_], [first]) = (sizes.as_slice(), others.as_slice()) else {
+    if sizes.len() != 1 || others.is_empty() {
         return None;
-    };
+    }
     let mut effect = false;
-    first.walk(&mut |x: &Expr| {
-        effect |= matches!(
-            x.kind,
-            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Update(..) | ExprKind::Comma(..)
-        );
-    });
-    (!effect).then(|| (*first).clone())
+    for first in &others {
+        first.walk(&mut |x: &Expr| {
+            effect |= matches!(
+                x.kind,
+                ExprKind::Call(..)
+                    | ExprKind::Assign(..)
+                    | ExprKind::Update(..)
+                    | ExprKind::Comma(..)
+            );
+        });
+    }
+    (!effect).then(|| others.into_iter().cloned().collect())
 }

@@ -194,6 +194,10 @@ pub enum HeapBuffer {
         frees: Vec<Range<usize>>,
         /// The allocator (`malloc`).
         allocator: String,
+        /// Linearised: a pointer to elements sized `h * w` whose
+        /// subscripts `[y * w + x]` read as `[y][x]` (see
+        /// `frontend::heap`).
+        linear: bool,
     },
     /// Not modelled: why (for the diagnostic of its accesses).
     Refused(String),
