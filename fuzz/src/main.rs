@@ -73,7 +73,8 @@
 //! and `heap-buffers` (the kernel allocates its scratch, `double (*t)[m] =
 //! malloc(sizeof(double[n][m]))`, `double *t = malloc(n * sizeof *t)` or
 //! `calloc`, linearised `malloc(sizeof(double) * n * m)` indexed
-//! `t[i * m + j]`, and frees it; variants: the pointer stored in a global,
+//! `t[i * m + (j - 1)]`, `t[(j - 1) + m * i]` or `t[i * m + j - 1]` (a
+//! sum that does not split, left alone), and frees it; variants: the pointer stored in a global,
 //! passed to an unknown function, `realloc`ed, moved (`t + 1`, `t++`), or
 //! the size from a function call), and the form of issue 48,
 //! `time-loops` (one program in three of `all`, every program of
