@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::alloc::{
-    Use, allocation, is_free_of, line_of, most_telling, size_factors, walk_stmts, what_use,
+    Use, allocation, is_free_of, line_of, most_telling, size_factors, sizeof_row_spans, walk_stmts,
+    what_use,
 };
 use super::syntax::{
     BinOp, CStmt, Decl, Declarator, Expr, ExprKind, ForInit, HeapBuffer, SyntaxFile,
@@ -438,6 +439,14 @@ fn examine(
             .iter()
             .map(|(e, _)| e.iter().map(|e| e.span.clone()).collect()),
     );
+    // `sizeof(double[n][m])` spells the rows' extents too.
+    if let (Some(init), [first, ..]) = (dc.init.as_ref(), extents.as_slice()) {
+        for (d, span) in sizeof_row_spans(init, first).into_iter().enumerate() {
+            if let Some(spans) = dims.get_mut(d + 1) {
+                spans.push(span);
+            }
+        }
+    }
     let extents = extents
         .into_iter()
         .map(|e| {
@@ -498,6 +507,15 @@ mod tests {
                 vec!["(n + 1)", "m"],
             ),
             ("double (*t)[m] = calloc(n, sizeof *t);", vec!["n", "m"]),
+            // `sizeof(T[n][m])`: `n` rows of the pointer's row type.
+            (
+                "double (*t)[m] = malloc(sizeof(double[n][m]));",
+                vec!["n", "m"],
+            ),
+            (
+                "double (*t)[m] = malloc(sizeof(double [n + 1][ m ]));",
+                vec!["n + 1", "m"],
+            ),
         ] {
             let src =
                 format!("#include <stdlib.h>\nvoid f(int n, int m) {{ {decl} {USE} free(t); }}\n");
@@ -632,6 +650,15 @@ mod tests {
             ("double (*t)[m] = malloc(size()); USE free(t);", "its size"),
             (
                 "double (*t)[m] = malloc(n * m * sizeof(double)); USE free(t);",
+                "its size",
+            ),
+            // Rows of another extent than the pointer's row type.
+            (
+                "double (*t)[m] = malloc(sizeof(double[n][n])); USE free(t);",
+                "its size",
+            ),
+            (
+                "double (*t)[m] = malloc(sizeof(float[n][m])); USE free(t);",
                 "its size",
             ),
         ] {

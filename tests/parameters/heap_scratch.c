@@ -1,7 +1,8 @@
 /* Issue 47: kernels that allocate their scratch buffers on the heap and
  * free them before returning. `t` (a pointer to VLA rows) holds one row at
- * a time, `u` (a pointer to elements) one value at a time: both shrink at
- * their allocation's size. `acc` is indexed linearly (`acc[y * w + x]`)
+ * a time (as does `r`, allocated as `sizeof(float[h][w])`), `u` (a
+ * pointer to elements) one value at a time: both shrink at their
+ * allocation's size. `acc` is indexed linearly (`acc[y * w + x]`)
  * and read right after it is written once the loops are fused: one cell.
  * `bx` is a linearised image read three rows at a time: three rows. `sh`
  * is indexed `y * w + (x + 1)` with `x + 1` up to `w`, past its row: its
@@ -22,6 +23,21 @@ static float rows(int h, int w, const float in[h][w])
       s = s + t[y][x] * t[y][w - 1 - x];
   }
   free(t);
+  return s;
+}
+
+static float rows_sizeof(int h, int w, const float in[h][w])
+{
+  float (*r)[w] = malloc(sizeof(float[h][w]));
+  float s = 0.0f;
+  int y, x;
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++)
+      r[y][x] = in[y][x] * 0.25f - (float)y;
+    for (x = 0; x < w; x++)
+      s = s + r[y][x] * r[y][w - 1 - x];
+  }
+  free(r);
   return s;
 }
 
@@ -98,7 +114,7 @@ int main(void)
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
           in[y][x] = (float)((y * 7 + x * 3) % 13) / 4.0f;
-      float r = rows(h, w, in);
+      float r = rows(h, w, in) + rows_sizeof(h, w, in);
       double n = norms(h, w, in, out);
       float l = linear(h, w, in);
       float b = flat_blur(h, w, in);

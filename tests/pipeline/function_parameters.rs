@@ -151,6 +151,12 @@ fn heap_scratch_buffers_shrink_at_their_allocation_size() {
         "float (*t)[w] = malloc(1 * sizeof *t); /* polyfold: t[y][x] -> t[0][x] */",
     );
     assert_has(&output, "s = s + t[0][x] * t[0][w - 1 - x];");
+    // The same row buffer sized `sizeof(float[h][w])`: the rows' count
+    // changes in the `sizeof`, the row extent stays.
+    assert_has(
+        &output,
+        "float (*r)[w] = malloc(sizeof(float[1][w])); /* polyfold: r[y][x] -> r[0][x] */",
+    );
     // u[y] lives within iteration y: one cell.
     assert_has(
         &output,
