@@ -142,7 +142,8 @@ pub(crate) fn is_free_of(e: &Expr, name: &str) -> bool {
     matches!(&cur.kind, ExprKind::Ident(n) if n == name)
 }
 
-/// `malloc(...)` or `calloc(...)` (through casts): the allocator and its
+/// `malloc(...)`, `calloc(...)` or `aligned_alloc(...)` (through casts):
+/// the allocator and its
 /// arguments.
 pub(crate) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
     let mut cur = e;
@@ -153,7 +154,9 @@ pub(crate) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
         return None;
     };
     match &f.kind {
-        ExprKind::Ident(n) if !f.from_macro && (n == "malloc" || n == "calloc") => {
+        ExprKind::Ident(n)
+            if !f.from_macro && matches!(n.as_str(), "malloc" | "calloc" | "aligned_alloc") =>
+        {
             Some((n.as_str(), args.as_slice()))
         }
         _ => None,
@@ -239,7 +242,7 @@ pub(crate) fn size_factors(
 ) -> Option<Vec<Expr>> {
     let mut all = Vec::new();
     match (allocator, args) {
-        ("malloc", [size]) => factors(size, &mut all),
+        ("malloc", [size]) | ("aligned_alloc", [_, size]) => factors(size, &mut all),
         ("calloc", [n, size]) => {
             factors(n, &mut all);
             factors(size, &mut all);

@@ -1,25 +1,37 @@
 //! Heap buffers of a function: a local pointer initialised with fresh
-//! memory from `malloc` or `calloc` and used only through subscripts (and
-//! `free`) is an array with the extents of its allocation. Its declarator
-//! is rewritten here, before scopes are built, into the array it stands
-//! for (`double (*t)[m] = malloc(n * sizeof *t)` reads as `t[n][m]`; `double
-//! *u = malloc(n * sizeof *u)` as `u[n]`), with [`HeapBuffer::Array`]
-//! saying which texts size it: the factor of the size (`n`) for the first
-//! extent, the row type's extents for the others (`sizeof *t` follows
-//! them). A new layout keeps the declarator and the rank, and changes
-//! those texts (see `codegen::plan`).
+//! memory from `malloc`, `calloc` or `aligned_alloc` and used only through
+//! subscripts (and `free`) is an array with the extents of its
+//! allocation. Its declarator is rewritten here, before scopes are built,
+//! into the array it stands for (`double (*t)[m] = malloc(n * sizeof *t)`
+//! reads as `t[n][m]`; `double *u = malloc(n * sizeof *u)` as `u[n]`),
+//! with [`HeapBuffer::Array`] saying which texts size it: the factor of
+//! the size (`n`) for the first extent, the row type's extents for the
+//! others (`sizeof *t` follows them). A new layout keeps the declarator
+//! and the rank, and changes those texts (see `codegen::plan`).
 //!
-//! The sizes read are `malloc(E * sizeof *t)` and `calloc(E, sizeof *t)`
-//! in any order of the factors, `sizeof(*t)` and, for a pointer to
-//! elements, `sizeof(T)` of its element type; `E` is any expression
-//! without side effects. The pointer keeps its layout (and stays a
-//! pointer, which polyfold does not model) in every other case, and the
-//! reason goes with the diagnostic of its accesses: its address is
-//! stored or passed to a function, it is `realloc`ed, moved by pointer
-//! arithmetic, read as a row, or its size is of another form.
+//! The sizes read are `malloc(E * sizeof *t)`, `calloc(E, sizeof *t)` and
+//! `aligned_alloc(A, E * sizeof *t)` in any order of the factors,
+//! `sizeof(*t)`, `sizeof(T[E][m]...)` with the rows' extents `[m]...`
+//! and, for a pointer to elements, `sizeof(T)` of its element type; `E`
+//! is any expression without side effects.
 //!
-//! What it does not do: pointers assigned after their declaration,
-//! linearised subscripts (`t[i * m + j]`), buffers of another function.
+//! A pointer to elements sized by two factors (`sizeof(double) * h * w`)
+//! and indexed only `t[y * w + x]` (also `t[w * y + x]`, `t[x + y * w]`;
+//! `w` one of the factors as written, `y` and `x` sub-expressions) is
+//! linearised: it reads as `t[h][w]`, its subscripts as `t[y][x]`. That
+//! is the same cell only when `0 <= x < w`: `frontend::extract` proves it
+//! on every statement's domain, and reads the file again with the buffer
+//! refused when it cannot.
+//!
+//! The pointer keeps its layout (and stays a pointer, which polyfold does
+//! not model) in every other case, and the reason goes with the
+//! diagnostic of its accesses: its address is stored or passed to a
+//! function, it is `realloc`ed, moved by pointer arithmetic, read as a
+//! row, its size is of another form, or a linearised subscript does not
+//! split.
+//!
+//! What it does not do: pointers assigned after their declaration
+//! (`posix_memalign`), buffers of another function.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -530,10 +542,17 @@ mod tests {
             assert_eq!(sites.len(), 2);
             assert_eq!(frees.len(), 1);
         }
-        let src = "#include <stdlib.h>\nvoid f(int n) { double *u = malloc(sizeof(double) * n); for (int i = 0; i < n; i++) u[i] = i; free(u); }\n";
-        let (heap, got) = heap_of(src, "u").expect("u");
-        assert_eq!(got, vec!["n"]);
-        assert!(matches!(heap, HeapBuffer::Array { .. }));
+        for alloc in [
+            "malloc(sizeof(double) * n)",
+            "aligned_alloc(64, n * sizeof *u)",
+        ] {
+            let src = format!(
+                "#include <stdlib.h>\nvoid f(int n) {{ double *u = {alloc}; for (int i = 0; i < n; i++) u[i] = i; free(u); }}\n"
+            );
+            let (heap, got) = heap_of(&src, "u").expect("u");
+            assert_eq!(got, vec!["n"], "{alloc}");
+            assert!(matches!(heap, HeapBuffer::Array { .. }), "{alloc}");
+        }
     }
 
     /// The texts of the subscripts of every access to `name` in the first
