@@ -244,6 +244,13 @@ pub struct AnalysisArgs {
     /// buffer by a conditional on the loop iterators.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Allow storage certified only for the known values of the `#define`d
+    /// sizes (or only from some size on), pinned by a `_Static_assert`
+    /// after its declaration: a rebuild with other sizes fails to compile.
+    /// By default every storage is valid for every size the input accepts,
+    /// and the report says what the pin would have saved.
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
     /// Print a `%` by a modulus known only at run time (a function
     /// parameter or a variable) as one conditional subtraction,
     /// `a < b ? a : a - b`, where the argument is proven below twice the
