@@ -96,7 +96,7 @@ pub(crate) fn merge_scop(
         Err("the parameters are not all #defines of the file".into())
     };
     // Pinned to them only with `--pin-sizes`.
-    let pinnable = if pin_sizes {
+    let pinnable = if pin_sizes || scop.params.is_empty() {
         values.clone()
     } else {
         Err("storage for the known sizes only needs --pin-sizes".into())

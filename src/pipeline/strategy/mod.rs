@@ -264,8 +264,11 @@ fn consider(
         return false;
     }
     // Without `--pin-sizes`, a storage for some values only is not taken:
-    // the smallest is kept to say what the pin would have saved.
-    if !facts.options.pin_sizes && !matches!(certified.certificate(), Certificate::ForAllParameters)
+    // the smallest is kept to say what the pin would have saved. Without
+    // parameters (literal sizes) there is nothing to pin.
+    if !facts.options.pin_sizes
+        && !facts.scop.params.is_empty()
+        && !matches!(certified.certificate(), Certificate::ForAllParameters)
     {
         if let Some(c) = cells
             && chooser.pin_offer.as_ref().is_none_or(|o| c < o.cells)
