@@ -93,6 +93,8 @@ pub struct BenchScaleOneArgs {
     pub no_lattice: bool,
     #[arg(long = "no-inter-array")]
     pub no_inter_array: bool,
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -244,6 +246,13 @@ pub struct AnalysisArgs {
     /// buffer by a conditional on the loop iterators.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Allow storage certified only for the known values of the `#define`d
+    /// sizes (or only from some size on), pinned by a `_Static_assert`
+    /// after its declaration: a rebuild with other sizes fails to compile.
+    /// By default every storage is valid for every size the input accepts,
+    /// and the report says what the pin would have saved.
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
     /// Print a `%` by a modulus known only at run time (a function
     /// parameter or a variable) as one conditional subtraction,
     /// `a < b ? a : a - b`, where the argument is proven below twice the
@@ -402,6 +411,11 @@ pub struct BenchArgs {
     /// --min-memory): no cost rule.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Storage certified for the kernels' known sizes only may be chosen,
+    /// pinned by a `_Static_assert` (as the default action's
+    /// --pin-sizes).
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
     /// With --scale or --speed: keep this `#define` at its value
     /// (repeatable; `NAME` in every kernel, or `KERNEL:NAME`).
     #[arg(long = "fixed", value_name = "[KERNEL:]NAME", requires = "sized")]

@@ -128,6 +128,7 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
         mem_limit_mb: args.mem_limit,
         lattices: !args.no_lattice,
         inter_array: !args.no_inter_array,
+        pin_sizes: args.pin_sizes,
         progress: true,
     };
     match run_scale(&args.dir, &options, &exe) {
@@ -166,6 +167,7 @@ fn bench_speed(args: &BenchArgs) -> u8 {
     options.contract.lattices = !args.no_lattice;
     options.contract.inter_array = !args.no_inter_array;
     options.contract.min_memory = args.min_memory;
+    options.contract.pin_sizes = args.pin_sizes;
     match run_speed(&args.dir, &options) {
         Ok(result) => {
             to_stdout(&result.table);
@@ -282,6 +284,7 @@ fn bench(args: &BenchArgs) -> u8 {
     options.contract.lattices = !args.no_lattice;
     options.contract.inter_array = !args.no_inter_array;
     options.contract.min_memory = args.min_memory;
+    options.contract.pin_sizes = args.pin_sizes;
     match run_bench(&args.dir, &options) {
         Ok(result) => {
             to_stdout(&result.table);
@@ -311,6 +314,7 @@ fn bench_scale_one(args: &BenchScaleOneArgs) -> u8 {
     let contract = polyfold::pipeline::ContractOptions {
         lattices: !args.no_lattice,
         inter_array: !args.no_inter_array,
+        pin_sizes: args.pin_sizes,
         ..Default::default()
     };
     let line = polyfold::bench::scale::measure_one(

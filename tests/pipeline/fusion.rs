@@ -121,7 +121,7 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
 /// 2` (true at the file's values) and pins it. `verify` traces it.
 #[test]
 fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
-    let r = common::json_report(&["corpus/song_example2.c"]);
+    let r = common::json_report(&["--pin-sizes", "corpus/song_example2.c"]);
     assert_eq!(common::new_cells(&r, "ZA"), Some(2), "{r:#}");
     assert_eq!(common::new_cells(&r, "ZB"), Some(24), "{r:#}");
     let what = r["files"][0]["rescheduled"][0]["schedule"]
@@ -161,7 +161,7 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
 #[test]
 fn a_run_after_a_statement_with_a_union_domain_is_rescheduled() {
     let path = "tests/fusion_cases/nest_union_domain.c";
-    let r = common::json_report(&[path]);
+    let r = common::json_report(&["--pin-sizes", path]);
     assert_eq!(common::new_cells(&r, "T"), Some(16), "{r:#}");
     assert!(
         r["files"][0]["rescheduled"][0]["schedule"].is_string(),
@@ -330,7 +330,7 @@ fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
         out.contains("    int i_r0, i_r1, i_r2; /* polyfold: rotating indices"),
         "{out}"
     );
-    let r = common::json_report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
+    let r = common::json_report(&["--min-memory", "--pin-sizes", "corpus/jacobi2d_smoothing.c"]);
     for array in ["a", "A0", "A1", "A2", "A3"] {
         let cells = common::new_cells(&r, array).expect("a size");
         assert!(cells < 3 * 64, "{array}: {cells}");
