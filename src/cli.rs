@@ -248,7 +248,9 @@ pub struct AnalysisArgs {
     pub min_memory: bool,
     /// Allow storage certified only for the known values of the `#define`d
     /// sizes (or only from some size on), pinned by a `_Static_assert`
-    /// after its declaration: a rebuild with other sizes fails to compile.
+    /// after its declaration, and whole-SCoP schedules that assume
+    /// conditions on the sizes, pinned before the SCoP: a rebuild with
+    /// other sizes fails to compile.
     /// By default every storage is valid for every size the input accepts,
     /// and the report says what the pin would have saved.
     #[arg(long = "pin-sizes")]
