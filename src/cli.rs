@@ -5,7 +5,9 @@
 //! `--diff`, checks with `--check`, reports with `--report`, or prints an
 //! intermediate form with `--emit`). Subcommands: `verify`, `plot`,
 //! `bench`, `lattice`, `smo`, `explain`. `args_conflicts_with_subcommands`
-//! keeps `polyfold FILE` and `polyfold verify FILE` both working. This
+//! keeps `polyfold FILE` and `polyfold verify FILE` both working; the
+//! binary moves a subcommand written after options first (`polyfold -q
+//! verify x.c`) and refuses a misspelt one before reading any file. This
 //! module only declares; the driver acts.
 
 use std::path::PathBuf;
