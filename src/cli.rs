@@ -19,11 +19,13 @@ pub use crate::frontend::preproc::CommandMacro;
 /// Exit codes, shown at the end of `--help`.
 pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (rejected code and kept arrays are reported and still exit 0)
-  1  error diagnostics (e.g. a file that does not parse; nothing is written),
-     a file that would change (--check), a wrong read (verify), a regression (bench)
-  2  usage error, a file that cannot be read or written or is not UTF-8,
-     an unknown --temp/--live-out name, or an internal error";
+  0  success, nothing to change (rejected code and kept arrays are reported and
+     still exit 0)
+  1  a file that would change (--check, --diff), a wrong read (verify), a
+     regression (bench)
+  2  an error: a file that does not parse (nothing is written), a usage error,
+     a file that cannot be read or written or is not UTF-8, an unknown
+     --temp/--live-out name, or an internal error";
 
 #[derive(Debug, Parser)]
 #[command(

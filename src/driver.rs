@@ -300,12 +300,12 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, M
     );
     let stderr = diagnostic_messages(path, source, &program, options);
     if program.has_errors() {
-        let mut out = Outcome::fail(stderr, 1);
+        let mut out = Outcome::fail(stderr, 2);
         if options.report == Some(ReportFormat::Json) {
             out.record = Some(serde_json::json!({
                 "file": path,
                 "status": "error",
-                "exit_code": 1,
+                "exit_code": 2,
                 "diagnostics": shown_diagnostics(&program, options)
                     .iter()
                     .map(|d| diag::to_json(path, source, d))
@@ -676,7 +676,10 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         OutputMode::Print if options.report.is_none() => stdout.push_str(&contraction.output),
         OutputMode::Print => {}
         OutputMode::InPlace => rewrite = changed.then(|| contraction.output.clone()),
-        OutputMode::Diff => stdout.push_str(&unified_diff(path, source, &contraction.output)),
+        OutputMode::Diff => {
+            stdout.push_str(&unified_diff(path, source, &contraction.output));
+            code = u8::from(changed);
+        }
         OutputMode::Check => {
             if changed {
                 stderr.push(Message::info(format!("{path} would change")));

@@ -85,7 +85,7 @@ fn report_json_is_one_document_for_all_files() {
     assert_eq!(files.len(), 3, "a record for every file: {v}");
     assert_eq!(files[0]["status"], "ok");
     assert_eq!(files[1]["status"], "error");
-    assert_eq!(files[1]["exit_code"], 1);
+    assert_eq!(files[1]["exit_code"], 2);
     assert_eq!(files[1]["diagnostics"][0]["code"], "PF001", "{}", files[1]);
     assert_eq!(files[2]["status"], "error");
     assert_eq!(files[2]["exit_code"], 2);
@@ -165,7 +165,7 @@ fn quiet_and_allow_filter_warnings_not_errors() {
     let bad = dir.join("bad.c");
     fs::write(&bad, "int f( {\n").expect("write");
     let out = polyfold(&["-q", "--allow", "PF001", bad.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("PF001"));
     // A code must look like one.
     let out = polyfold(&["--allow", "16", &p]);
