@@ -111,6 +111,10 @@
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.
 //!
+//! Every other pair of seeds runs polyfold with `--pin-sizes` (storage
+//! and schedules certified for the known sizes only, pinned by
+//! `_Static_assert`s; the builds that change sizes are then skipped).
+//!
 //! `--sizes symbolic|values|mixed` says whether polyfold sees the sizes'
 //! values. `values` is the generator as above (sizes `#define`d or given
 //! by `-D` builds; the `vla` form may make some of them kernel
@@ -328,6 +332,13 @@ const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed
      [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
      [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--trace-calls 0|1] \
      [--reschedule 0|1] [--print SEED]";
+
+/// Whether the program of `seed` runs with `--pin-sizes`: every other
+/// pair of seeds, so that pinned storage and schedules (made only on
+/// request) are checked as often as the default.
+fn pins_for(seed: u64) -> bool {
+    (seed / 2) % 2 == 1
+}
 
 fn main() -> ExitCode {
     let args = match parse_args() {
@@ -549,6 +560,7 @@ fn program_campaign(args: &Args) -> bool {
                         inter_array: args.inter_array_for(seed),
                         builds: builds_for(&program),
                         reschedule: args.reschedule,
+                        pin_sizes: pins_for(seed),
                         ..CheckOptions::default()
                     };
                     let name = format!("gen_{seed}");
@@ -739,6 +751,7 @@ fn minimise_and_write(
             Duration::from_secs(20)
         },
         inter_array: args.inter_array_for(seed),
+        pin_sizes: pins_for(seed),
         ..CheckOptions::default()
     };
     let mut counter = 0u64;
