@@ -104,7 +104,7 @@ fn linear_index_bounded(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> Re
 /// buffer is indexed: one subscript, `name[s0 * w + s1]` with `w` the row
 /// extent under `layout` (the declared one when it stays). The row's `w`
 /// and the column's range make it the same cell as the model's.
-fn linear_rows_text(scop: &Scop, layout: &ArrayLayout, text: &str) -> String {
+fn linear_rows_text(scop: &Scop, (array, layout): (ArrayId, &ArrayLayout), text: &str) -> String {
     let ranges = bracket_ranges(text);
     let [r0, r1] = ranges.as_slice() else {
         return text.to_string();
@@ -113,13 +113,7 @@ fn linear_rows_text(scop: &Scop, layout: &ArrayLayout, text: &str) -> String {
     let (s0, s1) = (text[r0.clone()].trim(), text[r1.clone()].trim());
     let row = resized_extents(scop, layout)
         .and_then(|e| e.get(1).cloned().flatten())
-        .or_else(|| {
-            scop.arrays
-                .iter()
-                .find(|a| a.name == name.trim() && a.facts.linear_rows)
-                .map(|a| a.extents[1].text.clone())
-        })
-        .unwrap_or_default();
+        .unwrap_or_else(|| scop.array(array).extents[1].text.clone());
     let compound = |n: &str| scop.is_compound(n);
     let times = |a: &str, b: &str| {
         format!(
@@ -215,7 +209,7 @@ pub(crate) fn plan_array_edits(
             })
             .unwrap_or(new.text);
             let text = if decl.facts.linear_rows {
-                linear_rows_text(scop, layout, &text)
+                linear_rows_text(scop, (array, layout), &text)
             } else {
                 text
             };
@@ -1100,8 +1094,8 @@ pub(crate) fn mapping_comment(
         let same = ArrayLayout {
             dims: vec![DimLayout::Plain { extent: None }; 2],
         };
-        left = linear_rows_text(scop, &same, &left);
-        right = linear_rows_text(scop, layout, &right);
+        left = linear_rows_text(scop, (array, &same), &left);
+        right = linear_rows_text(scop, (array, layout), &right);
     }
     format!("{left} -> {right}").replace("*/", "* /")
 }
