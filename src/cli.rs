@@ -5,7 +5,9 @@
 //! `--diff`, checks with `--check`, reports with `--report`, or prints an
 //! intermediate form with `--emit`). Subcommands: `verify`, `plot`,
 //! `bench`, `lattice`, `smo`, `explain`. `args_conflicts_with_subcommands`
-//! keeps `polyfold FILE` and `polyfold verify FILE` both working. This
+//! keeps `polyfold FILE` and `polyfold verify FILE` both working; the
+//! binary moves a subcommand written after options first (`polyfold -q
+//! verify x.c`) and refuses a misspelt one before reading any file. This
 //! module only declares; the driver acts.
 
 use std::path::PathBuf;
@@ -17,11 +19,13 @@ pub use crate::frontend::preproc::CommandMacro;
 /// Exit codes, shown at the end of `--help`.
 pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (rejected code and kept arrays are reported and still exit 0)
-  1  error diagnostics (e.g. a file that does not parse; nothing is written),
-     a file that would change (--check), a wrong read (verify), a regression (bench)
-  2  usage error, a file that cannot be read or written or is not UTF-8,
-     an unknown --temp/--live-out name, or an internal error";
+  0  success, nothing to change (rejected code and kept arrays are reported and
+     still exit 0)
+  1  a file that would change (--check, --diff), a wrong read (verify), a
+     regression (bench)
+  2  an error: a file that does not parse (nothing is written), a usage error,
+     a file that cannot be read or written or is not UTF-8, an unknown
+     --temp/--live-out name, or an internal error";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -93,6 +97,8 @@ pub struct BenchScaleOneArgs {
     pub no_lattice: bool,
     #[arg(long = "no-inter-array")]
     pub no_inter_array: bool,
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -244,6 +250,15 @@ pub struct AnalysisArgs {
     /// buffer by a conditional on the loop iterators.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Allow storage certified only for the known values of the `#define`d
+    /// sizes (or only from some size on), pinned by a `_Static_assert`
+    /// after its declaration, and whole-SCoP schedules that assume
+    /// conditions on the sizes, pinned before the SCoP: a rebuild with
+    /// other sizes fails to compile.
+    /// By default every storage is valid for every size the input accepts,
+    /// and the report says what the pin would have saved.
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
     /// Print a `%` by a modulus known only at run time (a function
     /// parameter or a variable) as one conditional subtraction,
     /// `a < b ? a : a - b`, where the argument is proven below twice the
@@ -403,6 +418,11 @@ pub struct BenchArgs {
     /// --min-memory): no cost rule.
     #[arg(long = "min-memory")]
     pub min_memory: bool,
+    /// Storage certified for the kernels' known sizes only may be chosen,
+    /// pinned by a `_Static_assert` (as the default action's
+    /// --pin-sizes).
+    #[arg(long = "pin-sizes")]
+    pub pin_sizes: bool,
     /// With --scale or --speed: keep this `#define` at its value
     /// (repeatable; `NAME` in every kernel, or `KERNEL:NAME`).
     #[arg(long = "fixed", value_name = "[KERNEL:]NAME", requires = "sized")]

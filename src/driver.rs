@@ -109,6 +109,8 @@ pub struct RunOptions {
     pub inter_array_budget: Option<f64>,
     /// The smallest storage at any price (`--min-memory`): no cost rule.
     pub min_memory: bool,
+    /// `--pin-sizes`: storage pinned to the known sizes is allowed.
+    pub pin_sizes: bool,
     /// `--fast-modulo`: conditional subtractions for run-time moduli.
     pub fast_modulo: bool,
     /// `--no-rotate`: no rotating indices.
@@ -147,6 +149,7 @@ impl Default for RunOptions {
             inter_array: true,
             inter_array_budget: None,
             min_memory: false,
+            pin_sizes: false,
             fast_modulo: false,
             no_rotate: false,
             no_fusion: false,
@@ -179,6 +182,7 @@ impl RunOptions {
             inter_array: !a.no_inter_array,
             inter_array_budget: Some(a.inter_array_budget),
             min_memory: a.min_memory,
+            pin_sizes: a.pin_sizes,
             fast_modulo: a.fast_modulo,
             no_rotate: a.no_rotate,
             no_fusion: a.no_fusion,
@@ -296,12 +300,12 @@ fn extract(path: &str, source: &str, options: &RunOptions) -> Result<(Program, M
     );
     let stderr = diagnostic_messages(path, source, &program, options);
     if program.has_errors() {
-        let mut out = Outcome::fail(stderr, 1);
+        let mut out = Outcome::fail(stderr, 2);
         if options.report == Some(ReportFormat::Json) {
             out.record = Some(serde_json::json!({
                 "file": path,
                 "status": "error",
-                "exit_code": 1,
+                "exit_code": 2,
                 "diagnostics": shown_diagnostics(&program, options)
                     .iter()
                     .map(|d| diag::to_json(path, source, d))
@@ -432,6 +436,7 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
         },
         inter_array: options.inter_array,
         min_memory: options.min_memory,
+        pin_sizes: options.pin_sizes,
         fast_modulo: options.fast_modulo,
         rotate: !options.no_rotate,
         fusion: !options.no_fusion,
@@ -671,7 +676,10 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
         OutputMode::Print if options.report.is_none() => stdout.push_str(&contraction.output),
         OutputMode::Print => {}
         OutputMode::InPlace => rewrite = changed.then(|| contraction.output.clone()),
-        OutputMode::Diff => stdout.push_str(&unified_diff(path, source, &contraction.output)),
+        OutputMode::Diff => {
+            stdout.push_str(&unified_diff(path, source, &contraction.output));
+            code = u8::from(changed);
+        }
         OutputMode::Check => {
             if changed {
                 stderr.push(Message::info(format!("{path} would change")));

@@ -128,6 +128,7 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
         mem_limit_mb: args.mem_limit,
         lattices: !args.no_lattice,
         inter_array: !args.no_inter_array,
+        pin_sizes: args.pin_sizes,
         progress: true,
     };
     match run_scale(&args.dir, &options, &exe) {
@@ -166,6 +167,7 @@ fn bench_speed(args: &BenchArgs) -> u8 {
     options.contract.lattices = !args.no_lattice;
     options.contract.inter_array = !args.no_inter_array;
     options.contract.min_memory = args.min_memory;
+    options.contract.pin_sizes = args.pin_sizes;
     match run_speed(&args.dir, &options) {
         Ok(result) => {
             to_stdout(&result.table);
@@ -181,9 +183,95 @@ fn bench_speed(args: &BenchArgs) -> u8 {
     }
 }
 
+/// The command line with a subcommand written after options moved first
+/// (`polyfold -q verify x.c` reads as `polyfold verify -q x.c`: options
+/// the subcommand does not take, such as `-i`, are then refused by it as
+/// usage errors), or a usage error for a word that is no file and is
+/// spelt almost like a subcommand (`polyfold verfy x.c`), before any file
+/// is read or written.
+fn subcommand_first(mut args: Vec<std::ffi::OsString>) -> Result<Vec<std::ffi::OsString>, String> {
+    let cli = Cli::command();
+    let names: Vec<String> = cli
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .chain(std::iter::once("help".to_string()))
+        .collect();
+    // The options of the rewrite that take a value (the next word is not
+    // a file).
+    let valued: Vec<String> = cli
+        .get_arguments()
+        .filter(|a| a.get_action().takes_values() && !a.is_positional())
+        .flat_map(|a| {
+            let mut v: Vec<String> = a.get_long().map(|l| format!("--{l}")).into_iter().collect();
+            v.extend(a.get_short().map(|c| format!("-{c}")));
+            v
+        })
+        .collect();
+    let mut k = 1;
+    while k < args.len() {
+        let Some(word) = args[k].to_str().map(str::to_string) else {
+            return Ok(args);
+        };
+        if word == "--" {
+            return Ok(args);
+        }
+        if word.starts_with('-') {
+            k += if valued.contains(&word) { 2 } else { 1 };
+            continue;
+        }
+        // The first word that is not an option: a subcommand, a file, or
+        // a misspelt subcommand.
+        if std::path::Path::new(&word).exists() {
+            return Ok(args);
+        }
+        if names.contains(&word) {
+            if k > 1 {
+                let sub = args.remove(k);
+                args.insert(1, sub);
+            }
+            return Ok(args);
+        }
+        let close = names
+            .iter()
+            .find(|n| !word.contains('.') && !word.contains('/') && edit_distance(n, &word) <= 2);
+        return match close {
+            Some(n) => Err(format!(
+                "unknown subcommand `{word}` (did you mean `{n}`?); the subcommands are: {}",
+                names.join(", ")
+            )),
+            None => Ok(args),
+        };
+    }
+    Ok(args)
+}
+
+/// The Levenshtein distance between `a` and `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 /// Parses the command line and runs the command it names; the exit code.
 fn run() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let args = match subcommand_first(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(e) => {
+            to_stderr(&format!("polyfold: error: {e}\n"));
+            return ExitCode::from(2);
+        }
+    };
+    let matches = Cli::command().get_matches_from(args);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Some(spec) = &cli.log {
         match polyfold::util::logging::StderrLogger::parse(spec) {
@@ -282,6 +370,7 @@ fn bench(args: &BenchArgs) -> u8 {
     options.contract.lattices = !args.no_lattice;
     options.contract.inter_array = !args.no_inter_array;
     options.contract.min_memory = args.min_memory;
+    options.contract.pin_sizes = args.pin_sizes;
     match run_bench(&args.dir, &options) {
         Ok(result) => {
             to_stdout(&result.table);
@@ -311,6 +400,7 @@ fn bench_scale_one(args: &BenchScaleOneArgs) -> u8 {
     let contract = polyfold::pipeline::ContractOptions {
         lattices: !args.no_lattice,
         inter_array: !args.no_inter_array,
+        pin_sizes: args.pin_sizes,
         ..Default::default()
     };
     let line = polyfold::bench::scale::measure_one(

@@ -324,6 +324,13 @@ pub(crate) fn text_report(
         if let Some(line) = pinned_over_text(d) {
             let _ = writeln!(out, "    {line}");
         }
+        if let Some(o) = &d.pin_offer {
+            let _ = writeln!(
+                out,
+                "    pinned: --pin-sizes would give {} cells ({}), valid {}",
+                o.cells, o.mapping, o.valid
+            );
+        }
         if let Some(crate::analysis::values::Lifetimes::Cells(why)) = &d.lifetimes {
             let _ = writeln!(out, "    lifetimes: of cells, a superset: {why}");
         }
@@ -442,6 +449,13 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
                     .collect::<Vec<Value>>()
                     .into();
+            }
+            if let Some(o) = &d.pin_offer {
+                entry["pin_offer"] = json!({
+                    "mapping": o.mapping,
+                    "cells": o.cells,
+                    "valid": o.valid,
+                });
             }
             if let Some(e) = &d.pinned_over {
                 entry["pinned_over"] = json!({

@@ -36,48 +36,27 @@
 static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B][NT * B])
 {
     int ty, tx, x, y;
-    double blurx[72]; /* polyfold: blurx[ty][tx][x][y] -> blurx[(8 * ty + y - 16 * tx - 2 * x) % 72] */
-    _Static_assert(NT == 4 && B == 8, "polyfold: the storage of blurx is certified for these parameter values only");
-    /* polyfold: rotating indices, advanced by their loops */
-    int blurx_r0, blurx_r1, blurx_r2, blurx_r3, blurx_r4, blurx_r5, blurx_r6, blurx_r7;
+    double blurx[2][NT][3 * B - 2]; /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx % NT][(y - 2 * x) % (3 * B - 2)] */
 
 #pragma scop
     for (ty = 0; ty < NT; ty++)
-        for (tx = 0; tx < NT; tx++) {
-            blurx_r0 = (8 * ty + B - 16 * tx + 63) % 72;
-            blurx_r1 = (8 * ty - 16 * tx + 72) % 72;
-            blurx_r2 = (8 * ty - 16 * tx + 73) % 72;
-            blurx_r3 = (8 * ty + B - 16 * tx + 62) % 72;
+        for (tx = 0; tx < NT; tx++)
             for (x = 0; x < B; x++) {
-                blurx_r4 = (8 * ty - 16 * tx - 2 * x + 72) % 72;
-                for (y = 0; y < B; y++) {
-                    blurx[blurx_r4] = (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
+                for (y = 0; y < B; y++)
+                    blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)] = (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
                                            in[ty * B + y][tx * B + x + 2]) / 3.0;
-                    blurx_r4 = blurx_r4 + 1 < 72 ? blurx_r4 + 1 : 0;
-                }
-                blurx_r5 = (8 * ty - 16 * tx - 2 * x + 70) % 72;
-                blurx_r6 = (8 * ty - 16 * tx - 2 * x + 71) % 72;
-                blurx_r7 = (8 * ty - 16 * tx - 2 * x + 72) % 72;
                 for (y = 0; y < B; y++) {
                     if (y >= 2)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[blurx_r5] + blurx[blurx_r6] + blurx[blurx_r7]) / 3.0;
+                            (blurx[ty % 2][tx][(y + 3 * B - 2 * x - 4) % (3 * B - 2)] + blurx[ty % 2][tx][(y + 3 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
                     if (y == 1 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[blurx_r0] + blurx[blurx_r1] + blurx[blurx_r2]) / 3.0;
+                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 1) % (3 * B - 2)]) / 3.0;
                     if (y == 0 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[blurx_r3] + blurx[blurx_r0] + blurx[blurx_r1]) / 3.0;
-                    blurx_r5 = blurx_r5 + 1 < 72 ? blurx_r5 + 1 : 0;
-                    blurx_r6 = blurx_r6 + 1 < 72 ? blurx_r6 + 1 : 0;
-                    blurx_r7 = blurx_r7 + 1 < 72 ? blurx_r7 + 1 : 0;
+                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 4) % (3 * B - 2)] + blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
                 }
-                blurx_r0 = blurx_r0 >= 2 ? blurx_r0 - 2 : blurx_r0 + 70;
-                blurx_r1 = blurx_r1 >= 2 ? blurx_r1 - 2 : blurx_r1 + 70;
-                blurx_r2 = blurx_r2 >= 2 ? blurx_r2 - 2 : blurx_r2 + 70;
-                blurx_r3 = blurx_r3 >= 2 ? blurx_r3 - 2 : blurx_r3 + 70;
             }
-        }
 #pragma endscop
 }
 

@@ -26,9 +26,8 @@
 static void durbin_kernel(const double r[N], double out[N])
 {
     int i, k;
-    double y[2 * N - 3]; /* polyfold: y[i][k] -> y[(2 * i + k) % (2 * N - 3)] */
-    _Static_assert(N >= 4, "polyfold: the storage of y is certified only where this condition holds");
-    int y_r0, y_r1, y_r2, y_r3, y_r4; /* polyfold: rotating indices, advanced by their loops */
+    double y[2 * N - 1]; /* polyfold: y[i][k] -> y[(2 * i + k) % (2 * N - 1)] */
+    int y_r0, y_r1, y_r2, y_r3; /* polyfold: rotating indices, advanced by their loops */
     double sum; /* polyfold: sum[i][k] -> sum */
     double alpha; /* polyfold: alpha[k] -> alpha */
     double beta; /* polyfold: beta[k] -> beta */
@@ -40,28 +39,15 @@ static void durbin_kernel(const double r[N], double out[N])
     for (k = 1; k <= N - 1; k++) {
         beta = beta - alpha * alpha * beta;
         sum = r[k];
-        y_r0 = (k - 1) % (2 * N - 3);
-        for (i = 0; i <= k - 1; i++) {
+        for (i = 0, y_r0 = (2 * i + k - 1) % (2 * N - 1); i <= k - 1; i++, y_r0 = y_r0 + 2 < 2 * N - 1 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 1))
             sum = sum + r[k - i - 1] * y[y_r0];
-            y_r0 = y_r0 + 2 < 2 * N - 3 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 3);
-        }
         alpha = -sum * beta;
-        y_r1 = k % (2 * N - 3);
-        y_r2 = (k - 1) % (2 * N - 3);
-        y_r3 = (3 * k - 3) % (2 * N - 3);
-        for (i = 0; i <= k - 1; i++) {
+        for (i = 0, y_r1 = (2 * i + k) % (2 * N - 1), y_r2 = (2 * i + k - 1) % (2 * N - 1), y_r3 = (3 * k - 2 * i - 3) % (2 * N - 1); i <= k - 1; i++, y_r1 = y_r1 + 2 < 2 * N - 1 ? y_r1 + 2 : y_r1 + 2 - (2 * N - 1), y_r2 = y_r2 + 2 < 2 * N - 1 ? y_r2 + 2 : y_r2 + 2 - (2 * N - 1), y_r3 = y_r3 >= 2 ? y_r3 - 2 : y_r3 - 2 + (2 * N - 1))
             y[y_r1] = y[y_r2] + alpha * y[y_r3];
-            y_r1 = y_r1 + 2 < 2 * N - 3 ? y_r1 + 2 : y_r1 + 2 - (2 * N - 3);
-            y_r2 = y_r2 + 2 < 2 * N - 3 ? y_r2 + 2 : y_r2 + 2 - (2 * N - 3);
-            y_r3 = y_r3 >= 2 ? y_r3 - 2 : y_r3 - 2 + (2 * N - 3);
-        }
-        y[(3 * k) % (2 * N - 3)] = alpha;
+        y[(3 * k) % (2 * N - 1)] = alpha;
     }
-    y_r4 = (N - 1) % (2 * N - 3);
-    for (i = 0; i <= N - 1; i++) {
-        out[i] = y[y_r4];
-        y_r4 = y_r4 + 2 < 2 * N - 3 ? y_r4 + 2 : y_r4 + 2 - (2 * N - 3);
-    }
+    for (i = 0; i <= N - 1; i++)
+        out[i] = y[(2 * i + N - 1) % (2 * N - 1)];
 #pragma endscop
 }
 

@@ -50,29 +50,25 @@
 static void mot_detect_kernel(int A[M + m + 1][N + n + 1], int opt[1])
 {
     int i, j, k, l;
-    int ODelta; /* polyfold: ODelta[c0] -> ODelta */
-    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32,
-                   "polyfold: the storage of ODelta is certified for these parameter values only");
-    int Delta; /* polyfold: Delta[c0][c1][c2] -> Delta */
-    _Static_assert(m == 4 && M == 32 && n == 4 && N == 32,
-                   "polyfold: the storage of Delta is certified for these parameter values only");
+    int ODelta[(M - m + 1) * (N - n + 1) + 1];
+    int Delta[M - m + 1][N - n + 1][(2 * m + 1) * (2 * n + 1)];
 
 #pragma scop
-    ODelta = 0;
+    ODelta[0] = 0;
     for (i = m; i <= M; i++)
         for (j = n; j <= N; j++) {
-            Delta = A[i][j] - A[i - m][j - n];
+            Delta[i - m][j - n][0] = A[i][j] - A[i - m][j - n];
             for (k = i - m; k <= i + m; k++)
                 for (l = j - n; l <= j + n; l++)
                     if (k > i - m || l > j - n)
-                        Delta =
+                        Delta[i - m][j - n][(2 * n + 1) * k - (2 * n + 1) * i + l - j + (2 * m * n + m + n)] =
                             A[i][j] - A[k][l] +
-                            Delta;
-            ODelta =
-                Delta +
-                ODelta;
+                            Delta[i - m][j - n][(2 * n + 1) * k - (2 * n + 1) * i + l - j + (2 * m * n + m + n - 1)];
+            ODelta[(N - n + 1) * i + j - (m * N - m * n + m + n - 1)] =
+                Delta[i - m][j - n][(2 * m + 1) * (2 * n + 1) - 1] +
+                ODelta[(N - n + 1) * i + j - (m * N - m * n + m + n)];
         }
-    opt[0] = ODelta;
+    opt[0] = ODelta[(M - m + 1) * (N - n + 1)];
 #pragma endscop
 }
 

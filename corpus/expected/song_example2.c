@@ -35,43 +35,26 @@ static void song_example2(double ZP[JN + 2][KN + 2], double ZQ[JN + 2][KN + 2], 
                           double ZZ[JN + 2][KN + 2], const double za_edge[KN + 2], const double zb_edge[JN + 2])
 {
     int j, k;
-    double ZA[2]; /* polyfold: ZA[j][k] -> ZA[j % 2] */
-    double ZB[JN]; /* polyfold: ZB[j][k] -> ZB[(k - j) % JN] */
-    _Static_assert(JN >= 2 && KN >= 2, "polyfold: the storage of ZB is certified only where this condition holds");
-    int ZB_r0, ZB_r1, ZB_r2, ZB_r3, ZB_r4; /* polyfold: rotating indices, advanced by their loops */
+    double ZA[JN + 2][KN + 2];
+    double ZB[JN + 2][KN + 2];
 
-    _Static_assert(JN >= 2 && KN >= 2,
-                   "polyfold: the schedule of this SCoP is certified only where this condition holds");
 #pragma scop
-    ZB_r0 = 0;
-    for (j = 2; j <= JN; j++) {
-        ZB[ZB_r0] = ZQ[j - 1][2] + ZZ[j][2];
-        ZB_r0 = ZB_r0 > 0 ? ZB_r0 - 1 : JN - 1;
-    }
-    for (k = 2; k <= KN - 1; k++) {
-        ZA[1] = za_edge[k];
-        ZB_r1 = (k + JN - 1) % JN;
-        ZB_r2 = (k + JN - 2) % JN;
-        for (j = 2; j <= JN; j++) {
-            ZA[j % 2] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
-            ZB[ZB_r1] = ZQ[j - 1][k + 1] + ZZ[j][k + 1];
-            ZP[j][k] = ZP[j][k] + ZA[j % 2] - ZA[(j - 1) % 2] - ZB[ZB_r2] + ZB[ZB_r1];
-            ZQ[j][k] = ZQ[j][k] + ZA[j % 2] + ZA[(j - 1) % 2] + ZB[ZB_r2] + ZB[ZB_r1];
-            ZB_r1 = ZB_r1 > 0 ? ZB_r1 - 1 : JN - 1;
-            ZB_r2 = ZB_r2 > 0 ? ZB_r2 - 1 : JN - 1;
-        }
-    }
-    ZA[1] = za_edge[KN];
-    ZB_r3 = (KN + JN - 1) % JN;
-    ZB_r4 = (KN + JN - 2) % JN;
-    for (j = 2; j <= JN; j++) {
-        ZB[ZB_r3] = zb_edge[j];
-        ZA[j % 2] = ZP[j - 1][KN + 1] + ZR[j - 1][KN - 1];
-        ZP[j][KN] = ZP[j][KN] + ZA[j % 2] - ZA[(j - 1) % 2] - ZB[ZB_r4] + ZB[ZB_r3];
-        ZQ[j][KN] = ZQ[j][KN] + ZA[j % 2] + ZA[(j - 1) % 2] + ZB[ZB_r4] + ZB[ZB_r3];
-        ZB_r3 = ZB_r3 > 0 ? ZB_r3 - 1 : JN - 1;
-        ZB_r4 = ZB_r4 > 0 ? ZB_r4 - 1 : JN - 1;
-    }
+    for (k = 2; k <= KN; k++)
+        ZA[1][k] = za_edge[k];
+    for (j = 2; j <= JN; j++)
+        ZB[j][KN + 1] = zb_edge[j];
+    for (k = 2; k <= KN; k++)
+        for (j = 2; j <= JN; j++)
+            ZA[j][k] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
+    for (k = 2; k <= KN; k++)
+        for (j = 2; j <= JN; j++)
+            ZB[j][k] = ZQ[j - 1][k] + ZZ[j][k];
+    for (k = 2; k <= KN; k++)
+        for (j = 2; j <= JN; j++)
+            ZP[j][k] = ZP[j][k] + ZA[j][k] - ZA[j - 1][k] - ZB[j][k] + ZB[j][k + 1];
+    for (k = 2; k <= KN; k++)
+        for (j = 2; j <= JN; j++)
+            ZQ[j][k] = ZQ[j][k] + ZA[j][k] + ZA[j - 1][k] + ZB[j][k] + ZB[j][k + 1];
 #pragma endscop
 }
 

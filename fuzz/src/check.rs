@@ -46,6 +46,9 @@ pub struct CheckOptions {
     /// Take every SCoP the scanner can re-schedule whole (see
     /// [`polyfold::pipeline::ContractOptions::reschedule_always`]).
     pub reschedule: bool,
+    /// Run the pipeline with `--pin-sizes`: storage and schedules
+    /// certified for the known sizes only, pinned by `_Static_assert`s.
+    pub pin_sizes: bool,
 }
 
 /// Another build of both programs: extra compiler flags and environment
@@ -175,6 +178,7 @@ impl Default for CheckOptions {
             builds: Vec::new(),
             trace_sizes: Vec::new(),
             reschedule: false,
+            pin_sizes: false,
         }
     }
 }
@@ -499,14 +503,15 @@ pub fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-/// Runs polyfold and the trace verifier on `source` (no compiler).
+/// Runs polyfold and the trace verifier on `source` (no compiler), with
+/// `--inter-array` and `--pin-sizes` as given.
 pub fn run_polyfold(
     name: &str,
     source: &str,
     limit: Duration,
-    inter_array: bool,
+    (inter_array, pin_sizes): (bool, bool),
 ) -> Result<(FileContraction, CheckStats), Failure> {
-    run_polyfold_traced(name, source, limit, (inter_array, false), &[])
+    run_polyfold_traced(name, source, limit, (inter_array, false, pin_sizes), &[])
 }
 
 /// [`run_polyfold`], and the trace verifier again for each assignment of
@@ -518,7 +523,7 @@ pub fn run_polyfold_traced(
     name: &str,
     source: &str,
     limit: Duration,
-    (inter_array, reschedule): (bool, bool),
+    (inter_array, reschedule, pin_sizes): (bool, bool, bool),
     trace_sizes: &[Vec<(String, i64)>],
 ) -> Result<(FileContraction, CheckStats), Failure> {
     let name = name.to_string();
@@ -547,6 +552,7 @@ pub fn run_polyfold_traced(
             // every modulus is a compile-time constant and keeps its `%`).
             fast_modulo: true,
             reschedule_always: reschedule,
+            pin_sizes,
             ..ContractOptions::default()
         };
         let (contraction, fusion) = polyfold::pipeline::contract_read(
@@ -818,7 +824,7 @@ pub fn check_program(
         name,
         source,
         options.library_time_limit,
-        (options.inter_array, options.reschedule),
+        (options.inter_array, options.reschedule, options.pin_sizes),
         &options.trace_sizes,
     )?;
     compare_output(name, source, &contraction.output, dir, options)?;

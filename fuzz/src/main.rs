@@ -73,7 +73,8 @@
 //! and `heap-buffers` (the kernel allocates its scratch, `double (*t)[m] =
 //! malloc(sizeof(double[n][m]))`, `double *t = malloc(n * sizeof *t)` or
 //! `calloc`, linearised `malloc(sizeof(double) * n * m)` indexed
-//! `t[i * m + j]`, and frees it; variants: the pointer stored in a global,
+//! `t[i * m + (j - 1)]`, `t[(j - 1) + m * i]` or `t[i * m + j - 1]` (a
+//! sum that does not split, left alone), and frees it; variants: the pointer stored in a global,
 //! passed to an unknown function, `realloc`ed, moved (`t + 1`, `t++`), or
 //! the size from a function call), and the form of issue 48,
 //! `time-loops` (one program in three of `all`, every program of
@@ -109,6 +110,10 @@
 //! Every other build of a program (`-D` choices, `-fopenmp` with 4
 //! threads, ThreadSanitizer when `cc -fopenmp -fsanitize=thread` works)
 //! is compiled and compared too, for the original and for the output.
+//!
+//! Every other pair of seeds runs polyfold with `--pin-sizes` (storage
+//! and schedules certified for the known sizes only, pinned by
+//! `_Static_assert`s; the builds that change sizes are then skipped).
 //!
 //! `--sizes symbolic|values|mixed` says whether polyfold sees the sizes'
 //! values. `values` is the generator as above (sizes `#define`d or given
@@ -327,6 +332,13 @@ const USAGE: &str = "usage: polyfold-fuzz [--programs N] [--mutations N] [--seed
      [--inter-array 0|1|mixed] [--forms all|classic|LIST] \
      [--sizes symbolic|values|mixed] [--sanitize-symbolic 0|1] [--trace-calls 0|1] \
      [--reschedule 0|1] [--print SEED]";
+
+/// Whether the program of `seed` runs with `--pin-sizes`: every other
+/// pair of seeds, so that pinned storage and schedules (made only on
+/// request) are checked as often as the default.
+fn pins_for(seed: u64) -> bool {
+    (seed / 2) % 2 == 1
+}
 
 fn main() -> ExitCode {
     let args = match parse_args() {
@@ -548,6 +560,7 @@ fn program_campaign(args: &Args) -> bool {
                         inter_array: args.inter_array_for(seed),
                         builds: builds_for(&program),
                         reschedule: args.reschedule,
+                        pin_sizes: pins_for(seed),
                         ..CheckOptions::default()
                     };
                     let name = format!("gen_{seed}");
@@ -738,6 +751,7 @@ fn minimise_and_write(
             Duration::from_secs(20)
         },
         inter_array: args.inter_array_for(seed),
+        pin_sizes: pins_for(seed),
         ..CheckOptions::default()
     };
     let mut counter = 0u64;

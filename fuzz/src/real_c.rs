@@ -2443,6 +2443,18 @@ pub struct HeapBuffers {
     /// The columns are `W0` (`#define W0 value`) instead of `m`.
     pub width: Option<i64>,
     pub constant: i64,
+    /// How a [`HeapAlloc::Linear`] scratch spells its index: `row * C +
+    /// (col)`, `(col) + C * row`, or `row * C + col - 1` (a sum that does
+    /// not split as `a * C + b`, which polyfold leaves alone).
+    pub linear_order: LinearOrder,
+}
+
+/// The spelling of a linearised index (see [`HeapBuffers::linear_order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinearOrder {
+    RowFirst,
+    ColumnFirst,
+    Flat,
 }
 
 /// Checks a call's sizes: rows and columns within 1..=24.
@@ -3085,12 +3097,19 @@ impl HeapBuffers {
         let linear = self.alloc == HeapAlloc::Linear;
         let cell = |i: &str, j: &str| {
             if linear {
-                let row = if i.contains(' ') {
-                    format!("({i})")
-                } else {
-                    i.to_string()
+                let paren = |e: &str| {
+                    if e.contains(' ') {
+                        format!("({e})")
+                    } else {
+                        e.to_string()
+                    }
                 };
-                format!("t0[{row} * {c} + {j}]")
+                let row = paren(i);
+                match self.linear_order {
+                    LinearOrder::RowFirst => format!("t0[{row} * {c} + {}]", paren(j)),
+                    LinearOrder::ColumnFirst => format!("t0[{} + {c} * {row}]", paren(j)),
+                    LinearOrder::Flat => format!("t0[{row} * {c} + {j}]"),
+                }
             } else {
                 format!("t0[{i}][{j}]")
             }
@@ -3262,6 +3281,15 @@ fn draw_heap_buffers(rng: &mut Rng) -> (UnitKind, Vec<UnitCall>) {
         escape,
         width,
         constant: rng.range(-2, 2),
+        linear_order: if alloc == HeapAlloc::Linear {
+            *rng.pick(&[
+                LinearOrder::RowFirst,
+                LinearOrder::ColumnFirst,
+                LinearOrder::Flat,
+            ])
+        } else {
+            LinearOrder::Flat
+        },
     });
     (kind, calls)
 }

@@ -86,6 +86,8 @@ pub struct ScaleOptions {
     pub mem_limit_mb: u64,
     pub lattices: bool,
     pub inter_array: bool,
+    /// `--pin-sizes` for every run.
+    pub pin_sizes: bool,
     /// One line on stderr per finished measurement.
     pub progress: bool,
 }
@@ -101,6 +103,7 @@ impl Default for ScaleOptions {
             mem_limit_mb: 4096,
             lattices: true,
             inter_array: true,
+            pin_sizes: false,
             progress: false,
         }
     }
@@ -706,6 +709,9 @@ pub fn run_scale(path: &Path, options: &ScaleOptions, exe: &Path) -> std::io::Re
                 }
                 if !options.inter_array {
                     args.push("--no-inter-array".into());
+                }
+                if options.pin_sizes {
+                    args.push("--pin-sizes".into());
                 }
                 run_child(exe, &args, options)
             };

@@ -43,6 +43,112 @@ fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
         .collect()
 }
 
+/// Whether the one index `s0 * w' + s1` of linearised heap buffer
+/// `array` (see [`linear_rows_text`]) under `layout` computes only values
+/// its original computes, or why not. Each cell `(y, x)` of the original
+/// is reached through `y * w + x`, computed in `int`, with `0 <= x < w`
+/// (proven by the front end) and so `y >= 0`. Under a row that stays, is
+/// dropped or is taken modulo (a residue of `y >= 0` is at most `y`) and
+/// a column that stays or is dropped, the new index lies in `0 .. y * w
+/// + x`: the original computed a larger value at the same cell.
+fn linear_index_bounded(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> Result<(), String> {
+    let refuse = |what: &str| Err(format!("the linearised buffer's new index: {what}"));
+    let [row, column] = layout.dims.as_slice() else {
+        return refuse("it keeps two axes (row and column)");
+    };
+    if !matches!(
+        row,
+        DimLayout::Dropped | DimLayout::Plain { .. } | DimLayout::Modulo { .. }
+    ) || !matches!(
+        column,
+        DimLayout::Dropped | DimLayout::Plain { extent: None }
+    ) {
+        return refuse(
+            "only a row that stays, is dropped or is taken modulo, and a column that stays or is dropped, are proven to compute values of the original",
+        );
+    }
+    let np = scop.params.len();
+    let int =
+        |t: Option<&str>| t.is_some_and(|t| matches!(t.trim(), "int" | "signed int" | "signed"));
+    let param_ok = |k: usize| int(scop.params[k].type_text.as_deref());
+    let decl = scop.array(array);
+    let width_ok = decl.extents[1].aff.as_ref().is_some_and(|a| {
+        a.coeffs
+            .iter()
+            .take(np)
+            .enumerate()
+            .all(|(k, c)| *c == 0 || param_ok(k))
+    });
+    let accesses_ok = scop.stmts.iter().all(|stmt| {
+        stmt.accesses().filter(|a| a.array == array).all(|a| {
+            a.subscripts.iter().all(|sub| {
+                sub.coeffs.iter().enumerate().all(|(k, c)| {
+                    *c == 0
+                        || if k < np {
+                            param_ok(k)
+                        } else {
+                            int(stmt.iterator_types.get(k - np).map(String::as_str))
+                        }
+                })
+            })
+        })
+    });
+    if width_ok && accesses_ok {
+        Ok(())
+    } else {
+        refuse("its names are not all `int`")
+    }
+}
+
+/// The access text `name[s0][s1]` of a linearised heap buffer as the
+/// buffer is indexed: one subscript, `name[s0 * w + s1]` with `w` the row
+/// extent under `layout` (the declared one when it stays). The row's `w`
+/// and the column's range make it the same cell as the model's.
+fn linear_rows_text(scop: &Scop, (array, layout): (ArrayId, &ArrayLayout), text: &str) -> String {
+    let ranges = bracket_ranges(text);
+    let [r0, r1] = ranges.as_slice() else {
+        return text.to_string();
+    };
+    let name = &text[..r0.start.saturating_sub(1)];
+    let (s0, s1) = (text[r0.clone()].trim(), text[r1.clone()].trim());
+    let row = resized_extents(scop, layout)
+        .and_then(|e| e.get(1).cloned().flatten())
+        .unwrap_or_else(|| scop.array(array).extents[1].text.clone());
+    let compound = |n: &str| scop.is_compound(n);
+    let times = |a: &str, b: &str| {
+        format!(
+            "{} * {}",
+            operand(a, Prec::Unary, &compound),
+            operand(b, Prec::Unary, &compound)
+        )
+    };
+    let index = match (s0, s1, row.trim()) {
+        ("0", _, _) => s1.to_string(),
+        (_, "0", "1") => s0.to_string(),
+        (_, "0", w) => times(s0, w),
+        (_, _, "1") => format!("{} + {}", s0, operand(s1, Prec::Multiplicative, &compound)),
+        (_, _, w) => format!(
+            "{} + {}",
+            times(s0, w),
+            operand(s1, Prec::Multiplicative, &compound)
+        ),
+    };
+    format!("{name}[{index}]")
+}
+
+/// The text of a new extent `new` at `span` of a site that sizes an
+/// array: as it is between brackets, an operand of a product elsewhere
+/// (`malloc(sizeof(double) * h * w)`, a macro's argument).
+fn site_text(source: &str, scop: &Scop, span: &std::ops::Range<usize>, new: &str) -> String {
+    let before = source[..span.start].trim_end().ends_with('[');
+    let after = source[span.end..].trim_start().starts_with(']');
+    if before && after {
+        new.to_string()
+    } else {
+        operand(new, Prec::Unary, &|n| scop.is_compound(n))
+    }
+}
+
 /// The edits that give `array` of `scop` the layout `layout`: its declarator
 /// and every access in the SCoP (with `masks`, power-of-two number moduli
 /// as masks: see [`mask_of`]). Returns `None` when the array has no
@@ -70,7 +176,10 @@ pub(crate) fn plan_array_edits(
                     continue;
                 };
                 for span in spans {
-                    edits.push(Edit::replace(span.clone(), new.clone()));
+                    edits.push(Edit::replace(
+                        span.clone(),
+                        site_text(source, scop, span, new),
+                    ));
                 }
             }
         }
@@ -99,6 +208,11 @@ pub(crate) fn plan_array_edits(
                 check.subscript(si, sub, &|n| rotations.is_variable(n))
             })
             .unwrap_or(new.text);
+            let text = if decl.facts.linear_rows {
+                linear_rows_text(scop, (array, layout), &text)
+            } else {
+                text
+            };
             let edit = Edit::replace(access.span.clone(), text);
             // A compound assignment reads and writes through one reference.
             if !edits.contains(&edit) {
@@ -260,6 +374,11 @@ pub(crate) fn unproven_value(
 ) -> Option<String> {
     let mut check = ValueCheck::new(source, scop);
     let decl = scop.array(array);
+    if decl.facts.linear_rows
+        && let Err(why) = linear_index_bounded(scop, array, layout)
+    {
+        return Some(why);
+    }
     if layout.is_linear() || !decl.keeps_declarator() {
         let text = if layout.is_linear() {
             linear_declarator_text(scop, array, layout)
@@ -969,6 +1088,14 @@ pub(crate) fn mapping_comment(
                 right.push_str(&modulo(e, modulus));
             }
         }
+    }
+    if decl.facts.linear_rows {
+        // As the buffer is indexed: `t[y * w + x] -> t[(y % 2) * w + x]`.
+        let same = ArrayLayout {
+            dims: vec![DimLayout::Plain { extent: None }; 2],
+        };
+        left = linear_rows_text(scop, (array, &same), &left);
+        right = linear_rows_text(scop, (array, layout), &right);
     }
     format!("{left} -> {right}").replace("*/", "* /")
 }

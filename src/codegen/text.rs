@@ -176,6 +176,23 @@ pub(crate) fn exact_subscripts(source: &str, scop: &Scop, stmt: &Stmt, access: &
     })
 }
 
+/// The text that replaces subscript `dim` of `access` where it is
+/// written: `text` itself, or an operand of the index of a linearised
+/// heap buffer (`y` and `x` in `t[y * w + x]`, see
+/// [`crate::ir::ArrayFacts::linear_rows`]): the row a factor, the column
+/// a term of a sum.
+pub(crate) fn subscript_in_place(scop: &Scop, access: &Access, dim: usize, text: String) -> String {
+    if !scop.array(access.array).facts.linear_rows {
+        return text;
+    }
+    let min = if dim == 0 {
+        Prec::Unary
+    } else {
+        Prec::Multiplicative
+    };
+    operand(&text, min, &|n| scop.is_compound(n))
+}
+
 /// The name of column `col` of `stmt`'s access functions
 /// (`[params | iterators]`), parameters as [`Scop::param_texts`].
 fn column_name(scop: &Scop, stmt: &Stmt, params: &[String], col: usize) -> Option<String> {

@@ -142,7 +142,8 @@ pub(crate) fn is_free_of(e: &Expr, name: &str) -> bool {
     matches!(&cur.kind, ExprKind::Ident(n) if n == name)
 }
 
-/// `malloc(...)` or `calloc(...)` (through casts): the allocator and its
+/// `malloc(...)`, `calloc(...)` or `aligned_alloc(...)` (through casts):
+/// the allocator and its
 /// arguments.
 pub(crate) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
     let mut cur = e;
@@ -153,7 +154,9 @@ pub(crate) fn allocation(e: &Expr) -> Option<(&str, &[Expr])> {
         return None;
     };
     match &f.kind {
-        ExprKind::Ident(n) if !f.from_macro && (n == "malloc" || n == "calloc") => {
+        ExprKind::Ident(n)
+            if !f.from_macro && matches!(n.as_str(), "malloc" | "calloc" | "aligned_alloc") =>
+        {
             Some((n.as_str(), args.as_slice()))
         }
         _ => None,
@@ -179,9 +182,67 @@ pub(crate) fn first_extent(
     decl: &Decl,
     dc: &Declarator,
 ) -> Option<Expr> {
+    match size_factors(source, (allocator, args), decl, dc)?.as_slice() {
+        [first] => Some(first.clone()),
+        _ => None,
+    }
+}
+
+/// The first extent `n` of `e` when it is `sizeof(T[n][m]...)` with `T`
+/// the element type of `dc` (of `decl`) and `[m]...` the extents of the
+/// rows it points to, as written.
+fn array_size<'e>(source: &str, e: &'e Expr, decl: &Decl, dc: &Declarator) -> Option<&'e Expr> {
+    let ExprKind::Other(kind, subs) = &e.kind else {
+        return None;
+    };
+    let (first, rest) = subs.split_first()?;
+    if kind != "sizeof_expression" || rest.len() != dc.dims.len() {
+        return None;
+    }
+    let normal = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = source
+        .get(e.span.clone())?
+        .trim()
+        .strip_prefix("sizeof")?
+        .trim();
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let (ty, _) = inner.split_once('[')?;
+    let rows_match = rest.iter().zip(&dc.dims).all(|(x, (_, t))| {
+        source
+            .get(x.span.clone())
+            .is_some_and(|s| normal(s) == normal(t))
+    });
+    (normal(ty) == normal(&decl.type_text) && rows_match).then_some(first)
+}
+
+/// The spans of the row extents written in the `sizeof(T[n][m]...)`
+/// of allocation `init` whose first extent is `first` (`m`...: a new
+/// row extent replaces them with the row type's), or none.
+pub(crate) fn sizeof_row_spans(init: &Expr, first: &Expr) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    init.walk(&mut |e: &Expr| {
+        if let ExprKind::Other(kind, subs) = &e.kind
+            && kind == "sizeof_expression"
+            && subs.first().is_some_and(|f| f.span == first.span)
+        {
+            out = subs[1..].iter().map(|x| x.span.clone()).collect();
+        }
+    });
+    out
+}
+
+/// The factors of the allocation's size beside the one size of what the
+/// pointer points to (`malloc(sizeof(double) * h * w)`: `h` and `w`),
+/// when none has a side effect.
+pub(crate) fn size_factors(
+    source: &str,
+    (allocator, args): (&str, &[Expr]),
+    decl: &Decl,
+    dc: &Declarator,
+) -> Option<Vec<Expr>> {
     let mut all = Vec::new();
     match (allocator, args) {
-        ("malloc", [size]) => factors(size, &mut all),
+        ("malloc", [size]) | ("aligned_alloc", [_, size]) => factors(size, &mut all),
         ("calloc", [n, size]) => {
             factors(n, &mut all);
             factors(size, &mut all);
@@ -210,17 +271,34 @@ pub(crate) fn first_extent(
         let element = dc.dims.is_empty() && normal(inner) == normal(&decl.type_text);
         kind == "sizeof_expression" && (pointee || element)
     };
-    let (sizes, others): (Vec<&Expr>, Vec<&Expr>) =
-        all.into_iter().partition(|e| is_element_size(e));
-    let ([_], [first]) = (sizes.as_slice(), others.as_slice()) else {
+    // `sizeof(T[n][m])` of the element type and the rows' extents: the
+    // size of `n` elements of the pointer.
+    let mut sizes = Vec::new();
+    let mut others = Vec::new();
+    for e in all {
+        if let Some(n) = array_size(source, e, decl, dc) {
+            sizes.push(e);
+            others.push(n);
+        } else if is_element_size(e) {
+            sizes.push(e);
+        } else {
+            others.push(e);
+        }
+    }
+    if sizes.len() != 1 || others.is_empty() {
         return None;
-    };
+    }
     let mut effect = false;
-    first.walk(&mut |x: &Expr| {
-        effect |= matches!(
-            x.kind,
-            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Update(..) | ExprKind::Comma(..)
-        );
-    });
-    (!effect).then(|| (*first).clone())
+    for first in &others {
+        first.walk(&mut |x: &Expr| {
+            effect |= matches!(
+                x.kind,
+                ExprKind::Call(..)
+                    | ExprKind::Assign(..)
+                    | ExprKind::Update(..)
+                    | ExprKind::Comma(..)
+            );
+        });
+    }
+    (!effect).then(|| others.into_iter().cloned().collect())
 }

@@ -488,6 +488,17 @@ impl<'m> Cx<'_, 'm> {
                 .iter()
                 .map(|(e, _)| e.iter().map(|e| e.span.clone()).collect()),
         );
+        // `sizeof(double[n][m])` spells the rows' extents too.
+        if let Some(init) = dc.init.as_ref() {
+            for (d, span) in super::alloc::sizeof_row_spans(init, &first)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(spans) = dims.get_mut(d + 1) {
+                    spans.push(span);
+                }
+            }
+        }
         let mut extents = vec![Poly::of(&first, &|x| symbol_of(x, None)).ok()];
         extents.extend(self.declarator_extents(dc));
         Some(Ok(Buffer {
@@ -1061,7 +1072,7 @@ mod tests {
                 "another argument",
             ),
             (
-                "double (*buf)[M] = malloc(sizeof(double[N][M])); double out[N]; k(N, buf, out); free(buf); return 0;",
+                "double (*buf)[M] = malloc(sizeof(double[N][N])); double out[N]; k(N, buf, out); free(buf); return 0;",
                 "its size",
             ),
             (

@@ -613,6 +613,7 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
             dims,
             frees,
             allocator,
+            ..
         }) => Some((span, dims, frees, allocator)),
         _ => None,
     };
@@ -670,6 +671,10 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         caller_owned: (var.storage == crate::ir::Storage::FunctionParam && ndims > 0)
             .then(|| cx.buffers.parameter(cx.function, var.name()))
             .flatten(),
+        linear_rows: matches!(
+            var.dc.heap,
+            Some(super::syntax::HeapBuffer::Array { linear: true, .. })
+        ),
         heap: heap.map(|(span, dims, _, allocator)| {
             vec![crate::ir::ResizeSite {
                 function: cx.function.to_string(),

@@ -172,36 +172,29 @@ Code::HeaderNotRead,
     let macros = Macros::build(&evaluated.all_active_defines(), &command_line);
     let views = FunctionMacros::build(&file, &evaluated, &command_line, source, &scan);
     pp_diags.extend(expand_macro_declarators(&mut file, &views, source));
-    heap::mark(&mut file, source);
-    let file = file;
-    let scopes = Scopes::build(&file);
-    let effects = effects::FileEffects::build(&file, &scopes, &macros);
-    let aliasing = aliasing::FileAliasing::build(&file, &scopes, source);
-    let buffers =
-        buffers::CallerBuffers::build(&file, &scopes, &|k| views.of_function(k), source, &aliasing);
-    let mut ex = Extractor {
-        source,
-        file: &file,
-        macros: &macros,
-        positions: MacroPositions {
-            evaluated: &evaluated,
-            command_line: &command_line,
-            body_names: &views.body_names,
-        },
-        current: 0,
-        scopes: &scopes,
-        effects: &effects,
-        aliasing: &aliasing,
-        buffers: &buffers,
-        sink: DiagSink::default(),
-        scops: Vec::new(),
+    // Heap buffers are marked, then the SCoPs found; a linearised buffer
+    // whose row subscript is not proven within its row keeps its layout,
+    // and the file is read again without it.
+    let unmarked = file;
+    let mut refusals = heap::Refusals::new();
+    let (file, sink, scops) = loop {
+        let mut file = unmarked.clone();
+        heap::mark(&mut file, source, &refusals);
+        let (sink, scops) = detect_all(
+            source,
+            &file,
+            (&macros, &views),
+            (&evaluated, &command_line),
+        );
+        let failed: Vec<_> = linear_unproven(source, &scops)
+            .into_iter()
+            .filter(|(k, _)| !refusals.contains_key(k))
+            .collect();
+        if failed.is_empty() {
+            break (file, sink, scops);
+        }
+        refusals.extend(failed);
     };
-    for (k, f) in file.functions.iter().enumerate() {
-        ex.macros = views.of_function(k);
-        ex.current = k;
-        ex.detect_function(f);
-    }
-    let Extractor { sink, scops, .. } = ex;
     let mut diagnostics = sink.diags;
     diagnostics.extend(pp_diags);
     if !file.has_loops {
@@ -227,6 +220,125 @@ Code::HeaderNotRead,
     program.macros = macros.table;
     program.diagnostics = diagnostics;
     program
+}
+
+/// The SCoPs of every function of `file` (its heap buffers marked), with
+/// the diagnostics of their extraction.
+fn detect_all(
+    source: &str,
+    file: &SyntaxFile,
+    (macros, views): (&Macros, &FunctionMacros),
+    (evaluated, command_line): (&preproc::Evaluated, &[(String, String)]),
+) -> (DiagSink, Vec<Scop>) {
+    let scopes = Scopes::build(file);
+    let effects = effects::FileEffects::build(file, &scopes, macros);
+    let aliasing = aliasing::FileAliasing::build(file, &scopes, source);
+    let buffers =
+        buffers::CallerBuffers::build(file, &scopes, &|k| views.of_function(k), source, &aliasing);
+    let mut ex = Extractor {
+        source,
+        file,
+        macros,
+        positions: MacroPositions {
+            evaluated,
+            command_line,
+            body_names: &views.body_names,
+        },
+        current: 0,
+        scopes: &scopes,
+        effects: &effects,
+        aliasing: &aliasing,
+        buffers: &buffers,
+        sink: DiagSink::default(),
+        scops: Vec::new(),
+    };
+    for (k, f) in file.functions.iter().enumerate() {
+        ex.macros = views.of_function(k);
+        ex.current = k;
+        ex.detect_function(f);
+    }
+    (ex.sink, ex.scops)
+}
+
+/// The linearised heap buffers of `scops` (see `frontend::heap`) with an
+/// access whose column is not proven within the row (`0 <= x < w` in
+/// `t[y * w + x]` for every iteration), by function and name, with why:
+/// only then is `t[y][x]` the same cell as `t[y * w + x]`.
+fn linear_unproven(source: &str, scops: &[Scop]) -> heap::Refusals {
+    let mut out = heap::Refusals::new();
+    for scop in scops {
+        for array in scop.arrays.iter().filter(|a| a.facts.linear_rows) {
+            let Some(function) = array
+                .facts
+                .heap
+                .as_ref()
+                .and_then(|sites| sites.first())
+                .map(|s| s.function.clone())
+            else {
+                continue;
+            };
+            let row = &array.extents[1];
+            let unproven = scop.stmts.iter().find_map(|stmt| {
+                stmt.accesses()
+                    .filter(|a| a.array == array.id)
+                    .find(|a| !within_row(scop, stmt, a, row))
+                    .map(|a| (stmt, a))
+            });
+            if let Some((stmt, access)) = unproven {
+                let text = source.get(access.span.clone()).unwrap_or("").trim();
+                out.insert(
+                    (function, array.name.clone()),
+                    format!(
+                        "the column of `{text}` in {} is not proven within its row (`0 .. {} - 1`)",
+                        stmt.name, row.text
+                    ),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Whether the column subscript of `access` (of `stmt`) lies within
+/// `0 .. row - 1` at every iteration of the statement's domain (exact:
+/// each piece of the domain with the column out of range is empty).
+fn within_row(
+    scop: &Scop,
+    stmt: &crate::ir::Stmt,
+    access: &crate::ir::Access,
+    row: &crate::ir::Extent,
+) -> bool {
+    let (Some(column), Some(row)) = (access.subscripts.get(1), row.aff.as_ref()) else {
+        return false;
+    };
+    let np = scop.params.len();
+    stmt.domain.pieces.iter().all(|piece| {
+        let vars = column.coeffs.len();
+        let out_of_range = |below: bool| -> Option<bool> {
+            let mut set = piece.clone();
+            let mut r = set.zero_row();
+            for (k, c) in column.coeffs.iter().enumerate() {
+                r[k] = if below { -c } else { *c };
+            }
+            if !below {
+                for (k, c) in row.coeffs.iter().enumerate().take(np) {
+                    r[k] = r[k].checked_sub(*c)?;
+                }
+            }
+            let last = r.len() - 1;
+            r[last] = if below {
+                column.constant.checked_neg()?.checked_sub(1)?
+            } else {
+                column.constant.checked_sub(row.constant)?
+            };
+            if vars > set.space.n_var() {
+                return None;
+            }
+            set.add_ineq(r);
+            set.is_empty().ok()
+        };
+        out_of_range(true) == Some(true) && out_of_range(false) == Some(true)
+    })
 }
 
 /// Parses the file; when it does not parse as it is, parses it again with

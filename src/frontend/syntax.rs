@@ -194,6 +194,10 @@ pub enum HeapBuffer {
         frees: Vec<Range<usize>>,
         /// The allocator (`malloc`).
         allocator: String,
+        /// Linearised: a pointer to elements sized `h * w` whose
+        /// subscripts `[y * w + x]` read as `[y][x]` (see
+        /// `frontend::heap`).
+        linear: bool,
     },
     /// Not modelled: why (for the diagnostic of its accesses).
     Refused(String),
@@ -1809,6 +1813,19 @@ impl<'s> Lowerer<'s> {
                 for c in node.named_children(&mut cursor) {
                     if is_expression_kind(c.kind()) {
                         subs.push(self.expr(c));
+                    } else if kind == "sizeof_expression" && c.kind() == "type_descriptor" {
+                        // `sizeof(double[n][m])`: the extents, outermost
+                        // first.
+                        let mut sizes = Vec::new();
+                        let mut d = c.child_by_field_name("declarator");
+                        while let Some(x) = d.filter(|x| x.kind() == "abstract_array_declarator") {
+                            if let Some(size) = x.child_by_field_name("size") {
+                                sizes.push(size);
+                            }
+                            d = x.child_by_field_name("declarator");
+                        }
+                        sizes.sort_by_key(|n| n.start_byte());
+                        subs.extend(sizes.into_iter().map(|n| self.expr(n)));
                     }
                 }
                 ExprKind::Other(kind.to_string(), subs)

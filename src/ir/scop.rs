@@ -321,6 +321,11 @@ pub struct ArrayFacts {
     /// array (see `frontend::heap`): the texts that size it. Its
     /// declarator stays.
     pub heap: Option<Vec<ResizeSite>>,
+    /// A linearised heap buffer: `t[y * w + x]` of a pointer sized `h * w`,
+    /// modelled as `t[y][x]` of extents `[h][w]` (`frontend::extract`
+    /// proves `0 <= x < w` for every access). Each access prints as one
+    /// subscript again, `[y' * w' + x']` with the new row extent `w'`.
+    pub linear_rows: bool,
 }
 
 /// A text that sizes the storage of a caller-owned parameter: the

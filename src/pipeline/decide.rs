@@ -55,6 +55,7 @@ pub(super) fn decide_array(
         scalars: None,
         masks: None,
         pinned_over: None,
+        pin_offer: None,
         lifetimes: None,
     };
     if decision.classification.liveness == Liveness::External {
@@ -93,6 +94,7 @@ pub(super) fn decide_array(
                     }
                     decision.strategies = sizes;
                     decision.lifetimes = facts.lifetimes();
+                    decision.pin_offer = facts.pin_offer.take();
                     (result, facts.max_live)
                 }
                 Err(kept) => (Err(kept), None),
@@ -191,6 +193,7 @@ pub(super) fn merge_temporaries(
                 options.min_memory,
                 options.pow2_moduli,
                 options.record_max_live,
+                options.pin_sizes,
             ),
             decisions,
         ));

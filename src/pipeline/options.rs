@@ -40,6 +40,12 @@ pub struct ContractOptions {
     /// ([`super::strategy::cost`]), a fold that adds a `%` is taken however
     /// little it saves.
     pub min_memory: bool,
+    /// `--pin-sizes`: storage certified for the known values of the
+    /// `#define`d sizes only (or from some size on) may be chosen, pinned
+    /// by a `_Static_assert`. Off by default: every storage is certified
+    /// for every parameter value, and the best pinned one is only reported
+    /// ([`super::record::ArrayDecision::pin_offer`]).
+    pub pin_sizes: bool,
     /// `--fast-modulo`: a `%` by a run-time modulus that wraps at most
     /// once is printed as a conditional subtraction (see
     /// [`crate::mapping::layout::Argument::wraps_once`]).
@@ -87,6 +93,7 @@ impl Default for ContractOptions {
             inter_array_time: INTER_ARRAY_SAFETY_NET,
             record_max_live: false,
             min_memory: false,
+            pin_sizes: false,
             fast_modulo: false,
             rotate: true,
             fusion: true,

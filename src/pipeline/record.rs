@@ -58,6 +58,9 @@ pub enum KeptReason {
     ValueNotPinnable(String),
     /// No proof for every value, and the values cannot be pinned.
     NotProvenForEveryValue,
+    /// Only storage certified for the known sizes (or from some size on)
+    /// was found, and `--pin-sizes` was not given.
+    PinNotAsked,
     /// The certifier refused the best proposal (its words).
     NotCertified(super::certify::Refused),
     /// Successive modulo needs the whole declared array.
@@ -140,6 +143,9 @@ impl std::fmt::Display for KeptReason {
             ),
             KeptReason::NotProvenForEveryValue => f.write_str(
                 "no mapping proven for every parameter value, and the parameters are not all #defines that could pin the values",
+            ),
+            KeptReason::PinNotAsked => f.write_str(
+                "no mapping proven for every parameter value; one for the known sizes only needs --pin-sizes",
             ),
             KeptReason::NotCertified(why) => write!(f, "{why}"),
             KeptReason::Overflow(why) => write!(
@@ -236,8 +242,23 @@ pub struct ArrayDecision {
     /// the cells (issue 17's rule 4: a fixed-size mapping is kept where it
     /// is smaller).
     pub pinned_over: Option<EveryValue>,
+    /// Without `--pin-sizes`: the smallest storage certified only for the
+    /// known sizes (or from some size on), when it is smaller than the
+    /// chosen storage (or the declaration, for an array kept); the report
+    /// says what the pin would have saved.
+    pub pin_offer: Option<PinOffer>,
     /// Which lifetimes its conflicts came from, when they were computed.
     pub lifetimes: Option<crate::analysis::values::Lifetimes>,
+}
+
+/// A storage certified for some parameter values only, that `--pin-sizes`
+/// would allow: its mapping as the reports print it, its cells at the
+/// known values, and where it is valid (`W = 256, H = 192 only`, `N >= 4`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PinOffer {
+    pub mapping: String,
+    pub cells: i64,
+    pub valid: String,
 }
 
 /// A storage certified for every value that a pinned one beat: its mapping

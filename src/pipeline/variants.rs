@@ -52,7 +52,7 @@ pub(super) fn best_schedule(
         let (mut stages, rescheduled) = crate::schedule::fusion_stages(
             program,
             &mut allowed,
-            options.min_memory,
+            (options.min_memory, options.pin_sizes),
             read_back,
             &mut kept,
         );

@@ -840,7 +840,12 @@ fn body_text(
                     && !scop.array(access.array).value_used
                     && crate::codegen::text::exact_subscripts(source, scop, stmt, access)
                 {
-                    for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
+                    for (dim, (sub, span)) in access
+                        .subscripts
+                        .iter()
+                        .zip(&access.subscript_spans)
+                        .enumerate()
+                    {
                         let d = np + run_depth;
                         if sub.coeffs[d] == 0
                             || covered
@@ -883,7 +888,13 @@ fn body_text(
                                 (*c, text)
                             })
                             .collect();
-                        edits.push(Edit::replace(span.clone(), affine_text(&texts, constant)));
+                        let text = crate::codegen::text::subscript_in_place(
+                            scop,
+                            access,
+                            dim,
+                            affine_text(&texts, constant),
+                        );
+                        edits.push(Edit::replace(span.clone(), text));
                         covered.push(span.clone());
                     }
                 }

@@ -166,7 +166,7 @@ impl Fusion {
 pub(crate) fn fusion_stages(
     program: &Program,
     allowed: &mut Vec<usize>,
-    min_memory: bool,
+    (min_memory, pin_sizes): (bool, bool),
     read_back: ReadBack,
     kept: &mut Vec<(usize, String)>,
 ) -> (Vec<Fusion>, Option<Fusion>) {
@@ -255,7 +255,10 @@ pub(crate) fn fusion_stages(
                 renames: Vec::new(),
             });
         }
-        return (stages, nest_stage(program, allowed, read_back, kept));
+        return (
+            stages,
+            nest_stage(program, (allowed, pin_sizes), read_back, kept),
+        );
     }
     (Vec::new(), None)
 }
@@ -308,11 +311,12 @@ impl Fusion {
 /// again by the scanner and read back: those whose copies run the
 /// original instances with the original accesses
 /// ([`check::check_fused`]) and keep every dependence
-/// ([`nest::order_kept`]), under the conditions the text assumes. `None`
-/// when no SCoP qualifies.
+/// ([`nest::order_kept`]), under the conditions the text assumes: only
+/// with `pin_sizes` when it assumes any (the output would hold from some
+/// size on, pinned by a `_Static_assert`). `None` when no SCoP qualifies.
 fn nest_stage(
     program: &Program,
-    allowed: &[usize],
+    (allowed, pin_sizes): (&[usize], bool),
     read_back: ReadBack,
     kept: &mut Vec<(usize, String)>,
 ) -> Option<Fusion> {
@@ -323,6 +327,18 @@ fn nest_stage(
             let plans: Vec<_> = nest::plan_nests(program, si)
                 .into_iter()
                 .filter_map(|plan| match nest::nest_text(program, &plan) {
+                    Ok(text) if !text.assumed.is_empty() && !pin_sizes => {
+                        let (a, b) = plan.lines;
+                        let condition =
+                            nest::assumed_condition(&program.scops[si], &text.assumed);
+                        let why = format!(
+                            "lines {a}-{b} not re-scheduled: the new schedule holds only where {condition} (--pin-sizes takes it, pinned by a `_Static_assert`)"
+                        );
+                        if !kept.contains(&(si, why.clone())) {
+                            kept.push((si, why));
+                        }
+                        None
+                    }
                     Ok(text) => Some((plan, text)),
                     Err(why) => {
                         if let Some(why) = why.describe() {

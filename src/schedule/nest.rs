@@ -1052,7 +1052,12 @@ pub(crate) fn statement_text(
         if !crate::codegen::text::exact_subscripts(source, scop, s, access) {
             continue;
         }
-        for (sub, span) in access.subscripts.iter().zip(&access.subscript_spans) {
+        for (dim, (sub, span)) in access
+            .subscripts
+            .iter()
+            .zip(&access.subscript_spans)
+            .enumerate()
+        {
             if sub.coeffs[np..].iter().all(|c| *c == 0) {
                 continue;
             }
@@ -1063,7 +1068,12 @@ pub(crate) fn statement_text(
             };
             edits.push((
                 span.start - s.span.start..span.end - s.span.start,
-                print(&terms, composed.constant),
+                crate::codegen::text::subscript_in_place(
+                    scop,
+                    access,
+                    dim,
+                    print(&terms, composed.constant),
+                ),
             ));
         }
     }

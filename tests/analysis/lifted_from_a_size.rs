@@ -13,7 +13,8 @@
 //! independent strategy that proves its result optimal among lattices).
 //! Each output is compiled with the sanitizers and prints what the
 //! original prints; the output for N = 10 rebuilt with N = 1 must not
-//! compile (the pin). Before, the mapping was `% 9`, pinned to N == 10,
+//! compile (the pin). A pin is made on request only: these cases run
+//! with `--pin-sizes`. Before, the mapping was `% 9`, pinned to N == 10,
 //! and at 16 times the size the search did not run (another mapping).
 
 use crate::common;
@@ -69,7 +70,7 @@ fn a_lattice_with_live_in_cells_at_small_sizes_only_is_lifted_from_a_size_on() {
             &dir,
             &format!("n{n}"),
             &source,
-            &["--report", "json", "--no-timings"],
+            &["--report", "json", "--no-timings", "--pin-sizes"],
         );
         let v: Value = serde_json::from_str(&report).expect("JSON");
         let arrays = v["files"][0]["arrays"].as_array().expect("arrays");
@@ -106,7 +107,7 @@ fn a_lattice_with_live_in_cells_at_small_sizes_only_is_lifted_from_a_size_on() {
                 "N = {n}: the search should run at small sizes (bound {bound})"
             );
         }
-        let output = polyfold(&dir, &format!("n{n}"), &source, &[]);
+        let output = polyfold(&dir, &format!("n{n}"), &source, &["--pin-sizes"]);
         assert!(output.contains("    int c[N - 1]; /* polyfold: c[i][k] -> c[(k - i) % (N - 1)] */\n    _Static_assert(N >= 2, "), "{output}");
         if n <= 16 {
             assert_eq!(
@@ -186,7 +187,7 @@ fn a_strict_triangle_is_packed_without_its_diagonal_from_a_size_on() {
             &dir,
             &format!("n{n}"),
             &text,
-            &["--report", "json", "--no-timings"],
+            &["--report", "json", "--no-timings", "--pin-sizes"],
         );
         let c = array_entry(&report, "dynprog_init_kernel", "c");
         let mut cells = std::collections::BTreeSet::new();
@@ -211,7 +212,7 @@ fn a_strict_triangle_is_packed_without_its_diagonal_from_a_size_on() {
             "N = {n}: {c}"
         );
         assert_eq!(c["method"], "triangle packed", "N = {n}");
-        let output = polyfold(&dir, &format!("n{n}"), &text, &[]);
+        let output = polyfold(&dir, &format!("n{n}"), &text, &["--pin-sizes"]);
         common::assert_lines(
             &output,
             &[

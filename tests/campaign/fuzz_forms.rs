@@ -1417,7 +1417,7 @@ fn random_programs_get_rotating_indices_that_run_like_the_originals() {
             "rotating.c",
             &text,
             std::time::Duration::from_secs(60),
-            (false, false),
+            (false, false, false),
             &program.call_assignments(),
         ) else {
             panic!("seed {seed}: the campaign's pipeline failed");

@@ -43,7 +43,7 @@ fn read_case(name: &str) -> String {
 }
 
 fn contract(name: &str, source: &str, inter_array: bool) -> FileContraction {
-    match run_polyfold(name, source, Duration::from_secs(120), inter_array) {
+    match run_polyfold(name, source, Duration::from_secs(120), (inter_array, false)) {
         Ok((c, _)) => c,
         Err(f) => panic!("{name}: polyfold failed: {:?}: {}", f.kind, f.detail),
     }

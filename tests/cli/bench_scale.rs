@@ -210,7 +210,8 @@ fn scaling_reg_detect_keeps_its_fused_mapping_at_twice_its_sizes() {
 /// guard `k > i - m || l > j - n` is split into disjoint pieces. Before,
 /// the live-in was inexact and a trace over the 3.4 G cells of 16× gave up
 /// (`Delta` kept). The paper's DS is {0}: one cell at every size (seed
-/// 001, Figure 3 and its note).
+/// 001, Figure 3 and its note). The cell lifetimes of `Delta` are proven
+/// for the known sizes only, so the one cell is pinned: `--pin-sizes`.
 #[test]
 fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
     let (code, out, err) = polyfold(&[
@@ -220,6 +221,7 @@ fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
         "1,16",
         "--repeats",
         "1",
+        "--pin-sizes",
     ]);
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out, "mot_detect");
@@ -248,7 +250,8 @@ fn scaling_mot_detect_keeps_delta_in_one_cell_at_sixteen_times_its_sizes() {
 }
 
 /// Issue 17's rule 4 beside its criterion: blur_tiled keeps, at its own
-/// sizes, a lattice pinned to them (72 cells) because it is far smaller
+/// sizes and with `--pin-sizes`, a lattice pinned to them (72 cells)
+/// because it is far smaller
 /// than the formula `2·NT·(3B − 2)` certified for every value; from 16
 /// times the sizes on the formula is the choice. The row of the pinned
 /// size shows both, the comparison takes the formula, and the formula
@@ -269,6 +272,7 @@ fn scaling_blur_tiled_compares_the_formula_where_a_pinned_lattice_is_smaller() {
         "1,16",
         "--repeats",
         "1",
+        "--pin-sizes",
     ]);
     assert_eq!(code, 0, "exit status; stdout:\n{out}\nstderr:\n{err}");
     let lines: Vec<&str> = out

@@ -52,13 +52,13 @@ fn non_utf8_file_is_an_io_error() {
 }
 
 #[test]
-fn unparseable_file_exits_1_and_is_untouched() {
+fn unparseable_file_exits_2_and_is_untouched() {
     let dir = scratch("syntax");
     let path = dir.join("bad.c");
     let source = "void f(double A[10]) {\n  for (int i = 0; i < 10; i++)\n    A[i] = ) 1;\n}\n";
     fs::write(&path, source).expect("write");
     let out = polyfold(&["--emit", "scop", path.to_str().expect("utf-8 path")]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "nothing is written on stdout");
     let err = text(&out.stderr);
     assert!(err.contains("error[PF001]: syntax error"), "{err}");
@@ -142,7 +142,7 @@ fn several_files_exit_with_the_worst_code() {
         good.to_str().expect("utf-8"),
         bad.to_str().expect("utf-8"),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stdout).contains("good.c (1 SCoP)"));
     let missing = dir.join("missing.c");
     let out = polyfold(&[
@@ -184,7 +184,11 @@ fn in_place_diff_and_check() {
     let p = path.to_str().expect("utf-8");
     fs::write(&path, FOLDS).expect("write");
     let diff = polyfold(&["--diff", p]);
-    assert_eq!(diff.status.code(), Some(0));
+    assert_eq!(
+        diff.status.code(),
+        Some(1),
+        "a diff that is not empty exits 1"
+    );
     let d = text(&diff.stdout);
     assert!(
         d.contains("-  double t[N];\n+  double t; /* polyfold: t[i] -> t */\n"),

@@ -85,7 +85,7 @@ fn report_json_is_one_document_for_all_files() {
     assert_eq!(files.len(), 3, "a record for every file: {v}");
     assert_eq!(files[0]["status"], "ok");
     assert_eq!(files[1]["status"], "error");
-    assert_eq!(files[1]["exit_code"], 1);
+    assert_eq!(files[1]["exit_code"], 2);
     assert_eq!(files[1]["diagnostics"][0]["code"], "PF001", "{}", files[1]);
     assert_eq!(files[2]["status"], "error");
     assert_eq!(files[2]["exit_code"], 2);
@@ -165,7 +165,7 @@ fn quiet_and_allow_filter_warnings_not_errors() {
     let bad = dir.join("bad.c");
     fs::write(&bad, "int f( {\n").expect("write");
     let out = polyfold(&["-q", "--allow", "PF001", bad.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("PF001"));
     // A code must look like one.
     let out = polyfold(&["--allow", "16", &p]);
@@ -330,4 +330,51 @@ void kernel(double A[N]) {
     let out = polyfold(&["--live-out", "B", p]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), source, "B kept everywhere");
+}
+
+/// Issue 50, item 2: options written before a subcommand apply to it
+/// (`polyfold -q verify x.c` is `polyfold verify -q x.c`); an option the
+/// subcommand does not take (`-i`) is a usage error, and a word spelt
+/// almost like a subcommand is one too, before any file is touched.
+#[test]
+fn options_before_a_subcommand_and_a_misspelt_subcommand() {
+    let (path, _) = two_functions("subcommand-first");
+    let dir = path.parent().expect("scratch dir").to_path_buf();
+    let source = fs::read_to_string(&path).expect("read");
+    let file = path.to_str().expect("utf-8 path");
+    let out = polyfold(&["-q", "verify", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("every read sees the value"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = polyfold(&["-i", "verify", file]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("'-i'"), "{}", text(&out.stderr));
+    assert_eq!(fs::read_to_string(&path).expect("read"), source);
+    let out = polyfold(&["-i", "verfy", file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown subcommand `verfy` (did you mean `verify`?)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read_to_string(&path).expect("read"), source);
+    // A file of that name is a file.
+    let named = dir.join("verfy");
+    fs::write(&named, &source).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .arg("verfy")
+        .current_dir(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("void f("),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -13,4 +13,5 @@ mod bench_scale;
 mod bench_speed;
 mod cli;
 mod cli_conventions;
+mod corpus_sizes;
 mod plot;

@@ -1,9 +1,13 @@
 /* Issue 47: kernels that allocate their scratch buffers on the heap and
  * free them before returning. `t` (a pointer to VLA rows) holds one row at
- * a time, `u` (a pointer to elements) one value at a time: both shrink at
- * their allocation's size. `acc` is indexed linearly (`acc[y * w + x]`),
- * which polyfold does not model: it keeps its layout. Sizes run from 1x1
- * to 200x301. */
+ * a time (as does `r`, allocated as `sizeof(float[h][w])`), `u` (a
+ * pointer to elements) one value at a time: both shrink at their
+ * allocation's size. `acc` is indexed linearly (`acc[y * w + x]`)
+ * and read right after it is written once the loops are fused: one cell.
+ * `bx` is a linearised image read three rows at a time: three rows. `sh`
+ * is indexed `y * w + (x + 1)` with `x + 1` up to `w`, past its row: its
+ * column is not within the row, so it keeps its layout. Sizes run from
+ * 1x1 to 200x301. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,6 +23,21 @@ static float rows(int h, int w, const float in[h][w])
       s = s + t[y][x] * t[y][w - 1 - x];
   }
   free(t);
+  return s;
+}
+
+static float rows_sizeof(int h, int w, const float in[h][w])
+{
+  float (*r)[w] = malloc(sizeof(float[h][w]));
+  float s = 0.0f;
+  int y, x;
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++)
+      r[y][x] = in[y][x] * 0.25f - (float)y;
+    for (x = 0; x < w; x++)
+      s = s + r[y][x] * r[y][w - 1 - x];
+  }
+  free(r);
   return s;
 }
 
@@ -53,6 +72,36 @@ static float linear(int h, int w, const float in[h][w])
   return s;
 }
 
+static float flat_blur(int h, int w, const float in[h][w])
+{
+  float *bx = malloc(sizeof(float) * (h + 2) * w);
+  float s = 0.0f;
+  int y, x;
+  for (y = 0; y < h + 2; y++)
+    for (x = 0; x < w; x++)
+      bx[y * w + x] = in[0][x] * 0.25f + (float)((y * 5 + x * 3) % 7);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      s = s + (bx[y * w + x] + bx[(y + 1) * w + x] * 2.0f + bx[(y + 2) * w + x]) / (float)(x + 1);
+  free(bx);
+  return s;
+}
+
+static float shifted(int h, int w, const float in[h][w])
+{
+  float *sh = malloc(sizeof(float) * (h + 1) * w);
+  float s = 0.0f;
+  int y, x;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      sh[y * w + (x + 1)] = in[y][x] + 2.0f;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      s = s + sh[y * w + (x + 1)] * (float)x;
+  free(sh);
+  return s;
+}
+
 int main(void)
 {
   static const int hs[] = {1, 2, 7, 33, 200};
@@ -65,10 +114,12 @@ int main(void)
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
           in[y][x] = (float)((y * 7 + x * 3) % 13) / 4.0f;
-      float r = rows(h, w, in);
+      float r = rows(h, w, in) + rows_sizeof(h, w, in);
       double n = norms(h, w, in, out);
       float l = linear(h, w, in);
-      printf("%d %d %.3f %.3f %.3f %.3f\n", h, w, r, n, l, out[h - 1]);
+      float b = flat_blur(h, w, in);
+      float f = shifted(h, w, in);
+      printf("%d %d %.3f %.3f %.3f %.3f %.3f %.3f\n", h, w, r, n, l, out[h - 1], b, f);
       free(in);
       free(out);
     }

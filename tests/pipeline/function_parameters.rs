@@ -151,21 +151,44 @@ fn heap_scratch_buffers_shrink_at_their_allocation_size() {
         "float (*t)[w] = malloc(1 * sizeof *t); /* polyfold: t[y][x] -> t[0][x] */",
     );
     assert_has(&output, "s = s + t[0][x] * t[0][w - 1 - x];");
+    // The same row buffer sized `sizeof(float[h][w])`: the rows' count
+    // changes in the `sizeof`, the row extent stays.
+    assert_has(
+        &output,
+        "float (*r)[w] = malloc(sizeof(float[1][w])); /* polyfold: r[y][x] -> r[0][x] */",
+    );
     // u[y] lives within iteration y: one cell.
     assert_has(
         &output,
         "double *u = malloc(sizeof(double) * 1); /* polyfold: u[y] -> u[0] */",
     );
     assert_has(&output, "u[0] = u[0] + in[y][x] * in[y][x];");
-    // The linearised buffer keeps its layout.
-    assert_has(&output, "float *acc = malloc(sizeof(float) * h * w);");
-    assert_has(&output, "acc[y * w + x] = in[y][x] + 1.0f;");
+    // The linearised buffer `acc[y * w + x]` is `acc[y][x]`: once the
+    // loops are fused, each value is read right after it is written, so
+    // one cell, and its index is written linearly again.
+    assert_has(
+        &output,
+        "float *acc = malloc(sizeof(float) * 1 * 1); /* polyfold: acc[y * w + x] -> acc[0] */",
+    );
+    assert_has(&output, "acc[0] = in[y][x] + 1.0f;");
+    assert_has(&output, "s = s + acc[0];");
+    // `bx` rows y, y + 1 and y + 2 are read after row y + 2 is written:
+    // three rows of `w`, the row subscript modulo 3 times the row extent.
+    assert_has(
+        &output,
+        "float *bx = malloc(sizeof(float) * 3 * w); /* polyfold: bx[y * w + x] -> bx[(y % 3) * w + x] */",
+    );
+    assert_has(&output, "bx[(y % 3) * w + x] = in[0][x] * 0.25f");
+    // `sh[y * w + (x + 1)]` reaches column `w` (the next row's first
+    // cell): `sh[y][x + 1]` would be another cell, so it keeps its layout.
+    assert_has(&output, "float *sh = malloc(sizeof(float) * (h + 1) * w);");
+    assert_has(&output, "sh[y * w + (x + 1)] = in[y][x] + 2.0f;");
     common::assert_runs_like_original(&path, "heap_scratch", "parameters", &output);
     assert_idempotent("heap_scratch", &output);
 }
 
 #[test]
-fn a_linearised_heap_buffer_says_why_it_keeps_its_layout() {
+fn a_linearised_heap_buffer_past_its_row_says_why_it_keeps_its_layout() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
         .arg(case("heap_scratch"))
         .output()
@@ -173,10 +196,25 @@ fn a_linearised_heap_buffer_says_why_it_keeps_its_layout() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "`acc` holds memory from an allocation, but its size `malloc(sizeof(float) * h * w)` is not `n * sizeof *acc`"
+            "`sh` holds memory from an allocation, but the column of `sh[y * w + (x + 1)]` in S0 is not proven within its row (`0 .. w - 1`)"
         ),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_shifted_row_of_a_linearised_buffer_keeps_its_parentheses() {
+    let path = case("linear_shifted");
+    let output = polyfold(&[], &path);
+    // The consumer loop runs 2 iterations of `y` later: its row `y` is
+    // `y - 2`, a factor of the product.
+    assert_has(&output, "keep[(y - 2) * w + x] - keep[(y - 1) * w + x];");
+    assert_has(
+        &output,
+        "float (*tmp)[w] = malloc(3 * sizeof *tmp); /* polyfold: tmp[y][x] -> tmp[y % 3][x] */",
+    );
+    common::assert_runs_like_original(&path, "linear_shifted", "parameters", &output);
+    assert_idempotent("linear_shifted", &output);
 }
 
 #[test]

@@ -80,13 +80,21 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
     // whole needs 1 (its two one-iteration loops become a prologue and an
     // epilogue without loops); at the largest size of each list, fusion
     // pays.
-    for (name, param, sizes) in [
-        ("song_example1", "N", &[0i64, 1, 2, 3, 7][..]),
-        ("filter_chain", "N", &[1, 2, 3, 4, 5, 6, 9]),
-        ("gecos_gaussian", "M", &[1, 2, 3, 5]),
-        ("song_example2", "KN", &[1, 2, 3, 5]),
+    // song_example2 is fused by a whole-SCoP re-schedule that assumes
+    // `JN >= 2 && KN >= 2`: made with --pin-sizes only (without, its
+    // loops stay as they are and the output is the input's).
+    for (name, param, sizes, pin_sizes) in [
+        ("song_example1", "N", &[0i64, 1, 2, 3, 7][..], false),
+        ("filter_chain", "N", &[1, 2, 3, 4, 5, 6, 9], false),
+        ("gecos_gaussian", "M", &[1, 2, 3, 5], false),
+        ("song_example2", "KN", &[1, 2, 3, 5], true),
+        ("song_example2", "KN", &[1, 2, 3, 5], false),
     ] {
         let (_, source) = corpus(name);
+        let options = polyfold::pipeline::ContractOptions {
+            pin_sizes,
+            ..Default::default()
+        };
         for &n in sizes {
             let sized = common::with_define(&source, param, n);
             let dir =
@@ -94,17 +102,15 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
             let path = dir.join(format!("{name}.c"));
             std::fs::write(&path, &sized).expect("write");
             let program = extract(name, &sized, &Options::default());
-            let (contraction, fusion) = polyfold::pipeline::contract_read(
-                &program,
-                &Default::default(),
-                &Options::default(),
-            )
-            .expect("contracts");
+            let (contraction, fusion) =
+                polyfold::pipeline::contract_read(&program, &options, &Options::default())
+                    .expect("contracts");
             if name == "song_example1" && n == 0 {
                 assert!(fusion.is_none(), "{name} at {param} = {n}");
             }
             if n == sizes[sizes.len() - 1] {
-                assert!(fusion.is_some(), "{name} at {param} = {n}");
+                let fused = name != "song_example2" || pin_sizes;
+                assert_eq!(fusion.is_some(), fused, "{name} at {param} = {n}");
             }
             common::assert_runs_like_original(&path, name, "fusion", &contraction.output);
             let _ = std::fs::remove_dir_all(&dir);
@@ -118,10 +124,11 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
 /// row later (JN cells). The edge loops that write `ZA[1][k]` and
 /// `ZB[j][KN + 1]` are placed with the nests that write the same arrays.
 /// The scanner prints the SCoP again; the text assumes `JN >= 2 && KN >=
-/// 2` (true at the file's values) and pins it. `verify` traces it.
+/// 2` (true at the file's values) and, with `--pin-sizes` only, pins it.
+/// `verify` traces it.
 #[test]
 fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
-    let r = common::json_report(&["corpus/song_example2.c"]);
+    let r = common::json_report(&["--pin-sizes", "corpus/song_example2.c"]);
     assert_eq!(common::new_cells(&r, "ZA"), Some(2), "{r:#}");
     assert_eq!(common::new_cells(&r, "ZB"), Some(24), "{r:#}");
     let what = r["files"][0]["rescheduled"][0]["schedule"]
@@ -131,18 +138,29 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
         what.contains("S0, S2, S4, S5 by (0, 0); S1, S3 by (-1, 0)"),
         "{what}"
     );
-    let out = common::polyfold_stdout(&["corpus/song_example2.c"]);
+    let out = common::polyfold_stdout(&["--pin-sizes", "corpus/song_example2.c"]);
     assert!(
         out.contains(
             "_Static_assert(JN >= 2 && KN >= 2,\n                   \"polyfold: the schedule"
         ),
         "{out}"
     );
+    // Without --pin-sizes the output holds at every size: no re-schedule,
+    // and the report says what it would assume.
+    let plain = common::polyfold_stdout(&["corpus/song_example2.c"]);
+    assert!(!plain.contains("_Static_assert"), "{plain}");
+    let r = common::json_report(&["corpus/song_example2.c"]);
+    assert_eq!(common::new_cells(&r, "ZA"), Some(572), "{r:#}");
+    assert!(
+        r.to_string()
+            .contains("the new schedule holds only where JN >= 2 && KN >= 2"),
+        "{r:#}"
+    );
     // No guard is left in the fused loops.
     let scop =
         &out[out.find("#pragma scop").expect("scop")..out.find("#pragma endscop").expect("end")];
     assert!(!scop.contains("if ("), "{scop}");
-    let verify = common::polyfold_stdout(&["verify", "corpus/song_example2.c"]);
+    let verify = common::polyfold_stdout(&["verify", "--pin-sizes", "corpus/song_example2.c"]);
     assert!(
         verify.contains("re-scheduled")
             && verify.contains("reads see the values of the original schedule"),
@@ -163,7 +181,7 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
 #[test]
 fn a_run_after_a_statement_with_a_union_domain_is_rescheduled() {
     let path = "tests/fusion_cases/nest_union_domain.c";
-    let r = common::json_report(&[path]);
+    let r = common::json_report(&["--pin-sizes", path]);
     assert_eq!(common::new_cells(&r, "T"), Some(16), "{r:#}");
     assert!(
         r["files"][0]["rescheduled"][0]["schedule"].is_string(),
@@ -332,7 +350,7 @@ fn a_pinned_lattice_must_save_an_eighth_over_rows_for_every_n() {
         out.contains("    int i_r0, i_r1, i_r2; /* polyfold: rotating indices"),
         "{out}"
     );
-    let r = common::json_report(&["--min-memory", "corpus/jacobi2d_smoothing.c"]);
+    let r = common::json_report(&["--min-memory", "--pin-sizes", "corpus/jacobi2d_smoothing.c"]);
     for array in ["a", "A0", "A1", "A2", "A3"] {
         let cells = common::new_cells(&r, array).expect("a size");
         assert!(cells < 3 * 64, "{array}: {cells}");

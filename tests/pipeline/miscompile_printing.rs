@@ -38,6 +38,7 @@ fn check(name: &str, defines: &[(&str, i64)], expect_change: bool) -> String {
     // save too little to pass the cost rule (`P[w]` -> `P[i % (w - 2)]`).
     let contract = polyfold::pipeline::ContractOptions {
         min_memory: true,
+        pin_sizes: true,
         ..Default::default()
     };
     let contraction = polyfold::pipeline::contract_program(&program, &contract).expect("contracts");

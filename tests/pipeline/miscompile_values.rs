@@ -38,6 +38,8 @@ fn check(name: &str, defines: &[(&str, i64)], builds: &[(&[&str], bool)]) {
     let source = std::fs::read_to_string(dir.join(name)).expect("readable case");
     let options = RunOptions {
         defines: defines.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        // The pins are what these cases check.
+        pin_sizes: true,
         ..RunOptions::default()
     };
     let out = run_source(name, &source, &options);

@@ -27,10 +27,15 @@ fn case(name: &str) -> (PathBuf, String) {
     (path, source)
 }
 
-/// Contracts `name` with the default options, compares the sanitized runs
-/// of the original and the output, and returns the output.
+/// Contracts `name` with the default options and `--pin-sizes` (these
+/// cases print the pinned forms), compares the sanitized runs of the
+/// original and the output, and returns the output.
 fn contract_and_run(name: &str) -> String {
-    contract_and_run_with(name, &Default::default())
+    let options = polyfold::pipeline::ContractOptions {
+        pin_sizes: true,
+        ..Default::default()
+    };
+    contract_and_run_with(name, &options)
 }
 
 /// [`contract_and_run`] with `options`.
@@ -92,10 +97,12 @@ fn assert_has(output: &str, line: &str) {
 }
 
 /// The options of the tests of printed subscripts: every `%` as the
-/// mapping prints it, no rotating index (those are tested on their own).
+/// mapping prints it, no rotating index (those are tested on their own);
+/// with `--pin-sizes` (the pinned forms are printed here).
 fn no_rotation() -> polyfold::pipeline::ContractOptions {
     polyfold::pipeline::ContractOptions {
         rotate: false,
+        pin_sizes: true,
         ..Default::default()
     }
 }
@@ -548,6 +555,7 @@ fn every_modulo_of_merged_buffers_in_an_innermost_loop_is_reported() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let options = polyfold::pipeline::ContractOptions {
         min_memory: true,
+        pin_sizes: true,
         ..Default::default()
     };
     let mut seen = 0;

@@ -181,7 +181,7 @@ fn no_rotate_keeps_the_fold() {
 /// The fold stays, and the output runs like the original.
 #[test]
 fn a_middle_loop_two_above_its_bound_between_accesses_is_refused() {
-    let output = output_of("tests/scalars/broken_middle.c", &[]);
+    let output = output_of("tests/scalars/broken_middle.c", &["--pin-sizes"]);
     assert!(
         output.contains("double A[2]; /* polyfold: A[i] -> A[i % 2] */"),
         "{output}"
@@ -284,7 +284,7 @@ fn a_read_of_the_row_before_is_refused() {
 /// the output runs like the original.
 #[test]
 fn a_middle_loop_two_above_its_bound_inside_a_loop_is_refused() {
-    let output = output_of("tests/scalars/broken_middle_rows.c", &[]);
+    let output = output_of("tests/scalars/broken_middle_rows.c", &["--pin-sizes"]);
     assert!(
         output.contains("double A[2]; /* polyfold: A[r][i] -> A[i % 2] */"),
         "{output}"

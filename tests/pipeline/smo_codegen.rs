@@ -204,7 +204,12 @@ fn polyfold_inter_array(path: &Path, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
         // Merged buffers on the loops as written (fused, the stencils'
         // arrays fold alone: tests/pipeline/fusion.rs).
-        .args(["--inter-array", "--min-memory", "--no-fusion"])
+        .args([
+            "--inter-array",
+            "--min-memory",
+            "--pin-sizes",
+            "--no-fusion",
+        ])
         .args(extra)
         .arg(path)
         .output()

@@ -39,6 +39,7 @@ fn contract(file: &str) -> (Program, FileContraction) {
     let options = ContractOptions {
         inter_array: true,
         min_memory: true,
+        pin_sizes: true,
         ..ContractOptions::default()
     };
     let c = contract_program(&program, &options).expect("contraction runs");
@@ -103,6 +104,7 @@ fn the_merging_kernels_verify_through_the_cli() {
                 "verify",
                 "--inter-array",
                 "--min-memory",
+                "--pin-sizes",
                 "--no-fusion",
                 &path(file),
             ])

@@ -26,7 +26,7 @@ use crate::pipeline::certify::{
 use crate::pipeline::options::{ContractOptions, TRACE_STEPS};
 use crate::pipeline::record::{KeptReason as Kept, StrategySize};
 
-use crate::pipeline::record::EveryValue;
+use crate::pipeline::record::{EveryValue, PinOffer};
 
 use super::cost::layout_cells;
 use super::{cost, fits};
@@ -114,6 +114,10 @@ pub(crate) struct ArrayFacts<'a> {
     /// `None`: no trace ran; `Some(None)`: one gave up.
     pub max_live: Option<Option<usize>>,
     pub(crate) conflicts: Option<Conflicts>,
+    /// Without `--pin-sizes`, once the strategies ran: the smallest
+    /// storage for some parameter values only, when smaller than the
+    /// choice (see [`crate::pipeline::record::ArrayDecision::pin_offer`]).
+    pub pin_offer: Option<PinOffer>,
 }
 
 /// The difference set of the array, symbolic and for the known values.
@@ -404,6 +408,7 @@ impl<'a> ArrayFacts<'a> {
             trace: None,
             max_live: None,
             conflicts: None,
+            pin_offer: None,
         };
         if !facts.live_in.exact && !facts.live_in.pieces.is_empty() {
             // The symbolic answer is a superset; the trace decides exactly.
@@ -624,6 +629,9 @@ pub(crate) struct Chooser {
     /// sizes grow: a mapping for the known values only must be smaller
     /// to be made (else the choice would change with the sizes).
     pub(super) grown: Option<cost::Refusal>,
+    /// Without `--pin-sizes`: the smallest storage that would have been
+    /// taken but is certified for some parameter values only.
+    pub(super) pin_offer: Option<PinOffer>,
 }
 
 impl Chooser {

@@ -65,7 +65,7 @@ pub(crate) fn merge_scop(
     program: &Program,
     si: usize,
     safety_net: Duration,
-    (min_memory, masks, report_bound): (bool, bool, bool),
+    (min_memory, masks, report_bound, pin_sizes): (bool, bool, bool, bool),
     decisions: &mut [ArrayDecision],
 ) -> Result<MergedScop, NotMerged> {
     let scop = &program.scops[si];
@@ -95,10 +95,16 @@ pub(crate) fn merge_scop(
     } else {
         Err("the parameters are not all #defines of the file".into())
     };
+    // Pinned to them only with `--pin-sizes`.
+    let pinnable = if pin_sizes || scop.params.is_empty() {
+        values.clone()
+    } else {
+        Err("storage for the known sizes only needs --pin-sizes".into())
+    };
     let fixed = propose_for_known_values(
         program,
         si,
-        &values,
+        &pinnable,
         &temporaries,
         every.as_ref(),
         (safety_net, masks),

@@ -45,7 +45,7 @@ pub(crate) use facts::{
     ArrayFacts, Choice, Chooser, Proof, Proposals, decision_cells_at, layout_fits, trace_array,
 };
 
-use super::record::EveryValue;
+use super::record::{EveryValue, PinOffer};
 use facts::Proposal;
 
 /// A per-array strategy.
@@ -84,6 +84,8 @@ pub(super) fn choose(
     let scop = facts.scop;
     let failure = if scop.array_depends_on_values(facts.array) && !facts.macros_pinnable {
         Kept::ValueNotPinnable(super::pins::value_used_names(scop))
+    } else if scop.array_depends_on_values(facts.array) && !facts.options.pin_sizes {
+        Kept::PinNotAsked
     } else {
         Kept::NotProvenForEveryValue
     };
@@ -94,6 +96,7 @@ pub(super) fn choose(
         failure,
         refused: None,
         grown: None,
+        pin_offer: None,
     };
     let accesses = cost::access_keys(&facts.model);
     for (name, strategy) in PER_ARRAY {
@@ -127,6 +130,11 @@ pub(super) fn choose(
         return (Err(kept), chooser.sizes);
     }
     let sizes = std::mem::take(&mut chooser.sizes);
+    // The offer is reported when smaller than what is chosen (or kept).
+    facts.pin_offer = chooser
+        .pin_offer
+        .take()
+        .filter(|o| o.cells < chooser.current());
     (verdict(facts, chooser, budget), sizes)
 }
 
@@ -255,6 +263,28 @@ fn consider(
         }
         return false;
     }
+    // Without `--pin-sizes`, a storage for some values only is not taken:
+    // the smallest is kept to say what the pin would have saved. Without
+    // parameters (literal sizes) there is nothing to pin.
+    if !facts.options.pin_sizes
+        && !facts.scop.params.is_empty()
+        && !matches!(certified.certificate(), Certificate::ForAllParameters)
+    {
+        if let Some(c) = cells
+            && chooser.pin_offer.as_ref().is_none_or(|o| c < o.cells)
+            && let Some(mapping) = certified.mapping_text()
+        {
+            chooser.pin_offer = Some(PinOffer {
+                mapping,
+                cells: c,
+                valid: valid_text(facts.scop, certified.certificate()),
+            });
+            if chooser.best.is_none() {
+                chooser.failure = Kept::PinNotAsked;
+            }
+        }
+        return false;
+    }
     // The first proposal taken ends the strategy's list (its best
     // first), unless its layout wraps: a later one of the same
     // cells may read without `%` (a shifted change of basis).
@@ -284,6 +314,29 @@ fn consider(
         every_value,
     });
     !wraps
+}
+
+/// Where a storage of `certificate` is valid, for the reports:
+/// `W = 256, H = 192 only`, `N >= 4`.
+fn valid_text(scop: &crate::ir::Scop, certificate: &Certificate) -> String {
+    let names = scop.params.iter().map(|p| p.name.as_str());
+    match certificate {
+        Certificate::ForValues(values) => {
+            let pairs: Vec<String> = names
+                .zip(values)
+                .map(|(p, v)| format!("{p} = {v}"))
+                .collect();
+            format!("at {} only", pairs.join(", "))
+        }
+        Certificate::FromValues(from) => {
+            let pairs: Vec<String> = names
+                .zip(from)
+                .map(|(p, v)| format!("{p} >= {v}"))
+                .collect();
+            format!("for {} only", pairs.join(", "))
+        }
+        Certificate::ForAllParameters => "for every value".into(),
+    }
 }
 
 /// The choice once every strategy ran: the best storage when it is

@@ -32,7 +32,7 @@ fn read_case(name: &str) -> String {
 /// polyfold's output for a kernel, checked to run like the original.
 fn transform(kernel: &str) -> String {
     let path = format!("tests/real_c/cases/macros/{kernel}");
-    let output = common::polyfold_stdout(&[path.as_str()]);
+    let output = common::polyfold_stdout(&["--pin-sizes", path.as_str()]);
     common::assert_runs_like_original(
         &case_path(kernel),
         kernel.trim_end_matches(".c"),
