@@ -36,25 +36,33 @@
 static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B][NT * B])
 {
     int ty, tx, x, y;
-    double blurx[2][NT][3 * B - 2]; /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx % NT][(y - 2 * x) % (3 * B - 2)] */
+    /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx % NT][(y - 2 * x) % (3 * B - 2)] */
+    double blurx[2][NT][3 * B - 2];
 
 #pragma scop
     for (ty = 0; ty < NT; ty++)
         for (tx = 0; tx < NT; tx++)
             for (x = 0; x < B; x++) {
                 for (y = 0; y < B; y++)
-                    blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)] = (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
-                                           in[ty * B + y][tx * B + x + 2]) / 3.0;
+                    blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)] =
+                        (in[ty * B + y][tx * B + x] + in[ty * B + y][tx * B + x + 1] +
+                         in[ty * B + y][tx * B + x + 2]) / 3.0;
                 for (y = 0; y < B; y++) {
                     if (y >= 2)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[ty % 2][tx][(y + 3 * B - 2 * x - 4) % (3 * B - 2)] + blurx[ty % 2][tx][(y + 3 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
+                            (blurx[ty % 2][tx][(y + 3 * B - 2 * x - 4) % (3 * B - 2)] +
+                             blurx[ty % 2][tx][(y + 3 * B - 2 * x - 3) % (3 * B - 2)] +
+                             blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
                     if (y == 1 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 1) % (3 * B - 2)]) / 3.0;
+                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] +
+                             blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)] +
+                             blurx[ty % 2][tx][(3 * B - 2 * x - 1) % (3 * B - 2)]) / 3.0;
                     if (y == 0 && ty >= 1)
                         blury[ty * B + y][tx * B + x] =
-                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 4) % (3 * B - 2)] + blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] + blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
+                            (blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 4) % (3 * B - 2)] +
+                             blurx[(ty - 1) % 2][tx][(4 * B - 2 * x - 3) % (3 * B - 2)] +
+                             blurx[ty % 2][tx][(3 * B - 2 * x - 2) % (3 * B - 2)]) / 3.0;
                 }
             }
 #pragma endscop

@@ -39,11 +39,21 @@ static void durbin_kernel(const double r[N], double out[N])
     for (k = 1; k <= N - 1; k++) {
         beta = beta - alpha * alpha * beta;
         sum = r[k];
-        for (i = 0, y_r0 = (2 * i + k - 1) % (2 * N - 1); i <= k - 1; i++, y_r0 = y_r0 + 2 < 2 * N - 1 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 1))
+        y_r0 = (k - 1) % (2 * N - 1);
+        for (i = 0; i <= k - 1; i++) {
             sum = sum + r[k - i - 1] * y[y_r0];
+            y_r0 = y_r0 + 2 < 2 * N - 1 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 1);
+        }
         alpha = -sum * beta;
-        for (i = 0, y_r1 = (2 * i + k) % (2 * N - 1), y_r2 = (2 * i + k - 1) % (2 * N - 1), y_r3 = (3 * k - 2 * i - 3) % (2 * N - 1); i <= k - 1; i++, y_r1 = y_r1 + 2 < 2 * N - 1 ? y_r1 + 2 : y_r1 + 2 - (2 * N - 1), y_r2 = y_r2 + 2 < 2 * N - 1 ? y_r2 + 2 : y_r2 + 2 - (2 * N - 1), y_r3 = y_r3 >= 2 ? y_r3 - 2 : y_r3 - 2 + (2 * N - 1))
+        y_r1 = k % (2 * N - 1);
+        y_r2 = (k - 1) % (2 * N - 1);
+        y_r3 = (3 * k - 3) % (2 * N - 1);
+        for (i = 0; i <= k - 1; i++) {
             y[y_r1] = y[y_r2] + alpha * y[y_r3];
+            y_r1 = y_r1 + 2 < 2 * N - 1 ? y_r1 + 2 : y_r1 + 2 - (2 * N - 1);
+            y_r2 = y_r2 + 2 < 2 * N - 1 ? y_r2 + 2 : y_r2 + 2 - (2 * N - 1);
+            y_r3 = y_r3 >= 2 ? y_r3 - 2 : y_r3 - 2 + (2 * N - 1);
+        }
         y[(3 * k) % (2 * N - 1)] = alpha;
     }
     for (i = 0; i <= N - 1; i++)

@@ -23,5 +23,6 @@ pub mod plan;
 pub mod rotate;
 pub mod scalars;
 pub mod text;
+pub mod wrap;
 
 pub use edits::{Edit, EditError, apply_edits};

@@ -70,11 +70,16 @@ pub fn contract_file(
     let passes = (read_back, &contract_program as variants::Contract);
     // The original schedule, then the fusion stages, each contracted.
     let best = variants::best_schedule(program, options, passes)?;
-    if !options.split {
-        return Ok(best);
-    }
-    // The temporaries split by reference groups, when that pays.
-    variants::split_temporaries(program, best, options, passes)
+    let (mut contraction, fusion) = if options.split {
+        // The temporaries split by reference groups, when that pays.
+        variants::split_temporaries(program, best, options, passes)?
+    } else {
+        best
+    };
+    // Changed lines within the width a reviewer reads.
+    contraction.output =
+        crate::codegen::wrap::wrap_changed_lines(&program.source, &contraction.output);
+    Ok((contraction, fusion))
 }
 
 /// [`contract_file`] for a program the front end read with `frontend`

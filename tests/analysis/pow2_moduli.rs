@@ -264,7 +264,7 @@ fn merged_buffers_print_a_power_of_two_modulus_as_a_mask() {
     };
     let (masked, plain) = (run(true), run(false));
     assert!(
-        plain.contains("            polyfold_buf0[(t - i + 8) % 8] = 0.25 * "),
+        plain.contains("            polyfold_buf0[(t - i + 8) % 8] =\n                0.25 *"),
         "{plain}"
     );
     assert_eq!(masked, plain.replace(") % 8]", ") & 7]"));
