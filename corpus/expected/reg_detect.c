@@ -39,18 +39,16 @@ static void reg_detect_kernel(const int tangent[N * N], int path[N][N])
 #pragma scop
     for (j = 0; j <= N - 1; j++) {
         sum_t = tangent[(N + 1) * j];
-        for (i = j; i <= j; i++) {
-            for (k = 0; k <= P - 1; k++)
-                diff[k] = sum_t + k;
-            sum_d = diff[0];
-            for (k = 1; k <= P - 1; k++)
-                sum_d = sum_d + diff[k];
-            mean = sum_d;
-            if (j > 0)
-                path[j][i] = path[j - 1][i - 1] + mean;
-            else
-                path[j][i] = mean;
-        }
+        for (k = 0; k <= P - 1; k++)
+            diff[k] = sum_t + k;
+        sum_d = diff[0];
+        for (k = 1; k <= P - 1; k++)
+            sum_d = sum_d + diff[k];
+        mean = sum_d;
+        if (j > 0)
+            path[j][j] = path[j - 1][j - 1] + mean;
+        else
+            path[j][j] = mean;
         for (i = j + 1; i <= N - 1; i++) {
             sum_t = sum_t + tangent[i + N * j];
             for (k = 0; k <= P - 1; k++)

@@ -27,16 +27,16 @@ static void song_example1(double E[N + 1])
     double A_s0 = 0, A_s1 = 0; /* polyfold: A[i] -> scalars A_s0 = A[i - 1], A_s1 = A[i] in the loops of i */
 
 #pragma scop
-    for (i = 1; i <= 1; i++, A_s0 = A_s1)
-        if (i <= N)
-            A_s1 = E[i] + E[i - 1];
+    if (1 <= N)
+        A_s1 = E[1] + E[1 - 1];
+    A_s0 = A_s1;
     for (i = 2; i <= N; i++, A_s0 = A_s1) {
         A_s1 = E[i] + E[i - 1];
         E[i - 1] = A_s0;
     }
-    for (i = N + 1; i <= N + 1; i++, A_s0 = A_s1)
-        if (i >= 2)
-            E[i - 1] = A_s0;
+    if (N + 1 >= 2)
+        E[N + 1 - 1] = A_s0;
+    A_s0 = A_s1;
 #pragma endscop
 }
 

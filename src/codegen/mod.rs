@@ -22,6 +22,7 @@ pub(crate) mod placement;
 pub mod plan;
 pub mod rotate;
 pub mod scalars;
+pub mod straight;
 pub mod text;
 pub mod wrap;
 

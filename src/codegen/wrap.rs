@@ -194,7 +194,10 @@ fn breaks(line: &str) -> (Vec<Break>, Vec<(usize, u8)>) {
                 let op_start = line[..i]
                     .rfind(|c: char| !"+-*/%<>=&|^?:,;!".contains(c))
                     .map_or(0, |k| k + 1);
-                let cost = (depth, rank(&line[op_start..i]));
+                // The operator after a comment's end (`*/,` is `,`).
+                let op = &line[op_start..i];
+                let op = op.rfind("*/").map_or(op, |k| &op[k + 2..]);
+                let cost = (depth, rank(op));
                 found.push(Break {
                     at: i,
                     open: open.clone(),
@@ -253,7 +256,7 @@ fn wrap_line(line: &str) -> (Vec<String>, Option<usize>) {
             let low = later.iter().map(|p| p.cost).min();
             later.iter().find(|p| Some(p.cost) == low).copied()
         };
-        let Some((next, new_pad)) = chosen.and_then(|p| resume(p)) else {
+        let Some((next, new_pad)) = chosen.and_then(resume) else {
             break;
         };
         segments.push((next, new_pad));

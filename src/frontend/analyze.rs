@@ -13,6 +13,7 @@ use super::affine::{
     not_affine, strip_eq, to_dnf, to_lin, to_val,
 };
 use super::macros::Macros;
+use super::rotating::BodyForm;
 use super::scope::{Role, Scopes};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
@@ -487,7 +488,13 @@ impl<'a> Analyzer<'a> {
 
     /// Analyses one top-level statement. On failure the diagnostics are in
     /// `self.diags`.
-    pub(crate) fn analyze_top(&mut self, stmt: &CStmt) -> Option<Analyzed> {
+    /// `form`: the rotating indices of a loop in the body form, its starts
+    /// from byte `start` on (the statement's span begins there).
+    pub(crate) fn analyze_top(
+        &mut self,
+        stmt: &CStmt,
+        form: Option<(&BodyForm, usize)>,
+    ) -> Option<Analyzed> {
         self.written = written_names(stmt);
         self.iterators = loop_iterator_names(stmt);
         self.scalar_reads.clear();
@@ -498,10 +505,31 @@ impl<'a> Analyzer<'a> {
         self.diags.clear();
         self.has_loop = false;
         self.collapse = None;
-        let nodes = self.stmt(stmt).ok()?;
+        let nodes = match (form, stmt) {
+            (
+                Some((form, _)),
+                CStmt::For {
+                    init,
+                    cond,
+                    update,
+                    body,
+                    header_span,
+                    ..
+                },
+            ) => {
+                let header = (init, cond.as_ref(), update.as_ref(), header_span);
+                self.for_loop(header, body, Some(form))
+            }
+            _ => self.stmt(stmt),
+        };
+        let nodes = nodes.ok()?;
+        let span = match form {
+            Some((_, start)) => start..stmt.span().end,
+            None => stmt.span(),
+        };
         Some(Analyzed {
             nodes,
-            span: stmt.span(),
+            span,
             writes: self.written.clone(),
             params: std::mem::take(&mut self.params),
             has_loop: self.has_loop,
@@ -571,10 +599,39 @@ impl<'a> Analyzer<'a> {
                 }
             }
             CStmt::Compound { items, .. } => {
+                // Loops with rotating indices in the body form: their
+                // starts are read with the loop.
+                let refs: Vec<&CStmt> = items.iter().collect();
+                let forms: Vec<(usize, BodyForm)> = super::rotating::body_forms(&refs)
+                    .into_iter()
+                    .filter(|(k, f)| {
+                        self.only_in_body_form(items[f.first].span().start..items[*k].span().end, f)
+                    })
+                    .collect();
                 let mut out = Vec::new();
                 let mut failed = false;
-                for it in items {
-                    match self.stmt(it) {
+                for (k, it) in items.iter().enumerate() {
+                    if forms.iter().any(|(j, f)| (f.first..*j).contains(&k)) {
+                        continue;
+                    }
+                    let nodes = match (forms.iter().find(|(j, _)| *j == k), it) {
+                        (
+                            Some((_, form)),
+                            CStmt::For {
+                                init,
+                                cond,
+                                update,
+                                body,
+                                header_span,
+                                ..
+                            },
+                        ) => {
+                            let header = (init, cond.as_ref(), update.as_ref(), header_span);
+                            self.for_loop(header, body, Some(form))
+                        }
+                        _ => self.stmt(it),
+                    };
+                    match nodes {
                         Ok(n) => out.extend(n),
                         Err(()) => failed = true,
                     }
@@ -617,7 +674,11 @@ impl<'a> Analyzer<'a> {
                 body,
                 header_span,
                 ..
-            } => self.for_loop(init, cond.as_ref(), update.as_ref(), body, header_span),
+            } => self.for_loop(
+                (init, cond.as_ref(), update.as_ref(), header_span),
+                body,
+                None,
+            ),
             CStmt::Other { kind, span, .. } => {
                 let what = kind.trim_end_matches("_statement").replace('_', " ");
                 let end = self.keyword_end(span);
@@ -662,11 +723,9 @@ impl<'a> Analyzer<'a> {
     /// scope. A header polyfold does not model rejects the loop.
     fn for_loop(
         &mut self,
-        init: &ForInit,
-        cond: Option<&Expr>,
-        update: Option<&Expr>,
+        (init, cond, update, header): (&ForInit, Option<&Expr>, Option<&Expr>, &Range<usize>),
         body: &CStmt,
-        header: &Range<usize>,
+        form: Option<&BodyForm>,
     ) -> Res<Vec<Node>> {
         self.has_loop = true;
         let iterator = match self.loop_iterator(init, header) {
@@ -676,6 +735,30 @@ impl<'a> Analyzer<'a> {
         let (step, rotating_updates) = match self.loop_step(update, header, &iterator.name) {
             Ok(s) => s,
             Err(d) => return self.reject(d),
+        };
+        // The body form: the body without the updates, which are read
+        // with the starts as the header form's.
+        let trimmed;
+        let body = match (form, body) {
+            (Some(f), CStmt::Compound { items, span }) => {
+                if !rotating_updates.is_empty()
+                    || !iterator.rotating_inits.is_empty()
+                    || !iterator.declared_rotating.is_empty()
+                    || step.abs() != 1
+                {
+                    let d = self.bad_loop_form(
+                        header.clone(),
+                        "rotating indices are started in the header or before the loop, not both, and step by a loop of step 1",
+                    );
+                    return self.reject(d);
+                }
+                trimmed = CStmt::Compound {
+                    items: items[..f.keep].to_vec(),
+                    span: span.clone(),
+                };
+                &trimmed
+            }
+            _ => body,
         };
         let body_writes = match self.iterator_not_written(body, &iterator.name) {
             Ok(w) => w,
@@ -692,12 +775,19 @@ impl<'a> Analyzer<'a> {
             return self.reject(d);
         };
         self.loops.push(iterator.name.clone());
-        let rotating = self
-            .loop_rotating_indices(&iterator, &rotating_updates, step, (&body_writes, header))
-            .and_then(|rotating| {
-                self.loop_end(cond, step.signum(), depth, &mut cons)
-                    .map(|()| rotating)
-            });
+        let rotating = match form {
+            Some(f) => self.body_form_indices(f, (&iterator, step), (&body_writes, header)),
+            None => self.loop_rotating_indices(
+                &iterator,
+                &rotating_updates,
+                step,
+                (&body_writes, header),
+            ),
+        };
+        let rotating = rotating.and_then(|rotating| {
+            self.loop_end(cond, step.signum(), depth, &mut cons)
+                .map(|()| rotating)
+        });
         let rotating = match rotating {
             Ok(r) => r,
             Err(d) => {
@@ -1020,6 +1110,59 @@ impl<'a> Analyzer<'a> {
             (&iterator.name, step),
             (body_writes, header),
         )
+    }
+
+    /// The rotating indices of a loop in the body form (see
+    /// [`super::rotating`]), read as the header form would be: each start
+    /// `e0 % b` as `(e0 + d * step * (i - base)) % b`.
+    fn body_form_indices(
+        &mut self,
+        form: &BodyForm,
+        (iterator, step): (&LoopIterator<'_>, i64),
+        (body_writes, header): (&BTreeSet<String>, &Range<usize>),
+    ) -> Result<Vec<Rotating>, Diagnostic> {
+        let mut starts = Vec::new();
+        for ((name, start), (_, d)) in form.starts.iter().zip(&form.updates) {
+            let c = d.checked_mul(step);
+            let shifted = c.and_then(|c| {
+                super::rotating::header_start(start, c, (&iterator.name, iterator.init))
+            });
+            let Some(shifted) = shifted else {
+                return Err(self.bad_loop_form(
+                    start.span.clone(),
+                    "a rotating index starts at a residue `e % b`",
+                ));
+            };
+            starts.push((name.clone(), shifted));
+        }
+        let updates: Vec<&Expr> = form.updates.iter().map(|(u, _)| *u).collect();
+        self.rotating_indices(
+            &starts,
+            &updates,
+            (&iterator.name, step),
+            (body_writes, header),
+        )
+    }
+
+    /// Whether the rotating indices of the body form `form` appear nowhere
+    /// but in `region`, their starts and their loop (so that the starts
+    /// are dead outside it and can be read with it).
+    pub(crate) fn only_in_body_form(&self, region: Range<usize>, form: &BodyForm) -> bool {
+        form.starts.iter().all(|(name, start)| {
+            let Some(v) = self.scopes.lookup(name, start.span.start) else {
+                return false;
+            };
+            let v = &self.scopes.vars[v];
+            let scope = v.scope.clone();
+            let Some(text) = self.source.get(scope.clone()) else {
+                return false;
+            };
+            crate::util::c_text::identifier_tokens(text, true)
+                .into_iter()
+                .filter(|(_, n)| n == name)
+                .map(|(at, _)| scope.start + at)
+                .all(|at| region.contains(&at) || v.dc.name_span.contains(&at))
+        })
     }
 
     /// Adds to `cons` the constraints of the loop's condition, with the

@@ -33,6 +33,7 @@ pub mod macros;
 pub mod masks;
 pub mod parallel;
 pub mod preproc;
+pub(crate) mod rotating;
 pub mod scope;
 pub mod syntax;
 
@@ -684,6 +685,24 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// The loops of `items` whose rotating indices are in the body form
+    /// (see [`rotating`]), their starts in the same block as the loop and
+    /// the indices used nowhere else.
+    fn body_forms(&self, items: &[Item<'a>]) -> Vec<(usize, rotating::BodyForm<'a>)> {
+        let stmts: Vec<&CStmt> = items.iter().map(|e| e.stmt).collect();
+        let an = Analyzer::new(self.source, self.macros, self.scopes);
+        rotating::body_forms(&stmts)
+            .into_iter()
+            .filter(|(k, form)| {
+                let same_block = items[form.first..=*k]
+                    .iter()
+                    .all(|e| matches!(e.parent, Parent::Block { block, .. } if matches!(items[*k].parent, Parent::Block { block: b, .. } if b == block)));
+                let region = items[form.first].stmt.span().start..items[*k].stmt.span().end;
+                same_block && an.only_in_body_form(region, form)
+            })
+            .collect()
+    }
+
     fn process_list(&mut self, items: &[Item<'a>], mode: Mode, f: &'a Function) {
         let mut run: Vec<Analyzed> = Vec::new();
         let mut run_writes: BTreeSet<String> = BTreeSet::new();
@@ -693,8 +712,18 @@ impl<'a> Extractor<'a> {
         // The `#pragma` lines (that apply to the next statement) seen
         // right before the current item, with their place.
         let mut pending_pragmas: Vec<(Range<usize>, Parent)> = Vec::new();
-        for entry in items {
+        // Loops with rotating indices in the body form (their starts, in
+        // the same block, are read with the loop).
+        let forms = self.body_forms(items);
+        for (k, entry) in items.iter().enumerate() {
             let item = entry.stmt;
+            if forms.iter().any(|(j, f)| (f.first..*j).contains(&k)) {
+                continue;
+            }
+            let form = forms
+                .iter()
+                .find(|(j, _)| *j == k)
+                .map(|(_, f)| (f, items[f.first].stmt.span().start));
             if analyze::is_statement_pragma(item) {
                 pending_pragmas.push((item.span(), entry.parent));
                 continue;
@@ -706,7 +735,7 @@ impl<'a> Extractor<'a> {
             }
             let mut an = Analyzer::new(self.source, self.macros, self.scopes)
                 .with_pragmas(&self.file.pragmas);
-            match an.analyze_top(item) {
+            match an.analyze_top(item, form) {
                 Some(mut a) => {
                     if a.nodes.is_empty() {
                         continue;

@@ -76,9 +76,11 @@ pub fn contract_file(
     } else {
         best
     };
-    // Changed lines within the width a reviewer reads.
-    contraction.output =
-        crate::codegen::wrap::wrap_changed_lines(&program.source, &contraction.output);
+    // One-iteration loops as straight code, and changed lines within the
+    // width a reviewer reads.
+    let output =
+        crate::codegen::straight::one_iteration_loops(&program.source, &contraction.output);
+    contraction.output = crate::codegen::wrap::wrap_changed_lines(&program.source, &output);
     Ok((contraction, fusion))
 }
 

@@ -57,7 +57,9 @@ fn a_parameter_keeps_its_declarator_and_a_dropped_dimension_becomes_zero() {
     // and keeps its declarator. B is `main`'s alone: it shrinks there too.
     assert_has(
         &output,
-        "static void kernel(double A[N], double B[1] /* polyfold: B[i] -> B[0] */, \
+        // Over 120 columns on one line: broken after the comma, aligned
+        // after the parenthesis (issue 49).
+        "static void kernel(double A[N], double B[1] /* polyfold: B[i] -> B[0] */,\n                   \
          double C[N][N] /* polyfold: C[i][j] -> C[0][j % 2] */)",
     );
     assert_has(&output, "static double A[N], B[1], C[N][N];");

@@ -230,8 +230,11 @@ fn with_fast_modulo_a_runtime_modulus_wrapped_at_most_once_is_one_conditional_su
         "--no-fusion",
         file,
     ]);
-    let line = "            mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
-    assert!(output.lines().any(|l| l == line), "{output}");
+    // The statement is over 120 columns: it is wrapped (issue 49), so
+    // it is compared with the blanks of the output collapsed.
+    let line = "mean[j < (n + 1) / 2 ? j : j - (n + 1) / 2][i - 2 * j < 0 ? i - 2 * j + (3 * n + 1) / 2 : i - 2 * j] = sum_d;";
+    let flat = output.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(line), "{output}");
     runs_the_same_as(
         file,
         "fast-modulo",

@@ -1,0 +1,549 @@
+//! A loop polyfold printed that runs exactly one iteration becomes
+//! straight-line code (issue 49: a fused run's one-iteration prologue or
+//! epilogue, `for (i = 1; i <= 1; i++, A_s0 = A_s1) BODY`).
+//!
+//! `for (V = E; V <= E; V++, U1, …) BODY`, with `E` the same text twice
+//! and free of side effects, runs `V = E`, `BODY` once (the condition
+//! holds at `V = E`), then `V++, U1, …`, and stops (`E + 1 <= E` is
+//! false). So it is
+//!
+//! ```text
+//! V = E;
+//! BODY
+//! U1;
+//! V++;
+//! ```
+//!
+//! with the same operations in the same order. `V++` is left out when `V`
+//! is dead there: the next statement of the block is a `for` whose
+//! initialisation assigns `V` first without reading it, or nothing follows
+//! in the function and `V` is a parameter or a local of it (not
+//! `static`). A body that is a block loses its braces, one level of
+//! indentation less, unless it declares something.
+//!
+//! Not rewritten (the loop stays): a loop of the original file (its
+//! header is in the original text), a header that declares `V`, a body
+//! with `break` or `continue` (they would leave the loop), a pragma
+//! before the loop (`omp for` applies to a loop), `E` with a call, an
+//! assignment or `++`/`--`, and text laid out other than a statement per
+//! line.
+//!
+//! Runs on the final output, which the front end's parser reads.
+
+use crate::frontend::syntax::{self, BinOp, CStmt, Expr, ExprKind, ForInit};
+
+use super::{Edit, apply_edits};
+
+/// `output` with each one-iteration loop polyfold added (not a loop of
+/// `original`) written as straight-line code.
+pub fn one_iteration_loops(original: &str, output: &str) -> String {
+    let Some(file) = syntax::parse_file(output) else {
+        return output.to_string();
+    };
+    let mut edits = Vec::new();
+    for f in &file.functions {
+        let locals = locals(f);
+        let mut visit = |items: &[CStmt], last_in_function: bool| {
+            for (k, s) in items.iter().enumerate() {
+                let before = k.checked_sub(1).map(|j| &items[j]);
+                let after = items[k + 1..]
+                    .iter()
+                    .find(|s| !matches!(s, CStmt::Preproc { .. }));
+                if matches!(
+                    before,
+                    Some(CStmt::Preproc {
+                        applies_to_next: true,
+                        ..
+                    })
+                ) {
+                    continue;
+                }
+                // Whether the variable is dead after the loop: the next
+                // loop assigns it first, or the function ends there and it
+                // is a local.
+                let dead = |var: &str| match after {
+                    Some(next) => assigned_by_init(next) == Some(var),
+                    None => last_in_function && locals.iter().any(|l| l == var),
+                };
+                if let Some(e) = straight(original, output, s, &dead) {
+                    edits.push(e);
+                }
+            }
+        };
+        walk_blocks(&f.body, true, &mut visit);
+    }
+    if edits.is_empty() {
+        return output.to_string();
+    }
+    apply_edits(output, &edits).unwrap_or_else(|_| output.to_string())
+}
+
+/// The names of the non-`static` locals declared at the top of `f`'s body
+/// and its parameters.
+fn locals(f: &syntax::Function) -> Vec<String> {
+    let mut names: Vec<String> = f
+        .params
+        .iter()
+        .flat_map(|d| d.declarators.iter().map(|dc| dc.name.clone()))
+        .collect();
+    if let CStmt::Compound { items, .. } = &f.body {
+        for s in items {
+            if let CStmt::Decl { decl, .. } = s
+                && !decl.has_qualifier("static")
+            {
+                names.extend(decl.declarators.iter().map(|dc| dc.name.clone()));
+            }
+        }
+    }
+    names
+}
+
+/// Calls `visit` on the items of every block under `s` (outermost
+/// first), with whether the block is the function's body.
+fn walk_blocks(s: &CStmt, top: bool, visit: &mut impl FnMut(&[CStmt], bool)) {
+    match s {
+        CStmt::Compound { items, .. } => {
+            visit(items, top);
+            for i in items {
+                walk_blocks(i, false, visit);
+            }
+        }
+        CStmt::For { body, .. } => walk_blocks(body, false, visit),
+        CStmt::If { then, els, .. } => {
+            walk_blocks(then, false, visit);
+            if let Some(e) = els {
+                walk_blocks(e, false, visit);
+            }
+        }
+        CStmt::Other { children, .. } => {
+            for c in children {
+                walk_blocks(c, false, visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The variable a `for` statement's initialisation assigns first (`V =
+/// e`, `e` not reading `V`): its value before the loop is dead.
+fn assigned_by_init(s: &CStmt) -> Option<&str> {
+    let CStmt::For {
+        init: ForInit::Expr(e),
+        ..
+    } = s
+    else {
+        return None;
+    };
+    let mut first = e;
+    while let ExprKind::Comma(a, _) = &first.kind {
+        first = a;
+    }
+    let ExprKind::Assign(None, lhs, rhs) = &first.kind else {
+        return None;
+    };
+    let var = ident(lhs)?;
+    let mut reads = false;
+    rhs.walk(&mut |x| reads |= matches!(&x.kind, ExprKind::Ident(n) if n == var) || x.from_macro);
+    (!reads).then_some(var)
+}
+
+fn ident(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Ident(n) if !e.from_macro => Some(n),
+        _ => None,
+    }
+}
+
+/// Whether evaluating `e` once or twice is the same (no call, no
+/// assignment, no `++`/`--`).
+fn pure(e: &Expr) -> bool {
+    let mut ok = true;
+    e.walk(&mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Update(..) | ExprKind::Other(..)
+        ) || x.from_macro
+        {
+            ok = false;
+        }
+    });
+    ok
+}
+
+/// The edit that writes `s` as straight-line code, when it is a
+/// one-iteration loop polyfold added (see the module doc).
+fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool) -> Option<Edit> {
+    let CStmt::For {
+        init: ForInit::Expr(init),
+        cond: Some(cond),
+        update: Some(update),
+        body,
+        span,
+        header_span,
+    } = s
+    else {
+        return None;
+    };
+    let header = &output[header_span.clone()];
+    if original.contains(header) {
+        return None;
+    }
+    let ExprKind::Assign(None, v, from) = &init.kind else {
+        return None;
+    };
+    let var = ident(v)?;
+    let ExprKind::Binary(BinOp::Le, cv, to) = &cond.kind else {
+        return None;
+    };
+    let same = |a: &Expr, b: &Expr| {
+        let words = |e: &Expr| -> String { output[e.span.clone()].split_whitespace().collect() };
+        words(a) == words(b)
+    };
+    if ident(cv) != Some(var) || !same(from, to) || !pure(from) {
+        return None;
+    }
+    // `V++, U1, U2`: the comma tree leans left.
+    let mut parts = Vec::new();
+    let mut cur = update;
+    while let ExprKind::Comma(a, b) = &cur.kind {
+        parts.push(b.as_ref());
+        cur = a;
+    }
+    parts.push(cur);
+    parts.reverse();
+    let step = parts.first()?;
+    if !matches!(&step.kind, ExprKind::Update(true, x) if ident(x) == Some(var)) {
+        return None;
+    }
+    if exits(body) {
+        return None;
+    }
+    // Laid out a statement per line: the `for` starts its line.
+    let line_start = output[..span.start].rfind('\n').map_or(0, |k| k + 1);
+    let indent = &output[line_start..span.start];
+    if !indent.chars().all(|c| c == ' ' || c == '\t') {
+        return None;
+    }
+    // Dead after the loop: the body reads `E` where it read `V`, and `V`
+    // is not assigned at all. Otherwise `V = E;` first and `V++;` last.
+    let substituted = if dead(var) {
+        substitute(output, body, var, from)
+    } else {
+        None
+    };
+    let assign = substituted.is_none();
+    let body_text = body_lines(output, body, indent, &substituted.unwrap_or_default())?;
+    let mut text = if assign {
+        format!("{indent}{var} = {};\n", &output[from.span.clone()])
+    } else {
+        String::new()
+    };
+    for line in body_text {
+        if line.is_empty() {
+            text.push('\n');
+        } else {
+            text.push_str(&format!("{indent}{line}\n"));
+        }
+    }
+    for u in &parts[1..] {
+        text.push_str(&format!("{indent}{};\n", &output[u.span.clone()]));
+    }
+    if assign && !dead(var) {
+        text.push_str(&format!("{indent}{}++;\n", var));
+    }
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    // The first line goes where the `for` stood (after its indentation).
+    let text = text.strip_prefix(indent).unwrap_or(text).to_string();
+    Some(Edit::replace(span.clone(), text))
+}
+
+/// The edits that make `body` read `from` where it reads `var`, when that
+/// is the same program: `var` is not written, taken the address of or
+/// declared in the body, and no variable of `from` is written there (nor
+/// anything at all when the body calls a function). `from` is printed as
+/// it is where the place allows (an operand of `+`, `-`, a comparison, a
+/// subscript, a whole condition), in parentheses elsewhere.
+fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<Edit>> {
+    let mut names: Vec<&str> = Vec::new();
+    from.walk(&mut |x| {
+        if let ExprKind::Ident(n) = &x.kind {
+            names.push(n);
+        }
+    });
+    // C's precedence levels: `from`'s, and each operator's.
+    let level = |op: &BinOp| match op {
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
+        BinOp::Add | BinOp::Sub => 12,
+        BinOp::Shl | BinOp::Shr => 11,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 10,
+        BinOp::Eq | BinOp::Ne => 9,
+        BinOp::BitAnd => 8,
+        BinOp::BitXor => 7,
+        BinOp::BitOr => 6,
+        BinOp::And => 5,
+        BinOp::Or => 4,
+    };
+    let own = match &from.kind {
+        ExprKind::Ident(_) | ExprKind::Int(_) => 100,
+        ExprKind::Binary(op, ..) => level(op),
+        _ => 0,
+    };
+    let text = &output[from.span.clone()];
+    let mut ok = true;
+    let mut edits = Vec::new();
+    // Writes of `var` or of a name of `from`; calls.
+    let written = |lhs: &Expr| -> bool {
+        let mut root = lhs;
+        while let ExprKind::Subscript(b, _) | ExprKind::Field(b) | ExprKind::Deref(b) = &root.kind {
+            root = b;
+        }
+        match &root.kind {
+            ExprKind::Ident(n) => n == var || names.contains(&n.as_str()),
+            _ => !names.is_empty(),
+        }
+    };
+    let mut visit = |e: &Expr| {
+        match &e.kind {
+            ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
+                if written(lhs) =>
+            {
+                ok = false;
+            }
+            ExprKind::Call(..) if !names.is_empty() => ok = false,
+            ExprKind::Other(..) => ok = false,
+            _ => {}
+        }
+        // The operands that are `var`, with whether they need parentheses.
+        let mut at = |x: &Expr, bare: bool| {
+            if matches!(&x.kind, ExprKind::Ident(n) if n == var) {
+                if x.from_macro {
+                    ok = false;
+                }
+                let t = if bare {
+                    text.to_string()
+                } else {
+                    format!("({text})")
+                };
+                edits.push(Edit::replace(x.span.clone(), t));
+            }
+        };
+        match &e.kind {
+            ExprKind::Binary(op, a, b) => {
+                // `E op x` bare when E binds at least as tightly (C's
+                // operators group left to right); `x op E` when tighter.
+                at(a, own >= level(op));
+                at(b, own > level(op));
+            }
+            ExprKind::Subscript(_, i) => at(i, own > 1),
+            ExprKind::Call(_, args) => args.iter().for_each(|x| at(x, own > 1)),
+            ExprKind::Assign(_, _, rhs) => at(rhs, own > 1),
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => at(x, own == 100),
+            _ => {}
+        }
+    };
+    let mut plain = true;
+    walk_statements(body, &mut |s| {
+        plain &= matches!(
+            s,
+            CStmt::If { .. }
+                | CStmt::For { .. }
+                | CStmt::Expr { .. }
+                | CStmt::Compound { .. }
+                | CStmt::Empty { .. }
+        );
+    });
+    body.walk_exprs(&mut visit);
+    ok &= plain;
+    // Every use of `var` is replaced once (a use in any other place, a
+    // whole condition, keeps the assignment).
+    let mut uses = 0;
+    body.walk_exprs(&mut |x| {
+        uses += usize::from(matches!(&x.kind, ExprKind::Ident(n) if n == var))
+    });
+    (ok && uses == edits.len()).then_some(edits)
+}
+
+/// Calls `f` on `s` and every statement under it.
+fn walk_statements<'a>(s: &'a CStmt, f: &mut impl FnMut(&'a CStmt)) {
+    f(s);
+    match s {
+        CStmt::For { body, .. } => walk_statements(body, f),
+        CStmt::If { then, els, .. } => {
+            walk_statements(then, f);
+            if let Some(e) = els {
+                walk_statements(e, f);
+            }
+        }
+        CStmt::Compound { items, .. } => items.iter().for_each(|i| walk_statements(i, f)),
+        CStmt::Other { children, .. } => children.iter().for_each(|c| walk_statements(c, f)),
+        _ => {}
+    }
+}
+
+/// Whether `body` holds a `break` or a `continue` (conservatively, at any
+/// depth).
+fn exits(body: &CStmt) -> bool {
+    match body {
+        CStmt::Other { kind, children, .. } => {
+            kind == "break_statement" || kind == "continue_statement" || children.iter().any(exits)
+        }
+        CStmt::For { body, .. } => exits(body),
+        CStmt::If { then, els, .. } => exits(then) || els.as_deref().is_some_and(exits),
+        CStmt::Compound { items, .. } => items.iter().any(exits),
+        _ => false,
+    }
+}
+
+/// The lines of `body` as they go after the loop is removed, relative to
+/// `indent` (the loop's): a block's items without the braces, one level
+/// out (the block kept when it declares something); a statement as is,
+/// one level out.
+fn body_lines(output: &str, body: &CStmt, indent: &str, edits: &[Edit]) -> Option<Vec<String>> {
+    let (range, keep_braces) = match body {
+        CStmt::Compound { items, span } => {
+            if items.iter().any(|i| matches!(i, CStmt::Decl { .. })) {
+                (span.clone(), true)
+            } else {
+                let first = items.first()?.span().start;
+                let last = items.last()?.span().end;
+                // Comments between the braces and the items go too.
+                let open = span.start + 1;
+                let close = span.end - 1;
+                if !output[open..first].trim().is_empty() || !output[last..close].trim().is_empty()
+                {
+                    return None;
+                }
+                (first..last, false)
+            }
+        }
+        CStmt::Empty { .. } => return None,
+        other => (other.span(), false),
+    };
+    // The edits, inside the range, moved to its start.
+    let inside: Vec<Edit> = edits
+        .iter()
+        .map(|e| {
+            let (a, b) = (
+                e.range.start.checked_sub(range.start)?,
+                e.range.end.checked_sub(range.start)?,
+            );
+            (e.range.end <= range.end).then(|| Edit::replace(a..b, e.replacement.clone()))
+        })
+        .collect::<Option<_>>()?;
+    let text = apply_edits(&output[range.clone()], &inside).ok()?;
+    let text = text.as_str();
+    let mut lines: Vec<String> = Vec::new();
+    if keep_braces {
+        // The block as it is (`{` on the loop's line), its lines where
+        // they were.
+        for (k, l) in text.split('\n').enumerate() {
+            lines.push(match k {
+                0 => l.to_string(),
+                _ if l.trim().is_empty() => String::new(),
+                _ => l.strip_prefix(indent)?.to_string(),
+            });
+        }
+        return Some(lines);
+    }
+    // The body's first line starts at column `lead`, deeper than the
+    // loop; each line moves out by the difference.
+    let line_start = output[..range.start].rfind('\n').map_or(0, |k| k + 1);
+    let lead = &output[line_start..range.start];
+    if !lead.chars().all(|c| c == ' ') || lead.len() <= indent.len() {
+        return None;
+    }
+    let lead = " ".repeat(lead.len());
+    for (k, l) in text.split('\n').enumerate() {
+        lines.push(match k {
+            0 => l.to_string(),
+            _ if l.trim().is_empty() => String::new(),
+            _ => l.strip_prefix(&lead)?.to_string(),
+        });
+    }
+    Some(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORIGINAL: &str = "void f(double *E, int N)\n{\n    int i;\n    for (i = 1; i <= N; i++)\n        E[i] = 0;\n}\n";
+
+    /// `output`'s function body around `loops`.
+    fn function(loops: &str) -> String {
+        format!("void f(double *E, int N)\n{{\n    int i;\n    double a, b;\n{loops}}}\n")
+    }
+
+    #[test]
+    fn a_prologue_and_an_epilogue_of_one_iteration_become_straight_code() {
+        let output = function(
+            "    for (i = 1; i <= 1; i++, a = b)\n        if (i <= N)\n            b = E[i];\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    for (i = N + 1; i <= N + 1; i++, a = b) {\n        if (i >= 2)\n            E[i - 1] = a;\n    }\n",
+        );
+        // By hand: the body once with i = 1, then the update `a = b`; i is
+        // dead after each (the next loop assigns it; the function ends
+        // after the last), so the body reads 1 (N + 1) where it read i.
+        let expected = function(
+            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    if (N + 1 >= 2)\n        E[N + 1 - 1] = a;\n    a = b;\n",
+        );
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+    }
+
+    #[test]
+    fn the_step_stays_where_the_variable_is_read_after() {
+        let output = function(
+            "    for (i = 0; i <= 0; i++)\n        E[i] = 1;\n    E[i] = 2;\n    for (i = i + 1; i <= 0 + 1; i++)\n        E[i] = 3;\n    for (i = 5; i <= 5; i++)\n        E[i] = 4;\n",
+        );
+        let expected = function(
+            "    i = 0;\n    E[i] = 1;\n    i++;\n    E[i] = 2;\n    for (i = i + 1; i <= 0 + 1; i++)\n        E[i] = 3;\n    E[5] = 4;\n",
+        );
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+    }
+
+    #[test]
+    fn loops_that_stay() {
+        for loops in [
+            // The original's own loop.
+            "    for (i = 1; i <= N; i++)\n        E[i] = 0;\n",
+            // Two bounds.
+            "    for (i = 1; i <= 2; i++)\n        E[i] = 0;\n",
+            // A break, a pragma, a declared iterator, a call in the bound.
+            "    for (i = 1; i <= 1; i++) {\n        if (E[i] > 0)\n            break;\n        E[i] = 0;\n    }\n",
+            "#pragma omp parallel for\n    for (i = 1; i <= 1; i++)\n        E[i] = 0;\n",
+            "    for (int k = 1; k <= 1; k++)\n        E[k] = 0;\n",
+            "    for (i = g(); i <= g(); i++)\n        E[i] = 0;\n",
+            // The body of a loop without braces.
+            "    for (a = 0; a < 3; a++)\n        for (i = 1; i <= 1; i++)\n            E[i] = a;\n",
+        ] {
+            let output = function(loops);
+            assert_eq!(one_iteration_loops(ORIGINAL, &output), output, "{loops}");
+        }
+    }
+
+    #[test]
+    fn the_bound_goes_in_parentheses_where_precedence_asks() {
+        let output = function(
+            "    for (i = N + 1; i <= N + 1; i++)\n        E[2 * i] = E[i * 2] - E[N - i] + E[i - 1] + (i < N);\n",
+        );
+        // By hand, C's precedence: `2 * (N + 1)`, `(N + 1) * 2`,
+        // `N - (N + 1)`, `N + 1 - 1` (left to right), `N + 1 < N`.
+        let expected = function(
+            "    E[2 * (N + 1)] = E[(N + 1) * 2] - E[N - (N + 1)] + E[N + 1 - 1] + (N + 1 < N);\n",
+        );
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        // A body that writes a name of the bound keeps the assignment.
+        let output = function("    for (i = N; i <= N; i++)\n        N = E[i];\n");
+        let expected = function("    i = N;\n    N = E[i];\n");
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+    }
+
+    #[test]
+    fn a_block_that_declares_keeps_its_braces() {
+        let output = function(
+            "    for (i = 3; i <= 3; i++) {\n        double t = E[i];\n        E[i] = t;\n    }\n    return;\n",
+        );
+        let expected = function(
+            "    i = 3;\n    {\n        double t = E[i];\n        E[i] = t;\n    }\n    i++;\n    return;\n",
+        );
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+    }
+}
