@@ -13,5 +13,6 @@ mod bench_scale;
 mod bench_speed;
 mod cli;
 mod cli_conventions;
+mod corpus_review;
 mod corpus_sizes;
 mod plot;
