@@ -49,30 +49,34 @@ static double jacobi2d_smoothing_kernel(double in[N][N])
         if (i <= N - 1)
             for (j = 0; j < N; ++j)
                 a[i_r0][j] = in[i][j];
-        if (i >= 1 && i <= N)
+        if (i >= 1 && i <= N) {
             for (j = 0; j < N; ++j)
                 if (i == 1 || i == N || j == 0 || j == N - 1)
                     A0[i_r1][j] = a[i_r1][j];
                 else
                     A0[i_r1][j] = a[i_r1][j] + (a[i_r2][j] + a[i_r0][j] + a[i_r1][j - 1] + a[i_r1][j + 1]);
-        if (i >= 2 && i <= N + 1)
+        }
+        if (i >= 2 && i <= N + 1) {
             for (j = 0; j < N; ++j)
                 if (i == 2 || i == N + 1 || j == 0 || j == N - 1)
                     A1[i_r2][j] = A0[i_r2][j];
                 else
                     A1[i_r2][j] = A0[i_r2][j] + (A0[i_r0][j] + A0[i_r1][j] + A0[i_r2][j - 1] + A0[i_r2][j + 1]);
-        if (i >= 3 && i <= N + 2)
+        }
+        if (i >= 3 && i <= N + 2) {
             for (j = 0; j < N; ++j)
                 if (i == 3 || i == N + 2 || j == 0 || j == N - 1)
                     A2[i_r0][j] = A1[i_r0][j];
                 else
                     A2[i_r0][j] = A1[i_r0][j] + (A1[i_r1][j] + A1[i_r2][j] + A1[i_r0][j - 1] + A1[i_r0][j + 1]);
-        if (i >= 4 && i <= N + 3)
+        }
+        if (i >= 4 && i <= N + 3) {
             for (j = 0; j < N; ++j)
                 if (i == 4 || i == N + 3 || j == 0 || j == N - 1)
                     A3[i_r1][j] = A2[i_r1][j];
                 else
                     A3[i_r1][j] = A2[i_r1][j] + (A2[i_r2][j] + A2[i_r0][j] + A2[i_r1][j - 1] + A2[i_r1][j + 1]);
+        }
         if (i >= 5) {
             for (j = 0; j < N; ++j)
                 if (i == 5 || i == N + 4 || j == 0 || j == N - 1)

@@ -288,6 +288,16 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
         ExprKind::Binary(op, ..) => level(op),
         _ => 0,
     };
+    // Only a number or a name is put in place of `var`: another bound
+    // would make subscripts such as `base + n - 1 - base + 1`, where the
+    // assignment `V = E;` reads better.
+    if own != 100 {
+        return None;
+    }
+    let literal = match from.kind {
+        ExprKind::Int(v) => Some(v),
+        _ => None,
+    };
     let text = &output[from.span.clone()];
     let mut ok = true;
     let mut edits = Vec::new();
@@ -314,31 +324,65 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
             _ => {}
         }
         // The operands that are `var`, with whether they need parentheses.
-        let mut at = |x: &Expr, bare: bool| {
-            if matches!(&x.kind, ExprKind::Ident(n) if n == var) {
-                if x.from_macro {
-                    ok = false;
-                }
-                let t = if bare {
-                    text.to_string()
-                } else {
-                    format!("({text})")
-                };
-                edits.push(Edit::replace(x.span.clone(), t));
+        let at = |x: &Expr, bare: bool| -> Option<(Edit, bool)> {
+            if !matches!(&x.kind, ExprKind::Ident(n) if n == var) {
+                return None;
             }
+            let t = if bare {
+                text.to_string()
+            } else {
+                format!("({text})")
+            };
+            Some((Edit::replace(x.span.clone(), t), x.from_macro))
         };
+        let mut found: Vec<Option<(Edit, bool)>> = Vec::new();
         match &e.kind {
             ExprKind::Binary(op, a, b) => {
-                // `E op x` bare when E binds at least as tightly (C's
-                // operators group left to right); `x op E` when tighter.
-                at(a, own >= level(op));
-                at(b, own > level(op));
+                let is_var = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == var);
+                let is_from = |x: &Expr| output[x.span.clone()] == *text;
+                // `V - E` or `E - V` would read `E - E` (a name).
+                if literal.is_none()
+                    && *op == BinOp::Sub
+                    && ((is_var(a) && is_from(b)) || (is_from(a) && is_var(b)))
+                {
+                    ok = false;
+                }
+                // A number: `V + c`, `V - c` is the number it makes (a
+                // value the original computes), when not negative.
+                let folded = match (literal, op, &b.kind) {
+                    (Some(v), BinOp::Add, ExprKind::Int(c)) if is_var(a) && !b.from_macro => {
+                        v.checked_add(*c)
+                    }
+                    (Some(v), BinOp::Sub, ExprKind::Int(c)) if is_var(a) && !b.from_macro => {
+                        v.checked_sub(*c)
+                    }
+                    _ => None,
+                };
+                match folded {
+                    Some(value) if value >= 0 => {
+                        found.push(Some((
+                            Edit::replace(e.span.clone(), value.to_string()),
+                            a.from_macro,
+                        )));
+                    }
+                    _ => {
+                        // `E op x` bare when E binds at least as tightly
+                        // (C's operators group left to right); `x op E`
+                        // when tighter.
+                        found.push(at(a, own >= level(op)));
+                        found.push(at(b, own > level(op)));
+                    }
+                }
             }
-            ExprKind::Subscript(_, i) => at(i, own > 1),
-            ExprKind::Call(_, args) => args.iter().for_each(|x| at(x, own > 1)),
-            ExprKind::Assign(_, _, rhs) => at(rhs, own > 1),
-            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => at(x, own == 100),
+            ExprKind::Subscript(_, i) => found.push(at(i, own > 1)),
+            ExprKind::Call(_, args) => found.extend(args.iter().map(|x| at(x, own > 1))),
+            ExprKind::Assign(_, _, rhs) => found.push(at(rhs, own > 1)),
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => found.push(at(x, own == 100)),
             _ => {}
+        }
+        for (edit, from_macro) in found.into_iter().flatten() {
+            ok &= !from_macro;
+            edits.push(edit);
         }
     };
     let mut plain = true;
@@ -481,9 +525,10 @@ mod tests {
         );
         // By hand: the body once with i = 1, then the update `a = b`; i is
         // dead after each (the next loop assigns it; the function ends
-        // after the last), so the body reads 1 (N + 1) where it read i.
+        // after the last): the first body reads 1 where it read i, the
+        // second assigns i = N + 1 (no `i++`).
         let expected = function(
-            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    if (N + 1 >= 2)\n        E[N + 1 - 1] = a;\n    a = b;\n",
+            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    i = N + 1;\n    if (i >= 2)\n        E[i - 1] = a;\n    a = b;\n",
         );
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
     }
@@ -520,17 +565,24 @@ mod tests {
     }
 
     #[test]
-    fn the_bound_goes_in_parentheses_where_precedence_asks() {
+    fn a_number_or_a_name_replaces_the_iterator_and_other_bounds_are_assigned() {
+        // By hand: i = 3 gives E[2 * 3], E[3 * 2], E[N - 3], i - 1 = 2,
+        // i + 4 = 7 (numbers the original computes), `3 < N`.
         let output = function(
-            "    for (i = N + 1; i <= N + 1; i++)\n        E[2 * i] = E[i * 2] - E[N - i] + E[i - 1] + (i < N);\n",
+            "    for (i = 3; i <= 3; i++)\n        E[2 * i] = E[i * 2] - E[N - i] + E[i - 1] + E[i + 4] + E[i - 3] + (i < N);\n",
         );
-        // By hand, C's precedence: `2 * (N + 1)`, `(N + 1) * 2`,
-        // `N - (N + 1)`, `N + 1 - 1` (left to right), `N + 1 < N`.
-        let expected = function(
-            "    E[2 * (N + 1)] = E[(N + 1) * 2] - E[N - (N + 1)] + E[N + 1 - 1] + (N + 1 < N);\n",
-        );
+        let expected =
+            function("    E[2 * 3] = E[3 * 2] - E[N - 3] + E[2] + E[7] + E[0] + (3 < N);\n");
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
-        // A body that writes a name of the bound keeps the assignment.
+        // A name: `N - i` would read `N - N`; the assignment stays.
+        let output = function("    for (i = N; i <= N; i++)\n        E[N - i] = E[i];\n");
+        let expected = function("    i = N;\n    E[N - i] = E[i];\n");
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        // Another bound is assigned.
+        let output = function("    for (i = N + 1; i <= N + 1; i++)\n        E[i - 1] = 0;\n");
+        let expected = function("    i = N + 1;\n    E[i - 1] = 0;\n");
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        // A body that writes the name keeps the assignment.
         let output = function("    for (i = N; i <= N; i++)\n        N = E[i];\n");
         let expected = function("    i = N;\n    N = E[i];\n");
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);

@@ -616,7 +616,7 @@ fn print_members<'a>(
                 lines.push(reindent(body, &format!("{inner}{unit}")));
                 lines.push(format!("{inner}}}"));
             }
-            (Some(cond), false, true) => {
+            (Some(cond), false, true) if !has_else(body) => {
                 lines.push(format!("{inner}if ({cond})"));
                 lines.push(reindent(body, &format!("{inner}{unit}")));
             }
@@ -647,7 +647,7 @@ fn print_members<'a>(
         //     }
         let cond = common.join(" && ");
         out.push_str(&format!("\n{indent}{unit}if ({cond})"));
-        if one_statement {
+        if one_statement && !has_else(&body) {
             out.push('\n');
             out.push_str(&body);
         } else {
@@ -656,6 +656,15 @@ fn print_members<'a>(
             out.push_str(&format!("\n{indent}{unit}}}"));
         }
     }
+}
+
+/// Whether `body` holds an `else`: under a guard of polyfold's it gets
+/// braces, which `-Wdangling-else` asks for (the `else` binds to the
+/// body's own `if` either way).
+fn has_else(body: &str) -> bool {
+    crate::util::c_text::identifier_tokens(body, false)
+        .iter()
+        .any(|(_, word)| word == "else")
 }
 
 /// E.g. "loops at lines 16, 18" (a run of a later round: "the 2 loops

@@ -97,3 +97,46 @@ fn rotating_indices_start_before_the_loop_and_advance_at_the_end_of_the_body() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Issue 49 (and 47's "without new warnings"): every golden output of the
+/// corpus builds with `cc -std=c11 -Wall -Wextra -Werror` wherever its
+/// original does (jacobi2d_smoothing's guards around an `if`/`else` once
+/// drew `-Wdangling-else`).
+#[test]
+fn corpus_outputs_add_no_compiler_warning() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("corpus");
+    let mut kernels: Vec<_> = std::fs::read_dir(&dir)
+        .expect("corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    kernels.sort();
+    let clean = |path: &Path| -> Result<(), String> {
+        let out = std::process::Command::new("cc")
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+            .arg(path)
+            .output()
+            .expect("cc runs");
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    };
+    let mut checked = 0;
+    let mut warned = Vec::new();
+    for original in &kernels {
+        if clean(original).is_err() {
+            continue;
+        }
+        let name = original.file_name().expect("a name");
+        let golden = dir.join("expected").join(name);
+        checked += 1;
+        if let Err(e) = clean(&golden) {
+            warned.push(format!("{}:\n{e}", golden.display()));
+        }
+    }
+    assert!(checked >= 15, "only {checked} originals build cleanly");
+    assert!(warned.is_empty(), "{}", warned.join("\n"));
+}

@@ -89,7 +89,9 @@ fn an_alternating_direction_sweep_needs_one_row_of_each_coefficient() {
     // for every n), at the parameter and where main declares them.
     assert_has(
         &output,
-        "double p[1][N] /* polyfold: p[i][j] -> p[0][j] */, \
+        // Over 120 columns on one line: broken after the comma, aligned
+        // after the parenthesis (issue 49).
+        "double p[1][N] /* polyfold: p[i][j] -> p[0][j] */,\n                  \
          double q[1][N] /* polyfold: q[i][j] -> q[0][j] */)",
     );
     assert_has(&output, "    double p[1][N], q[1][N];");
