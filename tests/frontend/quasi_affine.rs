@@ -609,3 +609,79 @@ fn rotating_indices_read_as_the_residues_they_hold() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Issue 49: the body form polyfold prints (the start right before the
+/// loop, the update last in its body) reads as the header form: at every
+/// iteration the subscript is the residue C's run holds. By hand: from
+/// i = 0 up, r starts at 3 and steps by 2 modulo 5; from i = n - 1 down,
+/// r starts at 2 (the floor form's start) and steps by -1 modulo 5.
+#[test]
+fn rotating_indices_in_the_body_form_read_as_the_header_form() {
+    let kernel = |before: &str, header: &str, update: &str| {
+        format!(
+            "void f(int n, double A[100], double B[100]) {{\n  int i, r;\n  {before}\n  for ({header}) {{\n    B[i] = A[r];\n    {update}\n  }}\n}}\n"
+        )
+    };
+    type Start = fn(i64) -> i64;
+    let cases: [(&str, &str, &str, i64, Start); 2] = [
+        (
+            "r = 3 % 5;",
+            "i = 0; i < n; i++",
+            "r = r + 2 < 5 ? r + 2 : r + 2 - 5;",
+            2,
+            |_| 3,
+        ),
+        (
+            "r = (2 % 5 + 5) % 5;",
+            "i = n - 1; i >= 0; i--",
+            "r = r >= 1 ? r - 1 : r - 1 + 5;",
+            -1,
+            |_| 2,
+        ),
+    ];
+    for (before, header, update, d, start) in cases {
+        let source = kernel(before, header, update);
+        for n in 1..=12 {
+            let points = model_points(&source, n);
+            let program = frontend::extract("rot.c", &source, &frontend::Options::default());
+            assert_eq!(program.scops[0].stmts.len(), 1, "{source}");
+            let stmt = &program.scops[0].stmts[0];
+            let order: Vec<i64> = if d > 0 {
+                (0..n).collect()
+            } else {
+                (0..n).rev().collect()
+            };
+            let mut r = start(n);
+            for i in order {
+                let p = points.iter().find(|p| p[0] == i).expect("the iteration");
+                assert_eq!(
+                    eval(&stmt.reads[0].subscripts[0], n, p),
+                    r,
+                    "{source}: n = {n}, i = {i}"
+                );
+                r = (r + d).rem_euclid(5);
+            }
+        }
+    }
+    // Used anywhere else (read after the loop, or a statement between
+    // the start and the loop): not a rotating index, and `A[r]` is not
+    // modelled as a residue.
+    for source in [
+        "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  r = 3 % 5;\n  for (i = 0; i < n; i++) {\n    B[i] = A[r];\n    r = r + 2 < 5 ? r + 2 : r + 2 - 5;\n  }\n  B[0] = A[r];\n}\n",
+        "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  r = 3 % 5;\n  B[1] = 0;\n  for (i = 0; i < n; i++) {\n    B[i] = A[r];\n    r = r + 2 < 5 ? r + 2 : r + 2 - 5;\n  }\n}\n",
+    ] {
+        let program = frontend::extract("rot.c", source, &frontend::Options::default());
+        assert!(
+            program.scops.iter().all(|s| s
+                .stmts
+                .iter()
+                .all(|st| st.reads.iter().all(|a| s.array(a.array).name != "A"))),
+            "{source}: {:?}",
+            program
+                .scops
+                .iter()
+                .map(|s| s.stmts.len())
+                .collect::<Vec<_>>()
+        );
+    }
+}
