@@ -505,24 +505,7 @@ impl<'a> Analyzer<'a> {
         self.diags.clear();
         self.has_loop = false;
         self.collapse = None;
-        let nodes = match (form, stmt) {
-            (
-                Some((form, _)),
-                CStmt::For {
-                    init,
-                    cond,
-                    update,
-                    body,
-                    header_span,
-                    ..
-                },
-            ) => {
-                let header = (init, cond.as_ref(), update.as_ref(), header_span);
-                self.for_loop(header, body, Some(form))
-            }
-            _ => self.stmt(stmt),
-        };
-        let nodes = nodes.ok()?;
+        let nodes = self.stmt_with(stmt, form.map(|(f, _)| f)).ok()?;
         let span = match form {
             Some((_, start)) => start..stmt.span().end,
             None => stmt.span(),
@@ -578,6 +561,28 @@ impl<'a> Analyzer<'a> {
         Diagnostic::new(code, message, span, label)
     }
 
+    /// [`Self::stmt`], a `for` loop with rotating indices in the body
+    /// form `form` read with them.
+    fn stmt_with(&mut self, stmt: &CStmt, form: Option<&BodyForm>) -> Res<Vec<Node>> {
+        match (form, stmt) {
+            (
+                Some(form),
+                CStmt::For {
+                    init,
+                    cond,
+                    update,
+                    body,
+                    header_span,
+                    ..
+                },
+            ) => {
+                let header = (init, cond.as_ref(), update.as_ref(), header_span);
+                self.for_loop(header, body, Some(form))
+            }
+            _ => self.stmt(stmt),
+        }
+    }
+
     fn stmt(&mut self, stmt: &CStmt) -> Res<Vec<Node>> {
         match stmt {
             CStmt::Empty { .. } | CStmt::Preproc { .. } => Ok(Vec::new()),
@@ -614,24 +619,8 @@ impl<'a> Analyzer<'a> {
                     if forms.iter().any(|(j, f)| (f.first..*j).contains(&k)) {
                         continue;
                     }
-                    let nodes = match (forms.iter().find(|(j, _)| *j == k), it) {
-                        (
-                            Some((_, form)),
-                            CStmt::For {
-                                init,
-                                cond,
-                                update,
-                                body,
-                                header_span,
-                                ..
-                            },
-                        ) => {
-                            let header = (init, cond.as_ref(), update.as_ref(), header_span);
-                            self.for_loop(header, body, Some(form))
-                        }
-                        _ => self.stmt(it),
-                    };
-                    match nodes {
+                    let form = forms.iter().find(|(j, _)| *j == k).map(|(_, f)| f);
+                    match self.stmt_with(it, form) {
                         Ok(n) => out.extend(n),
                         Err(()) => failed = true,
                     }

@@ -15,8 +15,8 @@ fn added_lines<'a>(input: &str, output: &'a str) -> Vec<&'a str> {
     output.lines().filter(|l| !before.contains(l)).collect()
 }
 
-#[test]
-fn corpus_outputs_add_no_line_over_120_columns() {
+/// The corpus kernels, `corpus/*.c`, sorted.
+fn corpus_kernels() -> Vec<std::path::PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut kernels: Vec<_> = std::fs::read_dir(&dir)
         .expect("corpus")
@@ -25,6 +25,12 @@ fn corpus_outputs_add_no_line_over_120_columns() {
         .collect();
     kernels.sort();
     assert!(kernels.len() >= 20, "{kernels:?}");
+    kernels
+}
+
+#[test]
+fn corpus_outputs_add_no_line_over_120_columns() {
+    let kernels = corpus_kernels();
     let mut wide = Vec::new();
     let mut changed = 0;
     for path in &kernels {
@@ -104,14 +110,8 @@ fn rotating_indices_start_before_the_loop_and_advance_at_the_end_of_the_body() {
 /// drew `-Wdangling-else`).
 #[test]
 fn corpus_outputs_add_no_compiler_warning() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("corpus");
-    let mut kernels: Vec<_> = std::fs::read_dir(&dir)
-        .expect("corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    kernels.sort();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let kernels = corpus_kernels();
     let clean = |path: &Path| -> Result<(), String> {
         let out = std::process::Command::new("cc")
             .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
