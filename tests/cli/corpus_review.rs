@@ -13,6 +13,7 @@
 //! in git next to the review, which the reviewer updates by hand.
 
 use crate::common;
+use crate::corpus_sizes::kernels;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,20 +31,6 @@ fn root() -> &'static Path {
 
 fn doc_path() -> PathBuf {
     root().join("docs").join("corpus-review.md")
-}
-
-/// The corpus kernels (each `corpus/NAME.c`), sorted by name.
-fn kernels() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(root().join("corpus"))
-        .expect("corpus folder")
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            (p.extension()? == "c").then(|| p.file_stem()?.to_str().map(str::to_string))?
-        })
-        .collect();
-    names.sort();
-    assert!(names.len() >= 20, "corpus kernels: {names:?}");
-    names
 }
 
 /// What `polyfold --diff corpus/NAME.c` prints, run from the crate's

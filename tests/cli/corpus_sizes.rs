@@ -14,8 +14,9 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The corpus kernels (each `corpus/NAME.c` with its golden output).
-fn kernels() -> Vec<String> {
+/// The corpus kernels (each `corpus/NAME.c` with its golden output),
+/// sorted by name.
+pub(crate) fn kernels() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("corpus folder")
