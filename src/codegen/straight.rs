@@ -30,6 +30,7 @@
 //!
 //! Runs on the final output, which the front end's parser reads.
 
+use crate::frontend::alloc::walk_stmts;
 use crate::frontend::syntax::{self, BinOp, CStmt, Expr, ExprKind, ForInit};
 
 use super::{Edit, apply_edits};
@@ -70,7 +71,12 @@ pub fn one_iteration_loops(original: &str, output: &str) -> String {
                 }
             }
         };
-        walk_blocks(&f.body, true, &mut visit);
+        // Every block, and whether it is the function's body.
+        walk_stmts(&f.body, &mut |s| {
+            if let CStmt::Compound { items, .. } = s {
+                visit(items, std::ptr::eq(s, &f.body));
+            }
+        });
     }
     if edits.is_empty() {
         return output.to_string();
@@ -96,32 +102,6 @@ fn locals(f: &syntax::Function) -> Vec<String> {
         }
     }
     names
-}
-
-/// Calls `visit` on the items of every block under `s` (outermost
-/// first), with whether the block is the function's body.
-fn walk_blocks(s: &CStmt, top: bool, visit: &mut impl FnMut(&[CStmt], bool)) {
-    match s {
-        CStmt::Compound { items, .. } => {
-            visit(items, top);
-            for i in items {
-                walk_blocks(i, false, visit);
-            }
-        }
-        CStmt::For { body, .. } => walk_blocks(body, false, visit),
-        CStmt::If { then, els, .. } => {
-            walk_blocks(then, false, visit);
-            if let Some(e) = els {
-                walk_blocks(e, false, visit);
-            }
-        }
-        CStmt::Other { children, .. } => {
-            for c in children {
-                walk_blocks(c, false, visit);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The variable a `for` statement's initialisation assigns first (`V =
@@ -260,9 +240,9 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
 /// The edits that make `body` read `from` where it reads `var`, when that
 /// is the same program: `var` is not written, taken the address of or
 /// declared in the body, and no variable of `from` is written there (nor
-/// anything at all when the body calls a function). `from` is printed as
-/// it is where the place allows (an operand of `+`, `-`, a comparison, a
-/// subscript, a whole condition), in parentheses elsewhere.
+/// anything at all when the body calls a function), and `var` is read only
+/// as an operand, a subscript, an argument or a value assigned. `from` is
+/// a number or a name; `V + c` and `V - c` with a number fold.
 fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<Edit>> {
     let mut names: Vec<&str> = Vec::new();
     from.walk(&mut |x| {
@@ -270,28 +250,10 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
             names.push(n);
         }
     });
-    // C's precedence levels: `from`'s, and each operator's.
-    let level = |op: &BinOp| match op {
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 13,
-        BinOp::Add | BinOp::Sub => 12,
-        BinOp::Shl | BinOp::Shr => 11,
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 10,
-        BinOp::Eq | BinOp::Ne => 9,
-        BinOp::BitAnd => 8,
-        BinOp::BitXor => 7,
-        BinOp::BitOr => 6,
-        BinOp::And => 5,
-        BinOp::Or => 4,
-    };
-    let own = match &from.kind {
-        ExprKind::Ident(_) | ExprKind::Int(_) => 100,
-        ExprKind::Binary(op, ..) => level(op),
-        _ => 0,
-    };
-    // Only a number or a name is put in place of `var`: another bound
-    // would make subscripts such as `base + n - 1 - base + 1`, where the
-    // assignment `V = E;` reads better.
-    if own != 100 {
+    // Only a number or a name is put in place of `var` (no parentheses
+    // needed anywhere): another bound would make subscripts such as
+    // `base + n - 1 - base + 1`, where the assignment `V = E;` reads better.
+    if !matches!(from.kind, ExprKind::Ident(_) | ExprKind::Int(_)) {
         return None;
     }
     let literal = match from.kind {
@@ -323,17 +285,10 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
             ExprKind::Other(..) => ok = false,
             _ => {}
         }
-        // The operands that are `var`, with whether they need parentheses.
-        let at = |x: &Expr, bare: bool| -> Option<(Edit, bool)> {
-            if !matches!(&x.kind, ExprKind::Ident(n) if n == var) {
-                return None;
-            }
-            let t = if bare {
-                text.to_string()
-            } else {
-                format!("({text})")
-            };
-            Some((Edit::replace(x.span.clone(), t), x.from_macro))
+        // The operands that are `var`.
+        let at = |x: &Expr| -> Option<(Edit, bool)> {
+            matches!(&x.kind, ExprKind::Ident(n) if n == var)
+                .then(|| (Edit::replace(x.span.clone(), text), x.from_macro))
         };
         let mut found: Vec<Option<(Edit, bool)>> = Vec::new();
         match &e.kind {
@@ -365,19 +320,13 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
                             a.from_macro,
                         )));
                     }
-                    _ => {
-                        // `E op x` bare when E binds at least as tightly
-                        // (C's operators group left to right); `x op E`
-                        // when tighter.
-                        found.push(at(a, own >= level(op)));
-                        found.push(at(b, own > level(op)));
-                    }
+                    _ => found.extend([at(a), at(b)]),
                 }
             }
-            ExprKind::Subscript(_, i) => found.push(at(i, own > 1)),
-            ExprKind::Call(_, args) => found.extend(args.iter().map(|x| at(x, own > 1))),
-            ExprKind::Assign(_, _, rhs) => found.push(at(rhs, own > 1)),
-            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => found.push(at(x, own == 100)),
+            ExprKind::Subscript(_, i) => found.push(at(i)),
+            ExprKind::Call(_, args) => found.extend(args.iter().map(at)),
+            ExprKind::Assign(_, _, rhs) => found.push(at(rhs)),
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => found.push(at(x)),
             _ => {}
         }
         for (edit, from_macro) in found.into_iter().flatten() {
@@ -386,7 +335,7 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
         }
     };
     let mut plain = true;
-    walk_statements(body, &mut |s| {
+    walk_stmts(body, &mut |s| {
         plain &= matches!(
             s,
             CStmt::If { .. }
@@ -407,35 +356,15 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
     (ok && uses == edits.len()).then_some(edits)
 }
 
-/// Calls `f` on `s` and every statement under it.
-fn walk_statements<'a>(s: &'a CStmt, f: &mut impl FnMut(&'a CStmt)) {
-    f(s);
-    match s {
-        CStmt::For { body, .. } => walk_statements(body, f),
-        CStmt::If { then, els, .. } => {
-            walk_statements(then, f);
-            if let Some(e) = els {
-                walk_statements(e, f);
-            }
-        }
-        CStmt::Compound { items, .. } => items.iter().for_each(|i| walk_statements(i, f)),
-        CStmt::Other { children, .. } => children.iter().for_each(|c| walk_statements(c, f)),
-        _ => {}
-    }
-}
-
 /// Whether `body` holds a `break` or a `continue` (conservatively, at any
 /// depth).
 fn exits(body: &CStmt) -> bool {
-    match body {
-        CStmt::Other { kind, children, .. } => {
-            kind == "break_statement" || kind == "continue_statement" || children.iter().any(exits)
-        }
-        CStmt::For { body, .. } => exits(body),
-        CStmt::If { then, els, .. } => exits(then) || els.as_deref().is_some_and(exits),
-        CStmt::Compound { items, .. } => items.iter().any(exits),
-        _ => false,
-    }
+    let mut found = false;
+    walk_stmts(body, &mut |s| {
+        found |= matches!(s, CStmt::Other { kind, .. }
+            if kind == "break_statement" || kind == "continue_statement");
+    });
+    found
 }
 
 /// The lines of `body` as they go after the loop is removed, relative to

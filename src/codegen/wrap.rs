@@ -22,6 +22,8 @@
 
 use std::collections::HashSet;
 
+use crate::util::c_text::{TokenKind, tokens};
+
 /// The widest line polyfold adds (issue 49).
 pub const MAX_COLUMNS: usize = 120;
 
@@ -147,66 +149,35 @@ fn rank(op: &str) -> usize {
 }
 
 /// The places `line` may break (see the module's order), and the open
-/// brackets at its end.
+/// brackets at its end. The line's tokens (`util::c_text::tokens`) leave
+/// out its literals and comments.
 fn breaks(line: &str) -> (Vec<Break>, Vec<(usize, u8)>) {
-    let b = line.as_bytes();
-    let indent = b.iter().take_while(|c| **c == b' ' || **c == b'\t').count();
     let mut found = Vec::new();
     let mut open: Vec<(usize, u8)> = Vec::new();
-    let mut quote: Option<u8> = None;
-    let mut i = indent;
-    while i < b.len() {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                quote = None;
-            }
-            i += 1;
+    for (range, kind) in tokens(line) {
+        if kind != TokenKind::Punct {
             continue;
         }
-        match c {
-            b'"' | b'\'' => quote = Some(c),
-            b'/' if b.get(i + 1) == Some(&b'/') => break,
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                // An inline comment: skipped whole; an unclosed one ends
-                // the places to break.
-                match line[i + 2..].find("*/") {
-                    Some(end) => {
-                        i += 2 + end + 2;
-                        continue;
-                    }
-                    None => break,
-                }
-            }
-            b'(' | b'[' | b'{' => open.push((i, c)),
-            b')' | b']' | b'}' => {
+        let op = &line[range.clone()];
+        match op {
+            "(" | "[" | "{" => open.push((range.start, op.as_bytes()[0])),
+            ")" | "]" | "}" => {
                 open.pop();
             }
-            b' ' if i > indent && b"+-*/%<>=&|^?:,;".contains(&b[i - 1]) => {
+            "++" | "--" | "->" | "!" | "~" | "." => {}
+            _ if line[range.end..].starts_with(' ') => {
                 let depth = open
                     .iter()
                     .map(|(_, k)| if *k == b'[' { 10 } else { 1 })
                     .sum();
-                let op_start = line[..i]
-                    .rfind(|c: char| !"+-*/%<>=&|^?:,;!".contains(c))
-                    .map_or(0, |k| k + 1);
-                // The operator after a comment's end (`*/,` is `,`).
-                let op = &line[op_start..i];
-                let op = op.rfind("*/").map_or(op, |k| &op[k + 2..]);
-                let cost = (depth, rank(op));
                 found.push(Break {
-                    at: i,
+                    at: range.end,
                     open: open.clone(),
-                    cost,
+                    cost: (depth, rank(op)),
                 });
             }
             _ => {}
         }
-        i += 1;
     }
     (found, open)
 }

@@ -561,23 +561,20 @@ impl<'a> Analyzer<'a> {
         Diagnostic::new(code, message, span, label)
     }
 
-    /// [`Self::stmt`], a `for` loop with rotating indices in the body
-    /// form `form` read with them.
+    /// [`Self::stmt`]; a `for` loop is read with the rotating indices of
+    /// its body form `form`, if any.
     fn stmt_with(&mut self, stmt: &CStmt, form: Option<&BodyForm>) -> Res<Vec<Node>> {
-        match (form, stmt) {
-            (
-                Some(form),
-                CStmt::For {
-                    init,
-                    cond,
-                    update,
-                    body,
-                    header_span,
-                    ..
-                },
-            ) => {
+        match stmt {
+            CStmt::For {
+                init,
+                cond,
+                update,
+                body,
+                header_span,
+                ..
+            } => {
                 let header = (init, cond.as_ref(), update.as_ref(), header_span);
-                self.for_loop(header, body, Some(form))
+                self.for_loop(header, body, form)
             }
             _ => self.stmt(stmt),
         }
@@ -606,13 +603,7 @@ impl<'a> Analyzer<'a> {
             CStmt::Compound { items, .. } => {
                 // Loops with rotating indices in the body form: their
                 // starts are read with the loop.
-                let refs: Vec<&CStmt> = items.iter().collect();
-                let forms: Vec<(usize, BodyForm)> = super::rotating::body_forms(&refs)
-                    .into_iter()
-                    .filter(|(k, f)| {
-                        self.only_in_body_form(items[f.first].span().start..items[*k].span().end, f)
-                    })
-                    .collect();
+                let forms = self.body_forms(&items.iter().collect::<Vec<_>>());
                 let mut out = Vec::new();
                 let mut failed = false;
                 for (k, it) in items.iter().enumerate() {
@@ -656,18 +647,7 @@ impl<'a> Analyzer<'a> {
                 }
                 Ok(out)
             }
-            CStmt::For {
-                init,
-                cond,
-                update,
-                body,
-                header_span,
-                ..
-            } => self.for_loop(
-                (init, cond.as_ref(), update.as_ref(), header_span),
-                body,
-                None,
-            ),
+            CStmt::For { .. } => self.stmt_with(stmt, None),
             CStmt::Other { kind, span, .. } => {
                 let what = kind.trim_end_matches("_statement").replace('_', " ");
                 let end = self.keyword_end(span);
@@ -1133,10 +1113,22 @@ impl<'a> Analyzer<'a> {
         )
     }
 
+    /// The loops among `stmts` (one block's statements, in order) whose
+    /// rotating indices are in the body form (see [`super::rotating`]) and
+    /// used nowhere else.
+    pub(crate) fn body_forms<'e>(&self, stmts: &[&'e CStmt]) -> Vec<(usize, BodyForm<'e>)> {
+        super::rotating::body_forms(stmts)
+            .into_iter()
+            .filter(|(k, f)| {
+                self.only_in_body_form(stmts[f.first].span().start..stmts[*k].span().end, f)
+            })
+            .collect()
+    }
+
     /// Whether the rotating indices of the body form `form` appear nowhere
     /// but in `region`, their starts and their loop (so that the starts
     /// are dead outside it and can be read with it).
-    pub(crate) fn only_in_body_form(&self, region: Range<usize>, form: &BodyForm) -> bool {
+    fn only_in_body_form(&self, region: Range<usize>, form: &BodyForm) -> bool {
         form.starts.iter().all(|(name, start)| {
             let Some(v) = self.scopes.lookup(name, start.span.start) else {
                 return false;

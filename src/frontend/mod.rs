@@ -690,15 +690,16 @@ impl<'a> Extractor<'a> {
     /// the indices used nowhere else.
     fn body_forms(&self, items: &[Item<'a>]) -> Vec<(usize, rotating::BodyForm<'a>)> {
         let stmts: Vec<&CStmt> = items.iter().map(|e| e.stmt).collect();
-        let an = Analyzer::new(self.source, self.macros, self.scopes);
-        rotating::body_forms(&stmts)
+        let block = |e: &Item| match e.parent {
+            Parent::Block { block, .. } => Some(block),
+            Parent::Sole => None,
+        };
+        Analyzer::new(self.source, self.macros, self.scopes)
+            .body_forms(&stmts)
             .into_iter()
             .filter(|(k, form)| {
-                let same_block = items[form.first..=*k]
-                    .iter()
-                    .all(|e| matches!(e.parent, Parent::Block { block, .. } if matches!(items[*k].parent, Parent::Block { block: b, .. } if b == block)));
-                let region = items[form.first].stmt.span().start..items[*k].stmt.span().end;
-                same_block && an.only_in_body_form(region, form)
+                let here = block(&items[*k]);
+                here.is_some() && items[form.first..*k].iter().all(|e| block(e) == here)
             })
             .collect()
     }
