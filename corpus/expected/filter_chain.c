@@ -29,16 +29,25 @@ static void filter_chain(const double in[N + 2], double out[N + 2])
     double t2_s0 = 0, t2_s1 = 0, t2_s2 = 0;
 
 #pragma scop
-    for (i = 1; i <= 4; i++, t1_s0 = t1_s1, t1_s1 = t1_s2, t2_s0 = t2_s1, t2_s1 = t2_s2)
+    for (i = 1; i <= 4; i++) {
         if (i <= N) {
             t1_s2 = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
             if (i >= 3)
                 t2_s2 = (t1_s0 + 2.0 * t1_s1 + t1_s2) * 0.25;
         }
-    for (i = 5; i <= N; i++, t1_s0 = t1_s1, t1_s1 = t1_s2, t2_s0 = t2_s1, t2_s1 = t2_s2) {
+        t1_s0 = t1_s1;
+        t1_s1 = t1_s2;
+        t2_s0 = t2_s1;
+        t2_s1 = t2_s2;
+    }
+    for (i = 5; i <= N; i++) {
         t1_s2 = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;
         t2_s2 = (t1_s0 + 2.0 * t1_s1 + t1_s2) * 0.25;
         out[i - 2] = t2_s2 - t2_s0;
+        t1_s0 = t1_s1;
+        t1_s1 = t1_s2;
+        t2_s0 = t2_s1;
+        t2_s1 = t2_s2;
     }
 #pragma endscop
 }

@@ -34,12 +34,17 @@ static void gauss(int in[N][M], int out[N][M])
 
 #pragma scop
     for (i = 1; i <= N - 2; i++) {
-        for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)
+        for (j = 0; j <= 1; j++) {
             if (j <= M - 1)
                 tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
-        for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {
+            tmp_s0 = tmp_s1;
+            tmp_s1 = tmp_s2;
+        }
+        for (j = 2; j <= M - 1; j++) {
             tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
             out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;
+            tmp_s0 = tmp_s1;
+            tmp_s1 = tmp_s2;
         }
     }
 #pragma endscop

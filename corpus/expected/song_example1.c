@@ -30,13 +30,13 @@ static void song_example1(double E[N + 1])
     if (1 <= N)
         A_s1 = E[1] + E[0];
     A_s0 = A_s1;
-    for (i = 2; i <= N; i++, A_s0 = A_s1) {
+    for (i = 2; i <= N; i++) {
         A_s1 = E[i] + E[i - 1];
         E[i - 1] = A_s0;
+        A_s0 = A_s1;
     }
-    i = N + 1;
-    if (i >= 2)
-        E[i - 1] = A_s0;
+    if (N >= 1)
+        E[N] = A_s0;
     A_s0 = A_s1;
 #pragma endscop
 }

@@ -116,15 +116,17 @@ pub(crate) fn loop_sites(scop: &Scop) -> (Vec<LoopSite>, HashMap<StmtId, Vec<usi
     (w.sites, w.around)
 }
 
-/// One rotating index of a loop: its name, its start in the header
-/// (`<name> = <value>` evaluated after the iterator's initialisation), its
+/// One rotating variable of a loop: its name, its start in the header
+/// (`<name> = <value>` evaluated after the iterator's initialisation;
+/// `None` for a rotating scalar, which the loop does not start), its
 /// start before the loop (the same value without the iterator, if it could
 /// be printed), its update (`<name> = ...`), and the type of its
 /// declaration when the loop declares its iterator.
+#[derive(Clone, Debug)]
 pub(crate) struct Placed {
     pub site: usize,
     pub name: String,
-    pub header_start: String,
+    pub header_start: Option<String>,
     pub start: Option<String>,
     pub update: String,
     pub declares: Option<String>,
@@ -209,21 +211,24 @@ pub(crate) fn placement_edits(
                 && body_end_allowed(source, &sites[p], removed)
                 && starts_line(source, sites[p].span.start)
         };
-        let before = list.iter().all(|p| p.start.is_some())
+        let starts: Vec<&&Placed> = list.iter().filter(|p| p.header_start.is_some()).collect();
+        let before = starts.iter().all(|p| p.start.is_some())
             && starts_line(source, site.span.start)
             && if site.in_block {
                 statement_boundary(source, site.span.start)
             } else {
                 site.sole_body_of.is_some_and(parent_ok)
             };
-        if before {
+        if starts.is_empty() {
+            // Nothing to start (rotating scalars only).
+        } else if before {
             if !site.in_block
                 && let Some(p) = site.sole_body_of
                 && !braced.contains(&p)
             {
                 braced.push(p);
             }
-            let lines: String = list
+            let lines: String = starts
                 .iter()
                 .map(|p| {
                     let decl = p
@@ -236,9 +241,10 @@ pub(crate) fn placement_edits(
                 .collect();
             at.push((site.span.start, 0, lines));
         } else {
-            let text: String = list
+            let text: String = starts
                 .iter()
-                .map(|p| format!(", {}", p.header_start))
+                .filter_map(|p| p.header_start.as_ref())
+                .map(|h| format!(", {h}"))
                 .collect();
             at.push((header.init_end, 0, text));
         }

@@ -31,13 +31,12 @@
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
-use crate::ir::{ArrayId, ForHeader, Scop, StmtId};
+use crate::ir::{ArrayId, ForHeader, Scop};
 use crate::mapping::layout::ArrayLayout;
 use crate::mapping::modular::ParamAffine;
 use crate::util::c_text::{Prec, affine_text, operand};
 
-use super::edits::Edit;
-use super::placement::{LoopSite, Placed, loop_sites, placement_edits};
+use super::placement::{LoopSite, Placed, loop_sites};
 use super::text::{exact_subscripts, form_text, param_text};
 
 /// The rotating indices of one SCoP's remapped arrays.
@@ -46,9 +45,9 @@ pub(crate) struct Rotations {
     /// `(array, statement, position, dimension)` of an access -> the
     /// variable that holds its residue in that dimension.
     names: HashMap<(ArrayId, usize, usize, usize), String>,
-    /// One insertion per extended header position (initialisation and
-    /// update of every rotated loop).
-    pub edits: Vec<Edit>,
+    /// Where every variable starts and advances, for [`placement_edits`](super::placement::placement_edits)
+    /// (with the rotating scalars' shifts, by the caller).
+    pub placed: Vec<Placed>,
     /// Per array, the variables declared after its declaration (those of
     /// loops that do not declare their iterator), with their type.
     pub declarations: Vec<(ArrayId, Vec<String>)>,
@@ -294,17 +293,12 @@ pub(crate) fn plan_rotations(
     }
     // Started before the loop and advanced at the end of its body, or in
     // its header.
-    let placed = placed_indices(scop, &variables, &names, &order);
-    let removed_ids: Vec<StmtId> = removed
-        .iter()
-        .filter_map(|k| scop.stmts.get(*k).map(|s| s.id))
-        .collect();
-    out.edits = placement_edits(source, &sites, &placed, &removed_ids);
+    out.placed = placed_indices(scop, &variables, &names, &order);
     out
 }
 
 /// The indices `variables` named `names`, in the order `order`, as
-/// [`placement_edits`] places them.
+/// [`placement_edits`](super::placement::placement_edits) places them.
 fn placed_indices(
     scop: &Scop,
     variables: &[Variable],
@@ -319,7 +313,7 @@ fn placed_indices(
             Placed {
                 site: v.site,
                 name: name.clone(),
-                header_start: format!("{name} = {}", v.init),
+                header_start: Some(format!("{name} = {}", v.init)),
                 start: v.start.clone(),
                 update: update_text(name, v.delta, (&v.modulus.0, &v.modulus.1), &compound),
                 declares: v.header.declares.clone(),

@@ -1,19 +1,23 @@
 //! Rotating scalars: a folded array of at most four cells kept in named
-//! scalars that the loops' headers shift (seed 003, Fig. 1(d): `a1`, `a2`).
+//! scalars that the loops shift (seed 003, Fig. 1(d): `a1`, `a2`).
 //!
 //! In iteration `i` of the loops that carry the fold, scalar `A_s<k>`
 //! holds cell `i + lo + k` of the original array, for the window `[lo,
 //! hi]` of the constant offsets of its accesses `A[i + c]`. At the end of
-//! every iteration the header shifts the window (`A_s0 = A_s1, A_s1 =
-//! A_s2`, in increasing order), so a value written at iteration `i` at
-//! offset `x - i` and read at iteration `j` at offset `x - j` has moved
-//! exactly `j - i` places, through offsets inside the window:
+//! every iteration the loop shifts the window (`A_s0 = A_s1; A_s1 =
+//! A_s2;`, in increasing order: the last statements of its body, placed
+//! as rotating indices' updates are by `codegen::placement`, or in its
+//! header's update when the body may jump out), so a value written at
+//! iteration `i` at offset `x - i` and read at iteration `j` at offset
+//! `x - j` has moved exactly `j - i` places, through offsets inside the
+//! window:
 //!
 //! ```c
 //! double A_s0, A_s1; /* polyfold: A[i] -> scalars A_s0 = A[i - 1], A_s1 = A[i] in the loops of i */
-//! for (i = 2; i <= N; i++, A_s0 = A_s1) {
+//! for (i = 2; i <= N; i++) {
 //!     A_s1 = E[i] + E[i - 1];
 //!     E[i - 1] = A_s0;
+//!     A_s0 = A_s1;
 //! }
 //! ```
 //!
@@ -99,7 +103,7 @@ pub(crate) struct ScalarArray {
     pub array: ArrayId,
     /// The scalars, for the offsets `lo`, `lo + 1`, ... of the window.
     pub names: Vec<String>,
-    /// The iterator of the loops whose headers shift them.
+    /// The iterator of the loops that shift them.
     pub iterator: String,
     /// The declaration's comment: `A[i] -> scalars A_s0 = A[i - 1], ...`.
     pub comment: String,
@@ -111,9 +115,9 @@ pub(crate) struct ScalarArray {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scalars {
     pub arrays: Vec<ScalarArray>,
-    /// Insertions at the end of loop headers' updates (`, A_s0 = A_s1`):
-    /// (position, text), one per position.
-    pub shifts: Vec<(usize, String)>,
+    /// The shifts of every loop (`A_s0 = A_s1`, in order), by the end of
+    /// its header's update: one entry per loop.
+    pub shifts: Vec<(usize, Vec<String>)>,
 }
 
 impl Scalars {
@@ -349,10 +353,10 @@ pub(crate) fn plan_scalars(
     let mut out = Scalars::default();
     for (array, layout) in arrays {
         if let Some((plan, shifts)) = plan_array(source, scop, (*array, layout), removed, taken) {
-            for (at, text) in shifts {
+            for (at, list) in shifts {
                 match out.shifts.iter_mut().find(|(p, _)| *p == at) {
-                    Some((_, t)) => t.push_str(&text),
-                    None => out.shifts.push((at, text)),
+                    Some((_, t)) => t.extend(list),
+                    None => out.shifts.push((at, list)),
                 }
             }
             out.arrays.push(plan);
@@ -361,14 +365,14 @@ pub(crate) fn plan_scalars(
     out
 }
 
-/// The scalars of one array and its header insertions, when proven.
+/// The scalars of one array and their shifts per loop, when proven.
 fn plan_array(
     source: &str,
     scop: &Scop,
     (array, layout): (ArrayId, &ArrayLayout),
     removed: &[usize],
     taken: &mut BTreeSet<String>,
-) -> Option<(ScalarArray, Vec<(usize, String)>)> {
+) -> Option<(ScalarArray, Vec<(usize, Vec<String>)>)> {
     let (modulus, declarator) = scalarisable(source, scop, array, layout)?;
     let n_dims = scop.array(array).extents.len();
     let (mut sites, items, place, outer_iterators) = access_sites(scop, array, removed, n_dims)?;
@@ -736,7 +740,7 @@ fn scalars_text(
     (sites, headers, outer_iterators): (&[Site], &[&ForHeader], &[String]),
     (lo, hi, window): (i64, i64, i64),
     taken: &mut BTreeSet<String>,
-) -> Option<(ScalarArray, Vec<(usize, String)>)> {
+) -> Option<(ScalarArray, Vec<(usize, Vec<String>)>)> {
     let decl = scop.array(array);
     // Names, declarator, accesses, shifts.
     let base = &decl.name;
@@ -810,9 +814,9 @@ fn scalars_text(
     );
     let mut shifts = Vec::new();
     if window > 1 {
-        let shift: String = scalar_names
+        let shift: Vec<String> = scalar_names
             .windows(2)
-            .map(|p| format!(", {} = {}", p[0], p[1]))
+            .map(|p| format!("{} = {}", p[0], p[1]))
             .collect();
         for header in headers {
             shifts.push((header.update_end, shift.clone()));

@@ -237,30 +237,53 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
     Some(Edit::replace(span.clone(), text))
 }
 
+/// `E` as `base + offset`: a number (no base), a name, or a name plus or
+/// minus a number (`N + 1`).
+fn base_offset<'e>(e: &'e Expr) -> Option<(Option<&'e str>, i64)> {
+    let number = |x: &Expr| match x.kind {
+        ExprKind::Int(v) if !x.from_macro => Some(v),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Int(v) => Some((None, *v)),
+        ExprKind::Ident(n) => Some((Some(n.as_str()), 0)),
+        ExprKind::Binary(BinOp::Add, a, b) => Some((Some(ident(a)?), number(b)?)),
+        ExprKind::Binary(BinOp::Sub, a, b) => Some((Some(ident(a)?), number(b)?.checked_neg()?)),
+        _ => None,
+    }
+}
+
+/// `base + offset` printed: `N`, `N + 2`, `N - 1`, or a number (`None`
+/// for a negative number, which would need parentheses).
+fn print_base_offset(base: Option<&str>, offset: i64) -> Option<String> {
+    Some(match base {
+        None if offset >= 0 => offset.to_string(),
+        None => return None,
+        Some(n) if offset == 0 => n.to_string(),
+        Some(n) if offset > 0 => format!("{n} + {offset}"),
+        Some(n) => format!("{n} - {}", offset.checked_neg()?),
+    })
+}
+
 /// The edits that make `body` read `from` where it reads `var`, when that
 /// is the same program: `var` is not written, taken the address of or
 /// declared in the body, and no variable of `from` is written there (nor
 /// anything at all when the body calls a function), and `var` is read only
 /// as an operand, a subscript, an argument or a value assigned. `from` is
-/// a number or a name; `V + c` and `V - c` with a number fold.
+/// a number, a name, or a name plus or minus a number (`N + 1`): `V + c`
+/// and `V - c` fold into one offset (`E[V - 1]` reads `E[N]`), and `V < c`
+/// (any comparison with a number) compares the name (`N + 1 >= 2` reads
+/// `N >= 1`). These only leave out additions the original made, so no
+/// value overflows that did not. Elsewhere `N + 1` is put in parentheses
+/// unless it is a whole subscript, argument or assigned value, or the left
+/// operand of `+`, `-` or a comparison.
 fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<Edit>> {
-    let mut names: Vec<&str> = Vec::new();
-    from.walk(&mut |x| {
-        if let ExprKind::Ident(n) = &x.kind {
-            names.push(n);
-        }
-    });
-    // Only a number or a name is put in place of `var` (no parentheses
-    // needed anywhere): another bound would make subscripts such as
-    // `base + n - 1 - base + 1`, where the assignment `V = E;` reads better.
-    if !matches!(from.kind, ExprKind::Ident(_) | ExprKind::Int(_)) {
-        return None;
-    }
-    let literal = match from.kind {
-        ExprKind::Int(v) => Some(v),
-        _ => None,
-    };
-    let text = &output[from.span.clone()];
+    let (base, c0) = base_offset(from)?;
+    let names: Vec<&str> = base.into_iter().collect();
+    // The text that replaces `var` where no folding applies.
+    let plain_text =
+        print_base_offset(base, c0).unwrap_or_else(|| output[from.span.clone()].to_string());
+    let compound = base.is_some() && c0 != 0;
     let mut ok = true;
     let mut edits = Vec::new();
     // Writes of `var` or of a name of `from`; calls.
@@ -274,6 +297,7 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
             _ => !names.is_empty(),
         }
     };
+    let is_var = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == var);
     let mut visit = |e: &Expr| {
         match &e.kind {
             ExprKind::Assign(_, lhs, _) | ExprKind::Update(_, lhs) | ExprKind::AddrOf(lhs)
@@ -285,48 +309,67 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
             ExprKind::Other(..) => ok = false,
             _ => {}
         }
-        // The operands that are `var`.
-        let at = |x: &Expr| -> Option<(Edit, bool)> {
-            matches!(&x.kind, ExprKind::Ident(n) if n == var)
-                .then(|| (Edit::replace(x.span.clone(), text), x.from_macro))
+        // The operands that are `var`, in parentheses where needed.
+        let at = |x: &Expr, bare: bool| -> Option<(Edit, bool)> {
+            is_var(x).then(|| {
+                let text = if compound && !bare {
+                    format!("({plain_text})")
+                } else {
+                    plain_text.clone()
+                };
+                (Edit::replace(x.span.clone(), text), x.from_macro)
+            })
         };
         let mut found: Vec<Option<(Edit, bool)>> = Vec::new();
         match &e.kind {
             ExprKind::Binary(op, a, b) => {
-                let is_var = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == var);
-                let is_from = |x: &Expr| output[x.span.clone()] == *text;
-                // `V - E` or `E - V` would read `E - E` (a name).
-                if literal.is_none()
-                    && *op == BinOp::Sub
-                    && ((is_var(a) && is_from(b)) || (is_from(a) && is_var(b)))
-                {
+                // `V - N` or `N - V` would read `N - N` (or `N + 1 - N`).
+                let is_base = |x: &Expr| base.is_some() && ident(x) == base;
+                if *op == BinOp::Sub && ((is_var(a) && is_base(b)) || (is_base(a) && is_var(b))) {
                     ok = false;
                 }
-                // A number: `V + c`, `V - c` is the number it makes (a
-                // value the original computes), when not negative.
-                let folded = match (literal, op, &b.kind) {
-                    (Some(v), BinOp::Add, ExprKind::Int(c)) if is_var(a) && !b.from_macro => {
-                        v.checked_add(*c)
+                let number = match &b.kind {
+                    ExprKind::Int(c) if is_var(a) && !b.from_macro => Some(*c),
+                    _ => None,
+                };
+                let comparison = matches!(
+                    op,
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                );
+                // `V + c`, `V - c`: one offset (a value the original
+                // computes; a number only when not negative). `V < c`
+                // with a name: the name against `c - offset`.
+                let folded = match (op, number) {
+                    (BinOp::Add, Some(c)) => {
+                        c0.checked_add(c).and_then(|o| print_base_offset(base, o))
                     }
-                    (Some(v), BinOp::Sub, ExprKind::Int(c)) if is_var(a) && !b.from_macro => {
-                        v.checked_sub(*c)
+                    (BinOp::Sub, Some(c)) => {
+                        c0.checked_sub(c).and_then(|o| print_base_offset(base, o))
+                    }
+                    (_, Some(c)) if comparison && compound => {
+                        let o = c.checked_sub(c0).filter(|o| *o >= 0);
+                        let symbol = &output[a.span.end..b.span.start];
+                        o.map(|o| format!("{}{symbol}{o}", base.unwrap_or_default()))
                     }
                     _ => None,
                 };
                 match folded {
-                    Some(value) if value >= 0 => {
-                        found.push(Some((
-                            Edit::replace(e.span.clone(), value.to_string()),
-                            a.from_macro,
-                        )));
+                    // From the first operand to the last: parentheses
+                    // around `e` (in its span) stay.
+                    Some(text) => found.push(Some((
+                        Edit::replace(a.span.start..b.span.end, text),
+                        a.from_macro,
+                    ))),
+                    None => {
+                        let left_bare = matches!(op, BinOp::Add | BinOp::Sub) || comparison;
+                        found.extend([at(a, left_bare), at(b, false)]);
                     }
-                    _ => found.extend([at(a), at(b)]),
                 }
             }
-            ExprKind::Subscript(_, i) => found.push(at(i)),
-            ExprKind::Call(_, args) => found.extend(args.iter().map(at)),
-            ExprKind::Assign(_, _, rhs) => found.push(at(rhs)),
-            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => found.push(at(x)),
+            ExprKind::Subscript(_, i) => found.push(at(i, true)),
+            ExprKind::Call(_, args) => found.extend(args.iter().map(|x| at(x, true))),
+            ExprKind::Assign(_, _, rhs) => found.push(at(rhs, true)),
+            ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => found.push(at(x, false)),
             _ => {}
         }
         for (edit, from_macro) in found.into_iter().flatten() {
@@ -455,9 +498,9 @@ mod tests {
         // By hand: the body once with i = 1, then the update `a = b`; i is
         // dead after each (the next loop assigns it; the function ends
         // after the last): the first body reads 1 where it read i, the
-        // second assigns i = N + 1 (no `i++`).
+        // second N + 1: `N + 1 >= 2` is `N >= 1`, `E[N + 1 - 1]` is `E[N]`.
         let expected = function(
-            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    i = N + 1;\n    if (i >= 2)\n        E[i - 1] = a;\n    a = b;\n",
+            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    if (N >= 1)\n        E[N] = a;\n    a = b;\n",
         );
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
     }
@@ -507,10 +550,30 @@ mod tests {
         let output = function("    for (i = N; i <= N; i++)\n        E[N - i] = E[i];\n");
         let expected = function("    i = N;\n    E[N - i] = E[i];\n");
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
-        // Another bound is assigned.
-        let output = function("    for (i = N + 1; i <= N + 1; i++)\n        E[i - 1] = 0;\n");
-        let expected = function("    i = N + 1;\n    E[i - 1] = 0;\n");
+        // A name plus a number: offsets fold, comparisons with a number
+        // compare the name, other operands get parentheses. By hand, with
+        // i = N + 1: i - 1 = N, i + 3 = N + 4, i - 3 = N - 2, `i < 5` is
+        // `N < 4`, `2 <= i` stays a comparison of `(N + 1)`.
+        let output = function(
+            "    for (i = N + 1; i <= N + 1; i++)\n        E[i - 1] = E[i + 3] + E[i - 3] + E[i] + E[2 * i] + E[N * 2 - i] + (i < 5) + (2 <= i) + -i;\n",
+        );
+        let expected = function(
+            "    E[N] = E[N + 4] + E[N - 2] + E[N + 1] + E[2 * (N + 1)] + E[N * 2 - (N + 1)] + (N < 4) + (2 <= (N + 1)) + -(N + 1);\n",
+        );
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        let output = function(
+            "    for (i = N - 1; i <= N - 1; i++)\n        E[i + 1] = E[i - 1] + (i >= 0) + E[2 * (i + 2)];\n",
+        );
+        let expected = function("    E[N] = E[N - 2] + (N >= 1) + E[2 * (N + 1)];\n");
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        // `N - i` would read `N - (N + 1)`; another bound is assigned.
+        for bound in ["N + 1", "2 * N", "N + N"] {
+            let output = function(&format!(
+                "    for (i = {bound}; i <= {bound}; i++)\n        E[i - 1] = E[N - i];\n"
+            ));
+            let expected = function(&format!("    i = {bound};\n    E[i - 1] = E[N - i];\n"));
+            assert_eq!(one_iteration_loops(ORIGINAL, &output), expected, "{bound}");
+        }
         // A body that writes the name keeps the assignment.
         let output = function("    for (i = N; i <= N; i++)\n        N = E[i];\n");
         let expected = function("    i = N;\n    N = E[i];\n");

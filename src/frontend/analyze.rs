@@ -1091,7 +1091,30 @@ impl<'a> Analyzer<'a> {
         (body_writes, header): (&BTreeSet<String>, &Range<usize>),
     ) -> Result<Vec<Rotating>, Diagnostic> {
         let mut starts = Vec::new();
-        for ((name, start), (_, d)) in form.starts.iter().zip(&form.updates) {
+        for ((name, start), (update, d)) in form.starts.iter().zip(&form.updates) {
+            // A number `c` is the residue `c % b` when `0 <= c < b`.
+            let number = match start.kind {
+                ExprKind::Int(c) => {
+                    let b = super::rotating::update_modulus(update, *d);
+                    let m = b.as_ref().and_then(|b| {
+                        let v = to_val(b, Place::Subscript, self).ok()?;
+                        super::affine::constant_divisor(&v, self)
+                    });
+                    match (b, m) {
+                        (Some(b), Some(m)) if (0..m).contains(&c) => {
+                            Some(super::rotating::number_start(start, b))
+                        }
+                        _ => {
+                            return Err(self.bad_loop_form(
+                                start.span.clone(),
+                                "a rotating index that starts at a number starts inside `0..b`, `b` the modulus of its update",
+                            ));
+                        }
+                    }
+                }
+                _ => None,
+            };
+            let start = number.as_ref().unwrap_or(start);
             let c = d.checked_mul(step);
             let shifted = c.and_then(|c| {
                 super::rotating::header_start(start, c, (&iterator.name, iterator.init))

@@ -17,6 +17,9 @@
 //! start the header form would have, so that the front end reads both
 //! forms with the same checks.
 //!
+//! A start polyfold folded to a number (`r = 1;` for `1 % 3`) is read as
+//! `(1 % b + b) % b`, `b` the modulus of its update ([`number_start`]).
+//!
 //! The caller checks that `r` appears nowhere else (it is then dead
 //! outside the loop, whose start the statement is).
 
@@ -182,6 +185,56 @@ pub(crate) fn header_start(start: &Expr, c: i64, (iter, base): (&str, &Expr)) ->
         Box::new(shifted(inner)),
         b.clone(),
     )))
+}
+
+/// The modulus `b` of an update of step `d`, as an expression: `b` of
+/// `r = r + d < b ? …` (`d > 0`), `b` of `r = … ? r + d : r + d + b`
+/// (`d < 0`), or `n + 1` of `r = r >= 1 ? r - 1 : n` (`d = -1`). The
+/// caller's checks of the update prove that it is the modulus.
+pub(crate) fn update_modulus(update: &Expr, d: i64) -> Option<Expr> {
+    let ExprKind::Assign(None, _, value) = &update.kind else {
+        return None;
+    };
+    let ExprKind::Cond(c, _, f) = &value.kind else {
+        return None;
+    };
+    if d > 0 {
+        let ExprKind::Binary(BinOp::Lt, _, b) = &c.kind else {
+            return None;
+        };
+        return Some(b.as_ref().clone());
+    }
+    match &f.kind {
+        ExprKind::Binary(BinOp::Add, _, b) => Some(b.as_ref().clone()),
+        ExprKind::Int(n) if d == -1 => Some(Expr {
+            kind: ExprKind::Int(n.checked_add(1)?),
+            span: f.span.clone(),
+            from_macro: f.from_macro,
+        }),
+        _ => None,
+    }
+}
+
+/// A start that is a number `c` (polyfold prints `r = 1;` for `1 % 3`)
+/// as the residue `(c % b + b) % b`, `b` the modulus of its update: the
+/// same value when `0 <= c < b`, which the caller checks.
+pub(crate) fn number_start(start: &Expr, b: Expr) -> Expr {
+    let node = |kind: ExprKind| Expr {
+        kind,
+        span: start.span.clone(),
+        from_macro: false,
+    };
+    let residue = node(ExprKind::Binary(
+        BinOp::Mod,
+        Box::new(start.clone()),
+        Box::new(b.clone()),
+    ));
+    let sum = node(ExprKind::Binary(
+        BinOp::Add,
+        Box::new(residue),
+        Box::new(b.clone()),
+    ));
+    node(ExprKind::Binary(BinOp::Mod, Box::new(sum), Box::new(b)))
 }
 
 #[cfg(test)]

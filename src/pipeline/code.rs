@@ -23,6 +23,49 @@ pub(super) struct PerArrayCode {
     scalars: crate::codegen::scalars::Scalars,
 }
 
+/// Where the rotating indices start and advance and the rotating scalars
+/// shift (placed together: one loop's body may get both, and braces once),
+/// `dead`: the deleted copies.
+fn variable_placements(
+    source: &str,
+    scop: &Scop,
+    rotations: &Rotations,
+    scalars: &crate::codegen::scalars::Scalars,
+    dead: &[usize],
+) -> Vec<Edit> {
+    use crate::codegen::placement::{Placed, loop_sites, placement_edits};
+    let (sites, _) = loop_sites(scop);
+    let mut placed = rotations.placed.clone();
+    let mut in_header: Vec<Edit> = Vec::new();
+    for (at, list) in &scalars.shifts {
+        let site = sites
+            .iter()
+            .position(|s| s.header.as_ref().is_some_and(|h| h.update_end == *at));
+        match site {
+            Some(site) => placed.extend(list.iter().map(|update| Placed {
+                site,
+                name: String::new(),
+                header_start: None,
+                start: None,
+                update: update.clone(),
+                declares: None,
+            })),
+            // Not a loop of the SCoP's tree (never met): the header.
+            None => in_header.push(Edit::insert(
+                *at,
+                list.iter().map(|u| format!(", {u}")).collect::<String>(),
+            )),
+        }
+    }
+    let removed: Vec<crate::ir::StmtId> = dead
+        .iter()
+        .filter_map(|k| scop.stmts.get(*k).map(|s| s.id))
+        .collect();
+    let mut edits = placement_edits(source, &sites, &placed, &removed);
+    edits.extend(in_header);
+    edits
+}
+
 /// The edits of every per-array storage of SCoP `si`: dead self-copies
 /// deleted, rotating scalars, rotating indices and the remapped accesses;
 /// records in `decisions` the `%` left in innermost loops.
@@ -65,18 +108,7 @@ pub(super) fn per_array_code(
     } else {
         Rotations::default()
     };
-    let mut per_array = rotations.edits.clone();
-    // The shifts of the scalars go after the rotating indices' updates
-    // that end at the same place (one insertion per position).
-    for (at, text) in &scalars.shifts {
-        match per_array
-            .iter_mut()
-            .find(|e| e.range.start == *at && e.range.end == *at)
-        {
-            Some(e) => e.replacement.push_str(text),
-            None => per_array.push(Edit::insert(*at, text.clone())),
-        }
-    }
+    let mut per_array = variable_placements(&program.source, scop, &rotations, &scalars, &dead);
     for d in decisions.iter() {
         if let Some(kept) = scalars.of_array(d.array) {
             per_array.extend(kept.edits.iter().cloned());

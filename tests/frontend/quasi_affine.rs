@@ -623,7 +623,7 @@ fn rotating_indices_in_the_body_form_read_as_the_header_form() {
         )
     };
     type Start = fn(i64) -> i64;
-    let cases: [(&str, &str, &str, i64, Start); 2] = [
+    let cases: [(&str, &str, &str, i64, Start); 5] = [
         (
             "r = 3 % 5;",
             "i = 0; i < n; i++",
@@ -637,6 +637,30 @@ fn rotating_indices_in_the_body_form_read_as_the_header_form() {
             "r = r >= 1 ? r - 1 : r - 1 + 5;",
             -1,
             |_| 2,
+        ),
+        // A start polyfold folded to a number: the residue of itself,
+        // the modulus read from the update (`< 5`, `+ 5`, or `: 4` for a
+        // step of -1).
+        (
+            "r = 3;",
+            "i = 0; i < n; i++",
+            "r = r + 2 < 5 ? r + 2 : r + 2 - 5;",
+            2,
+            |_| 3,
+        ),
+        (
+            "r = 0;",
+            "i = n - 1; i >= 0; i--",
+            "r = r >= 1 ? r - 1 : 4;",
+            -1,
+            |_| 0,
+        ),
+        (
+            "r = 4;",
+            "i = n - 1; i >= 0; i--",
+            "r = r >= 2 ? r - 2 : r - 2 + 5;",
+            -2,
+            |_| 4,
         ),
     ];
     for (before, header, update, d, start) in cases {
@@ -669,6 +693,9 @@ fn rotating_indices_in_the_body_form_read_as_the_header_form() {
     for source in [
         "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  r = 3 % 5;\n  for (i = 0; i < n; i++) {\n    B[i] = A[r];\n    r = r + 2 < 5 ? r + 2 : r + 2 - 5;\n  }\n  B[0] = A[r];\n}\n",
         "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  r = 3 % 5;\n  B[1] = 0;\n  for (i = 0; i < n; i++) {\n    B[i] = A[r];\n    r = r + 2 < 5 ? r + 2 : r + 2 - 5;\n  }\n}\n",
+        // A number start outside `0..5` is not a residue of the update's
+        // modulus (r = 5 reads A[5], then A[2]: no `% 5` holds).
+        "void f(int n, double A[100], double B[100]) {\n  int i, r;\n  r = 5;\n  for (i = 0; i < n; i++) {\n    B[i] = A[r];\n    r = r + 2 < 5 ? r + 2 : r + 2 - 5;\n  }\n}\n",
     ] {
         let program = frontend::extract("rot.c", source, &frontend::Options::default());
         assert!(

@@ -1,7 +1,8 @@
 //! Rotating scalars (seed 003, Fig. 1(d)): a folded array of at most four
 //! cells, accessed as `A[i + c]` in a run of loops of `i` whose iterator
-//! values continue one another, becomes named scalars that the loops'
-//! headers shift (`codegen::scalars`).
+//! values continue one another, becomes named scalars that each loop
+//! shifts at the end of its body (`codegen::scalars`, placed by
+//! `codegen::placement`; in the header when the body may jump out).
 //!
 //! song_example1's `A` becomes two scalars, filter_chain's `t1` and `t2`
 //! three each: no `%`, no subscript of theirs and no rotating index is
@@ -17,7 +18,7 @@
 //! Inside nested loops (issue 18): gecos_gaussian's `tmp[i][j]`, folded
 //! to `tmp[j % 3]`, is a window of three cells of row `i` that the loops
 //! of `j` in the body of the loop of `i` restart on every row: three
-//! scalars shifted by the inner headers, checked with the sizes of the
+//! scalars shifted at the end of the inner loops' bodies, checked with the sizes of the
 //! file and, for its VLA twin (`tests/scalars/gaussian_vla.c`), at every
 //! `N x M` with N, M in 0..=5 and a few larger ones. Refused: a read of
 //! the row before (`tests/scalars/previous_row.c`: `tmp[i - 1][j]`,
@@ -121,9 +122,14 @@ fn song_example1_keeps_a_in_two_scalars() {
         &output,
         &[
             "    double A_s0 = 0, A_s1 = 0; /* polyfold: A[i] -> scalars A_s0 = A[i - 1], A_s1 = A[i] in the loops of i */",
-            "    for (i = 2; i <= N; i++, A_s0 = A_s1) {",
+            "    for (i = 2; i <= N; i++) {",
             "        A_s1 = E[i] + E[i - 1];",
             "        E[i - 1] = A_s0;",
+            "        A_s0 = A_s1;",
+            "    }",
+            // The epilogue at i = N + 1: `N + 1 >= 2` and `E[N + 1 - 1]`.
+            "    if (N >= 1)",
+            "        E[N] = A_s0;",
         ],
     );
     assert_no_array_left(&output, "A");
@@ -221,11 +227,18 @@ fn gecos_gaussian_keeps_a_row_window_of_tmp_in_three_scalars() {
             "       tmp_s2 = tmp[i][j] in the loops of j */",
             "    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;",
             "    for (i = 1; i <= N - 2; i++) {",
-            "        for (j = 0; j <= 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2)",
+            "        for (j = 0; j <= 1; j++) {",
+            "            if (j <= M - 1)",
             "                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",
-            "        for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {",
+            "            tmp_s0 = tmp_s1;",
+            "            tmp_s1 = tmp_s2;",
+            "        }",
+            "        for (j = 2; j <= M - 1; j++) {",
             "            tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",
             "            out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;",
+            "            tmp_s0 = tmp_s1;",
+            "            tmp_s1 = tmp_s2;",
+            "        }",
         ],
     );
     assert_no_array_left(&output, "tmp");
@@ -244,7 +257,12 @@ fn a_row_window_with_symbolic_sizes_runs_like_the_original() {
         "{output}"
     );
     assert!(
-        output.contains("for (j = 2; j <= M - 1; j++, tmp_s0 = tmp_s1, tmp_s1 = tmp_s2) {"),
+        output.contains("for (j = 2; j <= M - 1; j++) {"),
+        "{output}"
+    );
+    // The window shifts at the end of the body (issue 49).
+    assert!(
+        output.contains("            tmp_s0 = tmp_s1;\n            tmp_s1 = tmp_s2;\n        }"),
         "{output}"
     );
     assert_no_array_left(&output, "tmp");
