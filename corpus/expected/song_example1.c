@@ -27,7 +27,7 @@ static void song_example1(double E[N + 1])
     double A_s0 = 0, A_s1 = 0; /* polyfold: A[i] -> scalars A_s0 = A[i - 1], A_s1 = A[i] in the loops of i */
 
 #pragma scop
-    if (1 <= N)
+    if (N >= 1)
         A_s1 = E[1] + E[0];
     A_s0 = A_s1;
     for (i = 2; i <= N; i++) {
@@ -37,7 +37,6 @@ static void song_example1(double E[N + 1])
     }
     if (N >= 1)
         E[N] = A_s0;
-    A_s0 = A_s1;
 #pragma endscop
 }
 

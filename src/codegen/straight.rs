@@ -84,8 +84,9 @@ pub fn one_iteration_loops(original: &str, output: &str) -> String {
     apply_edits(output, &edits).unwrap_or_else(|_| output.to_string())
 }
 
-/// The names of the non-`static` locals declared at the top of `f`'s body
-/// and its parameters.
+/// The names of the locals declared at the top of `f`'s body, neither
+/// `static` nor `volatile` (a store to which is a side effect), and its
+/// parameters.
 fn locals(f: &syntax::Function) -> Vec<String> {
     let mut names: Vec<String> = f
         .params
@@ -96,6 +97,7 @@ fn locals(f: &syntax::Function) -> Vec<String> {
         for s in items {
             if let CStmt::Decl { decl, .. } = s
                 && !decl.has_qualifier("static")
+                && !decl.has_qualifier("volatile")
             {
                 names.extend(decl.declarators.iter().map(|dc| dc.name.clone()));
             }
@@ -182,15 +184,18 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
     if ident(cv) != Some(var) || !same(from, to) || !pure(from) {
         return None;
     }
-    // `V++, U1, U2`: the comma tree leans left.
-    let mut parts = Vec::new();
-    let mut cur = update;
-    while let ExprKind::Comma(a, b) = &cur.kind {
-        parts.push(b.as_ref());
-        cur = a;
+    // `V++, U1, U2`, however the comma tree leans.
+    fn flatten<'e>(e: &'e Expr, parts: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Comma(a, b) => {
+                flatten(a, parts);
+                flatten(b, parts);
+            }
+            _ => parts.push(e),
+        }
     }
-    parts.push(cur);
-    parts.reverse();
+    let mut parts = Vec::new();
+    flatten(update, &mut parts);
     let step = parts.first()?;
     if !matches!(&step.kind, ExprKind::Update(true, x) if ident(x) == Some(var)) {
         return None;
@@ -212,7 +217,15 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
         None
     };
     let assign = substituted.is_none();
-    let body_text = body_lines(output, body, indent, &substituted.unwrap_or_default())?;
+    let deleted = dead_copies(output, body, dead);
+    let mut edits = substituted.unwrap_or_default();
+    edits.retain(|e| {
+        !deleted
+            .iter()
+            .any(|d| d.range.start <= e.range.start && e.range.end <= d.range.end)
+    });
+    edits.extend(deleted);
+    let body_text = body_lines(output, body, indent, &edits)?;
     let mut text = if assign {
         format!("{indent}{var} = {};\n", &output[from.span.clone()])
     } else {
@@ -225,7 +238,13 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
             text.push_str(&format!("{indent}{line}\n"));
         }
     }
-    for u in &parts[1..] {
+    let updates = &parts[1..];
+    // The updates from the last one that is not a dead copy.
+    let live = updates
+        .iter()
+        .rposition(|u| !dead_copy(u, dead))
+        .map_or(0, |k| k + 1);
+    for u in &updates[..live] {
         text.push_str(&format!("{indent}{};\n", &output[u.span.clone()]));
     }
     if assign && !dead(var) {
@@ -235,6 +254,38 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
     // The first line goes where the `for` stood (after its indentation).
     let text = text.strip_prefix(indent).unwrap_or(text).to_string();
     Some(Edit::replace(span.clone(), text))
+}
+
+/// Whether `e` is a copy `x = y` of one variable to another whose stored
+/// value is dead (`dead(x)`; nothing reads it after the loop).
+fn dead_copy(e: &Expr, dead: &dyn Fn(&str) -> bool) -> bool {
+    matches!(&e.kind, ExprKind::Assign(None, x, y)
+        if ident(y).is_some() && ident(x).is_some_and(|x| dead(x)))
+}
+
+/// The deletions of the copies `x = y;` that end a block `body` when `x`
+/// is dead after the loop (the rotating scalars' last shift before the
+/// function ends): from the end of the statement before each.
+fn dead_copies(output: &str, body: &CStmt, dead: &dyn Fn(&str) -> bool) -> Vec<Edit> {
+    let CStmt::Compound { items, .. } = body else {
+        return Vec::new();
+    };
+    let mut edits = Vec::new();
+    for k in (1..items.len()).rev() {
+        let CStmt::Expr { expr, span } = &items[k] else {
+            break;
+        };
+        // Later copies are gone: `x` is not read by them.
+        if !dead_copy(expr, dead)
+            || !output[items[k - 1].span().end..span.start]
+                .trim()
+                .is_empty()
+        {
+            break;
+        }
+        edits.push(Edit::replace(items[k - 1].span().end..span.end, ""));
+    }
+    edits
 }
 
 /// `E` as `base + offset`: a number (no base), a name, or a name plus or
@@ -350,6 +401,19 @@ fn substitute(output: &str, body: &CStmt, var: &str, from: &Expr) -> Option<Vec<
                         let o = c.checked_sub(c0).filter(|o| *o >= 0);
                         let symbol = &output[a.span.end..b.span.start];
                         o.map(|o| format!("{}{symbol}{o}", base.unwrap_or_default()))
+                    }
+                    // `V <= N` with a number: `N >= c` (the name first,
+                    // as a bound reads).
+                    (_, None) if comparison && base.is_none() && is_var(a) => {
+                        let flipped = match op {
+                            BinOp::Lt => ">",
+                            BinOp::Le => ">=",
+                            BinOp::Gt => "<",
+                            BinOp::Ge => "<=",
+                            BinOp::Eq => "==",
+                            _ => "!=",
+                        };
+                        ident(b).map(|n| format!("{n} {flipped} {c0}"))
                     }
                     _ => None,
                 };
@@ -497,10 +561,12 @@ mod tests {
         );
         // By hand: the body once with i = 1, then the update `a = b`; i is
         // dead after each (the next loop assigns it; the function ends
-        // after the last): the first body reads 1 where it read i, the
+        // after the last): the first body reads 1 where it read i (`1 <= N`
+        // written `N >= 1`, the name first), the
         // second N + 1: `N + 1 >= 2` is `N >= 1`, `E[N + 1 - 1]` is `E[N]`.
+        // The last `a = b` goes: `a` is a local, and the function ends.
         let expected = function(
-            "    if (1 <= N)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    if (N >= 1)\n        E[N] = a;\n    a = b;\n",
+            "    if (N >= 1)\n        b = E[1];\n    a = b;\n    for (i = 2; i <= N; i++, a = b) {\n        b = E[i];\n        E[i - 1] = a;\n    }\n    if (N >= 1)\n        E[N] = a;\n",
         );
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
     }
@@ -539,12 +605,12 @@ mod tests {
     #[test]
     fn a_number_or_a_name_replaces_the_iterator_and_other_bounds_are_assigned() {
         // By hand: i = 3 gives E[2 * 3], E[3 * 2], E[N - 3], i - 1 = 2,
-        // i + 4 = 7 (numbers the original computes), `3 < N`.
+        // i + 4 = 7 (numbers the original computes), `3 < N` (`N > 3`).
         let output = function(
             "    for (i = 3; i <= 3; i++)\n        E[2 * i] = E[i * 2] - E[N - i] + E[i - 1] + E[i + 4] + E[i - 3] + (i < N);\n",
         );
         let expected =
-            function("    E[2 * 3] = E[3 * 2] - E[N - 3] + E[2] + E[7] + E[0] + (3 < N);\n");
+            function("    E[2 * 3] = E[3 * 2] - E[N - 3] + E[2] + E[7] + E[0] + (N > 3);\n");
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
         // A name: `N - i` would read `N - N`; the assignment stays.
         let output = function("    for (i = N; i <= N; i++)\n        E[N - i] = E[i];\n");
@@ -578,6 +644,54 @@ mod tests {
         let output = function("    for (i = N; i <= N; i++)\n        N = E[i];\n");
         let expected = function("    i = N;\n    N = E[i];\n");
         assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+    }
+
+    /// The copies that end the last loop of a function go where their
+    /// targets are dead locals: in the body or in the header's update,
+    /// from the last one up to the first that is not such a copy. A
+    /// parameter (`E`, the caller's data), a copy before another loop
+    /// that does not assign it, and a `volatile` local stay.
+    #[test]
+    fn dead_copies_at_the_end_of_the_function_go() {
+        let output = function(
+            "    for (i = 5; i <= 5; i++) {\n        E[i] = a;\n        a = b;\n        b = a;\n    }\n",
+        );
+        assert_eq!(
+            one_iteration_loops(ORIGINAL, &output),
+            function("    E[5] = a;\n")
+        );
+        // In the header: the same.
+        let output = function("    for (i = 5; i <= 5; i++, a = b, b = a)\n        E[i] = a;\n");
+        assert_eq!(
+            one_iteration_loops(ORIGINAL, &output),
+            function("    E[5] = a;\n")
+        );
+        // A write of the caller's data stays, and the copies before it;
+        // the copies after it go (`N` is a parameter passed by value).
+        let output = function(
+            "    for (i = 5; i <= 5; i++) {\n        E[i] = a;\n        a = b;\n        E[0] = b;\n        a = b;\n        N = i;\n    }\n",
+        );
+        assert_eq!(
+            one_iteration_loops(ORIGINAL, &output),
+            function("    E[5] = a;\n    a = b;\n    E[0] = b;\n")
+        );
+        // Another loop follows, which reads `a`.
+        let output = function(
+            "    for (i = 5; i <= 5; i++) {\n        E[i] = b;\n        a = b;\n    }\n    for (i = 6; i <= N; i++)\n        E[i] = a;\n",
+        );
+        let expected = function(
+            "    E[5] = b;\n    a = b;\n    for (i = 6; i <= N; i++)\n        E[i] = a;\n",
+        );
+        assert_eq!(one_iteration_loops(ORIGINAL, &output), expected);
+        // A volatile local.
+        let volatile = "void f(double *E, int N)\n{\n    int i;\n    volatile double a;\n    double b;\n    for (i = 5; i <= 5; i++) {\n        E[i] = b;\n        a = b;\n    }\n}\n";
+        assert_eq!(
+            one_iteration_loops(ORIGINAL, volatile),
+            volatile.replace(
+                "    for (i = 5; i <= 5; i++) {\n        E[i] = b;\n        a = b;\n    }\n",
+                "    E[5] = b;\n    a = b;\n"
+            )
+        );
     }
 
     #[test]
