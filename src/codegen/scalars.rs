@@ -111,13 +111,16 @@ pub(crate) struct ScalarArray {
     pub edits: Vec<Edit>,
 }
 
+/// Per loop, by the end of its header's update: its shifts, in order.
+type Shifts = Vec<(usize, Vec<String>)>;
+
 /// The rotating scalars of one SCoP.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scalars {
     pub arrays: Vec<ScalarArray>,
     /// The shifts of every loop (`A_s0 = A_s1`, in order), by the end of
     /// its header's update: one entry per loop.
-    pub shifts: Vec<(usize, Vec<String>)>,
+    pub shifts: Shifts,
 }
 
 impl Scalars {
@@ -372,7 +375,7 @@ fn plan_array(
     (array, layout): (ArrayId, &ArrayLayout),
     removed: &[usize],
     taken: &mut BTreeSet<String>,
-) -> Option<(ScalarArray, Vec<(usize, Vec<String>)>)> {
+) -> Option<(ScalarArray, Shifts)> {
     let (modulus, declarator) = scalarisable(source, scop, array, layout)?;
     let n_dims = scop.array(array).extents.len();
     let (mut sites, items, place, outer_iterators) = access_sites(scop, array, removed, n_dims)?;
@@ -740,7 +743,7 @@ fn scalars_text(
     (sites, headers, outer_iterators): (&[Site], &[&ForHeader], &[String]),
     (lo, hi, window): (i64, i64, i64),
     taken: &mut BTreeSet<String>,
-) -> Option<(ScalarArray, Vec<(usize, Vec<String>)>)> {
+) -> Option<(ScalarArray, Shifts)> {
     let decl = scop.array(array);
     // Names, declarator, accesses, shifts.
     let base = &decl.name;

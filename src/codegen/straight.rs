@@ -260,7 +260,7 @@ fn straight(original: &str, output: &str, s: &CStmt, dead: &dyn Fn(&str) -> bool
 /// value is dead (`dead(x)`; nothing reads it after the loop).
 fn dead_copy(e: &Expr, dead: &dyn Fn(&str) -> bool) -> bool {
     matches!(&e.kind, ExprKind::Assign(None, x, y)
-        if ident(y).is_some() && ident(x).is_some_and(|x| dead(x)))
+        if ident(y).is_some() && ident(x).is_some_and(dead))
 }
 
 /// The deletions of the copies `x = y;` that end a block `body` when `x`
@@ -290,7 +290,7 @@ fn dead_copies(output: &str, body: &CStmt, dead: &dyn Fn(&str) -> bool) -> Vec<E
 
 /// `E` as `base + offset`: a number (no base), a name, or a name plus or
 /// minus a number (`N + 1`).
-fn base_offset<'e>(e: &'e Expr) -> Option<(Option<&'e str>, i64)> {
+fn base_offset(e: &Expr) -> Option<(Option<&str>, i64)> {
     let number = |x: &Expr| match x.kind {
         ExprKind::Int(v) if !x.from_macro => Some(v),
         _ => None,
