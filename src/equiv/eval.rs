@@ -1,0 +1,520 @@
+//! Expressions of a symbolic run: integer arithmetic on known integers is
+//! computed as C computes it (checked, truncating division); everything
+//! else builds a term. Macros are expanded here, from the file's table.
+
+use crate::frontend::syntax::{BinOp, Expr, ExprKind, UnOp};
+
+use super::machine::{Machine, R};
+use super::term::{TermId, Ty};
+
+/// Functions of the C library that read and write no memory: a call is an
+/// uninterpreted operator on its arguments. The flag: the result is an
+/// integer.
+const PURE_CALLS: &[(&str, bool)] = &[
+    ("sqrt", false),
+    ("sqrtf", false),
+    ("fabs", false),
+    ("fabsf", false),
+    ("exp", false),
+    ("expf", false),
+    ("log", false),
+    ("logf", false),
+    ("pow", false),
+    ("powf", false),
+    ("sin", false),
+    ("cos", false),
+    ("tan", false),
+    ("tanh", false),
+    ("atan", false),
+    ("atan2", false),
+    ("floor", false),
+    ("ceil", false),
+    ("fmin", false),
+    ("fmax", false),
+    ("fminf", false),
+    ("fmaxf", false),
+    ("abs", true),
+    ("labs", true),
+    ("llabs", true),
+];
+
+/// An lvalue: an object and a cell.
+pub(crate) struct Place {
+    pub object: usize,
+    pub cell: Vec<i64>,
+}
+
+impl<'a, 't> Machine<'a, 't> {
+    /// The value of `e`.
+    pub(crate) fn eval(&mut self, e: &Expr) -> R<TermId> {
+        self.eval_with(e, false)
+    }
+
+    /// Evaluates `e` for its effects (a statement, a `for` update): `x++`
+    /// is allowed here only, where prefix and postfix agree.
+    pub(crate) fn eval_effect(&mut self, e: &Expr) -> R<()> {
+        self.eval_with(e, true).map(|_| ())
+    }
+
+    fn eval_with(&mut self, e: &Expr, discard: bool) -> R<TermId> {
+        self.step()?;
+        match &e.kind {
+            ExprKind::Int(v) => Ok(self.terms.int(*v)),
+            ExprKind::OtherLiteral => {
+                let text = self.setup.source.get(e.span.clone()).unwrap_or("").to_string();
+                self.literal(&text)
+            }
+            ExprKind::Other(kind, _) if kind.starts_with("#lit ") => {
+                let text = kind["#lit ".len()..].to_string();
+                self.literal(&text)
+            }
+            ExprKind::Ident(name) => self.ident(name),
+            ExprKind::Subscript(..) => {
+                let place = self.place(e)?;
+                self.load(place.object, &place.cell)
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.eval(a)?;
+                self.unary(*op, a)
+            }
+            ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => self.logical(e, a, b),
+            ExprKind::Binary(op, a, b) => {
+                let a = self.eval(a)?;
+                let b = self.eval(b)?;
+                self.binary(*op, a, b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.eval(c)?;
+                match self.truth(c) {
+                    Some(true) => self.eval(a),
+                    Some(false) => self.eval(b),
+                    None => {
+                        let a = self.eval(a)?;
+                        let b = self.eval(b)?;
+                        let ty = self.join(a, b);
+                        let (a, b) = (self.convert(a, ty)?, self.convert(b, ty)?);
+                        Ok(self.terms.op("?:", &[c, a, b], ty))
+                    }
+                }
+            }
+            ExprKind::Cast(ty, a) => {
+                let a = self.eval(a)?;
+                let Some(ty) = self.type_class(ty) else {
+                    return self.unsupported(format!("a cast to the unknown type `{ty}`"));
+                };
+                self.convert(a, ty)
+            }
+            ExprKind::Assign(op, lhs, rhs) => {
+                let place = self.place(lhs)?;
+                let mut value = self.eval(rhs)?;
+                if let Some(op) = op {
+                    let old = self.load(place.object, &place.cell)?;
+                    value = self.binary(*op, old, value)?;
+                }
+                self.store(place.object, &place.cell, value)
+            }
+            ExprKind::Update(inc, target) if discard => {
+                let place = self.place(target)?;
+                let old = self.load(place.object, &place.cell)?;
+                let one = self.terms.int(1);
+                let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                let value = self.binary(op, old, one)?;
+                self.store(place.object, &place.cell, value)
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval_with(a, true)?;
+                self.eval_with(b, discard)
+            }
+            ExprKind::Call(callee, args) => self.call(callee, args),
+            ExprKind::Update(..) => {
+                self.unsupported("`++` or `--` inside an expression (only as a statement)")
+            }
+            _ => self.unsupported(format!(
+                "the expression `{}`",
+                short(self.setup.source.get(e.span.clone()).unwrap_or("?"))
+            )),
+        }
+    }
+
+    /// The term of a literal's text (parentheses around it allowed).
+    fn literal(&mut self, text: &str) -> R<TermId> {
+        let t = text.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        if t.starts_with('\'') || t.starts_with('"') {
+            return Ok(self.terms.lit(t, Ty::Int));
+        }
+        let lower = t.to_ascii_lowercase();
+        let float_like = lower.contains('.') || (lower.contains('e') && !lower.starts_with("0x"));
+        if float_like && !lower.ends_with('f') && !lower.ends_with('l') {
+            if let Ok(v) = t.parse::<f64>() {
+                return Ok(self.terms.float(v));
+            }
+        }
+        let ty = if float_like { Ty::Float } else { Ty::Int };
+        Ok(self.terms.lit(t, ty))
+    }
+
+    fn ident(&mut self, name: &str) -> R<TermId> {
+        if let Some(o) = self.lookup(name) {
+            return self.load_scalar(o, name);
+        }
+        if self.setup.macros.object(name).is_some() {
+            return self.object_macro(name);
+        }
+        if let Some(o) = self.global(name)? {
+            return self.load_scalar(o, name);
+        }
+        self.unsupported(format!("the name `{name}` (no variable or macro of that name)"))
+    }
+
+    fn load_scalar(&mut self, o: usize, name: &str) -> R<TermId> {
+        if !self.objects[o].dims.is_empty() {
+            return self.unsupported(format!("the array `{name}` used as a value"));
+        }
+        self.load(o, &[])
+    }
+
+    /// The value of an object-like macro: its integer value, or its body
+    /// evaluated.
+    fn object_macro(&mut self, name: &str) -> R<TermId> {
+        let Some(m) = self.setup.macros.object(name) else {
+            return self.unsupported(format!("the macro `{name}`"));
+        };
+        if let Some(v) = m.value {
+            return Ok(self.terms.int(v));
+        }
+        let body = m.body.clone();
+        let Some((_, e)) = self.macro_body(name, &body, &[]) else {
+            return self.unsupported(format!("the macro `{name}` (its body is not an expression)"));
+        };
+        self.expand(name, &e)
+    }
+
+    fn expand(&mut self, name: &str, e: &Expr) -> R<TermId> {
+        if self.expanding.iter().any(|n| n == name) || self.expanding.len() > 32 {
+            return self.unsupported(format!("the recursive macro `{name}`"));
+        }
+        self.expanding.push(name.to_string());
+        let v = self.eval(e);
+        self.expanding.pop();
+        v
+    }
+
+    /// The body of a macro parsed as an expression, its literals resolved
+    /// (cached per name).
+    fn macro_body(&mut self, name: &str, body: &str, params: &[String]) -> Option<(Vec<String>, Expr)> {
+        if let Some(cached) = self.macro_cache.get(name) {
+            return cached.clone();
+        }
+        let wrapper = format!("int __polyfold_macro_body = (\n{body}\n);\n");
+        let parsed = crate::frontend::syntax::parse_expression_text_with(body, params)
+            .map(|e| (params.to_vec(), resolve_literals(&e, &wrapper)));
+        self.macro_cache.insert(name.to_string(), parsed.clone());
+        parsed
+    }
+
+    fn call(&mut self, callee: &Expr, args: &[Expr]) -> R<TermId> {
+        let ExprKind::Ident(name) = &callee.kind else {
+            return self.unsupported("a call through an expression");
+        };
+        if self.lookup(name).is_none()
+            && let Some(m) = self.setup.macros.function(name)
+        {
+            let (params, body) = (m.params.clone(), m.body.clone());
+            if params.len() != args.len() {
+                return self.unsupported(format!("the macro `{name}` with {} arguments", args.len()));
+            }
+            let Some((params, e)) = self.macro_body(name, &body, &params) else {
+                return self.unsupported(format!("the macro `{name}` (its body is not an expression)"));
+            };
+            let source = self.setup.source;
+            let args: Vec<Expr> = args.iter().map(|a| resolve_literals(a, source)).collect();
+            let e = substitute(&e, &params, &args);
+            return self.expand(name, &e);
+        }
+        let Some(&(_, int)) = PURE_CALLS.iter().find(|(n, _)| n == name) else {
+            return self.unsupported(format!(
+                "the call `{name}()` (only functions of the C library that touch no memory are checked)"
+            ));
+        };
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            let v = self.eval(a)?;
+            values.push(if int { v } else { self.convert(v, Ty::Float)? });
+        }
+        Ok(self.terms.op(name, &values, if int { Ty::Int } else { Ty::Float }))
+    }
+
+    /// The object and cell `e` designates.
+    pub(crate) fn place(&mut self, e: &Expr) -> R<Place> {
+        let mut indices = Vec::new();
+        let mut base = e;
+        while let ExprKind::Subscript(b, i) = &base.kind {
+            let v = self.eval(i)?;
+            let Some(v) = self.terms.as_int(v) else {
+                return self.unsupported(format!(
+                    "a subscript that depends on values (`{}`)",
+                    self.terms.render(v, 60)
+                ));
+            };
+            indices.push(v);
+            base = b;
+        }
+        indices.reverse();
+        let ExprKind::Ident(name) = &base.kind else {
+            return self.unsupported("an access through a pointer expression");
+        };
+        let object = match self.lookup(name) {
+            Some(o) => o,
+            None => match self.global(name)? {
+                Some(o) => o,
+                None => return self.unsupported(format!("the name `{name}` (no variable)")),
+            },
+        };
+        Ok(Place {
+            object,
+            cell: indices,
+        })
+    }
+
+    fn unary(&mut self, op: UnOp, a: TermId) -> R<TermId> {
+        if let Some(v) = self.terms.as_int(a) {
+            let r = match op {
+                UnOp::Neg => v.checked_neg(),
+                UnOp::Plus => Some(v),
+                UnOp::Not => Some(i64::from(v == 0)),
+                UnOp::BitNot => Some(!v),
+            };
+            return match r {
+                Some(r) => Ok(self.terms.int(r)),
+                None => self.unsupported("an integer overflow"),
+            };
+        }
+        if let Some(v) = self.terms.as_float(a) {
+            match op {
+                UnOp::Neg => return Ok(self.terms.float(-v)),
+                UnOp::Plus => return Ok(a),
+                _ => {}
+            }
+        }
+        let (name, ty) = match op {
+            UnOp::Neg => ("neg", self.terms.ty(a)),
+            UnOp::Plus => return Ok(a),
+            UnOp::Not => ("!", Ty::Int),
+            UnOp::BitNot => ("~", Ty::Int),
+        };
+        Ok(self.terms.op(name, &[a], ty))
+    }
+
+    /// `a && b`, `a || b`: short-circuit on a known left operand.
+    fn logical(&mut self, e: &Expr, a: &Expr, b: &Expr) -> R<TermId> {
+        let and = matches!(e.kind, ExprKind::Binary(BinOp::And, ..));
+        let l = self.eval(a)?;
+        match self.truth(l) {
+            Some(t) if t != and => Ok(self.terms.int(i64::from(t))),
+            Some(_) => {
+                let r = self.eval(b)?;
+                match self.truth(r) {
+                    Some(t) => Ok(self.terms.int(i64::from(t))),
+                    None => Ok(self.terms.op("!!", &[r], Ty::Int)),
+                }
+            }
+            None => {
+                let r = self.eval(b)?;
+                Ok(self.terms.op(if and { "&&" } else { "||" }, &[l, r], Ty::Int))
+            }
+        }
+    }
+
+    /// Whether a known value is true (`None`: a symbolic value).
+    pub(crate) fn truth(&self, v: TermId) -> Option<bool> {
+        if let Some(i) = self.terms.as_int(v) {
+            return Some(i != 0);
+        }
+        None
+    }
+
+    fn join(&self, a: TermId, b: TermId) -> Ty {
+        if self.terms.ty(a) == Ty::Float || self.terms.ty(b) == Ty::Float {
+            Ty::Float
+        } else {
+            Ty::Int
+        }
+    }
+
+    pub(crate) fn binary(&mut self, op: BinOp, a: TermId, b: TermId) -> R<TermId> {
+        if let (Some(x), Some(y)) = (self.terms.as_int(a), self.terms.as_int(b)) {
+            return match int_binary(op, x, y) {
+                Some(v) => Ok(self.terms.int(v)),
+                None => self.unsupported(format!(
+                    "integer arithmetic with no C value ({x} {} {y}: overflow, division by zero or a bad shift)",
+                    op_text(op)
+                )),
+            };
+        }
+        let ty = self.join(a, b);
+        let comparison = matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        );
+        let (a, b) = if matches!(op, BinOp::Shl | BinOp::Shr) {
+            (a, b)
+        } else {
+            (self.convert(a, ty)?, self.convert(b, ty)?)
+        };
+        let rty = if comparison { Ty::Int } else { ty };
+        Ok(self.terms.op(op_text(op), &[a, b], rty))
+    }
+
+    /// The class of a type's text (`double`, `const int`, a macro that
+    /// names a type).
+    pub(crate) fn type_class(&self, text: &str) -> Option<Ty> {
+        let mut ty = None;
+        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            match word {
+                "" | "const" | "volatile" | "restrict" | "__restrict" | "__restrict__" | "static"
+                | "register" | "auto" | "extern" => {}
+                "double" | "float" => return Some(Ty::Float),
+                "int" | "long" | "short" | "char" | "signed" | "unsigned" | "size_t"
+                | "ptrdiff_t" | "_Bool" | "bool" | "intptr_t" | "uintptr_t" => ty = Some(Ty::Int),
+                w if (w.starts_with("int") || w.starts_with("uint")) && w.ends_with("_t") => {
+                    ty = Some(Ty::Int);
+                }
+                w => {
+                    let body = self.setup.macros.object(w)?.body.clone();
+                    if body.trim() == w {
+                        return None;
+                    }
+                    return self.type_class(&body);
+                }
+            }
+        }
+        ty
+    }
+}
+
+fn int_binary(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => x.checked_add(y)?,
+        BinOp::Sub => x.checked_sub(y)?,
+        BinOp::Mul => x.checked_mul(y)?,
+        // Rust's `/` and `%` truncate like C's.
+        BinOp::Div => x.checked_div(y)?,
+        BinOp::Mod => x.checked_rem(y)?,
+        BinOp::Lt => i64::from(x < y),
+        BinOp::Le => i64::from(x <= y),
+        BinOp::Gt => i64::from(x > y),
+        BinOp::Ge => i64::from(x >= y),
+        BinOp::Eq => i64::from(x == y),
+        BinOp::Ne => i64::from(x != y),
+        BinOp::And => i64::from(x != 0 && y != 0),
+        BinOp::Or => i64::from(x != 0 || y != 0),
+        BinOp::BitAnd => x & y,
+        BinOp::BitOr => x | y,
+        BinOp::BitXor => x ^ y,
+        BinOp::Shl if (0..63).contains(&y) && x >= 0 => x.checked_shl(y as u32).filter(|r| r >> y == x)?,
+        BinOp::Shr if (0..63).contains(&y) => x >> y,
+        BinOp::Shl | BinOp::Shr => return None,
+    })
+}
+
+pub(crate) fn op_text(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Mod => "%",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+        BinOp::And => "&&",
+        BinOp::Or => "||",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::BitXor => "^",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+    }
+}
+
+/// The first line of a text, at most 60 characters.
+pub(crate) fn short(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() > 60 {
+        format!("{}…", line.chars().take(60).collect::<String>())
+    } else {
+        line.to_string()
+    }
+}
+
+/// `e` with every literal replaced by its text (read from `text`, which
+/// its spans index), so that it can be moved into another expression.
+fn resolve_literals(e: &Expr, text: &str) -> Expr {
+    let mut out = e.clone();
+    resolve_in(&mut out, text);
+    out
+}
+
+fn resolve_in(e: &mut Expr, text: &str) {
+    if matches!(e.kind, ExprKind::OtherLiteral) {
+        let t = text.get(e.span.clone()).unwrap_or("?").to_string();
+        e.kind = ExprKind::Other(format!("#lit {t}"), Vec::new());
+        return;
+    }
+    for_each_child(e, &mut |c| resolve_in(c, text));
+}
+
+/// `body` with each parameter name replaced by its argument.
+fn substitute(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
+    let mut out = body.clone();
+    subst_in(&mut out, params, args);
+    out
+}
+
+fn subst_in(e: &mut Expr, params: &[String], args: &[Expr]) {
+    if let ExprKind::Ident(n) = &e.kind
+        && let Some(k) = params.iter().position(|p| p == n)
+    {
+        *e = args[k].clone();
+        return;
+    }
+    for_each_child(e, &mut |c| subst_in(c, params, args));
+}
+
+fn for_each_child(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+    match &mut e.kind {
+        ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => {}
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Update(_, a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Field(a) => f(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Subscript(a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Call(callee, args) => {
+            f(callee);
+            for a in args {
+                f(a);
+            }
+        }
+        ExprKind::Other(_, subs) => {
+            for s in subs {
+                f(s);
+            }
+        }
+    }
+}
