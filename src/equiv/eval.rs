@@ -61,7 +61,12 @@ impl<'a, 't> Machine<'a, 't> {
         match &e.kind {
             ExprKind::Int(v) => Ok(self.terms.int(*v)),
             ExprKind::OtherLiteral => {
-                let text = self.setup.source.get(e.span.clone()).unwrap_or("").to_string();
+                let text = self
+                    .setup
+                    .source
+                    .get(e.span.clone())
+                    .unwrap_or("")
+                    .to_string();
                 self.literal(&text)
             }
             ExprKind::Other(kind, _) if kind.starts_with("#lit ") => {
@@ -138,7 +143,11 @@ impl<'a, 't> Machine<'a, 't> {
 
     /// The term of a literal's text (parentheses around it allowed).
     fn literal(&mut self, text: &str) -> R<TermId> {
-        let t = text.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let t = text
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
         if t.starts_with('\'') || t.starts_with('"') {
             return Ok(self.terms.lit(t, Ty::Int));
         }
@@ -163,7 +172,9 @@ impl<'a, 't> Machine<'a, 't> {
         if let Some(o) = self.global(name)? {
             return self.load_scalar(o, name);
         }
-        self.unsupported(format!("the name `{name}` (no variable or macro of that name)"))
+        self.unsupported(format!(
+            "the name `{name}` (no variable or macro of that name)"
+        ))
     }
 
     fn load_scalar(&mut self, o: usize, name: &str) -> R<TermId> {
@@ -184,7 +195,9 @@ impl<'a, 't> Machine<'a, 't> {
         }
         let body = m.body.clone();
         let Some((_, e)) = self.macro_body(name, &body, &[]) else {
-            return self.unsupported(format!("the macro `{name}` (its body is not an expression)"));
+            return self.unsupported(format!(
+                "the macro `{name}` (its body is not an expression)"
+            ));
         };
         self.expand(name, &e)
     }
@@ -201,7 +214,12 @@ impl<'a, 't> Machine<'a, 't> {
 
     /// The body of a macro parsed as an expression, its literals resolved
     /// (cached per name).
-    fn macro_body(&mut self, name: &str, body: &str, params: &[String]) -> Option<(Vec<String>, Expr)> {
+    fn macro_body(
+        &mut self,
+        name: &str,
+        body: &str,
+        params: &[String],
+    ) -> Option<(Vec<String>, Expr)> {
         if let Some(cached) = self.macro_cache.get(name) {
             return cached.clone();
         }
@@ -221,10 +239,13 @@ impl<'a, 't> Machine<'a, 't> {
         {
             let (params, body) = (m.params.clone(), m.body.clone());
             if params.len() != args.len() {
-                return self.unsupported(format!("the macro `{name}` with {} arguments", args.len()));
+                return self
+                    .unsupported(format!("the macro `{name}` with {} arguments", args.len()));
             }
             let Some((params, e)) = self.macro_body(name, &body, &params) else {
-                return self.unsupported(format!("the macro `{name}` (its body is not an expression)"));
+                return self.unsupported(format!(
+                    "the macro `{name}` (its body is not an expression)"
+                ));
             };
             let source = self.setup.source;
             let args: Vec<Expr> = args.iter().map(|a| resolve_literals(a, source)).collect();
@@ -241,7 +262,9 @@ impl<'a, 't> Machine<'a, 't> {
             let v = self.eval(a)?;
             values.push(if int { v } else { self.convert(v, Ty::Float)? });
         }
-        Ok(self.terms.op(name, &values, if int { Ty::Int } else { Ty::Float }))
+        Ok(self
+            .terms
+            .op(name, &values, if int { Ty::Int } else { Ty::Float }))
     }
 
     /// The object and cell `e` designates.
@@ -320,7 +343,9 @@ impl<'a, 't> Machine<'a, 't> {
             }
             None => {
                 let r = self.eval(b)?;
-                Ok(self.terms.op(if and { "&&" } else { "||" }, &[l, r], Ty::Int))
+                Ok(self
+                    .terms
+                    .op(if and { "&&" } else { "||" }, &[l, r], Ty::Int))
             }
         }
     }
@@ -371,8 +396,8 @@ impl<'a, 't> Machine<'a, 't> {
         let mut ty = None;
         for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
             match word {
-                "" | "const" | "volatile" | "restrict" | "__restrict" | "__restrict__" | "static"
-                | "register" | "auto" | "extern" => {}
+                "" | "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
+                | "static" | "register" | "auto" | "extern" => {}
                 "double" | "float" => return Some(Ty::Float),
                 "int" | "long" | "short" | "char" | "signed" | "unsigned" | "size_t"
                 | "ptrdiff_t" | "_Bool" | "bool" | "intptr_t" | "uintptr_t" => ty = Some(Ty::Int),
@@ -411,7 +436,9 @@ fn int_binary(op: BinOp, x: i64, y: i64) -> Option<i64> {
         BinOp::BitAnd => x & y,
         BinOp::BitOr => x | y,
         BinOp::BitXor => x ^ y,
-        BinOp::Shl if (0..63).contains(&y) && x >= 0 => x.checked_shl(y as u32).filter(|r| r >> y == x)?,
+        BinOp::Shl if (0..63).contains(&y) && x >= 0 => {
+            x.checked_shl(y as u32).filter(|r| r >> y == x)?
+        }
         BinOp::Shr if (0..63).contains(&y) => x >> y,
         BinOp::Shl | BinOp::Shr => return None,
     })

@@ -66,7 +66,8 @@ impl<'a, 't> Machine<'a, 't> {
         let mut dims = Vec::new();
         if d.is_pointer && !d.points_to_rows {
             if !d.dims.is_empty() {
-                return self.unsupported(format!("the parameter `{}` (an array of pointers)", d.name));
+                return self
+                    .unsupported(format!("the parameter `{}` (an array of pointers)", d.name));
             }
             dims.push(None);
         }
@@ -307,7 +308,11 @@ impl<'a, 't> Machine<'a, 't> {
         if decl.qualifiers.iter().any(|q| q == "typedef") {
             return Ok(());
         }
-        if decl.qualifiers.iter().any(|q| q == "static" || q == "extern") {
+        if decl
+            .qualifiers
+            .iter()
+            .any(|q| q == "static" || q == "extern")
+        {
             return self.unsupported("a `static` or `extern` declaration in the function");
         }
         for d in &decl.declarators {
@@ -315,7 +320,10 @@ impl<'a, 't> Machine<'a, 't> {
                 continue;
             }
             let Some(ty) = self.type_class(&decl.type_text) else {
-                return self.unsupported(format!("the variable `{}` of type `{}`", d.name, decl.type_text));
+                return self.unsupported(format!(
+                    "the variable `{}` of type `{}`",
+                    d.name, decl.type_text
+                ));
             };
             if d.is_pointer || d.points_to_rows {
                 return self.unsupported(format!("the local pointer `{}`", d.name));
@@ -324,7 +332,10 @@ impl<'a, 't> Machine<'a, 't> {
             for (size, _) in &d.dims {
                 match size {
                     Some(e) => dims.push(self.extent(e)?),
-                    None => return self.unsupported(format!("the array `{}` without an extent", d.name)),
+                    None => {
+                        return self
+                            .unsupported(format!("the array `{}` without an extent", d.name));
+                    }
                 }
             }
             let o = self.add_object(Object {
@@ -357,7 +368,11 @@ impl<'a, 't> Machine<'a, 't> {
         if kind != "initializer_list" {
             return self.unsupported("an array initialiser that is not a list");
         }
-        let dims: Vec<i64> = self.objects[o].dims.iter().map(|d| d.unwrap_or(0)).collect();
+        let dims: Vec<i64> = self.objects[o]
+            .dims
+            .iter()
+            .map(|d| d.unwrap_or(0))
+            .collect();
         let total: i64 = dims.iter().product();
         if total > 1 << 24 {
             return self.unsupported("an initialised array of more than 2^24 cells");

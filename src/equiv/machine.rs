@@ -26,7 +26,11 @@ impl CellKey {
     }
 
     pub(crate) fn indices(&self) -> Vec<i64> {
-        self.0.iter().copied().take_while(|x| *x != i64::MIN).collect()
+        self.0
+            .iter()
+            .copied()
+            .take_while(|x| *x != i64::MIN)
+            .collect()
     }
 }
 
@@ -186,6 +190,7 @@ impl<'a, 't> Machine<'a, 't> {
         if let Some(boundary) = self.setup.boundary
             && value.0 >= boundary
             && self.divergence.is_none()
+            && matches!(self.terms.node(value), super::term::Node::Op { .. })
         {
             let target = cell_text(&self.objects[object].name, cell);
             self.divergence = Some(Divergence {
@@ -246,9 +251,8 @@ impl<'a, 't> Machine<'a, 't> {
             return Err(Stop::OutOfBounds {
                 span: self.stmt.clone(),
                 what: format!(
-                    "{} is outside `{}`{}",
+                    "{} is outside its extents {}",
                     cell_text(&o.name, cell),
-                    o.name,
                     o.dims
                         .iter()
                         .map(|d| d.map_or("[]".to_string(), |d| format!("[{d}]")))

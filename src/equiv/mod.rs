@@ -80,7 +80,11 @@ pub fn equiv_files(original: &Path, changed: &Path, options: &RunOptions) -> Out
     let mut terms = Terms::default();
     for name in names {
         let (text, verdict) = compare_function(&o, &c, name, options, &mut terms);
-        stdout.push_str(&text);
+        if verdict == 2 {
+            stderr.push(Message::error(text.trim_end()));
+        } else {
+            stdout.push_str(&text);
+        }
         code = code.max(verdict);
         if verdict == 2 {
             break;
@@ -122,10 +126,10 @@ fn compare_function(
     };
     let values = report::parameter_values(o, name);
     if o.source.get(fo.span.clone()) == c.source.get(fc.span.clone())
-        && o.program.macros == c.program.macros
+        && same_macros(&o.program.macros, &c.program.macros)
     {
         return (
-            format!("equal: `{name}` has the same text and macros in both files\n"),
+            format!("equal: `{name}` (the same text and macros in both files)\n"),
             0,
         );
     }
@@ -173,10 +177,35 @@ fn compare_function(
             0,
         ),
         Some(finding) => (
-            report::difference(&report::Sides { o, c }, name, &values, &finding, &run_c, terms),
+            report::difference(
+                &report::Sides { o, c },
+                name,
+                &values,
+                &finding,
+                &run_c,
+                terms,
+            ),
             1,
         ),
     }
+}
+
+/// Whether two files define the same macros (names, bodies, values;
+/// not where).
+fn same_macros(a: &crate::ir::scop::MacroTable, b: &crate::ir::scop::MacroTable) -> bool {
+    let objects = |t: &crate::ir::scop::MacroTable| -> Vec<(String, String, Option<i64>)> {
+        t.objects
+            .iter()
+            .map(|m| (m.name.clone(), m.body.clone(), m.value))
+            .collect()
+    };
+    let functions = |t: &crate::ir::scop::MacroTable| -> Vec<(String, Vec<String>, String)> {
+        t.functions
+            .iter()
+            .map(|m| (m.name.clone(), m.params.clone(), m.body.clone()))
+            .collect()
+    };
+    objects(a) == objects(b) && functions(a) == functions(b)
 }
 
 /// The arrays of `name`'s SCoPs in the original that are not local but

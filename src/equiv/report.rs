@@ -224,9 +224,19 @@ pub(crate) fn difference(
                 show(Some(*o)),
                 show(Some(*c))
             ));
+            let (da, db) = terms.first_difference(*o, *c);
+            if (da, db) != (*o, *c) {
+                out.push_str(&format!(
+                    "  they first differ where ORIGINAL has {} and CHANGED has {}\n",
+                    terms.render(da, 80),
+                    terms.render(db, 80)
+                ));
+            }
             let writer = |side: &Side, at: Option<usize>| match at {
                 Some(at) => {
-                    let end = side.source[at..].find(';').map_or(side.source.len(), |e| at + e + 1);
+                    let end = side.source[at..]
+                        .find(';')
+                        .map_or(side.source.len(), |e| at + e + 1);
                     format!("last written at {}", place(side, &(at..end)))
                 }
                 None => "never written (it keeps its value from before the call)".to_string(),

@@ -60,7 +60,12 @@ pub(crate) fn read_side(path: &Path, options: &RunOptions) -> Result<Side, Messa
 /// The definition of `name` in a file (the one that holds a SCoP of that
 /// function when there are several).
 pub(crate) fn function<'s>(side: &'s Side, name: &str) -> Option<&'s Function> {
-    let all: Vec<&Function> = side.syntax.functions.iter().filter(|f| f.name == name).collect();
+    let all: Vec<&Function> = side
+        .syntax
+        .functions
+        .iter()
+        .filter(|f| f.name == name)
+        .collect();
     let scop_at = side
         .program
         .scops
@@ -72,4 +77,3 @@ pub(crate) fn function<'s>(side: &'s Side, name: &str) -> Option<&'s Function> {
         .or(all.last())
         .copied()
 }
-

@@ -32,10 +32,16 @@ pub(crate) enum Node {
     Lit(u32),
     /// The value of `name[cell]` before the function runs (`name` is a
     /// string id).
-    Sym { name: u32, cell: Box<[i64]> },
+    Sym {
+        name: u32,
+        cell: Box<[i64]>,
+    },
     /// An operator (a string id: `+`, `sqrt`, `(int)`, ...) on its
     /// operands.
-    Op { op: u32, args: Box<[TermId]> },
+    Op {
+        op: u32,
+        args: Box<[TermId]>,
+    },
 }
 
 /// The DAG of every term built so far.
@@ -129,6 +135,26 @@ impl Terms {
         match self.node(id) {
             Node::Float(b) => Some(f64::from_bits(*b)),
             _ => None,
+        }
+    }
+
+    /// The first pair of sub-terms where `a` and `b` differ: the operands
+    /// of equal operators are compared left to right.
+    pub(crate) fn first_difference(&self, a: TermId, b: TermId) -> (TermId, TermId) {
+        let (mut a, mut b) = (a, b);
+        loop {
+            let next = match (self.node(a), self.node(b)) {
+                (Node::Op { op: p, args: x }, Node::Op { op: q, args: y })
+                    if p == q && x.len() == y.len() =>
+                {
+                    x.iter().zip(y.iter()).find(|(u, v)| u != v)
+                }
+                _ => None,
+            };
+            match next {
+                Some((u, v)) => (a, b) = (*u, *v),
+                None => return (a, b),
+            }
         }
     }
 
