@@ -11,8 +11,8 @@ use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{
-    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, ExplainArgs,
-    EquivArgs, LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
+    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, EquivArgs, ExplainArgs,
+    LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
 };
 use polyfold::driver::messages::end_lines;
 use polyfold::driver::{

@@ -8,34 +8,34 @@ use super::machine::{Machine, R};
 use super::term::{TermId, Ty};
 
 /// Functions of the C library that read and write no memory: a call is an
-/// uninterpreted operator on its arguments. The flag: the result is an
-/// integer.
-const PURE_CALLS: &[(&str, bool)] = &[
-    ("sqrt", false),
-    ("sqrtf", false),
-    ("fabs", false),
-    ("fabsf", false),
-    ("exp", false),
-    ("expf", false),
-    ("log", false),
-    ("logf", false),
-    ("pow", false),
-    ("powf", false),
-    ("sin", false),
-    ("cos", false),
-    ("tan", false),
-    ("tanh", false),
-    ("atan", false),
-    ("atan2", false),
-    ("floor", false),
-    ("ceil", false),
-    ("fmin", false),
-    ("fmax", false),
-    ("fminf", false),
-    ("fmaxf", false),
-    ("abs", true),
-    ("labs", true),
-    ("llabs", true),
+/// uninterpreted operator on its arguments, converted to the type of its
+/// parameters, which is the type of its result.
+const PURE_CALLS: &[(&str, Ty)] = &[
+    ("sqrt", Ty::Float),
+    ("fabs", Ty::Float),
+    ("exp", Ty::Float),
+    ("log", Ty::Float),
+    ("pow", Ty::Float),
+    ("sin", Ty::Float),
+    ("cos", Ty::Float),
+    ("tan", Ty::Float),
+    ("tanh", Ty::Float),
+    ("atan", Ty::Float),
+    ("atan2", Ty::Float),
+    ("floor", Ty::Float),
+    ("ceil", Ty::Float),
+    ("fmin", Ty::Float),
+    ("fmax", Ty::Float),
+    ("sqrtf", Ty::Single),
+    ("fabsf", Ty::Single),
+    ("expf", Ty::Single),
+    ("logf", Ty::Single),
+    ("powf", Ty::Single),
+    ("fminf", Ty::Single),
+    ("fmaxf", Ty::Single),
+    ("abs", Ty::Int),
+    ("labs", Ty::Int),
+    ("llabs", Ty::Int),
 ];
 
 /// An lvalue: an object and a cell.
@@ -153,12 +153,20 @@ impl<'a, 't> Machine<'a, 't> {
         }
         let lower = t.to_ascii_lowercase();
         let float_like = lower.contains('.') || (lower.contains('e') && !lower.starts_with("0x"));
-        if float_like && !lower.ends_with('f') && !lower.ends_with('l') {
+        if float_like && !lower.ends_with('l') && !lower.starts_with("0x") {
+            if let Some(body) = t.strip_suffix(['f', 'F'])
+                && let Ok(v) = body.parse::<f32>()
+            {
+                return Ok(self.terms.single(v));
+            }
             if let Ok(v) = t.parse::<f64>() {
                 return Ok(self.terms.float(v));
             }
         }
-        let ty = if float_like { Ty::Float } else { Ty::Int };
+        if float_like {
+            return self.unsupported(format!("the literal `{t}` (long double or hexadecimal)"));
+        }
+        let ty = Ty::Int;
         Ok(self.terms.lit(t, ty))
     }
 
@@ -252,7 +260,7 @@ impl<'a, 't> Machine<'a, 't> {
             let e = substitute(&e, &params, &args);
             return self.expand(name, &e);
         }
-        let Some(&(_, int)) = PURE_CALLS.iter().find(|(n, _)| n == name) else {
+        let Some(&(_, ty)) = PURE_CALLS.iter().find(|(n, _)| n == name) else {
             return self.unsupported(format!(
                 "the call `{name}()` (only functions of the C library that touch no memory are checked)"
             ));
@@ -260,11 +268,9 @@ impl<'a, 't> Machine<'a, 't> {
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             let v = self.eval(a)?;
-            values.push(if int { v } else { self.convert(v, Ty::Float)? });
+            values.push(self.convert(v, ty)?);
         }
-        Ok(self
-            .terms
-            .op(name, &values, if int { Ty::Int } else { Ty::Float }))
+        Ok(self.terms.op(name, &values, ty))
     }
 
     /// The object and cell `e` designates.
@@ -358,11 +364,12 @@ impl<'a, 't> Machine<'a, 't> {
         None
     }
 
+    /// The type of `a op b` after the usual arithmetic conversions.
     fn join(&self, a: TermId, b: TermId) -> Ty {
-        if self.terms.ty(a) == Ty::Float || self.terms.ty(b) == Ty::Float {
-            Ty::Float
-        } else {
-            Ty::Int
+        match (self.terms.ty(a), self.terms.ty(b)) {
+            (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
+            (Ty::Single, _) | (_, Ty::Single) => Ty::Single,
+            _ => Ty::Int,
         }
     }
 
@@ -398,7 +405,9 @@ impl<'a, 't> Machine<'a, 't> {
             match word {
                 "" | "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
                 | "static" | "register" | "auto" | "extern" => {}
-                "double" | "float" => return Some(Ty::Float),
+                "double" if text.split_whitespace().any(|w| w == "long") => return None,
+                "double" => return Some(Ty::Float),
+                "float" => return Some(Ty::Single),
                 "int" | "long" | "short" | "char" | "signed" | "unsigned" | "size_t"
                 | "ptrdiff_t" | "_Bool" | "bool" | "intptr_t" | "uintptr_t" => ty = Some(Ty::Int),
                 w if (w.starts_with("int") || w.starts_with("uint")) && w.ends_with("_t") => {

@@ -220,17 +220,29 @@ impl<'a, 't> Machine<'a, 't> {
         parts.join(", ")
     }
 
-    /// A value converted to type `ty` as an assignment converts it.
+    /// A value converted to type `ty` as an assignment converts it: an
+    /// integer constant to a floating constant when exact, anything else
+    /// through a conversion operator.
     pub(crate) fn convert(&mut self, value: TermId, ty: Ty) -> R<TermId> {
-        match (self.terms.ty(value), ty) {
-            (a, b) if a == b => Ok(value),
-            (Ty::Int, Ty::Float) => match self.terms.as_int(value) {
-                Some(v) if v.unsigned_abs() <= 1 << 53 => Ok(self.terms.float(v as f64)),
-                Some(_) => self.unsupported("an integer too large to convert exactly"),
-                None => Ok(self.terms.op("(double)", &[value], Ty::Float)),
-            },
-            _ => Ok(self.terms.op("(int)", &[value], Ty::Int)),
+        let from = self.terms.ty(value);
+        if from == ty {
+            return Ok(value);
         }
+        if let Some(v) = self.terms.as_int(value) {
+            match ty {
+                Ty::Float if v.unsigned_abs() <= 1 << 53 => return Ok(self.terms.float(v as f64)),
+                Ty::Single if v.unsigned_abs() <= 1 << 24 => {
+                    return Ok(self.terms.single(v as f32));
+                }
+                _ => {}
+            }
+        }
+        let op = match ty {
+            Ty::Int => "(int)",
+            Ty::Float => "(double)",
+            Ty::Single => "(float)",
+        };
+        Ok(self.terms.op(op, &[value], ty))
     }
 
     fn checked_key(&self, object: usize, cell: &[i64]) -> R<CellKey> {

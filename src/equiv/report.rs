@@ -9,11 +9,14 @@ use super::machine::{CellKey, Divergence, Machine, Stop, cell_text};
 use super::side::Side;
 use super::term::{TermId, Terms, Ty};
 
+/// An object compared at the end: its name, type and written cells.
+pub(crate) type Written = (String, Ty, FastMap<CellKey, (TermId, usize)>);
+
 /// A run's result.
 pub(crate) struct Run {
     pub returned: Option<TermId>,
     /// The objects compared at the end, in the order the run made them.
-    pub externals: Vec<(String, Ty, FastMap<CellKey, (TermId, usize)>)>,
+    pub externals: Vec<Written>,
     pub divergence: Option<Divergence>,
     /// The loop counters when the run stopped early.
     pub iteration: Option<String>,
@@ -35,7 +38,7 @@ impl Run {
         }
     }
 
-    fn object(&self, name: &str) -> Option<&(String, Ty, FastMap<CellKey, (TermId, usize)>)> {
+    fn object(&self, name: &str) -> Option<&Written> {
         self.externals.iter().find(|(n, _, _)| n == name)
     }
 }
@@ -86,9 +89,7 @@ impl Compared {
             for key in keys {
                 cells += 1;
                 let cell = key.indices();
-                let get = |e: Option<&(String, Ty, FastMap<CellKey, (TermId, usize)>)>| {
-                    e.and_then(|x| x.2.get(&key)).copied()
-                };
+                let get = |e: Option<&Written>| e.and_then(|x| x.2.get(&key)).copied();
                 let (vo, vc) = (get(eo), get(ec));
                 let initial = terms.sym(name, &cell, ty);
                 let to = vo.map_or(initial, |v| v.0);

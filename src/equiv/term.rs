@@ -15,11 +15,15 @@ use crate::util::hash::FastMap;
 pub(crate) struct TermId(pub u32);
 
 /// What C type class a value has: the usual arithmetic conversions need
-/// to know whether an integer constant meets a floating operand.
+/// to know whether an integer constant meets a floating operand, and a
+/// conversion between `float` and `double` is an operator of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Ty {
     Int,
+    /// `double`.
     Float,
+    /// `float`: a value rounded to single precision is another term.
+    Single,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -86,6 +90,11 @@ impl Terms {
     pub(crate) fn float(&mut self, v: f64) -> TermId {
         // -0.0 and 0.0 are different values in C (1 / -0.0), keep them apart.
         self.intern(Node::Float(v.to_bits()), Ty::Float)
+    }
+
+    /// A `float` constant (its value, exactly, as an `f64`).
+    pub(crate) fn single(&mut self, v: f32) -> TermId {
+        self.intern(Node::Float(f64::from(v).to_bits()), Ty::Single)
     }
 
     pub(crate) fn sym(&mut self, name: &str, cell: &[i64], ty: Ty) -> TermId {
