@@ -62,6 +62,11 @@ pub fn equiv_files(original: &Path, changed: &Path, options: &RunOptions) -> Out
             return outcome(String::new(), stderr, 2);
         }
     };
+    compare_sides(&o, &c, options, stderr)
+}
+
+/// The verdict on two files read and parsed.
+fn compare_sides(o: &Side, c: &Side, options: &RunOptions, mut stderr: Messages) -> Outcome {
     let mut names: Vec<&str> = Vec::new();
     for scop in o.program.scops.iter().chain(&c.program.scops) {
         if !names.contains(&scop.function.as_str()) {
@@ -79,7 +84,7 @@ pub fn equiv_files(original: &Path, changed: &Path, options: &RunOptions) -> Out
     let mut code = 0u8;
     let mut terms = Terms::default();
     for name in names {
-        let (text, verdict) = compare_function(&o, &c, name, options, &mut terms);
+        let (text, verdict) = compare_function(o, c, name, options, &mut terms);
         if verdict == 2 {
             stderr.push(Message::error(text.trim_end()));
         } else {
@@ -90,7 +95,7 @@ pub fn equiv_files(original: &Path, changed: &Path, options: &RunOptions) -> Out
             break;
         }
     }
-    for note in unchecked_functions(&o, &c) {
+    for note in unchecked_functions(o, c) {
         stderr.push(Message::warning(note));
     }
     outcome(stdout, stderr, code)
@@ -261,3 +266,6 @@ fn unchecked_functions(o: &Side, c: &Side) -> Vec<String> {
     }
     notes
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,9 +16,19 @@ pub(crate) struct Side {
     pub syntax: SyntaxFile,
 }
 
+/// Reads and parses the file at `path`; the messages of what failed.
 pub(crate) fn read_side(path: &Path, options: &RunOptions) -> Result<Side, Messages> {
     let shown = path.display().to_string();
     let source = crate::driver::read_source(path).map_err(|m| Messages::new().with(m))?;
+    side_of(shown, source, options)
+}
+
+/// Parses `source` (shown as `shown`).
+pub(crate) fn side_of(
+    shown: String,
+    source: String,
+    options: &RunOptions,
+) -> Result<Side, Messages> {
     let program = crate::frontend::extract(
         &shown,
         &source,
