@@ -357,6 +357,12 @@ pub struct EquivArgs {
     #[arg(value_name = "CHANGED")]
     pub changed: PathBuf,
 
+    /// Check at each of these values of a size (repeatable: every
+    /// combination is checked), as `-D NAME=V` would give it, e.g.
+    /// `--sizes N=1,2,17 --sizes M=3,4`.
+    #[arg(long = "sizes", value_name = "NAME=V1,V2,...")]
+    pub sizes: Vec<String>,
+
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }

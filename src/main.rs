@@ -321,7 +321,8 @@ fn equiv(matches: &ArgMatches, args: &EquivArgs) -> u8 {
     if let Some(sub) = matches.subcommand_matches("equiv") {
         options.macros = ordered_macros(sub, &args.analysis);
     }
-    let out = polyfold::equiv::equiv_files(&args.original, &args.changed, &options);
+    let out =
+        polyfold::equiv::equiv_files_at_sizes(&args.original, &args.changed, &options, &args.sizes);
     emit(&out, &options);
     out.code
 }

@@ -65,6 +65,78 @@ pub fn equiv_files(original: &Path, changed: &Path, options: &RunOptions) -> Out
     compare_sides(&o, &c, options, stderr)
 }
 
+/// The most size combinations `--sizes` runs.
+const MAX_SIZE_COMBINATIONS: usize = 256;
+
+/// [`equiv_files`] at every combination of `sizes` (`NAME=V1,V2,...`
+/// each, as `-D NAME=Vk`): one verdict per combination, the worst exit
+/// code; it stops at the first that cannot be checked.
+pub fn equiv_files_at_sizes(
+    original: &Path,
+    changed: &Path,
+    options: &RunOptions,
+    sizes: &[String],
+) -> Outcome {
+    let combinations = match size_combinations(sizes) {
+        Ok(c) => c,
+        Err(e) => return outcome(String::new(), Messages::new().with(Message::error(e)), 2),
+    };
+    let mut total = outcome(String::new(), Messages::new(), 0);
+    for combination in combinations {
+        let mut at = options.clone();
+        for (name, value) in combination {
+            at.macros
+                .push(crate::frontend::preproc::CommandMacro::Define {
+                    name,
+                    body: value.to_string(),
+                });
+        }
+        let out = equiv_files(original, changed, &at);
+        total.stdout.push_str(&out.stdout);
+        for m in out.stderr.iter() {
+            total.stderr.push(m.clone());
+        }
+        total.code = total.code.max(out.code);
+        if out.code == 2 {
+            break;
+        }
+    }
+    total
+}
+
+/// Every combination of the values of `--sizes NAME=V1,V2,...` (one
+/// empty combination without any).
+fn size_combinations(sizes: &[String]) -> Result<Vec<Vec<(String, i64)>>, String> {
+    let mut out: Vec<Vec<(String, i64)>> = vec![Vec::new()];
+    for spec in sizes {
+        let bad = || format!("--sizes {spec}: expected NAME=V1,V2,... with integer values");
+        let (name, values) = spec.split_once('=').ok_or_else(bad)?;
+        let name = name.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return Err(bad());
+        }
+        let values: Vec<i64> = values
+            .split(',')
+            .map(|v| v.trim().parse::<i64>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        let mut next = Vec::new();
+        for combination in &out {
+            for v in &values {
+                let mut c = combination.clone();
+                c.push((name.to_string(), *v));
+                next.push(c);
+            }
+        }
+        if next.len() > MAX_SIZE_COMBINATIONS {
+            return Err(format!(
+                "--sizes: more than {MAX_SIZE_COMBINATIONS} combinations of sizes"
+            ));
+        }
+        out = next;
+    }
+    Ok(out)
+}
+
 /// The verdict on two files read and parsed.
 fn compare_sides(o: &Side, c: &Side, options: &RunOptions, mut stderr: Messages) -> Outcome {
     let mut names: Vec<&str> = Vec::new();
@@ -175,9 +247,14 @@ fn compare_function(
     match compared.finding {
         None => (
             format!(
-                "equal: `{name}` computes the same live-out values{values} ({} cells and {} return value compared)\n",
+                "equal: `{name}` computes the same live-out values{values} ({} live-out {} compared{})\n",
                 compared.cells,
-                usize::from(run_o.returned.is_some())
+                if compared.cells == 1 { "cell" } else { "cells" },
+                if run_o.returned.is_some() {
+                    ", and the return value"
+                } else {
+                    ""
+                }
             ),
             0,
         ),

@@ -266,6 +266,47 @@ fn symbolic_sizes_need_values() {
 }
 
 #[test]
+fn sizes_checks_every_combination() {
+    // y[i % 1] keeps one value where two are live from N = 2 on: at N = 1
+    // there is no out[i] (i >= 1) to compute, at N = 2 out[1] = y[1] - y[1].
+    let out = equiv(&[
+        "tests/equiv_cases/smooth.c",
+        "tests/equiv_cases/smooth.wrong_mod1.c",
+        "--sizes",
+        "N=1,2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "equal: `smooth` computes the same live-out values at N = 1 (0 live-out cells compared)"
+        ) && stdout.contains("different: `smooth` at N = 2: live-out `out[1]` differs"),
+        "{stdout}"
+    );
+    // vla.mod2.c at n = 1, 2, 3 and 17: equal at each.
+    let out = equiv(&[
+        "tests/equiv_cases/vla.c",
+        "tests/equiv_cases/vla.mod2.c",
+        "--sizes",
+        "n=1,2,3,17",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        stdout.matches("equal: `vla` computes").count(),
+        4,
+        "{stdout}"
+    );
+    let out = equiv(&[
+        "tests/equiv_cases/vla.c",
+        "tests/equiv_cases/vla.mod2.c",
+        "--sizes",
+        "n=x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn errors_exit_2() {
     let scratch = polyfold_fuzz::check::scratch_dir("equiv_errors").expect("scratch directory");
     let broken = scratch.join("broken.c");
