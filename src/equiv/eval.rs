@@ -74,7 +74,7 @@ impl<'a, 't> Machine<'a, 't> {
                 self.literal(&text)
             }
             ExprKind::Ident(name) => self.ident(name),
-            ExprKind::Subscript(..) => {
+            ExprKind::Subscript(..) | ExprKind::Deref(_) => {
                 let place = self.place(e)?;
                 self.load(place.object, &place.cell)
             }
@@ -260,6 +260,11 @@ impl<'a, 't> Machine<'a, 't> {
             let e = substitute(&e, &params, &args);
             return self.expand(name, &e);
         }
+        if matches!(name.as_str(), "_Static_assert" | "static_assert")
+            && self.lookup(name).is_none()
+        {
+            return self.static_assert(args);
+        }
         let Some(&(_, ty)) = PURE_CALLS.iter().find(|(n, _)| n == name) else {
             return self.unsupported(format!(
                 "the call `{name}()` (only functions of the C library that touch no memory are checked)"
@@ -275,6 +280,9 @@ impl<'a, 't> Machine<'a, 't> {
 
     /// The object and cell `e` designates.
     pub(crate) fn place(&mut self, e: &Expr) -> R<Place> {
+        if let ExprKind::Deref(p) = &e.kind {
+            return self.address(p);
+        }
         let mut indices = Vec::new();
         let mut base = e;
         while let ExprKind::Subscript(b, i) = &base.kind {
@@ -303,6 +311,40 @@ impl<'a, 't> Machine<'a, 't> {
             object,
             cell: indices,
         })
+    }
+
+    /// The cell a pointer expression points to: `&x`, or a choice of
+    /// such with a known condition (what merged buffers print:
+    /// `*((c) ? &b[..] : &b[..])`).
+    fn address(&mut self, e: &Expr) -> R<Place> {
+        match &e.kind {
+            ExprKind::AddrOf(x) => self.place(x),
+            ExprKind::Cond(c, a, b) => {
+                let c = self.eval(c)?;
+                match self.truth(c) {
+                    Some(true) => self.address(a),
+                    Some(false) => self.address(b),
+                    None => self.unsupported("a pointer chosen by values"),
+                }
+            }
+            _ => self.unsupported("an access through a pointer expression"),
+        }
+    }
+
+    /// `_Static_assert(c, "...")` in a function: `c` must hold for the
+    /// sizes (C would not compile the file otherwise).
+    fn static_assert(&mut self, args: &[Expr]) -> R<TermId> {
+        let Some(c) = args.first() else {
+            return self.unsupported("`_Static_assert` without a condition");
+        };
+        let v = self.eval(c)?;
+        match self.truth(v) {
+            Some(true) => Ok(self.terms.int(1)),
+            Some(false) => self.unsupported(
+                "a `_Static_assert` that fails at these sizes (C does not compile it)",
+            ),
+            None => self.unsupported("a `_Static_assert` on values"),
+        }
     }
 
     fn unary(&mut self, op: UnOp, a: TermId) -> R<TermId> {

@@ -192,6 +192,20 @@ pub(crate) struct Sides<'s> {
     pub c: &'s Side,
 }
 
+/// `  they first differ where ...` when the difference is inside the
+/// terms (empty when they differ at the top).
+fn first_difference(terms: &Terms, o: TermId, c: TermId) -> String {
+    let (da, db) = terms.first_difference(o, c);
+    if (da, db) == (o, c) {
+        return String::new();
+    }
+    format!(
+        "  they first differ where ORIGINAL has {} and CHANGED has {}\n",
+        terms.render(da, 80),
+        terms.render(db, 80)
+    )
+}
+
 /// The message of a difference.
 pub(crate) fn difference(
     sides: &Sides<'_>,
@@ -210,6 +224,9 @@ pub(crate) fn difference(
                 show(*o),
                 show(*c)
             ));
+            if let (Some(o), Some(c)) = (o, c) {
+                out.push_str(&first_difference(terms, *o, *c));
+            }
         }
         Finding::Cell {
             name: array,
@@ -225,14 +242,7 @@ pub(crate) fn difference(
                 show(Some(*o)),
                 show(Some(*c))
             ));
-            let (da, db) = terms.first_difference(*o, *c);
-            if (da, db) != (*o, *c) {
-                out.push_str(&format!(
-                    "  they first differ where ORIGINAL has {} and CHANGED has {}\n",
-                    terms.render(da, 80),
-                    terms.render(db, 80)
-                ));
-            }
+            out.push_str(&first_difference(terms, *o, *c));
             let writer = |side: &Side, at: Option<usize>| match at {
                 Some(at) => {
                     let end = side.source[at..]
