@@ -5,7 +5,7 @@
 use crate::frontend::syntax::{CStmt, Decl, Declarator, Expr, ExprKind, ForInit, Function};
 
 use super::machine::{Machine, Object, R};
-use super::term::Ty;
+use super::term::{TermId, Ty};
 
 /// How a statement ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +91,90 @@ impl<'a, 't> Machine<'a, 't> {
         });
         self.bind(&d.name, o);
         Ok(())
+    }
+
+    /// A call of a function of the file: arrays by reference (the
+    /// argument names an array of the same rank), values by value; its
+    /// return value (0 for `void`).
+    pub(crate) fn call_function(&mut self, f: &Function, args: &[Expr]) -> R<TermId> {
+        if self.depth >= 32 {
+            return self.unsupported(format!("calls of `{}` nested 32 deep", f.name));
+        }
+        let params: Vec<(&Decl, &Declarator)> = f
+            .params
+            .iter()
+            .flat_map(|d| d.declarators.iter().map(move |x| (d, x)))
+            .collect();
+        if params.len() != args.len() {
+            return self.unsupported(format!(
+                "the call of `{}` with {} arguments",
+                f.name,
+                args.len()
+            ));
+        }
+        // Arguments, in the caller's scope: (name, object) of an array,
+        // (name, type, value) of a value.
+        let mut arrays = Vec::new();
+        let mut values = Vec::new();
+        for ((decl, d), a) in params.iter().zip(args) {
+            let rank = d.dims.len() + usize::from(d.is_pointer || d.points_to_rows);
+            if rank == 0 {
+                let Some(ty) = self.type_class(&decl.type_text) else {
+                    return self.unsupported(format!("the parameter `{}` of `{}`", d.name, f.name));
+                };
+                let v = self.eval(a)?;
+                values.push((d.name.clone(), ty, self.convert(v, ty)?));
+                continue;
+            }
+            let ExprKind::Ident(n) = &a.kind else {
+                return self.unsupported(format!(
+                    "an argument of `{}` that is not an array's name",
+                    f.name
+                ));
+            };
+            let o = match self.lookup(n) {
+                Some(o) => o,
+                None => match self.global(n)? {
+                    Some(o) => o,
+                    None => return self.unsupported(format!("the argument `{n}` (no variable)")),
+                },
+            };
+            if self.objects[o].dims.len() != rank {
+                return self.unsupported(format!(
+                    "`{n}` passed to `{}` as an array of another rank",
+                    f.name
+                ));
+            }
+            arrays.push((d.name.clone(), o));
+        }
+        let scopes = std::mem::replace(&mut self.scopes, vec![Default::default()]);
+        let loops = std::mem::take(&mut self.loops);
+        let returned = self.returned.take();
+        let stmt = self.stmt.clone();
+        for (name, o) in arrays {
+            self.bind(&name, o);
+        }
+        for (name, ty, v) in values {
+            let o = self.add_object(Object {
+                name: name.clone(),
+                dims: Vec::new(),
+                ty,
+                external: false,
+                local: false,
+                cells: Default::default(),
+            });
+            self.bind(&name, o);
+            self.store(o, &[], v)?;
+        }
+        self.depth += 1;
+        let flow = self.exec(&f.body);
+        self.depth -= 1;
+        let value = std::mem::replace(&mut self.returned, returned);
+        self.scopes = scopes;
+        self.loops = loops;
+        self.stmt = stmt;
+        flow?;
+        Ok(value.unwrap_or_else(|| self.terms.int(0)))
     }
 
     /// A known extent.
@@ -308,13 +392,14 @@ impl<'a, 't> Machine<'a, 't> {
         if decl.qualifiers.iter().any(|q| q == "typedef") {
             return Ok(());
         }
-        if decl
-            .qualifiers
-            .iter()
-            .any(|q| q == "static" || q == "extern")
-        {
-            return self.unsupported("a `static` or `extern` declaration in the function");
+        if decl.qualifiers.iter().any(|q| q == "extern") {
+            // The name is the global's: found as one at its first use.
+            return Ok(());
         }
+        // A `static` local outlives the call: compared like a global, its
+        // value before the call a symbol (the initialiser gives it for the
+        // first call only).
+        let is_static = decl.qualifiers.iter().any(|q| q == "static");
         for d in &decl.declarators {
             if d.is_function {
                 continue;
@@ -342,11 +427,11 @@ impl<'a, 't> Machine<'a, 't> {
                 name: d.name.clone(),
                 dims,
                 ty,
-                external: false,
-                local: true,
+                external: is_static && !self.setup.temps.contains(&d.name),
+                local: !is_static,
                 cells: Default::default(),
             });
-            if let Some(init) = &d.init {
+            if let Some(init) = d.init.as_ref().filter(|_| !is_static) {
                 self.initialise(o, init)?;
             }
             self.bind(&d.name, o);

@@ -80,6 +80,8 @@ pub(crate) struct Setup<'a> {
     pub source: &'a str,
     pub macros: &'a MacroTable,
     pub globals: &'a [Decl],
+    /// The functions of the file (a call of one is run).
+    pub functions: &'a [crate::frontend::syntax::Function],
     /// Arrays that are not local but are temporaries all the same (by the
     /// front end's classification of the original's SCoPs: a buffer every
     /// caller allocates for this function alone, `--temp`).
@@ -109,6 +111,10 @@ pub(crate) struct Machine<'a, 't> {
     pub stmt: Range<usize>,
     /// The value the function returned (`None`: none yet, or `void`).
     pub returned: Option<TermId>,
+    /// What the run printed (`printf` and friends), one term per call.
+    pub outputs: Vec<TermId>,
+    /// Calls of functions of the file being run.
+    pub depth: usize,
 }
 
 impl<'a, 't> Machine<'a, 't> {
@@ -126,6 +132,8 @@ impl<'a, 't> Machine<'a, 't> {
             expanding: Vec::new(),
             stmt: 0..0,
             returned: None,
+            outputs: Vec::new(),
+            depth: 0,
         }
     }
 

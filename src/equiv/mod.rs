@@ -216,6 +216,7 @@ fn compare_function(
             source: &side.source,
             macros: &side.program.macros,
             globals: &side.syntax.globals,
+            functions: &side.syntax.functions,
             temps: &temps,
             boundary,
             step_limit: STEP_LIMIT,

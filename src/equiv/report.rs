@@ -18,6 +18,8 @@ pub(crate) struct Run {
     /// The objects compared at the end, in the order the run made them.
     pub externals: Vec<Written>,
     pub divergence: Option<Divergence>,
+    /// What it printed.
+    pub outputs: Vec<TermId>,
     /// The loop counters when the run stopped early.
     pub iteration: Option<String>,
 }
@@ -34,6 +36,7 @@ impl Run {
             returned: m.returned,
             externals,
             divergence: m.divergence.take(),
+            outputs: std::mem::take(&mut m.outputs),
             iteration,
         }
     }
@@ -46,6 +49,12 @@ impl Run {
 /// The first difference of two runs.
 pub(crate) enum Finding {
     Return {
+        o: Option<TermId>,
+        c: Option<TermId>,
+    },
+    /// The `k`-th thing printed (`None`: nothing more).
+    Output {
+        k: usize,
         o: Option<TermId>,
         c: Option<TermId>,
     },
@@ -109,10 +118,14 @@ impl Compared {
                 }
             }
         }
-        let finding = (o.returned != c.returned).then_some(Finding::Return {
+        let printed = (0..o.outputs.len().max(c.outputs.len())).find_map(|k| {
+            let (po, pc) = (o.outputs.get(k).copied(), c.outputs.get(k).copied());
+            (po != pc).then_some(Finding::Output { k, o: po, c: pc })
+        });
+        let finding = printed.or((o.returned != c.returned).then_some(Finding::Return {
             o: o.returned,
             c: c.returned,
-        });
+        }));
         Compared { finding, cells }
     }
 }
@@ -221,6 +234,17 @@ pub(crate) fn difference(
         Finding::Return { o, c } => {
             out.push_str(&format!(
                 "different: `{name}`{values}: the return value differs\n  ORIGINAL: {}\n  CHANGED:  {}\n",
+                show(*o),
+                show(*c)
+            ));
+            if let (Some(o), Some(c)) = (o, c) {
+                out.push_str(&first_difference(terms, *o, *c));
+            }
+        }
+        Finding::Output { k, o, c } => {
+            out.push_str(&format!(
+                "different: `{name}`{values}: what it prints differs, at output call number {}\n  ORIGINAL: {}\n  CHANGED:  {}\n",
+                k + 1,
                 show(*o),
                 show(*c)
             ));

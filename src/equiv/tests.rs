@@ -109,3 +109,29 @@ fn local_bounds_and_uninitialised_cells() {
     assert_eq!(code, 1);
     assert!(text.contains("CHANGED:  uninitialised y[1]"), "{text}");
 }
+
+#[test]
+fn calls_of_the_file_run_and_what_is_printed_is_compared() {
+    // main calls k, which doubles a[0..3] in place, then prints a[3]:
+    // 2 * 3.0 = 6.0 either way when main does the doubling itself.
+    let with_call = |main_body: &str| {
+        format!(
+            "#include <stdio.h>\n#define N 4\nstatic void k(double a[N])\n{{\n    int i;\n    for (i = 0; i < N; i++)\n        a[i] = a[i] * 2.0;\n}}\nint main(void)\n{{\n    double a[N];\n    int i;\n    for (i = 0; i < N; i++)\n        a[i] = i;\n    {main_body}\n    return 0;\n}}\n"
+        )
+    };
+    let o = with_call("k(a);\n    printf(\"%f\\n\", a[3]);");
+    let inlined = with_call(
+        "for (i = 0; i < N; i++)\n        a[i] = a[i] * 2.0;\n    printf(\"%f\\n\", a[3]);",
+    );
+    let (code, text) = verdict(&o, &inlined);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("equal: `main` computes"), "{text}");
+    // Printing a[2] (4.0) in place of a[3] (6.0).
+    let other = with_call("k(a);\n    printf(\"%f\\n\", a[2]);");
+    let (code, text) = verdict(&o, &other);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("what it prints differs") && text.contains("(3.0 * 2.0)"),
+        "{text}"
+    );
+}
