@@ -182,7 +182,13 @@ impl<'a, 't> Machine<'a, 't> {
         }
         let o = &self.objects[object];
         let name = if o.local {
-            format!("uninitialised {}", o.name)
+            // Garbage is never equal to garbage: each program's own.
+            let which = if self.setup.boundary.is_some() {
+                "CHANGED"
+            } else {
+                "ORIGINAL"
+            };
+            format!("uninitialised {which} {}", o.name)
         } else {
             o.name.clone()
         };

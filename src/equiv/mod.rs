@@ -204,9 +204,10 @@ fn compare_function(
     let values = report::parameter_values(o, name);
     if o.source.get(fo.span.clone()) == c.source.get(fc.span.clone())
         && same_macros(&o.program.macros, &c.program.macros)
+        && global_texts(o) == global_texts(c)
     {
         return (
-            format!("equal: `{name}` (the same text and macros in both files)\n"),
+            format!("equal: `{name}` (the same text, macros and globals in both files)\n"),
             0,
         );
     }
@@ -271,6 +272,15 @@ fn compare_function(
             1,
         ),
     }
+}
+
+/// The text of every file-scope declaration of a file.
+fn global_texts(side: &Side) -> Vec<&str> {
+    side.syntax
+        .globals
+        .iter()
+        .map(|g| side.source.get(g.span.clone()).unwrap_or(""))
+        .collect()
 }
 
 /// Whether two files define the same macros (names, bodies, values;

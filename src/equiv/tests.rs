@@ -107,7 +107,10 @@ fn local_bounds_and_uninitialised_cells() {
     );
     let (code, text) = verdict(&o, &c);
     assert_eq!(code, 1);
-    assert!(text.contains("CHANGED:  uninitialised y[1]"), "{text}");
+    assert!(
+        text.contains("CHANGED:  uninitialised CHANGED y[1]"),
+        "{text}"
+    );
 }
 
 #[test]
