@@ -73,6 +73,13 @@ pub enum Command {
     /// (e.g. `polyfold explain PF016`); `--markdown` prints the reference
     /// of every code, `docs/diagnostics.md`.
     Explain(ExplainArgs),
+    /// Check that CHANGED computes the same live-out values as ORIGINAL
+    /// (translation validation, hand edits included): each function with
+    /// SCoPs whose text differs runs in both files with symbolic values for
+    /// the known sizes (`#define` or `-D`); exit 0 equal, 1 different (the
+    /// first differing cell and where the traces diverge), 2 not checkable.
+    /// See docs/equiv.md.
+    Equiv(EquivArgs),
     /// One measurement of `bench --scale` (run by it in a child process):
     /// FILE with its size `#define`s multiplied by the factor; prints one
     /// JSON line with its own peak memory.
@@ -335,6 +342,26 @@ pub struct VerifyArgs {
     /// C files to verify.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EquivArgs {
+    /// The original C file.
+    #[arg(value_name = "ORIGINAL")]
+    pub original: PathBuf,
+
+    /// The changed C file (polyfold's output, or a hand edit).
+    #[arg(value_name = "CHANGED")]
+    pub changed: PathBuf,
+
+    /// Check at each of these values of a size (repeatable: every
+    /// combination is checked), as `-D NAME=V` would give it, e.g.
+    /// `--sizes N=1,2,17 --sizes M=3,4`.
+    #[arg(long = "sizes", value_name = "NAME=V1,V2,...")]
+    pub sizes: Vec<String>,
 
     #[command(flatten)]
     pub analysis: AnalysisArgs,

@@ -64,6 +64,8 @@ pub mod diag;
 #[doc(hidden)]
 pub mod driver;
 #[doc(hidden)]
+pub mod equiv;
+#[doc(hidden)]
 pub mod frontend;
 #[doc(hidden)]
 pub mod ir;

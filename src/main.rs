@@ -11,7 +11,7 @@ use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{
-    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, ExplainArgs,
+    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, EquivArgs, ExplainArgs,
     LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
 };
 use polyfold::driver::messages::end_lines;
@@ -290,6 +290,7 @@ fn run() -> ExitCode {
         Some(Command::Lattice(args)) => lattice(args),
         Some(Command::Smo(args)) => smo(args),
         Some(Command::Explain(args)) => explain(args),
+        Some(Command::Equiv(args)) => equiv(&matches, args),
         None => run_files(&matches, &cli),
     };
     ExitCode::from(code)
@@ -311,6 +312,19 @@ fn verify_files(matches: &ArgMatches, args: &VerifyArgs) -> u8 {
         code = code.max(out.code);
     }
     code
+}
+
+/// `polyfold equiv ORIGINAL CHANGED`: 0 equal, 1 different, 2 not
+/// checkable.
+fn equiv(matches: &ArgMatches, args: &EquivArgs) -> u8 {
+    let mut options = RunOptions::from_analysis(&args.analysis);
+    if let Some(sub) = matches.subcommand_matches("equiv") {
+        options.macros = ordered_macros(sub, &args.analysis);
+    }
+    let out =
+        polyfold::equiv::equiv_files_at_sizes(&args.original, &args.changed, &options, &args.sizes);
+    emit(&out, &options);
+    out.code
 }
 
 /// `polyfold plot FILE... --out DIR`: draws each file, then writes

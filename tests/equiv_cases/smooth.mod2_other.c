@@ -1,0 +1,33 @@
+/* smooth, contracted by hand with another mapping: y[i] -> y[(i + 1) % 2]
+ * (the residue polyfold might pick), z dropped. CORRECT for the same
+ * reason as smooth.mod2.c: any bijection of the parity works. */
+#include <stdio.h>
+
+#define N 24
+
+void smooth(const double x[N], double out[N])
+{
+    double y[2];
+    int i;
+
+    for (i = 0; i < N; i++) {
+        y[(i + 1) % 2] = 0.5 * x[i] + 0.25;
+        if (i >= 1)
+            out[i] = y[(i + 1) % 2] - y[i % 2];
+    }
+}
+
+int main(void)
+{
+    double x[N], out[N];
+    int i;
+
+    for (i = 0; i < N; i++) {
+        x[i] = (double)((i * 7 + 3) % 11) - 4.5;
+        out[i] = -1.0;
+    }
+    smooth(x, out);
+    for (i = 0; i < N; i++)
+        printf("%d %.17g\n", i, out[i]);
+    return 0;
+}
