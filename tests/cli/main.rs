@@ -1,6 +1,6 @@
 //! Command-line stage: the `polyfold` binary's exit codes, flags and
 //! conventions, `polyfold bench` (corpus regression table, `--scale`,
-//! `--speed`) and `polyfold plot`.
+//! `--speed`), `polyfold plot` and the user documentation (`docs.rs`).
 //!
 //! One test binary per stage (see `tests/README.md`); each former test
 //! crate is a module here.
@@ -15,4 +15,5 @@ mod cli;
 mod cli_conventions;
 mod corpus_review;
 mod corpus_sizes;
+mod docs;
 mod plot;
