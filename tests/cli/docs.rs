@@ -218,3 +218,126 @@ fn link_readers_find_what_is_written() {
         ["--emit-scop", "the-json-report"]
     );
 }
+
+/// The keys a JSON object is built with in `text`: `"key":` inside a
+/// `json!` literal and `x["key"] =` assignments.
+fn json_keys(text: &str) -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    let bytes = text.as_bytes();
+    let is_key = |c: u8| c.is_ascii_lowercase() || c == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'"' {
+            let start = i + 1;
+            let mut end = start;
+            while end < bytes.len() && is_key(bytes[end]) {
+                end += 1;
+            }
+            let close = end < bytes.len() && bytes[end] == b'"' && end > start;
+            let rest = &text[(end + 1).min(text.len())..];
+            let literal_key = close && rest.starts_with(':');
+            let assigned = close && i > 0 && bytes[i - 1] == b'[' && rest.starts_with("] =");
+            if literal_key || assigned {
+                keys.insert(text[start..end].to_string());
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    keys
+}
+
+/// `docs/report-json.md` names every key that the code of `--report json`
+/// writes (`report::json_report`, the driver's per-file and document
+/// fields, `diag::to_json`), and every key of a real report.
+#[test]
+fn report_json_md_names_every_field() {
+    let doc = std::fs::read_to_string(repo().join("docs/report-json.md")).unwrap();
+    let mut keys = BTreeSet::new();
+    for file in ["src/report.rs", "src/driver.rs", "src/diag/mod.rs"] {
+        keys.extend(json_keys(
+            &std::fs::read_to_string(repo().join(file)).unwrap(),
+        ));
+    }
+    // A real report: fusion, rotating scalars and indices, a pin offer,
+    // strategies with their times.
+    let stdout = crate::common::polyfold_stdout(&[
+        "--report",
+        "json",
+        "corpus/gecos_gaussian.c",
+        "corpus/durbin.c",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    fn walk(v: &serde_json::Value, keys: &mut BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    keys.insert(k.clone());
+                    walk(v, keys);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, keys)),
+            _ => {}
+        }
+    }
+    let mut real = BTreeSet::new();
+    walk(&report, &mut real);
+    assert!(
+        real.contains("rotating_scalars") && real.contains("pin_offer"),
+        "{real:?}"
+    );
+    keys.extend(real);
+    assert!(keys.len() > 60, "{keys:?}");
+    let named = code_words(&doc);
+    let missing: Vec<&String> = keys.iter().filter(|k| !named.contains(*k)).collect();
+    assert!(
+        missing.is_empty(),
+        "docs/report-json.md does not name {missing:?}"
+    );
+}
+
+/// The words (`[a-z_]+`) inside the code spans and fenced blocks of a
+/// Markdown text.
+fn code_words(text: &str) -> BTreeSet<String> {
+    let mut code = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            code.push_str(line);
+            code.push('\n');
+        } else {
+            for (n, part) in line.split('`').enumerate() {
+                if n % 2 == 1 {
+                    code.push_str(part);
+                    code.push('\n');
+                }
+            }
+        }
+    }
+    code.split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn code_words_reads_code_only() {
+    let text = "prose word `{loops: [x]}` more\n```\n\"schema\": 1\n```\n";
+    let words: Vec<String> = code_words(text).into_iter().collect();
+    assert_eq!(words, ["loops", "schema", "x"]);
+}
+
+#[test]
+fn json_keys_reads_literals_and_assignments() {
+    let text =
+        r#"json!({ "scop": 1, "why": w }); entry["ms"] = x; "not a key" "mapping: {}" m["k"];"#;
+    assert_eq!(
+        json_keys(text).into_iter().collect::<Vec<_>>(),
+        ["ms", "scop", "why"]
+    );
+}
