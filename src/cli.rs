@@ -323,7 +323,7 @@ pub struct RunArgs {
 
     /// Print a per-array report (sizes, mapping, method, lower bound, time)
     /// instead of the transformed program. `json` prints one document for
-    /// all the files (schema in the README).
+    /// all the files (schema in docs/report-json.md).
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["diff", "check", "emit"])]
     pub report: Option<ReportFormat>,
 

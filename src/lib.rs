@@ -58,6 +58,8 @@ pub mod bench;
 #[doc(hidden)]
 pub mod cli;
 #[doc(hidden)]
+pub mod cli_doc;
+#[doc(hidden)]
 pub mod codegen;
 #[doc(hidden)]
 pub mod diag;

@@ -143,7 +143,7 @@ codes! {
     /// `/` or `%` by something else than a constant or known parameters.
     QuasiAffine = "PF016", Warning, "quasi-affine division or remainder",
         trigger: "`/` or `%` by something other than a constant or parameters with known values, e.g. `A[i % m]` with `m` a function parameter",
-        why: "not modelled: a divisor must be a number for the model to be exact (see the README's section on quasi-affine expressions)",
+        why: "not modelled: a divisor must be a number for the model to be exact (see \"Decision on `/` and `%`\" in docs/frontend.md)",
         fix: "divide by a constant, or give the divisor's parameters values with `-D NAME=VALUE`";
     /// A statement writes two locations.
     TwoWrites = "PF020", Warning, "statement writes two locations",

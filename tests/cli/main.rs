@@ -1,6 +1,7 @@
 //! Command-line stage: the `polyfold` binary's exit codes, flags and
 //! conventions, `polyfold bench` (corpus regression table, `--scale`,
-//! `--speed`), `polyfold plot` and `polyfold equiv`.
+//! `--speed`), `polyfold plot`, `polyfold equiv` and the user
+//! documentation (`docs.rs`).
 //!
 //! One test binary per stage (see `tests/README.md`); each former test
 //! crate is a module here.
@@ -15,5 +16,6 @@ mod cli;
 mod cli_conventions;
 mod corpus_review;
 mod corpus_sizes;
+mod docs;
 mod equiv;
 mod plot;
