@@ -9,10 +9,14 @@
 mod common;
 
 mod bench_corpus;
+mod bench_json;
 mod bench_scale;
 mod bench_speed;
 mod cli;
 mod cli_conventions;
 mod corpus_review;
 mod corpus_sizes;
+mod exit_codes;
 mod plot;
+mod quiet;
+mod sarif;
