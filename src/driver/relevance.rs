@@ -133,7 +133,10 @@ impl Relevance {
 
     /// Whether `d` is shown by default (without `-v`).
     pub(crate) fn shown(&self, d: &Diagnostic) -> bool {
+        // A whole-file note (PF002, PF003) has no place in a function.
+        let whole_file = d.span.is_empty() && d.label.is_empty();
         if self.unknown
+            || whole_file
             || d.severity() == Severity::Error
             || self.scops.iter().any(|s| inside(&d.span, s))
         {
@@ -279,6 +282,15 @@ mod tests {
         let fresh = source.replace("/* polyfold: t[i] -> t[i % 2] */", "");
         let r = relevance(&fresh);
         assert!(r.shown(&at(&fresh, "out[i] = t[i % 2];")));
+    }
+
+    #[test]
+    fn whole_file_notes_are_always_shown() {
+        // PF002's empty span at offset 0 is also the start of `add`.
+        let source = "int add(int a, int b)\n{\n  return a + b;\n}\n";
+        let r = relevance(source);
+        let note = Diagnostic::new(Code::NoLoops, "no loops in this file", 0..0, "");
+        assert!(r.shown(&note));
     }
 
     #[test]
