@@ -13,10 +13,21 @@
 //! `DIR/published.txt` (lines `kernel array text`) supplies the published
 //! figure column.
 //!
+//! A size line of `NAME.sizes` is `FUNCTION.ARRAY CELLS`, or, for an array
+//! whose sizes have no known value (a symbolic kernel),
+//! `FUNCTION.ARRAY = FORMULA` with the new size as the reports print it
+//! (`(2 * n - 1)`), compared at probe values ([`formula`]). An array
+//! recorded there that is no longer a temporary (or no longer has a size)
+//! is a regression too.
+//!
+//! Besides the table, the run is one JSON document ([`BenchResult::json`],
+//! `polyfold bench DIR --report json`, schema in `docs/bench-json.md`);
+//! without timings (`--no-timings`) both depend only on the corpus.
+//!
 //! `--scale` runs the scaling benchmark instead ([`scale`]).
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::frontend;
@@ -24,14 +35,23 @@ use crate::mapping::Method;
 use crate::pipeline::{ContractOptions, Optimality, verify_contraction};
 use crate::poly::Budget;
 
+pub mod corpus;
+pub mod formula;
 pub mod scale;
 pub mod speed;
+
+pub use corpus::corpus_files;
+use corpus::median;
+use serde_json::{Value, json};
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     pub repeats: usize,
     pub bless: bool,
     pub contract: ContractOptions,
+    /// Whether the table and the JSON document show times (`--no-timings`:
+    /// no time at all, so that two runs print the same bytes).
+    pub timings: bool,
 }
 
 impl Default for BenchOptions {
@@ -39,6 +59,7 @@ impl Default for BenchOptions {
         BenchOptions {
             repeats: 5,
             bless: false,
+            timings: true,
             contract: ContractOptions {
                 record_max_live: true,
                 ..ContractOptions::default()
@@ -54,23 +75,121 @@ pub struct BenchResult {
     pub regressions: Vec<String>,
     /// Notes: improvements, blessed files.
     pub notes: Vec<String>,
+    /// One record per kernel, for [`BenchResult::json`].
+    pub kernels: Vec<Value>,
+    /// The corpus folder as given.
+    pub dir: String,
+    /// Whether times are recorded.
+    pub timings: bool,
 }
 
-/// The median of `v` (zero when empty).
-pub(crate) fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
+/// The version of the `bench --report json` document's schema
+/// (`docs/bench-json.md`): raised when a field changes meaning or goes
+/// away.
+pub const BENCH_SCHEMA_VERSION: u32 = 1;
+
+impl BenchResult {
+    /// The whole run as one JSON document: the kernels' records, every
+    /// regression and note, and the totals.
+    pub fn json(&self) -> Value {
+        let mut original = 0i64;
+        let mut new = 0i64;
+        for k in &self.kernels {
+            for a in k["arrays"].as_array().into_iter().flatten() {
+                if let (Some(o), Some(n)) = (a["original_cells"].as_i64(), a["new_cells"].as_i64())
+                {
+                    original = original.saturating_add(o);
+                    new = new.saturating_add(n);
+                }
+            }
+        }
+        json!({
+            "schema": "polyfold-bench",
+            "schema_version": BENCH_SCHEMA_VERSION,
+            "polyfold_version": env!("CARGO_PKG_VERSION"),
+            "corpus": self.dir,
+            "timings": self.timings,
+            "status": if self.regressions.is_empty() { "ok" } else { "regression" },
+            "kernels": self.kernels,
+            "regressions": self.regressions,
+            "notes": self.notes,
+            "totals": {
+                "kernels": self.kernels.len(),
+                "regressions": self.regressions.len(),
+                "original_cells": original,
+                "new_cells": new,
+            },
+        })
+    }
 }
 
-fn read_sizes(path: &Path) -> Vec<(String, i64)> {
+/// An expected size of `NAME.sizes`: cells, or a formula in the
+/// parameters for a symbolic kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Size {
+    Cells(i64),
+    Formula(String),
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Size::Cells(n) => write!(f, "{n} cells"),
+            Size::Formula(t) => write!(f, "{t} cells"),
+        }
+    }
+}
+
+impl Size {
+    fn json(&self) -> Value {
+        match self {
+            Size::Cells(n) => json!({ "cells": n }),
+            Size::Formula(t) => json!({ "formula": t }),
+        }
+    }
+
+    /// How `self` (the new size) compares with `expected`.
+    fn compare(&self, expected: &Size) -> formula::Comparison {
+        use formula::Comparison;
+        match (self, expected) {
+            (Size::Cells(a), Size::Cells(b)) => match a.cmp(b) {
+                std::cmp::Ordering::Less => Comparison::Smaller,
+                std::cmp::Ordering::Equal => Comparison::Same,
+                std::cmp::Ordering::Greater => Comparison::Larger,
+            },
+            (Size::Formula(a), Size::Formula(b)) => formula::compare(a, b),
+            _ => Comparison::Different,
+        }
+    }
+}
+
+/// The `KEY CELLS` and `KEY = FORMULA` lines of a sizes file.
+fn read_expected(path: &Path) -> Vec<(String, Size)> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
     };
     text.lines()
         .filter(|l| !l.trim_start().starts_with('#'))
         .filter_map(|l| {
-            let mut it = l.split_whitespace();
-            Some((it.next()?.to_string(), it.next()?.parse().ok()?))
+            let (key, rest) = l.trim().split_once(char::is_whitespace)?;
+            let rest = rest.trim();
+            let size = match rest.strip_prefix('=') {
+                Some(f) if !f.trim().is_empty() => Size::Formula(f.trim().to_string()),
+                Some(_) => return None,
+                None => Size::Cells(rest.parse().ok()?),
+            };
+            Some((key.to_string(), size))
+        })
+        .collect()
+}
+
+/// The `KEY CELLS` lines of a sizes file.
+fn read_sizes(path: &Path) -> Vec<(String, i64)> {
+    read_expected(path)
+        .into_iter()
+        .filter_map(|(k, s)| match s {
+            Size::Cells(n) => Some((k, n)),
+            Size::Formula(_) => None,
         })
         .collect()
 }
@@ -103,24 +222,22 @@ fn published_text(published: &[(String, String, String)], kernel: &str, array: &
 /// One row of the table: kernel, array, original, new, bound, whether the
 /// new size is proven optimal (`bound`: it meets the max-live bound;
 /// `search`: the exhaustive lattice search found nothing smaller), published,
-/// method, then the time in milliseconds.
-fn table_row(table: &mut String, cells: [&str; 8], time: Duration) {
+/// method, then the time in milliseconds (`None`: no time column).
+fn table_row(table: &mut String, cells: [&str; 8], time: Option<Duration>) {
     let [kernel, array, original, new, bound, optimal, publ, method] = cells;
-    let _ = writeln!(
-        table,
-        "{kernel:<22} {array:<8} {original:>9} {new:>9} {bound:>7} {optimal:<6} {publ:<34} {method:<18} {:>9.2}",
-        time.as_secs_f64() * 1e3
+    let row = format!(
+        "{kernel:<22} {array:<8} {original:>9} {new:>9} {bound:>7} {optimal:<6} {publ:<34} {method:<18}"
     );
+    let _ = match time {
+        Some(t) => writeln!(table, "{row} {:>9.2}", t.as_secs_f64() * 1e3),
+        None => writeln!(table, "{}", row.trim_end()),
+    };
 }
 
-/// The corpus programs of `dir`, sorted.
-pub fn corpus_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    Ok(files)
+/// A median time in milliseconds for the JSON document (`None` without
+/// timings).
+fn ms(options: &BenchOptions, time: Duration) -> Option<f64> {
+    options.timings.then_some(time.as_secs_f64() * 1e3)
 }
 
 /// What the repeated runs of the pipeline on one kernel leave: the last
@@ -145,18 +262,26 @@ struct Kernel<'a> {
 
 /// Runs the bench over `dir`.
 pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchResult> {
-    let mut result = BenchResult::default();
+    let mut result = BenchResult {
+        dir: dir.display().to_string(),
+        timings: options.timings,
+        ..BenchResult::default()
+    };
     let published = published(dir);
     let expected_dir = dir.join("expected");
     if options.bless {
         std::fs::create_dir_all(&expected_dir)?;
     }
     let mut table = String::new();
-    let _ = writeln!(
-        table,
-        "{:<22} {:<8} {:>9} {:>9} {:>7} {:<6} {:<34} {:<18} {:>9}",
-        "kernel", "array", "original", "new", "bound", "opt", "published", "method", "time ms"
+    let header = format!(
+        "{:<22} {:<8} {:>9} {:>9} {:>7} {:<6} {:<34} {:<18}",
+        "kernel", "array", "original", "new", "bound", "opt", "published", "method"
     );
+    let _ = if options.timings {
+        writeln!(table, "{header} {:>9}", "time ms")
+    } else {
+        writeln!(table, "{}", header.trim_end())
+    };
     for file in corpus_files(dir)? {
         let kernel = Kernel {
             name: file
@@ -168,23 +293,39 @@ pub fn run_bench(dir: &Path, options: &BenchOptions) -> std::io::Result<BenchRes
             published: &published,
             options,
         };
-        bench_kernel(&kernel, &file, &mut table, &mut result)?;
+        let (regressions, notes) = (result.regressions.len(), result.notes.len());
+        let mut record = bench_kernel(&kernel, &file, &mut table, &mut result)?;
+        let file_name = file.file_name().map(|f| f.to_string_lossy().into_owned());
+        record["kernel"] = json!(kernel.name);
+        record["file"] = json!(file_name);
+        record["regressions"] = json!(result.regressions[regressions..]);
+        record["notes"] = json!(result.notes[notes..]);
+        if record.get("status").is_none() {
+            record["status"] = json!(if result.regressions.len() > regressions {
+                "regression"
+            } else {
+                "ok"
+            });
+        }
+        result.kernels.push(record);
     }
     result.table = table;
     Ok(result)
 }
 
 /// Benches one kernel: its rows of the table, and its sizes, merged
-/// SCoPs, trace and golden output checked against the expectations.
+/// SCoPs, trace and golden output checked against the expectations; its
+/// record of the JSON document (without its name, file, regressions and
+/// notes, which the caller adds).
 fn bench_kernel(
     kernel: &Kernel,
     file: &Path,
     table: &mut String,
     result: &mut BenchResult,
-) -> std::io::Result<()> {
+) -> std::io::Result<Value> {
     let source = std::fs::read_to_string(file)?;
     let Some(runs) = run_repeatedly(&kernel.name, &source, kernel.options) else {
-        return Ok(());
+        return Ok(json!({ "status": "failed" }));
     };
     let contraction = match &runs.contraction {
         Ok(c) => c,
@@ -192,22 +333,32 @@ fn bench_kernel(
             result
                 .regressions
                 .push(format!("{}: polyfold failed: {e}", kernel.name));
-            return Ok(());
+            return Ok(json!({ "status": "failed", "error": e.to_string() }));
         }
     };
-    check_trace(&kernel.name, &runs.program, contraction, result);
-    let sizes_text = array_rows(kernel, &runs, contraction, table, result);
-    merged_rows(kernel, &runs, contraction, table, result)?;
+    let trace_ok = check_trace(&kernel.name, &runs.program, contraction, result);
+    let (sizes_text, arrays) = array_rows(kernel, &runs, contraction, table, result);
+    let merged = merged_rows(kernel, &runs, contraction, table, result)?;
+    let options = kernel.options;
+    let time = median(runs.times.clone());
     table_row(
         table,
         [&kernel.name, "(all)", "", "", "", "", "", "pipeline median"],
-        median(runs.times.clone()),
+        options.timings.then_some(time),
     );
-    let options = kernel.options;
+    let mut record = json!({
+        "arrays": arrays,
+        "merged": merged,
+        "trace": if trace_ok { "ok" } else { "wrong read" },
+        "golden": "not checked",
+    });
+    if let Some(t) = ms(options, time) {
+        record["time_ms"] = json!(t);
+    }
     if !options.contract.inter_array || !options.contract.lattices {
         // The golden outputs are those of the default pipeline; without
         // merging or lattices only the per-array sizes are checked.
-        return Ok(());
+        return Ok(record);
     }
     if options.bless {
         std::fs::write(
@@ -216,8 +367,12 @@ fn bench_kernel(
         )?;
         result.notes.push(format!("{}: blessed", kernel.name));
     }
-    check_golden(kernel, &contraction.output, result);
-    Ok(())
+    record["golden"] = json!(if check_golden(kernel, &contraction.output, result) {
+        "ok"
+    } else {
+        "differs"
+    });
+    Ok(record)
 }
 
 /// Runs the whole pipeline `repeats` times on one kernel (at least once),
@@ -258,105 +413,222 @@ fn run_repeatedly(kernel: &str, source: &str, options: &BenchOptions) -> Option<
     })
 }
 
-/// The trace verifier on the contraction: a wrong read is a regression.
+/// The trace verifier on the contraction: a wrong read is a regression;
+/// whether every read was right.
 fn check_trace(
     kernel: &str,
     program: &crate::ir::Program,
     contraction: &crate::pipeline::FileContraction,
     result: &mut BenchResult,
-) {
+) -> bool {
     let mut budget = Budget::new(u64::MAX, None);
     let reports = verify_contraction(program, contraction, &mut budget).unwrap_or_default();
+    let mut ok = true;
     for (scop, report) in &reports {
         if let Some(m) = &report.first_mismatch {
+            ok = false;
             result.regressions.push(format!(
                 "{kernel}: SCoP {scop}: the verifier found a wrong read: {m:?}"
             ));
         }
     }
+    ok
+}
+
+/// The size `--bless` records for an array: its cells folded alone, or
+/// the new size's formula when its sizes have no known value.
+fn recorded_size(d: &crate::pipeline::ArrayDecision) -> Option<Size> {
+    if let Some(n) = d.alone_cells() {
+        return Some(Size::Cells(n));
+    }
+    let f = d.formula.as_ref()?;
+    Some(Size::Formula(
+        f.new.clone().unwrap_or_else(|| f.original.clone()),
+    ))
+}
+
+/// The size of an array checked against its expected size: a regression
+/// (larger, or not comparable), an improvement (a note), or nothing; the
+/// status word of the JSON document.
+fn check_size(
+    name: &str,
+    key: &str,
+    size: &Size,
+    expected: Option<&Size>,
+    bless: bool,
+    result: &mut BenchResult,
+) -> &'static str {
+    use formula::Comparison;
+    let Some(e) = expected else {
+        if !bless {
+            result
+                .regressions
+                .push(format!("{name}: no expected size for {key} (run --bless)"));
+        }
+        return "unexpected";
+    };
+    match size.compare(e) {
+        Comparison::Same => "ok",
+        Comparison::Smaller => {
+            result.notes.push(format!(
+                "{name}: {key} improved from {e} to {size} (run --bless)"
+            ));
+            "improved"
+        }
+        Comparison::Larger => {
+            result.regressions.push(format!(
+                "{name}: size regression: {key} needs {size}, expected at most {e}"
+            ));
+            "regression"
+        }
+        Comparison::Different => {
+            result.regressions.push(format!(
+                "{name}: size regression: {key} needs {size}, not proven at most the expected {e}"
+            ));
+            "regression"
+        }
+    }
 }
 
 /// One row per array (each once), its size folded alone checked against
-/// `NAME.sizes`; returns the text `--bless` writes there.
+/// `NAME.sizes`; returns the text `--bless` writes there and the arrays'
+/// records of the JSON document.
 fn array_rows(
     kernel: &Kernel,
     runs: &KernelRuns,
     contraction: &crate::pipeline::FileContraction,
     table: &mut String,
     result: &mut BenchResult,
-) -> String {
+) -> (String, Vec<Value>) {
     let name = &kernel.name;
-    let expected = read_sizes(&kernel.expected_dir.join(format!("{name}.sizes")));
+    let options = kernel.options;
+    let expected = read_expected(&kernel.expected_dir.join(format!("{name}.sizes")));
     let mut sizes_text =
         String::from("# array cells: expected sizes after contraction (polyfold bench --bless)\n");
+    let mut records = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for (i, d) in contraction.decisions.iter().enumerate() {
         if matches!(d.outcome, crate::pipeline::ArrayOutcome::External) {
             continue;
         }
-        let key = format!("{}.{}", runs.program.scops[d.scop].function, d.name);
+        let function = &runs.program.scops[d.scop].function;
+        let key = format!("{function}.{}", d.name);
         if !seen.insert(key.clone()) {
             continue;
         }
-        let max_live = d.max_live;
-        let bound = max_live.map_or("?".into(), |b| b.to_string());
-        let new = d.new_cells();
-        // Merged arrays are checked by their size folded alone (and
-        // the merged buffers below).
-        let alone = d.alone_cells();
         let time = runs
             .array_times
             .get(i)
             .map(|v| median(v.clone()))
             .unwrap_or_default();
+        let formula = d.formula.as_ref();
+        let original = d
+            .original_cells
+            .map(|v| v.to_string())
+            .or_else(|| formula.map(|f| f.original.clone()));
+        let new = d
+            .new_cells()
+            .map(|v| v.to_string())
+            .or_else(|| formula.map(|f| f.new.clone().unwrap_or_else(|| f.original.clone())));
+        let publ = published_text(kernel.published, name, &d.name);
         table_row(
             table,
             [
                 name,
                 &d.name,
-                &d.original_cells.map_or("?".into(), |v| v.to_string()),
-                &new.map_or("?".into(), |v| v.to_string()),
-                &bound,
+                original.as_deref().unwrap_or("?"),
+                new.as_deref().unwrap_or("?"),
+                &d.max_live.map_or("?".into(), |b| b.to_string()),
                 d.proven_optimal().map_or("-", Optimality::short),
-                &published_text(kernel.published, name, &d.name),
+                &publ,
                 d.method.name(),
             ],
-            time,
+            options.timings.then_some(time),
         );
-        if let Some(n) = alone {
-            let _ = writeln!(sizes_text, "{key} {n}");
-            match expected.iter().find(|(a, _)| *a == key) {
-                Some((_, e)) if n > *e => result.regressions.push(format!(
-                    "{name}: {key} needs {n} cells, expected at most {e}"
-                )),
-                Some((_, e)) if n < *e => result.notes.push(format!(
-                    "{name}: {key} improved from {e} to {n} cells (run --bless)"
-                )),
-                None if !kernel.options.bless => result
-                    .regressions
-                    .push(format!("{name}: no expected size for {key} (run --bless)")),
-                _ => {}
+        let size = recorded_size(d);
+        let expected_size = expected.iter().find(|(k, _)| *k == key).map(|(_, e)| e);
+        let status = match &size {
+            Some(size) => {
+                let _ = match size {
+                    Size::Cells(n) => writeln!(sizes_text, "{key} {n}"),
+                    Size::Formula(f) => writeln!(sizes_text, "{key} = {f}"),
+                };
+                check_size(name, &key, size, expected_size, options.bless, result)
             }
+            None => "no size",
+        };
+        let mut record = json!({
+            "function": function,
+            "array": d.name,
+            "scop": d.scop,
+            "original_cells": d.original_cells,
+            "new_cells": d.new_cells(),
+            "alone_cells": d.alone_cells(),
+            "lower_bound": d.max_live,
+            "optimal": d.proven_optimal().map(Optimality::name),
+            "method": d.method.name(),
+            "folded": matches!(
+                d.outcome,
+                crate::pipeline::ArrayOutcome::Remapped { .. } | crate::pipeline::ArrayOutcome::Merged { .. }
+            ),
+            "published": (publ != "-").then_some(publ),
+            "expected": expected_size.map(Size::json),
+            "status": status,
+            "regression": status == "regression",
+        });
+        if let Some(f) = formula {
+            record["original_formula"] = json!(f.original);
+            record["new_formula"] = json!(f.new.clone().unwrap_or_else(|| f.original.clone()));
+        }
+        if let Some(t) = ms(options, time) {
+            record["time_ms"] = json!(t);
+        }
+        records.push(record);
+    }
+    // An array recorded that is no longer a temporary with a size.
+    for (key, e) in &expected {
+        let still = records.iter().any(|r| {
+            format!(
+                "{}.{}",
+                r["function"].as_str().unwrap_or(""),
+                r["array"].as_str().unwrap_or("")
+            ) == *key
+                && r["status"] != "no size"
+        });
+        if !still && !options.bless {
+            result.regressions.push(format!(
+                "{name}: size regression: {key} is no longer a folded temporary (expected {e})"
+            ));
+            records.push(json!({
+                "function": key.split_once('.').map_or("", |(f, _)| f),
+                "array": key.split_once('.').map_or(key.as_str(), |(_, a)| a),
+                "expected": e.json(),
+                "status": "missing",
+                "regression": true,
+            }));
         }
     }
-    sizes_text
+    (sizes_text, records)
 }
 
 /// One row per merged SCoP (`--inter-array`), its cells checked against
 /// `NAME.merged`; with `--inter-array`, a SCoP recorded there that no
 /// longer merges is a regression, and `--bless` rewrites the file.
+/// Returns the merged SCoPs' records of the JSON document.
 fn merged_rows(
     kernel: &Kernel,
     runs: &KernelRuns,
     contraction: &crate::pipeline::FileContraction,
     table: &mut String,
     result: &mut BenchResult,
-) -> std::io::Result<()> {
+) -> std::io::Result<Vec<Value>> {
     let name = &kernel.name;
+    let options = kernel.options;
     let merged_expected = read_sizes(&kernel.expected_dir.join(format!("{name}.merged")));
     let mut merged_text = String::from(
         "# merged cells per SCoP with --inter-array (polyfold bench --inter-array --bless)\n",
     );
+    let mut records = Vec::new();
     for m in &contraction.merged {
         let key = format!("scop{}", m.scop);
         let time = runs
@@ -364,6 +636,7 @@ fn merged_rows(
             .get(&m.scop)
             .map(|v| median(v.clone()))
             .unwrap_or_default();
+        let publ = published_text(kernel.published, name, "(merged)");
         table_row(
             table,
             [
@@ -377,26 +650,51 @@ fn merged_rows(
                 } else {
                     "-"
                 },
-                &published_text(kernel.published, name, "(merged)"),
+                &publ,
                 Method::InterArray.name(),
             ],
-            time,
+            options.timings.then_some(time),
         );
         let _ = writeln!(merged_text, "{key} {}", m.merged_cells);
-        match merged_expected.iter().find(|(k, _)| *k == key) {
-            Some((_, e)) if m.merged_cells > *e => result.regressions.push(format!(
-                "{name}: SCoP {} merged needs {} cells, expected at most {e}",
-                m.scop, m.merged_cells
-            )),
-            Some((_, e)) if m.merged_cells < *e => result.notes.push(format!(
-                "{name}: SCoP {} merged improved from {e} to {} cells (run --bless)",
-                m.scop, m.merged_cells
-            )),
-            _ => {}
+        let expected = merged_expected
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, e)| *e);
+        let status = match expected {
+            Some(e) if m.merged_cells > e => {
+                result.regressions.push(format!(
+                    "{name}: size regression: SCoP {} merged needs {} cells, expected at most {e}",
+                    m.scop, m.merged_cells
+                ));
+                "regression"
+            }
+            Some(e) if m.merged_cells < e => {
+                result.notes.push(format!(
+                    "{name}: SCoP {} merged improved from {e} to {} cells (run --bless)",
+                    m.scop, m.merged_cells
+                ));
+                "improved"
+            }
+            Some(_) => "ok",
+            None => "unexpected",
+        };
+        let mut record = json!({
+            "scop": m.scop,
+            "per_array_cells": m.per_array_cells,
+            "merged_cells": m.merged_cells,
+            "lower_bound": m.lower_bound,
+            "published": (publ != "-").then_some(publ),
+            "expected": expected.map(|e| json!({ "cells": e })),
+            "status": status,
+            "regression": status == "regression",
+        });
+        if let Some(t) = ms(options, time) {
+            record["time_ms"] = json!(t);
         }
+        records.push(record);
     }
-    if !kernel.options.contract.inter_array {
-        return Ok(());
+    if !options.contract.inter_array {
+        return Ok(records);
     }
     for (key, e) in &merged_expected {
         if !contraction
@@ -405,11 +703,17 @@ fn merged_rows(
             .any(|m| format!("scop{}", m.scop) == *key)
         {
             result.regressions.push(format!(
-                "{name}: {key} is no longer merged (expected {e} cells)"
+                "{name}: size regression: {key} is no longer merged (expected {e} cells)"
             ));
+            records.push(json!({
+                "scop": key.strip_prefix("scop").and_then(|n| n.parse::<usize>().ok()),
+                "expected": { "cells": e },
+                "status": "missing",
+                "regression": true,
+            }));
         }
     }
-    if kernel.options.bless {
+    if options.bless {
         let path = kernel.expected_dir.join(format!("{name}.merged"));
         if contraction.merged.is_empty() {
             if path.exists() {
@@ -419,21 +723,26 @@ fn merged_rows(
             std::fs::write(&path, &merged_text)?;
         }
     }
-    Ok(())
+    Ok(records)
 }
 
 /// The golden output `NAME.c`, through the project's one snapshot check
-/// (a mismatch carries the unified diff; `--bless` rewrites it).
-fn check_golden(kernel: &Kernel, output: &str, result: &mut BenchResult) {
+/// (a mismatch carries the unified diff; `--bless` rewrites it); whether
+/// it matched.
+fn check_golden(kernel: &Kernel, output: &str, result: &mut BenchResult) -> bool {
     let golden = kernel.expected_dir.join(format!("{}.c", kernel.name));
-    if let Err(why) = crate::util::snapshot::check_snapshot(
+    match crate::util::snapshot::check_snapshot(
         &golden,
         output,
         kernel.options.bless,
         "polyfold bench --bless",
     ) {
-        result
-            .regressions
-            .push(format!("{}: golden output: {why}", kernel.name));
+        Ok(()) => true,
+        Err(why) => {
+            result
+                .regressions
+                .push(format!("{}: golden output: {why}", kernel.name));
+            false
+        }
     }
 }

@@ -7,8 +7,9 @@
 //! `bench`, `lattice`, `smo`, `explain`. `args_conflicts_with_subcommands`
 //! keeps `polyfold FILE` and `polyfold verify FILE` both working; the
 //! binary moves a subcommand written after options first (`polyfold -q
-//! verify x.c`) and refuses a misspelt one before reading any file. This
-//! module only declares; the driver acts.
+//! verify x.c`) and refuses a misspelt one before reading any file. The
+//! global options (`-q`, `-v`, `--log`) are accepted before and after any
+//! subcommand. This module only declares; the driver acts.
 
 use std::path::PathBuf;
 
@@ -16,16 +17,18 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::frontend::preproc::CommandMacro;
 
-/// Exit codes, shown at the end of `--help`.
-pub(crate) const EXIT_CODES: &str = "\
+/// Exit codes, shown at the end of `--help` (and in `docs/exit-codes.md`,
+/// whose table `tests/cli/exit_codes.rs` runs).
+pub const EXIT_CODES: &str = "\
 Exit codes:
   0  success, nothing to change (rejected code and kept arrays are reported and
      still exit 0)
   1  a file that would change (--check, --diff), a wrong read (verify), a
-     regression (bench)
-  2  an error: a file that does not parse (nothing is written), a usage error,
-     a file that cannot be read or written or is not UTF-8, an unknown
-     --temp/--live-out name, or an internal error";
+     difference (equiv), a regression (bench)
+  2  an error: a file that does not parse (nothing is written), a usage error
+     (an unknown option or subcommand, -i with a subcommand), a file that
+     cannot be read or written or is not UTF-8, an unknown --temp/--live-out
+     name, a function equiv cannot check, or an internal error";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -42,6 +45,16 @@ pub struct Cli {
     /// ilp, conflicts, or all (e.g. `--log smo,ilp`).
     #[arg(long = "log", value_name = "TARGETS", global = true)]
     pub log: Option<String>,
+    /// Print no warnings and no notes (errors still print); with `bench`,
+    /// no notes and no progress line. Before or after any subcommand.
+    #[arg(short = 'q', long = "quiet", global = true)]
+    pub quiet: bool,
+    /// Also print the warnings and notes about code with no candidate
+    /// loop nest (loops that write no array polyfold could fold: test
+    /// harnesses, printing, polyfold's own output); by default they are
+    /// not shown. Before or after any subcommand.
+    #[arg(short = 'v', long = "verbose", global = true, conflicts_with = "quiet")]
+    pub verbose: bool,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -185,7 +198,9 @@ pub struct AnalysisArgs {
     /// How diagnostics are printed on stderr: `human` (with the source
     /// lines, the default), `short` (one line each:
     /// `file:line:col: severity: message [CODE]`, for editors and CI
-    /// problem matchers) or `json` (one JSON object per line).
+    /// problem matchers), `json` (one JSON object per line) or `sarif`
+    /// (one SARIF 2.1.0 log for the whole run on stderr, for code
+    /// scanning: `2> polyfold.sarif`).
     #[arg(
         long = "message-format",
         value_enum,
@@ -193,10 +208,6 @@ pub struct AnalysisArgs {
         default_value = "human"
     )]
     pub message_format: MessageFormat,
-
-    /// Print no warnings and no notes (errors still print).
-    #[arg(short = 'q', long = "quiet")]
-    pub quiet: bool,
 
     /// Print no diagnostic with this code (repeatable), e.g.
     /// `--allow PF016` (`polyfold explain CODE` says what a code means).
@@ -392,6 +403,16 @@ pub struct BenchArgs {
     #[arg(long)]
     pub bless: bool,
 
+    /// `json`: print the whole run as one JSON document instead of the
+    /// table (schema in `docs/bench-json.md`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub report: ReportFormat,
+
+    /// Leave every time out of the table and the JSON document, so that
+    /// two runs print the same bytes (for CI diffs).
+    #[arg(long = "no-timings")]
+    pub no_timings: bool,
+
     /// Successive modulo only (no lattice strategies): the configuration of
     /// seed 001's heuristic column.
     #[arg(long = "no-lattice")]
@@ -513,6 +534,11 @@ pub enum MessageFormat {
     Short,
     /// One JSON object per line.
     Json,
+    /// One SARIF 2.1.0 log for the whole run, printed on stderr at the
+    /// end (stdout keeps the program, the diff or the report), for
+    /// code-scanning services: `polyfold --check --message-format sarif
+    /// *.c 2> polyfold.sarif`.
+    Sarif,
 }
 
 /// Parses a diagnostic code: `PF` and three digits.

@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub mod messages;
+mod relevance;
 
 pub use messages::{Level, Message, Messages, SourceFile};
 
@@ -127,6 +128,9 @@ pub struct RunOptions {
     pub message_format: MessageFormat,
     /// `-q`: no warnings or notes.
     pub quiet: bool,
+    /// `-v`: also the warnings and notes about code with no candidate
+    /// loop nest (see `relevance`).
+    pub verbose: bool,
     /// `--allow`: diagnostic codes not printed.
     pub allow: Vec<diag::Code>,
 }
@@ -159,6 +163,7 @@ impl Default for RunOptions {
             functions: Vec::new(),
             message_format: MessageFormat::default(),
             quiet: false,
+            verbose: false,
             allow: Vec::new(),
         }
     }
@@ -190,7 +195,6 @@ impl RunOptions {
             pow2_moduli: a.pow2_moduli,
             functions: a.function.clone(),
             message_format: a.message_format,
-            quiet: a.quiet,
             // A well-formed code that is not polyfold's (`PF999`) allows
             // nothing.
             allow: a
@@ -459,6 +463,11 @@ fn contract_options(options: &RunOptions) -> ContractOptions {
 fn kept_warnings(path: &str, program: &Program, c: &FileContraction) -> Vec<Message> {
     let mut out = Vec::new();
     for d in &c.decisions {
+        // An array polyfold's own output declares (a re-run) says nothing.
+        let declared = program.scops[d.scop].array(d.array).decl_span.as_ref();
+        if declared.is_some_and(|span| relevance::folded_by_polyfold(&program.source, span)) {
+            continue;
+        }
         if d.safety_net_fired {
             let f = &program.scops[d.scop].function;
             out.push(Message::warning(format!(
@@ -829,22 +838,43 @@ fn allowed(d: &diag::Diagnostic, options: &RunOptions) -> bool {
     d.severity() == diag::Severity::Error || !options.allow.contains(&d.code)
 }
 
+/// Which of the front end's diagnostics of `program` (read from `source`)
+/// print: those `--allow` leaves, and without `-v` only those about code
+/// with a candidate loop nest (see [`relevance`]).
+fn printed_filter<'a>(
+    source: &str,
+    program: &Program,
+    options: &'a RunOptions,
+) -> impl Fn(&diag::Diagnostic) -> bool + 'a {
+    let relevance = (!options.verbose).then(|| {
+        relevance::Relevance::of(
+            source,
+            program,
+            &LivenessOverrides {
+                temp: options.temp.clone(),
+                live_out: options.live_out.clone(),
+            },
+        )
+    });
+    move |d: &diag::Diagnostic| allowed(d, options) && relevance.as_ref().is_none_or(|r| r.shown(d))
+}
+
 /// The front end's diagnostics of `program` that are printed with
-/// `options`: errors always; warnings and notes unless `-q`; none whose
-/// code is `--allow`ed (errors excepted). The reports list these.
+/// `options`: errors always; warnings and notes unless `-q`, about code
+/// with a candidate loop nest unless `-v`; none whose code is `--allow`ed
+/// (errors excepted). The reports list these.
 fn shown_diagnostics<'p>(program: &'p Program, options: &RunOptions) -> Vec<&'p diag::Diagnostic> {
+    let printed = printed_filter(&program.source, program, options);
     program
         .diagnostics
         .iter()
-        .filter(|d| {
-            d.severity() == diag::Severity::Error || (!options.quiet && allowed(d, options))
-        })
+        .filter(|d| d.severity() == diag::Severity::Error || (!options.quiet && printed(d)))
         .collect()
 }
 
 /// The messages of the diagnostics of `program` (read from `source` as
-/// `path`) that `options` does not `--allow`; `-q` applies when they are
-/// printed ([`Messages::lines`]).
+/// `path`) that `options` prints (`--allow`, `-v`: [`printed_filter`]);
+/// `-q` applies when they are printed ([`Messages::lines`]).
 fn diagnostic_messages(
     path: &str,
     source: &str,
@@ -855,12 +885,13 @@ fn diagnostic_messages(
         name: path.to_string(),
         text: source.into(),
     });
+    let printed = printed_filter(source, program, options);
     let mut out = Messages::new();
     out.extend(
         program
             .diagnostics
             .iter()
-            .filter(|d| allowed(d, options))
+            .filter(|d| printed(d))
             .map(|d| Message::Diagnostic {
                 file: file.clone(),
                 diagnostic: Box::new(d.clone()),

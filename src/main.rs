@@ -1,7 +1,7 @@
 //! The `polyfold` binary: parses the command line and hands each file to
-//! the driver. Exit codes: see `polyfold --help` (0 ok; 1 error
-//! diagnostics, a file that would change, a wrong read or a regression;
-//! 2 usage, I/O or internal error).
+//! the driver. Exit codes: `polyfold --help` and `docs/exit-codes.md` (0
+//! nothing to change; 1 a file that would change, a wrong read or a
+//! regression; 2 an error: syntax, usage, I/O or internal).
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{
     AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, EquivArgs, ExplainArgs,
-    LatticeArgs, PlotArgs, SmoArgs, VerifyArgs,
+    LatticeArgs, MessageFormat, PlotArgs, SmoArgs, VerifyArgs,
 };
 use polyfold::driver::messages::end_lines;
 use polyfold::driver::{
@@ -20,10 +20,43 @@ use polyfold::driver::{
 };
 use polyfold::util::progress::Progress;
 
-/// Prints what one file gave: its messages as `options` wants them (`-q`,
-/// `--message-format`: [`stderr_lines`]) on stderr, then its stdout.
-fn emit(out: &Outcome, options: &RunOptions) {
-    to_stderr(&end_lines(&stderr_lines(out, options)));
+/// The SARIF log of a run (`--message-format sarif`): the results and
+/// notifications of every file, printed once, at the end, on stderr.
+#[derive(Default)]
+struct SarifRun {
+    results: Vec<serde_json::Value>,
+    notifications: Vec<serde_json::Value>,
+}
+
+impl SarifRun {
+    /// Prints `out`'s messages as `options` wants them (`-q`,
+    /// `--message-format`: [`stderr_lines`]) on stderr, or keeps them for
+    /// the SARIF log.
+    fn messages(&mut self, out: &Outcome, options: &RunOptions) {
+        if options.message_format == MessageFormat::Sarif {
+            let (results, notifications) = out.stderr.sarif(options.quiet);
+            self.results.extend(results);
+            self.notifications.extend(notifications);
+        } else {
+            to_stderr(&end_lines(&stderr_lines(out, options)));
+        }
+    }
+
+    /// With `--message-format sarif`, prints the log of the run that
+    /// exits with `code`.
+    fn finish(self, options: &RunOptions, code: u8) {
+        if options.message_format == MessageFormat::Sarif {
+            let log = polyfold::diag::sarif::log(self.results, self.notifications, code < 2);
+            let text = serde_json::to_string_pretty(&log).unwrap_or_default();
+            to_stderr(&format!("{text}\n"));
+        }
+    }
+}
+
+/// Prints what one file gave: its messages (see [`SarifRun::messages`]),
+/// then its stdout.
+fn emit(out: &Outcome, options: &RunOptions, sarif: &mut SarifRun) {
+    sarif.messages(out, options);
     to_stdout(&out.stdout);
 }
 
@@ -95,6 +128,14 @@ fn start_progress(file: &std::path::Path, quiet: bool) -> Progress {
     progress
 }
 
+/// `options` with the global options of the command line (`-q`, `-v`),
+/// given before or after the subcommand.
+fn with_globals(mut options: RunOptions, cli: &Cli) -> RunOptions {
+    options.quiet = cli.quiet;
+    options.verbose = cli.verbose;
+    options
+}
+
 /// The work runs on a thread with a large stack: parsing deeply nested C
 /// recurses, and a stack overflow must never replace a diagnostic.
 fn main() -> ExitCode {
@@ -110,7 +151,7 @@ fn main() -> ExitCode {
 
 /// `polyfold bench DIR --scale`: the scaling table (exit 1 when a
 /// measurement failed, 2 when DIR cannot be read).
-fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
+fn bench_scale(args: &BenchArgs, factors: &Factors, quiet: bool) -> u8 {
     if args.bless {
         to_stderr("polyfold: error: --bless does not apply to --scale\n");
         return 2;
@@ -129,7 +170,7 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
         lattices: !args.no_lattice,
         inter_array: !args.no_inter_array,
         pin_sizes: args.pin_sizes,
-        progress: true,
+        progress: !quiet,
     };
     match run_scale(&args.dir, &options, &exe) {
         Ok(result) => {
@@ -148,7 +189,7 @@ fn bench_scale(args: &BenchArgs, factors: &Factors) -> u8 {
 
 /// `polyfold bench DIR --speed`: the speed table (exit 1 when a kernel
 /// failed or printed differently, 2 when DIR cannot be read).
-fn bench_speed(args: &BenchArgs) -> u8 {
+fn bench_speed(args: &BenchArgs, quiet: bool) -> u8 {
     if args.bless {
         to_stderr("polyfold: error: --bless does not apply to --speed\n");
         return 2;
@@ -158,7 +199,7 @@ fn bench_speed(args: &BenchArgs) -> u8 {
         min_time: std::time::Duration::from_secs_f64(args.min_time.clamp(0.0, 1e6)),
         factor: args.factor,
         fixed: args.fixed.clone(),
-        progress: true,
+        progress: !quiet,
         ..SpeedOptions::default()
     };
     if let Some(c) = args.max_cells {
@@ -283,14 +324,14 @@ fn run() -> ExitCode {
         }
     }
     let code = match &cli.command {
-        Some(Command::Verify(args)) => verify_files(&matches, args),
-        Some(Command::Plot(args)) => plot_files(&matches, args),
-        Some(Command::Bench(args)) => bench(args),
+        Some(Command::Verify(args)) => verify_files(&matches, args, &cli),
+        Some(Command::Plot(args)) => plot_files(&matches, args, &cli),
+        Some(Command::Bench(args)) => bench(args, cli.quiet),
         Some(Command::BenchScaleOne(args)) => bench_scale_one(args),
         Some(Command::Lattice(args)) => lattice(args),
         Some(Command::Smo(args)) => smo(args),
         Some(Command::Explain(args)) => explain(args),
-        Some(Command::Equiv(args)) => equiv(&matches, args),
+        Some(Command::Equiv(args)) => equiv(&matches, args, &cli),
         None => run_files(&matches, &cli),
     };
     ExitCode::from(code)
@@ -298,55 +339,67 @@ fn run() -> ExitCode {
 
 /// `polyfold verify FILE...`: traces each file's mappings; the worst exit
 /// code of the files.
-fn verify_files(matches: &ArgMatches, args: &VerifyArgs) -> u8 {
-    let mut options = RunOptions::from_analysis(&args.analysis);
+fn verify_files(matches: &ArgMatches, args: &VerifyArgs, cli: &Cli) -> u8 {
+    let mut options = with_globals(RunOptions::from_analysis(&args.analysis), cli);
     if let Some(sub) = matches.subcommand_matches("verify") {
         options.macros = ordered_macros(sub, &args.analysis);
     }
     let mut code = 0u8;
+    let mut sarif = SarifRun::default();
     for file in &args.files {
         let progress = start_progress(file, options.quiet);
         let out = verify_file(file, &options);
         progress.finish();
-        emit(&out, &options);
+        emit(&out, &options, &mut sarif);
         code = code.max(out.code);
     }
+    sarif.finish(&options, code);
     code
 }
 
 /// `polyfold equiv ORIGINAL CHANGED`: 0 equal, 1 different, 2 not
 /// checkable.
-fn equiv(matches: &ArgMatches, args: &EquivArgs) -> u8 {
-    let mut options = RunOptions::from_analysis(&args.analysis);
+fn equiv(matches: &ArgMatches, args: &EquivArgs, cli: &Cli) -> u8 {
+    let mut options = with_globals(RunOptions::from_analysis(&args.analysis), cli);
     if let Some(sub) = matches.subcommand_matches("equiv") {
         options.macros = ordered_macros(sub, &args.analysis);
     }
     let out =
         polyfold::equiv::equiv_files_at_sizes(&args.original, &args.changed, &options, &args.sizes);
-    emit(&out, &options);
+    let mut sarif = SarifRun::default();
+    emit(&out, &options, &mut sarif);
+    sarif.finish(&options, out.code);
     out.code
 }
 
 /// `polyfold plot FILE... --out DIR`: draws each file, then writes
 /// `index.html` and prints its path.
-fn plot_files(matches: &ArgMatches, args: &PlotArgs) -> u8 {
-    let mut options = RunOptions::from_analysis(&args.analysis);
+fn plot_files(matches: &ArgMatches, args: &PlotArgs, cli: &Cli) -> u8 {
+    let mut options = with_globals(RunOptions::from_analysis(&args.analysis), cli);
     if let Some(sub) = matches.subcommand_matches("plot") {
         options.macros = ordered_macros(sub, &args.analysis);
     }
     let mut code = 0u8;
     let mut entries = Vec::new();
     let mut notes = Vec::new();
+    let mut sarif = SarifRun::default();
     for file in &args.files {
         let progress = start_progress(file, options.quiet);
         let out = polyfold::driver::plot_file(file, &options, &args.out, &mut entries, &mut notes);
         progress.finish();
-        emit(&out, &options);
+        emit(&out, &options, &mut sarif);
         code = code.max(out.code);
     }
-    for n in &notes {
-        to_stderr(&format!("polyfold: note: {n}\n"));
+    for n in notes.iter().filter(|_| !options.quiet) {
+        if options.message_format == MessageFormat::Sarif {
+            sarif
+                .notifications
+                .push(polyfold::diag::sarif::notification("note", n));
+        } else {
+            to_stderr(&format!("polyfold: note: {n}\n"));
+        }
     }
+    sarif.finish(&options, code);
     let index = args.out.join("index.html");
     let page = polyfold::plot::index_html("polyfold plot", &entries, &notes);
     if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|()| std::fs::write(&index, page)) {
@@ -362,23 +415,33 @@ fn plot_files(matches: &ArgMatches, args: &PlotArgs) -> u8 {
 }
 
 /// `polyfold bench DIR`: the regression table, or the scaling or speed
-/// benchmark (exit 1 on a regression, 2 when DIR cannot be read).
-fn bench(args: &BenchArgs) -> u8 {
+/// benchmark (exit 1 on a regression, 2 when DIR cannot be read); `-q`:
+/// no notes and no progress line.
+fn bench(args: &BenchArgs, quiet: bool) -> u8 {
     if (args.no_lattice || args.no_inter_array) && args.bless {
         to_stderr(
             "polyfold: error: --bless records the default configuration; drop --no-lattice and --no-inter-array\n",
         );
         return 2;
     }
+    if (args.scale.is_some() || args.speed)
+        && (args.report == polyfold::cli::ReportFormat::Json || args.no_timings)
+    {
+        to_stderr(
+            "polyfold: error: --report json and --no-timings apply to the regression table, not to --scale or --speed\n",
+        );
+        return 2;
+    }
     if let Some(factors) = &args.scale {
-        return bench_scale(args, factors);
+        return bench_scale(args, factors, quiet);
     }
     if args.speed {
-        return bench_speed(args);
+        return bench_speed(args, quiet);
     }
     let mut options = BenchOptions {
         repeats: args.repeats.unwrap_or(5) as usize,
         bless: args.bless,
+        timings: !args.no_timings,
         ..BenchOptions::default()
     };
     options.contract.lattices = !args.no_lattice;
@@ -387,12 +450,17 @@ fn bench(args: &BenchArgs) -> u8 {
     options.contract.pin_sizes = args.pin_sizes;
     match run_bench(&args.dir, &options) {
         Ok(result) => {
-            to_stdout(&result.table);
-            for n in &result.notes {
-                to_stdout(&format!("note: {n}\n"));
-            }
-            for r in &result.regressions {
-                to_stdout(&format!("REGRESSION: {r}\n"));
+            if args.report == polyfold::cli::ReportFormat::Json {
+                let text = serde_json::to_string_pretty(&result.json()).unwrap_or_default();
+                to_stdout(&format!("{text}\n"));
+            } else {
+                to_stdout(&result.table);
+                for n in result.notes.iter().filter(|_| !quiet) {
+                    to_stdout(&format!("note: {n}\n"));
+                }
+                for r in &result.regressions {
+                    to_stdout(&format!("REGRESSION: {r}\n"));
+                }
             }
             u8::from(!result.regressions.is_empty())
         }
@@ -524,11 +592,12 @@ fn explain(args: &ExplainArgs) -> u8 {
 /// `polyfold FILE...`: runs the pipeline on each file and prints what the
 /// options ask for (with `--report json`, one document for all files).
 fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
-    let mut options = RunOptions::from(&cli.run);
+    let mut options = with_globals(RunOptions::from(&cli.run), cli);
     options.macros = ordered_macros(matches, &cli.run.analysis);
     let json = options.report == Some(polyfold::cli::ReportFormat::Json);
     let mut code = 0u8;
     let mut records = Vec::new();
+    let mut sarif = SarifRun::default();
     for file in &cli.run.files {
         let progress = start_progress(file, options.quiet);
         let mut out = run_file(file, &options);
@@ -540,10 +609,11 @@ fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
                 None => failed_record(file, &out, &printed),
             });
         }
-        to_stderr(&end_lines(&printed));
+        sarif.messages(&out, &options);
         to_stdout(&out.stdout);
         code = code.max(out.code);
     }
+    sarif.finish(&options, code);
     if json {
         let document = report_document(records);
         let text = serde_json::to_string_pretty(&document).unwrap_or_default();

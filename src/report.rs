@@ -238,6 +238,35 @@ fn resized_sites(program: &Program, d: &ArrayDecision) -> Vec<ResizedSite> {
         .collect()
 }
 
+/// The SCoPs whose arrays the reports list: those with a temporary (a
+/// decision other than external) and those the user marked with
+/// `#pragma scop`. The arrays of the other SCoPs (a test harness's loops
+/// in `main`, code with nothing to fold) are left out; a caller's array
+/// folded where it is allocated belongs to the SCoP that uses it, and is
+/// listed there.
+pub(crate) fn listed_scops(
+    program: &Program,
+    c: &FileContraction,
+) -> std::collections::BTreeSet<usize> {
+    c.decisions
+        .iter()
+        .filter(|d| {
+            !matches!(d.outcome, ArrayOutcome::External)
+                || program.scops[d.scop].kind == crate::ir::ScopKind::Pragma
+        })
+        .map(|d| d.scop)
+        .collect()
+}
+
+/// The decisions the reports list (see [`listed_scops`]), in order.
+pub(crate) fn listed_decisions<'c>(
+    program: &Program,
+    c: &'c FileContraction,
+) -> impl Iterator<Item = &'c ArrayDecision> {
+    let listed = listed_scops(program, c);
+    c.decisions.iter().filter(move |d| listed.contains(&d.scop))
+}
+
 /// The text report of one file.
 pub(crate) fn text_report(
     path: &str,
@@ -247,10 +276,10 @@ pub(crate) fn text_report(
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}:");
-    if c.decisions.is_empty() {
-        let _ = writeln!(out, "  no arrays in any SCoP");
+    if listed_scops(program, c).is_empty() {
+        let _ = writeln!(out, "  no temporary array in any SCoP");
     }
-    for d in &c.decisions {
+    for d in listed_decisions(program, c) {
         let scop = &program.scops[d.scop];
         let _ = writeln!(
             out,
@@ -377,9 +406,7 @@ pub(crate) fn text_report(
 /// `analysis_ms` and `ms` are left out.
 pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: Timings) -> Value {
     let shown = timings == Timings::Shown;
-    let arrays: Vec<Value> = c
-        .decisions
-        .iter()
+    let arrays: Vec<Value> = listed_decisions(program, c)
         .map(|d| {
             let scop = &program.scops[d.scop];
             let decl = scop.array(d.array);

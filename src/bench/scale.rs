@@ -374,9 +374,9 @@ pub fn measure_one(
     let Some((program, contraction)) = last else {
         return json!({ "error": "no run" });
     };
-    let median = super::median(times.clone());
-    let front_median = super::median(front);
-    let attributed_median = (!attributed.is_empty()).then(|| super::median(attributed));
+    let median = super::corpus::median(times.clone());
+    let front_median = super::corpus::median(front);
+    let attributed_median = (!attributed.is_empty()).then(|| super::corpus::median(attributed));
     let mut params: Vec<(String, Option<i64>)> = Vec::new();
     for p in program.scops.iter().flat_map(|s| s.params.iter()) {
         if !params.iter().any(|(n, _)| *n == p.name) {
@@ -660,7 +660,7 @@ fn run_child(exe: &Path, args: &[String], options: &ScaleOptions) -> RunEnd {
 /// The files of `path`: the `*.c` of a folder, sorted, or the file itself.
 pub(crate) fn scale_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if path.is_dir() {
-        super::corpus_files(path)
+        super::corpus::corpus_files(path)
     } else {
         std::fs::metadata(path)?;
         Ok(vec![path.to_path_buf()])

@@ -12,11 +12,15 @@
 use std::ops::Range;
 
 pub mod code;
+pub mod sarif;
+mod window;
+
+use window::floor_char_boundary;
+pub(crate) use window::line_col;
 
 pub use code::{Code, Explanation, Severity, reference_markdown, severity_word};
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
 
 /// Where an expression occurs that a diagnostic is about (a subscript, a
@@ -126,26 +130,36 @@ impl Diagnostic {
 /// Renders diagnostics as codespan text (no colour), in the given order.
 ///
 /// Spans outside the source are clamped to it, so rendering cannot fail on
-/// a bad span.
+/// a bad span. A source line longer than [`window::LONG_LINE`] characters is shown
+/// as a window around the diagnostic's column, cut with `…` (the header
+/// still gives the line and column of the file); messages, labels and
+/// notes longer than [`LONG_TEXT`] characters are cut in the middle.
 pub(crate) fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
-    let file = SimpleFile::new(path, source);
     let config = term::Config::default();
     let mut out = String::new();
     for d in diagnostics {
+        let d = &shortened(d);
         let clamp = |r: &Range<usize>| {
             let start = floor_char_boundary(source, r.start.min(source.len()));
             let end = floor_char_boundary(source, r.end.min(source.len()).max(start));
             start..end
         };
+        let mut spans: Vec<Range<usize>> = Vec::new();
         // A whole-file note (empty span, no label) is rendered without a
         // source snippet.
-        let mut labels = if d.label.is_empty() && d.span.is_empty() {
-            Vec::new()
-        } else {
-            vec![CsLabel::primary((), clamp(&d.span)).with_message(d.label.clone())]
-        };
-        for l in &d.labels {
-            labels.push(CsLabel::secondary((), clamp(&l.span)).with_message(l.message.clone()));
+        if !(d.label.is_empty() && d.span.is_empty()) {
+            spans.push(clamp(&d.span));
+        }
+        spans.extend(d.labels.iter().map(|l| clamp(&l.span)));
+        let file = window::Windowed::new(path, source, &spans);
+        let mut labels = Vec::new();
+        let mut at = 0;
+        if !(d.label.is_empty() && d.span.is_empty()) {
+            labels.push(CsLabel::primary((), file.span(&spans[0])).with_message(d.label.clone()));
+            at = 1;
+        }
+        for (l, span) in d.labels.iter().zip(&spans[at..]) {
+            labels.push(CsLabel::secondary((), file.span(span)).with_message(l.message.clone()));
         }
         let cs = match d.severity() {
             Severity::Error => CsDiagnostic::error(),
@@ -171,14 +185,34 @@ pub(crate) fn render(path: &str, source: &str, diagnostics: &[Diagnostic]) -> St
     out
 }
 
-/// The 1-based line and column (in characters) of byte `offset` of
-/// `source` (clamped to the text).
-pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let at = floor_char_boundary(source, offset.min(source.len()));
-    let before = &source[..at];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
+/// Messages, labels and notes longer than this many characters are cut.
+pub(crate) const LONG_TEXT: usize = 240;
+
+/// `text` cut in the middle with ` … ` when it has more than
+/// [`LONG_TEXT`] characters (a diagnostic that quotes a statement of a
+/// 167 KB line quotes its start and its end).
+pub(crate) fn shorten(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= LONG_TEXT {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(LONG_TEXT * 2 / 3).collect();
+    let tail: String = text.chars().skip(n - LONG_TEXT / 4).collect();
+    format!("{head} … {tail}")
+}
+
+/// `d` with its message, labels and notes [`shorten`]ed.
+fn shortened(d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    d.message = shorten(&d.message);
+    d.label = shorten(&d.label);
+    for l in &mut d.labels {
+        l.message = shorten(&l.message);
+    }
+    for n in &mut d.notes {
+        *n = shorten(n);
+    }
+    d
 }
 
 /// One line per diagnostic: `path:line:col: severity: message [CODE]`
@@ -187,6 +221,7 @@ pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
 pub(crate) fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diagnostics {
+        let d = &shortened(d);
         let at = if d.span.is_empty() && d.label.is_empty() {
             String::new()
         } else {
@@ -208,6 +243,7 @@ pub(crate) fn render_short(path: &str, source: &str, diagnostics: &[Diagnostic])
 /// end; no position for a whole-file note), its label, secondary labels
 /// and notes.
 pub(crate) fn to_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
+    let d = &shortened(d);
     let span = |r: &Range<usize>| {
         let (line, column) = line_col(source, r.start);
         let (end_line, end_column) = line_col(source, r.end);
@@ -241,11 +277,4 @@ pub(crate) fn render_json(path: &str, source: &str, diagnostics: &[Diagnostic]) 
         out.push('\n');
     }
     out
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }

@@ -113,12 +113,33 @@ impl Message {
                     MessageFormat::Human => diag::render(&file.name, &file.text, one),
                     MessageFormat::Short => diag::render_short(&file.name, &file.text, one),
                     MessageFormat::Json => diag::render_json(&file.name, &file.text, one),
+                    MessageFormat::Sarif => format!("{}\n", self.sarif()),
                 }
             }
             Message::Own { level, text } => match level.word() {
                 Some(word) => format!("polyfold: {word}: {text}\n"),
                 None => format!("polyfold: {text}\n"),
             },
+        }
+    }
+
+    /// Its SARIF object: a result for a diagnostic, a tool execution
+    /// notification for one of polyfold's own messages (see
+    /// [`diag::sarif`]).
+    fn sarif(&self) -> serde_json::Value {
+        match self {
+            Message::Diagnostic { file, diagnostic } => {
+                diag::sarif::result(&file.name, &file.text, diagnostic)
+            }
+            Message::Own { level, text } => {
+                let word = match level {
+                    Level::InternalError | Level::Error => "error",
+                    Level::Warning => "warning",
+                    Level::Note => "note",
+                    Level::Info => "none",
+                };
+                diag::sarif::notification(word, text.trim_end())
+            }
         }
     }
 
@@ -193,6 +214,22 @@ impl Messages {
             }
         }
         out
+    }
+
+    /// For the SARIF log of the run (`--message-format sarif`): the
+    /// results (diagnostics) and the tool execution notifications
+    /// (polyfold's own messages) of these messages, without the warnings
+    /// and notes with `quiet`.
+    pub fn sarif(&self, quiet: bool) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+        let mut results = Vec::new();
+        let mut notifications = Vec::new();
+        for message in self.0.iter().filter(|m| !(quiet && m.quiet_drops())) {
+            match message {
+                Message::Diagnostic { .. } => results.push(message.sarif()),
+                Message::Own { .. } => notifications.push(message.sarif()),
+            }
+        }
+        (results, notifications)
     }
 
     /// What is printed on stderr: [`Messages::lines`], each ended by a

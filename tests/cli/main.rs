@@ -10,6 +10,7 @@
 mod common;
 
 mod bench_corpus;
+mod bench_json;
 mod bench_scale;
 mod bench_speed;
 mod cli;
@@ -18,4 +19,7 @@ mod corpus_review;
 mod corpus_sizes;
 mod docs;
 mod equiv;
+mod exit_codes;
 mod plot;
+mod quiet;
+mod sarif;

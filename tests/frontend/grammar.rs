@@ -50,6 +50,9 @@ fn options_for(source: &str) -> RunOptions {
         emit: Some(Emit::Scop),
         macros,
         include_dirs,
+        // Every diagnostic of the front end, about candidate loop nests
+        // or not (`-v`): these cases are about what it rejects.
+        verbose: true,
         ..RunOptions::default()
     }
 }
