@@ -3,20 +3,13 @@
 //! README, `CHANGELOG.md` and `docs/*.md` leads somewhere.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::common::snapshot::assert_snapshot;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
-
-/// Files that other branches of issue 50 add (the `equiv` subcommand, the
-/// JSON bench document, the exit-code table). The README links to them
-/// already; until those branches are merged they may be missing. Once
-/// they exist, this list should be emptied.
-const ADDED_BY_SIBLING_BRANCHES: &[&str] =
-    &["docs/equiv.md", "docs/bench-json.md", "docs/exit-codes.md"];
 
 /// `docs/cli.md` is the generated reference (`POLYFOLD_BLESS=1` rewrites
 /// it after a change of `src/cli.rs`).
@@ -150,12 +143,6 @@ fn anchors(text: &str) -> BTreeSet<String> {
     set
 }
 
-fn is_pending(path: &Path) -> bool {
-    ADDED_BY_SIBLING_BRANCHES
-        .iter()
-        .any(|p| path == repo().join(p))
-}
-
 /// Every relative link of the README, the changelog and `docs/` names a
 /// file that exists (and a heading of it, for `#anchor`), and every
 /// `docs/NAME.md` they mention exists.
@@ -181,9 +168,7 @@ fn every_link_of_the_docs_resolves() {
                 doc.parent().unwrap().join(file)
             };
             if !path.exists() {
-                if !is_pending(&path) {
-                    broken.push(format!("{name}: ({target}): no such file"));
-                }
+                broken.push(format!("{name}: ({target}): no such file"));
                 continue;
             }
             if let Some(fragment) = fragment {
@@ -196,7 +181,7 @@ fn every_link_of_the_docs_resolves() {
         for path in docs_paths(&text) {
             checked += 1;
             let full = repo().join(&path);
-            if !full.exists() && !is_pending(&full) {
+            if !full.exists() {
                 broken.push(format!("{name}: `{path}`: no such file"));
             }
         }
