@@ -7,29 +7,15 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn polyfold<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polyfold"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use crate::common::{polyfold, root, text};
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
+/// A scratch folder with an `expected/` folder.
 fn scratch(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("polyfold-benchjson-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = crate::common::scratch("benchjson", test);
     fs::create_dir_all(dir.join("expected")).expect("create scratch dir");
     dir
 }

@@ -27,6 +27,33 @@ pub fn polyfold_stdout<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
+/// Runs the `polyfold` binary with `args` (in the current directory)
+/// and returns its output, whatever its exit code.
+pub fn polyfold<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Bytes the binary printed, as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The repository's root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh, empty scratch folder for test `test` of `suite` (per process).
+pub fn scratch(suite: &str, test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("polyfold-{suite}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
 /// Builds the original program at `path` and `output` (polyfold's output
 /// for it) with ASan/UBSan, runs both and asserts that they print the
 /// same; `tag` names the scratch directory.
