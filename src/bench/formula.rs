@@ -37,32 +37,20 @@ fn names(tokens: &[String]) -> Vec<String> {
     out
 }
 
-/// The tokens of `text`: numbers, identifiers, and one-character
-/// operators and parentheses; `None` for any other character.
+/// The tokens of `text` (C's, [`crate::util::c_text::tokens`]): numbers,
+/// identifiers, and one-character operators and parentheses; `None` for
+/// any other token.
 fn tokens(text: &str) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-        } else if c.is_ascii_alphanumeric() || c == '_' {
-            let mut word = String::new();
-            while let Some(&d) = chars
-                .peek()
-                .filter(|d| d.is_ascii_alphanumeric() || **d == '_')
-            {
-                word.push(d);
-                chars.next();
-            }
-            out.push(word);
-        } else if "+-*/%()".contains(c) {
-            out.push(c.to_string());
-            chars.next();
-        } else {
-            return None;
-        }
-    }
-    Some(out)
+    use crate::util::c_text::TokenKind;
+    crate::util::c_text::tokens(text)
+        .into_iter()
+        .map(|(r, kind)| {
+            let t = &text[r];
+            let operator = kind == TokenKind::Punct && t.len() == 1 && "+-*/%()".contains(t);
+            (matches!(kind, TokenKind::Ident | TokenKind::Int(_)) || operator)
+                .then(|| t.to_string())
+        })
+        .collect()
 }
 
 /// The value of the formula `t` with `values` for its names: `+ - * / %`

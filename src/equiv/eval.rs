@@ -575,7 +575,7 @@ fn resolve_in(e: &mut Expr, text: &str) {
         e.kind = ExprKind::Other(format!("#lit {t}"), Vec::new());
         return;
     }
-    for_each_child(e, &mut |c| resolve_in(c, text));
+    e.children_mut(|c| resolve_in(c, text));
 }
 
 /// `body` with each parameter name replaced by its argument.
@@ -592,40 +592,5 @@ fn subst_in(e: &mut Expr, params: &[String], args: &[Expr]) {
         *e = args[k].clone();
         return;
     }
-    for_each_child(e, &mut |c| subst_in(c, params, args));
-}
-
-fn for_each_child(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => {}
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(_, a)
-        | ExprKind::Update(_, a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Deref(a)
-        | ExprKind::Field(a) => f(a),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Subscript(a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Cond(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        ExprKind::Call(callee, args) => {
-            f(callee);
-            for a in args {
-                f(a);
-            }
-        }
-        ExprKind::Other(_, subs) => {
-            for s in subs {
-                f(s);
-            }
-        }
-    }
+    e.children_mut(|c| subst_in(c, params, args));
 }

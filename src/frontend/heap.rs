@@ -203,32 +203,7 @@ fn each_root_expr(s: &mut CStmt, f: &mut dyn FnMut(&mut Expr)) {
 
 /// Calls `f` on `e` and every sub-expression, children first.
 fn each_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => {}
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(_, a)
-        | ExprKind::Update(_, a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Deref(a)
-        | ExprKind::Field(a) => each_expr(a, f),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Subscript(a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            each_expr(a, f);
-            each_expr(b, f);
-        }
-        ExprKind::Cond(a, b, c) => {
-            for x in [a, b, c] {
-                each_expr(x, f);
-            }
-        }
-        ExprKind::Call(callee, args) => {
-            each_expr(callee, f);
-            args.iter_mut().for_each(|a| each_expr(a, f));
-        }
-        ExprKind::Other(_, subs) => subs.iter_mut().for_each(|s| each_expr(s, f)),
-    }
+    e.children_mut(|c| each_expr(c, f));
     f(e);
 }
 

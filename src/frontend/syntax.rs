@@ -110,6 +110,36 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// Calls `f` on each direct sub-expression, in order.
+    pub(crate) fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::OtherLiteral => {}
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::Update(_, a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Deref(a)
+            | ExprKind::Field(a) => f(a),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Subscript(a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            ExprKind::Call(callee, args) => {
+                f(callee);
+                args.iter_mut().for_each(f);
+            }
+            ExprKind::Other(_, subs) => subs.iter_mut().for_each(f),
+        }
+    }
+
     /// Calls `f` on this expression and every sub-expression, parents first.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
