@@ -51,6 +51,11 @@ pub(crate) fn mapping_text(d: &ArrayDecision) -> String {
     }
 }
 
+/// The report's line for an array whose live-in cells at other sizes were
+/// left out (`ArrayDecision::indeterminate_live_in`).
+const INDETERMINATE_LIVE_IN: &str = "live-in: a cell read before any write at other sizes only holds \
+     an indeterminate value there (an uninitialised local): no storage keeps it";
+
 /// For a storage pinned to the known values, the storage for every value
 /// it was chosen over and what the pin buys:
 /// `for every value: blurx[…] (176 cells, unimodular reindexing); the
@@ -363,6 +368,9 @@ pub(crate) fn text_report(
         if let Some(crate::analysis::values::Lifetimes::Cells(why)) = &d.lifetimes {
             let _ = writeln!(out, "    lifetimes: of cells, a superset: {why}");
         }
+        if d.indeterminate_live_in {
+            let _ = writeln!(out, "    {INDETERMINATE_LIVE_IN}");
+        }
         if !d.strategies.is_empty() {
             let _ = writeln!(out, "    strategies: {}", strategies_text(d, timings));
         }
@@ -476,6 +484,9 @@ pub fn json_report(path: &str, program: &Program, c: &FileContraction, timings: 
                     .map(|(i, line, n)| json!({"loop": i, "line": line, "indices": n}))
                     .collect::<Vec<Value>>()
                     .into();
+            }
+            if d.indeterminate_live_in {
+                entry["indeterminate_live_in"] = json!(INDETERMINATE_LIVE_IN);
             }
             if let Some(o) = &d.pin_offer {
                 entry["pin_offer"] = json!({

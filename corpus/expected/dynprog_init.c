@@ -34,23 +34,23 @@
 static void dynprog_init_kernel(int W[N][N], int c0[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[N][N];
+    int c[N * (N + 1) / 2]; /* polyfold: c[i][j] -> c[i * (2 * N - 1 - i) / 2 + j] */
     int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
     for (i = 1; i <= N - 2; i++)
         for (j = i + 1; j <= N - 1; j++)
-            c[i][j] = c0[i][j];
+            c[i * (2 * N - 1 - i) / 2 + j] = c0[i][j];
     for (i = 0; i <= N - 2; i++) {
         for (j = i + 1; j <= N - 1; j++) {
             sum_c = 0;
             for (k = i + 1; k <= j - 1; k++)
-                sum_c = sum_c + c[i][k] + c[k][j];
-            c[i][j] = sum_c + W[i][j];
+                sum_c = sum_c + c[i * (2 * N - 1 - i) / 2 + k] + c[k * (2 * N - 1 - k) / 2 + j];
+            c[i * (2 * N - 1 - i) / 2 + j] = sum_c + W[i][j];
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[0][N - 1];
+    out[0] = c[N - 1];
 #pragma endscop
 }
 

@@ -32,7 +32,7 @@
 static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[N][N];
+    int c[N]; /* polyfold: c[i][k] -> c[(k - i) % N] */
     int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop
@@ -40,12 +40,12 @@ static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int ro
         for (j = i + 1; j <= N - 1; j++) {
             sum_c = 0;
             for (k = i + 1; k <= j - 1; k++)
-                sum_c = sum_c + c[i][k] + c_in[k][j];
-            c[i][j] = sum_c + W[i][j];
+                sum_c = sum_c + c[k - i] + c_in[k][j];
+            c[j - i] = sum_c + W[i][j];
         }
         rowsum[i] = sum_c;
     }
-    out[0] = c[0][N - 1];
+    out[0] = c[N - 1];
 #pragma endscop
 }
 

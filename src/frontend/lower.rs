@@ -658,9 +658,19 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         .as_ref()
         .filter(|_| heap.is_none())
         .and_then(|e| side_effect(cx, e, 0));
+    let starts_indeterminate = var.storage == crate::ir::Storage::Local
+        && var.in_function
+        && var.dc.init.is_none()
+        && var.dc.heap.is_none()
+        && !var.decl.has_qualifier("volatile")
+        && !used_outside_scop
+        && !address_taken
+        && !named_in_macro
+        && super::fresh::runs_once_per_entry(cx.body, var.decl.span.start, scop);
     ArrayFacts {
         extent_written,
         initializer_effect,
+        starts_indeterminate,
         storage: var.storage,
         address_taken: address_taken || named_in_macro,
         used_outside_scop,

@@ -27,6 +27,7 @@ pub mod alloc;
 pub(crate) mod analyze;
 pub mod buffers;
 pub mod effects;
+pub(crate) mod fresh;
 pub mod heap;
 pub mod lower;
 pub mod macros;

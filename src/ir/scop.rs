@@ -291,6 +291,12 @@ pub struct ArrayFacts {
     pub address_taken: bool,
     /// The name is referenced (with this declaration) outside the SCoP.
     pub used_outside_scop: bool,
+    /// A local with no initialiser that only the SCoP uses, and the SCoP
+    /// runs at most once per entry into its block (see
+    /// `frontend::fresh`): every cell holds an indeterminate value when
+    /// the SCoP starts, so a live-in cell reads no value the program
+    /// defined.
+    pub starts_indeterminate: bool,
     /// Declared in the function that contains the SCoP.
     pub declared_in_function: bool,
     /// A scalar: a zero-dimensional array.

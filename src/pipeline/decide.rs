@@ -57,6 +57,7 @@ pub(super) fn decide_array(
         pinned_over: None,
         pin_offer: None,
         lifetimes: None,
+        indeterminate_live_in: false,
     };
     if decision.classification.liveness == Liveness::External {
         decision.time = start.elapsed();
@@ -94,6 +95,7 @@ pub(super) fn decide_array(
                     }
                     decision.strategies = sizes;
                     decision.lifetimes = facts.lifetimes();
+                    decision.indeterminate_live_in = facts.indeterminate_live_in;
                     decision.pin_offer = facts.pin_offer.take();
                     (result, facts.max_live)
                 }

@@ -249,6 +249,10 @@ pub struct ArrayDecision {
     pub pin_offer: Option<PinOffer>,
     /// Which lifetimes its conflicts came from, when they were computed.
     pub lifetimes: Option<crate::analysis::values::Lifetimes>,
+    /// Cells read before any write at some sizes other than the known
+    /// ones were left out of its lifetimes: an uninitialised local, so they
+    /// read indeterminate values (see `crate::frontend::fresh`).
+    pub indeterminate_live_in: bool,
 }
 
 /// A storage certified for some parameter values only, that `--pin-sizes`

@@ -14,6 +14,7 @@ mod common;
 mod corpus_programs;
 mod function_parameters;
 mod fusion;
+mod indeterminate;
 mod miscompile_printing;
 mod miscompile_values;
 mod readable_output;

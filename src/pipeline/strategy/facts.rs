@@ -104,6 +104,10 @@ pub(crate) struct ArrayFacts<'a> {
     pub macros_pinnable: bool,
     /// Whether a proof for every parameter value is possible (no live-in
     /// cells, no known value folded into the model).
+    /// Live-in cells at other values than the known ones were left out:
+    /// the array starts every run of its SCoP indeterminate (see
+    /// `crate::frontend::fresh`), so they read nothing C defines.
+    pub indeterminate_live_in: bool,
     pub allow_symbolic: bool,
     /// Every cell of the array on one location.
     pub one_location: ModularMapping,
@@ -128,6 +132,17 @@ pub(crate) struct Conflicts {
     pub numeric: Vec<i64>,
     /// Which lifetimes the difference set comes from.
     pub lifetimes: crate::analysis::values::Lifetimes,
+}
+
+/// Whether no piece of `pieces` (sets over the parameters and the cells)
+/// holds a point for the parameter values `values` (an undecided solver
+/// counts as a point).
+fn none_at(pieces: &[BasicSet], values: &[i64], budget: &mut Budget) -> bool {
+    pieces.iter().all(|piece| {
+        let mut q = piece.clone();
+        fix_params(&mut q, values);
+        matches!(integer_point(&q, budget), Ok(None))
+    })
 }
 
 pub(crate) fn solver(e: crate::poly::PolyError) -> Kept {
@@ -375,7 +390,27 @@ impl<'a> ArrayFacts<'a> {
         if values_known && depends_on_values {
             fix_params(&mut context, &values);
         }
-        let live_in = live_in_cells(&model, &context, budget).map_err(solver)?;
+        let mut live_in = live_in_cells(&model, &context, budget).map_err(solver)?;
+        let mut indeterminate_live_in = false;
+        // A local that starts every run of the SCoP indeterminate: its
+        // live-in cells for other values than the known ones (dynprog's
+        // `c[0][N - 1]` when N = 1) read nothing the program defined, and
+        // no storage needs to keep them. At the known values they still
+        // keep the array's layout (the trace would see them).
+        if decl.facts.starts_indeterminate
+            && values_known
+            && !depends_on_values
+            && live_in.exact
+            && !live_in.pieces.is_empty()
+            && none_at(&live_in.pieces, &values, budget)
+        {
+            // (Only pieces with a point are worth a line of the report.)
+            indeterminate_live_in = live_in
+                .pieces
+                .iter()
+                .any(|p| matches!(integer_point(p, budget), Ok(Some(_))));
+            live_in.pieces.clear();
+        }
         // Live-in cells for some parameter values of the context: the
         // mapping can only be certified for the known values, where there
         // are none. A model that folded a known value into a coefficient
@@ -409,6 +444,7 @@ impl<'a> ArrayFacts<'a> {
             max_live: None,
             conflicts: None,
             pin_offer: None,
+            indeterminate_live_in,
         };
         if !facts.live_in.exact && !facts.live_in.pieces.is_empty() {
             // The symbolic answer is a superset; the trace decides exactly.
@@ -482,14 +518,8 @@ impl<'a> ArrayFacts<'a> {
 
     pub(super) fn compute_conflicts(&mut self, budget: &mut Budget) -> Result<(), Kept> {
         if self.conflicts.is_none() {
-            if self.live_in.exact {
-                for piece in &self.live_in.pieces {
-                    let mut q = piece.clone();
-                    fix_params(&mut q, &self.values);
-                    if !matches!(integer_point(&q, budget), Ok(None)) {
-                        return Err(Kept::LiveIn);
-                    }
-                }
+            if self.live_in.exact && !none_at(&self.live_in.pieces, &self.values, budget) {
+                return Err(Kept::LiveIn);
             }
             let (conflicts, lifetimes) =
                 array_conflicts(self.scop, self.array, &self.model, budget).map_err(solver)?;
