@@ -35,26 +35,43 @@ static void song_example2(double ZP[JN + 2][KN + 2], double ZQ[JN + 2][KN + 2], 
                           double ZZ[JN + 2][KN + 2], const double za_edge[KN + 2], const double zb_edge[JN + 2])
 {
     int j, k;
-    double ZA[JN + 2][KN + 2];
-    double ZB[JN + 2][KN + 2];
+    double ZA[2]; /* polyfold: ZA[j][k] -> ZA[j % 2] */
+    double ZB[JN > 1 ? JN : 1]; /* polyfold: ZB[j][k] -> ZB[(k - j) % JN] */
 
 #pragma scop
-    for (k = 2; k <= KN; k++)
-        ZA[1][k] = za_edge[k];
-    for (j = 2; j <= JN; j++)
-        ZB[j][KN + 1] = zb_edge[j];
-    for (k = 2; k <= KN; k++)
+    if (JN <= 1)
+        for (k = 2; k <= KN - 1; k++)
+            ZA[1] = za_edge[k];
+    if (KN >= 2 && JN <= 1)
+        ZA[1] = za_edge[KN];
+    if (JN >= 2 && KN <= 0)
         for (j = 2; j <= JN; j++)
-            ZA[j][k] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
-    for (k = 2; k <= KN; k++)
+            ZB[KN + JN - j + 1] = zb_edge[j];
+    if (KN == 1 && JN >= 2)
         for (j = 2; j <= JN; j++)
-            ZB[j][k] = ZQ[j - 1][k] + ZZ[j][k];
-    for (k = 2; k <= KN; k++)
+            ZB[(KN + JN - j + 1) % JN] = zb_edge[j];
+    if (KN >= 2 && JN >= 2)
         for (j = 2; j <= JN; j++)
-            ZP[j][k] = ZP[j][k] + ZA[j][k] - ZA[j - 1][k] - ZB[j][k] + ZB[j][k + 1];
-    for (k = 2; k <= KN; k++)
-        for (j = 2; j <= JN; j++)
-            ZQ[j][k] = ZQ[j][k] + ZA[j][k] + ZA[j - 1][k] + ZB[j][k] + ZB[j][k + 1];
+            ZB[(JN - j + 2) % JN] = ZQ[j - 1][2] + ZZ[j][2];
+    if (JN >= 2)
+        for (k = 2; k <= KN - 1; k++) {
+            ZA[1] = za_edge[k];
+            for (j = 2; j <= JN; j++) {
+                ZA[j % 2] = ZP[j - 1][k + 1] + ZR[j - 1][k - 1];
+                ZB[(k + JN - j + 1) % JN] = ZQ[j - 1][k + 1] + ZZ[j][k + 1];
+                ZP[j][k] = ZP[j][k] + ZA[j % 2] - ZA[(j - 1) % 2] - ZB[(k + JN - j) % JN] + ZB[(k + JN - j + 1) % JN];
+                ZQ[j][k] = ZQ[j][k] + ZA[j % 2] + ZA[(j - 1) % 2] + ZB[(k + JN - j) % JN] + ZB[(k + JN - j + 1) % JN];
+            }
+        }
+    if (KN >= 2 && JN >= 2) {
+        ZA[1] = za_edge[KN];
+        for (j = 2; j <= JN; j++) {
+            ZB[(KN + JN - j + 1) % JN] = zb_edge[j];
+            ZA[j % 2] = ZP[j - 1][KN + 1] + ZR[j - 1][KN - 1];
+            ZP[j][KN] = ZP[j][KN] + ZA[j % 2] - ZA[(j - 1) % 2] - ZB[(KN + JN - j) % JN] + ZB[(KN + JN - j + 1) % JN];
+            ZQ[j][KN] = ZQ[j][KN] + ZA[j % 2] + ZA[(j - 1) % 2] + ZB[(KN + JN - j) % JN] + ZB[(KN + JN - j + 1) % JN];
+        }
+    }
 #pragma endscop
 }
 

@@ -326,8 +326,17 @@ fn nest_stage(
         .filter_map(|&si| {
             let plans: Vec<_> = nest::plan_nests(program, si)
                 .into_iter()
-                .filter_map(|plan| match nest::nest_text(program, &plan) {
+                .filter_map(|plan| match nest::nest_text(program, &plan, true) {
+                    // The text specialised to the known sizes assumes them:
+                    // without `--pin-sizes`, the one that keeps its guards
+                    // on the sizes, valid for every value.
                     Ok(text) if !text.assumed.is_empty() && !pin_sizes => {
+                        match nest::nest_text(program, &plan, false) {
+                            Ok(general) if general.assumed.is_empty() => {
+                                return Some((plan, general));
+                            }
+                            _ => {}
+                        }
                         let (a, b) = plan.lines;
                         let condition =
                             nest::assumed_condition(&program.scops[si], &text.assumed);

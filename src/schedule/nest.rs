@@ -1145,7 +1145,15 @@ impl NestRefusal {
 /// Every value the text computes is proven representable (see
 /// [`crate::codegen::overflow`]), and each statement keeps its
 /// iterators' types.
-pub(crate) fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, NestRefusal> {
+///
+/// With `specialise`, guards on the parameters alone are decided at the
+/// known values and assumed (see [`scan_specialised`]); without, they stay
+/// in the text, which then holds for every value.
+pub(crate) fn nest_text(
+    program: &Program,
+    plan: &NestPlan,
+    specialise: bool,
+) -> Result<NestText, NestRefusal> {
     use super::scan::{Node, ScanStmt, print_checked};
     use crate::codegen::overflow::{self, IntType};
     let full = &program.scops[plan.scop];
@@ -1160,8 +1168,8 @@ pub(crate) fn nest_text(program: &Program, plan: &NestPlan) -> Result<NestText, 
             rank: *rank,
         })
         .collect();
-    let (nodes, assumed) =
-        scan_specialised(program, scop, &stmts, n).ok_or(NestRefusal::NotPrintable)?;
+    let (nodes, assumed) = scan_specialised(program, scop, &stmts, (n, specialise))
+        .ok_or(NestRefusal::NotPrintable)?;
     // Per printed statement (in the tree's order): its statement and what
     // each level is there.
     fn leaves(nodes: &[Node], dims: &mut Vec<Option<Dim>>, out: &mut Vec<(usize, Vec<Dim>)>) {
@@ -1331,12 +1339,12 @@ fn scan_specialised(
     program: &Program,
     scop: &Scop,
     stmts: &[super::scan::ScanStmt],
-    n: usize,
+    (n, specialise): (usize, bool),
 ) -> Option<(Vec<super::scan::Node>, Vec<Vec<i64>>)> {
     use super::scan::{Node, scan};
     let np = scop.params.len();
     let values = scop.param_values().ok();
-    let pin = values.is_some() && program.params_are_macros(scop);
+    let pin = specialise && values.is_some() && program.params_are_macros(scop);
     let mut context = scop.context.clone();
     let mut assumed: Vec<Vec<i64>> = Vec::new();
     fn param_guards(nodes: &[Node], np: usize, out: &mut Vec<Vec<i64>>) {
@@ -1516,7 +1524,7 @@ mod tests {
     fn song_example2_prints_three_inner_loops_without_guards() {
         let program = song_example2();
         let plan = plan_nests(&program, 0).pop().expect("a plan");
-        let t = nest_text(&program, &plan).expect("a text");
+        let t = nest_text(&program, &plan, true).expect("a text");
         assert!(!t.text.contains("if ("), "{}", t.text);
         assert_eq!(
             t.text.matches("for (j = 2; j <= JN; j++)").count(),

@@ -80,9 +80,9 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
     // whole needs 1 (its two one-iteration loops become a prologue and an
     // epilogue without loops); at the largest size of each list, fusion
     // pays.
-    // song_example2 is fused by a whole-SCoP re-schedule that assumes
-    // `JN >= 2 && KN >= 2`: made with --pin-sizes only (without, its
-    // loops stay as they are and the output is the input's).
+    // song_example2 is fused by a whole-SCoP re-schedule: with
+    // --pin-sizes it assumes `JN >= 2 && KN >= 2`; without, the text keeps
+    // its guards on the sizes and holds at every size (KN = 1 included).
     for (name, param, sizes, pin_sizes) in [
         ("song_example1", "N", &[0i64, 1, 2, 3, 7][..], false),
         ("filter_chain", "N", &[1, 2, 3, 4, 5, 6, 9], false),
@@ -109,8 +109,7 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
                 assert!(fusion.is_none(), "{name} at {param} = {n}");
             }
             if n == sizes[sizes.len() - 1] {
-                let fused = name != "song_example2" || pin_sizes;
-                assert_eq!(fusion.is_some(), fused, "{name} at {param} = {n}");
+                assert!(fusion.is_some(), "{name} at {param} = {n}");
             }
             common::assert_runs_like_original(&path, name, "fusion", &contraction.output);
             let _ = std::fs::remove_dir_all(&dir);
@@ -123,9 +122,10 @@ fn fused_outputs_run_like_the_originals_at_small_sizes() {
 /// values die one inner iteration after their birth (2 cells) and ZB's a
 /// row later (JN cells). The edge loops that write `ZA[1][k]` and
 /// `ZB[j][KN + 1]` are placed with the nests that write the same arrays.
-/// The scanner prints the SCoP again; the text assumes `JN >= 2 && KN >=
-/// 2` (true at the file's values) and, with `--pin-sizes` only, pins it.
-/// `verify` traces it.
+/// The scanner prints the SCoP again. With `--pin-sizes` the text
+/// assumes `JN >= 2 && KN >= 2` (true at the file's values) and pins it;
+/// by default it keeps the guards on the sizes, so the same fusion holds
+/// at every size. `verify` traces both.
 #[test]
 fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
     let r = common::json_report(&["--pin-sizes", "corpus/song_example2.c"]);
@@ -145,16 +145,30 @@ fn song_example2_reaches_the_paper_s_sizes_by_rescheduling() {
         ),
         "{out}"
     );
-    // Without --pin-sizes the output holds at every size: no re-schedule,
-    // and the report says what it would assume.
+    // Without --pin-sizes the output holds at every size: the same
+    // re-schedule and sizes (certified for every value), the guards on
+    // the sizes kept (the fused nest runs `if (JN >= 2)`, its epilogue
+    // `if (KN >= 2 && JN >= 2)`).
     let plain = common::polyfold_stdout(&["corpus/song_example2.c"]);
     assert!(!plain.contains("_Static_assert"), "{plain}");
     let r = common::json_report(&["corpus/song_example2.c"]);
-    assert_eq!(common::new_cells(&r, "ZA"), Some(572), "{r:#}");
+    assert_eq!(common::new_cells(&r, "ZA"), Some(2), "{r:#}");
+    assert_eq!(common::new_cells(&r, "ZB"), Some(24), "{r:#}");
+    assert!(!r.to_string().contains("holds only where"), "{r:#}");
+    common::assert_lines(
+        &plain,
+        &[
+            "    if (JN >= 2)",
+            "        for (k = 2; k <= KN - 1; k++) {",
+            "    if (KN >= 2 && JN >= 2) {",
+            "        ZA[1] = za_edge[KN];",
+        ],
+    );
+    let verify = common::polyfold_stdout(&["verify", "corpus/song_example2.c"]);
     assert!(
-        r.to_string()
-            .contains("the new schedule holds only where JN >= 2 && KN >= 2"),
-        "{r:#}"
+        verify.contains("re-scheduled")
+            && verify.contains("reads see the values of the original schedule"),
+        "{verify}"
     );
     // No guard is left in the fused loops.
     let scop =
