@@ -27,8 +27,9 @@ Exit codes:
      difference (equiv), a regression (bench)
   2  an error: a file that does not parse (nothing is written), a usage error
      (an unknown option or subcommand, -i with a subcommand), a file that
-     cannot be read or written or is not UTF-8, an unknown --temp/--live-out
-     name, a function equiv cannot check, or an internal error";
+     cannot be read or written (or mixes bytes that are not UTF-8 with the
+     characters U+10FF80..U+10FFFF), an unknown --temp/--live-out name, a
+     function equiv cannot check, or an internal error";
 
 #[derive(Debug, Parser)]
 #[command(

@@ -246,8 +246,8 @@ fn shown_name(path: &Path) -> String {
     }
 }
 
-/// Reads a file (or standard input for `-`) as UTF-8, or a one-line
-/// error.
+/// Reads a file (or standard input for `-`), or a one-line error. Bytes
+/// that are not UTF-8 are kept as stand-ins (see [`crate::util::bytes`]).
 pub fn read_source(path: &Path) -> Result<String, Message> {
     let shown = shown_name(path);
     let bytes = if is_stdin(path) {
@@ -257,12 +257,7 @@ pub fn read_source(path: &Path) -> Result<String, Message> {
         std::fs::read(path)
     }
     .map_err(|e| Message::error(format!("cannot read {shown}: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        Message::error(format!(
-            "{shown} is not valid UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    crate::util::bytes::decode(bytes).map_err(|e| Message::error(format!("{shown}: {e}")))
 }
 
 /// Reads and processes one file; with `-i`, writes it atomically.
@@ -279,7 +274,8 @@ pub fn run_file(path: &Path, options: &RunOptions) -> Outcome {
     };
     let mut out = run_source(&shown_name(path), &source, options);
     if let Some(new) = out.rewrite.take()
-        && let Err(e) = crate::util::atomic::write_atomically(path, new.as_bytes())
+        && let Err(e) =
+            crate::util::atomic::write_atomically(path, &crate::util::bytes::restore(&new))
     {
         out.stderr.push(Message::error(format!(
             "cannot write {}: {e}",
@@ -677,16 +673,19 @@ pub fn run_source(path: &str, source: &str, options: &RunOptions) -> Outcome {
             "{path}: no SCoP found; nothing to do"
         )));
     }
-    let changed = contraction.output != source;
+    // The lines polyfold added end as the file's lines do.
+    let output = crate::util::bytes::with_line_endings(source, &contraction.output);
+    let output = output.as_ref();
+    let changed = output != source;
     let mut stdout = String::new();
     let mut code = 0;
     let mut rewrite = None;
     match options.mode {
-        OutputMode::Print if options.report.is_none() => stdout.push_str(&contraction.output),
+        OutputMode::Print if options.report.is_none() => stdout.push_str(output),
         OutputMode::Print => {}
-        OutputMode::InPlace => rewrite = changed.then(|| contraction.output.clone()),
+        OutputMode::InPlace => rewrite = changed.then(|| output.to_string()),
         OutputMode::Diff => {
-            stdout.push_str(&unified_diff(path, source, &contraction.output));
+            stdout.push_str(&unified_diff(path, source, output));
             code = u8::from(changed);
         }
         OutputMode::Check => {

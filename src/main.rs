@@ -54,10 +54,14 @@ impl SarifRun {
 }
 
 /// Prints what one file gave: its messages (see [`SarifRun::messages`]),
-/// then its stdout.
+/// then its stdout, with the bytes of the file that are not UTF-8 as they
+/// were (see `polyfold::util::bytes`).
 fn emit(out: &Outcome, options: &RunOptions, sarif: &mut SarifRun) {
     sarif.messages(out, options);
-    to_stdout(&out.stdout);
+    let bytes = polyfold::util::bytes::restore(&out.stdout);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(&bytes);
+    let _ = stdout.flush();
 }
 
 /// Writes to standard output. A reader that went away (`polyfold … |
@@ -71,7 +75,8 @@ fn to_stdout(text: &str) {
 
 /// Writes to standard error, ignoring a closed stream like `to_stdout`.
 fn to_stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    let bytes = polyfold::util::bytes::restore(text);
+    let _ = std::io::stderr().lock().write_all(&bytes);
 }
 
 /// The `-D` and `-U` of the command line in the order given (clap keeps
@@ -609,8 +614,7 @@ fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
                 None => failed_record(file, &out, &printed),
             });
         }
-        sarif.messages(&out, &options);
-        to_stdout(&out.stdout);
+        emit(&out, &options, &mut sarif);
         code = code.max(out.code);
     }
     sarif.finish(&options, code);

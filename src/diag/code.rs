@@ -217,7 +217,7 @@ codes! {
         fix: "move the conditional outside the function";
     /// A quoted `#include` that cannot be read.
     HeaderNotRead = "PF034", Warning, "header not read",
-        trigger: "a quoted `#include \"X.h\"` that cannot be read (not found next to the file or in any `-I` directory, not UTF-8, nested more than 64 deep, a computed `#include MACRO`)",
+        trigger: "a quoted `#include \"X.h\"` that cannot be read (not found next to the file or in any `-I` directory, bytes that are not UTF-8 mixed with the characters U+10FF80..U+10FFFF, nested more than 64 deep, a computed `#include MACRO`)",
         why: "its macros are not known",
         fix: "pass `-I DIR`; code that uses its macros stays out of SCoPs";
     /// Statements of a pragma region left out of every SCoP.

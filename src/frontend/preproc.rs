@@ -447,13 +447,10 @@ impl Walker<'_> {
             );
             return;
         }
-        let text = match std::fs::read(&path).map(String::from_utf8) {
+        let text = match std::fs::read(&path).map(crate::util::bytes::decode) {
             Ok(Ok(t)) => t,
-            Ok(Err(_)) => {
-                problem(
-                    self,
-                    format!("`{}`{inside} is not valid UTF-8", path.display()),
-                );
+            Ok(Err(e)) => {
+                problem(self, format!("`{}`{inside}: {e}", path.display()));
                 return;
             }
             Err(e) => {

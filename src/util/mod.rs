@@ -1,6 +1,7 @@
 //! Small utilities shared by several modules and by the tests.
 
 pub mod atomic;
+pub mod bytes;
 pub(crate) mod c_text;
 pub mod hash;
 pub mod logging;

@@ -13,6 +13,7 @@ mod bench_corpus;
 mod bench_json;
 mod bench_scale;
 mod bench_speed;
+mod bytes;
 mod cli;
 mod cli_conventions;
 mod corpus_review;
