@@ -1139,8 +1139,9 @@ fn in_context(scop: &crate::ir::Scop) -> bool {
 /// resolution; each span shows the most values live in it).
 const PLOT_SPANS: usize = 400;
 
-/// The DS plot enumerates at most this many points.
-const PLOT_MAX_DS_POINTS: usize = 200_000;
+/// The DS plot tests at most this many points of the set's box: a larger
+/// box is clipped to a window around the origin (81 x 81 points).
+const PLOT_DS_CELLS: i128 = 81 * 81;
 
 /// `polyfold plot`: writes the pictures of `path` into `out_dir` (created
 /// if needed): per SCoP whose parameters have values, the memory over the
@@ -1154,19 +1155,15 @@ pub fn plot_file(
     entries: &mut Vec<crate::plot::IndexEntry>,
     notes: &mut Vec<String>,
 ) -> Outcome {
-    let (_, shown, mut program, mut stderr) = match read_and_extract(path, options) {
+    let (_, shown, original, mut stderr) = match read_and_extract(path, options) {
         Ok(x) => x,
         Err(o) => return o,
     };
     // The plots are of the program the output was made from (the fused
-    // one, when loops were fused).
-    let contraction = match contract(&shown, &program, options) {
-        Ok((c, fusion)) => {
-            if let Some(f) = fusion {
-                program = f.program;
-            }
-            c
-        }
+    // one, when loops were fused), with the original schedule's run
+    // beside it.
+    let (contraction, fusion) = match contract(&shown, &original, options) {
+        Ok(x) => x,
         Err(e) => {
             return Outcome::fail(
                 stderr.with(Message::internal_error(format!("{shown}: {e}"))),
@@ -1174,7 +1171,8 @@ pub fn plot_file(
             );
         }
     };
-    stderr.extend(kept_warnings(&shown, &program, &contraction));
+    let program = fusion.as_ref().map_or(&original, |f| &f.program);
+    stderr.extend(kept_warnings(&shown, program, &contraction));
     if let Err(e) = std::fs::create_dir_all(out_dir) {
         return Outcome::fail(
             stderr.with(Message::error(format!(
@@ -1186,7 +1184,26 @@ pub fn plot_file(
     }
     let mut files = PlotFiles::new(path, &shown, out_dir);
     for (si, scop) in program.scops.iter().enumerate() {
-        if let Err(e) = plot_scop(&mut files, (si, scop), &contraction, entries, notes) {
+        let before = fusion.as_ref().and_then(|f| {
+            let changes = f.describe(si);
+            let scop = original
+                .scops
+                .get(si)
+                .filter(|o| !changes.is_empty() && o.function == scop.function)?;
+            let renames = f
+                .renames
+                .iter()
+                .filter(|(s, _)| *s == si)
+                .flat_map(|(_, r)| r.iter().cloned())
+                .collect();
+            Some(Before {
+                scop,
+                renames,
+                changes,
+            })
+        });
+        let scop = (si, scop, before.as_ref());
+        if let Err(e) = plot_scop(&mut files, scop, &contraction, entries, notes) {
             return Outcome::fail(stderr.with(Message::error(e)), 2);
         }
     }
@@ -1243,18 +1260,28 @@ impl<'a> PlotFiles<'a> {
     }
 }
 
+/// A SCoP as written, when the output changed its schedule.
+struct Before<'a> {
+    scop: &'a crate::ir::Scop,
+    /// Each array the output split: (new name, original name).
+    renames: Vec<(String, String)>,
+    /// What was done to its schedule ([`crate::schedule::Fusion::describe`]).
+    changes: Vec<String>,
+}
+
 /// The pictures of SCoP `si`: the memory over the run (traced for the
-/// parameters' values), then the lattice of each 2-D temporary. A SCoP
-/// without values or temporaries, or whose trace fails, is a note. `Err`
-/// when a file cannot be written.
+/// parameters' values; with the run of the original schedule `before`
+/// when the output changed it), then the lattice of each 2-D temporary.
+/// A SCoP without values or temporaries, or whose trace fails, is a note.
+/// `Err` when a file cannot be written.
 fn plot_scop(
     files: &mut PlotFiles,
-    (si, scop): (usize, &crate::ir::Scop),
+    (si, scop, before): (usize, &crate::ir::Scop, Option<&Before>),
     contraction: &FileContraction,
     entries: &mut Vec<crate::plot::IndexEntry>,
     notes: &mut Vec<String>,
 ) -> Result<(), String> {
-    use crate::plot::{IndexEntry, MemoryPlot, memory_svg};
+    use crate::plot::{IndexEntry, MemoryPlot, MemoryRun, memory_svg};
     let shown = files.shown.clone();
     let values = match scop.param_values() {
         Ok(values) => values,
@@ -1301,13 +1328,12 @@ fn plot_scop(
         .zip(&values)
         .map(|(p, v)| format!("{} = {v}", p.name))
         .collect();
-    let memory = MemoryPlot {
-        title: format!(
-            "{}: SCoP {si} ({}), {}",
-            files.file_name,
-            scop.function,
-            sizes.join(", ")
-        ),
+    let transformed = MemoryRun {
+        schedule: if before.is_some() {
+            "transformed schedule".into()
+        } else {
+            "original schedule".into()
+        },
         operations: report.operations,
         series: decisions
             .iter()
@@ -1320,27 +1346,145 @@ fn plot_scop(
             })
             .collect(),
         total: profile.total.clone(),
+    };
+    let mut runs = Vec::new();
+    let mut declared = original;
+    let caption = match before {
+        None => vec![
+            "Schedule: the original (the output keeps the loops as written). Original storage: the cells the temporaries declare; new storage: the cells of the output.".to_string(),
+        ],
+        Some(b) => match original_run(b, &decisions) {
+            Ok((run, cells)) => {
+                declared = cells;
+                let peak = run.total.iter().copied().max().unwrap_or(0);
+                runs.push(run);
+                vec![
+                    format!(
+                        "Dotted: the original schedule (the loops as written): max live {peak}, original storage {declared} cells (declared)."
+                    ),
+                    format!(
+                        "Solid: the transformed schedule of the output ({}): max live {}, new storage {new} cells.",
+                        b.changes.join("; "),
+                        profile.max_total
+                    ),
+                ]
+            }
+            Err(e) => {
+                notes.push(format!(
+                    "{shown}: SCoP {si}: the run of the original schedule not drawn: {e}"
+                ));
+                vec![format!(
+                    "Schedule: the transformed one of the output ({}); the original schedule's run is not drawn.",
+                    b.changes.join("; ")
+                )]
+            }
+        },
+    };
+    runs.push(transformed);
+    let original_peak = (runs.len() > 1).then(|| runs[0].total.iter().copied().max().unwrap_or(0));
+    let memory = MemoryPlot {
+        title: format!(
+            "{}: SCoP {si} ({}), {}",
+            files.file_name,
+            scop.function,
+            sizes.join(", ")
+        ),
+        runs,
         levels: vec![
-            ("original storage".into(), original),
+            ("original storage".into(), declared),
             ("new storage".into(), new),
             ("max-live bound".into(), profile.max_total as i64),
         ],
+        caption,
     };
     let memory_name = format!("{}.scop{si}.memory.svg", files.stem);
     files.write(&memory_name, &memory_svg(&memory))?;
     entries.push(IndexEntry {
         what: format!("{shown}: SCoP {si} ({})", scop.function),
-        numbers: format!(
-            "{}; temporaries {original} -> {new} cells, max live {} at once",
-            sizes.join(", "),
-            profile.max_total
-        ),
+        numbers: match original_peak {
+            None => format!(
+                "{}; temporaries {declared} -> {new} cells, max live {} at once",
+                sizes.join(", "),
+                profile.max_total
+            ),
+            Some(peak) => format!(
+                "{}; temporaries {declared} -> {new} cells, max live {peak} at once in the original schedule, {} in the transformed one",
+                sizes.join(", "),
+                profile.max_total
+            ),
+        },
         files: vec![memory_name],
     });
     for d in &decisions {
         plot_lattice(files, (si, scop), d, (&values, &sizes), entries, notes)?;
     }
     Ok(())
+}
+
+/// The run of the original schedule of `b`: the live values of the
+/// arrays the output's temporaries (`decisions`) come from, and the cells
+/// those arrays declare. `Err` when it cannot be traced.
+fn original_run(
+    b: &Before,
+    decisions: &[&crate::pipeline::ArrayDecision],
+) -> Result<(crate::plot::MemoryRun, i64), String> {
+    use crate::mapping::modular::ParamAffine;
+    let scop = b.scop;
+    let values = scop
+        .param_values()
+        .map_err(|m| format!("parameter `{m}` has no value"))?;
+    let mut arrays: Vec<usize> = Vec::new();
+    for d in decisions {
+        let name = b
+            .renames
+            .iter()
+            .find(|(new, _)| *new == d.name)
+            .map_or(d.name.as_str(), |(_, o)| o.as_str());
+        let a = scop
+            .arrays
+            .iter()
+            .position(|a| a.name == name)
+            .ok_or_else(|| format!("no array `{name}` in the original"))?;
+        if !arrays.contains(&a) {
+            arrays.push(a);
+        }
+    }
+    let mut counted = vec![false; scop.arrays.len()];
+    let mut cells: i64 = 0;
+    for &a in &arrays {
+        counted[a] = true;
+        let mut c: i64 = 1;
+        for e in ParamAffine::extents_of(&scop.arrays[a]) {
+            let e = e
+                .ok_or_else(|| {
+                    format!("`{}` has an extent of no known value", scop.arrays[a].name)
+                })?
+                .eval(&values)
+                .map_err(|e| e.to_string())?;
+            c = c.checked_mul(e).ok_or("a size overflows")?;
+        }
+        cells = cells.checked_add(c).ok_or("a size overflows")?;
+    }
+    let trace = crate::verify::build::trace_program(scop);
+    let mut budget = Budget::new(u64::MAX, Some(std::time::Duration::from_secs(600)));
+    let (report, profile) =
+        crate::verify::run_trace_profiled(&trace, &values, &mut budget, PLOT_SPANS, &counted)
+            .map_err(|e| e.to_string())?;
+    let run = crate::plot::MemoryRun {
+        schedule: "original schedule".into(),
+        operations: report.operations,
+        series: arrays
+            .iter()
+            .map(|&a| {
+                (
+                    scop.arrays[a].name.clone(),
+                    profile.arrays.iter().map(|s| s[a]).collect(),
+                )
+            })
+            .collect(),
+        total: profile.total,
+    };
+    Ok((run, cells))
 }
 
 /// The difference set and lattice of `d`'s array, when it is a 2-D array
@@ -1367,8 +1511,14 @@ fn plot_lattice(
     if array.extents.len() != 2 {
         return Ok(());
     }
-    match ds_plot(scop, d, mapping, values) {
-        Ok(Some((ds, lo, hi, mut rows))) => {
+    match ds_plot(scop, d, mapping, values, PLOT_DS_CELLS) {
+        Ok(DsPicture {
+            ds,
+            lo,
+            hi,
+            mut rows,
+            clip,
+        }) => {
             rows.retain(|(_, m)| *m > 1);
             if rows.is_empty() {
                 return Ok(());
@@ -1398,6 +1548,7 @@ fn plot_lattice(
                 lattice,
                 basis,
                 cells,
+                clip,
             };
             let name = format!("{}.scop{si}.{}.ds.svg", files.stem, d.name);
             files.write(&name, &lattice_svg(&plot))?;
@@ -1413,10 +1564,6 @@ fn plot_lattice(
                 files: vec![name],
             });
         }
-        Ok(None) => notes.push(format!(
-            "{shown}: the difference set of `{}` has more than {PLOT_MAX_DS_POINTS} points: not drawn",
-            d.name
-        )),
         Err(e) => notes.push(format!(
             "{shown}: the difference set of `{}` not drawn: {e}",
             d.name
@@ -1425,41 +1572,127 @@ fn plot_lattice(
     Ok(())
 }
 
-/// The points of the difference set of `d`'s array for `values`, its box,
-/// and the mapping's rows with numeric moduli; `None` when it has too many
-/// points.
-#[allow(clippy::type_complexity)]
+/// What [`ds_plot`] finds: the points of the difference set drawn (all,
+/// or those of the window of `clip`), the box they are drawn in, the
+/// mapping's rows with numeric moduli, and the clipping.
+struct DsPicture {
+    ds: Vec<[i64; 2]>,
+    lo: [i64; 2],
+    hi: [i64; 2],
+    rows: Vec<([i64; 2], i64)>,
+    clip: Option<crate::plot::DsClip>,
+}
+
+/// The points of the difference set of `d`'s array for `values`: the
+/// exact box of each piece (integer minima and maxima of `d0` and `d1`),
+/// then each point of the box, or of the window `|d| <= K` around the
+/// origin with the largest `K` whose window holds at most `max_cells`
+/// points of the box ([`PLOT_DS_CELLS`]), tested for membership (an
+/// integer point of the piece with that difference). Exact, and the same
+/// for the same input.
 fn ds_plot(
     scop: &ir::Scop,
     d: &crate::pipeline::ArrayDecision,
     mapping: &crate::mapping::ModularMapping,
     values: &[i64],
-) -> Result<Option<(Vec<[i64; 2]>, [i64; 2], [i64; 2], Vec<([i64; 2], i64)>)>, String> {
+    max_cells: i128,
+) -> Result<DsPicture, String> {
+    use crate::poly::simplex::{IntResult, integer_max, integer_min, integer_point};
     let model = crate::analysis::build::array_model(scop, d.array);
     let mut budget = Budget::new(200_000_000, Some(std::time::Duration::from_secs(60)));
     let (conflicts, _) =
         crate::analysis::values::array_conflicts(scop, d.array, &model, &mut budget)
             .map_err(|e| e.to_string())?;
-    let mut points = std::collections::BTreeSet::new();
-    for piece in conflicts.difference_set() {
-        for p in crate::poly::enumerate::integer_points(&piece, values, &mut budget)
-            .map_err(|e| e.to_string())?
-        {
-            if p.len() >= 2 {
-                points.insert([p[0], p[1]]);
-            }
-            if points.len() > PLOT_MAX_DS_POINTS {
-                return Ok(None);
+    let err = |e: crate::poly::PolyError| e.to_string();
+    // Per non-empty piece: the piece for the values, and its box.
+    let mut pieces = Vec::new();
+    'pieces: for mut piece in conflicts.difference_set() {
+        if piece.space.n_dim() < 2 {
+            continue;
+        }
+        crate::poly::enumerate::fix_params(&mut piece, values);
+        let n_param = piece.space.n_param();
+        let (mut plo, mut phi) = ([0i64; 2], [0i64; 2]);
+        for k in 0..2 {
+            let mut objective = piece.zero_row();
+            objective[n_param + k] = 1;
+            for (min, bound) in [(true, &mut plo[k]), (false, &mut phi[k])] {
+                let found = if min {
+                    integer_min(&piece, &objective, &mut budget)
+                } else {
+                    integer_max(&piece, &objective, &mut budget)
+                }
+                .map_err(err)?;
+                match found {
+                    IntResult::Optimal { value, .. } => *bound = value,
+                    IntResult::Infeasible => continue 'pieces,
+                    IntResult::Unbounded => return Err("an unbounded difference set".into()),
+                }
             }
         }
+        pieces.push((piece, plo, phi));
     }
-    let ds: Vec<[i64; 2]> = points.into_iter().collect();
-    let mut lo = [0i64; 2];
-    let mut hi = [0i64; 2];
-    for q in &ds {
+    // The box of the whole set, with the origin.
+    let (mut lo, mut hi) = ([0i64; 2], [0i64; 2]);
+    for (_, plo, phi) in &pieces {
         for k in 0..2 {
-            lo[k] = lo[k].min(q[k]);
-            hi[k] = hi[k].max(q[k]);
+            lo[k] = lo[k].min(plo[k]);
+            hi[k] = hi[k].max(phi[k]);
+        }
+    }
+    let window = |reach: i64| -> ([i64; 2], [i64; 2]) {
+        (
+            [lo[0].max(-reach), lo[1].max(-reach)],
+            [hi[0].min(reach), hi[1].min(reach)],
+        )
+    };
+    let area = |(l, h): ([i64; 2], [i64; 2])| -> i128 {
+        i128::from(h[0] - l[0] + 1) * i128::from(h[1] - l[1] + 1)
+    };
+    let clip = if area((lo, hi)) <= max_cells {
+        None
+    } else {
+        // The largest reach whose window is small enough (the area grows
+        // with the reach; reach 0 is the origin alone).
+        let (mut fits, mut too_big) = (
+            0i64,
+            lo.iter().chain(&hi).map(|v| v.abs()).max().unwrap_or(0),
+        );
+        while too_big - fits > 1 {
+            let mid = fits + (too_big - fits) / 2;
+            if area(window(mid)) <= max_cells {
+                fits = mid;
+            } else {
+                too_big = mid;
+            }
+        }
+        Some(crate::plot::DsClip {
+            reach: fits,
+            lo,
+            hi,
+        })
+    };
+    let (wlo, whi) = clip.map_or((lo, hi), |c| window(c.reach));
+    let mut points = std::collections::BTreeSet::new();
+    for (piece, plo, phi) in &pieces {
+        let n_param = piece.space.n_param();
+        for x0 in plo[0].max(wlo[0])..=phi[0].min(whi[0]) {
+            for x1 in plo[1].max(wlo[1])..=phi[1].min(whi[1]) {
+                if points.contains(&[x0, x1]) {
+                    continue;
+                }
+                let mut at = piece.clone();
+                for (k, v) in [x0, x1].into_iter().enumerate() {
+                    let mut row = at.zero_row();
+                    row[n_param + k] = 1;
+                    let last = row.len() - 1;
+                    row[last] = -v;
+                    at.add_eq(row);
+                }
+                if integer_point(&at, &mut budget).map_err(err)?.is_some() {
+                    points.insert([x0, x1]);
+                }
+            }
         }
     }
     let mut rows = Vec::new();
@@ -1473,5 +1706,76 @@ fn ds_plot(
         ];
         rows.push((a, m));
     }
-    Ok(Some((ds, lo, hi, rows)))
+    Ok(DsPicture {
+        ds: points.into_iter().collect(),
+        lo: wlo,
+        hi: whi,
+        rows,
+        clip,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The difference set drawn is the one an enumeration of its pieces
+    /// finds (`poly::enumerate`, which visits every integer point), whole
+    /// or clipped to the window.
+    #[test]
+    fn ds_points_are_the_enumerated_set() {
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plot/small.c"));
+        let options = RunOptions {
+            no_fusion: true,
+            ..RunOptions::default()
+        };
+        let Ok((_, shown, program, _)) = read_and_extract(path, &options) else {
+            panic!("small.c reads");
+        };
+        let (contraction, _) = contract(&shown, &program, &options).expect("contracts");
+        let scop = &program.scops[0];
+        let values = scop.param_values().expect("N = 6");
+        let d = contraction
+            .decisions
+            .iter()
+            .find(|d| d.name == "t")
+            .expect("t decided");
+        let ArrayOutcome::Remapped { certified, .. } = &d.outcome else {
+            panic!("t remapped");
+        };
+        let mapping = certified.mapping().expect("a modular mapping");
+        // The enumeration.
+        let model = crate::analysis::build::array_model(scop, d.array);
+        let mut budget = Budget::new(200_000_000, None);
+        let (conflicts, _) =
+            crate::analysis::values::array_conflicts(scop, d.array, &model, &mut budget)
+                .expect("conflicts");
+        let mut want = std::collections::BTreeSet::new();
+        for piece in conflicts.difference_set() {
+            for p in crate::poly::enumerate::integer_points(&piece, &values, &mut budget)
+                .expect("enumerates")
+            {
+                want.insert([p[0], p[1]]);
+            }
+        }
+        assert!(want.len() > 9, "{want:?}");
+        let whole = ds_plot(scop, d, mapping, &values, 1 << 40).expect("drawn");
+        assert_eq!(whole.clip, None);
+        assert_eq!(whole.ds, want.iter().copied().collect::<Vec<_>>());
+        // A window of at most 9 points: |d| <= 1.
+        let clipped = ds_plot(scop, d, mapping, &values, 9).expect("drawn");
+        let clip = clipped.clip.expect("clipped");
+        assert_eq!(clip.reach, 1);
+        let (lo, hi) = (
+            [0, 1].map(|k| want.iter().map(|p| p[k]).min().unwrap_or(0).min(0)),
+            [0, 1].map(|k| want.iter().map(|p| p[k]).max().unwrap_or(0).max(0)),
+        );
+        assert_eq!((clip.lo, clip.hi), (lo, hi));
+        let in_window: Vec<[i64; 2]> = want
+            .iter()
+            .copied()
+            .filter(|p| p[0].abs() <= 1 && p[1].abs() <= 1)
+            .collect();
+        assert_eq!(clipped.ds, in_window);
+    }
 }

@@ -1,28 +1,44 @@
 //! Pictures of what polyfold decided, as self-contained SVG text: the
 //! memory of a SCoP over its run (live values per step against the
-//! storage before and after), and the difference set of a 2-D array with
+//! storage before and after; the original schedule's run beside the
+//! transformed one's when the output changed it), and the difference set
+//! of a 2-D array (whole, or clipped to a window around the origin) with
 //! the lattice of its modular mapping (seed 001, Fig. 2(b)).
 //!
-//! This module only draws: the driver (`polyfold plot`) runs the trace and
-//! the analyses and hands over numbers. Everything is written with plain
+//! This module only draws, and finds the lattice of a mapping: the driver
+//! (`polyfold plot`) runs the traces and the analyses and hands over
+//! numbers. Everything is written with plain
 //! `format!`, in a fixed order, with integer or fixed-precision
 //! coordinates, so the text depends only on the data (snapshot-tested).
 
 use std::fmt::Write as _;
 
-/// The memory of one SCoP over its run.
+/// The memory of one SCoP over its run: the run of the original schedule,
+/// and that of the transformed one when the schedule changed.
 #[derive(Clone, Debug)]
 pub(crate) struct MemoryPlot {
     pub title: String,
-    /// The number of operations of the run (the x axis).
+    /// The runs drawn, the original schedule's first; with two, the first
+    /// is drawn dotted and faint, the second solid.
+    pub runs: Vec<MemoryRun>,
+    /// Horizontal lines: label and height (original storage, new storage,
+    /// max-live bound).
+    pub levels: Vec<(String, i64)>,
+    /// Lines under the plot that name the schedules (wrapped to fit).
+    pub caption: Vec<String>,
+}
+
+/// One run of a SCoP in [`MemoryPlot`].
+#[derive(Clone, Debug)]
+pub(crate) struct MemoryRun {
+    /// The legend's heading for the run (`original schedule`).
+    pub schedule: String,
+    /// The number of operations of the run (its x extent).
     pub operations: usize,
     /// Per temporary: its name and its live values per span of the run.
     pub series: Vec<(String, Vec<usize>)>,
     /// The live values of all temporaries together, per span.
     pub total: Vec<usize>,
-    /// Horizontal lines: label and height (original storage, new storage,
-    /// max-live bound).
-    pub levels: Vec<(String, i64)>,
 }
 
 /// A difference set of a 2-D array and the lattice of a mapping.
@@ -39,6 +55,18 @@ pub(crate) struct LatticePlot {
     pub basis: [[i64; 2]; 2],
     /// The storage size: the lattice's determinant.
     pub cells: i64,
+    /// Set when `ds` holds only the points of a window around the origin.
+    pub clip: Option<DsClip>,
+}
+
+/// How a difference set too large to draw whole was clipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DsClip {
+    /// The points drawn are those with `|d0|, |d1| <= reach`.
+    pub reach: i64,
+    /// The box of the whole set (from its exact minima and maxima).
+    pub lo: [i64; 2],
+    pub hi: [i64; 2],
 }
 
 const WIDTH: f64 = 760.0;
@@ -118,17 +146,45 @@ fn header(out: &mut String, width: f64, height: f64, title: &str) {
     );
 }
 
-/// The memory plot: one step line per temporary and for their total, the
-/// storage levels as dashed lines, axes, ticks and a legend.
+/// `text` cut at spaces into lines of at most `width` characters (a
+/// longer word stands alone on its line).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The memory plot: one step line per temporary and for their total, per
+/// run (the original schedule's dotted and faint when the transformed
+/// one is drawn too), the storage levels as dashed lines, axes, ticks, a
+/// legend and the caption.
 pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
     let mut out = String::new();
-    header(&mut out, WIDTH, HEIGHT, &p.title);
-    let spans = p.total.len().max(1);
+    let caption: Vec<String> = p.caption.iter().flat_map(|c| wrap(c, 112)).collect();
+    let height = HEIGHT + 16.0 * caption.len() as f64;
+    header(&mut out, WIDTH, height, &p.title);
+    let operations = p.runs.iter().map(|r| r.operations).max().unwrap_or(0);
     let live_top = p
-        .series
+        .runs
         .iter()
-        .flat_map(|(_, v)| v.iter().copied())
-        .chain(p.total.iter().copied())
+        .flat_map(|r| {
+            r.series
+                .iter()
+                .flat_map(|(_, v)| v.iter().copied())
+                .chain(r.total.iter().copied())
+        })
         .map(|v| v as f64)
         .fold(1.0, f64::max);
     // A level far above the live values (an original storage 100 times
@@ -143,7 +199,6 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
     let y_max = near_top * 1.08;
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
-    let x_of = |span: f64| LEFT + plot_w * span / spans as f64;
     let y_of = |v: f64| TOP + plot_h * (1.0 - v / y_max);
     // Axes, ticks and grid.
     let _ = writeln!(
@@ -167,8 +222,8 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             y = num(y)
         );
     }
-    for t in ticks(p.operations as f64) {
-        let x = LEFT + plot_w * t / (p.operations.max(1) as f64);
+    for t in ticks(operations as f64) {
+        let x = LEFT + plot_w * t / (operations.max(1) as f64);
         let _ = writeln!(
             out,
             "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\" stroke=\"#000\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
@@ -179,9 +234,14 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             x = num(x)
         );
     }
+    let axis = if p.runs.len() > 1 {
+        "operations of each run, in the order of its schedule"
+    } else {
+        "operations of the run, in the order of its schedule"
+    };
     let _ = writeln!(
         out,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">operations of the run, in the original order</text>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{axis}</text>",
         num(LEFT + plot_w / 2.0),
         num(HEIGHT - 12.0)
     );
@@ -192,7 +252,8 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
         num(TOP + plot_h / 2.0)
     );
     // Levels.
-    let mut legend: Vec<(String, String, bool)> = Vec::new();
+    // Legend rows: label, colour, dash pattern (None: a heading).
+    let mut legend: Vec<(String, String, Option<&str>)> = Vec::new();
     let mut off: Vec<String> = Vec::new();
     for (k, (label, v)) in p.levels.iter().enumerate() {
         let colour = LEVEL_COLOURS[k % LEVEL_COLOURS.len()];
@@ -207,7 +268,7 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
         if off_scale {
             off.push(format!("{label} {v}"));
         }
-        legend.push((format!("{label}: {v}"), colour.to_string(), true));
+        legend.push((format!("{label}: {v}"), colour.to_string(), Some("6 4")));
     }
     if !off.is_empty() {
         let _ = writeln!(
@@ -218,8 +279,24 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             escape(&off.join(", "))
         );
     }
-    // Series as step lines.
-    let step_path = |values: &[usize]| -> String {
+    // One colour per temporary's name, the same in every run.
+    let mut names: Vec<&str> = Vec::new();
+    for run in &p.runs {
+        for (name, _) in &run.series {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    let colour_of = |name: &str| {
+        let k = names.iter().position(|n| *n == name).unwrap_or(0);
+        COLOURS[k % COLOURS.len()]
+    };
+    // Series as step lines, each over its run's share of the x axis.
+    let step_path = |values: &[usize], run_ops: usize| -> String {
+        let spans = values.len().max(1) as f64;
+        let share = run_ops as f64 / operations.max(1) as f64;
+        let x_of = |span: f64| LEFT + plot_w * share * span / spans;
         let mut d = String::new();
         for (b, v) in values.iter().enumerate() {
             let y = num(y_of(*v as f64));
@@ -232,37 +309,65 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
         }
         d
     };
-    for (k, (name, values)) in p.series.iter().enumerate() {
-        let colour = COLOURS[k % COLOURS.len()];
-        let _ = writeln!(
-            out,
-            "<path d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"/>",
-            step_path(values)
-        );
-        let peak = values.iter().copied().max().unwrap_or(0);
-        legend.push((
-            format!("{name} (max live {peak})"),
-            colour.to_string(),
-            false,
-        ));
-    }
-    if p.series.len() > 1 {
-        let _ = writeln!(
-            out,
-            "<path d=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/>",
-            step_path(&p.total)
-        );
-        let peak = p.total.iter().copied().max().unwrap_or(0);
-        legend.push((format!("all (max live {peak})"), "#000".into(), false));
-    }
-    // Legend.
-    for (k, (label, colour, dashed)) in legend.iter().enumerate() {
-        let y = TOP + 10.0 + 18.0 * k as f64;
-        let x = WIDTH - RIGHT + 12.0;
-        let dash = if *dashed {
-            " stroke-dasharray=\"6 4\""
+    let several = p.runs.len() > 1;
+    for (r, run) in p.runs.iter().enumerate() {
+        // With two runs, the first (the original schedule) is dotted.
+        let faint = several && r + 1 < p.runs.len();
+        let (style, dash) = if faint {
+            (
+                " stroke-dasharray=\"3 2\" stroke-opacity=\"0.7\"",
+                Some("3 2"),
+            )
         } else {
-            ""
+            ("", Some(""))
+        };
+        if several {
+            legend.push((run.schedule.clone(), String::new(), None));
+        }
+        for (name, values) in &run.series {
+            let colour = colour_of(name);
+            let _ = writeln!(
+                out,
+                "<path d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"{style}/>",
+                step_path(values, run.operations)
+            );
+            let peak = values.iter().copied().max().unwrap_or(0);
+            legend.push((
+                format!("{name} (max live {peak})"),
+                colour.to_string(),
+                dash,
+            ));
+        }
+        if run.series.len() > 1 {
+            let _ = writeln!(
+                out,
+                "<path d=\"{}\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"{style}/>",
+                step_path(&run.total, run.operations)
+            );
+            let peak = run.total.iter().copied().max().unwrap_or(0);
+            legend.push((format!("all (max live {peak})"), "#000".into(), dash));
+        }
+    }
+    // Legend: rows 18 pixels apart, closer when they would pass the
+    // x axis's label.
+    let row = (18.0f64).min((HEIGHT - 30.0 - TOP) / legend.len().max(1) as f64);
+    for (k, (label, colour, dash)) in legend.iter().enumerate() {
+        let y = TOP + 10.0 + row * k as f64;
+        let x = WIDTH - RIGHT + 12.0;
+        let Some(dash) = dash else {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>",
+                num(x),
+                num(y + 4.0),
+                escape(label)
+            );
+            continue;
+        };
+        let dash = if dash.is_empty() {
+            String::new()
+        } else {
+            format!(" stroke-dasharray=\"{dash}\"")
         };
         let _ = writeln!(
             out,
@@ -274,6 +379,14 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             num(x + 28.0),
             num(y + 4.0),
             escape(label)
+        );
+    }
+    for (k, line) in caption.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"12\" y=\"{}\">{}</text>",
+            num(HEIGHT + 8.0 + 16.0 * k as f64),
+            escape(line)
         );
     }
     out.push_str("</svg>\n");
@@ -303,9 +416,47 @@ pub(crate) fn lattice_svg(p: &LatticePlot) -> String {
     };
     let to_scale = ux == uy;
     let unit = ux.min(uy);
-    let width = LEFT + ux * span[0] + 40.0;
-    let height = TOP + uy * span[1] + 90.0;
-    header(&mut out, width.max(520.0), height, &p.title);
+    let width = (LEFT + ux * span[0] + 40.0).max(520.0);
+    let lines = [
+        format!("mapping: {}", p.mapping),
+        match &p.clip {
+            None => format!(
+                "grey: difference set ({} points); blue: the lattice of the mapping, {} cells",
+                p.ds.len(),
+                p.cells
+            ),
+            Some(c) => format!(
+                "grey: difference set clipped to |d| <= {}: {} points shown (the whole set spans [{}, {}] x [{}, {}]); blue: the lattice, {} cells",
+                c.reach,
+                p.ds.len(),
+                c.lo[0],
+                c.hi[0],
+                c.lo[1],
+                c.hi[1],
+                p.cells
+            ),
+        },
+        format!(
+            "red: its basis ({}, {}) and ({}, {}); no lattice point but 0 in the grey set{}",
+            p.basis[0][0],
+            p.basis[0][1],
+            p.basis[1][0],
+            p.basis[1][1],
+            if to_scale {
+                ""
+            } else {
+                " (axes not to the same scale)"
+            }
+        ),
+    ];
+    // About 6 pixels a character at font size 12.
+    let lines: Vec<String> = lines
+        .iter()
+        .flat_map(|l| wrap(l, ((width - 24.0) / 6.0) as usize))
+        .collect();
+    let base = TOP + uy * span[1] + 30.0;
+    let height = base + 18.0 * lines.len().saturating_sub(1) as f64 + 24.0;
+    header(&mut out, width, height, &p.title);
     // Dimension 0 across, dimension 1 up.
     let x_of = |v: i64| LEFT + ux * ((v - lo[0]) as f64 + 1.0);
     let y_of = |v: i64| TOP + uy * ((hi[1] - v) as f64 + 1.0);
@@ -376,27 +527,6 @@ pub(crate) fn lattice_svg(p: &LatticePlot) -> String {
             num(yf(c[1]))
         );
     }
-    let base = TOP + uy * span[1] + 30.0;
-    let lines = [
-        format!("mapping: {}", p.mapping),
-        format!(
-            "grey: difference set ({} points); blue: the lattice of the mapping, {} cells",
-            p.ds.len(),
-            p.cells
-        ),
-        format!(
-            "red: its basis ({}, {}) and ({}, {}); no lattice point but 0 in the grey set{}",
-            p.basis[0][0],
-            p.basis[0][1],
-            p.basis[1][0],
-            p.basis[1][1],
-            if to_scale {
-                ""
-            } else {
-                " (axes not to the same scale)"
-            }
-        ),
-    ];
     for (k, line) in lines.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -414,7 +544,7 @@ pub(crate) fn lattice_svg(p: &LatticePlot) -> String {
 /// its points in the box `lo..=hi`, a basis (the two shortest
 /// independent vectors, which in two dimensions always form one) and its
 /// determinant (the number of cells the mapping uses). `None` when the
-/// box is too large to scan or a basis vector lies outside the scan.
+/// box is too large to scan or a number overflows.
 pub(crate) fn lattice_2d(
     rows: &[([i64; 2], i64)],
     lo: [i64; 2],
@@ -430,43 +560,64 @@ pub(crate) fn lattice_2d(
                 == 0
         })
     };
-    // The determinant: the number of distinct images of Z², which the
-    // images of the box [0, M)² with M the product of the moduli cover.
-    let period: i64 = rows
-        .iter()
-        .try_fold(1i64, |acc, (_, m)| acc.checked_mul(*m))?;
-    if period > 4096 {
-        return None;
+    // A basis of the lattice, one congruence at a time: with `x = B z`,
+    // `a·x ≡ 0 (mod m)` is `c·z ≡ 0` for `c = a B`; a unimodular `U` with
+    // `c U = (g, 0)` (g = gcd(c)) turns it into `g w0 ≡ 0 (mod m)`, so the
+    // new basis is `B U diag(m / gcd(g, m), 1)`.
+    let mut basis: [[i128; 2]; 2] = [[1, 0], [0, 1]];
+    for (a, m) in rows {
+        let (a, m) = ([i128::from(a[0]), i128::from(a[1])], i128::from(*m));
+        let c = [
+            a[0] * basis[0][0] + a[1] * basis[0][1],
+            a[0] * basis[1][0] + a[1] * basis[1][1],
+        ];
+        let (g, s, t) = extended_gcd(c[0].rem_euclid(m), c[1].rem_euclid(m));
+        // Columns of U: (s, t) with c·(s, t) ≡ g, and (-c1/g, c0/g) with
+        // c·(.) = 0 (the identity when c ≡ 0).
+        let (u0, u1) = if g == 0 {
+            ([1, 0], [0, 1])
+        } else {
+            let (c0, c1) = (c[0].rem_euclid(m), c[1].rem_euclid(m));
+            ([s, t], [-c1 / g, c0 / g])
+        };
+        let scale = m / gcd(g, m);
+        let combine = |u: [i128; 2]| -> Option<[i128; 2]> {
+            Some([
+                u[0].checked_mul(basis[0][0])?
+                    .checked_add(u[1].checked_mul(basis[1][0])?)?,
+                u[0].checked_mul(basis[0][1])?
+                    .checked_add(u[1].checked_mul(basis[1][1])?)?,
+            ])
+        };
+        let v0 = combine(u0)?;
+        let v1 = combine(u1)?;
+        basis = [[v0[0].checked_mul(scale)?, v0[1].checked_mul(scale)?], v1];
+        basis = gauss_reduce(basis)?;
     }
-    let mut images = std::collections::BTreeSet::new();
-    for x0 in 0..period {
-        for x1 in 0..period {
-            let image: Vec<i64> = rows
-                .iter()
-                .map(|(a, m)| (a[0] * x0 + a[1] * x1).rem_euclid(*m))
-                .collect();
-            images.insert(image);
-        }
-    }
-    let det = images.len() as i64;
-    // Shortest vectors: scan a window that holds a reduced basis (each
-    // reduced vector is at most the determinant long).
-    let reach = det.max(1);
+    let det = (basis[0][0] * basis[1][1] - basis[0][1] * basis[1][0]).abs();
+    // The shortest vectors: for a reduced basis, every vector at most as
+    // long as the second one is `z0 b0 + z1 b1` with |z0|, |z1| <= 1, so
+    // the candidates below hold both; ties are broken as a scan of the
+    // plane would (the same choice whatever the basis).
     let mut vectors: Vec<[i64; 2]> = Vec::new();
-    for x0 in -reach..=reach {
-        for x1 in -reach..=reach {
-            if (x0, x1) != (0, 0) && member([x0, x1]) {
-                vectors.push([x0, x1]);
+    for z0 in -2i128..=2 {
+        for z1 in -2i128..=2 {
+            if (z0, z1) == (0, 0) {
+                continue;
             }
+            let v = [
+                z0 * basis[0][0] + z1 * basis[1][0],
+                z0 * basis[0][1] + z1 * basis[1][1],
+            ];
+            vectors.push([i64::try_from(v[0]).ok()?, i64::try_from(v[1]).ok()?]);
         }
     }
-    let norm = |v: &[i64; 2]| v[0] * v[0] + v[1] * v[1];
+    let norm = |v: &[i64; 2]| i128::from(v[0]).pow(2) + i128::from(v[1]).pow(2);
     vectors.sort_by_key(|v| (norm(v), std::cmp::Reverse(v[0]), std::cmp::Reverse(v[1])));
     let b1 = *vectors.first()?;
-    let b2 = *vectors.iter().find(|v| b1[0] * v[1] - b1[1] * v[0] != 0)?;
-    if (b1[0] * b2[1] - b1[1] * b2[0]).abs() != det {
-        return None;
-    }
+    let b2 = *vectors
+        .iter()
+        .find(|v| i128::from(b1[0]) * i128::from(v[1]) != i128::from(b1[1]) * i128::from(v[0]))?;
     let area = (hi[0] - lo[0] + 1).checked_mul(hi[1] - lo[1] + 1)?;
     if area > 1_000_000 {
         return None;
@@ -482,8 +633,65 @@ pub(crate) fn lattice_2d(
     Some(Lattice2d {
         points,
         basis: [b1, b2],
-        cells: det,
+        cells: i64::try_from(det).ok()?,
     })
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `(g, s, t)` with `g = gcd(a, b) >= 0` and `s a + t b = g`.
+fn extended_gcd(a: i128, b: i128) -> (i128, i128, i128) {
+    let (mut r0, mut r1) = (a, b);
+    let (mut s0, mut s1) = (1i128, 0i128);
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0.div_euclid(r1);
+        (r0, r1) = (r1, r0 - q * r1);
+        (s0, s1) = (s1, s0 - q * s1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    if r0 < 0 {
+        (-r0, -s0, -t0)
+    } else {
+        (r0, s0, t0)
+    }
+}
+
+/// Lagrange's reduction of a basis of a 2-D lattice: the first vector is
+/// a shortest one, the second a shortest independent of it. `None` on
+/// overflow.
+fn gauss_reduce(mut b: [[i128; 2]; 2]) -> Option<[[i128; 2]; 2]> {
+    let norm = |v: [i128; 2]| -> Option<i128> {
+        v[0].checked_mul(v[0])?.checked_add(v[1].checked_mul(v[1])?)
+    };
+    if norm(b[0])? > norm(b[1])? {
+        b.swap(0, 1);
+    }
+    loop {
+        let n0 = norm(b[0])?;
+        if n0 == 0 {
+            return None;
+        }
+        let dot = b[0][0]
+            .checked_mul(b[1][0])?
+            .checked_add(b[0][1].checked_mul(b[1][1])?)?;
+        // The nearest integer to dot / n0.
+        let q = (2 * dot + n0).div_euclid(2 * n0);
+        b[1] = [
+            b[1][0].checked_sub(q.checked_mul(b[0][0])?)?,
+            b[1][1].checked_sub(q.checked_mul(b[0][1])?)?,
+        ];
+        if norm(b[1])? >= n0 {
+            return Some(b);
+        }
+        b.swap(0, 1);
+    }
 }
 
 /// What [`lattice_2d`] finds.
@@ -580,6 +788,89 @@ mod tests {
         let mut b: Vec<[i64; 2]> = basis.iter().map(|v| [v[0].abs(), v[1].abs()]).collect();
         b.sort();
         assert_eq!(b, vec![[0, 3], [2, 0]]);
+    }
+
+    /// The lattice of `rows` by brute force, as the scan of the plane
+    /// would find it: the determinant is the number of distinct images of
+    /// `[0, M)²` (M the product of the moduli), the basis the first
+    /// shortest vector and the first shortest independent of it in the
+    /// scan's order.
+    fn brute_force(rows: &[([i64; 2], i64)]) -> ([[i64; 2]; 2], i64) {
+        let period: i64 = rows.iter().map(|(_, m)| m).product();
+        let mut images = std::collections::BTreeSet::new();
+        for x0 in 0..period {
+            for x1 in 0..period {
+                let image: Vec<i64> = rows
+                    .iter()
+                    .map(|(a, m)| (a[0] * x0 + a[1] * x1).rem_euclid(*m))
+                    .collect();
+                images.insert(image);
+            }
+        }
+        let det = images.len() as i64;
+        let mut vectors = Vec::new();
+        for x0 in -det..=det {
+            for x1 in -det..=det {
+                let member = rows
+                    .iter()
+                    .all(|(a, m)| (a[0] * x0 + a[1] * x1).rem_euclid(*m) == 0);
+                if (x0, x1) != (0, 0) && member {
+                    vectors.push([x0, x1]);
+                }
+            }
+        }
+        let norm = |v: &[i64; 2]| v[0] * v[0] + v[1] * v[1];
+        vectors.sort_by_key(|v| (norm(v), std::cmp::Reverse(v[0]), std::cmp::Reverse(v[1])));
+        let b1 = vectors[0];
+        let b2 = *vectors
+            .iter()
+            .find(|v| b1[0] * v[1] - b1[1] * v[0] != 0)
+            .expect("independent");
+        ([b1, b2], det)
+    }
+
+    #[test]
+    fn lattice_is_the_brute_force_one() {
+        let mut cases = 0;
+        for m0 in [1i64, 2, 3, 4, 6, 7] {
+            for m1 in [1i64, 2, 4, 5] {
+                for (a0, a1) in [(1, 0), (0, 1), (2, 1), (1, -1), (3, 2), (4, 6), (0, 0)] {
+                    for (b0, b1) in [(0, 1), (1, 1), (2, -3)] {
+                        let rows = [([a0, a1], m0), ([b0, b1], m1)];
+                        let (basis, det) = brute_force(&rows);
+                        let got = lattice_2d(&rows, [0, 0], [0, 0]).expect("small");
+                        assert_eq!((got.basis, got.cells), (basis, det), "{rows:?}");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, 6 * 4 * 7 * 3);
+    }
+
+    #[test]
+    fn a_large_lattice_is_found() {
+        // x0 mod 100, x1 mod 70: 7000 cells, basis (100, 0) and (0, 70)
+        // (the scan of the images stopped at 4096).
+        let got = lattice_2d(&[([1, 0], 100), ([0, 1], 70)], [0, 0], [0, 0]).expect("found");
+        assert_eq!(got.cells, 7000);
+        let mut b: Vec<[i64; 2]> = got.basis.iter().map(|v| [v[0].abs(), v[1].abs()]).collect();
+        b.sort();
+        assert_eq!(b, vec![[0, 70], [100, 0]]);
+        // (x0 + x1) mod 4 and (x0 - x1) mod 4: both of the same parity,
+        // so 8 images; shortest vectors (2, ±2).
+        let got = lattice_2d(&[([1, 1], 4), ([1, -1], 4)], [0, 0], [0, 0]).expect("found");
+        assert_eq!(got.cells, 8);
+        for v in got.basis {
+            assert_eq!((v[0].abs(), v[1].abs()), (2, 2));
+        }
+    }
+
+    #[test]
+    fn captions_wrap_at_spaces() {
+        assert_eq!(wrap("ab cd ef", 5), vec!["ab cd", "ef"]);
+        assert_eq!(wrap("abcdefgh ij", 4), vec!["abcdefgh", "ij"]);
+        assert_eq!(wrap("", 4), Vec::<String>::new());
     }
 
     #[test]
