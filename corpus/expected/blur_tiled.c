@@ -36,7 +36,7 @@
 static void blur_tiled_kernel(double in[NT * B][NT * B + 2], double blury[NT * B][NT * B])
 {
     int ty, tx, x, y;
-    /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx % NT][(y - 2 * x) % (3 * B - 2)] */
+    /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)] */
     double blurx[2][NT][3 * B - 2];
 
 #pragma scop

@@ -32,7 +32,7 @@
 static void dynprog_split_kernel(int W[N][N], int c_in[N][N], int out[1], int rowsum[N])
 {
     int i, j, k;
-    int c[N]; /* polyfold: c[i][k] -> c[(k - i) % N] */
+    int c[N]; /* polyfold: c[i][k] -> c[k - i] */
     int sum_c; /* polyfold: sum_c[i][j][k] -> sum_c */
 
 #pragma scop

@@ -31,10 +31,10 @@
 static void gauss_kernel(int in_image[N][M], const int Gauss[4], int gauss_image[N][M])
 {
     int x, y, k;
-    int tot; /* polyfold: tot[c0] -> tot */
+    int tot; /* polyfold: tot[k + 2 - T] -> tot */
     int g_tmp[N][M];
-    int g_acc1; /* polyfold: g_acc1[c0][c1][c2] -> g_acc1 */
-    int g_acc2; /* polyfold: g_acc2[c0][c1][c2] -> g_acc2 */
+    int g_acc1; /* polyfold: g_acc1[x][y][k + 2 - T] -> g_acc1 */
+    int g_acc2; /* polyfold: g_acc2[x][y][k + 2 - T] -> g_acc2 */
 
 #pragma scop
     tot = 0;

@@ -26,7 +26,7 @@
 static void skewed_temp(double in[N][M], double out[N][M])
 {
     int i, j;
-    double B[N][M]; /* polyfold: B[c0][c1] -> B[(c0 - c1) % N][c1 % M] */
+    double B[N][M]; /* polyfold: B[i + j][j] -> B[i][j] */
 
 #pragma scop
     for (i = 0; i < N; i++)

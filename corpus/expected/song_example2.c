@@ -36,7 +36,7 @@ static void song_example2(double ZP[JN + 2][KN + 2], double ZQ[JN + 2][KN + 2], 
 {
     int j, k;
     double ZA[2]; /* polyfold: ZA[j][k] -> ZA[j % 2] */
-    double ZB[JN > 1 ? JN : 1]; /* polyfold: ZB[j][k] -> ZB[(k - j) % JN] */
+    double ZB[JN > 1 ? JN : 1]; /* polyfold: ZB[j][k] -> ZB[(k + JN - j) % JN] */
 
 #pragma scop
     if (JN <= 1)

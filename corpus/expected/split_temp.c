@@ -30,7 +30,7 @@ static void split_temp(double in[N], double out[N])
 {
     int i;
     double scratch_0[N]; /* polyfold: scratch[i] -> scratch_0[i] */
-    double scratch_1[N - 1 > 1 ? N - 1 : 1]; /* polyfold: scratch[c0] -> scratch_1[(c0 - 2 * N) % (N - 1)] */
+    double scratch_1[N - 1 > 1 ? N - 1 : 1]; /* polyfold: scratch[2 * N + i] -> scratch_1[i] */
 
 #pragma scop
     scratch_0[0] = in[0];

@@ -30,8 +30,8 @@
 static void strided_temp(double in[N], double out[N])
 {
     int i;
-    double t[N]; /* polyfold: t[c0][c1] -> t[(c0 / 2) % N] */
-    double u[3]; /* polyfold: u[c0] -> u[((c0 - 2) / 3) % 3] */
+    double t[N]; /* polyfold: t[2 * i][1] -> t[i] */
+    double u[3]; /* polyfold: u[3 * i + 2] -> u[i % 3] */
     int u_r0, u_r1, u_r2; /* polyfold: rotating indices, advanced by their loops */
 
 #pragma scop

@@ -14,6 +14,7 @@
 
 pub(crate) mod delete;
 pub mod edits;
+pub(crate) mod mapping_note;
 pub(crate) mod mapping_text;
 pub mod merged;
 pub(crate) mod notes;

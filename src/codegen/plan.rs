@@ -35,7 +35,7 @@ fn residue_text(
 }
 
 /// The source text of each subscript of `access`, trimmed.
-fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
+pub(super) fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
     access
         .subscript_spans
         .iter()
@@ -104,7 +104,11 @@ fn linear_index_bounded(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> Re
 /// buffer is indexed: one subscript, `name[s0 * w + s1]` with `w` the row
 /// extent under `layout` (the declared one when it stays). The row's `w`
 /// and the column's range make it the same cell as the model's.
-fn linear_rows_text(scop: &Scop, (array, layout): (ArrayId, &ArrayLayout), text: &str) -> String {
+pub(super) fn linear_rows_text(
+    scop: &Scop,
+    (array, layout): (ArrayId, &ArrayLayout),
+    text: &str,
+) -> String {
     let ranges = bracket_ranges(text);
     let [r0, r1] = ranges.as_slice() else {
         return text.to_string();
@@ -653,7 +657,7 @@ fn guarded_extent(scop: &Scop, b: &ParamAffine, params: &[String]) -> String {
 /// `Σ coeffs[p]·(sub_p) + offset` as C text: literal subscripts fold into
 /// the constant, positive terms come first (`k - i`, not `-i + k`), the
 /// offset's parameter terms last (`i - j + 2 * N`).
-fn linear_text(
+pub(super) fn linear_text(
     scop: &Scop,
     coeffs: &[i64],
     subs: &[&str],
@@ -695,7 +699,13 @@ fn linear_text(
 
 /// `arg` plus `k` moduli `b` (a quasi-affine modulus, whose multiples are
 /// not affine forms): `arg + (a) / d` or `arg + k * ((a) / d)`.
-fn with_moduli(scop: &Scop, arg: String, k: i64, b: &ParamAffine, params: &[String]) -> String {
+pub(super) fn with_moduli(
+    scop: &Scop,
+    arg: String,
+    k: i64,
+    b: &ParamAffine,
+    params: &[String],
+) -> String {
     if k == 0 {
         return arg;
     }
@@ -844,7 +854,7 @@ fn linear_access(
 /// The packed index of the cell `(a, b)` of a triangle of extent `e` (see
 /// [`triangle_index_text`]), with `a` and `b` the texts of the two
 /// subscripts, parenthesised where their precedence needs it.
-fn packed_text(
+pub(super) fn packed_text(
     scop: &Scop,
     triangle: Triangle,
     a: &str,
@@ -860,7 +870,7 @@ fn packed_text(
 
 /// Whether `coeffs`/`constant` is the access function `sub` (over the same
 /// columns, missing ones zero).
-fn same_form(coeffs: &[i64], constant: i64, sub: &crate::ir::AffExpr) -> bool {
+pub(super) fn same_form(coeffs: &[i64], constant: i64, sub: &crate::ir::AffExpr) -> bool {
     let width = coeffs.len().max(sub.coeffs.len());
     constant == sub.constant
         && (0..width)
@@ -953,149 +963,4 @@ fn by_subtraction(scop: &Scop, a: &Argument, modulus: &ParamAffine) -> bool {
                     ParamOrigin::FunctionParam | ParamOrigin::Variable | ParamOrigin::ConstGlobal
                 )
         })
-}
-
-/// The one-line statement of the mapping of `array` with `layout`, for a
-/// comment at its declaration: `y[i][k] -> y[(2 * i + k) % (2 * N - 3)]`
-/// (the mathematical residue; the code adds the offsets that keep C's `%`
-/// non-negative). The cells are named by the iterators of the first access
-/// whose subscripts are distinct iterators (`c0`, `c1`, … when none is).
-/// For the mapping comment of `array`: the first access whose subscripts
-/// are each one iterator (coefficient 1) plus a constant, distinct
-/// iterators, names each dimension after its iterator (`t2[i - 1]`,
-/// `t2[i + 1]` -> `t2[i]`).
-fn shifted_iterator_names(scop: &Scop, array: ArrayId, rank: usize) -> Option<Vec<String>> {
-    let n_param = scop.params.len();
-    scop.stmts.iter().find_map(|stmt| {
-        stmt.accesses().find_map(|access| {
-            if access.array != array || access.subscripts.len() != rank {
-                return None;
-            }
-            let mut names: Vec<String> = Vec::new();
-            for sub in &access.subscripts {
-                let (params, iters) = sub.coeffs.split_at(n_param.min(sub.coeffs.len()));
-                let mut used = iters.iter().enumerate().filter(|(_, c)| **c != 0);
-                let (k, c) = used.next()?;
-                let name = stmt.iterators.get(k)?;
-                if *c != 1
-                    || used.next().is_some()
-                    || params.iter().any(|c| *c != 0)
-                    || k >= stmt.loop_depth()
-                    || names.contains(name)
-                {
-                    return None;
-                }
-                names.push(name.clone());
-            }
-            Some(names)
-        })
-    })
-}
-
-pub(crate) fn mapping_comment(
-    source: &str,
-    scop: &Scop,
-    array: ArrayId,
-    layout: &ArrayLayout,
-) -> String {
-    let decl = scop.array(array);
-    let rank = decl.extents.len();
-    let params = scop.param_texts();
-    let mut names: Vec<String> = (0..rank).map(|p| format!("c{p}")).collect();
-    'search: for stmt in &scop.stmts {
-        for access in stmt.accesses() {
-            if access.array != array || access.subscript_spans.len() != rank {
-                continue;
-            }
-            let subs = subscript_texts(source, access);
-            let distinct = subs.iter().enumerate().all(|(k, s)| !subs[..k].contains(s));
-            if distinct && subs.iter().all(|s| stmt.iterators.iter().any(|i| i == s)) {
-                names = subs.iter().map(|s| s.to_string()).collect();
-                break 'search;
-            }
-        }
-    }
-    if names.first().is_some_and(|n| n == "c0")
-        && let Some(found) = shifted_iterator_names(scop, array, rank)
-    {
-        // No access with plain iterators (a fused loop reads `t2[i - 1]`
-        // and `t2[i + 1]`): each subscript an iterator plus a constant
-        // names the dimension after it, as the reader sees it.
-        names = found;
-    }
-    let mut left = decl.name.clone();
-    for n in &names {
-        left.push_str(&format!("[{n}]"));
-    }
-    let modulo = |e: String, b: &ParamAffine| {
-        format!(
-            "[{} % {}]",
-            operand_text(scop, &e),
-            operand_text(scop, &param_text(b, &params))
-        )
-    };
-    let mut right = decl.name.clone();
-    for (p, dim) in layout.dims.iter().enumerate() {
-        match dim {
-            DimLayout::Dropped if decl.keeps_declarator() => right.push_str("[0]"),
-            DimLayout::Dropped => {}
-            DimLayout::Plain { .. } => right.push_str(&format!("[{}]", names[p])),
-            DimLayout::Modulo { modulus, .. } => right.push_str(&modulo(names[p].clone(), modulus)),
-            DimLayout::Packed {
-                partner,
-                triangle,
-                extent,
-            } => {
-                let other = names.get(*partner).cloned().unwrap_or_default();
-                right.push_str(&format!(
-                    "[{}]",
-                    packed_text(scop, *triangle, &names[p], &other, extent, &params)
-                ));
-            }
-            DimLayout::Linear {
-                coeffs,
-                divisor,
-                shift,
-                modulus,
-                ..
-            } => {
-                let mut terms: Vec<(i64, String)> = coeffs
-                    .iter()
-                    .zip(&names)
-                    .filter(|(c, _)| **c != 0)
-                    .map(|(c, n)| (*c, n.clone()))
-                    .collect();
-                terms.sort_by_key(|(c, _)| *c < 0);
-                for (c, n) in shift.coeffs.iter().zip(&params) {
-                    if *c != 0 {
-                        terms.push((-c, operand_text(scop, n)));
-                    }
-                }
-                let e = crate::util::c_text::affine_text(&terms, -shift.constant);
-                let e = if *divisor == 1 {
-                    e
-                } else {
-                    let atomic = terms.len() == 1 && terms[0].0 == 1 && shift.constant == 0;
-                    if atomic {
-                        format!("{e} / {divisor}")
-                    } else {
-                        format!("({e}) / {divisor}")
-                    }
-                };
-                if modulus.is_constant() && modulus.constant == 1 {
-                    continue;
-                }
-                right.push_str(&modulo(e, modulus));
-            }
-        }
-    }
-    if decl.facts.linear_rows {
-        // As the buffer is indexed: `t[y * w + x] -> t[(y % 2) * w + x]`.
-        let same = ArrayLayout {
-            dims: vec![DimLayout::Plain { extent: None }; 2],
-        };
-        left = linear_rows_text(scop, (array, &same), &left);
-        right = linear_rows_text(scop, (array, layout), &right);
-    }
-    format!("{left} -> {right}").replace("*/", "* /")
 }

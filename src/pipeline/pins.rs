@@ -7,7 +7,7 @@
 //! Both go after the comments that follow the declaration on its line.
 
 use crate::codegen::Edit;
-use crate::codegen::plan::mapping_comment;
+use crate::codegen::mapping_note::mapping_comment;
 use crate::ir::{Program, Scop};
 use crate::mapping::Certificate;
 

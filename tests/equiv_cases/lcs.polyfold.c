@@ -10,7 +10,7 @@
 
 int lcs(const int a[N], const int b[M])
 {
-    int L[N + M + 1]; /* polyfold: L[i][j] -> L[(j - i) % (N + M + 1)] */
+    int L[N + M + 1]; /* polyfold: L[i][j] -> L[(j + N + M - i + 1) % (N + M + 1)] */
     int L_r0, L_r1, L_r2, L_r3; /* polyfold: rotating indices, advanced by their loops */
     int i, j, result;
 

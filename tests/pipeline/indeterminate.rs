@@ -137,11 +137,12 @@ fn a_cell_read_uninitialised_at_small_sizes_does_not_stop_a_fold_for_every_size(
     // By hand: row i writes c[i][i + 1 .. N - 1] at k - i = 1 .. N - 1 and
     // reads them in that row only; c[0][N - 1], which the end reads, sits
     // at N - 1, where no later row writes (row i >= 1 stops at
-    // N - 1 - i). So N cells, and 0 <= k - i < N needs no `%`.
+    // N - 1 - i). So N cells, and 0 <= k - i < N needs no `%`, in the
+    // code or in the note.
     common::assert_lines(
         &output,
         &[
-            "    int c[N]; /* polyfold: c[i][k] -> c[(k - i) % N] */",
+            "    int c[N]; /* polyfold: c[i][k] -> c[k - i] */",
             "                s = s + c[k - i] + c_in[k][j];",
             "            c[j - i] = s + W[i][j];",
             "    out[0] = c[N - 1];",

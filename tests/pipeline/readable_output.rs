@@ -170,12 +170,16 @@ fn subscripts_with_a_quasi_affine_modulus_count_its_multiples_apart() {
         "    int sum_t[(N + 1) / 2][(3 * N + 1) / 2], mean[(N + 1) / 2][(3 * N + 1) / 2];",
     );
     // The mapping comment does not fit after the declaration within 120
-    // columns: it goes before it, wrapped after a whole mapping.
+    // columns: it goes before it, wrapped after a whole mapping. It reads
+    // as C: on the cells, 0 <= j <= i <= N - 1, i - 2j >= -j >= 1 - N, and
+    // one modulus (3N + 1) / 2 >= N - 1 added makes it non-negative (the
+    // offset the code adds below); j reaches N - 1 >= (N + 1) / 2, so both
+    // dimensions keep their `%`.
     assert_before(
         &output,
         &[
-            "    /* polyfold: sum_t[j][i] -> sum_t[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)],",
-            "       mean[j][i] -> mean[j % ((N + 1) / 2)][(i - 2 * j) % ((3 * N + 1) / 2)] */",
+            "    /* polyfold: sum_t[j][i] -> sum_t[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)],",
+            "       mean[j][i] -> mean[j % ((N + 1) / 2)][(i - 2 * j + (3 * N + 1) / 2) % ((3 * N + 1) / 2)] */",
             "    int sum_t[(N + 1) / 2][(3 * N + 1) / 2], mean[(N + 1) / 2][(3 * N + 1) / 2];",
         ],
     );
@@ -250,11 +254,13 @@ fn the_mapping_comment_and_the_pin_come_after_the_declarations_own_comment() {
         ..Default::default()
     };
     let output = contract_and_run_with("triangle", &options);
-    // 137 columns after the declaration: the comment goes before it.
+    // Too wide after the declaration: the comment goes before it. With
+    // 0 <= j <= i <= 5, i - 2j >= -5, and the note adds one modulus to
+    // read as C (`(i - 2 * j) % 9` is negative for i < 2j); j reaches 5.
     assert_before(
         &output,
         &[
-            "    /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j) % 9] */",
+            "    /* polyfold: sum_t[j][i] -> sum_t[j % 3][(i - 2 * j + 9) % 9], mean[j][i] -> mean[j % 3][(i - 2 * j + 9) % 9] */",
             "    int sum_t[3][9], mean[3][9];",
         ],
     );
@@ -362,7 +368,9 @@ fn a_remapped_declaration_drops_its_initialiser() {
     let output = contract_and_run("initialised");
     assert_has(
         &output,
-        "    int c[5]; /* initialised */ /* polyfold: c[i][j] -> c[j % 5] */",
+        // Written at j < i <= 5 and read at j <= 4: every j is below 5,
+        // so neither the code nor the note takes a `%`.
+        "    int c[5]; /* initialised */ /* polyfold: c[i][j] -> c[j] */",
     );
     let dir = polyfold_fuzz::check::scratch_dir("initialised").expect("scratch dir");
     let src = dir.join("initialised.c");

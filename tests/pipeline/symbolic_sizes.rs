@@ -434,7 +434,8 @@ fn a_skewed_temporary_is_reindexed_without_a_modulo() {
         &output,
         &[
             "            B[i][j] = in[i][j] * 2.0;",
-            "    double C[n][m]; /* polyfold: C[c0][c1] -> C[c0 % n][(c1 - c0) % m] */",
+            // C[i][i + j]: the cell (i, i + j) goes to (i, (i + j) - i).
+            "    double C[n][m]; /* polyfold: C[i][i + j] -> C[i][j] */",
             "            C[i][j] = in[i][j] - 1.0;",
             "            out[i][j] = B[i][j] + (double)(i - j) * C[i][j];",
         ],
@@ -486,7 +487,10 @@ fn a_strided_temporary_loses_its_stride_without_a_modulo() {
     common::assert_lines(
         &output,
         &[
-            "    double s[n][m]; /* polyfold: s[c0][c1] -> s[((c0 - 1) / 3) % n][c1 % m] */",
+            // s[3 * i + 1][j]: ((3i + 1) - 1) / 3 = i < n and j < m.
+            "    double s[n][m]; /* polyfold: s[3 * i + 1][j] -> s[i][j] */",
+            // v[2 * i]: (2i) / 2 = i, from 2 on in the loop: a `%`.
+            "    double v[2]; /* polyfold: v[2 * i] -> v[i % 2] */",
             "        t[i] = in[i][0] * 0.5;",
             "            s[i][j] = in[i][j] - t[i];",
             "            out[i][j] = s[i][j] + t[i] * (double)j;",
