@@ -348,8 +348,23 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             legend.push((format!("all (max live {peak})"), "#000".into(), dash));
         }
     }
-    // Legend: rows 18 pixels apart, closer when they would pass the
-    // x axis's label.
+    legend_svg(&mut out, &legend);
+    for (k, line) in caption.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"12\" y=\"{}\">{}</text>",
+            num(HEIGHT + 8.0 + 16.0 * k as f64),
+            escape(line)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The memory plot's legend, one row per `(label, colour, dash)` (`None`:
+/// a heading in bold), right of the plot: rows 18 pixels apart, closer
+/// when they would pass the x axis's label.
+fn legend_svg(out: &mut String, legend: &[(String, String, Option<&str>)]) {
     let row = (18.0f64).min((HEIGHT - 30.0 - TOP) / legend.len().max(1) as f64);
     for (k, (label, colour, dash)) in legend.iter().enumerate() {
         let y = TOP + 10.0 + row * k as f64;
@@ -381,16 +396,6 @@ pub(crate) fn memory_svg(p: &MemoryPlot) -> String {
             escape(label)
         );
     }
-    for (k, line) in caption.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<text x=\"12\" y=\"{}\">{}</text>",
-            num(HEIGHT + 8.0 + 16.0 * k as f64),
-            escape(line)
-        );
-    }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// The DS and lattice plot: DS points as grey squares, lattice points as
