@@ -277,7 +277,7 @@ fn a_tiled_blur_folds_onto_its_skewed_front_with_a_formula() {
                 &[
                     // The note would make the line 124 columns: it goes on
                     // the line before (issue 49's 120).
-                    "    /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx % NT][(y - 2 * x) % (3 * B - 2)] */",
+                    "    /* polyfold: blurx[ty][tx][x][y] -> blurx[ty % 2][tx][(y + 3 * B - 2 * x - 2) % (3 * B - 2)] */",
                     "    double blurx[2][NT][3 * B - 2];",
                 ],
             );
