@@ -58,18 +58,20 @@ impl SarifRun {
 /// were (see `polyfold::util::bytes`).
 fn emit(out: &Outcome, options: &RunOptions, sarif: &mut SarifRun) {
     sarif.messages(out, options);
-    let bytes = polyfold::util::bytes::restore(&out.stdout);
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(&bytes);
-    let _ = stdout.flush();
+    write_stdout(&polyfold::util::bytes::restore(&out.stdout));
 }
 
 /// Writes to standard output. A reader that went away (`polyfold … |
 /// head`) is not an error of ours: what it did not read is dropped, where
 /// `print!` would panic.
 fn to_stdout(text: &str) {
+    write_stdout(text.as_bytes());
+}
+
+/// [`to_stdout`] for bytes.
+fn write_stdout(bytes: &[u8]) {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.write_all(bytes);
     let _ = stdout.flush();
 }
 

@@ -659,7 +659,6 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         .filter(|_| heap.is_none())
         .and_then(|e| side_effect(cx, e, 0));
     let starts_indeterminate = var.storage == crate::ir::Storage::Local
-        && var.in_function
         && var.dc.init.is_none()
         && var.dc.heap.is_none()
         && !var.decl.has_qualifier("volatile")

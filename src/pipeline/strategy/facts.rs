@@ -102,12 +102,12 @@ pub(crate) struct ArrayFacts<'a> {
     /// Whether the parameters are `#define`s that a `_Static_assert` can
     /// pin (storage for the known values only is allowed then).
     pub macros_pinnable: bool,
-    /// Whether a proof for every parameter value is possible (no live-in
-    /// cells, no known value folded into the model).
     /// Live-in cells at other values than the known ones were left out:
     /// the array starts every run of its SCoP indeterminate (see
     /// `crate::frontend::fresh`), so they read nothing C defines.
     pub indeterminate_live_in: bool,
+    /// Whether a proof for every parameter value is possible (no live-in
+    /// cells, no known value folded into the model).
     pub allow_symbolic: bool,
     /// Every cell of the array on one location.
     pub one_location: ModularMapping,
