@@ -122,9 +122,9 @@ codes! {
         fix: "compute the bound into a parameter before the nest";
     /// An `if` condition that is not affine.
     NonAffineCondition = "PF012", Warning, "non-affine condition",
-        trigger: "an `if` condition that is not affine, e.g. `if (A[i] < 0)`",
-        why: "data-dependent control is not static",
-        fix: "keep the test inside the right-hand side (`x = c ? a : b`)";
+        trigger: "an `if` whose condition is not affine (it reads data, e.g. `if (A[i][0] < 0)`) with a loop in a branch",
+        why: "a condition that reads data is modelled around assignments only: both branches may run (a write that may happen also reads its cell, the condition's reads go with the first assignment of each branch); a loop under it would have a domain that depends on data",
+        fix: "move the test inside the loop (`for (...) if (c) ...`) or into the right-hand side (`x = c ? a : b`)";
     /// A loop whose form polyfold does not model.
     UnsupportedLoop = "PF013", Warning, "unsupported loop form",
         trigger: "a `for` loop without an iterator, with a step that is not a constant, with a condition that is not a conjunction of bounds in the step's direction (`!=`, `||`), or with an unsigned iterator",

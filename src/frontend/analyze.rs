@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::Range;
 
+mod data_if;
+
 use super::affine::{
     Constraint, Dnf, Lin, MAX_DISJUNCTS, Place, Resolver, Sym, Val, is_signed_integer_type_text,
     not_affine, strip_eq, to_dnf, to_lin, to_val,
@@ -76,7 +78,18 @@ pub(crate) struct StmtNode {
     pub calls: Vec<RawCall>,
     /// The `if` conditions around the statement (inside the analysed tree).
     pub conds: Vec<Dnf>,
+    /// The conditions that read data around it, outermost first (see
+    /// `analyze::data_if`).
+    pub data_conds: Vec<Range<usize>>,
     pub span: Range<usize>,
+}
+
+/// The reads and calls of data conditions that the next assignment takes
+/// (see `analyze::data_if`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pending {
+    reads: Vec<RawAccess>,
+    calls: Vec<RawCall>,
 }
 
 /// A call in a statement: the function's name (`None` through a
@@ -411,6 +424,11 @@ pub(crate) struct Analyzer<'a> {
     aliases: Vec<(String, Val)>,
     /// The calls met since the statement being analysed began.
     calls: Vec<RawCall>,
+    /// The enclosing `if`s whose conditions read data (see [`data_if`]).
+    data_conds: Vec<Range<usize>>,
+    /// The reads and calls of such conditions that the next statement
+    /// takes (see [`data_if`]).
+    pending: Option<Pending>,
 }
 
 /// The iterator of a `for` loop, as its header declares it.
@@ -477,6 +495,8 @@ impl<'a> Analyzer<'a> {
             collapse: None,
             aliases: Vec::new(),
             calls: Vec::new(),
+            data_conds: Vec::new(),
+            pending: None,
         }
     }
 
@@ -496,6 +516,8 @@ impl<'a> Analyzer<'a> {
         form: Option<(&BodyForm, usize)>,
     ) -> Option<Analyzed> {
         self.written = written_names(stmt);
+        self.data_conds.clear();
+        self.pending = None;
         self.iterators = loop_iterator_names(stmt);
         self.scalar_reads.clear();
         self.loops.clear();
@@ -623,7 +645,15 @@ impl<'a> Analyzer<'a> {
                 cond, then, els, ..
             } => {
                 let dnf = match to_dnf(cond, Place::Condition, self) {
+                    // Inside a condition that reads data, every `if` is
+                    // modelled like one.
+                    Ok(_) if !self.data_conds.is_empty() => {
+                        return self.data_if(cond, then, els.as_deref(), None);
+                    }
                     Ok(d) => d,
+                    Err(d) if d.code == Code::NonAffineCondition => {
+                        return self.data_if(cond, then, els.as_deref(), Some(d));
+                    }
                     Err(d) => return self.reject(d),
                 };
                 let Some(neg) = dnf.not() else {
@@ -1466,11 +1496,12 @@ impl<'a> Analyzer<'a> {
                 reads,
                 calls: std::mem::take(&mut self.calls),
                 conds: self.conds.clone(),
+                data_conds: Vec::new(),
                 span: span.clone(),
             }));
         }
         self.check_disjuncts(span)?;
-        Ok(nodes)
+        Ok(self.guarded(nodes))
     }
 
     fn overflow_diag(&self, e: &Expr) -> Diagnostic {
@@ -1560,13 +1591,15 @@ impl<'a> Analyzer<'a> {
             }
         };
         self.check_disjuncts(span)?;
-        Ok(vec![Node::Stmt(StmtNode {
+        let node = Node::Stmt(StmtNode {
             write,
             reads,
             calls: std::mem::take(&mut self.calls),
             conds: self.conds.clone(),
+            data_conds: Vec::new(),
             span: span.clone(),
-        })])
+        });
+        Ok(self.guarded(vec![node]))
     }
 
     fn lhs_access(&mut self, e: &Expr) -> Res<RawAccess> {

@@ -1204,6 +1204,7 @@ impl<'b> StmtBuilder<'b, '_> {
                 })
                 .collect(),
             iterator_types: loops.iter().map(|l| l.iter_type.clone()).collect(),
+            data_conds: s.data_conds.clone(),
         })
     }
 

@@ -597,6 +597,12 @@ pub struct Stmt {
     /// loop: quotient dimensions have none). A copy of the statement keeps
     /// these types (see [`crate::codegen::overflow`]).
     pub iterator_types: Vec<String>,
+    /// The conditions that read data around it (`if (A[a] == B[b])`),
+    /// outermost first: it may not run at a point of its domain, its
+    /// write also reads the cell it writes, and the first assignment of
+    /// each branch reads what the condition reads (see
+    /// `frontend::analyze::data_if`). Empty for most statements.
+    pub data_conds: Vec<Range<usize>>,
 }
 
 /// Why a loop is parallel: the pragma that marks it.

@@ -136,7 +136,11 @@ pub fn verify(scop: &Scop, source: &str) -> Result<(), String> {
             }
             check_set(&a.relation, &s.name)?;
             in_source(&a.span, "access")?;
-            if a.span.start < s.span.start || a.span.end > s.span.end {
+            // In the statement, or in a condition of data around it (the
+            // reads of that condition: see `Stmt::data_conds`).
+            let inside =
+                |r: &std::ops::Range<usize>| r.start <= a.span.start && a.span.end <= r.end;
+            if !inside(&s.span) && !s.data_conds.iter().any(inside) {
                 return Err(format!("{}: access span outside the statement", s.name));
             }
             if a.name_span.start < a.span.start || a.name_span.end > a.span.end {

@@ -159,9 +159,12 @@ pub(crate) fn plan_nests(program: &Program, si: usize) -> Vec<NestPlan> {
 }
 
 /// Whether a statement can be placed: in loops of step +1, not parallel,
-/// no quotient, a domain without existentials.
+/// no quotient, a domain without existentials, no condition that reads
+/// data around it.
 fn plain_stmt(s: &Stmt) -> bool {
-    s.quotients.is_empty()
+    // Printed one by one, a statement would lose the `if` of data around it.
+    s.data_conds.is_empty()
+        && s.quotients.is_empty()
         && !s.iterators.is_empty()
         && s.parallel.iter().all(Option::is_none)
         && s.domain.pieces.iter().all(|p| p.n_exist == 0)

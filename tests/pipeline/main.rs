@@ -12,6 +12,7 @@
 mod common;
 
 mod corpus_programs;
+mod data_conditions;
 mod function_parameters;
 mod fusion;
 mod indeterminate;
