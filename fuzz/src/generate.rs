@@ -2351,6 +2351,11 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64)
             time_loops: true,
             ..Forms::classic()
         };
+    let labels_alone = *forms
+        == Forms {
+            labels_bitwise: true,
+            ..Forms::classic()
+        };
     let mut keep = |on: bool, num: u64| on && rng.chance(num, 3);
     Forms {
         stencil_chains,
@@ -2377,6 +2382,8 @@ fn program_forms(forms: &Forms, rng: &mut Rng, stencil_rng: &mut Rng, seed: u64)
         time_loops: forms.time_loops
             && (time_alone || Rng::new(seed ^ 0x71E5_7E95_5EED_0F0D).chance(1, 3)),
         regions: forms.regions && Rng::new(seed ^ 0x2E61_0A5B_5EED_0F0D).chance(2, 3),
+        labels_bitwise: forms.labels_bitwise
+            && (labels_alone || Rng::new(seed ^ 0x1AB3_15B1_5EED_0F0D).chance(1, 2)),
         // The forms of issue 45 write units of their own (`draw_units`).
         ..Forms::classic()
     }
@@ -2579,6 +2586,7 @@ fn choose_shape(forms: &Forms, sizes: &[(String, i64)], rng: &mut Rng, symbolic:
     shape.temp_parameter = forms.temp_parameters && !symbolic && rng.chance(1, 2);
     shape.initialised = forms.initialised && !symbolic;
     shape.declared_iterators = forms.declared_iterators;
+    shape.labels_bitwise = forms.labels_bitwise;
     shape
 }
 

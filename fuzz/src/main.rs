@@ -89,7 +89,12 @@
 //! candidate at depth 1, the value lifetimes' case), a value carried
 //! across steps (written at step t, read at step t + 1: `S[u] = w *
 //! C[u] + (t0)` then `C[u] = w * S[u] + ..`, or `C[u] += w * C[u + 1]`), a
-//! copy-back stencil; every carried array and scratch reaches `out`.
+//! copy-back stencil; every carried array and scratch reaches `out`;
+//! and the form of issue 51, `labels-bitwise` (half the programs of `all`,
+//! every program of `--forms labels-bitwise` alone, from a stream of its
+//! own; printing only): loops labelled `L<k>:` on a line of their own or
+//! before the loop on its line (never right after an `omp` pragma), and
+//! loop conditions `(i <= ub) & (i - 1 < ub)`.
 //! `main` calls each unit's kernel with the values that expose
 //! its form (the aliasing arguments, the extreme bases) and prints every
 //! cell and the state it leaves. A program with a unit of

@@ -439,6 +439,11 @@ pub struct Forms {
     /// sibling loops; the time iterators in values and subscripts. Drawn
     /// from a stream of its own (see `generate`).
     pub time_loops: bool,
+    /// Issue 51: loops labelled `L<k>:` (on a line of their own or before
+    /// the loop on its line, as HLS code names its loops), and loop
+    /// conditions written `(i <= ub) & (i - 1 < ub)`, a `&` of comparisons.
+    /// Printing only, drawn from a stream of its own.
+    pub labels_bitwise: bool,
 }
 
 impl Forms {
@@ -482,6 +487,7 @@ impl Forms {
             caller_buffers: true,
             heap_buffers: true,
             time_loops: true,
+            labels_bitwise: true,
         }
     }
 
@@ -512,7 +518,7 @@ impl Forms {
     }
 
     /// The names of the switches, in order.
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 33] = [
         "derived-macros",
         "div-mod",
         "ifdef-sizes",
@@ -545,6 +551,7 @@ impl Forms {
         "caller-buffers",
         "heap-buffers",
         "time-loops",
+        "labels-bitwise",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -581,6 +588,7 @@ impl Forms {
             "caller-buffers" => &mut self.caller_buffers,
             "heap-buffers" => &mut self.heap_buffers,
             "time-loops" => &mut self.time_loops,
+            "labels-bitwise" => &mut self.labels_bitwise,
             _ => return None,
         })
     }
@@ -781,6 +789,9 @@ pub struct Shape {
     /// Some loops declare their iterator in their header (the
     /// `declared-iterators` form).
     pub declared_iterators: bool,
+    /// Some loops are labelled and some loop conditions are a `&` of two
+    /// comparisons (the `labels-bitwise` form).
+    pub labels_bitwise: bool,
     /// The kernels of their own printed after the main kernel, in the
     /// forms of issue 45 (see [`super::real_c`]).
     pub units: Vec<Unit>,
@@ -806,6 +817,12 @@ struct Style {
     comments: bool,
     braceless: bool,
     declared_iterators: bool,
+    labels_bitwise: bool,
+    /// The labels printed so far (each label of the kernel is new).
+    labels: usize,
+    /// The next loop follows a pragma that applies to it (`omp parallel
+    /// for`): no label between them.
+    after_pragma: bool,
 }
 
 impl Style {
@@ -819,6 +836,33 @@ impl Style {
 
     fn drop_braces(&mut self) -> bool {
         self.braceless && self.rng.chance(2, 3)
+    }
+
+    /// A label before a loop at `indent` (`L3:` and a line break with
+    /// the indentation, or `L3: `), or nothing.
+    fn label(&mut self, indent: &str) -> String {
+        let after_pragma = std::mem::take(&mut self.after_pragma);
+        if !self.labels_bitwise || after_pragma || !self.rng.chance(1, 2) {
+            return String::new();
+        }
+        let name = format!("L{}", self.labels);
+        self.labels += 1;
+        if self.rng.chance(1, 2) {
+            format!("{name}:\n{indent}")
+        } else {
+            format!("{name}: ")
+        }
+    }
+
+    /// The condition of a loop `var <= upper`: as it is, or as a `&` of
+    /// it and a bound it implies, `(var <= upper) & (var - 1 < upper)`
+    /// (as a filter bank bounds its taps: `((k < 32) & ((j - k) >= 0))`).
+    fn loop_condition(&mut self, var: &str, upper: &str) -> String {
+        if self.labels_bitwise && self.rng.chance(1, 2) {
+            format!("({var} <= {upper}) & ({var} - 1 < {upper})")
+        } else {
+            format!("{var} <= {upper}")
+        }
     }
 
     /// `int ` before a loop's iterator, or nothing.
@@ -1011,6 +1055,9 @@ impl GenProgram {
             comments: self.shape.comments,
             braceless: self.shape.braceless,
             declared_iterators: self.shape.declared_iterators,
+            labels_bitwise: self.shape.labels_bitwise,
+            labels: 0,
+            after_pragma: false,
         };
         for node in &self.body {
             self.print_node(node, 1, &mut out, &mut style);
@@ -1261,12 +1308,11 @@ impl GenProgram {
                 upper,
                 body,
             } => {
-                let header = format!(
-                    "for ({}{var} = {}; {var} <= {}; {var}++)",
-                    style.declare_iterator(),
-                    self.aff_text(lower),
-                    self.aff_text(upper)
-                );
+                let label = style.label(&indent);
+                let declare = style.declare_iterator();
+                let (lower, upper) = (self.aff_text(lower), self.aff_text(upper));
+                let condition = style.loop_condition(var, &upper);
+                let header = format!("{label}for ({declare}{var} = {lower}; {condition}; {var}++)");
                 self.print_controlled(&header, body, depth, false, out, style);
             }
             Node::If {
@@ -1319,6 +1365,7 @@ impl GenProgram {
                 }
                 let _ = writeln!(out, "{pragma}");
                 for child in body {
+                    style.after_pragma = true;
                     self.print_node(child, depth, out, style);
                 }
             }

@@ -56,6 +56,11 @@ fn left(node: &SyntaxNode, deleted: &dyn Fn(StmtId) -> bool) -> Left {
             let parts = std::iter::once(then.as_ref()).chain(els.as_deref());
             combine(parts.map(|n| left(n, deleted)).collect())
         }
+        // The label stays, with `;` for a statement that goes.
+        SyntaxNode::Labeled { body, .. } => match left(body, deleted) {
+            Left::Nothing => Left::Part,
+            other => other,
+        },
         SyntaxNode::Block { items, .. } => {
             let mut out = Vec::new();
             for (k, item) in items.iter().enumerate() {
@@ -129,10 +134,12 @@ fn inside(
     ranges: &mut Vec<Range<usize>>,
 ) {
     match node {
-        SyntaxNode::For { body, .. } => match left(body, deleted) {
-            Left::Nothing => edits.push(Edit::replace(body.span(), ";")),
-            _ => inside(body, deleted, edits, ranges),
-        },
+        SyntaxNode::For { body, .. } | SyntaxNode::Labeled { body, .. } => {
+            match left(body, deleted) {
+                Left::Nothing => edits.push(Edit::replace(body.span(), ";")),
+                _ => inside(body, deleted, edits, ranges),
+            }
+        }
         SyntaxNode::If {
             then,
             els,
@@ -449,6 +456,26 @@ mod tests {
             "  for (i = 0; i < N; i++)\n    u[i] = v[i];\n  for (i = 0; i < N; i++)\n    out[i] = u[i];\n",
         );
         assert_eq!(out, "  for (i = 0; i < N; i++)\n    out[i] = u[i];\n");
+    }
+
+    /// A label stays where its statement goes (with `;` as its
+    /// statement), and goes nowhere else.
+    #[test]
+    fn a_label_stays_with_an_empty_statement() {
+        let out = delete_copies(
+            "copy:\n  for (i = 0; i < N; i++)\n    u[i] = v[i];\n  for (i = 0; i < N; i++)\n    out[i] = u[i];\n",
+        );
+        assert_eq!(
+            out,
+            "copy:\n  ;\n  for (i = 0; i < N; i++)\n    out[i] = u[i];\n"
+        );
+        let out = delete_copies(
+            "  for (i = 0; i < N; i++) {\n    c: u[i] = v[i];\n    keep: out[i] = u[i];\n  }\n",
+        );
+        assert_eq!(
+            out,
+            "  for (i = 0; i < N; i++) {\n    c: ;\n    keep: out[i] = u[i];\n  }\n"
+        );
     }
 
     #[test]

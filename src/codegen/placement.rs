@@ -101,6 +101,8 @@ pub(crate) fn loop_sites(scop: &Scop) -> (Vec<LoopSite>, HashMap<StmtId, Vec<usi
                     after_pragma = matches!(item, SyntaxNode::Pragma { .. });
                 }
             }
+            // No line goes between a label and its loop.
+            SyntaxNode::Labeled { body, .. } => walk(body, (false, None), w),
             SyntaxNode::Empty { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => {}
         }
     }

@@ -137,8 +137,9 @@ fn has_loop(node: &SyntaxNode) -> bool {
             has_loop(then) || els.as_ref().is_some_and(|e| has_loop(e))
         }
         SyntaxNode::Block { items, .. } => items.iter().any(has_loop),
+        SyntaxNode::Labeled { body, .. } => has_loop(body),
         SyntaxNode::Pragma { .. } => true,
-        _ => false,
+        SyntaxNode::Stmt { .. } | SyntaxNode::Empty { .. } | SyntaxNode::Kept { .. } => false,
     }
 }
 

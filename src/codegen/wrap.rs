@@ -154,16 +154,23 @@ fn rank(op: &str) -> usize {
 fn breaks(line: &str) -> (Vec<Break>, Vec<(usize, u8)>) {
     let mut found = Vec::new();
     let mut open: Vec<(usize, u8)> = Vec::new();
+    // A `:` with no `?` before it ends a label (`produce: for ...`): the
+    // label stays on the line of its statement.
+    let mut questions = 0usize;
     for (range, kind) in tokens(line) {
         if kind != TokenKind::Punct {
             continue;
         }
         let op = &line[range.clone()];
+        if op == "?" {
+            questions += 1;
+        }
         match op {
             "(" | "[" | "{" => open.push((range.start, op.as_bytes()[0])),
             ")" | "]" | "}" => {
                 open.pop();
             }
+            ":" if questions == 0 => {}
             "++" | "--" | "->" | "!" | "~" | "." => {}
             _ if line[range.end..].starts_with(' ') => {
                 let depth = open
@@ -284,6 +291,30 @@ mod tests {
             assert!(l.starts_with(&format!("{}blurx", " ".repeat(13))), "{l}");
         }
         assert_eq!(tokens(&wrapped), tokens(&long));
+    }
+
+    /// A label's `:` is not a place to break: the label stays on its
+    /// loop's line; the `:` of a `?:` still is.
+    #[test]
+    fn a_label_stays_on_the_line_of_its_loop() {
+        let original = "        acc: for (i = 0; i <= k - 1; i++)\n";
+        let update = "y_r0 = y_r0 + 2 < 2 * N - 1 ? y_r0 + 2 : y_r0 + 2 - (2 * N - 1)";
+        let long = format!(
+            "        acc: for (i = 0, y_r0 = (2 * i + k - 1) % (2 * N - 1); i <= k - 1; i++, {update})\n"
+        );
+        let wrapped = wrap_changed_lines(original, &long);
+        assert!(wrapped.lines().count() > 1, "{wrapped}");
+        assert!(
+            wrapped.starts_with("        acc: for (i = 0, "),
+            "{wrapped}"
+        );
+        assert_eq!(tokens(&wrapped), tokens(&long));
+        let (places, _) = breaks("    x = c ? a : b; L: y = 1;");
+        let after: Vec<&str> = places
+            .iter()
+            .map(|p| &"    x = c ? a : b; L: y = 1;"[..p.at])
+            .collect();
+        assert!(after.iter().any(|t| t.ends_with("a :")), "{after:?}");
     }
 
     #[test]

@@ -157,9 +157,9 @@ codes! {
         fix: "pass elements, not addresses";
     /// A statement that is not static control.
     UnsupportedStatement = "PF022", Warning, "unsupported statement",
-        trigger: "a `while`, `do`, `switch`, `return`, `break`, `continue`, `goto` or label",
-        why: "it is not static control",
-        fix: "the loop nests inside it are still searched";
+        trigger: "a `while`, `do`, `switch`, `return`, `break`, `continue` or `goto`, or a label that a `goto` of the function names (other labelled statements are read as their statement)",
+        why: "it is not static control: a `goto` may enter the labelled statement from elsewhere",
+        fix: "the loop nests inside it are still searched (not inside a statement a `goto` may jump to)";
     /// An expression statement that is not an assignment.
     NotAnAssignment = "PF023", Warning, "statement that is not an assignment",
         trigger: "an expression statement that is not an assignment (a call statement `f(A);`), or an unknown variable",

@@ -292,6 +292,7 @@ impl<'a, 't> Machine<'a, 't> {
                 exprs,
                 children,
                 span,
+                ..
             } => {
                 self.stmt = span.clone();
                 self.exec_other(kind, exprs, children)
@@ -307,6 +308,8 @@ impl<'a, 't> Machine<'a, 't> {
                 self.returned = Some(v);
                 Ok(Flow::Return)
             }
+            // No `goto` is run (see below), so a label is only a name.
+            ("labeled_statement", _, [body]) => self.exec(body),
             ("break_statement", [], []) => Ok(Flow::Break),
             ("continue_statement", [], []) => Ok(Flow::Continue),
             ("while_statement", [cond], [body]) => {

@@ -964,6 +964,21 @@ fn to_dnf_depth<R: Resolver>(
             let db = to_dnf(b, place, res)?;
             da.or_disjoint(db).ok_or_else(|| too_complex(res))
         }
+        // `&` and `|` of two truth values (0 or 1 each) are `&&` and
+        // `||`: the same value, and conditions have no side effects, so
+        // evaluating both operands changes nothing. Any other operand
+        // (`i & 1`, `x | 4`) is a bit operation on a number.
+        ExprKind::Binary(op @ (BinOp::BitAnd | BinOp::BitOr), a, b)
+            if is_truth_value(a) && is_truth_value(b) =>
+        {
+            let da = to_dnf(a, place, res)?;
+            let db = to_dnf(b, place, res)?;
+            if *op == BinOp::BitAnd {
+                da.and(&db).ok_or_else(|| too_complex(res))
+            } else {
+                da.or_disjoint(db).ok_or_else(|| too_complex(res))
+            }
+        }
         ExprKind::Unary(UnOp::Not, a) => {
             let da = to_dnf(a, place, res)?;
             da.not().ok_or_else(|| too_complex(res))
@@ -1007,6 +1022,30 @@ fn to_dnf_depth<R: Resolver>(
                 .not()
                 .ok_or_else(|| too_complex(res))
         }
+    }
+}
+
+/// Whether `e` is 0 or 1 by its form: a comparison, `!`, `&&`, `||`, or
+/// `&` / `|` of such (parentheses are not nodes of [`Expr`]).
+fn is_truth_value(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary(
+            BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::And
+            | BinOp::Or,
+            _,
+            _,
+        )
+        | ExprKind::Unary(UnOp::Not, _) => true,
+        ExprKind::Binary(BinOp::BitAnd | BinOp::BitOr, a, b) => {
+            is_truth_value(a) && is_truth_value(b)
+        }
+        _ => false,
     }
 }
 

@@ -14,6 +14,7 @@ use super::affine::{
     Constraint, Dnf, Lin, MAX_DISJUNCTS, Place, Resolver, Sym, Val, is_signed_integer_type_text,
     not_affine, strip_eq, to_dnf, to_lin, to_val,
 };
+use super::labels::{GotoTargets, labelled};
 use super::macros::Macros;
 use super::rotating::BodyForm;
 use super::scope::{Role, Scopes};
@@ -204,6 +205,13 @@ pub(crate) fn syntax_node(stmt: &CStmt, source: &str, scopes: &Scopes) -> Syntax
                 .collect(),
         },
         CStmt::Empty { span } => SyntaxNode::Empty { span: span.clone() },
+        CStmt::Other { span, .. } if let Some((label, inner)) = labelled(stmt) => {
+            SyntaxNode::Labeled {
+                span: span.clone(),
+                label: label.to_string(),
+                body: Box::new(syntax_node(inner, source, scopes)),
+            }
+        }
         CStmt::Preproc { span, .. } if is_statement_pragma(stmt) => {
             SyntaxNode::Pragma { span: span.clone() }
         }
@@ -429,6 +437,9 @@ pub(crate) struct Analyzer<'a> {
     /// The reads and calls of such conditions that the next statement
     /// takes (see [`data_if`]).
     pending: Option<Pending>,
+    /// The labels of the function a `goto` may jump to (`None`: not
+    /// known, every label may be one).
+    goto_targets: Option<GotoTargets>,
 }
 
 /// The iterator of a `for` loop, as its header declares it.
@@ -497,7 +508,15 @@ impl<'a> Analyzer<'a> {
             calls: Vec::new(),
             data_conds: Vec::new(),
             pending: None,
+            goto_targets: None,
         }
+    }
+
+    /// The labels of the function that a `goto` may jump to: the other
+    /// labelled statements are read as their statements.
+    pub(crate) fn with_goto_targets(mut self, targets: &GotoTargets) -> Analyzer<'a> {
+        self.goto_targets = Some(targets.clone());
+        self
     }
 
     /// The pragmas of the file, so that loops marked parallel are known.
@@ -678,6 +697,22 @@ impl<'a> Analyzer<'a> {
                 Ok(out)
             }
             CStmt::For { .. } => self.stmt_with(stmt, None),
+            CStmt::Other { .. } if let Some((label, inner)) = labelled(stmt) => {
+                if self.goto_targets.as_ref().is_none_or(|t| t.contains(label)) {
+                    let span = stmt.span();
+                    let end = self.keyword_end(&span);
+                    let d = self
+                        .warn(
+                            Code::UnsupportedStatement,
+                            format!("label `{label}` is the target of a `goto`"),
+                            span.start..end,
+                            "a `goto` of this function may jump here",
+                        )
+                        .with_note("the labelled statement and everything around it in the same loop nest stay out of the SCoP; a label that no `goto` names is read through");
+                    return self.reject(d);
+                }
+                self.stmt(inner)
+            }
             CStmt::Other { kind, span, .. } => {
                 let what = kind.trim_end_matches("_statement").replace('_', " ");
                 let end = self.keyword_end(span);

@@ -8,31 +8,19 @@
 //! by this SCoP alone, and the SCoP must run at most once per entry into
 //! the array's block: no loop, `switch` or label between the declaration's
 //! block and the SCoP, and no label in the function a `goto` could jump
-//! back to.
+//! back to (a label no `goto` names cannot be jumped to, see
+//! [`super::labels`]).
 
 use std::ops::Range;
 
+use super::labels::{GotoTargets, has_goto_target};
 use super::syntax::CStmt;
 
 /// Whether the SCoP spanning `region` runs at most once per entry into
 /// the block that declares the local whose declaration starts at
 /// `decl_start`, in the function body `body` (see the module's note).
 pub(crate) fn runs_once_per_entry(body: &CStmt, decl_start: usize, region: &Range<usize>) -> bool {
-    !has_label(body) && from_declaring_block(body, decl_start, region)
-}
-
-/// Whether `stmt` or a statement inside it is labelled (`goto` target or
-/// `case`, which only a `switch` reaches).
-fn has_label(stmt: &CStmt) -> bool {
-    match stmt {
-        CStmt::Other { kind, children, .. } => {
-            kind == "labeled_statement" || children.iter().any(has_label)
-        }
-        CStmt::For { body, .. } => has_label(body),
-        CStmt::If { then, els, .. } => has_label(then) || els.as_deref().is_some_and(has_label),
-        CStmt::Compound { items, .. } => items.iter().any(has_label),
-        _ => false,
-    }
+    !has_goto_target(body, &GotoTargets::of(body)) && from_declaring_block(body, decl_start, region)
 }
 
 fn contains(outer: &Range<usize>, inner: &Range<usize>) -> bool {

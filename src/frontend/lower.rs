@@ -505,7 +505,9 @@ fn number_statements(node: &mut SyntaxNode, ids: &HashMap<(usize, usize), StmtId
             Some(found) => *id = *found,
             None => *node = SyntaxNode::Kept { span: span.clone() },
         },
-        SyntaxNode::For { body, .. } => number_statements(body, ids),
+        SyntaxNode::For { body, .. } | SyntaxNode::Labeled { body, .. } => {
+            number_statements(body, ids)
+        }
         SyntaxNode::If { then, els, .. } => {
             number_statements(then, ids);
             if let Some(e) = els {

@@ -29,6 +29,7 @@ pub mod buffers;
 pub mod effects;
 pub(crate) mod fresh;
 pub mod heap;
+pub(crate) mod labels;
 pub mod lower;
 pub mod macros;
 pub mod masks;
@@ -247,6 +248,7 @@ fn detect_all(
             body_names: &views.body_names,
         },
         current: 0,
+        goto_targets: labels::GotoTargets::default(),
         scopes: &scopes,
         effects: &effects,
         aliasing: &aliasing,
@@ -257,6 +259,7 @@ fn detect_all(
     for (k, f) in file.functions.iter().enumerate() {
         ex.macros = views.of_function(k);
         ex.current = k;
+        ex.goto_targets = labels::GotoTargets::of(&f.body);
         ex.detect_function(f);
     }
     (ex.sink, ex.scops)
@@ -624,6 +627,8 @@ struct Extractor<'a> {
     positions: MacroPositions<'a>,
     /// The index of the current function.
     current: usize,
+    /// The labels of the current function that a `goto` may jump to.
+    goto_targets: labels::GotoTargets,
     scopes: &'a Scopes<'a>,
     effects: &'a effects::FileEffects,
     aliasing: &'a aliasing::FileAliasing,
@@ -736,7 +741,8 @@ impl<'a> Extractor<'a> {
                 pragmas = self.with_conditional_pragmas(item.span().start, pragmas);
             }
             let mut an = Analyzer::new(self.source, self.macros, self.scopes)
-                .with_pragmas(&self.file.pragmas);
+                .with_pragmas(&self.file.pragmas)
+                .with_goto_targets(&self.goto_targets);
             match an.analyze_top(item, form) {
                 Some(mut a) => {
                     if a.nodes.is_empty() {
@@ -830,6 +836,13 @@ Code::LoopsUnderConditional,
                                 .with_note("move the conditional outside the function, or select the code with a parameter"),
                             );
                         }
+                        continue;
+                    }
+                    // A statement a `goto` may jump to stays out of every
+                    // SCoP, with what it holds (the analysis said why).
+                    if labels::labelled(item)
+                        .is_some_and(|(label, _)| self.goto_targets.contains(label))
+                    {
                         continue;
                     }
                     for child in child_lists(item) {

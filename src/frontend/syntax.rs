@@ -328,6 +328,11 @@ pub(crate) enum CStmt {
         kind: String,
         exprs: Vec<Expr>,
         children: Vec<CStmt>,
+        /// The label of a `labeled_statement` (`produce: for ...`, whose
+        /// one child is the statement) and the label a `goto_statement`
+        /// names; `None` for other kinds (and for a `goto` without a
+        /// plain label).
+        label: Option<String>,
         span: Range<usize>,
     },
 }
@@ -1292,6 +1297,7 @@ impl<'s> Lowerer<'s> {
                 kind: "too_deeply_nested_statement".into(),
                 exprs: Vec::new(),
                 children: Vec::new(),
+                label: None,
                 span,
             };
         }
@@ -1476,10 +1482,18 @@ impl<'s> Lowerer<'s> {
                         exprs.push(self.expr(child));
                     }
                 }
+                let label = match kind {
+                    "labeled_statement" | "goto_statement" => node
+                        .child_by_field_name("label")
+                        .filter(|l| l.kind() == "statement_identifier")
+                        .map(|l| self.text(l)),
+                    _ => None,
+                };
                 CStmt::Other {
                     kind: kind.to_string(),
                     exprs,
                     children,
+                    label,
                     span,
                 }
             }

@@ -451,6 +451,14 @@ pub enum SyntaxNode {
         span: Range<usize>,
         items: Vec<SyntaxNode>,
     },
+    /// A labelled statement (`produce: for ...`) whose label no `goto`
+    /// names: the label goes wherever its statement goes, and stays when
+    /// the statement is deleted (`produce: ;`).
+    Labeled {
+        span: Range<usize>,
+        label: String,
+        body: Box<SyntaxNode>,
+    },
     /// An empty statement `;`.
     Empty { span: Range<usize> },
     /// A `#pragma` line that applies to the next item of its block (`omp`,
@@ -467,9 +475,36 @@ impl SyntaxNode {
             | SyntaxNode::For { span, .. }
             | SyntaxNode::If { span, .. }
             | SyntaxNode::Block { span, .. }
+            | SyntaxNode::Labeled { span, .. }
             | SyntaxNode::Empty { span }
             | SyntaxNode::Pragma { span }
             | SyntaxNode::Kept { span } => span.clone(),
+        }
+    }
+
+    /// The statement under the node's labels (`a: b: for ...` is the
+    /// `for`); the node itself when it has none.
+    pub fn unlabelled(&self) -> &SyntaxNode {
+        match self {
+            SyntaxNode::Labeled { body, .. } => body.unlabelled(),
+            other => other,
+        }
+    }
+
+    /// Whether a labelled statement sits in the node (the node itself
+    /// included).
+    pub fn has_label(&self) -> bool {
+        match self {
+            SyntaxNode::Labeled { .. } => true,
+            SyntaxNode::For { body, .. } => body.has_label(),
+            SyntaxNode::If { then, els, .. } => {
+                then.has_label() || els.as_ref().is_some_and(|e| e.has_label())
+            }
+            SyntaxNode::Block { items, .. } => items.iter().any(SyntaxNode::has_label),
+            SyntaxNode::Stmt { .. }
+            | SyntaxNode::Empty { .. }
+            | SyntaxNode::Pragma { .. }
+            | SyntaxNode::Kept { .. } => false,
         }
     }
 }

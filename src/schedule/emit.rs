@@ -46,6 +46,23 @@ pub(crate) enum RunRefusal {
     /// The text could not be printed (an overflow of polyfold's own
     /// arithmetic, an edit that does not apply).
     NotPrintable,
+    /// A label (`produce:`) on a loop of the run or inside its bodies
+    /// would be printed more than once (a prologue or an epilogue runs
+    /// the bodies again), or could not be laid out before the loop.
+    Labelled(String),
+}
+
+impl RunRefusal {
+    /// The words of the report.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            RunRefusal::Overflow(risk) => risk.describe(),
+            RunRefusal::NotPrintable => "its text could not be printed".to_string(),
+            RunRefusal::Labelled(label) => format!(
+                "the label `{label}` would not stay with one loop (a shifted run prints its bodies in more than one loop)"
+            ),
+        }
+    }
 }
 
 /// Which part of a fused run a loop of its text is.
@@ -96,11 +113,28 @@ pub(crate) fn run_text(
     let scop = &program.scops[run.scop];
     let source = &program.source;
     let name = run.loops[0].iterator.clone();
-    let indent = indent_of_line(source, run.span.start);
+    // The first loop's `for` line (its labels may sit on lines of their
+    // own before it).
+    let indent = indent_of_line(source, run.loops[0].start);
     let unit = indent_unit(source, run);
     let mut params = scop.param_texts();
     params.extend(run.outer.iter().cloned());
     let plans = plan_segments(scop, run).ok_or(RunRefusal::NotPrintable)?;
+    // Each body is printed once only with one loop: a label in a body
+    // would be printed twice, a loop's label would have no loop of its
+    // own.
+    if plans.len() > 1
+        && let Some(l) = run
+            .loops
+            .iter()
+            .find(|l| !l.labels.is_empty() || l.labels_inside)
+    {
+        let label = l.labels.first().map_or_else(
+            || format!("inside loop `{}`", l.iterator),
+            |x| x.name.clone(),
+        );
+        return Err(RunRefusal::Labelled(label));
+    }
     let facts = overflow::scop_facts(&program.source, scop);
     let frame = run_frame((source, scop), &facts, run).ok_or(RunRefusal::NotPrintable)?;
     let text = |a: &AffExpr| param_text(&params, a);
@@ -141,7 +175,7 @@ pub(crate) fn run_text(
         }
         segments.push(((head, members), anchor));
     }
-    let mut out = String::new();
+    let mut out = Layout::new(indent_of_line(source, run.span.start));
     let mut order = Vec::new();
     // The items moved before the loops, as they are.
     for span in &run.hoisted {
@@ -153,9 +187,7 @@ pub(crate) fn run_text(
             ),
             &indent,
         );
-        out.push_str(text.trim_start());
-        out.push('\n');
-        out.push_str(&indent);
+        out.put(&indent, text.trim_start(), "\n")?;
         order.extend(
             scop.stmts
                 .iter()
@@ -164,12 +196,19 @@ pub(crate) fn run_text(
                 .map(|(k, _)| (k, 0)),
         );
     }
+    // The loops' labels, in order, before the one loop (see above), laid
+    // out as in the input: each on a line of its own, or before the loop
+    // on its line.
+    for label in run.loops.iter().flat_map(|l| &l.labels) {
+        let (at, after) = if label.own_line {
+            (indent_of_line(source, label.start), "\n")
+        } else {
+            (indent.clone(), " ")
+        };
+        out.put(&at, &format!("{}:", label.name), after)?;
+    }
     for (n, ((head, members), anchor)) in segments.iter().enumerate() {
-        if n > 0 {
-            out.push('\n');
-            out.push_str(&indent);
-        }
-        out.push_str(head);
+        let mut text = String::new();
         let body_of = |k: usize| -> &str {
             let shift = run.loops[k].shift - anchor;
             bodies.get(&(k, shift)).map_or("", String::as_str)
@@ -179,10 +218,52 @@ pub(crate) fn run_text(
             (members, *anchor),
             (&indent, &unit),
             &body_of,
-            (&mut out, &mut order),
+            (&mut text, &mut order),
         );
+        let after = if n + 1 < segments.len() { "\n" } else { "" };
+        out.put(&indent, &format!("{head}{text}"), after)?;
     }
-    Ok((out, order))
+    Ok((out.text, order))
+}
+
+/// The text of a fused run as it is laid out: each piece at its
+/// indentation on a line of its own, or after the piece before it on its
+/// line. The text replaces a span that starts after `lead`, the blanks
+/// before it on its line.
+struct Layout {
+    text: String,
+    /// The blanks before the end of `text` on its line, when nothing else
+    /// is (`None` after a piece that the next one follows on its line).
+    blanks: Option<String>,
+}
+
+impl Layout {
+    fn new(lead: String) -> Layout {
+        Layout {
+            text: String::new(),
+            blanks: Some(lead),
+        }
+    }
+
+    /// Appends `piece` at indentation `indent` (or right after the piece
+    /// before, on its line), then `after` (a line break, a space or
+    /// nothing). A line that already holds more blanks than `indent` is
+    /// not printable.
+    fn put(&mut self, indent: &str, piece: &str, after: &str) -> Result<(), RunRefusal> {
+        if let Some(blanks) = self.blanks.take() {
+            let more = indent
+                .strip_prefix(blanks.as_str())
+                .ok_or(RunRefusal::NotPrintable)?;
+            self.text.push_str(more);
+        }
+        self.text.push_str(piece);
+        self.text.push_str(after);
+        self.blanks = match after {
+            "\n" => Some(String::new()),
+            _ => None,
+        };
+        Ok(())
+    }
 }
 
 /// The loops of a run's text in fused time (see the module doc): a
@@ -404,7 +485,11 @@ fn header_of<'a>(
                 walk(then, body).or_else(|| els.as_ref().and_then(|e| walk(e, body)))
             }
             SyntaxNode::Block { items, .. } => items.iter().find_map(|i| walk(i, body)),
-            _ => None,
+            SyntaxNode::Labeled { body: b, .. } => walk(b, body),
+            SyntaxNode::Stmt { .. }
+            | SyntaxNode::Empty { .. }
+            | SyntaxNode::Pragma { .. }
+            | SyntaxNode::Kept { .. } => None,
         }
     }
     items.iter().find_map(|i| walk(&i.node, body))
@@ -683,7 +768,7 @@ pub(crate) fn describe_loops(run: &FusedRun) -> String {
 }
 
 /// A run that [`fusion_edits`] did not fuse, and why.
-pub type Refused = (FusedRun, OverflowRisk);
+pub(crate) type Refused = (FusedRun, RunRefusal);
 
 /// The edits that fuse the runs of `runs` in `program`'s source, and per
 /// run the statements its text holds (with their shifts). A run whose
@@ -705,7 +790,9 @@ pub(crate) fn fusion_edits(
                 orders.push(order);
                 kept.push(run);
             }
-            Err(RunRefusal::Overflow(risk)) => refused.push((run, risk)),
+            Err(why @ (RunRefusal::Overflow(_) | RunRefusal::Labelled(_))) => {
+                refused.push((run, why))
+            }
             Err(RunRefusal::NotPrintable) => return None,
         }
     }
@@ -782,7 +869,7 @@ fn proven_nonneg(scop: &Scop, run: &FusedRun, a: &AffExpr) -> bool {
 /// header's, or four spaces.
 fn indent_unit(source: &str, run: &FusedRun) -> String {
     let l = &run.loops[0];
-    let outer = indent_of_line(source, run.span.start);
+    let outer = indent_of_line(source, l.start);
     let body_start = if l.body_is_block {
         // The first line inside the block.
         source[l.body.clone()]

@@ -42,6 +42,22 @@ pub struct FusedLoop {
     /// The arrays its statements write, and read.
     pub writes: Vec<crate::ir::ArrayId>,
     pub reads: Vec<crate::ir::ArrayId>,
+    /// Where its `for` starts (after its labels).
+    pub start: usize,
+    /// Its labels (`produce: for ...`), outermost first.
+    pub labels: Vec<LoopLabel>,
+    /// Whether a labelled statement sits in its body.
+    pub labels_inside: bool,
+}
+
+/// A label of a loop of a run, with its layout in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopLabel {
+    pub name: String,
+    /// Where the label starts.
+    pub start: usize,
+    /// Whether its statement starts on a later line.
+    pub own_line: bool,
 }
 
 /// Consecutive loops of a SCoP fused into one (with a prologue and an
@@ -258,7 +274,7 @@ fn siblings(
             header: Some(h),
             body,
             ..
-        } = node
+        } = node.unlabelled()
         {
             let mut inner = outer.to_vec();
             inner.push(h.iterator.clone());
@@ -281,7 +297,9 @@ fn descend(
             let list: Vec<(&SyntaxNode, bool)> = items.iter().map(|n| (n, false)).collect();
             siblings(program, si, (&list, outer, planning), runs);
         }
-        SyntaxNode::For { .. } => siblings(program, si, (&[(body, false)], outer, planning), runs),
+        SyntaxNode::For { .. } | SyntaxNode::Labeled { .. } => {
+            siblings(program, si, (&[(body, false)], outer, planning), runs)
+        }
         SyntaxNode::If {
             then, els: None, ..
         } => descend(program, si, (then, outer, planning), runs),
@@ -366,12 +384,25 @@ fn fusable_loop(
     outer: &[String],
 ) -> Option<FusedLoop> {
     let d = outer.len();
+    let mut labels = Vec::new();
+    let mut labelled = node;
+    while let SyntaxNode::Labeled { span, label, body } = labelled {
+        labels.push(LoopLabel {
+            name: label.clone(),
+            start: span.start,
+            own_line: program
+                .source
+                .get(span.start..body.span().start)
+                .is_some_and(|t| t.contains('\n')),
+        });
+        labelled = body;
+    }
     let SyntaxNode::For {
         span,
         header: Some(header),
         body,
         keeps_iterator: false,
-    } = node
+    } = labelled
     else {
         return None;
     };
@@ -435,6 +466,9 @@ fn fusable_loop(
         declares: header.declares.clone(),
         writes,
         reads,
+        start: span.start,
+        labels,
+        labels_inside: body.has_label(),
     })
 }
 
@@ -599,7 +633,7 @@ fn contains_kept(node: &SyntaxNode) -> bool {
     match node {
         SyntaxNode::Kept { .. } | SyntaxNode::Pragma { .. } => true,
         SyntaxNode::Stmt { .. } | SyntaxNode::Empty { .. } => false,
-        SyntaxNode::For { body, .. } => contains_kept(body),
+        SyntaxNode::For { body, .. } | SyntaxNode::Labeled { body, .. } => contains_kept(body),
         SyntaxNode::If { then, els, .. } => {
             contains_kept(then) || els.as_ref().is_some_and(|e| contains_kept(e))
         }

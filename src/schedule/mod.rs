@@ -190,11 +190,11 @@ pub(crate) fn fusion_stages(
             let Some((edits, orders, refused)) = emit::fusion_edits(&current, &mut runs) else {
                 break;
             };
-            for (run, risk) in refused {
+            for (run, refusal) in refused {
                 let why = format!(
                     "{} not fused: {}",
                     emit::describe_loops(&run),
-                    risk.describe()
+                    refusal.describe()
                 );
                 if !kept.contains(&(run.scop, why.clone())) {
                     kept.push((run.scop, why));

@@ -187,7 +187,8 @@ fn stmt_ids(node: &SyntaxNode, out: &mut Vec<usize>) {
             }
         }
         SyntaxNode::Block { items, .. } => items.iter().for_each(|i| stmt_ids(i, out)),
-        _ => {}
+        SyntaxNode::Labeled { body, .. } => stmt_ids(body, out),
+        SyntaxNode::Empty { .. } | SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => {}
     }
 }
 
@@ -323,6 +324,9 @@ fn plain_tree(node: &SyntaxNode, headers: &mut Vec<(String, Option<String>)>) ->
             plain_tree(then, headers) && els.as_ref().is_none_or(|e| plain_tree(e, headers))
         }
         SyntaxNode::Block { items, .. } => items.iter().all(|i| plain_tree(i, headers)),
+        // Planned like its statement; `nest_text` refuses to print it
+        // (the new nest has no place for the label).
+        SyntaxNode::Labeled { body, .. } => plain_tree(body, headers),
         SyntaxNode::Pragma { .. } | SyntaxNode::Kept { .. } => false,
     }
 }
@@ -1126,6 +1130,9 @@ pub(crate) enum NestRefusal {
     /// A statement would run with an iterator of another type than its
     /// own (the new loop's variable has the type of the level).
     IteratorTypes,
+    /// The nest would be printed anew, and these labels (`produce:`)
+    /// would have no loop of their own to stay with.
+    Labelled(Vec<String>),
     /// The scanner or the printer gave nothing.
     NotPrintable,
 }
@@ -1138,9 +1145,46 @@ impl NestRefusal {
             NestRefusal::IteratorTypes => Some(
                 "statements whose iterators have different types would share a loop".to_string(),
             ),
+            NestRefusal::Labelled(labels) => Some(format!(
+                "the new nest would have no loop of its own for the label{} `{}`",
+                if labels.len() == 1 { "" } else { "s" },
+                labels.join("`, `")
+            )),
             NestRefusal::NotPrintable => None,
         }
     }
+}
+
+/// The labels of the SCoP's statements inside `span`, in order.
+fn labels_in(scop: &Scop, span: &Range<usize>) -> Vec<String> {
+    fn walk(node: &SyntaxNode, out: &mut Vec<String>) {
+        match node {
+            SyntaxNode::Labeled { label, body, .. } => {
+                out.push(label.clone());
+                walk(body, out);
+            }
+            SyntaxNode::For { body, .. } => walk(body, out),
+            SyntaxNode::If { then, els, .. } => {
+                walk(then, out);
+                if let Some(e) = els {
+                    walk(e, out);
+                }
+            }
+            SyntaxNode::Block { items, .. } => items.iter().for_each(|i| walk(i, out)),
+            SyntaxNode::Stmt { .. }
+            | SyntaxNode::Empty { .. }
+            | SyntaxNode::Pragma { .. }
+            | SyntaxNode::Kept { .. } => {}
+        }
+    }
+    let mut out = Vec::new();
+    for item in &scop.items {
+        let at = item.node.span();
+        if span.start <= at.start && at.end <= span.end {
+            walk(&item.node, &mut out);
+        }
+    }
+    out
 }
 
 /// The text that replaces `plan.span` (the SCoP's loops printed again by
@@ -1160,6 +1204,10 @@ pub(crate) fn nest_text(
     use super::scan::{Node, ScanStmt, print_checked};
     use crate::codegen::overflow::{self, IntType};
     let full = &program.scops[plan.scop];
+    let labels = labels_in(full, &plan.span);
+    if !labels.is_empty() {
+        return Err(NestRefusal::Labelled(labels));
+    }
     let sub = sub_scop(full, plan.first..plan.first + plan.times.len());
     let scop = &sub;
     let n = plan.names.len();

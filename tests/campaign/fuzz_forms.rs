@@ -107,6 +107,13 @@ fn shows_form(name: &str, program: &GenProgram, text: &str) -> bool {
         "initialised" => text.contains("] = {0};"),
         "stencil-chains" => stencil_chain_length(scop) >= 2,
         "time-loops" => time_depth(scop) >= 1,
+        "labels-bitwise" => {
+            scop.contains(") & (")
+                || scop.lines().any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with('L') && (l.ends_with(':') || l.contains(": for ("))
+                })
+        }
         _ => {
             let form = RealCForm::ALL
                 .into_iter()

@@ -90,7 +90,7 @@ fn only_a_local_that_nothing_else_touches_starts_indeterminate() {
         ("volatile int c[N][N];", ""),
         ("int c[N][N];", "c[0][0] = 1;"),
         // A label a `goto` could reach before the SCoP.
-        ("int c[N][N];", "again:;"),
+        ("int c[N][N];", "again:; if (W[0][0] > 1000) goto again;"),
     ];
     for (decl, before) in defined {
         assert!(
@@ -98,6 +98,11 @@ fn only_a_local_that_nothing_else_touches_starts_indeterminate() {
             "{decl} {before}"
         );
     }
+    // A label that no `goto` names cannot be jumped to (issue 51).
+    assert!(starts_indeterminate(
+        &kernel("int c[N][N];", "again:;"),
+        "c"
+    ));
     // Parameters belong to the caller.
     assert!(!starts_indeterminate(&kernel("int c[N][N];", ""), "W"));
 }

@@ -3,7 +3,8 @@
 //! scalars, symbolic sizes, splitting, readable output, function
 //! parameters, the SMO path on the corpus, merged buffers verified, the
 //! per-stage snapshots of the corpus, the miscompiles of issue 14 (printing
-//! and values) and the real C of issue 45 (`real_c`).
+//! and values), the real C of issue 45 (`real_c`) and issue 51's labels
+//! and bitwise bounds (`labels_bitwise`).
 //!
 //! One test binary per stage (see `tests/README.md`); each former test
 //! crate is a module here.
@@ -16,6 +17,7 @@ mod data_conditions;
 mod function_parameters;
 mod fusion;
 mod indeterminate;
+mod labels_bitwise;
 mod miscompile_printing;
 mod miscompile_values;
 mod readable_output;

@@ -731,7 +731,7 @@ pub(crate) fn scop_facts(source: &str, scop: &Scop) -> ScopFacts {
     let top_loops: Vec<(std::ops::Range<usize>, Option<i64>)> = scop
         .items
         .iter()
-        .filter_map(|i| match &i.node {
+        .filter_map(|i| match i.node.unlabelled() {
             crate::ir::SyntaxNode::For { span, header, .. } => Some((
                 span.clone(),
                 header.as_ref().and_then(|h| written_bound(source, h)),
