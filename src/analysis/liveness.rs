@@ -107,6 +107,12 @@ pub(crate) fn classify(array: &Array, overrides: &LivenessOverrides) -> Classifi
             reason: "a chained assignment (`a = b = k`) reads it through the reference that writes it: one text for two accesses".into(),
         };
     }
+    if f.value_in_subscripts {
+        return Classification {
+            liveness: Liveness::External,
+            reason: "subscripts or bounds use the value assigned to it in the SCoP, and their text names it".into(),
+        };
+    }
     if named(&overrides.temp) {
         // The user vouches for the values' death after the code they
         // marked, not for code outside this SCoP that reads them (another

@@ -332,10 +332,35 @@ impl<'a> ValueCheck<'a> {
             {
                 return Some(Name::Column(np + k));
             }
+            if let Some(name) = substituted_scalar(scop, stmt, n) {
+                return Some(name);
+            }
             rotating(n).then_some(Name::Opaque)
         };
         Self::proven(frame, text, &names)
     }
+}
+
+/// A scalar that the subscripts of `stmt` name and whose value the model
+/// substituted (see [`crate::ir::Stmt::scalar_values`]): that one value,
+/// in the scalar's type.
+fn substituted_scalar(
+    scop: &Scop,
+    stmt: &crate::ir::Stmt,
+    name: &str,
+) -> Option<overflow::text::Name> {
+    let (_, value) = stmt.scalar_values.iter().find(|(n, _)| n == name)?;
+    let scalar = scop
+        .arrays
+        .iter()
+        .find(|a| a.name == name && a.facts.value_in_subscripts)?;
+    let mut row = value.coeffs.clone();
+    row.push(value.constant);
+    Some(overflow::text::Name::Bounded {
+        low: row.clone(),
+        high: row,
+        ty: overflow::IntType::of_text(&scalar.elem_type),
+    })
 }
 
 /// `text` (a name and its subscripts, `A[i % 2][j]`) with each subscript

@@ -18,6 +18,7 @@ use super::labels::{GotoTargets, labelled};
 use super::macros::Macros;
 use super::rotating::BodyForm;
 use super::scope::{Role, Scopes};
+use super::substitute::{Binding, Bound};
 use super::syntax::Pragma;
 use super::syntax::{BinOp, CStmt, Expr, ExprKind, ForInit};
 use crate::diag::{Code, Diagnostic, Severity};
@@ -83,6 +84,9 @@ pub(crate) struct StmtNode {
     /// `analyze::data_if`).
     pub data_conds: Vec<Range<usize>>,
     pub span: Range<usize>,
+    /// The scalars its subscripts name whose affine value was substituted
+    /// (see `frontend::substitute`), with that value.
+    pub values: Vec<(String, Lin)>,
 }
 
 /// The reads and calls of data conditions that the next assignment takes
@@ -118,6 +122,10 @@ pub(crate) struct Analyzed {
     /// Parameters whose known value an affine form uses (a product, `/`
     /// or `%` folded to a number): the SCoP is exact for that value only.
     pub value_uses: BTreeSet<String>,
+    /// Scalars (by variable) whose uses in subscripts, bounds or
+    /// conditions were read as the affine value assigned to them earlier
+    /// in the block (see `frontend::substitute`).
+    pub substituted: BTreeSet<usize>,
     /// The statement as a syntax node; its statements carry a placeholder
     /// id ([`UNNUMBERED`]) until lowering numbers them.
     pub node: SyntaxNode,
@@ -440,6 +448,19 @@ pub(crate) struct Analyzer<'a> {
     /// The labels of the function a `goto` may jump to (`None`: not
     /// known, every label may be one).
     goto_targets: Option<GotoTargets>,
+    /// The scalars with an affine value from an assignment earlier in an
+    /// enclosing block, innermost last (see `frontend::substitute`).
+    bindings: Vec<Binding>,
+    /// Reads of bound scalars whose value a subscript, bound or condition
+    /// used since the last statement or loop header took them, with the
+    /// affine values used.
+    substituted_reads: Vec<RawAccess>,
+    substituted_values: Vec<(String, Lin)>,
+    /// The reads of bound scalars by the headers and conditions around
+    /// the statement being analysed: each statement inside reads them.
+    control_reads: Vec<RawAccess>,
+    /// The variables of [`Analyzed::substituted`].
+    substituted: BTreeSet<usize>,
 }
 
 /// The iterator of a `for` loop, as its header declares it.
@@ -509,6 +530,11 @@ impl<'a> Analyzer<'a> {
             data_conds: Vec::new(),
             pending: None,
             goto_targets: None,
+            bindings: Vec::new(),
+            substituted_reads: Vec::new(),
+            substituted_values: Vec::new(),
+            control_reads: Vec::new(),
+            substituted: BTreeSet::new(),
         }
     }
 
@@ -546,6 +572,10 @@ impl<'a> Analyzer<'a> {
         self.diags.clear();
         self.has_loop = false;
         self.collapse = None;
+        self.bindings.clear();
+        self.clear_substituted();
+        self.control_reads.clear();
+        self.substituted.clear();
         let nodes = self.stmt_with(stmt, form.map(|(f, _)| f)).ok()?;
         let span = match form {
             Some((_, start)) => start..stmt.span().end,
@@ -560,6 +590,7 @@ impl<'a> Analyzer<'a> {
             iterators: self.iterators.clone(),
             scalar_reads: std::mem::take(&mut self.scalar_reads),
             value_uses: std::mem::take(&mut self.value_uses),
+            substituted: std::mem::take(&mut self.substituted),
             node: syntax_node(stmt, self.source, self.scopes),
             // The caller knows the parent.
             placement: Placement::Sole,
@@ -647,22 +678,30 @@ impl<'a> Analyzer<'a> {
                 let forms = self.body_forms(&items.iter().collect::<Vec<_>>());
                 let mut out = Vec::new();
                 let mut failed = false;
+                // The bindings made in this block hold until its end.
+                let bindings = self.bindings.len();
                 for (k, it) in items.iter().enumerate() {
+                    self.end_bindings_written_by(it);
                     if forms.iter().any(|(j, f)| (f.first..*j).contains(&k)) {
                         continue;
                     }
                     let form = forms.iter().find(|(j, _)| *j == k).map(|(_, f)| f);
                     match self.stmt_with(it, form) {
-                        Ok(n) => out.extend(n),
+                        Ok(n) => {
+                            out.extend(n);
+                            self.bind_assignment(it);
+                        }
                         Err(()) => failed = true,
                     }
                 }
+                self.bindings.truncate(bindings);
                 if failed { Err(()) } else { Ok(out) }
             }
             CStmt::Expr { expr, span } => self.expr_stmt(expr, span),
             CStmt::If {
                 cond, then, els, ..
             } => {
+                self.clear_substituted();
                 let dnf = match to_dnf(cond, Place::Condition, self) {
                     // Inside a condition that reads data, every `if` is
                     // modelled like one.
@@ -684,14 +723,26 @@ impl<'a> Analyzer<'a> {
                     );
                     return self.reject(d);
                 };
+                // The statements of both branches read the scalars that
+                // the condition's substituted values came from.
+                let controls = self.control_reads.len();
+                self.control_reads.append(&mut self.substituted_reads);
+                self.substituted_values.clear();
                 self.conds.push(dnf);
                 let t = self.stmt(then);
                 self.conds.pop();
+                let r = match els {
+                    Some(e) if t.is_ok() => {
+                        self.conds.push(neg);
+                        let r = self.stmt(e);
+                        self.conds.pop();
+                        Some(r)
+                    }
+                    _ => None,
+                };
+                self.control_reads.truncate(controls);
                 let mut out = t?;
-                if let Some(e) = els {
-                    self.conds.push(neg);
-                    let r = self.stmt(e);
-                    self.conds.pop();
+                if let Some(r) = r {
                     out.extend(r?);
                 }
                 Ok(out)
@@ -762,6 +813,7 @@ impl<'a> Analyzer<'a> {
         form: Option<&BodyForm>,
     ) -> Res<Vec<Node>> {
         self.has_loop = true;
+        self.clear_substituted();
         let iterator = match self.loop_iterator(init, header) {
             Ok(it) => it,
             Err(d) => return self.reject(d),
@@ -840,7 +892,13 @@ impl<'a> Analyzer<'a> {
             never_runs |= r.never_runs;
             self.aliases.push((r.name, r.value));
         }
+        // The statements of the body read the scalars that the header's
+        // substituted values came from.
+        let controls = self.control_reads.len();
+        self.control_reads.append(&mut self.substituted_reads);
+        self.substituted_values.clear();
         let body_nodes = self.stmt(body);
+        self.control_reads.truncate(controls);
         self.aliases.truncate(aliases);
         self.collapse = outer;
         self.loops.pop();
@@ -1510,6 +1568,7 @@ impl<'a> Analyzer<'a> {
         let mut nodes = Vec::new();
         let mut previous: Option<RawAccess> = None;
         self.calls.clear();
+        self.clear_substituted();
         for (op, lhs) in targets.into_iter().rev() {
             let write = self.lhs_access(lhs)?;
             let mut reads = Vec::new();
@@ -1526,6 +1585,7 @@ impl<'a> Analyzer<'a> {
                 }
             }
             previous = Some(write.clone());
+            self.add_substituted_reads(&mut reads, span);
             nodes.push(Node::Stmt(StmtNode {
                 write,
                 reads,
@@ -1533,6 +1593,7 @@ impl<'a> Analyzer<'a> {
                 conds: self.conds.clone(),
                 data_conds: Vec::new(),
                 span: span.clone(),
+                values: std::mem::take(&mut self.substituted_values),
             }));
         }
         self.check_disjuncts(span)?;
@@ -1567,6 +1628,148 @@ impl<'a> Analyzer<'a> {
             .is_some_and(|us| us.iter().any(|(_, r)| *r == Role::AddrOf))
     }
 
+    /// Ends the substitution of every bound scalar that `item` may write
+    /// (see `frontend::substitute`): from `item` on, to the end of the
+    /// block, its uses read it as a value written inside the SCoP again.
+    fn end_bindings_written_by(&mut self, item: &CStmt) {
+        let written = written_names(item);
+        let ended: Vec<String> = written
+            .into_iter()
+            .filter(|n| self.bindings.iter().any(|b| b.name == *n))
+            .collect();
+        for name in ended {
+            self.bindings.push(Binding { name, value: None });
+        }
+    }
+
+    /// After the item `item` of a block was analysed: when it is `x = e;`
+    /// with `x` a local integer scalar that nothing else can write and
+    /// `e` affine in the iterators and parameters, later items of the
+    /// block read `x` in subscripts, bounds and conditions as `e` (see
+    /// `frontend::substitute`).
+    fn bind_assignment(&mut self, item: &CStmt) {
+        let CStmt::Expr { expr, .. } = item else {
+            return;
+        };
+        let ExprKind::Assign(None, lhs, rhs) = &expr.kind else {
+            return;
+        };
+        let ExprKind::Ident(name) = &lhs.kind else {
+            return;
+        };
+        if lhs.from_macro || self.loops.contains(name) {
+            return;
+        }
+        let Some(var) = self.scopes.lookup(name, lhs.span.start) else {
+            return;
+        };
+        let v = &self.scopes.vars[var];
+        if v.storage != crate::ir::Storage::Local
+            || v.is_array()
+            || v.is_pointer()
+            || v.decl.has_qualifier("volatile")
+            || self.var_address_taken(var)
+            || !super::substitute::holds_exactly(
+                &v.decl.type_text,
+                rhs,
+                (self.source, self.scopes, self.macros),
+            )
+        {
+            return;
+        }
+        // The value, without leaving its parameters, known values or
+        // reads behind: they go to the statements that use it.
+        let params = self.params.clone();
+        let value_uses = std::mem::take(&mut self.value_uses);
+        let reads = std::mem::take(&mut self.substituted_reads);
+        let values = std::mem::take(&mut self.substituted_values);
+        let substituted = self.substituted.clone();
+        let val = to_val(rhs, Place::Subscript, self);
+        let bound_params = std::mem::replace(&mut self.params, params)
+            .into_iter()
+            .filter(|(k, _)| !self.params.contains_key(k))
+            .collect();
+        let bound_uses = std::mem::replace(&mut self.value_uses, value_uses);
+        self.substituted_reads = reads;
+        self.substituted_values = values;
+        self.substituted = substituted;
+        if let Ok(val) = val {
+            self.bindings.push(Binding {
+                name: name.clone(),
+                value: Some(Bound {
+                    var,
+                    val,
+                    params: bound_params,
+                    value_uses: bound_uses,
+                }),
+            });
+        }
+    }
+
+    fn clear_substituted(&mut self) {
+        self.substituted_reads.clear();
+        self.substituted_values.clear();
+    }
+
+    /// Gives the statement at `span` (its `reads`) the reads of bound
+    /// scalars whose value its subscripts used, and those of the headers
+    /// and conditions around it (one per scalar). A read of a header or a
+    /// condition has no text in the statement: its span is empty, at the
+    /// statement's start.
+    fn add_substituted_reads(&mut self, reads: &mut Vec<RawAccess>, span: &Range<usize>) {
+        let mut own = std::mem::take(&mut self.substituted_reads);
+        for r in &self.control_reads {
+            if !own.iter().any(|o| o.var == r.var) {
+                let at = span.start..span.start;
+                own.push(RawAccess {
+                    span: at.clone(),
+                    name_span: at,
+                    ..r.clone()
+                });
+            }
+        }
+        reads.append(&mut own);
+    }
+
+    /// The value of `name` at `expr` when it is a bound scalar (see
+    /// [`Self::bind_assignment`]): its parameters and known values are
+    /// noted as used, and the statement reads the scalar.
+    fn substituted_value(&mut self, name: &str, expr: &Expr) -> Option<Val> {
+        let bound = self
+            .bindings
+            .iter()
+            .rev()
+            .find(|b| b.name == name)?
+            .value
+            .clone()?;
+        if expr.from_macro || self.scopes.lookup(name, expr.span.start) != Some(bound.var) {
+            return None;
+        }
+        for (k, p) in bound.params {
+            self.params.entry(k).or_insert(p);
+        }
+        self.value_uses.extend(bound.value_uses);
+        self.substituted.insert(bound.var);
+        // One read of the scalar per statement or header is enough.
+        if self.substituted_reads.iter().any(|r| r.var == bound.var) {
+            return Some(bound.val);
+        }
+        if let Val::Aff(l) = &bound.val {
+            self.substituted_values.push((name.to_string(), l.clone()));
+        }
+        self.substituted_reads.push(RawAccess {
+            var: bound.var,
+            name: name.to_string(),
+            kind: AccessKind::Read,
+            subs: Vec::new(),
+            span: expr.span.clone(),
+            sub_spans: Vec::new(),
+            name_span: expr.span.clone(),
+            value_uses: BTreeSet::new(),
+        });
+        Some(bound.val)
+    }
+
     fn expr_stmt(&mut self, expr: &Expr, span: &Range<usize>) -> Res<Vec<Node>> {
         if let ExprKind::Assign(_, _, rhs) = &expr.kind
             && matches!(rhs.kind, ExprKind::Assign(..))
@@ -1575,6 +1778,7 @@ impl<'a> Analyzer<'a> {
         }
         let mut reads = Vec::new();
         self.calls.clear();
+        self.clear_substituted();
         let write = match &expr.kind {
             ExprKind::Assign(op, lhs, rhs) => {
                 let w = self.lhs_access(lhs)?;
@@ -1626,6 +1830,7 @@ impl<'a> Analyzer<'a> {
             }
         };
         self.check_disjuncts(span)?;
+        self.add_substituted_reads(&mut reads, span);
         let node = Node::Stmt(StmtNode {
             write,
             reads,
@@ -1633,6 +1838,7 @@ impl<'a> Analyzer<'a> {
             conds: self.conds.clone(),
             data_conds: Vec::new(),
             span: span.clone(),
+            values: std::mem::take(&mut self.substituted_values),
         });
         Ok(self.guarded(vec![node]))
     }
@@ -2120,6 +2326,9 @@ impl Resolver for Analyzer<'_> {
         }
         if let Some((_, v)) = self.aliases.iter().rev().find(|(n, _)| n == name) {
             return Ok(v.clone());
+        }
+        if let Some(v) = self.substituted_value(name, expr) {
+            return Ok(v);
         }
         if self.written.contains(name) {
             let (msg, label) = match place {

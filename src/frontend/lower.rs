@@ -111,6 +111,9 @@ pub(crate) fn lower_run(run: &[Analyzed], cx: &LowerContext) -> Option<Scop> {
     let (stmts, compound_macros) =
         lower_statements(cx, &nodes, &params, &array_of_var, &arrays, param_names)?;
     mark_read_through_write(&stmts, &mut arrays);
+    for (k, v) in array_vars.iter().enumerate() {
+        arrays[k].facts.value_in_subscripts = run.iter().any(|a| a.substituted.contains(v));
+    }
     let items = scop_items(run, &stmts);
     Some(Scop {
         id: cx.id,
@@ -679,6 +682,7 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
         is_scalar: ndims == 0,
         shared_by_parallel_loop,
         read_through_its_write: false,
+        value_in_subscripts: false,
         caller_owned: (var.storage == crate::ir::Storage::FunctionParam && ndims > 0)
             .then(|| cx.buffers.parameter(cx.function, var.name()))
             .flatten(),
@@ -1207,6 +1211,14 @@ impl<'b> StmtBuilder<'b, '_> {
                 .collect(),
             iterator_types: loops.iter().map(|l| l.iter_type.clone()).collect(),
             data_conds: s.data_conds.clone(),
+            // A value with a quotient would need a dimension of its own:
+            // its name stays unknown to the checks of new texts.
+            scalar_values: s
+                .values
+                .iter()
+                .filter(|(_, l)| !l.has_div())
+                .filter_map(|(n, l)| Some((n.clone(), lin_to_aff(l, &cols)?)))
+                .collect(),
         })
     }
 

@@ -37,6 +37,7 @@ pub mod parallel;
 pub mod preproc;
 pub(crate) mod rotating;
 pub mod scope;
+pub(crate) mod substitute;
 pub mod syntax;
 
 use std::collections::BTreeSet;

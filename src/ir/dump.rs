@@ -114,6 +114,9 @@ pub fn emit_scop(scop: &Scop, source: &str) -> String {
         if f.read_through_its_write {
             facts.push("read through its write".into());
         }
+        if f.value_in_subscripts {
+            facts.push("value in subscripts".into());
+        }
         if f.used_outside_scop {
             facts.push("used outside the SCoP".into());
         }

@@ -310,6 +310,12 @@ pub struct ArrayFacts {
     /// reference that writes it: one piece of text for two accesses,
     /// which a new layout could not give two different forms.
     pub read_through_its_write: bool,
+    /// A scalar whose value subscripts, bounds or conditions of the SCoP
+    /// use as the affine expression an assignment earlier in the same
+    /// iteration gave it (forward substitution, see
+    /// `frontend::substitute`): their text names it, so its name and
+    /// storage stay.
+    pub value_in_subscripts: bool,
     /// A variable of an extent that is written after the declaration:
     /// the declaration computed its size from the value before, so a new
     /// declaration (printed with the SCoP's value) would not be the same.
@@ -638,6 +644,12 @@ pub struct Stmt {
     /// each branch reads what the condition reads (see
     /// `frontend::analyze::data_if`). Empty for most statements.
     pub data_conds: Vec<Range<usize>>,
+    /// The scalars its subscripts name whose value the model substituted
+    /// (an affine value assigned earlier in the same iteration, see
+    /// `frontend::substitute`), each with that value over `[params |
+    /// iterators]`: what a check of a new text that keeps the name reads
+    /// it as.
+    pub scalar_values: Vec<(String, AffExpr)>,
 }
 
 /// Why a loop is parallel: the pragma that marks it.

@@ -24,6 +24,7 @@ mod readable_output;
 mod real_c;
 mod reviewer_output;
 mod rotating_scalars;
+mod scalar_offsets;
 mod smo_codegen;
 mod split;
 mod stage_snapshots;
