@@ -857,8 +857,11 @@ impl Style {
     /// The condition of a loop `var <= upper`: as it is, or as a `&` of
     /// it and a bound it implies, `(var <= upper) & (var - 1 < upper)`
     /// (as a filter bank bounds its taps: `((k < 32) & ((j - k) >= 0))`).
-    fn loop_condition(&mut self, var: &str, upper: &str) -> String {
-        if self.labels_bitwise && self.rng.chance(1, 2) {
+    /// Not on a loop an `omp` pragma applies to: OpenMP wants a plain
+    /// comparison there (gcc -fopenmp: "invalid controlling predicate";
+    /// found by the campaign, seed 53002).
+    fn loop_condition(&mut self, var: &str, upper: &str, parallel: bool) -> String {
+        if self.labels_bitwise && !parallel && self.rng.chance(1, 2) {
             format!("({var} <= {upper}) & ({var} - 1 < {upper})")
         } else {
             format!("{var} <= {upper}")
@@ -1308,10 +1311,11 @@ impl GenProgram {
                 upper,
                 body,
             } => {
+                let parallel = style.after_pragma;
                 let label = style.label(&indent);
                 let declare = style.declare_iterator();
                 let (lower, upper) = (self.aff_text(lower), self.aff_text(upper));
-                let condition = style.loop_condition(var, &upper);
+                let condition = style.loop_condition(var, &upper, parallel);
                 let header = format!("{label}for ({declare}{var} = {lower}; {condition}; {var}++)");
                 self.print_controlled(&header, body, depth, false, out, style);
             }

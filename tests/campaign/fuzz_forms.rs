@@ -2091,3 +2091,38 @@ fn the_buffer_forms_pass_the_check_under_the_sanitizers() {
     assert!(caught >= 3, "only {caught} short buffers tried");
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// OpenMP wants a plain comparison as the condition of a loop its pragma
+/// applies to (gcc -fopenmp: "invalid controlling predicate"): the
+/// `labels-bitwise` form writes `&` conditions on other loops only (the
+/// campaign drew one under `#pragma omp parallel for`, seed 53002).
+#[test]
+fn the_labels_bitwise_form_leaves_parallel_loops_plain() {
+    let (mut parallel, mut bitwise) = (0, 0);
+    for seed in 53000..53200 {
+        for symbolic in [false, true] {
+            let text = generate_sized(seed, &Forms::all(), symbolic).to_c();
+            let lines: Vec<&str> = text.lines().collect();
+            for pair in lines.windows(2) {
+                let next = pair[1].trim_start();
+                if next.starts_with("for (") && next.contains(") & (") {
+                    bitwise += 1;
+                }
+                if pair[0].trim_start().starts_with("#pragma omp") && next.contains("for (") {
+                    parallel += 1;
+                    assert!(
+                        !next.contains(") & ("),
+                        "seed {seed} (symbolic {symbolic}): {}\n{}",
+                        pair[0],
+                        pair[1]
+                    );
+                }
+            }
+        }
+    }
+    // Both kinds of loops were drawn.
+    assert!(
+        parallel >= 10 && bitwise >= 10,
+        "{parallel} parallel, {bitwise} bitwise"
+    );
+}
