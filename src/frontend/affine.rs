@@ -409,31 +409,7 @@ pub(crate) trait Resolver {
 /// parentheses) is rejected, so that the model never reads it as one
 /// operand where the compiler does not.
 fn check_macro_operands<R: Resolver>(e: &Expr, place: Place, res: &R) -> Result<(), Diagnostic> {
-    let slots: Vec<(&Expr, Prec)> = match &e.kind {
-        ExprKind::Binary(op, a, b) => {
-            let level = match op {
-                BinOp::Mul | BinOp::Div | BinOp::Mod => Prec::Multiplicative,
-                BinOp::Add | BinOp::Sub => Prec::Additive,
-                BinOp::Shl | BinOp::Shr => Prec::Shift,
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Relational,
-                BinOp::Eq | BinOp::Ne => Prec::Equality,
-                BinOp::BitAnd => Prec::BitAnd,
-                BinOp::BitXor => Prec::BitXor,
-                BinOp::BitOr => Prec::BitOr,
-                BinOp::And => Prec::LogicalAnd,
-                BinOp::Or => Prec::LogicalOr,
-            };
-            vec![(a, level), (b, level.tighter())]
-        }
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => vec![(a, Prec::Unary)],
-        ExprKind::Cond(c, x, y) => vec![
-            (c, Prec::LogicalOr),
-            (x, Prec::Comma),
-            (y, Prec::Conditional),
-        ],
-        ExprKind::Subscript(a, _) => vec![(a, Prec::Postfix)],
-        _ => Vec::new(),
-    };
+    let slots = e.operand_slots();
     for (child, min) in slots {
         let ExprKind::Ident(name) = &child.kind else {
             continue;

@@ -22,8 +22,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::syntax::{
-    BinOp, Declarator, Define, Expr, ExprKind, UnOp, parse_declarator_text, parse_expression_text,
-    parse_expression_text_with,
+    BODY_PREFIX, BinOp, Declarator, Define, Expr, ExprKind, UnOp, parse_declarator_text,
+    parse_expression_text, parse_expression_text_with,
 };
 use crate::ir::{FunctionMacro, MacroTable, ObjectMacro, ParamOrigin};
 
@@ -176,6 +176,50 @@ impl Macros {
         eval_with(e, &mut |n| self.values.get(n).copied().flatten())
     }
 
+    /// Whether an operator of `name`'s parsed `body` has as an operand a
+    /// macro whose expansion it regroups (its level looser than the slot,
+    /// see [`Expr::operand_slots`], and not in parentheses in the body).
+    fn regroups_a_macro(&self, name: &str, body: &Expr) -> bool {
+        let Some(text) = self.table.object(name).map(|o| o.body.as_str()) else {
+            return true;
+        };
+        // Spans of a parsed body are in the text `parse_expression_text`
+        // wraps it in.
+        let base = BODY_PREFIX.len();
+        let bodies = |n: &str| {
+            self.table
+                .objects
+                .iter()
+                .filter(|o| o.name == n)
+                .map(|o| o.body.clone())
+                .collect()
+        };
+        let mut bad = false;
+        body.walk(&mut |e: &Expr| {
+            for (child, min) in e.operand_slots() {
+                let ExprKind::Ident(n) = &child.kind else {
+                    continue;
+                };
+                let Some(level) = crate::util::c_text::macro_level(n, &bodies) else {
+                    continue;
+                };
+                let around = child
+                    .span
+                    .start
+                    .checked_sub(base)
+                    .zip(child.span.end.checked_sub(base))
+                    .and_then(|(a, b)| Some((text.get(..a)?, text.get(b..)?)));
+                let parenthesised = around.is_some_and(|(before, after)| {
+                    before.trim_end().ends_with('(') && after.trim_start().starts_with(')')
+                });
+                if level < min && !parenthesised {
+                    bad = true;
+                }
+            }
+        });
+        bad
+    }
+
     fn value_of(
         &self,
         name: &str,
@@ -189,6 +233,13 @@ impl Macros {
             return None;
         }
         let body = self.object_body(name)?;
+        // The value of the pasted tokens: a macro in the body that this
+        // body's operators regroup (`#define SQ SB/BS` with `#define BS
+        // NB*RS` is `SB/NB*RS`, not `SB/(NB*RS)`) has none.
+        if self.regroups_a_macro(name, body) {
+            memo.insert(name.to_string(), None);
+            return None;
+        }
         visiting.push(name.to_string());
         let v = eval_with(body, &mut |n| self.value_of(n, memo, visiting));
         visiting.pop();
@@ -751,6 +802,28 @@ mod tests {
             Some(ParamOrigin::CommandLine)
         );
         assert_eq!(m.object("M").and_then(|o| o.value), Some(22));
+    }
+
+    /// The value is that of the pasted tokens (cc -E by hand): `SR` is
+    /// `4*16/16` = 4; `SQ` is `16/4*16` = 64, which its tree would read as
+    /// `16/(4*16)` = 0: it has no value; `SP` is `16/(4*16)` = 0.
+    #[test]
+    fn a_macro_that_its_body_regroups_gives_no_value() {
+        let defs = vec![
+            def("NB", None, "4"),
+            def("RS", None, "16"),
+            def("BS", None, "NB*RS"),
+            def("SB", None, "16"),
+            def("SR", None, "BS/SB"),
+            def("SQ", None, "SB/BS"),
+            def("SP", None, "SB/(BS)"),
+        ];
+        let m = Macros::build(&defs, &[]);
+        let value = |n: &str| m.object(n).and_then(|o| o.value);
+        assert_eq!(value("BS"), Some(64));
+        assert_eq!(value("SR"), Some(4));
+        assert_eq!(value("SQ"), None);
+        assert_eq!(value("SP"), Some(0));
     }
 
     #[test]

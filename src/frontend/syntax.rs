@@ -110,6 +110,40 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// Each direct operand with the least precedence level an expression
+    /// must have to be that operand without parentheses (`a - b`: `a` at
+    /// additive, `b` tighter): where a macro's expansion, pasted as
+    /// tokens, would be regrouped by this node's operator (see
+    /// `affine::check_macro_operands`).
+    pub(crate) fn operand_slots(&self) -> Vec<(&Expr, crate::util::c_text::Prec)> {
+        use crate::util::c_text::Prec;
+        match &self.kind {
+            ExprKind::Binary(op, a, b) => {
+                let level = match op {
+                    BinOp::Mul | BinOp::Div | BinOp::Mod => Prec::Multiplicative,
+                    BinOp::Add | BinOp::Sub => Prec::Additive,
+                    BinOp::Shl | BinOp::Shr => Prec::Shift,
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Relational,
+                    BinOp::Eq | BinOp::Ne => Prec::Equality,
+                    BinOp::BitAnd => Prec::BitAnd,
+                    BinOp::BitXor => Prec::BitXor,
+                    BinOp::BitOr => Prec::BitOr,
+                    BinOp::And => Prec::LogicalAnd,
+                    BinOp::Or => Prec::LogicalOr,
+                };
+                vec![(a, level), (b, level.tighter())]
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => vec![(a, Prec::Unary)],
+            ExprKind::Cond(c, x, y) => vec![
+                (c, Prec::LogicalOr),
+                (x, Prec::Comma),
+                (y, Prec::Conditional),
+            ],
+            ExprKind::Subscript(a, _) => vec![(a, Prec::Postfix)],
+            _ => Vec::new(),
+        }
+    }
+
     /// Calls `f` on each direct sub-expression, in order.
     pub(crate) fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
         match &mut self.kind {
@@ -648,6 +682,10 @@ pub(crate) fn parse_file_masked(source: &str, masks: &Masks) -> Option<SyntaxFil
 
 /// Parses the body of a macro as one C expression. Spans of the result are
 /// meaningless (they index the wrapper text); callers replace them.
+/// What [`parse_expression_text`] puts before the text it parses: the
+/// spans of the result are offsets in that wrapped text.
+pub(crate) const BODY_PREFIX: &str = "int __polyfold_macro_body = (\n";
+
 pub(crate) fn parse_expression_text(text: &str) -> Option<Expr> {
     parse_expression_text_with(text, &[])
 }
@@ -655,7 +693,7 @@ pub(crate) fn parse_expression_text(text: &str) -> Option<Expr> {
 /// Like [`parse_expression_text`], with extra names known to be values
 /// (the parameters of a function-like macro).
 pub(crate) fn parse_expression_text_with(text: &str, values: &[String]) -> Option<Expr> {
-    let wrapper = format!("int __polyfold_macro_body = (\n{text}\n);\n");
+    let wrapper = format!("{BODY_PREFIX}{text}\n);\n");
     let tree = parse_text(&wrapper)?;
     let root = tree.root_node();
     if root.has_error() {

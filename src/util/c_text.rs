@@ -66,6 +66,14 @@ pub(crate) enum Prec {
 /// it does not know) counts as the loosest level, so that the callers add
 /// parentheses rather than leave them out.
 pub(crate) fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec {
+    precedence_with(text, &|n| is_compound(n).then_some(Prec::Comma))
+}
+
+/// [`precedence`] where a name outside brackets counts as the level
+/// `name_level` gives it (`None`: one operand): the level of the text with
+/// the names' expansions in place, when `name_level` gives the loosest
+/// operator of each expansion.
+fn precedence_with(text: &str, name_level: &dyn Fn(&str) -> Option<Prec>) -> Prec {
     let bytes = text.as_bytes();
     let mut level = Prec::Postfix;
     let mut depth: usize = 0;
@@ -109,8 +117,8 @@ pub(crate) fn precedence(text: &str, is_compound: &dyn Fn(&str) -> bool) -> Prec
                     lower(&mut level, Prec::Unary);
                 }
                 let word = &text[start..k];
-                if !number && is_compound(word) {
-                    lower(&mut level, Prec::Comma);
+                if !number && let Some(p) = name_level(word) {
+                    lower(&mut level, p);
                 }
                 if word == "sizeof" || word == "_Alignof" {
                     lower(&mut level, Prec::Unary);
@@ -239,8 +247,12 @@ impl Prec {
 /// The level of the expansion of the object-like macro `name` when it is
 /// not one operand (`Some(Prec::Additive)` for `#define N M+2`), `None`
 /// when it is one (or is not a macro). `bodies(name)` lists the bodies of
-/// every definition of `name` (the loosest counts); names used in a body
-/// that are themselves not one operand make it the loosest level.
+/// every definition of `name` (the loosest counts). A macro used in a body
+/// outside brackets brings its own expansion's level: the level is that
+/// of the whole expansion as the preprocessor pastes it (`#define SR
+/// BS/SB` with `#define BS NB*RS` is `NB*RS/SB`, multiplicative). Whether
+/// the body's own operators regroup the inner expansion (`SB/BS`) is
+/// checked where the body is read (`frontend::affine`).
 pub(crate) fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> Option<Prec> {
     fn level(
         name: &str,
@@ -258,9 +270,7 @@ pub(crate) fn macro_level(name: &str, bodies: &dyn Fn(&str) -> Vec<String>) -> O
         visiting.push(name.to_string());
         let mut loosest: Option<Prec> = None;
         for body in bodies(name) {
-            let p = precedence(&body, &|n| {
-                level(n, bodies, &mut visiting.clone()).is_some()
-            });
+            let p = precedence_with(&body, &|n| level(n, bodies, &mut visiting.clone()));
             if p < Prec::Postfix {
                 loosest = Some(loosest.map_or(p, |l| l.min(p)));
             }
@@ -496,6 +506,37 @@ mod tests {
         };
         assert_eq!(macro_level("A", &bodies), None);
         assert_eq!(macro_level("X", &bodies), Some(Prec::Additive));
+    }
+
+    /// The level of an expansion with macros in it is that of the pasted
+    /// tokens (derived by hand: `NB*RS/SB` has `*` and `/` outside
+    /// brackets, `(NB*RS)+1` has `+`, `NB*RS<<1`... has `<<`).
+    #[test]
+    fn a_macro_in_a_body_brings_its_own_level() {
+        use super::macro_level;
+        let bodies = |n: &str| {
+            let b = match n {
+                "NB" => "4",
+                "RS" => "16",
+                "BS" => "NB*RS",
+                "SB" => "16",
+                "SR" => "BS/SB",
+                "SQ" => "SB/BS",
+                "PB" => "(BS)+1",
+                "SH" => "BS<<1",
+                "SUM" => "NB+RS",
+                "TWICE" => "SUM*2",
+                _ => return Vec::new(),
+            };
+            vec![b.to_string()]
+        };
+        assert_eq!(macro_level("NB", &bodies), None);
+        assert_eq!(macro_level("SR", &bodies), Some(Prec::Multiplicative));
+        assert_eq!(macro_level("SQ", &bodies), Some(Prec::Multiplicative));
+        assert_eq!(macro_level("PB", &bodies), Some(Prec::Additive));
+        assert_eq!(macro_level("SH", &bodies), Some(Prec::Shift));
+        // `NB+RS*2`: the `+` of SUM is outside brackets in the expansion.
+        assert_eq!(macro_level("TWICE", &bodies), Some(Prec::Additive));
     }
 
     #[test]
