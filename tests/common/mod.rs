@@ -82,6 +82,15 @@ pub fn assert_runs_like_original(path: &Path, name: &str, tag: &str, output: &st
     );
 }
 
+/// Writes `source` as `TAG.c` in `dir`, builds it with ASan/UBSan, runs
+/// it and returns what it prints (panics when it fails).
+pub fn run_c(source: &str, dir: &Path, tag: &str) -> Vec<u8> {
+    let path = dir.join(format!("{tag}.c"));
+    std::fs::write(&path, source).expect("write");
+    polyfold_fuzz::check::build_and_run(&path, tag, dir, true, Duration::from_secs(20), None)
+        .unwrap_or_else(|(_, e)| panic!("{tag}: {e}\n{source}"))
+}
+
 /// The text between `#pragma scop` and `#pragma endscop` of `output`
 /// (empty without a SCoP).
 pub fn scop_text(output: &str) -> &str {

@@ -165,8 +165,8 @@ fn a_cell_read_uninitialised_at_small_sizes_does_not_stop_a_fold_for_every_size(
     for n in [2, 3, 4, 7, 23] {
         let o = common::with_define(&source, "N", n);
         let t = common::with_define(&output, "N", n);
-        let a = run(&o, &dir, "original");
-        let b = run(&t, &dir, "output");
+        let a = common::run_c(&o, &dir, "original");
+        let b = common::run_c(&t, &dir, "output");
         assert_eq!(a, b, "N = {n}");
     }
 }
@@ -192,23 +192,9 @@ fn a_cell_with_a_defined_value_keeps_it_at_small_sizes() {
         let o = common::with_define(&source, "N", n);
         let t = common::with_define(&output, "N", n);
         assert_eq!(
-            run(&o, &dir, "original"),
-            run(&t, &dir, "output"),
+            common::run_c(&o, &dir, "original"),
+            common::run_c(&t, &dir, "output"),
             "N = {n}"
         );
     }
-}
-
-fn run(source: &str, dir: &std::path::Path, tag: &str) -> Vec<u8> {
-    let path = dir.join(format!("{tag}.c"));
-    std::fs::write(&path, source).expect("write");
-    polyfold_fuzz::check::build_and_run(
-        &path,
-        tag,
-        dir,
-        true,
-        std::time::Duration::from_secs(20),
-        None,
-    )
-    .unwrap_or_else(|(_, e)| panic!("{tag}: {e}\n{source}"))
 }

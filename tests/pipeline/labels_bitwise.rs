@@ -10,20 +10,6 @@
 
 use crate::common;
 
-fn run(source: &str, dir: &std::path::Path, tag: &str) -> Vec<u8> {
-    let path = dir.join(format!("{tag}.c"));
-    std::fs::write(&path, source).expect("write");
-    polyfold_fuzz::check::build_and_run(
-        &path,
-        tag,
-        dir,
-        true,
-        std::time::Duration::from_secs(20),
-        None,
-    )
-    .unwrap_or_else(|(_, e)| panic!("{tag}: {e}\n{source}"))
-}
-
 /// polyfold's output and stderr for `source`, written as `name` in `dir`.
 fn polyfold_on(source: &str, dir: &std::path::Path, name: &str) -> (String, String) {
     let path = dir.join(name);
@@ -40,8 +26,8 @@ fn same_runs(source: &str, output: &str, dir: &std::path::Path, name: &str, valu
         let o = common::with_define(source, name, v);
         let t = common::with_define(output, name, v);
         assert_eq!(
-            run(&o, dir, "original"),
-            run(&t, dir, "output"),
+            common::run_c(&o, dir, "original"),
+            common::run_c(&t, dir, "output"),
             "{name} = {v}\n{t}"
         );
     }

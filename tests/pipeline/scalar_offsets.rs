@@ -150,7 +150,7 @@ fn a_scalar_read_after_the_scop_keeps_its_assignment_and_its_value() {
     assert!(output.contains("        row = b * (N + 1);\n"), "{output}");
     assert!(output.contains("    *last = row + row_up;\n"), "{output}");
     let path = dir.join(name);
-    let original = run(&source, &dir, "after_original");
+    let original = common::run_c(&source, &dir, "after_original");
     assert!(
         common::text(&original).ends_with("last 209\n"),
         "{}",
@@ -223,8 +223,8 @@ fn rows_named_through_scalars_fold_for_every_size() {
         let o = common::with_define(&common::with_define(STENCIL, "T", t), "N", n);
         let p = common::with_define(&common::with_define(&output, "T", t), "N", n);
         assert_eq!(
-            run(&o, &dir, "original"),
-            run(&p, &dir, "output"),
+            common::run_c(&o, &dir, "original"),
+            common::run_c(&p, &dir, "output"),
             "T = {t}, N = {n}"
         );
     }
@@ -263,18 +263,4 @@ fn a_scalar_written_twice_or_not_affinely_keeps_pf015() {
         );
         assert_eq!(output, source, "{name}");
     }
-}
-
-fn run(source: &str, dir: &std::path::Path, tag: &str) -> Vec<u8> {
-    let path = dir.join(format!("{tag}.c"));
-    std::fs::write(&path, source).expect("write");
-    polyfold_fuzz::check::build_and_run(
-        &path,
-        tag,
-        dir,
-        true,
-        std::time::Duration::from_secs(20),
-        None,
-    )
-    .unwrap_or_else(|(_, e)| panic!("{tag}: {e}\n{source}"))
 }
