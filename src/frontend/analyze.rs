@@ -709,7 +709,11 @@ impl<'a> Analyzer<'a> {
                         return self.data_if(cond, then, els.as_deref(), None);
                     }
                     Ok(d) => d,
-                    Err(d) if d.code == Code::NonAffineCondition => {
+                    // A condition that reads data: an array element, or a
+                    // scalar the SCoP writes (`if (max == left)`).
+                    Err(d)
+                        if matches!(d.code, Code::NonAffineCondition | Code::ParameterWritten) =>
+                    {
                         return self.data_if(cond, then, els.as_deref(), Some(d));
                     }
                     Err(d) => return self.reject(d),
