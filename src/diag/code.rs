@@ -137,7 +137,7 @@ codes! {
         fix: "use another variable";
     /// A parameter is written in the SCoP.
     ParameterWritten = "PF015", Warning, "parameter written in the SCoP",
-        trigger: "a bound, subscript or condition uses a value written in the SCoP (e.g. `for (i < n) ... n--`) that is not an affine value assigned earlier in the same block (see \"scalar offsets\" in docs/frontend.md), or a pragma region writes a name it also uses as a parameter (the region is split)",
+        trigger: "a bound, a subscript, or the condition of an `if` around a loop uses a value written in the SCoP (e.g. `for (i < n) ... n--`; around assignments such a condition reads data, see PF012) that is not an affine value assigned earlier in the same block (see \"scalar offsets\" in docs/frontend.md), or a pragma region writes a name it also uses as a parameter (the region is split)",
         why: "parameters must be constant during the SCoP",
         fix: "compute the value before the SCoP";
     /// `/` or `%` by something else than a constant or known parameters.
