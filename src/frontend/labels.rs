@@ -36,33 +36,19 @@ impl GotoTargets {
 }
 
 fn collect(stmt: &CStmt, out: &mut GotoTargets) {
-    match stmt {
-        CStmt::Other {
-            kind,
-            label,
-            children,
-            ..
-        } => {
-            if kind == "goto_statement" {
-                match label {
-                    Some(name) => {
-                        out.names.insert(name.clone());
-                    }
-                    None => out.every_label = true,
-                }
+    if let CStmt::Other { kind, label, .. } = stmt
+        && kind == "goto_statement"
+    {
+        match label {
+            Some(name) => {
+                out.names.insert(name.clone());
             }
-            children.iter().for_each(|c| collect(c, out));
+            None => out.every_label = true,
         }
-        CStmt::For { body, .. } => collect(body, out),
-        CStmt::If { then, els, .. } => {
-            collect(then, out);
-            if let Some(e) = els {
-                collect(e, out);
-            }
-        }
-        CStmt::Compound { items, .. } => items.iter().for_each(|c| collect(c, out)),
-        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Decl { .. } | CStmt::Preproc { .. } => {}
     }
+    stmt.sub_statements()
+        .into_iter()
+        .for_each(|c| collect(c, out));
 }
 
 /// A labelled statement's label and statement.
@@ -84,26 +70,13 @@ pub(crate) fn labelled(stmt: &CStmt) -> Option<(&str, &CStmt)> {
 /// Whether `stmt` or a statement inside it carries a label that a `goto`
 /// may jump to.
 pub(crate) fn has_goto_target(stmt: &CStmt, targets: &GotoTargets) -> bool {
-    match stmt {
-        CStmt::Other {
-            kind,
-            label,
-            children,
-            ..
-        } => {
-            (kind == "labeled_statement" && label.as_deref().is_none_or(|l| targets.contains(l)))
-                || children.iter().any(|c| has_goto_target(c, targets))
-        }
-        CStmt::For { body, .. } => has_goto_target(body, targets),
-        CStmt::If { then, els, .. } => {
-            has_goto_target(then, targets)
-                || els.as_deref().is_some_and(|e| has_goto_target(e, targets))
-        }
-        CStmt::Compound { items, .. } => items.iter().any(|c| has_goto_target(c, targets)),
-        CStmt::Expr { .. } | CStmt::Empty { .. } | CStmt::Decl { .. } | CStmt::Preproc { .. } => {
-            false
-        }
-    }
+    let targeted = matches!(stmt, CStmt::Other { kind, label, .. }
+        if kind == "labeled_statement" && label.as_deref().is_none_or(|l| targets.contains(l)));
+    targeted
+        || stmt
+            .sub_statements()
+            .into_iter()
+            .any(|c| has_goto_target(c, targets))
 }
 
 #[cfg(test)]

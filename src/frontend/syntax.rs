@@ -372,6 +372,20 @@ pub(crate) enum CStmt {
 }
 
 impl CStmt {
+    /// Its direct sub-statements, in source order.
+    pub(crate) fn sub_statements(&self) -> Vec<&CStmt> {
+        match self {
+            CStmt::For { body, .. } => vec![body],
+            CStmt::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
+            CStmt::Compound { items, .. } => items.iter().collect(),
+            CStmt::Other { children, .. } => children.iter().collect(),
+            CStmt::Expr { .. }
+            | CStmt::Empty { .. }
+            | CStmt::Decl { .. }
+            | CStmt::Preproc { .. } => Vec::new(),
+        }
+    }
+
     pub fn span(&self) -> Range<usize> {
         match self {
             CStmt::For { span, .. }
