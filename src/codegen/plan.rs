@@ -34,6 +34,35 @@ fn residue_text(
     )
 }
 
+/// The text of each subscript of `access` (of `stmt`): its source text,
+/// trimmed, or, for an access with no text per subscript (a linearised
+/// local table's, see `frontend::linear_local`), its affine form printed
+/// (see [`form_text`]).
+fn subscript_or_form_texts(source: &str, scop: &Scop, stmt: &Stmt, access: &Access) -> Vec<String> {
+    if access.subscript_spans.len() == access.subscripts.len() {
+        return subscript_texts(source, access)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+    }
+    access
+        .subscripts
+        .iter()
+        .map(|sub| {
+            let a = Argument {
+                access: (0, 0),
+                coeffs: sub.coeffs.clone(),
+                constant: sub.constant,
+                moduli: 0,
+                wraps: false,
+                wraps_once: false,
+                rotation: None,
+            };
+            form_text(source, scop, stmt, access, &a)
+        })
+        .collect()
+}
+
 /// The source text of each subscript of `access`, trimmed.
 pub(super) fn subscript_texts<'s>(source: &'s str, access: &Access) -> Vec<&'s str> {
     access
@@ -70,7 +99,17 @@ fn linear_index_bounded(scop: &Scop, array: ArrayId, layout: &ArrayLayout) -> Re
     let np = scop.params.len();
     let int =
         |t: Option<&str>| t.is_some_and(|t| matches!(t.trim(), "int" | "signed int" | "signed"));
-    let param_ok = |k: usize| int(scop.params[k].type_text.as_deref());
+    // A macro's value is an integer constant: `int` where it fits, a
+    // wider type otherwise (C11 6.4.4.1), never narrower than `int`; every
+    // term of the new index is non-negative and at most the original's.
+    let param_ok = |k: usize| {
+        let p = &scop.params[k];
+        int(p.type_text.as_deref())
+            || matches!(
+                p.origin,
+                crate::ir::ParamOrigin::Define | crate::ir::ParamOrigin::CommandLine
+            )
+    };
     let decl = scop.array(array);
     let width_ok = decl.extents[1].aff.as_ref().is_some_and(|a| {
         a.coeffs
@@ -175,6 +214,20 @@ pub(crate) fn plan_array_edits(
         // allocation take the new extents.
         let extents = resized_extents(scop, layout)?;
         for site in sites {
+            // A linearised table down to one row: `h * w` becomes `w`
+            // (not `1 * w`) where the factors are written side by side.
+            if let (true, [Some(one), None], [hs, ws]) = (
+                decl.facts.linear_rows,
+                extents.as_slice(),
+                site.dims.as_slice(),
+            ) && one == "1"
+                && let ([h], [w]) = (hs.as_slice(), ws.as_slice())
+                && h.end <= w.start
+                && source[h.end..w.start].trim() == "*"
+            {
+                edits.push(Edit::replace(h.start..w.end, source[w.clone()].to_string()));
+                continue;
+            }
             for (d, new) in extents.iter().enumerate() {
                 let (Some(new), Some(spans)) = (new, site.dims.get(d)) else {
                     continue;
@@ -538,15 +591,16 @@ fn axis_access(
     let mut text = source[access.name_span.clone()].to_string();
     let mut modulo_args = Vec::new();
     let exact = exact_subscripts(source, scop, stmt, access);
-    let subs = subscript_texts(source, access);
-    for (index, ((dim, span), sub_aff)) in layout
+    let owned = subscript_or_form_texts(source, scop, stmt, access);
+    let subs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    for (index, ((dim, sub), sub_aff)) in layout
         .dims
         .iter()
-        .zip(&access.subscript_spans)
+        .zip(&subs)
         .zip(&access.subscripts)
         .enumerate()
     {
-        let sub = source[span.clone()].trim();
+        let sub = *sub;
         if let Some(name) = rotated(index) {
             text.push_str(&format!("[{name}]"));
             continue;
@@ -781,7 +835,8 @@ fn linear_access(
     params: &[String],
     (rotated, masks): (&dyn Fn(usize) -> Option<String>, bool),
 ) -> AccessText {
-    let subs = subscript_texts(source, access);
+    let owned = subscript_or_form_texts(source, scop, stmt, access);
+    let subs: Vec<&str> = owned.iter().map(String::as_str).collect();
     let mut text = source[access.name_span.clone()].to_string();
     let mut modulo_args = Vec::new();
     let exact = exact_subscripts(source, scop, stmt, access);

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::Range;
 
 mod data_if;
+mod linear_split;
 
 use super::affine::{
     Constraint, Dnf, Lin, MAX_DISJUNCTS, Place, Resolver, Sym, Val, is_signed_integer_type_text,
@@ -461,6 +462,14 @@ pub(crate) struct Analyzer<'a> {
     control_reads: Vec<RawAccess>,
     /// The variables of [`Analyzed::substituted`].
     substituted: BTreeSet<usize>,
+    /// Linearised local tables with a subscript that does not split into
+    /// a row and a column, by name, with why (see
+    /// `frontend::linear_local`): the file is read again without them.
+    pub(crate) linear_refused: Vec<(String, String)>,
+    /// Linearised local tables with an access whose one subscript is not
+    /// affine as written, or only with a known value: those the split
+    /// serves (the others are refused, see `frontend::linear_local`).
+    pub(crate) linear_needed: Vec<String>,
 }
 
 /// The iterator of a `for` loop, as its header declares it.
@@ -535,6 +544,8 @@ impl<'a> Analyzer<'a> {
             substituted_values: Vec::new(),
             control_reads: Vec::new(),
             substituted: BTreeSet::new(),
+            linear_refused: Vec::new(),
+            linear_needed: Vec::new(),
         }
     }
 
@@ -1688,6 +1699,12 @@ impl<'a> Analyzer<'a> {
         let reads = std::mem::take(&mut self.substituted_reads);
         let values = std::mem::take(&mut self.substituted_values);
         let substituted = self.substituted.clone();
+        let mut names_bound = false;
+        rhs.walk(&mut |x: &Expr| {
+            if let ExprKind::Ident(n) = &x.kind {
+                names_bound |= self.bindings.iter().any(|b| b.name == *n);
+            }
+        });
         let val = to_val(rhs, Place::Subscript, self);
         let bound_params = std::mem::replace(&mut self.params, params)
             .into_iter()
@@ -1705,6 +1722,7 @@ impl<'a> Analyzer<'a> {
                     val,
                     params: bound_params,
                     value_uses: bound_uses,
+                    expr: (!names_bound).then(|| (**rhs).clone()),
                 }),
             });
         }
@@ -1987,6 +2005,11 @@ impl<'a> Analyzer<'a> {
             };
             self.diags.push(d);
             return Err(());
+        }
+        if let Some(super::syntax::HeapBuffer::Array { declared: true, .. }) = &v.dc.heap
+            && idx.len() == 1
+        {
+            return self.linear_table_access(e, (var, cur, idx[0]), kind);
         }
         if v.dc.dims.len() > 4 {
             let d = self.warn(
@@ -2472,6 +2495,12 @@ pub(crate) type DiagKey = (Code, usize, usize);
 pub(crate) struct DiagSink {
     seen: HashSet<DiagKey>,
     pub diags: Vec<Diagnostic>,
+    /// Linearised local tables refused by the analysis, by function and
+    /// name (see [`Analyzer::linear_refused`]).
+    pub linear_refused: super::heap::Refusals,
+    /// Those with an access that needs the split (see
+    /// [`Analyzer::linear_needed`]).
+    pub linear_needed: std::collections::BTreeSet<(String, String)>,
 }
 
 impl DiagSink {

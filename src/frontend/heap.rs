@@ -227,8 +227,9 @@ fn delinearise(e: &mut Expr, source: &str, (name, row): (&str, &str)) {
     e.kind = ExprKind::Subscript(Box::new(inner), Box::new(b.clone()));
 }
 
-/// The text of `e` without blanks and outer parentheses.
-fn bare(source: &str, e: &Expr) -> String {
+/// The text of `e` without blanks and outer parentheses (how a row
+/// factor is compared).
+pub(crate) fn bare(source: &str, e: &Expr) -> String {
     let mut t: String = source
         .get(e.span.clone())
         .unwrap_or("")
@@ -448,6 +449,7 @@ fn examine(
             frees,
             allocator: allocator.to_string(),
             linear: row.is_some(),
+            declared: false,
         },
         extents,
         row,

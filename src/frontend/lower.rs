@@ -628,10 +628,15 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
     };
     let uses: Vec<(usize, Role)> = uses.iter().filter(|(at, _)| !freed(at)).cloned().collect();
     let uses = uses.as_slice();
+    // A linearised local table is written with one subscript.
+    let written_rank = match &var.dc.heap {
+        Some(super::syntax::HeapBuffer::Array { declared: true, .. }) => 1,
+        _ => ndims,
+    };
     let address_taken = uses.iter().any(|(_, r)| match r {
         Role::AddrOf => true,
         Role::Value => ndims > 0,
-        Role::Subscripted(d) => *d < ndims,
+        Role::Subscripted(d) => *d < written_rank,
     });
     let used_outside_scop = uses.iter().any(|(at, _)| !scop.contains(at));
     // Declared outside a parallel loop that encloses the SCoP: one array
@@ -695,7 +700,11 @@ fn facts(cx: &LowerContext, v: usize, scop: &Range<usize>) -> ArrayFacts {
                 function: cx.function.to_string(),
                 span: span.clone(),
                 dims: dims.clone(),
-                what: format!("the allocation `{allocator}`"),
+                what: if allocator.is_empty() {
+                    format!("the declaration of `{}`", var.name())
+                } else {
+                    format!("the allocation `{allocator}`")
+                },
             }]
         }),
     }

@@ -30,6 +30,7 @@ pub mod effects;
 pub(crate) mod fresh;
 pub mod heap;
 pub(crate) mod labels;
+pub(crate) mod linear_local;
 pub mod lower;
 pub mod macros;
 pub mod masks;
@@ -184,6 +185,7 @@ Code::HeaderNotRead,
     let (file, sink, scops) = loop {
         let mut file = unmarked.clone();
         heap::mark(&mut file, source, &refusals);
+        let tables = linear_local::mark(&mut file, source, &refusals);
         let (sink, scops) = detect_all(
             source,
             &file,
@@ -192,6 +194,13 @@ Code::HeaderNotRead,
         );
         let failed: Vec<_> = linear_unproven(source, &scops)
             .into_iter()
+            .chain(sink.linear_refused.clone())
+            .chain(
+                tables
+                    .into_iter()
+                    .filter(|k| !sink.linear_needed.contains(k))
+                    .map(|k| (k, linear_local::NOT_NEEDED.to_string())),
+            )
             .filter(|(k, _)| !refusals.contains_key(k))
             .collect();
         if failed.is_empty() {
@@ -322,6 +331,11 @@ fn within_row(
         let vars = column.coeffs.len();
         let out_of_range = |below: bool| -> Option<bool> {
             let mut set = piece.clone();
+            // What the program says of the parameters (extents at least
+            // 1) holds on every iteration.
+            if set.space.n_param() == scop.context.space.n_param() {
+                set.add_param_constraints(&scop.context);
+            }
             let mut r = set.zero_row();
             for (k, c) in column.coeffs.iter().enumerate() {
                 r[k] = if below { -c } else { *c };
@@ -744,7 +758,14 @@ impl<'a> Extractor<'a> {
             let mut an = Analyzer::new(self.source, self.macros, self.scopes)
                 .with_pragmas(&self.file.pragmas)
                 .with_goto_targets(&self.goto_targets);
-            match an.analyze_top(item, form) {
+            let analyzed = an.analyze_top(item, form);
+            for (name, why) in an.linear_refused.drain(..) {
+                self.sink.linear_refused.insert((f.name.clone(), name), why);
+            }
+            for name in an.linear_needed.drain(..) {
+                self.sink.linear_needed.insert((f.name.clone(), name));
+            }
+            match analyzed {
                 Some(mut a) => {
                     if a.nodes.is_empty() {
                         continue;

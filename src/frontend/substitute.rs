@@ -75,6 +75,10 @@ pub(crate) struct Bound {
     pub val: Val,
     pub params: BTreeMap<String, (ParamOrigin, Option<i64>)>,
     pub value_uses: BTreeSet<String>,
+    /// The expression assigned, when it names no other bound scalar (its
+    /// names mean the same at every use): a linearised table's subscript
+    /// splits it (see `frontend::linear_local`).
+    pub expr: Option<Expr>,
 }
 
 /// The integer conversion rank of C, coarsely: `int` (and the types

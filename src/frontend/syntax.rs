@@ -262,6 +262,10 @@ pub enum HeapBuffer {
         /// subscripts `[y * w + x]` read as `[y][x]` (see
         /// `frontend::heap`).
         linear: bool,
+        /// A local array declared `T t[h * w]` read as `t[h][w]` (see
+        /// `frontend::linear_local`), not an allocation: `dims` are the
+        /// factors' texts in its declarator.
+        declared: bool,
     },
     /// Not modelled: why (for the diagnostic of its accesses).
     Refused(String),

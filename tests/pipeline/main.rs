@@ -18,6 +18,7 @@ mod function_parameters;
 mod fusion;
 mod indeterminate;
 mod labels_bitwise;
+mod linear_tables;
 mod miscompile_printing;
 mod miscompile_values;
 mod readable_output;

@@ -59,13 +59,18 @@ fn each_function_takes_the_size_in_force_where_it_is() {
     let kernel = "redefined_size.c";
     let output = transform(kernel);
     // N is 10 in `first`, 4 in `second`: each scratch keeps one row of
-    // its N cells, certified for that N and pinned to it.
+    // its N cells. `first` reads `t[N * i + N - 1 - j]`, whose column
+    // `-1 - j` leaves the row: read as written, with N's value, its
+    // storage is certified for that N and pinned to it. `second`'s
+    // subscripts are a row of N plus a column in 0 .. N - 1: read as the
+    // table `u[N][N]` (see `frontend::linear_local`), its row `i` is
+    // written and read in step `i`, so one row `u[N]` holds for every N.
     let first = function_text(&output, "first");
     let second = function_text(&output, "second");
     assert!(first.contains("double t[10];"), "{first}");
     assert!(first.contains("_Static_assert(N == 10,"), "{first}");
-    assert!(second.contains("double u[4];"), "{second}");
-    assert!(second.contains("_Static_assert(N == 4,"), "{second}");
+    assert!(second.contains("double u[N];"), "{second}");
+    assert!(!second.contains("_Static_assert"), "{second}");
     // The front end gives each SCoP the value in force.
     let source = read_case(kernel);
     let program = polyfold::frontend::extract(kernel, &source, &Default::default());
