@@ -254,11 +254,13 @@ pub struct AnalysisArgs {
     /// default (accepted so that existing scripts keep working).
     #[arg(long = "inter-array", overrides_with = "no_inter_array")]
     pub inter_array: bool,
-    /// Seconds allowed to the merging per SCoP (conflict set and solves).
+    /// Wall-clock safety net of the merging per SCoP (conflict set and
+    /// solves), in seconds. Results are decided by work counts; when it
+    /// fires polyfold says the result may differ between runs.
     #[arg(
         long = "inter-array-budget",
         value_name = "SECONDS",
-        default_value_t = 20.0
+        default_value_t = 120.0
     )]
     pub inter_array_budget: f64,
     /// The smallest storage at any price: take a fold even when it puts a

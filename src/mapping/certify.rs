@@ -152,76 +152,177 @@ pub fn certify_modular(
     } else {
         mapping
     };
-    let rank = mapping.rank();
+    // The numeric moduli, for fixed values (checked at the first piece).
+    let moduli: Option<Result<Vec<i64>, PolyError>> = match mode {
+        CertifyMode::Fixed(values) => Some(
+            mapping
+                .dims
+                .iter()
+                .map(|d| d.modulus.eval(values))
+                .collect(),
+        ),
+        CertifyMode::Symbolic { .. } => None,
+    };
     for piece in ds {
-        match mode {
+        let moduli = moduli
+            .clone()
+            .transpose()
+            .map_err(CertifyFailure::Undecided)?;
+        let base = match mode {
             CertifyMode::Fixed(values) => {
-                let moduli: Vec<i64> = mapping
-                    .dims
-                    .iter()
-                    .map(|d| d.modulus.eval(values))
-                    .collect::<Result<_, _>>()
-                    .map_err(CertifyFailure::Undecided)?;
-                if moduli.iter().any(|b| *b < 1) {
+                if moduli.as_ref().is_some_and(|m| m.iter().any(|b| *b < 1)) {
                     return Err(CertifyFailure::NotProven("a modulus is below 1".into()));
                 }
-                let mut base = piece.clone();
-                fix_params(&mut base, values);
-                let mut base = crate::poly::project::eliminate_exists_where_exact(&base)
-                    .map_err(CertifyFailure::Undecided)?;
+                let base = fixed_piece(piece, values).map_err(CertifyFailure::Undecided)?;
                 if base.is_obviously_empty() {
                     continue;
                 }
-                for (dim, b) in mapping.dims.iter().zip(&moduli) {
-                    let k = base.add_exist();
-                    let mut row = image_row(&base, &dim.coeffs);
-                    row[k] = -b;
-                    base.add_eq(row);
-                }
-                for q in nonzero_pieces(&base, rank) {
-                    check_empty(&q, rank, budget)?;
-                }
+                base
             }
             CertifyMode::Symbolic { context } => {
                 let mut base = piece.clone();
                 base.add_param_constraints(context);
-                // d != 0 and M·d = 0.
-                let mut in_kernel = base.clone();
-                for dim in &mapping.dims {
-                    in_kernel.add_eq(image_row(&in_kernel, &dim.coeffs));
-                }
-                for q in nonzero_pieces(&in_kernel, rank) {
-                    check_empty(&q, rank, budget)?;
-                }
-                // First non-zero image row q: sign·M_q·d = k·b_q(N) for some
-                // k >= 1; each k up to SYMBOLIC_MULTIPLES is an equality
-                // (linear in d and N for a fixed k), the rest is
-                // sign·M_q·d >= (SYMBOLIC_MULTIPLES + 1)·b_q(N).
-                for (qi, dim) in mapping.dims.iter().enumerate() {
-                    for sign in [1, -1] {
-                        let mut q = base.clone();
-                        for earlier in &mapping.dims[..qi] {
-                            q.add_eq(image_row(&q, &earlier.coeffs));
-                        }
-                        for k in 1..=SYMBOLIC_MULTIPLES + 1 {
-                            let mut piece = q.clone();
-                            add_multiple(&mut piece, dim, sign, k);
-                            if refute(&piece, &mapping.dims[qi + 1..], budget)? {
-                                continue;
-                            }
-                            return Err(CertifyFailure::NotProven(format!(
-                                "a conflict distance reaches {k} times the modulus of dimension {qi}"
-                            )));
-                        }
-                    }
-                }
+                base
             }
+        };
+        let check = |base: &BasicSet, budget: &mut Budget| match &moduli {
+            Some(moduli) => check_fixed(base, mapping, moduli, budget),
+            None => check_symbolic(base, mapping, budget),
+        };
+        // The same integer points with fewer rows and columns: every check
+        // gives the same verdict on it. A failure is checked again on the
+        // piece as it was, so that the collision reported is the one found
+        // there.
+        if let Some(reduced) = reduced(&base)
+            && (reduced.is_obviously_empty() || check(&reduced, budget).is_ok())
+        {
+            continue;
         }
+        check(&base, budget)?;
     }
     Ok(match mode {
         CertifyMode::Fixed(values) => Certificate::ForValues(values.to_vec()),
         CertifyMode::Symbolic { .. } => Certificate::ForAllParameters,
     })
+}
+
+/// How many reduced pieces [`reduced`] keeps per thread before it starts
+/// again (a few arrays' difference sets).
+const REDUCED_CACHE: usize = 1024;
+
+thread_local! {
+    /// [`fixed_piece`]'s answers.
+    static FIXED: std::cell::RefCell<FixedPieces> = Default::default();
+    /// [`reduced`]'s answers: the difference sets of an array are certified
+    /// again for every mapping a strategy proposes.
+    static REDUCED: std::cell::RefCell<crate::util::hash::FastMap<BasicSet, Option<BasicSet>>> =
+        Default::default();
+}
+
+/// A piece of a difference set with the parameter values it was fixed at,
+/// and what [`fixed_piece`] made of it.
+type FixedPieces = crate::util::hash::FastMap<(BasicSet, Vec<i64>), Result<BasicSet, PolyError>>;
+
+/// `piece` with the parameters fixed to `values` and its existentials
+/// eliminated where that is exact, remembered per thread (every mapping
+/// certified for the known values starts from it).
+fn fixed_piece(piece: &BasicSet, values: &[i64]) -> Result<BasicSet, PolyError> {
+    let key = (piece.clone(), values.to_vec());
+    if let Some(known) = FIXED.with(|m| m.borrow().get(&key).cloned()) {
+        return known;
+    }
+    let mut base = piece.clone();
+    fix_params(&mut base, values);
+    let out = crate::poly::project::eliminate_exists_where_exact(&base);
+    FIXED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= REDUCED_CACHE {
+            m.clear();
+        }
+        m.insert(key, out.clone());
+    });
+    out
+}
+
+/// `base` without the rows the others imply and with the existentials its
+/// equalities define substituted out
+/// ([`crate::poly::constraints::remove_redundant`]: the same integer
+/// points), remembered per thread; `None` when that fails (overflow).
+fn reduced(base: &BasicSet) -> Option<BasicSet> {
+    if let Some(known) = REDUCED.with(|m| m.borrow().get(base).cloned()) {
+        return known;
+    }
+    let out = crate::poly::constraints::remove_redundant(base).ok();
+    REDUCED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= REDUCED_CACHE {
+            m.clear();
+        }
+        m.insert(base.clone(), out.clone());
+    });
+    out
+}
+
+/// The fixed-values check of one piece `base` (the parameters fixed):
+/// no non-zero `d` with `M·d ≡ 0 (mod b)` for the numeric `moduli`.
+fn check_fixed(
+    base: &BasicSet,
+    mapping: &ModularMapping,
+    moduli: &[i64],
+    budget: &mut Budget,
+) -> Result<(), CertifyFailure> {
+    let rank = mapping.rank();
+    let mut base = base.clone();
+    for (dim, b) in mapping.dims.iter().zip(moduli) {
+        let k = base.add_exist();
+        let mut row = image_row(&base, &dim.coeffs);
+        row[k] = -b;
+        base.add_eq(row);
+    }
+    for q in nonzero_pieces(&base, rank) {
+        check_empty(&q, rank, budget)?;
+    }
+    Ok(())
+}
+
+/// The symbolic check of one piece `base` (the context added).
+fn check_symbolic(
+    base: &BasicSet,
+    mapping: &ModularMapping,
+    budget: &mut Budget,
+) -> Result<(), CertifyFailure> {
+    let rank = mapping.rank();
+    // d != 0 and M·d = 0.
+    let mut in_kernel = base.clone();
+    for dim in &mapping.dims {
+        in_kernel.add_eq(image_row(&in_kernel, &dim.coeffs));
+    }
+    for q in nonzero_pieces(&in_kernel, rank) {
+        check_empty(&q, rank, budget)?;
+    }
+    // First non-zero image row q: sign·M_q·d = k·b_q(N) for some
+    // k >= 1; each k up to SYMBOLIC_MULTIPLES is an equality
+    // (linear in d and N for a fixed k), the rest is
+    // sign·M_q·d >= (SYMBOLIC_MULTIPLES + 1)·b_q(N).
+    for (qi, dim) in mapping.dims.iter().enumerate() {
+        for sign in [1, -1] {
+            let mut q = base.clone();
+            for earlier in &mapping.dims[..qi] {
+                q.add_eq(image_row(&q, &earlier.coeffs));
+            }
+            for k in 1..=SYMBOLIC_MULTIPLES + 1 {
+                let mut piece = q.clone();
+                add_multiple(&mut piece, dim, sign, k);
+                if refute(&piece, &mapping.dims[qi + 1..], budget)? {
+                    continue;
+                }
+                return Err(CertifyFailure::NotProven(format!(
+                    "a conflict distance reaches {k} times the modulus of dimension {qi}"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Adds to `piece` that `sign·M_q·d` is `k·b_q` (`k <= SYMBOLIC_MULTIPLES`)

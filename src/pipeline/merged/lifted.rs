@@ -73,6 +73,9 @@ pub(super) fn solve_every_value(
     let conflict_limit = WorkLimit::new(CONFLICT_WORK, Some(started + budget / 2));
     let spec = global_conflicts_until(vs, parts.flow, parts.stmts, Some(&conflict_limit), None)
         .map_err(|e| match e {
+            crate::poly::PolyError::Budget if conflict_limit.net_fired() => {
+                net_fired("the symbolic global conflict set", budget)
+            }
             crate::poly::PolyError::Budget => format!(
                 "the symbolic global conflict set needs more than {CONFLICT_WORK} conflict pieces"
             ),
@@ -131,7 +134,12 @@ pub(super) fn solve_every_value(
                 needed: &needed,
             }),
         )
-        .map_err(|e| e.to_string())?
+        .map_err(|e| match e {
+            crate::poly::PolyError::Budget if limit.net_fired() => {
+                net_fired("the global conflict set at a probe size", budget)
+            }
+            e => e.to_string(),
+        })?
         .ok_or("dataflow not exact")?;
         let lifetimes = lifetimes_in(&at, parts.stmts, raw);
         let mut row = Vec::new();
@@ -212,6 +220,16 @@ pub(super) fn solve_every_value(
 }
 
 const SHAPE_CHANGES: &str = "the hyperplanes change with the sizes";
+
+/// Why `what` stopped when the wall-clock safety net of the merging (half
+/// of `budget`) fired: the result may differ between runs, and says so.
+fn net_fired(what: &str, budget: Duration) -> String {
+    format!(
+        "{what} hit its wall-clock safety net ({:.1} s, half of --inter-array-budget); \
+         this result may differ between runs",
+        (budget / 2).as_secs_f64()
+    )
+}
 
 /// Whether `s` has the buffers, statements and hyperplanes of `base` (its
 /// moduli may differ).
