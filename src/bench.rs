@@ -37,6 +37,7 @@ use crate::poly::Budget;
 
 pub mod corpus;
 pub mod formula;
+pub mod inputs;
 pub mod scale;
 pub mod speed;
 

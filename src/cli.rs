@@ -99,6 +99,27 @@ pub enum Command {
     /// JSON line with its own peak memory.
     #[command(name = "bench-scale-one", hide = true)]
     BenchScaleOne(BenchScaleOneArgs),
+    /// Prints a generated input of the large-input benchmark: `many-kernels
+    /// COUNT` (a file of COUNT small kernels) or `blur WIDTHxHEIGHT` (a
+    /// blur of a large image through a temporary).
+    #[command(name = "bench-input", hide = true)]
+    BenchInput(BenchInputArgs),
+}
+
+/// Which generated input `bench-input` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchInputKind {
+    ManyKernels,
+    Blur,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchInputArgs {
+    #[arg(value_name = "KIND", value_enum)]
+    pub kind: BenchInputKind,
+    /// The number of kernels (`many-kernels`) or `WIDTHxHEIGHT` (`blur`).
+    #[arg(value_name = "SIZE")]
+    pub size: String,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -317,6 +338,13 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    /// Process up to N files at a time; the output (and `--report json`'s
+    /// document) is the same as one at a time, in the order of the files.
+    /// A run of more than ten seconds logs a line per file on stderr.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+
     /// Print an intermediate form instead of the transformed program.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub emit: Option<Emit>,
@@ -354,6 +382,12 @@ pub struct VerifyArgs {
     /// C files to verify.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    /// Verify up to N files at a time; the output is the same as one at
+    /// a time, in the order of the files.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
 
     #[command(flatten)]
     pub analysis: AnalysisArgs,
