@@ -104,6 +104,16 @@ pub enum Command {
     /// blur of a large image through a temporary).
     #[command(name = "bench-input", hide = true)]
     BenchInput(BenchInputArgs),
+    /// One measurement of `bench --scale --large` (run by it in a child
+    /// process): prints one JSON line with its time and peak memory.
+    #[command(name = "bench-large-one", hide = true)]
+    BenchLargeOne(BenchLargeOneArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchLargeOneArgs {
+    #[arg(value_name = "CASE", value_parser = crate::bench::large::Case::parse)]
+    pub case: crate::bench::large::Case,
 }
 
 /// Which generated input `bench-input` prints.
@@ -475,6 +485,18 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FACTORS", num_args = 0..=1, default_missing_value = "1,16,256",
           value_parser = crate::bench::scale::parse_factor_list)]
     pub scale: Option<crate::bench::scale::Factors>,
+    /// With --scale: also the large inputs (issue 53), generated at run
+    /// time, after the scaling table: `many-kernels:COUNT` (a file of
+    /// COUNT small kernels, the default action), `verify-blur:WxH`
+    /// (`verify` on a WxH blur through a temporary), `plot-blur:WxH`;
+    /// comma-separated (default many-kernels:100, 800 and 10000,
+    /// verify-blur:1920x1080, plot-blur:256x192). Each run is a child
+    /// process; the row gives the median time and peak memory of
+    /// --repeats runs.
+    #[arg(long, value_name = "CASES", num_args = 0..=1, requires = "scale",
+          default_missing_value = crate::bench::large::DEFAULT_CASES,
+          value_parser = crate::bench::large::parse_cases)]
+    pub large: Option<crate::bench::large::Cases>,
     /// The speed benchmark instead of the regression table: every kernel
     /// of DIR (or the one file DIR names) scaled until the original runs
     /// --min-time seconds (or by --factor), built with `$CC -O3

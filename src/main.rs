@@ -230,7 +230,14 @@ fn bench_scale(args: &BenchArgs, factors: &Factors, quiet: bool) -> u8 {
     match run_scale(&args.dir, &options, &exe) {
         Ok(result) => {
             to_stdout(&format!("{}\n{}", result.table, result.summary));
-            u8::from(result.failed)
+            let mut failed = result.failed;
+            if let Some(cases) = &args.large {
+                let (table, large_failed) =
+                    polyfold::bench::large::run_large(&cases.0, &options, &exe);
+                to_stdout(&format!("\n{table}"));
+                failed |= large_failed;
+            }
+            u8::from(failed)
         }
         Err(e) => {
             to_stderr(&format!(
@@ -384,6 +391,11 @@ fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench(args, cli.quiet),
         Some(Command::BenchScaleOne(args)) => bench_scale_one(args),
         Some(Command::BenchInput(args)) => bench_input(args),
+        Some(Command::BenchLargeOne(args)) => {
+            let line = polyfold::bench::large::measure_one(&args.case);
+            to_stdout(&format!("{line}\n"));
+            0
+        }
         Some(Command::Lattice(args)) => lattice(args),
         Some(Command::Smo(args)) => smo(args),
         Some(Command::Explain(args)) => explain(args),

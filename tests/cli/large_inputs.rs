@@ -49,7 +49,10 @@ fn a_file_of_kernels_prints_what_each_kernel_prints_alone() {
     // Fourteen kernels: each of the seven forms twice, with defines and
     // with numbers.
     let (whole, one_by_one) = whole_and_one_by_one(14, &["--no-fusion"]);
-    assert!(whole.contains("/* polyfold: t"), "some kernel is folded:\n{whole}");
+    assert!(
+        whole.contains("/* polyfold: t"),
+        "some kernel is folded:\n{whole}"
+    );
     assert_eq!(whole, one_by_one);
     // FIXME(issue 53): with fusion, a file where some SCoP fuses contracts
     // all its SCoPs without merged buffers and rotating scalars
@@ -93,4 +96,44 @@ fn several_files_at_a_time_print_what_one_at_a_time_prints() {
         assert_eq!(text(&three.stderr), text(&one.stderr));
         assert!(text(&one.stdout).contains("k4"));
     }
+}
+
+#[test]
+fn bench_scale_measures_the_large_inputs_it_is_given() {
+    let out = polyfold(&[
+        "-q",
+        "bench",
+        "corpus/filter_chain.c",
+        "--scale",
+        "1",
+        "--repeats",
+        "1",
+        "--large",
+        "many-kernels:3,verify-blur:8x6,plot-blur:8x6",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    // One row per case, each run once and exiting 0; the many-kernels
+    // input is the generator's text.
+    let header = many_kernels_header();
+    let bytes = header.len() + (0..3).map(|k| many_kernel(k).len()).sum::<usize>();
+    for (case, size) in [
+        ("many-kernels:3", Some(bytes)),
+        ("verify-blur:8x6", None),
+        ("plot-blur:8x6", None),
+    ] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(case))
+            .unwrap_or_else(|| panic!("no row for {case}:\n{stdout}"));
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields.len(), 6, "{row}");
+        if let Some(size) = size {
+            assert_eq!(fields[1], size.to_string(), "{row}");
+        }
+        assert_eq!((fields[2], fields[5]), ("1", "0"), "{row}");
+    }
+    // A case that names no input is a usage error.
+    let bad = polyfold(&["bench", "corpus", "--scale", "--large", "blur:8x6"]);
+    assert_eq!(bad.status.code(), Some(2));
 }
