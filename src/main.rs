@@ -391,11 +391,7 @@ fn run() -> ExitCode {
         Some(Command::Bench(args)) => bench(args, cli.quiet),
         Some(Command::BenchScaleOne(args)) => bench_scale_one(args),
         Some(Command::BenchInput(args)) => bench_input(args),
-        Some(Command::BenchLargeOne(args)) => {
-            let line = polyfold::bench::large::measure_one(&args.case);
-            to_stdout(&format!("{line}\n"));
-            0
-        }
+        Some(Command::BenchLargeOne(args)) => bench_large_one(&args.case),
         Some(Command::Lattice(args)) => lattice(args),
         Some(Command::Smo(args)) => smo(args),
         Some(Command::Explain(args)) => explain(args),
@@ -591,6 +587,53 @@ fn bench_input(args: &BenchInputArgs) -> u8 {
             2
         }
     }
+}
+
+/// `polyfold bench-large-one CASE`: one measurement of `bench --scale
+/// --large`: generates the input of `case` in a scratch folder, runs its
+/// command once and prints one JSON line (time in ms, the input's bytes,
+/// the command's exit code and this process's peak memory).
+fn bench_large_one(case: &polyfold::bench::large::Case) -> u8 {
+    use polyfold::bench::large::Case;
+    let text = case.input();
+    let Ok(dir) = polyfold::util::scratch::scratch_dir("large") else {
+        to_stderr("polyfold: error: cannot make a scratch folder\n");
+        return 2;
+    };
+    let file = dir.join("input.c");
+    if let Err(e) = std::fs::write(&file, &text) {
+        to_stderr(&format!(
+            "polyfold: error: cannot write {}: {e}\n",
+            file.display()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        return 2;
+    }
+    let options = RunOptions {
+        quiet: true,
+        ..RunOptions::default()
+    };
+    let start = std::time::Instant::now();
+    let code = match case {
+        Case::ManyKernels(_) => run_file(&file, &options).code,
+        Case::VerifyBlur(..) => verify_file(&file, &options).code,
+        Case::PlotBlur(..) => {
+            let (mut entries, mut notes) = (Vec::new(), Vec::new());
+            let out = dir.join("plot");
+            polyfold::driver::plot_file(&file, &options, &out, &mut entries, &mut notes).code
+        }
+    };
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let _ = std::fs::remove_dir_all(&dir);
+    let line = serde_json::json!({
+        "case": case.name(),
+        "bytes": text.len(),
+        "ms": ms,
+        "code": code,
+        "peak_kb": polyfold::bench::scale::peak_kb_self(),
+    });
+    to_stdout(&format!("{line}\n"));
+    0
 }
 
 /// `polyfold lattice SET`: the lattice report of each set of the input

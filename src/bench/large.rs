@@ -4,7 +4,8 @@
 //! kernels through the default action (`many-kernels:COUNT`), `verify` on
 //! a large blur (`verify-blur:WxH`) and `plot` on a smaller one
 //! (`plot-blur:WxH`). Every run is a child process of the same binary
-//! (the hidden `polyfold bench-large-one CASE`), which writes the input in
+//! (the hidden `polyfold bench-large-one CASE`, in `src/main.rs`: the
+//! driver is above `bench`), which writes the input in
 //! a scratch folder, runs the command once in process and prints its time
 //! and its own peak memory (`VmHWM`) as one JSON line; the parent runs it
 //! `--repeats` times within `--time-limit` and `--mem-limit` (as
@@ -13,13 +14,9 @@
 
 use std::fmt::Write;
 use std::path::Path;
-use std::time::Instant;
-
-use serde_json::{Value, json};
 
 use super::inputs;
-use super::scale::{RunEnd, ScaleOptions, peak_kb_self, run_child};
-use crate::driver::RunOptions;
+use super::scale::{RunEnd, ScaleOptions, run_child};
 
 /// The cases of `--large` when none are named.
 pub const DEFAULT_CASES: &str =
@@ -65,7 +62,7 @@ impl Case {
     }
 
     /// The generated input.
-    fn input(&self) -> String {
+    pub fn input(&self) -> String {
         match self {
             Case::ManyKernels(n) => inputs::many_kernels(*n),
             Case::VerifyBlur(w, h) | Case::PlotBlur(w, h) => inputs::blur_image(*w, *h),
@@ -83,44 +80,6 @@ pub fn parse_cases(text: &str) -> Result<Cases, String> {
         .map(Case::parse)
         .collect::<Result<_, _>>()
         .map(Cases)
-}
-
-/// One measurement, in the child: generates the input of `case`, runs its
-/// command once and returns the JSON line (time in ms, the input's bytes,
-/// the exit code and this process's peak memory).
-pub fn measure_one(case: &Case) -> Value {
-    let text = case.input();
-    let Ok(dir) = crate::util::scratch::scratch_dir("large") else {
-        return json!({"error": "cannot make a scratch folder"});
-    };
-    let file = dir.join("input.c");
-    if std::fs::write(&file, &text).is_err() {
-        let _ = std::fs::remove_dir_all(&dir);
-        return json!({"error": "cannot write the input"});
-    }
-    let options = RunOptions {
-        quiet: true,
-        ..RunOptions::default()
-    };
-    let start = Instant::now();
-    let code = match case {
-        Case::ManyKernels(_) => crate::driver::run_file(&file, &options).code,
-        Case::VerifyBlur(..) => crate::driver::verify_file(&file, &options).code,
-        Case::PlotBlur(..) => {
-            let (mut entries, mut notes) = (Vec::new(), Vec::new());
-            let out = dir.join("plot");
-            crate::driver::plot_file(&file, &options, &out, &mut entries, &mut notes).code
-        }
-    };
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    let _ = std::fs::remove_dir_all(&dir);
-    json!({
-        "case": case.name(),
-        "bytes": text.len(),
-        "ms": ms,
-        "code": code,
-        "peak_kb": peak_kb_self(),
-    })
 }
 
 /// The median of `values` (the lower middle one of an even count).

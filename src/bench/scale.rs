@@ -520,7 +520,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
 }
 
 /// `VmHWM` of this process in kB (`None` without `/proc`).
-pub(crate) fn peak_kb_self() -> Option<u64> {
+pub fn peak_kb_self() -> Option<u64> {
     status_kb(Path::new("/proc/self/status"), "VmHWM:")
 }
 
