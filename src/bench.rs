@@ -37,6 +37,8 @@ use crate::poly::Budget;
 
 pub mod corpus;
 pub mod formula;
+pub mod inputs;
+pub mod large;
 pub mod scale;
 pub mod speed;
 

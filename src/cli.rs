@@ -99,6 +99,37 @@ pub enum Command {
     /// JSON line with its own peak memory.
     #[command(name = "bench-scale-one", hide = true)]
     BenchScaleOne(BenchScaleOneArgs),
+    /// Prints a generated input of the large-input benchmark: `many-kernels
+    /// COUNT` (a file of COUNT small kernels) or `blur WIDTHxHEIGHT` (a
+    /// blur of a large image through a temporary).
+    #[command(name = "bench-input", hide = true)]
+    BenchInput(BenchInputArgs),
+    /// One measurement of `bench --scale --large` (run by it in a child
+    /// process): prints one JSON line with its time and peak memory.
+    #[command(name = "bench-large-one", hide = true)]
+    BenchLargeOne(BenchLargeOneArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchLargeOneArgs {
+    #[arg(value_name = "CASE", value_parser = crate::bench::large::Case::parse)]
+    pub case: crate::bench::large::Case,
+}
+
+/// Which generated input `bench-input` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchInputKind {
+    ManyKernels,
+    Blur,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchInputArgs {
+    #[arg(value_name = "KIND", value_enum)]
+    pub kind: BenchInputKind,
+    /// The number of kernels (`many-kernels`) or `WIDTHxHEIGHT` (`blur`).
+    #[arg(value_name = "SIZE")]
+    pub size: String,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -319,6 +350,13 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    /// Process up to N files at a time; the output (and `--report json`'s
+    /// document) is the same as one at a time, in the order of the files.
+    /// A run of more than ten seconds logs a line per file on stderr.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+
     /// Print an intermediate form instead of the transformed program.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub emit: Option<Emit>,
@@ -356,6 +394,12 @@ pub struct VerifyArgs {
     /// C files to verify.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    /// Verify up to N files at a time; the output is the same as one at
+    /// a time, in the order of the files.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
 
     #[command(flatten)]
     pub analysis: AnalysisArgs,
@@ -443,6 +487,18 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FACTORS", num_args = 0..=1, default_missing_value = "1,16,256",
           value_parser = crate::bench::scale::parse_factor_list)]
     pub scale: Option<crate::bench::scale::Factors>,
+    /// With --scale: also the large inputs (issue 53), generated at run
+    /// time, after the scaling table: `many-kernels:COUNT` (a file of
+    /// COUNT small kernels, the default action), `verify-blur:WxH`
+    /// (`verify` on a WxH blur through a temporary), `plot-blur:WxH`;
+    /// comma-separated (default many-kernels:100, 800 and 10000,
+    /// verify-blur:1920x1080, plot-blur:256x192). Each run is a child
+    /// process; the row gives the median time and peak memory of
+    /// --repeats runs.
+    #[arg(long, value_name = "CASES", num_args = 0..=1, requires = "scale",
+          default_missing_value = crate::bench::large::DEFAULT_CASES,
+          value_parser = crate::bench::large::parse_cases)]
+    pub large: Option<crate::bench::large::Cases>,
     /// The speed benchmark instead of the regression table: every kernel
     /// of DIR (or the one file DIR names) scaled until the original runs
     /// --min-time seconds (or by --factor), built with `$CC -O3

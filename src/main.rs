@@ -11,14 +11,15 @@ use polyfold::bench::scale::{Factors, ScaleOptions, run_scale};
 use polyfold::bench::speed::{SpeedOptions, run_speed};
 use polyfold::bench::{BenchOptions, run_bench};
 use polyfold::cli::{
-    AnalysisArgs, BenchArgs, BenchScaleOneArgs, Cli, Command, CommandMacro, EquivArgs, ExplainArgs,
-    LatticeArgs, MessageFormat, PlotArgs, SmoArgs, VerifyArgs,
+    AnalysisArgs, BenchArgs, BenchInputArgs, BenchInputKind, BenchScaleOneArgs, Cli, Command,
+    CommandMacro, EquivArgs, ExplainArgs, LatticeArgs, MessageFormat, PlotArgs, SmoArgs,
+    VerifyArgs,
 };
 use polyfold::driver::messages::end_lines;
 use polyfold::driver::{
     Outcome, RunOptions, failed_record, report_document, run_file, stderr_lines, verify_file,
 };
-use polyfold::util::progress::Progress;
+use polyfold::util::progress::{Display, Progress};
 
 /// The SARIF log of a run (`--message-format sarif`): the results and
 /// notifications of every file, printed once, at the end, on stderr.
@@ -127,12 +128,59 @@ fn lattice_inputs(text: &str) -> Vec<(Option<String>, String)> {
     out
 }
 
-/// The progress line of one file (issue 22): drawn on stderr only when it
-/// is a terminal and `-q` is not given, after the first second.
+/// The progress line of one file (issue 22): on a terminal a line drawn in
+/// place, in a log a line every ten seconds (issue 53); none with `-q`.
 fn start_progress(file: &std::path::Path, quiet: bool) -> Progress {
-    let progress = Progress::start(std::io::stderr().is_terminal() && !quiet);
+    let progress = Progress::start(Display::for_stderr(std::io::stderr().is_terminal(), quiet));
     polyfold::util::progress::set_file(&file.display().to_string());
     progress
+}
+
+/// Runs `work` on each of `files`, `jobs` at a time, and hands each
+/// outcome to `done` in the order of the files (so that the output does
+/// not depend on which finished first). One file at a time, each has its
+/// progress line ([`start_progress`]); several at a time, the run has one
+/// in log form, and after ten seconds a line per file finished.
+fn each_file(
+    files: &[std::path::PathBuf],
+    (jobs, quiet): (u32, bool),
+    work: impl Fn(&std::path::Path) -> Outcome + Sync,
+    mut done: impl FnMut(&std::path::Path, Outcome),
+) {
+    if jobs <= 1 || files.len() <= 1 {
+        for file in files {
+            let progress = start_progress(file, quiet);
+            let out = work(file);
+            progress.finish();
+            done(file, out);
+        }
+        return;
+    }
+    let display = if quiet { Display::Off } else { Display::Log };
+    let progress = Progress::start(display);
+    let start = std::time::Instant::now();
+    polyfold::util::parallel::in_order(
+        files,
+        jobs as usize,
+        |file| {
+            polyfold::util::progress::set_file(&file.display().to_string());
+            work(file)
+        },
+        |k, out| {
+            done(&files[k], out);
+            let elapsed = start.elapsed();
+            if display == Display::Log && elapsed >= polyfold::util::progress::LOG_PERIOD {
+                to_stderr(&format!(
+                    "polyfold [{} s] {} done ({} of {})\n",
+                    elapsed.as_secs(),
+                    files[k].display(),
+                    k + 1,
+                    files.len()
+                ));
+            }
+        },
+    );
+    progress.finish();
 }
 
 /// `options` with the global options of the command line (`-q`, `-v`),
@@ -182,7 +230,14 @@ fn bench_scale(args: &BenchArgs, factors: &Factors, quiet: bool) -> u8 {
     match run_scale(&args.dir, &options, &exe) {
         Ok(result) => {
             to_stdout(&format!("{}\n{}", result.table, result.summary));
-            u8::from(result.failed)
+            let mut failed = result.failed;
+            if let Some(cases) = &args.large {
+                let (table, large_failed) =
+                    polyfold::bench::large::run_large(&cases.0, &options, &exe);
+                to_stdout(&format!("\n{table}"));
+                failed |= large_failed;
+            }
+            u8::from(failed)
         }
         Err(e) => {
             to_stderr(&format!(
@@ -335,6 +390,8 @@ fn run() -> ExitCode {
         Some(Command::Plot(args)) => plot_files(&matches, args, &cli),
         Some(Command::Bench(args)) => bench(args, cli.quiet),
         Some(Command::BenchScaleOne(args)) => bench_scale_one(args),
+        Some(Command::BenchInput(args)) => bench_input(args),
+        Some(Command::BenchLargeOne(args)) => bench_large_one(&args.case),
         Some(Command::Lattice(args)) => lattice(args),
         Some(Command::Smo(args)) => smo(args),
         Some(Command::Explain(args)) => explain(args),
@@ -353,13 +410,15 @@ fn verify_files(matches: &ArgMatches, args: &VerifyArgs, cli: &Cli) -> u8 {
     }
     let mut code = 0u8;
     let mut sarif = SarifRun::default();
-    for file in &args.files {
-        let progress = start_progress(file, options.quiet);
-        let out = verify_file(file, &options);
-        progress.finish();
-        emit(&out, &options, &mut sarif);
-        code = code.max(out.code);
-    }
+    each_file(
+        &args.files,
+        (args.jobs, options.quiet),
+        |file| verify_file(file, &options),
+        |_, out| {
+            emit(&out, &options, &mut sarif);
+            code = code.max(out.code);
+        },
+    );
     sarif.finish(&options, code);
     code
 }
@@ -504,6 +563,79 @@ fn bench_scale_one(args: &BenchScaleOneArgs) -> u8 {
     0
 }
 
+/// `polyfold bench-input KIND SIZE`: prints a generated input of the
+/// large-input benchmark (exit 2 when SIZE does not fit KIND).
+fn bench_input(args: &BenchInputArgs) -> u8 {
+    use polyfold::bench::inputs;
+    let text = match args.kind {
+        BenchInputKind::ManyKernels => args.size.parse::<usize>().ok().map(inputs::many_kernels),
+        BenchInputKind::Blur => args
+            .size
+            .split_once('x')
+            .and_then(|(w, h)| Some(inputs::blur_image(w.parse().ok()?, h.parse().ok()?))),
+    };
+    match text {
+        Some(text) => {
+            to_stdout(&text);
+            0
+        }
+        None => {
+            to_stderr(&format!(
+                "polyfold: error: `{}` is not a size of this input (a count of kernels, or WIDTHxHEIGHT)\n",
+                args.size
+            ));
+            2
+        }
+    }
+}
+
+/// `polyfold bench-large-one CASE`: one measurement of `bench --scale
+/// --large`: generates the input of `case` in a scratch folder, runs its
+/// command once and prints one JSON line (time in ms, the input's bytes,
+/// the command's exit code and this process's peak memory).
+fn bench_large_one(case: &polyfold::bench::large::Case) -> u8 {
+    use polyfold::bench::large::Case;
+    let text = case.input();
+    let Ok(dir) = polyfold::util::scratch::scratch_dir("large") else {
+        to_stderr("polyfold: error: cannot make a scratch folder\n");
+        return 2;
+    };
+    let file = dir.join("input.c");
+    if let Err(e) = std::fs::write(&file, &text) {
+        to_stderr(&format!(
+            "polyfold: error: cannot write {}: {e}\n",
+            file.display()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        return 2;
+    }
+    let options = RunOptions {
+        quiet: true,
+        ..RunOptions::default()
+    };
+    let start = std::time::Instant::now();
+    let code = match case {
+        Case::ManyKernels(_) => run_file(&file, &options).code,
+        Case::VerifyBlur(..) => verify_file(&file, &options).code,
+        Case::PlotBlur(..) => {
+            let (mut entries, mut notes) = (Vec::new(), Vec::new());
+            let out = dir.join("plot");
+            polyfold::driver::plot_file(&file, &options, &out, &mut entries, &mut notes).code
+        }
+    };
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let _ = std::fs::remove_dir_all(&dir);
+    let line = serde_json::json!({
+        "case": case.name(),
+        "bytes": text.len(),
+        "ms": ms,
+        "code": code,
+        "peak_kb": polyfold::bench::scale::peak_kb_self(),
+    });
+    to_stdout(&format!("{line}\n"));
+    0
+}
+
 /// `polyfold lattice SET`: the lattice report of each set of the input
 /// (exit 2 when the input cannot be read or a set is refused).
 fn lattice(args: &LatticeArgs) -> u8 {
@@ -605,20 +737,22 @@ fn run_files(matches: &ArgMatches, cli: &Cli) -> u8 {
     let mut code = 0u8;
     let mut records = Vec::new();
     let mut sarif = SarifRun::default();
-    for file in &cli.run.files {
-        let progress = start_progress(file, options.quiet);
-        let mut out = run_file(file, &options);
-        progress.finish();
-        let printed = stderr_lines(&out, &options);
-        if json {
-            records.push(match out.record.take() {
-                Some(r) => r,
-                None => failed_record(file, &out, &printed),
-            });
-        }
-        emit(&out, &options, &mut sarif);
-        code = code.max(out.code);
-    }
+    each_file(
+        &cli.run.files,
+        (cli.run.jobs, options.quiet),
+        |file| run_file(file, &options),
+        |file, mut out| {
+            let printed = stderr_lines(&out, &options);
+            if json {
+                records.push(match out.record.take() {
+                    Some(r) => r,
+                    None => failed_record(file, &out, &printed),
+                });
+            }
+            emit(&out, &options, &mut sarif);
+            code = code.max(out.code);
+        },
+    );
     sarif.finish(&options, code);
     if json {
         let document = report_document(records);

@@ -520,7 +520,7 @@ fn contraction_fields(program: &Program, c: &FileContraction) -> Value {
 }
 
 /// `VmHWM` of this process in kB (`None` without `/proc`).
-fn peak_kb_self() -> Option<u64> {
+pub fn peak_kb_self() -> Option<u64> {
     status_kb(Path::new("/proc/self/status"), "VmHWM:")
 }
 
@@ -576,7 +576,7 @@ pub struct ScaleResult {
 }
 
 /// Runs one child and waits for it within the limits.
-fn run_child(exe: &Path, args: &[String], options: &ScaleOptions) -> RunEnd {
+pub(crate) fn run_child(exe: &Path, args: &[String], options: &ScaleOptions) -> RunEnd {
     let mut child = match Command::new(exe)
         .args(args)
         .stdin(Stdio::null())

@@ -398,6 +398,16 @@ struct FunctionMacros {
 }
 
 impl FunctionMacros {
+    /// The view of each function and global declaration. A view holds
+    /// the macros in force at its start that its own text can expand:
+    /// the names of its text, of the file's global declarations (whose
+    /// extents it may read) and of the command line's bodies, and the
+    /// names their bodies use, transitively
+    /// ([`preproc::Evaluated::in_force_of`]); all the macros in force
+    /// where a body pastes tokens. A name no such text holds never
+    /// expands there, and a view of every macro in force per function
+    /// made files of many functions and `#define`s quadratic in time and
+    /// memory (issue 53).
     fn build(
         file: &SyntaxFile,
         evaluated: &preproc::Evaluated,
@@ -405,16 +415,61 @@ impl FunctionMacros {
         source: &str,
         scan: &masks::Scan,
     ) -> FunctionMacros {
-        // Points that see the same events (and body names) share a view.
-        let mut keys: std::collections::HashMap<(usize, Vec<String>), usize> =
+        let names_of = |span: &Range<usize>| -> Vec<String> {
+            source
+                .get(span.clone())
+                .map(|text| {
+                    crate::util::c_text::identifier_tokens(text, true)
+                        .into_iter()
+                        .map(|(_, n)| n)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut shared: BTreeSet<String> = file
+            .globals
+            .iter()
+            .flat_map(|g| names_of(&g.span))
+            .collect();
+        for (name, body) in command_line {
+            shared.insert(name.clone());
+            shared.extend(
+                crate::util::c_text::identifier_tokens(body, true)
+                    .into_iter()
+                    .map(|(_, n)| n),
+            );
+        }
+        let by_name = evaluated.events_by_name();
+        // Points that see the same definitions (and body names) share a
+        // view.
+        let mut keys: std::collections::HashMap<(Vec<usize>, Vec<String>), usize> =
             std::collections::HashMap::new();
         let mut views = Vec::new();
-        let mut view = |at: usize, unknown: Vec<String>| {
-            let key = (evaluated.events_before(at), unknown);
+        let mut view = |at: usize, span: &Range<usize>, unknown: Vec<String>| {
+            let events = evaluated.events_before(at);
+            let seeds = names_of(span).into_iter().chain(shared.iter().cloned());
+            let defines: Vec<syntax::Define> = match evaluated.in_force_of(events, &by_name, seeds)
+            {
+                Some(found) => {
+                    let ks: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
+                    let key = (ks, unknown);
+                    if let Some(k) = keys.get(&key) {
+                        return *k;
+                    }
+                    let defines: Vec<syntax::Define> =
+                        found.into_iter().map(|(_, d)| d.clone()).collect();
+                    views.push(Macros::for_function(&defines, command_line, &key.1));
+                    keys.insert(key, views.len() - 1);
+                    return views.len() - 1;
+                }
+                None => evaluated.in_force(events).0,
+            };
+            // A pasting body: every macro in force, keyed by the count of
+            // events (`usize::MAX` marks the key as such).
+            let key = (vec![usize::MAX, events], unknown);
             if let Some(k) = keys.get(&key) {
                 return *k;
             }
-            let (defines, _) = evaluated.in_force(key.0);
             views.push(Macros::for_function(&defines, command_line, &key.1));
             keys.insert(key, views.len() - 1);
             views.len() - 1
@@ -428,12 +483,12 @@ impl FunctionMacros {
             .functions
             .iter()
             .zip(&body_names)
-            .map(|(f, names)| view(f.span.start, names.clone()))
+            .map(|(f, names)| view(f.span.start, &f.span, names.clone()))
             .collect();
         let globals = file
             .globals
             .iter()
-            .map(|g| view(g.span.start, Vec::new()))
+            .map(|g| view(g.span.start, &g.span, Vec::new()))
             .collect();
         FunctionMacros {
             views,

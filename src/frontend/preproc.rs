@@ -207,6 +207,57 @@ impl Evaluated {
         )
     }
 
+    /// Per macro name: the indices of its events in
+    /// [`Evaluated::history`], ascending (for [`Evaluated::in_force_of`]).
+    pub(crate) fn events_by_name(&self) -> HashMap<&str, Vec<usize>> {
+        let mut out: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (k, e) in self.history.iter().enumerate() {
+            out.entry(e.name.as_str()).or_default().push(k);
+        }
+        out
+    }
+
+    /// What [`Evaluated::in_force`] gives after `events` events,
+    /// restricted to the names `seeds` and every name the bodies of their
+    /// definitions use, transitively: the `#define`s of those names in
+    /// force, each with its event, in the order of the events. `by_name`
+    /// is [`Evaluated::events_by_name`]. `None` when one of those bodies
+    /// pastes tokens (`##`): the names it makes are not in any text.
+    pub(crate) fn in_force_of<'e>(
+        &'e self,
+        events: usize,
+        by_name: &HashMap<&str, Vec<usize>>,
+        seeds: impl IntoIterator<Item = String>,
+    ) -> Option<Vec<(usize, &'e Define)>> {
+        let mut todo: Vec<String> = seeds.into_iter().collect();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut out: Vec<(usize, &Define)> = Vec::new();
+        while let Some(name) = todo.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            let last = by_name.get(name.as_str()).and_then(|ks| {
+                let before = ks.partition_point(|&k| k < events);
+                before.checked_sub(1).map(|i| ks[i])
+            });
+            seen.insert(name);
+            let Some(k) = last else { continue };
+            if let MacroChange::Define(d) = &self.history[k].change {
+                if d.body.contains("##") {
+                    return None;
+                }
+                out.push((k, d));
+                for (_, word) in crate::util::c_text::identifier_tokens(&d.body, true) {
+                    if !seen.contains(&word) {
+                        todo.push(word);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|(k, _)| *k);
+        Some(out)
+    }
+
     /// What `name` means at byte `at` of the file (the command line
     /// aside).
     pub(crate) fn state_at(&self, name: &str, at: usize) -> MacroState<'_> {

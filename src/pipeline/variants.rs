@@ -239,8 +239,16 @@ pub(super) fn split_temporaries(
             .map(|d| d.name.clone())
             .collect()
     };
+    let taken = std::cell::OnceCell::new();
     let all: Vec<split::SplitPlan> = (0..program.scops.len())
-        .flat_map(|si| split::plan_splits(program, si, &temporaries(si)))
+        .flat_map(|si| {
+            let temporaries = temporaries(si);
+            if temporaries.is_empty() {
+                return Vec::new();
+            }
+            let taken = taken.get_or_init(|| split::source_names(program));
+            split::plan_splits_named(program, si, &temporaries, taken)
+        })
         .collect();
     let mut scops: Vec<usize> = all.iter().map(|p| p.scop).collect();
     scops.dedup();

@@ -92,12 +92,30 @@ fn line_of(source: &str, at: usize) -> usize {
 
 /// The temporaries of SCoP `si` (of the names `temporaries`: the
 /// contraction's classification) whose accesses form two groups or more.
+#[cfg(test)]
 pub(crate) fn plan_splits(program: &Program, si: usize, temporaries: &[String]) -> Vec<SplitPlan> {
-    let scop = &program.scops[si];
-    let taken: Vec<String> = identifier_tokens(&program.source, true)
+    plan_splits_named(program, si, temporaries, &source_names(program))
+}
+
+/// The identifiers of `program`'s source (new names must be none of
+/// them), for [`plan_splits_named`]: read once per file, not once per
+/// SCoP.
+pub(crate) fn source_names(program: &Program) -> std::collections::HashSet<String> {
+    identifier_tokens(&program.source, true)
         .into_iter()
         .map(|(_, n)| n)
-        .collect();
+        .collect()
+}
+
+/// [`plan_splits`], with the names of the source `taken`
+/// ([`source_names`]).
+pub(crate) fn plan_splits_named(
+    program: &Program,
+    si: usize,
+    temporaries: &[String],
+    taken: &std::collections::HashSet<String>,
+) -> Vec<SplitPlan> {
+    let scop = &program.scops[si];
     let mut out = Vec::new();
     for array in &scop.arrays {
         if !temporaries.contains(&array.name) || !eligible(program, scop, array.id) {
@@ -118,7 +136,7 @@ pub(crate) fn plan_splits(program: &Program, si: usize, temporaries: &[String]) 
         if groups.len() < 2 {
             continue;
         }
-        let Some(names) = new_names(&array.name, groups.len(), &taken) else {
+        let Some(names) = new_names(&array.name, groups.len(), taken) else {
             continue;
         };
         out.push(SplitPlan {
@@ -257,7 +275,11 @@ fn overlap(scop: &Scop, (ka, ja): (usize, usize), (kb, jb): (usize, usize)) -> O
 
 /// `count` names `t_0`, `t_1`, ... that no identifier of the file has
 /// (else `t_part0`, ...).
-fn new_names(name: &str, count: usize, taken: &[String]) -> Option<Vec<String>> {
+fn new_names(
+    name: &str,
+    count: usize,
+    taken: &std::collections::HashSet<String>,
+) -> Option<Vec<String>> {
     ["_", "_part", "_split"].iter().find_map(|sep| {
         let names: Vec<String> = (0..count).map(|k| format!("{name}{sep}{k}")).collect();
         names.iter().all(|n| !taken.contains(n)).then_some(names)

@@ -5,6 +5,7 @@ pub mod bytes;
 pub(crate) mod c_text;
 pub mod hash;
 pub mod logging;
+pub mod parallel;
 pub mod progress;
 pub mod rng;
 pub mod scratch;

@@ -1,14 +1,16 @@
 //! A progress line on stderr for long runs (issue 22): what polyfold is
 //! working on, `polyfold [4 s] k.c: SCoP 0 (kernel): y: lattice
-//! strategies`, redrawn in place about four times a second once a run has
-//! taken a second.
+//! strategies`.
 //!
-//! Only the binary turns it on ([`Progress::start`]), and only when stderr
-//! is a terminal and `-q` is not given: tests, CI logs and pipes never see
-//! it, and nothing here can change a result (the library only records
-//! where it is, [`stage`] and [`set_file`]; the drawing thread reads it).
-//! The line is erased when the run ends, so what remains on the terminal
-//! is what polyfold printed.
+//! Only the binary turns it on ([`Progress::start`]), never with `-q`. On
+//! a terminal ([`Display::Terminal`]) the line is redrawn in place about
+//! four times a second once a run has taken a second, and erased when the
+//! run ends, so that what remains on the terminal is what polyfold
+//! printed. In logs and pipes ([`Display::Log`], issue 53) it is printed
+//! as a line of its own every ten seconds, so a run of less than ten
+//! seconds (every test's) prints none. Nothing here can change a result
+//! (the library only records where it is, [`stage`] and [`set_file`]; the
+//! drawing thread reads it).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -81,6 +83,30 @@ fn line(place: &Place, elapsed: Duration, width: usize) -> String {
     text.chars().take(width.max(1)).collect()
 }
 
+/// How the progress line is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Display {
+    Off,
+    /// Redrawn in place (stderr is a terminal).
+    Terminal,
+    /// A line of its own every [`LOG_PERIOD`] (stderr is a file or a pipe).
+    Log,
+}
+
+impl Display {
+    /// The display for a stderr that is a terminal or not, off with `quiet`.
+    pub fn for_stderr(is_terminal: bool, quiet: bool) -> Display {
+        match (quiet, is_terminal) {
+            (true, _) => Display::Off,
+            (false, true) => Display::Terminal,
+            (false, false) => Display::Log,
+        }
+    }
+}
+
+/// How often [`Display::Log`] prints a line.
+pub const LOG_PERIOD: Duration = Duration::from_secs(10);
+
 /// The drawing thread; dropping it (or [`Progress::finish`]) stops it and
 /// erases the line.
 pub struct Progress {
@@ -89,12 +115,12 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Starts drawing when `enabled` (the caller checks that stderr is a
-    /// terminal and `-q` is not given): nothing for the first second, then
-    /// the line every quarter of a second.
-    pub fn start(enabled: bool) -> Progress {
+    /// Starts drawing as `display` says: on a terminal nothing for the
+    /// first second, then the line every quarter of a second; in a log a
+    /// line after every ten seconds.
+    pub fn start(display: Display) -> Progress {
         let stop = std::sync::Arc::new(AtomicBool::new(false));
-        if !enabled {
+        if display == Display::Off {
             return Progress { stop, thread: None };
         }
         ON.store(true, Ordering::Relaxed);
@@ -109,13 +135,23 @@ impl Progress {
                     .unwrap_or(80)
                     .saturating_sub(1);
                 let mut drawn = false;
+                let mut logged = 0u32;
                 while !flag.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(250));
-                    if start.elapsed() < Duration::from_secs(1) {
+                    let elapsed = start.elapsed();
+                    let place = || PLACE.lock().map(|p| p.clone()).unwrap_or_default();
+                    if display == Display::Log {
+                        if elapsed >= LOG_PERIOD * (logged + 1) {
+                            logged += 1;
+                            let text = line(&place(), elapsed, usize::MAX);
+                            let _ = writeln!(std::io::stderr().lock(), "{text}");
+                        }
                         continue;
                     }
-                    let place = PLACE.lock().map(|p| p.clone()).unwrap_or_default();
-                    let text = line(&place, start.elapsed(), width);
+                    if elapsed < Duration::from_secs(1) {
+                        continue;
+                    }
+                    let text = line(&place(), elapsed, width);
                     let mut err = std::io::stderr().lock();
                     let _ = write!(err, "\r\x1b[2K{text}");
                     let _ = err.flush();

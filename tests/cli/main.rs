@@ -21,6 +21,7 @@ mod corpus_sizes;
 mod docs;
 mod equiv;
 mod exit_codes;
+mod large_inputs;
 mod plot;
 mod quiet;
 mod sarif;
