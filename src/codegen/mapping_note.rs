@@ -236,16 +236,13 @@ fn composed(
 
 /// `form` printed in `site`'s terms (see [`form_text`]).
 fn site_form_text(source: &str, scop: &Scop, site: &Site, form: &AffExpr) -> String {
-    let a = Argument {
-        access: (0, 0),
-        coeffs: form.coeffs.clone(),
-        constant: form.constant,
-        moduli: 0,
-        wraps: false,
-        wraps_once: false,
-        rotation: None,
-    };
-    form_text(source, scop, site.stmt, site.access, &a)
+    form_text(
+        source,
+        scop,
+        site.stmt,
+        site.access,
+        &Argument::of_form(form),
+    )
 }
 
 /// Whether dimension `p` of `layout` (of `array`) computes a residue on

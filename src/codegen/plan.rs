@@ -48,18 +48,7 @@ fn subscript_or_form_texts(source: &str, scop: &Scop, stmt: &Stmt, access: &Acce
     access
         .subscripts
         .iter()
-        .map(|sub| {
-            let a = Argument {
-                access: (0, 0),
-                coeffs: sub.coeffs.clone(),
-                constant: sub.constant,
-                moduli: 0,
-                wraps: false,
-                wraps_once: false,
-                rotation: None,
-            };
-            form_text(source, scop, stmt, access, &a)
-        })
+        .map(|sub| form_text(source, scop, stmt, access, &Argument::of_form(sub)))
         .collect()
 }
 

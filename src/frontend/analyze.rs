@@ -1728,6 +1728,20 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The binding of `name` that holds at `expr` (see
+    /// [`Self::bind_assignment`]), if any.
+    fn bound_at(&self, name: &str, expr: &Expr) -> Option<Bound> {
+        let bound = self
+            .bindings
+            .iter()
+            .rev()
+            .find(|b| b.name == name)?
+            .value
+            .clone()?;
+        let here = self.scopes.lookup(name, expr.span.start) == Some(bound.var);
+        (!expr.from_macro && here).then_some(bound)
+    }
+
     fn clear_substituted(&mut self) {
         self.substituted_reads.clear();
         self.substituted_values.clear();
@@ -1757,16 +1771,7 @@ impl<'a> Analyzer<'a> {
     /// [`Self::bind_assignment`]): its parameters and known values are
     /// noted as used, and the statement reads the scalar.
     fn substituted_value(&mut self, name: &str, expr: &Expr) -> Option<Val> {
-        let bound = self
-            .bindings
-            .iter()
-            .rev()
-            .find(|b| b.name == name)?
-            .value
-            .clone()?;
-        if expr.from_macro || self.scopes.lookup(name, expr.span.start) != Some(bound.var) {
-            return None;
-        }
+        let bound = self.bound_at(name, expr)?;
         for (k, p) in bound.params {
             self.params.entry(k).or_insert(p);
         }

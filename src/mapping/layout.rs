@@ -256,6 +256,22 @@ pub struct Argument {
     pub rotation: Option<Rotation>,
 }
 
+impl Argument {
+    /// An affine form as an argument of no access, without `%`: what
+    /// printing it needs (see `codegen::text::form_text`).
+    pub fn of_form(form: &crate::ir::AffExpr) -> Argument {
+        Argument {
+            access: (0, 0),
+            coeffs: form.coeffs.clone(),
+            constant: form.constant,
+            moduli: 0,
+            wraps: false,
+            wraps_once: false,
+            rotation: None,
+        }
+    }
+}
+
 /// How a rotating index computes the residue of an [`Argument`] without a
 /// division per access (issue "strength reduction of `%`"): the header of
 /// the loop of iterator `depth` (of the access's statement) starts a

@@ -159,17 +159,8 @@ impl Analyzer<'_> {
     /// scalar. The value's own names are resolved again where it is
     /// split (they are the same variables: see `frontend::substitute`).
     fn bound_expr(&mut self, name: &str, expr: &Expr) -> Option<Expr> {
-        let bound = self
-            .bindings
-            .iter()
-            .rev()
-            .find(|b| b.name == name)?
-            .value
-            .clone()?;
+        let bound = self.bound_at(name, expr)?;
         let value = bound.expr?;
-        if expr.from_macro || self.scopes.lookup(name, expr.span.start) != Some(bound.var) {
-            return None;
-        }
         self.substituted.insert(bound.var);
         if !self.substituted_reads.iter().any(|r| r.var == bound.var) {
             self.substituted_reads.push(RawAccess {
