@@ -128,10 +128,18 @@ fn lattice_inputs(text: &str) -> Vec<(Option<String>, String)> {
     out
 }
 
-/// The progress line of one file (issue 22): on a terminal a line drawn in
-/// place, in a log a line every ten seconds (issue 53); none with `-q`.
-fn start_progress(file: &std::path::Path, quiet: bool) -> Progress {
-    let progress = Progress::start(Display::for_stderr(std::io::stderr().is_terminal(), quiet));
+/// The progress line of one file of `count` (issue 22): on a terminal a
+/// line drawn in place; in a log a line every ten seconds (issue 53) when
+/// the run has several files (a run over a source tree; one file's run
+/// logs only its diagnostics: a rerun on polyfold's own output is
+/// silent, however long it takes); none with `-q`.
+fn start_progress(file: &std::path::Path, (quiet, count): (bool, usize)) -> Progress {
+    let terminal = std::io::stderr().is_terminal();
+    let display = match Display::for_stderr(terminal, quiet) {
+        Display::Log if count <= 1 => Display::Off,
+        d => d,
+    };
+    let progress = Progress::start(display);
     polyfold::util::progress::set_file(&file.display().to_string());
     progress
 }
@@ -149,7 +157,7 @@ fn each_file(
 ) {
     if jobs <= 1 || files.len() <= 1 {
         for file in files {
-            let progress = start_progress(file, quiet);
+            let progress = start_progress(file, (quiet, files.len()));
             let out = work(file);
             progress.finish();
             done(file, out);
@@ -450,7 +458,7 @@ fn plot_files(matches: &ArgMatches, args: &PlotArgs, cli: &Cli) -> u8 {
     let mut notes = Vec::new();
     let mut sarif = SarifRun::default();
     for file in &args.files {
-        let progress = start_progress(file, options.quiet);
+        let progress = start_progress(file, (options.quiet, args.files.len()));
         let out = polyfold::driver::plot_file(file, &options, &args.out, &mut entries, &mut notes);
         progress.finish();
         emit(&out, &options, &mut sarif);
