@@ -1776,16 +1776,24 @@ impl<'a> Analyzer<'a> {
             self.params.entry(k).or_insert(p);
         }
         self.value_uses.extend(bound.value_uses);
-        self.substituted.insert(bound.var);
-        // One read of the scalar per statement or header is enough.
-        if self.substituted_reads.iter().any(|r| r.var == bound.var) {
-            return Some(bound.val);
-        }
-        if let Val::Aff(l) = &bound.val {
+        if self.note_substituted_read(bound.var, name, expr)
+            && let Val::Aff(l) = &bound.val
+        {
             self.substituted_values.push((name.to_string(), l.clone()));
         }
+        Some(bound.val)
+    }
+
+    /// The statement reads bound scalar `var` (`name`, at `expr`) whose
+    /// value it used: one read per statement or header is enough. Whether
+    /// this is its first.
+    fn note_substituted_read(&mut self, var: usize, name: &str, expr: &Expr) -> bool {
+        self.substituted.insert(var);
+        if self.substituted_reads.iter().any(|r| r.var == var) {
+            return false;
+        }
         self.substituted_reads.push(RawAccess {
-            var: bound.var,
+            var,
             name: name.to_string(),
             kind: AccessKind::Read,
             subs: Vec::new(),
@@ -1794,7 +1802,7 @@ impl<'a> Analyzer<'a> {
             name_span: expr.span.clone(),
             value_uses: BTreeSet::new(),
         });
-        Some(bound.val)
+        true
     }
 
     fn expr_stmt(&mut self, expr: &Expr, span: &Range<usize>) -> Res<Vec<Node>> {

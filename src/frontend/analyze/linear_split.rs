@@ -161,19 +161,7 @@ impl Analyzer<'_> {
     fn bound_expr(&mut self, name: &str, expr: &Expr) -> Option<Expr> {
         let bound = self.bound_at(name, expr)?;
         let value = bound.expr?;
-        self.substituted.insert(bound.var);
-        if !self.substituted_reads.iter().any(|r| r.var == bound.var) {
-            self.substituted_reads.push(RawAccess {
-                var: bound.var,
-                name: name.to_string(),
-                kind: AccessKind::Read,
-                subs: Vec::new(),
-                span: expr.span.clone(),
-                sub_spans: Vec::new(),
-                name_span: expr.span.clone(),
-                value_uses: Default::default(),
-            });
-        }
+        self.note_substituted_read(bound.var, name, expr);
         Some(value)
     }
 }
