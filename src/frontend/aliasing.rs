@@ -10,7 +10,10 @@
 //! local, a `static` or a global, not a pointer), possibly as `&A[0]…[0]`
 //! or through a cast, or a local pointer that only ever holds memory
 //! fresh from `malloc`, `calloc` or `aligned_alloc` (never moved, never
-//! under `&`). Two parameters are distinct when every call passes
+//! under `&`), or a pointer that one macro statement of the caller
+//! declares and allocates (PolyBench's `POLYBENCH_2D_ARRAY_DECL`, passed
+//! as `POLYBENCH_ARRAY(t)`; see [`super::buffers::macro_allocated`]).
+//! Two parameters are distinct when every call passes
 //! two different objects; a parameter and a global are distinct when
 //! every call passes an object other than the global.
 //!
@@ -19,17 +22,23 @@
 //! does not model partial overlap (arrays that may overlap are treated
 //! as one memory by [`crate::ir::order`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use super::macros::Macros;
 
 use super::scope::Scopes;
 use super::syntax::{Expr, ExprKind, SyntaxFile};
 use crate::ir::Storage;
 
 /// What an argument of a call names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Object {
     /// A declared array (its variable's index in [`Scopes::vars`]).
     Array(usize),
+    /// A pointer of the calling function that a macro declares and
+    /// allocates, and nothing changes (see
+    /// [`super::buffers::macro_allocated`]): its name.
+    Fresh(String),
     /// Anything else: a pointer, an expression, heap memory.
     Unknown,
 }
@@ -45,11 +54,21 @@ pub(crate) struct FileAliasing {
 impl FileAliasing {
     /// Finds the calls of the `static` functions of `file` (`source`: its
     /// text, to count every occurrence of each name).
-    pub fn build(file: &SyntaxFile, scopes: &Scopes, source: &str) -> FileAliasing {
+    /// `macros(k)` are the macros in force in function `k`, and `fresh`
+    /// the pointers that macros allocate (per function index).
+    pub fn build<'m>(
+        file: &SyntaxFile,
+        scopes: &Scopes,
+        source: &str,
+        (macros, fresh): (
+            &dyn Fn(usize) -> &'m Macros,
+            &HashSet<(usize, String)>,
+        ),
+    ) -> FileAliasing {
         let heap = heap_pointers(file, scopes);
         let mut calls: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
         let mut callee_spans: HashMap<String, usize> = HashMap::new();
-        let mut note = |e: &Expr| {
+        let mut note = |e: &Expr, k: Option<usize>| {
             let ExprKind::Call(callee, args) = &e.kind else {
                 return;
             };
@@ -60,14 +79,21 @@ impl FileAliasing {
                 return;
             }
             *callee_spans.entry(name.clone()).or_default() += 1;
-            let objects = args.iter().map(|a| object_of(a, scopes, &heap)).collect();
+            let objects = args
+                .iter()
+                .map(|a| match k {
+                    Some(k) => fresh_object(a, macros(k), &|n| fresh.contains(&(k, n.to_string())))
+                        .unwrap_or_else(|| object_of(a, scopes, &heap)),
+                    None => object_of(a, scopes, &heap),
+                })
+                .collect();
             calls.entry(name.clone()).or_default().push(objects);
         };
-        for f in &file.functions {
-            f.body.walk_exprs(&mut note);
+        for (k, f) in file.functions.iter().enumerate() {
+            f.body.walk_exprs(&mut |e| note(e, Some(k)));
         }
         for g in &file.globals {
-            super::syntax::walk_decl_root_exprs(g, &mut |e| e.walk(&mut note));
+            super::syntax::walk_decl_root_exprs(g, &mut |e| e.walk(&mut |e| note(e, None)));
         }
         // Occurrences of each name in the whole text (inactive branches,
         // macro bodies and all).
@@ -105,6 +131,9 @@ impl FileAliasing {
         self.calls.get(function).is_some_and(|calls| {
             calls.iter().all(|args| match (args.get(i), args.get(j)) {
                 (Some(Object::Array(a)), Some(Object::Array(b))) => a != b,
+                (Some(Object::Fresh(a)), Some(Object::Fresh(b))) => a != b,
+                (Some(Object::Fresh(_)), Some(Object::Array(_)))
+                | (Some(Object::Array(_)), Some(Object::Fresh(_))) => true,
                 _ => false,
             })
         })
@@ -116,7 +145,11 @@ impl FileAliasing {
         self.calls.get(function).is_some_and(|calls| {
             calls
                 .iter()
-                .all(|args| matches!(args.get(i), Some(Object::Array(a)) if *a != global))
+                .all(|args| match args.get(i) {
+                    Some(Object::Array(a)) => *a != global,
+                    Some(Object::Fresh(_)) => true,
+                    _ => false,
+                })
         })
     }
 }
@@ -186,6 +219,33 @@ fn heap_pointers(file: &SyntaxFile, scopes: &Scopes) -> std::collections::HashSe
     good
 }
 
+/// The pointer argument `e` names when it is one of `fresh` (a name of
+/// the calling function), passed as it is or as `*t`, possibly through
+/// casts and function-like macros (`POLYBENCH_ARRAY(t)`).
+fn fresh_object(e: &Expr, macros: &Macros, fresh: &dyn Fn(&str) -> bool) -> Option<Object> {
+    let mut cur = e.clone();
+    let mut derefs = 0;
+    for _ in 0..8 {
+        match &cur.kind {
+            ExprKind::Cast(_, x) => cur = (**x).clone(),
+            ExprKind::Deref(x) if derefs == 0 => {
+                derefs += 1;
+                cur = (**x).clone();
+            }
+            ExprKind::Call(callee, args) => {
+                let ExprKind::Ident(m) = &callee.kind else {
+                    return None;
+                };
+                macros.table.function(m)?;
+                cur = macros.expand_call(m, &cur, args)?;
+            }
+            ExprKind::Ident(n) if fresh(n) => return Some(Object::Fresh(n.clone())),
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// What argument `e` names.
 fn object_of(e: &Expr, scopes: &Scopes, heap: &std::collections::HashSet<usize>) -> Object {
     let mut cur = e;
@@ -238,7 +298,10 @@ mod tests {
     fn aliasing(source: &str) -> FileAliasing {
         let file = super::super::syntax::parse_file(source).expect("parses");
         let scopes = Scopes::build(&file);
-        FileAliasing::build(&file, &scopes, source)
+        let macros = Macros::build(&file.defines, &[]);
+        let fresh =
+            super::super::buffers::macro_allocated(&file, &scopes, &|_| &macros, source);
+        FileAliasing::build(&file, &scopes, source, (&|_| &macros, &fresh))
     }
 
     const KERNEL: &str = "static void k(int n, const double in[n], double out[n]) {}\n";
@@ -275,6 +338,33 @@ mod tests {
         assert!(!a.distinct_parameters("k", 1, 2));
     }
 
+    /// PolyBench's allocation macros: each buffer is a pointer that its
+    /// macro declares and allocates, passed as `*t` through a macro.
+    const MACROS: &str = "#include <stdlib.h>\n\
+        #define DECL(v, n) double (*v)[n]; v = (double(*)[n])malloc((n) * sizeof(double));\n\
+        #define ARR(x) *x\n#define FREE(x) free((void*)x);\n#define N 9\n";
+
+    #[test]
+    fn buffers_that_macros_allocate_are_distinct() {
+        let a = aliasing(&format!(
+            "{MACROS}{KERNEL}double g[9];\nint main(void) {{ DECL(x, N); DECL(y, N); k(9, ARR(x), ARR(y)); k(9, ARR(y), g); FREE(x); FREE(y); return 0; }}"
+        ));
+        assert!(a.distinct_parameters("k", 1, 2));
+        // Moved, reassigned, under `&`, allocated twice, declared again,
+        // the same buffer twice: nothing is proven.
+        for main in [
+            "int main(void) { DECL(x, N); DECL(y, N); x++; k(9, ARR(x), ARR(y)); return 0; }",
+            "int main(void) { DECL(x, N); DECL(y, N); x = y; k(9, ARR(x), ARR(y)); return 0; }",
+            "int main(void) { DECL(x, N); DECL(y, N); void *p = &x; k(9, ARR(x), ARR(y)); return 0; }",
+            "int main(void) { DECL(x, N); DECL(y, N); k(9, ARR(x), ARR(x)); return 0; }",
+            "int main(void) { DECL(x, N); { DECL(x, N); } DECL(y, N); k(9, ARR(x), ARR(y)); return 0; }",
+            "int main(void) { double *x = 0; DECL(y, N); k(9, ARR(x), ARR(y)); return 0; }",
+        ] {
+            let a = aliasing(&format!("{MACROS}{KERNEL}{main}"));
+            assert!(!a.distinct_parameters("k", 1, 2), "{main}");
+        }
+    }
+
     #[test]
     fn fresh_heap_memory_in_distinct_pointers() {
         let a = aliasing(&format!(
@@ -299,7 +389,8 @@ mod tests {
         );
         let file = super::super::syntax::parse_file(&src).expect("parses");
         let scopes = Scopes::build(&file);
-        let a = FileAliasing::build(&file, &scopes, &src);
+        let macros = Macros::build(&file.defines, &[]);
+        let a = FileAliasing::build(&file, &scopes, &src, (&|_| &macros, &HashSet::new()));
         let g = scopes.lookup("g", src.len() - 1).expect("g");
         assert!(a.parameter_not("k", 1, g));
         assert!(!a.parameter_not("k", 2, g));

@@ -116,6 +116,87 @@ impl CallerBuffers {
     }
 }
 
+/// The pointers that a function declares and allocates with one macro
+/// statement (PolyBench's `POLYBENCH_2D_ARRAY_DECL(t, ...)`, read as
+/// [`Cx::macro_statement`] reads it: fresh memory from an allocator), that
+/// the function declares nowhere else and whose value nothing in it
+/// changes (never assigned, moved, `realloc`ed or under `&`): per function
+/// index, the names. Each names its own object, for
+/// [`super::aliasing::FileAliasing`].
+pub(crate) fn macro_allocated<'m>(
+    file: &SyntaxFile,
+    scopes: &Scopes,
+    macros: &dyn Fn(usize) -> &'m Macros,
+    source: &str,
+) -> std::collections::HashSet<(usize, String)> {
+    let cx = Cx {
+        file,
+        scopes,
+        macros,
+        source,
+    };
+    let mut fresh = std::collections::HashSet::new();
+    for (k, f) in file.functions.iter().enumerate() {
+        let is_macro = |m: &str| macros(k).table.function(m).is_some();
+        // Per name: the spans of the statements that allocate it.
+        let mut allocations: BTreeMap<String, Vec<Range<usize>>> = BTreeMap::new();
+        let mut declared: Vec<String> = Vec::new();
+        let mut frees: Vec<Range<usize>> = Vec::new();
+        walk_stmts(&f.body, &mut |s: &CStmt| match s {
+            CStmt::Decl { decl, .. } => {
+                declared.extend(decl.declarators.iter().map(|d| d.name.clone()))
+            }
+            CStmt::Expr { expr, span } => {
+                let ExprKind::Call(m, args) = &expr.kind else {
+                    return;
+                };
+                let ExprKind::Ident(m) = &m.kind else {
+                    return;
+                };
+                if !is_macro(m) {
+                    return;
+                }
+                for a in args {
+                    let ExprKind::Ident(name) = &a.kind else {
+                        continue;
+                    };
+                    match cx.macro_statement(k, name, expr.span.clone()) {
+                        Some(MacroStatement::Allocates(_)) => allocations
+                            .entry(name.clone())
+                            .or_default()
+                            .push(span.clone()),
+                        Some(MacroStatement::Frees) => frees.push(span.clone()),
+                        None => {}
+                    }
+                }
+            }
+            _ => {}
+        });
+        let body = f.body.span();
+        let text = &source[body.clone()];
+        for (name, spans) in allocations {
+            if spans.len() != 1 || declared.contains(&name) {
+                continue;
+            }
+            let unchanged = crate::util::c_text::identifier_tokens(text, true)
+                .into_iter()
+                .filter(|(_, n)| *n == name)
+                .map(|(at, _)| body.start + at)
+                .filter(|at| !spans.iter().chain(&frees).any(|r| r.contains(at)))
+                .all(|at| {
+                    matches!(
+                        what_use(&f.body, (&name, at), &is_macro),
+                        Use::PassedTo(_) | Use::ReadOrWritten | Use::Row | Use::Stored
+                    )
+                });
+            if unchanged {
+                fresh.insert((k, name));
+            }
+        }
+    }
+    fresh
+}
+
 /// What the analysis reads.
 struct Cx<'a, 'm> {
     file: &'a SyntaxFile,
@@ -919,7 +1000,8 @@ mod tests {
         let file = super::super::syntax::parse_file(source).expect("parses");
         let scopes = Scopes::build(&file);
         let macros = Macros::build(&file.defines, &[]);
-        let aliasing = FileAliasing::build(&file, &scopes, source);
+        let fresh = macro_allocated(&file, &scopes, &|_| &macros, source);
+        let aliasing = FileAliasing::build(&file, &scopes, source, (&|_| &macros, &fresh));
         let buffers = CallerBuffers::build(&file, &scopes, &|_| &macros, source, &aliasing);
         buffers.parameter("k", name)
     }

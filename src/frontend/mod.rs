@@ -245,7 +245,13 @@ fn detect_all(
 ) -> (DiagSink, Vec<Scop>) {
     let scopes = Scopes::build(file);
     let effects = effects::FileEffects::build(file, &scopes, macros);
-    let aliasing = aliasing::FileAliasing::build(file, &scopes, source);
+    let fresh = buffers::macro_allocated(file, &scopes, &|k| views.of_function(k), source);
+    let aliasing = aliasing::FileAliasing::build(
+        file,
+        &scopes,
+        source,
+        (&|k| views.of_function(k), &fresh),
+    );
     let buffers =
         buffers::CallerBuffers::build(file, &scopes, &|k| views.of_function(k), source, &aliasing);
     let mut ex = Extractor {

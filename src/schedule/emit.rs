@@ -141,17 +141,33 @@ pub(crate) fn run_text(
     let mut bodies: HashMap<(usize, i64), String> = HashMap::new();
     let mut segments: Vec<(Segment, i64)> = Vec::new();
     for plan in &plans {
-        let anchor = choose_anchor(scop, run, &frame, plan).map_err(RunRefusal::Overflow)?;
+        let (anchor, strict) =
+            choose_anchor(scop, run, &frame, plan).map_err(RunRefusal::Overflow)?;
         let shifted = |a: &AffExpr| minus(a, anchor).ok_or(RunRefusal::NotPrintable);
         let decl = run.loops[0]
             .declares
             .as_ref()
             .map_or(String::new(), |t| format!("{t} "));
-        let head = format!(
-            "for ({decl}{name} = {}; {name} <= {}; {name}++)",
-            text(&shifted(&plan.from)?),
-            text(&shifted(&plan.to)?)
-        );
+        let to = shifted(&plan.to)?;
+        let first = &run.loops[0];
+        let head = if anchor == 0 && plan.from == first.lower && plan.to == first.upper {
+            // The first loop's own range: its header as written
+            // (`i < _PB_NI`, not `i <= ni - 1`).
+            source[first.start..first.body.start].trim_end().to_string()
+        } else if strict {
+            let exit = minus(&to, -1).ok_or(RunRefusal::NotPrintable)?;
+            format!(
+                "for ({decl}{name} = {}; {name} < {}; {name}++)",
+                text(&shifted(&plan.from)?),
+                text(&exit)
+            )
+        } else {
+            format!(
+                "for ({decl}{name} = {}; {name} <= {}; {name}++)",
+                text(&shifted(&plan.from)?),
+                text(&to)
+            )
+        };
         let mut members = Vec::new();
         for (k, guards) in &plan.members {
             let mut printed = Vec::new();
@@ -501,13 +517,15 @@ fn header_of<'a>(
 /// from the largest, the others' from the smallest): with the anchor of a
 /// loop of the run, the variable takes that loop's own values, which the
 /// original computes. The first anchor whose values are proven (see
-/// [`loop_values_fit`]), or the first value not proven with anchor 0.
+/// [`loop_values_fit`]), or the first value not proven with anchor 0;
+/// with whether the header compares with the value after the last
+/// iteration (`i < n`, see [`loop_values_fit`]).
 fn choose_anchor(
     scop: &Scop,
     run: &FusedRun,
     frame: &Frame,
     plan: &Plan,
-) -> Result<i64, OverflowRisk> {
+) -> Result<(i64, bool), OverflowRisk> {
     let mut candidates = vec![0i64];
     let mut own: Vec<i64> = plan
         .members
@@ -527,7 +545,7 @@ fn choose_anchor(
     let mut first_risk = None;
     for anchor in candidates {
         match loop_values_fit(scop, run, frame, plan, anchor) {
-            Ok(()) => return Ok(anchor),
+            Ok(strict) => return Ok((anchor, strict)),
             Err(risk) => {
                 first_risk.get_or_insert(risk);
             }
@@ -543,14 +561,17 @@ fn choose_anchor(
 /// proven representable: the printed bounds and each of their partial
 /// sums; the first value and, where the loop runs, the value after its
 /// last iteration, in the iterator's type; the guards' bounds where the
-/// loop runs.
+/// loop runs. `Ok(true)` when the header must compare with the value
+/// after the last iteration (`i < n`): the last value itself (`n - 1`) is
+/// not proven when the loop does not run (`n` may be the least `int`),
+/// where the original, `i < n` too, never computed it.
 fn loop_values_fit(
     scop: &Scop,
     run: &FusedRun,
     frame: &Frame,
     plan: &Plan,
     anchor: i64,
-) -> Result<(), OverflowRisk> {
+) -> Result<bool, OverflowRisk> {
     let np = scop.params.len();
     let d = run.depth;
     let n = frame.n_cols() - np;
@@ -588,7 +609,10 @@ fn loop_values_fit(
     if !printed_fits(frame, &from) || !frame.stores(&from, &ty) {
         return Err(risk(format!("the first value of `{name}` in the {part}")));
     }
-    if !printed_fits(frame, &to) {
+    let mut after = to.clone();
+    after[np + n] = after[np + n].saturating_add(1);
+    let strict = !printed_fits(frame, &to);
+    if strict && !printed_fits(frame, &after) {
         return Err(risk(format!("the upper bound of `{name}` in the {part}")));
     }
     // Where the loop runs: from <= t <= to, and the value after the last
@@ -622,7 +646,7 @@ fn loop_values_fit(
             }
         }
     }
-    Ok(())
+    Ok(strict)
 }
 
 /// Prints the members of one loop of the fused text after its header
@@ -1073,22 +1097,30 @@ fn copy_frame(
 /// `text`'s lines moved so that the least indented one starts at `to`.
 fn reindent(text: &str, to: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let least = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-        .min()
-        .unwrap_or(0);
+    let lead = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let blank = |l: &&&str| !l.trim().is_empty();
+    // Tabs beside spaces in the leading blanks (`\tx = 0;` under `    {`):
+    // the lines keep their columns (tab stops of 8), the part beyond the
+    // least in spaces; otherwise the characters beyond the least stay.
+    let has = |c: char| lines.iter().filter(blank).any(|l| l[..lead(l)].contains(c));
+    let mixed = has('\t') && has(' ');
+    let width = |l: &str| {
+        l[..lead(l)]
+            .chars()
+            .fold(0usize, |w, c| if c == '\t' { w / 8 * 8 + 8 } else { w + 1 })
+    };
+    let measure = |l: &str| if mixed { width(l) } else { lead(l) };
+    let least = lines.iter().filter(blank).map(|l| measure(l)).min().unwrap_or(0);
     lines
         .iter()
         .map(|l| {
             if l.trim().is_empty() {
                 String::new()
+            } else if mixed {
+                let extra = " ".repeat(width(l).saturating_sub(least));
+                format!("{to}{extra}{}", &l[lead(l)..])
             } else {
-                format!(
-                    "{to}{}",
-                    &l[least.min(l.len() - l.trim_start_matches([' ', '\t']).len())..]
-                )
+                format!("{to}{}", &l[least.min(lead(l))..])
             }
         })
         .collect::<Vec<_>>()

@@ -6,6 +6,8 @@ use std::ops::Range;
 use crate::ir::{AffExpr, Ordering, Program, Scop, Stmt, SyntaxNode};
 use crate::poly::{BasicSet, Set};
 
+use super::footprint::loop_bounds as bounds;
+
 /// The largest dependence distance (in iterations of the outer loops) a
 /// shift may absorb: a pair of loops farther apart than this is not fused.
 const MAX_DISTANCE: i64 = 16;
@@ -194,18 +196,37 @@ fn siblings(
     // (independent of the loops before them), and the last item taken.
     let mut hoisted: Vec<usize> = Vec::new();
     let mut last_taken = 0usize;
-    for item in 0..nodes.len() {
+    let candidate_at = |item: usize| {
         let after_pragma = item > 0 && matches!(nodes[item - 1].0, SyntaxNode::Pragma { .. });
-        let candidate = if nodes[item].1 || after_pragma {
+        if nodes[item].1 || after_pragma {
             None
         } else {
             fusable_loop(program, scop, nodes[item].0, item, outer)
-        };
-        let adjacent = !current.is_empty()
-            && last_taken + 1 == item
-            && source
-                .get(nodes[last_taken].0.span().end..nodes[item].0.span().start)
-                .is_some_and(|t| t.trim().is_empty());
+        }
+    };
+    let next_to = |a: usize, b: usize| {
+        source
+            .get(nodes[a].0.span().end..nodes[b].0.span().start)
+            .is_some_and(|t| t.trim().is_empty())
+    };
+    let mut item = 0;
+    loop {
+        // A lone loop moved nothing: the loops it would have moved may
+        // head runs of their own, scanned again without it.
+        let lone_moved =
+            || current.len() == 1 && hoisted.iter().any(|&h| candidate_at(h).is_some());
+        if item >= nodes.len() {
+            if !lone_moved() {
+                break;
+            }
+            item = hoisted[0];
+            current.clear();
+            deltas.clear();
+            hoisted.clear();
+            continue;
+        }
+        let candidate = candidate_at(item);
+        let adjacent = !current.is_empty() && last_taken + 1 == item && next_to(last_taken, item);
         let joined = match (&candidate, current.last()) {
             (Some(next), Some(_)) => {
                 adjacent
@@ -239,11 +260,18 @@ fn siblings(
             }
             (candidate, _) => {
                 // An item that does not touch what the run's loops touch
-                // may move before them, so that the loops after it join;
-                // but a loop that may head a run of its own does not move
-                // before a lone loop (a chain after a loop of another
-                // shape is fused with its own kind).
-                let heads_a_run = candidate.is_some() && current.len() == 1;
+                // may move before them, so that the loops after it join
+                // (3mm: `F`'s nest before `E`'s, whose rows then fuse with
+                // `G`'s); but a loop that may head a run of its own with
+                // the loop after it does not move before a lone loop (a
+                // chain after a loop of another shape is fused with its
+                // own kind).
+                let heads_a_run = candidate.as_ref().is_some_and(|c| {
+                    current.len() == 1
+                        && item + 1 < nodes.len()
+                        && next_to(item, item + 1)
+                        && candidate_at(item + 1).is_some_and(|n| same_shape(c, &n))
+                });
                 if adjacent
                     && !heads_a_run
                     && !nodes[item].1
@@ -256,6 +284,14 @@ fn siblings(
                 {
                     hoisted.push(item);
                     last_taken = item;
+                    item += 1;
+                    continue;
+                }
+                if lone_moved() {
+                    item = hoisted[0];
+                    current.clear();
+                    deltas.clear();
+                    hoisted.clear();
                     continue;
                 }
                 close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
@@ -268,6 +304,7 @@ fn siblings(
                 }
             }
         }
+        item += 1;
     }
     close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
     // Inside the loops that no run takes.
@@ -318,7 +355,9 @@ fn descend(
 
 /// Whether the run `current` with `next` may be fused although a loop
 /// walks an array across its rows (see [`walks_columns`]): no loop walks,
-/// or every loop that walks holds no loop and another one does. The
+/// or every loop that walks holds no loop and another one does, or a
+/// walking loop holds a loop and one step of the fused loop touches
+/// little memory at the known sizes. The
 /// walking statements then run once per step of the fused loop, outside
 /// its inner loops, as they ran once per step of their own (a boundary
 /// column `M[b][0]` written before the fill of row `b`); no inner loop
@@ -337,7 +376,17 @@ fn walks_outside_inner(
             .any(|&k| scop.stmts[k].loop_depth() > outer.len() + 1)
     };
     let walking: Vec<&FusedLoop> = run().filter(|l| walks_columns(scop, l)).collect();
-    walking.is_empty() || (!walking.iter().any(|l| nests(l)) && run().any(nests))
+    if walking.is_empty() || (!walking.iter().any(|l| nests(l)) && run().any(nests)) {
+        return true;
+    }
+    // Or a walking loop holds a loop, and one step of the fused loop stays
+    // in the cache at the known sizes (see `footprint::STEP_BYTES` for the
+    // measurement). Loops that hold none walk one cell per step whatever
+    // the sizes: the rule above judges them (song_example2).
+    let stmts: Vec<usize> = run().flat_map(|l| l.stmts.iter().copied()).collect();
+    walking.iter().any(|l| nests(l))
+        && super::footprint::step_bytes(scop, &stmts, outer.len())
+            .is_some_and(|b| b <= super::footprint::STEP_BYTES)
 }
 
 /// Whether a statement of loop `l` in an innermost loop walks an array
@@ -505,61 +554,6 @@ fn fusable_loop(
     })
 }
 
-/// The bounds `lower <= i <= upper` of the loop at depth `d` as affine
-/// expressions of the parameters and the enclosing loops' iterators, from
-/// the statement's loop domain: one piece, no existential, one lower and
-/// one upper bound of coefficient 1 (the enclosing loops' constraints,
-/// which do not name `i`, are theirs).
-fn bounds(scop: &Scop, stmt: &Stmt, d: usize) -> Option<(AffExpr, AffExpr)> {
-    let domain = stmt.loop_domains.get(d)?;
-    let [piece] = domain.pieces.as_slice() else {
-        return None;
-    };
-    if piece.n_exist != 0 || !piece.eqs.is_empty() {
-        return None;
-    }
-    let np = scop.params.len();
-    if piece.space.n_param() != np {
-        return None;
-    }
-    let width = piece.width();
-    let col = np + d;
-    let (mut lower, mut upper) = (None, None);
-    for row in &piece.ineqs {
-        if row[col] == 0 {
-            continue;
-        }
-        // Only the parameters, the loops up to this one and the constant.
-        if row[col + 1..width - 1].iter().any(|c| *c != 0) {
-            return None;
-        }
-        let rest = row[..col].to_vec();
-        match row[col] {
-            // i + r >= 0: i >= -r.
-            1 => {
-                let aff = AffExpr {
-                    coeffs: rest.iter().map(|c| -c).collect(),
-                    constant: -row[width - 1],
-                };
-                if lower.replace(aff).is_some() {
-                    return None;
-                }
-            }
-            // -i + r >= 0: i <= r.
-            -1 => {
-                let aff = AffExpr {
-                    coeffs: rest,
-                    constant: row[width - 1],
-                };
-                if upper.replace(aff).is_some() {
-                    return None;
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some((lower?, upper?))
-}
 
 /// Whether two loops' bounds differ by constants only (the prologue and
 /// the epilogue then run a constant number of iterations).

@@ -60,6 +60,7 @@
 pub mod check;
 pub mod emit;
 mod failure;
+mod footprint;
 pub mod fusion;
 pub mod nest;
 pub(crate) mod scan;

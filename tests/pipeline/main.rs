@@ -26,6 +26,7 @@ mod real_c;
 mod reviewer_output;
 mod rotating_scalars;
 mod scalar_offsets;
+mod schedule_freedom;
 mod smo_codegen;
 mod split;
 mod stage_snapshots;
