@@ -5,21 +5,29 @@
 //!
 //! 1. **Scale.** Its size `#define`s are multiplied by a factor, with the
 //!    helpers of `--scale` ([`super::scale::scale_source`]: the defines
-//!    that size its SCoPs, time loops included, except `--fixed` ones).
-//!    With `--factor K` the factor is `K` for every kernel; otherwise it is
-//!    the first of 1, 2, 4, … (at most [`MAX_FACTOR`]) at which the
-//!    original program runs at least `--min-time` seconds (default 0.1) of
-//!    CPU time, or the last one whose program declares at most
-//!    `--max-cells` cells (default [`DEFAULT_MAX_CELLS`]) in the arrays its
-//!    SCoPs access.
+//!    that size its SCoPs, time loops included, except `--fixed` ones),
+//!    for each `--size` ([`SizeKind`]): `auto` (the default) is the first
+//!    of 1, 2, 4, … (at most [`MAX_FACTOR`]) at which the original
+//!    program runs at least `--min-time` seconds (default 0.1) of CPU
+//!    time, or the last one whose program declares at most `--max-cells`
+//!    cells (default [`DEFAULT_MAX_CELLS`]) in the arrays its SCoPs
+//!    access; `cache` the largest whose original declares at most
+//!    `--cache-cells` ([`DEFAULT_CACHE_CELLS`]); `memory` the smallest
+//!    that declares at least `--memory-cells` ([`DEFAULT_MEMORY_CELLS`]).
+//!    With `--factor K` the factor is `K` for every kernel and size.
 //! 2. **Transform.** The scaled text goes through the whole pipeline
 //!    (front end, then `contract_program` with the bench's options:
-//!    `--no-inter-array`, `--no-lattice`, `--min-memory` apply).
-//! 3. **Build.** Both with `$CC` (or `cc`) `-O3 -march=native
-//!    -ffp-contract=off` (the corpus asks for no floating-point contraction
-//!    with `#pragma STDC FP_CONTRACT OFF`, which GCC ignores; without the
-//!    flag the two programs may legitimately print different roundings),
-//!    and `$CFLAGS` when set.
+//!    `--no-inter-array`, `--no-lattice`, `--min-memory` apply), once per
+//!    factor.
+//! 3. **Build.** Both at each `--opt` flag set ([`OptLevel`]: `-O2`, or
+//!    `-O3 -march=native`, the default) with `$CC` (or `cc`),
+//!    `-ffp-contract=off` (the corpus asks for no floating-point
+//!    contraction with `#pragma STDC FP_CONTRACT OFF`, which GCC ignores;
+//!    without the flag the two programs may legitimately print different
+//!    roundings) and `$CFLAGS` when set; `main` is renamed and called by
+//!    a harness (`speed_harness.c`) `POLYFOLD_SPEED_RUNS` times. At the
+//!    `cache` and `memory` sizes those runs grow until the original takes
+//!    `--min-time` (the `runs` column); at `auto` it runs once.
 //! 4. **Run.** `--repeats` pairs (default 7), alternately: pair `k` runs
 //!    the original first when `k` is even and the output first when `k` is
 //!    odd. Every run is a child of a small C runner (`speed_runner.c`,
@@ -32,7 +40,8 @@
 //!    figure. Each run's standard output must equal the first run of the
 //!    original (`same`; `DIFFERS` otherwise).
 //!
-//! The table has one row per kernel: the factor, the median CPU time of
+//! Each flag set and size has its table (flag sets outer), one row per
+//! kernel: the factor, the median CPU time of
 //! each program (ms), `ratio` the median over the pairs of transformed /
 //! original (below 1: the output is faster), `q1-q3` the quartiles of the
 //! pair ratios (the spread of the measurement: a ratio within it of 1 is
@@ -40,7 +49,8 @@
 //! their ratio, whether the outputs agree, and the scaled parameters. A
 //! kernel that polyfold leaves unchanged is not run (`unchanged`). The
 //! times are measurements: they depend on the machine and its load; the
-//! layout does not.
+//! layout does not. With several flag sets or sizes a last table gives
+//! each kernel's ratio and quartiles side by side.
 
 use std::fmt::Write;
 use std::io::Write as _;

@@ -185,9 +185,9 @@ fn modulo_inside_loops(stage: &Fusion, contraction: &FileContraction) -> Vec<(us
     out
 }
 
-/// The SCoPs of `stage` whose contraction leaves a `%` that varies with
-/// the iterator of an innermost loop where the original schedule's
-/// (`base`) leaves none, and why they are refused. Such a `%` (a skewed
+/// The SCoPs of `stage` re-scheduled whole whose contraction leaves a `%`
+/// that varies with the iterator of an innermost loop where the original
+/// schedule's (`base`) leaves none, and why they are refused. Such a `%` (a skewed
 /// fold of a re-scheduled nest, `a[(2 * j - i) % (2 * N)]`) stops the
 /// vectorisation of that loop: the interior-only Jacobi smoother
 /// (tests/cost_rule/jacobi_interior.c), whose unfused stencils vectorise,
@@ -220,7 +220,12 @@ fn modulo_varying_inside(
     };
     let mut out = Vec::new();
     for (si, _) in &stage.orders {
-        if varying(base, *si).is_some()
+        // Runs fused inside a loop are judged by `modulo_inside_loops`;
+        // runs fused at the top level keep their `%` (their fused loop is
+        // the innermost one, and there fusion ran faster at the
+        // memory-bound sizes, see `carried_inside_loops`).
+        if !stage.rescheduled.iter().any(|(s, _)| s == si)
+            || varying(base, *si).is_some()
             || !super::strategy::cost::innermost_contiguous(&program.scops[*si])
         {
             continue;
