@@ -41,6 +41,7 @@ pub mod inputs;
 pub mod large;
 pub mod scale;
 pub mod speed;
+mod speed_build;
 
 pub use corpus::corpus_files;
 use corpus::median;

@@ -500,20 +500,48 @@ pub struct BenchArgs {
           value_parser = crate::bench::large::parse_cases)]
     pub large: Option<crate::bench::large::Cases>,
     /// The speed benchmark instead of the regression table: every kernel
-    /// of DIR (or the one file DIR names) scaled until the original runs
-    /// --min-time seconds (or by --factor), built with `$CC -O3
-    /// -march=native` with polyfold's output, run alternately (--repeats
-    /// pairs, default 7); prints the median time ratio output/original,
-    /// the peak memory of each and whether they print the same.
+    /// of DIR (or the one file DIR names) at each --size, built at each
+    /// --opt with polyfold's output, run alternately (--repeats pairs,
+    /// default 7); prints the median time ratio output/original with its
+    /// quartiles, the peak memory of each and whether they print the
+    /// same, one table per flag set and size, then (several) the ratios
+    /// side by side.
     #[arg(long)]
     pub speed: bool,
-    /// With --speed: this factor for every kernel instead of the
-    /// automatic scaling.
+    /// With --speed: the flag sets, comma-separated: `O2` (`$CC -O2`),
+    /// `O3` (`$CC -O3 -march=native`, the default); each with
+    /// `-ffp-contract=off` and `$CFLAGS`.
+    #[arg(long = "opt", value_name = "LEVELS", requires = "speed",
+          value_parser = crate::bench::speed::parse_opt_list)]
+    pub opt: Option<crate::bench::speed::OptLevels>,
+    /// With --speed: the sizes, comma-separated: `auto` (the default:
+    /// the factor 1, 2, 4, ... at which the original runs --min-time),
+    /// `cache` (the largest factor whose original declares at most
+    /// --cache-cells cells, at least the kernel's own size), `memory`
+    /// (the smallest factor whose original declares at least
+    /// --memory-cells cells, at most --max-cells). At `cache` and
+    /// `memory` each process calls the program's `main` again until the
+    /// original takes --min-time (the `runs` column).
+    #[arg(long = "size", value_name = "SIZES", requires = "speed",
+          value_parser = crate::bench::speed::parse_size_list)]
+    pub size: Option<crate::bench::speed::Sizes>,
+    /// With --speed --size cache: the most cells the original may declare
+    /// (`k`, `M`, `G` suffixes; default 32768, 256 KiB of `double`).
+    #[arg(long = "cache-cells", value_name = "CELLS", value_parser = parse_work, requires = "speed")]
+    pub cache_cells: Option<u64>,
+    /// With --speed --size memory: the least cells the original must
+    /// declare (`k`, `M`, `G` suffixes; default 8388608, 64 MiB of
+    /// `double`).
+    #[arg(long = "memory-cells", value_name = "CELLS", value_parser = parse_work, requires = "speed")]
+    pub memory_cells: Option<u64>,
+    /// With --speed: this factor for every kernel and size instead of
+    /// the automatic scaling.
     #[arg(long, value_name = "K", requires = "speed",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub factor: Option<u64>,
     /// With --speed: the CPU time (seconds) the original must reach when
-    /// scaling automatically.
+    /// scaling automatically, and, at the cache and memory sizes, by
+    /// calling `main` again.
     #[arg(
         long = "min-time",
         value_name = "SECONDS",

@@ -275,6 +275,18 @@ fn bench_speed(args: &BenchArgs, quiet: bool) -> u8 {
     if let Some(c) = args.max_cells {
         options.max_cells = i64::try_from(c).unwrap_or(i64::MAX);
     }
+    if let Some(c) = args.cache_cells {
+        options.cache_cells = i64::try_from(c).unwrap_or(i64::MAX);
+    }
+    if let Some(c) = args.memory_cells {
+        options.memory_cells = i64::try_from(c).unwrap_or(i64::MAX);
+    }
+    if let Some(opts) = &args.opt {
+        options.opts = opts.0.clone();
+    }
+    if let Some(sizes) = &args.size {
+        options.sizes = sizes.0.clone();
+    }
     options.contract.lattices = !args.no_lattice;
     options.contract.inter_array = !args.no_inter_array;
     options.contract.min_memory = args.min_memory;

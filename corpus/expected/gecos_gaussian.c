@@ -28,24 +28,14 @@
 static void gauss(int in[N][M], int out[N][M])
 {
     int i, j;
-    /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1],
-       tmp_s2 = tmp[i][j] in the loops of j */
-    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;
+    int tmp[M]; /* polyfold: tmp[i][j] -> tmp[j] */
 
 #pragma scop
     for (i = 1; i <= N - 2; i++) {
-        for (j = 0; j <= 1; j++) {
-            if (j <= M - 1)
-                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
-            tmp_s0 = tmp_s1;
-            tmp_s1 = tmp_s2;
-        }
-        for (j = 2; j <= M - 1; j++) {
-            tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
-            out[i][j - 1] = 3 * tmp_s1 - tmp_s0 - tmp_s2;
-            tmp_s0 = tmp_s1;
-            tmp_s1 = tmp_s2;
-        }
+        for (j = 0; j < M; j++)
+            tmp[j] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
+        for (j = 1; j < M - 1; j++)
+            out[i][j] = 3 * tmp[j] - tmp[j - 1] - tmp[j + 1];
     }
 #pragma endscop
 }

@@ -70,7 +70,7 @@ pub(super) fn best_schedule(
             break;
         }
         // Only the best stage is contracted fully.
-        let Some(stage) = best_stage(stages, options, contract_program)? else {
+        let Some(stage) = best_stage(stages, options, contract_program, &mut kept)? else {
             break;
         };
         // Merged buffers are not searched on a fused program: the
@@ -97,7 +97,15 @@ pub(super) fn best_schedule(
             })
             .collect();
         if !options.min_memory {
-            for (si, why) in modulo_inside_loops(&stage, &contraction) {
+            let refused =
+                modulo_inside_loops(&stage, &contraction)
+                    .into_iter()
+                    .chain(modulo_varying_inside(
+                        program,
+                        &stage,
+                        (&contraction, &base),
+                    ));
+            for (si, why) in refused {
                 if !worse.contains(&si) {
                     worse.push(si);
                     kept.push((si, why));
@@ -177,6 +185,136 @@ fn modulo_inside_loops(stage: &Fusion, contraction: &FileContraction) -> Vec<(us
     out
 }
 
+/// The SCoPs of `stage` re-scheduled whole whose contraction leaves a `%`
+/// that varies with the iterator of an innermost loop where the original
+/// schedule's (`base`) leaves none, and why they are refused. Such a `%` (a skewed
+/// fold of a re-scheduled nest, `a[(2 * j - i) % (2 * N)]`) stops the
+/// vectorisation of that loop: the interior-only Jacobi smoother
+/// (tests/cost_rule/jacobi_interior.c), whose unfused stencils vectorise,
+/// re-scheduled as one skewed nest ran 3.0 (-O2) and 4.7 (-O3
+/// -march=native) times slower at N = 64, in the cache (3.5 and 4.1 at
+/// N = 128), and 1.8 and 1.9 times at N = 1024 (`polyfold bench --speed
+/// --opt O2,O3 --size cache,memory`, medians of 7 pairs). A
+/// `%` the same on every iteration of the loop, computed once outside
+/// it, does not count; nor does a SCoP whose original inner loops walk
+/// some array across its rows (they vectorise badly already): there the
+/// re-scheduled song_example2, `ZA[j % 2]` and `ZB[(k + JN - j) % JN]` in
+/// its inner loop, ran 0.85 and 0.45 (-O2, cache and memory-bound sizes)
+/// and 1.22 and 0.96 (-O3 -march=native) of the original's time, for 2
+/// and 24 cells instead of 572 each.
+fn modulo_varying_inside(
+    program: &Program,
+    stage: &Fusion,
+    (contraction, base): (&FileContraction, &FileContraction),
+) -> Vec<(usize, String)> {
+    let varying = |record: &FileContraction, si: usize| {
+        record
+            .decisions
+            .iter()
+            .filter(|d| d.scop == si)
+            .find_map(|d| {
+                let inner = d.inner_modulo.as_ref()?;
+                let l = inner.loops.iter().find(|l| l.varying > 0)?;
+                Some((d.name.clone(), l.iterator.clone()))
+            })
+    };
+    let mut out = Vec::new();
+    for (si, _) in &stage.orders {
+        // Runs fused inside a loop are judged by `modulo_inside_loops`;
+        // runs fused at the top level keep their `%` (their fused loop is
+        // the innermost one, and there fusion ran faster at the
+        // memory-bound sizes, see `carried_inside_loops`).
+        if !stage.rescheduled.iter().any(|(s, _)| s == si)
+            || varying(base, *si).is_some()
+            || !super::strategy::cost::innermost_contiguous(&program.scops[*si])
+        {
+            continue;
+        }
+        if let Some((name, iterator)) = varying(contraction, *si) {
+            let what = stage.describe(*si).join("; ");
+            out.push((
+                *si,
+                format!(
+                    "{what}: `{name}` would keep a `%` varying with `{iterator}` in an innermost loop, \
+                     which stops its vectorisation: measured up to 4.7 times slower \
+                     (--min-memory takes it)"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// The SCoPs of `stage` where a run fused inside an enclosing loop, or
+/// the SCoP re-scheduled whole, hands values on from one iteration of an
+/// innermost loop to the next through storage: rotating scalars that the
+/// loop shifts, or rotating indices that it advances; and why they are
+/// refused. The original loops vectorised; these no longer do:
+/// gecos_gaussian, its two `j` loops fused inside the `i` loop with
+/// `tmp` in three rotating scalars, ran 1.72 (1.69-1.80) times slower at
+/// -O3 -march=native in the cache (M = 80, N = 40) and 1.05 (1.02-1.07)
+/// at M = 2560, N = 1280, 1.11 (1.09-1.25) at -O2 in the cache
+/// (`polyfold bench --speed --opt O2,O3 --size cache,memory`, medians of
+/// 11 pairs); re-scheduled whole, the same nest keeps `tmp[j % 3]` with
+/// rotating indices advanced by `j`. Runs fused at the top level are
+/// not refused: their fused loop is the innermost one, and fused there
+/// the same forms ran faster at the memory-bound sizes (filter_chain
+/// 0.62-0.69, song_example1 0.90).
+fn carried_inside_loops(stage: &Fusion, contraction: &FileContraction) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for (si, _) in &stage.orders {
+        // The innermost loops' iterators that the check concerns.
+        let mut iterators: Vec<&str> = stage
+            .runs
+            .iter()
+            .filter(|r| r.scop == *si && r.depth > 0)
+            .filter_map(|r| r.loops.first().map(|l| l.iterator.as_str()))
+            .collect();
+        if stage.rescheduled.iter().any(|(s, _)| s == si) {
+            let scop = &stage.program.scops[*si];
+            iterators.extend(
+                scop.stmts
+                    .iter()
+                    .filter_map(|st| st.iterators.last())
+                    .map(String::as_str),
+            );
+        }
+        if iterators.is_empty() {
+            continue;
+        }
+        let carried = contraction
+            .decisions
+            .iter()
+            .filter(|d| d.scop == *si)
+            .find_map(|d| {
+                let by_scalars = d
+                    .scalars
+                    .as_ref()
+                    .filter(|(_, by)| iterators.contains(&by.as_str()))
+                    .map(|(_, by)| ("rotating scalars shifted", by.clone()));
+                let by_indices = d
+                    .rotating
+                    .iter()
+                    .find(|(by, _, _)| iterators.contains(&by.as_str()))
+                    .map(|(by, _, _)| ("rotating indices advanced", by.clone()));
+                Some((d.name.clone(), by_scalars.or(by_indices)?))
+            });
+        if let Some((name, (form, iterator))) = carried {
+            out.push((
+                *si,
+                format!(
+                    "{} not taken: `{name}` would be {form} by the innermost loop of `{iterator}`, \
+                     which hands values on from one iteration to the next and stops its \
+                     vectorisation: measured up to 1.72 (gecos_gaussian) and 4.7 (a Jacobi \
+                     smoother whose stencils vectorise) times slower (--min-memory takes it)",
+                    stage.describe(*si).join("; "),
+                ),
+            ));
+        }
+    }
+    out
+}
+
 /// The stage whose fused SCoPs need the fewest cells by a quick
 /// contraction (no lattice search, no merged buffers), the earliest on
 /// ties; a later stage must save a quarter over the best before it.
@@ -184,6 +322,7 @@ fn best_stage(
     stages: Vec<Fusion>,
     options: &ContractOptions,
     contract_program: Contract,
+    kept: &mut Vec<(usize, String)>,
 ) -> Result<Option<Fusion>, Error> {
     let quick = ContractOptions {
         lattices: false,
@@ -204,6 +343,17 @@ fn best_stage(
                 Some(acc)
             });
         let Some(cells) = cells else { continue };
+        if !options.min_memory {
+            let refused = carried_inside_loops(&stage, &c);
+            if !refused.is_empty() {
+                for entry in refused {
+                    if !kept.contains(&entry) {
+                        kept.push(entry);
+                    }
+                }
+                continue;
+            }
+        }
         // A later round must pay for its longer loops and bigger
         // bodies: a quarter fewer cells than the best so far, in the
         // arrays whose cells differ (the cost rule of a `%`;

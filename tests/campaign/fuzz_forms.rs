@@ -642,7 +642,9 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
         let fused = report.lines().any(|l| l.contains(" fused"));
         // A 2-d chain that reads along `j`: is a row window kept in
         // scalars inside the loop of rows (`T0[i][j - 1]` ->
-        // `T0_s0 = T0[i][j - 1]`)?
+        // `T0_s0 = T0[i][j - 1]`)? By default the cost rule refuses the
+        // inner loops' fusion that the window needs (it stops their
+        // vectorisation, docs/benchmarks.md).
         let row_scalars = (text.contains("][j - ") || text.contains("][j + "))
             && std::process::Command::new(env!("CARGO_BIN_EXE_polyfold"))
                 .arg(&path)
@@ -687,11 +689,19 @@ fn the_stencil_chains_form_is_fused_by_polyfold() {
         })
         .count();
     assert!(two_d >= 5, "only {two_d} 2-d chains");
-    // Chains that read their own row only (gecos_gaussian's form): fused,
-    // a window of the row is kept in scalars by the inner loops.
+    // Chains that read their own row only (gecos_gaussian's form): the
+    // cost rule keeps their inner loops apart by default, so no window of
+    // a row is kept in scalars by inner loops (measured slower:
+    // gecos_gaussian 1.72 times at -O3 in the cache; the window itself is
+    // tested with --min-memory in tests/pipeline/rotating_scalars.rs).
+    let rows: Vec<u64> = results
+        .iter()
+        .filter(|(.., rows)| *rows)
+        .map(|(seed, ..)| *seed)
+        .collect();
     assert!(
-        results.iter().any(|(.., rows)| *rows),
-        "no row window kept in scalars in seeds 0..40"
+        rows.is_empty(),
+        "row windows kept in scalars by default: {rows:?}"
     );
 }
 

@@ -100,3 +100,128 @@ fn an_unchanged_kernel_is_not_run() {
         "{table}"
     );
 }
+
+#[test]
+fn both_flag_sets_at_the_cache_size_give_a_table_each_and_the_ratios_side_by_side() {
+    // Declared cells at factor f: in, P, Q of the kernel and main's `in`,
+    // N + 2 each, and the scalar `result`: 4 (40 f + 2) + 1, so 169 at
+    // f = 1, 329 at f = 2, 649 at f = 4. At most 400: factor 2 (N = 80,
+    // T = 10). The runs of main per process grow until the original takes
+    // --min-time: at least one.
+    // (`bench` fixes the factor with --factor 1: not here.)
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cost_rule/pingpong_local.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .arg("bench")
+        .arg(&file)
+        .args([
+            "--speed",
+            "--repeats",
+            "1",
+            "--no-inter-array",
+            "--min-memory",
+            "--opt",
+            "O2,O3",
+            "--size",
+            "cache",
+            "--cache-cells",
+            "400",
+            "--min-time",
+            "0.001",
+        ])
+        .output()
+        .expect("the binary runs");
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    let sections: Vec<&str> = table.split("\n\n").collect();
+    assert_eq!(sections.len(), 3, "{table}");
+    for (section, flags) in sections[..2].iter().zip(["-O2 ", "-O3 -march=native "]) {
+        let mut lines = section.lines();
+        let note = lines.next().expect("a note");
+        assert!(
+            note.starts_with("# cc: ") && note.contains(flags),
+            "{table}"
+        );
+        assert!(note.contains("size: cache (at most 400 cells"), "{table}");
+        let header: Vec<&str> = lines.next().expect("a header").split_whitespace().collect();
+        assert_eq!(
+            header[..4],
+            ["kernel", "factor", "pairs", "runs"],
+            "{table}"
+        );
+        let row: Vec<&str> = lines.next().expect("a row").split_whitespace().collect();
+        assert_eq!(row.len(), 14, "{table}");
+        assert_eq!(row[..3], ["pingpong_local", "2", "1"], "{table}");
+        assert!(row[3].parse::<u64>().is_ok_and(|r| r >= 1), "{table}");
+        assert_eq!(row[11..], ["same", "N=80", "T=10"], "{table}");
+        assert!(lines.next().is_none(), "{table}");
+    }
+    let summary: Vec<&str> = sections[2].lines().collect();
+    assert!(summary[0].starts_with("# ratio output/original"), "{table}");
+    assert_eq!(
+        summary[1].split_whitespace().collect::<Vec<_>>(),
+        ["kernel", "O2/cache", "O3/cache"],
+        "{table}"
+    );
+    assert!(summary[2].starts_with("pingpong_local "), "{table}");
+    assert_eq!(summary.len(), 3, "{table}");
+}
+
+#[test]
+fn the_memory_size_is_the_first_factor_that_declares_enough_cells() {
+    // 4 (40 f + 2) + 1 cells (see above): 649 at f = 4, 1289 at f = 8.
+    // At least 1000: factor 8 (N = 320, T = 40). By default the output is
+    // the input (the cost rule keeps P), so nothing runs.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cost_rule/pingpong_local.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyfold"))
+        .arg("bench")
+        .arg(&file)
+        .args([
+            "--speed",
+            "--repeats",
+            "1",
+            "--no-inter-array",
+            "--size",
+            "memory",
+            "--memory-cells",
+            "1000",
+        ])
+        .output()
+        .expect("the binary runs");
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(
+        lines[0].contains("-O3 -march=native") && lines[0].contains("size: memory"),
+        "{table}"
+    );
+    let row: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(
+        row,
+        [
+            "pingpong_local",
+            "8",
+            "0",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "unchanged",
+            "N=320",
+            "T=40"
+        ],
+        "{table}"
+    );
+}
+
+#[test]
+fn a_flag_set_or_size_that_does_not_exist_is_a_usage_error() {
+    for args in [["--opt", "O1"], ["--opt", "O2,O2"], ["--size", "small"]] {
+        let (code, _) = bench(&args);
+        assert_eq!(code, 2, "{args:?}");
+    }
+}

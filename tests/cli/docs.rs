@@ -250,7 +250,7 @@ fn report_json_md_names_every_field() {
     let stdout = crate::common::polyfold_stdout(&[
         "--report",
         "json",
-        "corpus/gecos_gaussian.c",
+        "corpus/filter_chain.c",
         "corpus/durbin.c",
     ]);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();

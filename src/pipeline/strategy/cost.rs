@@ -135,6 +135,32 @@ fn selects_on_iterators(location: &Location, np: usize, nt: usize) -> bool {
             .any(|(_, l)| selects_on_iterators(l, np, nt))
 }
 
+/// Whether every statement of `scop` in an innermost loop accesses its
+/// arrays contiguously along that loop: each subscript but the last is
+/// the same on every iteration, and the last moves by at most one cell.
+/// Such loops are the ones a compiler vectorises; a loop that walks an
+/// array across its rows (song_example2's `ZA[j][k]` in a `j` loop) is
+/// not, and a `%` added to it loses no vectorisation (see
+/// `modulo_varying_inside` in `super::super::variants`).
+pub(crate) fn innermost_contiguous(scop: &Scop) -> bool {
+    let np = scop.params.len();
+    (0..scop.stmts.len())
+        .filter(|&si| scop.in_innermost_loop(si))
+        .all(|si| {
+            let stmt = &scop.stmts[si];
+            let column = np + stmt.loop_depth() - 1;
+            std::iter::once(&stmt.write)
+                .chain(&stmt.reads)
+                .all(|access| {
+                    let n = access.subscripts.len();
+                    access.subscripts.iter().enumerate().all(|(d, e)| {
+                        let c = e.coeffs.get(column).copied().unwrap_or(0);
+                        c == 0 || (d + 1 == n && c.abs() == 1)
+                    })
+                })
+        })
+}
+
 /// The degree in the parameters of a product of affine extents (`None`
 /// factors unknown): the number of non-constant factors (a product of
 /// non-zero linear forms is non-zero, so the leading terms never cancel).
