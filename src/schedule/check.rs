@@ -204,9 +204,8 @@ pub(crate) struct Lattice {
 }
 
 /// The lattice of dimension `dim` of `stmt` when its loop strides: its
-/// loop domain is one piece with one existential `e` and one equality
-/// `±(x_dim − anchor − stride · e) = 0` (`stride >= 2`) that names no
-/// later dimension. `None` otherwise (a loop of step ±1 included).
+/// loop domain is one piece with one existential `e`, named by one
+/// equality only, `±(x_dim − anchor ∓ stride · e) = 0` (`stride >= 2`). `None` otherwise (a loop of step ±1 included).
 pub(crate) fn lattice(stmt: &Stmt, dim: usize, np: usize) -> Option<Lattice> {
     let domain = stmt.loop_domains.get(dim)?;
     let [piece] = domain.pieces.as_slice() else {
@@ -224,9 +223,11 @@ pub(crate) fn lattice(stmt: &Stmt, dim: usize, np: usize) -> Option<Lattice> {
     if exist != col + 1 {
         return None;
     }
+    // `e` is free but for the equality (`x = anchor - stride · e` is the
+    // same lattice).
     let sign = eq[col];
-    let stride = eq[exist].checked_mul(sign)?.checked_neg()?;
-    if sign.abs() != 1 || stride < 2 {
+    let stride = eq[exist].checked_abs()?;
+    if sign.abs() != 1 || stride < 2 || piece.ineqs.iter().any(|r| r[exist] != 0) {
         return None;
     }
     let anchor = AffExpr {

@@ -389,6 +389,29 @@ fn stride_two_loops_fuse_by_iterations() {
     assert!(polyfold::schedule::check::check_fused(o, &every.scops[0], &lagged).is_err());
 }
 
+/// The lifting step run backwards: the predict loop from `N - 2` down by
+/// 2, the update from `N - 3` down by 2.
+const LIFTING_DOWN: &str = "#include <stdio.h>
+#define N 41
+
+static double x[N], s[N];
+
+int main(void) {
+    double d[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (i * 7) % 11 + 0.5 * i;
+#pragma scop
+    for (int i = N - 2; i >= 1; i -= 2)
+        d[i] = x[i] - (x[i - 1] + x[i + 1]) / 2;
+    for (int i = N - 3; i >= 2; i -= 2)
+        s[i] = x[i] + (d[i - 1] + d[i + 1]) / 4;
+#pragma endscop
+    for (int i = 0; i < N; i++)
+        printf(\"%g\\n\", s[i]);
+    return 0;
+}
+";
+
 /// With `--pin-sizes` the pipeline takes the fused lifting step: at fused
 /// `v` (odd), `d[v]` is written and the update reads `d[v - 2]` and
 /// `d[v]`, so at most 2 values are live (`d[v - 2]` dies as `d[v]` is
@@ -420,6 +443,35 @@ fn the_fused_lifting_step_runs_like_the_original() {
     for n in [4, 5, 6, 9, 512] {
         let sized = common::with_define(LIFTING, "N", n);
         let name = format!("lifting_{n}");
+        let path = write(&dir, &name, &sized);
+        let out = common::polyfold_stdout(&["--pin-sizes", path_text(&path)]);
+        common::assert_runs_like_original(&path, &name, "fusion-forms", &out);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Backwards, the update's iteration `t` (`i = N - 3 - 2t`) reads `d[N -
+/// 2 - 2t]`, written by the predict loop's iteration `t`, and `d[N - 4 -
+/// 2t]`, written at its iteration `t + 1`: a lag of one iteration again,
+/// the fused loop decreasing by 2. At fused `v`, `d[v]` is written and
+/// `d[v]`, `d[v + 2]` are read: 2 live values, at most 3 cells. Run
+/// against the original at several sizes (`--pin-sizes`, as above).
+#[test]
+fn decreasing_stride_two_loops_fuse() {
+    let program = extract("down.c", LIFTING_DOWN, &Options::default());
+    let runs = polyfold::schedule::plan_fusion(&program, 0, false);
+    assert_eq!(runs.len(), 1, "{runs:#?}");
+    assert_eq!((runs[0].direction, runs[0].stride), (-1, 2));
+    let lags: Vec<i64> = runs[0].loops.iter().map(|l| l.lag).collect();
+    assert_eq!(lags, [0, 1]);
+    let dir = common::scratch("pipeline", "fusion-forms-lifting-down");
+    let path = write(&dir, "lifting_down", LIFTING_DOWN);
+    let r = common::json_report(&["--pin-sizes", path_text(&path)]);
+    let cells = common::new_cells(&r, "d").expect("d");
+    assert!((2..=3).contains(&cells), "{r:#}");
+    for n in [3, 4, 5, 6, 9, 41] {
+        let sized = common::with_define(LIFTING_DOWN, "N", n);
+        let name = format!("lifting_down_{n}");
         let path = write(&dir, &name, &sized);
         let out = common::polyfold_stdout(&["--pin-sizes", path_text(&path)]);
         common::assert_runs_like_original(&path, &name, "fusion-forms", &out);
