@@ -138,18 +138,46 @@ pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<()
             .ok_or_else(|| Failure::NotDetermined(s.name.clone()))?;
         copies[origin.stmt].push(back);
     }
+    let np = original.params.len();
     for (o, pieces) in copies.iter().enumerate() {
         let s = &original.stmts[o];
-        let domain = with_context(&s.domain, &original.context)?;
         if pieces.is_empty() {
             // A statement outside the fused runs is printed as it was.
             return Err(Failure::NotInFused(s.name.clone()));
         }
+        // Strided loops: compared in their iteration counters, once every
+        // copy is shown to run on the loops' lattices.
+        let lattices: Vec<Lattice> = (0..s.iterators.len())
+            .rev()
+            .filter_map(|d| lattice(s, d, np))
+            .collect();
+        let counted = |set: Set| -> Result<Set, Failure> {
+            let mut set = set;
+            for l in &lattices {
+                set = on_lattice(&set, l, 0).ok_or(Failure::Overflow)?;
+            }
+            Ok(set)
+        };
+        let domain = counted(with_context(&s.domain, &original.context)?)?;
+        let mut counted_pieces = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            let p = renamed(with_context(p, &original.context)?, &domain);
+            for l in &lattices {
+                for residue in 1..l.stride {
+                    let off = on_lattice(&p, l, residue).ok_or(Failure::Overflow)?;
+                    if !off.is_empty()? {
+                        return Err(Failure::NotItsInstances(s.name.clone()));
+                    }
+                }
+            }
+            counted_pieces.push(counted(p)?);
+        }
+        let pieces = &counted_pieces;
         let mut union = Set::empty(domain.space.clone());
         for (a, p) in pieces.iter().enumerate() {
-            let p = renamed(with_context(p, &original.context)?, &domain);
+            let p = renamed(p.clone(), &domain);
             for q in &pieces[a + 1..] {
-                let q = renamed(with_context(q, &original.context)?, &domain);
+                let q = renamed(q.clone(), &domain);
                 if !p.intersect(&q)?.is_empty()? {
                     return Err(Failure::TwoCopies(s.name.clone()));
                 }
@@ -163,6 +191,89 @@ pub fn check_fused(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Dimension `dim` of a statement's iterations runs on the lattice
+/// `anchor + stride * t` (a loop of step `±stride`); `anchor` is over
+/// `[params | the iterators before dim]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Lattice {
+    pub dim: usize,
+    pub anchor: AffExpr,
+    pub stride: i64,
+}
+
+/// The lattice of dimension `dim` of `stmt` when its loop strides: its
+/// loop domain is one piece with one existential `e`, named by one
+/// equality only, `±(x_dim − anchor ∓ stride · e) = 0` (`stride >= 2`). `None` otherwise (a loop of step ±1 included).
+pub(crate) fn lattice(stmt: &Stmt, dim: usize, np: usize) -> Option<Lattice> {
+    let domain = stmt.loop_domains.get(dim)?;
+    let [piece] = domain.pieces.as_slice() else {
+        return None;
+    };
+    let [eq] = piece.eqs.as_slice() else {
+        return None;
+    };
+    if piece.n_exist != 1 || piece.space.n_param() != np {
+        return None;
+    }
+    let width = piece.width();
+    let col = np + dim;
+    let exist = width - 2;
+    if exist != col + 1 {
+        return None;
+    }
+    // `e` is free but for the equality (`x = anchor - stride · e` is the
+    // same lattice).
+    let sign = eq[col];
+    let stride = eq[exist].checked_abs()?;
+    if sign.abs() != 1 || stride < 2 || piece.ineqs.iter().any(|r| r[exist] != 0) {
+        return None;
+    }
+    let anchor = AffExpr {
+        coeffs: eq[..col]
+            .iter()
+            .map(|c| c.checked_mul(-sign))
+            .collect::<Option<_>>()?,
+        constant: eq[width - 1].checked_mul(-sign)?,
+    };
+    Some(Lattice {
+        dim,
+        anchor,
+        stride,
+    })
+}
+
+/// `set` (over a statement's iterations) with dimension `l.dim` written
+/// `x = anchor + residue + stride · t`, `t` in its place: with residue 0,
+/// the points on the lattice, one for one; with another residue, empty
+/// exactly when no point is off the lattice with that residue.
+fn on_lattice(set: &Set, l: &Lattice, residue: i64) -> Option<Set> {
+    let np = set.space.n_param();
+    let col = np + l.dim;
+    let mut out = set.clone();
+    for p in &mut out.pieces {
+        let w = p.width();
+        let rewrite = |row: &mut Vec<i64>| -> Option<()> {
+            let c = row[col];
+            if c == 0 {
+                return Some(());
+            }
+            row[col] = c.checked_mul(l.stride)?;
+            // The anchor's columns are the parameters and the iterators
+            // before `dim`: the set's first columns.
+            for (k, a) in l.anchor.coeffs.iter().enumerate() {
+                row[k] = row[k].checked_add(c.checked_mul(*a)?)?;
+            }
+            let shift = l.anchor.constant.checked_add(residue)?;
+            row[w - 1] = row[w - 1].checked_add(c.checked_mul(shift)?)?;
+            Some(())
+        };
+        for row in p.eqs.iter_mut().chain(p.ineqs.iter_mut()) {
+            rewrite(row)?;
+        }
+    }
+    Some(out)
 }
 
 /// The set with the original domain's space (tuple name and dimension

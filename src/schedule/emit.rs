@@ -15,6 +15,13 @@
 //! Each `i` of loop `k`'s range is run once: by the prologue when `i < L'`,
 //! by the steady loop when `i <= U`, by the epilogue otherwise.
 //!
+//! A decreasing run is planned as the increasing run of `-i` and printed
+//! mirrored (`for (i = U'; i >= L; i--)`). A strided run (`i += k`) runs
+//! on its first loop's lattice (every shifted start is on it); it has no
+//! epilogue, since the first value of the lattice after `U` is not an
+//! affine expression: its steady loop runs to `U'`, each body under `i <=
+//! u_k` where `u_k < U'`.
+//!
 //! When every statement of the run sits in an inner loop, the run is one
 //! loop `L <= i <= U'` instead, each body under `i >= l_k` (when `l_k > L`)
 //! and `i <= u_k` (when `u_k < U'`): the guards are tests per outer
@@ -150,20 +157,32 @@ pub(crate) fn run_text(
             .map_or(String::new(), |t| format!("{t} "));
         let to = shifted(&plan.to)?;
         let first = &run.loops[0];
-        let head = if anchor == 0 && plan.from == first.lower && plan.to == first.upper {
+        let (relation, step) = match (run.direction > 0, run.stride) {
+            (true, 1) => ("<=", format!("{name}++")),
+            (false, 1) => (">=", format!("{name}--")),
+            (true, k) => ("<=", format!("{name} += {k}")),
+            (false, k) => (">=", format!("{name} -= {k}")),
+        };
+        let unit = run.direction > 0 && run.stride == 1;
+        let written = source[first.start..first.body.start].trim_end();
+        // (A comment in it is printed before the run already.)
+        let plain = !written.contains("/*") && !written.contains("//");
+        let head = if unit && plain && anchor == 0 && (&plan.from, &plan.to) == (&first.lower, &first.upper) {
             // The first loop's own range: its header as written
             // (`i < _PB_NI`, not `i <= ni - 1`).
-            source[first.start..first.body.start].trim_end().to_string()
+            written.to_string()
         } else if strict {
+            // (`loop_values_fit` allows it for an increasing loop of step
+            // 1 only.)
             let exit = minus(&to, -1).ok_or(RunRefusal::NotPrintable)?;
             format!(
-                "for ({decl}{name} = {}; {name} < {}; {name}++)",
+                "for ({decl}{name} = {}; {name} < {}; {step})",
                 text(&shifted(&plan.from)?),
                 text(&exit)
             )
         } else {
             format!(
-                "for ({decl}{name} = {}; {name} <= {}; {name}++)",
+                "for ({decl}{name} = {}; {name} {relation} {}; {step})",
                 text(&shifted(&plan.from)?),
                 text(&to)
             )
@@ -195,14 +214,13 @@ pub(crate) fn run_text(
     let mut order = Vec::new();
     // The items moved before the loops, as they are.
     for span in &run.hoisted {
-        let text = reindent(
-            &format!(
-                "{}{}",
-                indent_of_line(source, span.start),
-                &source[span.clone()]
-            ),
-            &indent,
-        );
+        let own = indent_of_line(source, span.start);
+        // At the loops' indentation already: byte for byte.
+        let text = if own == indent {
+            source[span.clone()].to_string()
+        } else {
+            reindent(&format!("{own}{}", &source[span.clone()]), &indent)
+        };
         out.put(&indent, text.trim_start(), "\n")?;
         order.extend(
             scop.stmts
@@ -211,6 +229,26 @@ pub(crate) fn run_text(
                 .filter(|(_, s)| span.start <= s.span.start && s.span.end <= span.end)
                 .map(|(k, _)| (k, 0)),
         );
+    }
+    // The comments between the loops and in their headers, in order,
+    // before the fused loop.
+    for c in run.loops.iter().flat_map(|l| &l.comments) {
+        out.put(&indent, &source[c.clone()], "\n")?;
+    }
+    // The hint pragmas every loop carries (see `fusion::same_hints`),
+    // before each loop of the text, as the first loop has them.
+    let hints: Vec<(String, &str)> = run.loops[0]
+        .hints
+        .iter()
+        .map(|p| {
+            (
+                indent_of_line(source, p.start),
+                source[p.clone()].trim_end(),
+            )
+        })
+        .collect();
+    for (at, hint) in &hints {
+        out.put(at, hint, "\n")?;
     }
     // The loops' labels, in order, before the one loop (see above), laid
     // out as in the input: each on a line of its own, or before the loop
@@ -236,6 +274,11 @@ pub(crate) fn run_text(
             &body_of,
             (&mut text, &mut order),
         );
+        if n > 0 {
+            for (at, hint) in &hints {
+                out.put(at, hint, "\n")?;
+            }
+        }
         let after = if n + 1 < segments.len() { "\n" } else { "" };
         out.put(&indent, &format!("{head}{text}"), after)?;
     }
@@ -298,6 +341,63 @@ fn plan_segments(scop: &Scop, run: &FusedRun) -> Option<Vec<Plan>> {
         lowers.push(shifted(&l.lower, l.shift)?);
         uppers.push(shifted(&l.upper, l.shift)?);
     }
+    if run.direction > 0 {
+        return increasing_segments(scop, run, &lowers, &uppers);
+    }
+    // A decreasing run is an increasing one in `w = -v` (its first values
+    // are the largest): planned there, then mirrored back.
+    let negated = |list: &[AffExpr]| list.iter().map(negate).collect::<Option<Vec<_>>>();
+    let plans = increasing_segments(scop, run, &negated(&uppers)?, &negated(&lowers)?)?;
+    plans
+        .into_iter()
+        .map(|p| {
+            let members = p
+                .members
+                .into_iter()
+                .map(|(k, guards)| {
+                    let guards = guards
+                        .iter()
+                        .map(|g| match g {
+                            Guard::AtLeast(e) => Some(Guard::AtMost(negate(e)?)),
+                            Guard::AtMost(e) => Some(Guard::AtLeast(negate(e)?)),
+                        })
+                        .collect::<Option<Vec<_>>>()?;
+                    Some((k, guards))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Plan {
+                part: p.part,
+                from: negate(&p.from)?,
+                to: negate(&p.to)?,
+                members,
+            })
+        })
+        .collect()
+}
+
+/// `-a`.
+fn negate(a: &AffExpr) -> Option<AffExpr> {
+    Some(AffExpr {
+        coeffs: a
+            .coeffs
+            .iter()
+            .map(|c| c.checked_neg())
+            .collect::<Option<_>>()?,
+        constant: a.constant.checked_neg()?,
+    })
+}
+
+/// The plans of [`plan_segments`] for the shifted bounds `lowers[k] <= v
+/// <= uppers[k]` of an increasing run. A strided run has no epilogue:
+/// its steady loop runs on to the last value, each body under `v <=
+/// u_k` where `u_k` is not the greatest (the first value after the
+/// least `u_k` on the run's lattice is not an affine expression).
+fn increasing_segments(
+    scop: &Scop,
+    run: &FusedRun,
+    lowers: &[AffExpr],
+    uppers: &[AffExpr],
+) -> Option<Vec<Plan>> {
     let lo_min = lowers.iter().map(|a| a.constant).min()?;
     let lo_max = lowers.iter().map(|a| a.constant).max()?;
     let up_min = uppers.iter().map(|a| a.constant).min()?;
@@ -320,7 +420,7 @@ fn plan_segments(scop: &Scop, run: &FusedRun) -> Option<Vec<Plan>> {
     if outer {
         let members = lowers
             .iter()
-            .zip(&uppers)
+            .zip(uppers)
             .enumerate()
             .map(|(k, (lower, upper))| {
                 let mut guards = Vec::new();
@@ -345,7 +445,7 @@ fn plan_segments(scop: &Scop, run: &FusedRun) -> Option<Vec<Plan>> {
     if lo_max > lo_min {
         let last = with(&lowers[0], lo_max - 1);
         let mut members = Vec::new();
-        for (k, (lower, upper)) in lowers.iter().zip(&uppers).enumerate() {
+        for (k, (lower, upper)) in lowers.iter().zip(uppers).enumerate() {
             if lower.constant >= lo_max {
                 continue;
             }
@@ -367,6 +467,27 @@ fn plan_segments(scop: &Scop, run: &FusedRun) -> Option<Vec<Plan>> {
         });
     }
     // The steady loop.
+    if run.stride != 1 {
+        let members = uppers
+            .iter()
+            .enumerate()
+            .map(|(k, upper)| {
+                let guards = if upper.constant < up_max {
+                    vec![Guard::AtMost(upper.clone())]
+                } else {
+                    Vec::new()
+                };
+                (k, guards)
+            })
+            .collect();
+        plans.push(Plan {
+            part: Part::Steady,
+            from: with(&lowers[0], lo_max),
+            to: with(&uppers[0], up_max),
+            members,
+        });
+        return Some(plans);
+    }
     plans.push(Plan {
         part: Part::Steady,
         from: with(&lowers[0], lo_max),
@@ -440,17 +561,27 @@ fn run_frame(
     for l in &run.loops {
         let lower = row_of(&l.lower)?;
         let upper = row_of(&l.upper)?;
-        frame.know(lower.clone(), ty.clone());
+        // The first value, the last one and the one after it (a strided
+        // loop's last value is not its bound: only its first is known).
+        let (first, last) = if l.direction > 0 {
+            (lower.clone(), upper.clone())
+        } else {
+            (upper.clone(), lower.clone())
+        };
+        frame.know(first, ty.clone());
+        if l.stride != 1 {
+            continue;
+        }
         // The bound the header's condition compares with, always.
         if let Some(offset) =
             header_of(&scop.items, &l.body).and_then(|h| overflow::written_bound(source, h))
         {
-            let mut w = upper.clone();
+            let mut w = last.clone();
             w[np + n] = w[np + n].checked_add(offset)?;
             frame.know(w, ty.clone());
         }
-        let mut exit = upper.clone();
-        exit[np + n] = exit[np + n].checked_add(1)?;
+        let mut exit = last.clone();
+        exit[np + n] = exit[np + n].checked_add(l.direction)?;
         let condition: Vec<i64> = upper
             .iter()
             .zip(&lower)
@@ -460,7 +591,7 @@ fn run_frame(
             condition,
             known: vec![
                 overflow::Known {
-                    row: upper,
+                    row: last,
                     ty: ty.clone(),
                 },
                 overflow::Known {
@@ -611,25 +742,32 @@ fn loop_values_fit(
     }
     let mut after = to.clone();
     after[np + n] = after[np + n].saturating_add(1);
+    // (Only an increasing loop of step 1 prints `i < n`.)
     let strict = !printed_fits(frame, &to);
-    if strict && !printed_fits(frame, &after) {
+    if strict && (run.direction < 0 || run.stride != 1 || !printed_fits(frame, &after)) {
         return Err(risk(format!("the upper bound of `{name}` in the {part}")));
     }
-    // Where the loop runs: from <= t <= to, and the value after the last
-    // iteration.
+    // Where the loop runs: from <= t <= to (to <= t <= from when it
+    // decreases), and the value after the last iteration (at most a
+    // stride past `to`).
     let mut running = frame.clone();
+    let (least, most) = if run.direction > 0 {
+        (&from, &to)
+    } else {
+        (&to, &from)
+    };
     let mut lo = vec![0i64; np + n + 1];
     let mut hi = vec![0i64; np + n + 1];
     for c in 0..=np + n {
-        lo[c] = -from[c];
-        hi[c] = to[c];
+        lo[c] = -least[c];
+        hi[c] = most[c];
     }
     lo[np + d] += 1;
     hi[np + d] -= 1;
     running.restrict(&lo);
     running.restrict(&hi);
     let mut exit = to.clone();
-    exit[np + n] = exit[np + n].saturating_add(1);
+    exit[np + n] = exit[np + n].saturating_add(run.direction.saturating_mul(run.stride));
     if !running.stores(&exit, &ty) {
         return Err(risk(format!(
             "the value of `{name}` after the {part}'s last iteration"

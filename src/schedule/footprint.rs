@@ -113,7 +113,7 @@ fn subscript_width(sub: &AffExpr, ranges: &[Option<(i64, i64)>], np: usize, d: u
 fn iterator_ranges(scop: &Scop, s: &Stmt, values: &[Option<i64>]) -> Vec<Option<(i64, i64)>> {
     let mut ranges: Vec<Option<(i64, i64)>> = Vec::new();
     for depth in 0..s.iterators.len() {
-        let range = loop_bounds(scop, s, depth).and_then(|(lower, upper)| {
+        let range = super::bounds::bounds(scop, s, depth).and_then(|(lower, upper)| {
             let lo = extreme(&lower, values, &ranges, false)?;
             let hi = extreme(&upper, values, &ranges, true)?;
             // A loop that never runs touches nothing: an empty interval.
@@ -148,62 +148,6 @@ fn extreme(
         acc = acc.checked_add(term)?;
     }
     Some(acc)
-}
-
-/// The bounds `lower <= i <= upper` of the loop at depth `d` as affine
-/// expressions of the parameters and the enclosing loops' iterators, from
-/// the statement's loop domain: one piece, no existential, one lower and
-/// one upper bound of coefficient 1 (the enclosing loops' constraints,
-/// which do not name `i`, are theirs).
-pub(super) fn loop_bounds(scop: &Scop, stmt: &Stmt, d: usize) -> Option<(AffExpr, AffExpr)> {
-    let domain = stmt.loop_domains.get(d)?;
-    let [piece] = domain.pieces.as_slice() else {
-        return None;
-    };
-    if piece.n_exist != 0 || !piece.eqs.is_empty() {
-        return None;
-    }
-    let np = scop.params.len();
-    if piece.space.n_param() != np {
-        return None;
-    }
-    let width = piece.width();
-    let col = np + d;
-    let (mut lower, mut upper) = (None, None);
-    for row in &piece.ineqs {
-        if row[col] == 0 {
-            continue;
-        }
-        // Only the parameters, the loops up to this one and the constant.
-        if row[col + 1..width - 1].iter().any(|c| *c != 0) {
-            return None;
-        }
-        let rest = row[..col].to_vec();
-        match row[col] {
-            // i + r >= 0: i >= -r.
-            1 => {
-                let aff = AffExpr {
-                    coeffs: rest.iter().map(|c| -c).collect(),
-                    constant: -row[width - 1],
-                };
-                if lower.replace(aff).is_some() {
-                    return None;
-                }
-            }
-            // -i + r >= 0: i <= r.
-            -1 => {
-                let aff = AffExpr {
-                    coeffs: rest,
-                    constant: row[width - 1],
-                };
-                if upper.replace(aff).is_some() {
-                    return None;
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some((lower?, upper?))
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@ use std::ops::Range;
 
 use crate::ir::{AffExpr, Ordering, Program, Scop, Stmt, SyntaxNode};
 use crate::poly::{BasicSet, Set};
+use crate::util::c_text::indent_of_line;
 
-use super::footprint::loop_bounds as bounds;
+use super::bounds::{bounds, bounds_of};
 
 /// The largest dependence distance (in iterations of the outer loops) a
 /// shift may absorb: a pair of loops farther apart than this is not fused.
@@ -19,8 +20,32 @@ pub struct FusedLoop {
     /// block around it).
     pub item: usize,
     pub iterator: String,
-    /// Iteration `t` runs at fused iteration `t + shift`.
+    /// Its body runs with its iterator at the fused loop's variable minus
+    /// `shift` (for a loop of step +1, iteration `t` runs at fused
+    /// iteration `t + shift`).
     pub shift: i64,
+    /// How many iterations of the run's order (see [`FusedLoop::stride`])
+    /// later than the first loop's same iteration count it runs: its
+    /// iteration number `τ` (0 for the first value of its iterator) runs
+    /// at the fused loop's `τ + lag`.
+    pub lag: i64,
+    /// +1 for an increasing loop, -1 for a decreasing one.
+    pub direction: i64,
+    /// The constant distance between two consecutive values of its
+    /// iterator (1 for `i++` or `i--`, 2 for `i += 2`).
+    pub stride: i64,
+    /// The constant of its first value (its lower bound when it
+    /// increases, its upper bound when it decreases); only its difference
+    /// with the first loop's counts (the bounds differ by constants).
+    pub start_constant: i64,
+    /// Where its text starts: its first hint pragma, else its labels or
+    /// its `for`.
+    pub lead: usize,
+    /// Its hint pragmas (see [`hint_pragma`]), as written, in order.
+    pub hints: Vec<Range<usize>>,
+    /// The comments before it (after the loop or item before it) and in
+    /// its header, which the fused text prints before the fused loop.
+    pub comments: Vec<Range<usize>>,
     /// The 1-based line of its header in the input.
     pub line: usize,
     /// The statements of the SCoP inside it, in order.
@@ -69,16 +94,22 @@ pub struct FusedRun {
     pub scop: usize,
     /// How many loops enclose the run's loops.
     pub depth: usize,
+    /// +1 when the run's loops increase, -1 when they decrease.
+    pub direction: i64,
+    /// The stride of the run's loops (see [`FusedLoop::stride`]).
+    pub stride: i64,
     /// 0 for a run of the input; `r` for a run of the program that `r`
     /// rounds of fusion made (its loops' lines are that program's).
     pub round: usize,
     /// Items between the loops that touch nothing the loops before them
-    /// touch: printed first, as they are.
+    /// touch: printed first, as they are (each with the comments before
+    /// it).
     pub hoisted: Vec<Range<usize>>,
     /// The iterators of the enclosing loops, outermost first.
     pub outer: Vec<String>,
     pub loops: Vec<FusedLoop>,
-    /// From the first loop's `for` to the end of the last loop.
+    /// From the first loop's hint pragma (else its labels or its `for`)
+    /// to the end of the last loop.
     pub span: Range<usize>,
 }
 
@@ -91,14 +122,15 @@ impl FusedRun {
                 .loops
                 .iter()
                 .enumerate()
-                .filter(|(_, l)| l.shift != 0)
-                .map(|(k, l)| format!("loop {} by {}", k + 1, l.shift))
+                .filter(|(_, l)| l.lag != 0)
+                .map(|(k, l)| format!("loop {} by {}", k + 1, l.lag))
                 .collect();
             let shifted = if shifts.is_empty() {
                 "none shifted".to_string()
             } else {
                 format!("shifted: {}", shifts.join(", "))
             };
+            let shifted = format!("{}{shifted}", self.order_words());
             return format!(
                 "then the {} loops `{}` inside loop `{}` fused ({shifted})",
                 self.loops.len(),
@@ -116,19 +148,36 @@ impl FusedRun {
         let shifts: Vec<String> = self
             .loops
             .iter()
-            .filter(|l| l.shift != 0)
-            .map(|l| format!("line {} by {}", l.line, l.shift))
+            .filter(|l| l.lag != 0)
+            .map(|l| format!("line {} by {}", l.line, l.lag))
             .collect();
         let shifted = if shifts.is_empty() {
             "none shifted".to_string()
         } else {
             format!("shifted: {}", shifts.join(", "))
         };
+        let shifted = format!("{}{shifted}", self.order_words());
         format!(
             "loops {} at lines {} fused ({shifted})",
             names.join(", "),
             lines.join(", ")
         )
+    }
+}
+
+impl FusedRun {
+    /// "decreasing, ", "stride 2, ", "decreasing, stride 2, " or nothing
+    /// (increasing by 1): the shifts of such a run count iterations of
+    /// its own order.
+    fn order_words(&self) -> String {
+        let mut out = String::new();
+        if self.direction < 0 {
+            out.push_str("decreasing, ");
+        }
+        if self.stride != 1 {
+            out.push_str(&format!("stride {}, ", self.stride));
+        }
+        out
     }
 }
 
@@ -167,22 +216,26 @@ pub(crate) fn plan_fusion_with(program: &Program, si: usize, planning: Planning)
     if scop.domains_value_used || scop.arrays.iter().any(|a| a.value_used && written(a)) {
         return Vec::new();
     }
-    let top: Vec<(&SyntaxNode, bool)> = scop
+    let top: Vec<Sibling> = scop
         .items
         .iter()
-        .map(|i| (&i.node, !i.pragmas.is_empty()))
+        .map(|i| (&i.node, &i.pragmas[..]))
         .collect();
     let mut runs = Vec::new();
     siblings(program, si, (&top, &[], planning), &mut runs);
     runs
 }
 
-/// The runs among `nodes` (siblings under the loops `outer`; the flag says
-/// a pragma applies to the node), then inside the loops that are in none.
+/// A sibling item: its node and the `#pragma` lines before it that apply
+/// to it when they are not nodes of their own (a SCoP's top-level items).
+type Sibling<'a> = (&'a SyntaxNode, &'a [Range<usize>]);
+
+/// The runs among `nodes` (siblings under the loops `outer`), then inside
+/// the loops that are in none.
 fn siblings(
     program: &Program,
     si: usize,
-    (nodes, outer, planning): (&[(&SyntaxNode, bool)], &[String], Planning),
+    (nodes, outer, planning): (&[Sibling], &[String], Planning),
     runs: &mut Vec<FusedRun>,
 ) {
     let scop = &program.scops[si];
@@ -196,18 +249,28 @@ fn siblings(
     // (independent of the loops before them), and the last item taken.
     let mut hoisted: Vec<usize> = Vec::new();
     let mut last_taken = 0usize;
-    let candidate_at = |item: usize| {
-        let after_pragma = item > 0 && matches!(nodes[item - 1].0, SyntaxNode::Pragma { .. });
-        if nodes[item].1 || after_pragma {
-            None
-        } else {
-            fusable_loop(program, scop, nodes[item].0, item, outer)
-        }
+    let candidate_at = |item: usize| fusable_loop(program, scop, nodes, item, outer);
+    // Where item `item` starts with its hint pragmas, when it is a loop
+    // that may join a run.
+    let lead_of = |item: usize| {
+        candidate_at(item).map_or((item, nodes[item].0.span().start), |c| (c.0, c.1.lead))
     };
+    // Whether only comments sit between item `a` and the loop `b` (its
+    // hint pragmas included).
     let next_to = |a: usize, b: usize| {
-        source
-            .get(nodes[a].0.span().end..nodes[b].0.span().start)
-            .is_some_and(|t| t.trim().is_empty())
+        let (lead, byte) = lead_of(b);
+        a + 1 == lead
+            && source
+                .get(nodes[a].0.span().end..byte)
+                .is_some_and(only_comments)
+    };
+    // The loop whose hint pragmas start at `item`, or `item`.
+    let loop_at = |item: usize| {
+        if matches!(nodes[item].0, SyntaxNode::Pragma { .. }) {
+            hinted_loop_after(program, scop, nodes, item, outer).unwrap_or(item)
+        } else {
+            item
+        }
     };
     let mut item = 0;
     loop {
@@ -225,23 +288,27 @@ fn siblings(
             hoisted.clear();
             continue;
         }
+        // Hint pragmas (nodes of their own) before a loop that may join a
+        // run go with that loop.
+        if matches!(nodes[item].0, SyntaxNode::Pragma { .. })
+            && hinted_loop_after(program, scop, nodes, item, outer).is_some()
+        {
+            item += 1;
+            continue;
+        }
         let candidate = candidate_at(item);
-        let adjacent = !current.is_empty() && last_taken + 1 == item && next_to(last_taken, item);
+        let candidate = candidate.map(|c| c.1);
+        let adjacent = !current.is_empty() && next_to(last_taken, item);
         let joined = match (&candidate, current.last()) {
             (Some(next), Some(_)) => {
                 adjacent
                     && same_shape(&current[0], next)
+                    && same_hints(source, &current[0], next)
                     && (planning.column_walks || walks_outside_inner(scop, &current, next, outer))
                     && compatible_names(program, scop, &current, next, outer.len())
             }
             _ => false,
         };
-        if std::env::var("PF_DEBUG").is_ok() {
-            eprintln!(
-                "item {item} cand {} joined {joined} adjacent {adjacent}",
-                candidate.is_some()
-            );
-        }
         let row = if joined {
             candidate
                 .as_ref()
@@ -249,11 +316,12 @@ fn siblings(
         } else {
             None
         };
-        if std::env::var("PF_DEBUG").is_ok() {
-            eprintln!("  row {:?}", row);
-        }
         match (candidate, row) {
-            (Some(next), Some(row)) => {
+            (Some(mut next), Some(row)) => {
+                let gap = nodes[last_taken].0.span().end..next.lead;
+                let mut before = comments_in(source, gap);
+                before.append(&mut next.comments);
+                next.comments = before;
                 current.push(next);
                 deltas.push(row);
                 last_taken = item;
@@ -267,14 +335,19 @@ fn siblings(
                 // chain after a loop of another shape is fused with its
                 // own kind).
                 let heads_a_run = candidate.as_ref().is_some_and(|c| {
+                    let next = if item + 1 < nodes.len() {
+                        loop_at(item + 1)
+                    } else {
+                        item + 1
+                    };
                     current.len() == 1
-                        && item + 1 < nodes.len()
-                        && next_to(item, item + 1)
-                        && candidate_at(item + 1).is_some_and(|n| same_shape(c, &n))
+                        && next < nodes.len()
+                        && next_to(item, next)
+                        && candidate_at(next).is_some_and(|n| same_shape(c, &n.1))
                 });
                 if adjacent
                     && !heads_a_run
-                    && !nodes[item].1
+                    && nodes[item].1.is_empty()
                     && independent(
                         scop,
                         nodes[item].0,
@@ -294,7 +367,13 @@ fn siblings(
                     hoisted.clear();
                     continue;
                 }
-                close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
+                close_run(
+                    (program, si),
+                    nodes,
+                    outer,
+                    (&mut current, &deltas, &hoisted),
+                    runs,
+                );
                 deltas.clear();
                 hoisted.clear();
                 if let Some(c) = candidate {
@@ -306,7 +385,13 @@ fn siblings(
         }
         item += 1;
     }
-    close_run(si, nodes, outer, (&mut current, &deltas, &hoisted), runs);
+    close_run(
+        (program, si),
+        nodes,
+        outer,
+        (&mut current, &deltas, &hoisted),
+        runs,
+    );
     // Inside the loops that no run takes.
     for (node, _) in nodes {
         let span = node.span();
@@ -329,6 +414,97 @@ fn siblings(
     }
 }
 
+/// Whether `text` holds nothing but blanks and comments (no line splice).
+fn only_comments(text: &str) -> bool {
+    crate::util::c_text::tokens(text).is_empty() && !text.contains("\\\n")
+}
+
+/// The comments in `source[range]` (outside string and character
+/// literals), in order.
+fn comments_in(source: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let Some(text) = source.get(range.clone()) else {
+        return Vec::new();
+    };
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let c = bytes[k];
+        let start = k;
+        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
+            while k < bytes.len() && bytes[k] != b'\n' {
+                k += 1;
+            }
+            out.push(range.start + start..range.start + k);
+        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
+            k += 2;
+            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
+                k += 1;
+            }
+            k = (k + 2).min(bytes.len());
+            out.push(range.start + start..range.start + k);
+        } else if c == b'"' || c == b'\'' {
+            k += 1;
+            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
+                k += if bytes[k] == b'\\' { 2 } else { 1 };
+            }
+            k = (k + 1).min(bytes.len());
+        } else {
+            k += 1;
+        }
+    }
+    out
+}
+
+/// Whether the `#pragma` line `text` is a pure hint about how to compile
+/// the loop after it, which says nothing about what the loop computes or
+/// which of its iterations may overlap: `GCC unroll N`, `unroll`,
+/// `unroll N`, `unroll(N)`, `nounroll`, `GCC novector`, `clang loop
+/// unroll(...)`, `clang loop unroll_count(N)`. Anything else (`omp`,
+/// `GCC ivdep`, `simd`, `clang loop vectorize(assume_safety)`, a pragma
+/// polyfold does not know) is not: it may promise that iterations are
+/// independent, or mean something to another tool.
+pub(crate) fn hint_pragma(text: &str) -> bool {
+    use crate::util::c_text::{TokenKind, tokens};
+    let text = text.trim();
+    if text.contains('\n') {
+        return false;
+    }
+    let toks = tokens(text);
+    let words: Vec<&str> = toks.iter().map(|(r, _)| &text[r.clone()]).collect();
+    let int = |k: usize| matches!(toks.get(k), Some((_, TokenKind::Int(_))));
+    let Some(rest) = words.strip_prefix(&["#", "pragma"]) else {
+        return false;
+    };
+    match rest {
+        ["GCC", "unroll", _] => int(4),
+        ["unroll"] | ["nounroll"] | ["GCC", "novector"] => true,
+        ["unroll", _] => int(3),
+        ["unroll", "(", _, ")"] => int(4),
+        ["clang", "loop", "unroll", "(", w, ")"] => matches!(*w, "enable" | "disable" | "full"),
+        ["clang", "loop", "unroll_count", "(", _, ")"] => int(6),
+        _ => false,
+    }
+}
+
+/// The loop after the `#pragma` node `nodes[item]` (and the pragma nodes
+/// after it) when each of them is a hint ([`hint_pragma`]) and the loop
+/// may join a run: its index.
+fn hinted_loop_after(
+    program: &Program,
+    scop: &Scop,
+    nodes: &[Sibling],
+    item: usize,
+    outer: &[String],
+) -> Option<usize> {
+    let mut k = item;
+    while matches!(nodes.get(k)?.0, SyntaxNode::Pragma { .. }) {
+        k += 1;
+    }
+    let (lead, _) = fusable_loop(program, scop, nodes, k, outer)?;
+    (lead <= item).then_some(k)
+}
+
 /// The runs inside the body of a loop (under the loops `outer`): in a
 /// block, a loop, or the branch of an `if` without `else` (the condition
 /// is in the statements' domains).
@@ -340,11 +516,11 @@ fn descend(
 ) {
     match body {
         SyntaxNode::Block { items, .. } => {
-            let list: Vec<(&SyntaxNode, bool)> = items.iter().map(|n| (n, false)).collect();
+            let list: Vec<Sibling> = items.iter().map(|n| (n, &[][..])).collect();
             siblings(program, si, (&list, outer, planning), runs);
         }
         SyntaxNode::For { .. } | SyntaxNode::Labeled { .. } => {
-            siblings(program, si, (&[(body, false)], outer, planning), runs)
+            siblings(program, si, (&[(body, &[][..])], outer, planning), runs)
         }
         SyntaxNode::If {
             then, els: None, ..
@@ -421,8 +597,8 @@ fn walks_columns(scop: &Scop, l: &FusedLoop) -> bool {
 type Pending<'a> = (&'a mut Vec<FusedLoop>, &'a [Vec<Option<i64>>], &'a [usize]);
 
 fn close_run(
-    si: usize,
-    nodes: &[(&SyntaxNode, bool)],
+    (program, si): (&Program, usize),
+    nodes: &[Sibling],
     outer: &[String],
     (current, deltas, hoisted): Pending<'_>,
     runs: &mut Vec<FusedRun>,
@@ -431,22 +607,48 @@ fn close_run(
     if loops.len() < 2 {
         return;
     }
-    // Only the items between the loops move.
+    // Only the items between the loops move, each with the comments
+    // before it.
     let last = loops[loops.len() - 1].item;
     let moved: Vec<std::ops::Range<usize>> = hoisted
         .iter()
         .filter(|&&h| h < last)
-        .map(|&h| nodes[h].0.span())
+        .map(|&h| {
+            let span = nodes[h].0.span();
+            let before = h
+                .checked_sub(1)
+                .map_or(span.start, |p| nodes[p].0.span().end);
+            let start = comments_in(&program.source, before..span.start)
+                .first()
+                .map_or(span.start, |c| c.start);
+            start..span.end
+        })
         .collect();
     let flows = flow_pairs(&loops);
-    for (l, s) in loops.iter_mut().zip(choose_shifts(deltas, &flows)) {
-        l.shift = s;
+    let (direction, stride) = (loops[0].direction, loops[0].stride);
+    let first_start = loops[0].start_constant;
+    for (l, lag) in loops.iter_mut().zip(choose_shifts(deltas, &flows)) {
+        // The fused variable runs the first loop's values: loop `l`'s
+        // value `x` (iteration `(x - start_l) / (direction * stride)`)
+        // runs where the first loop's iteration `τ + lag` does.
+        let offset = l.start_constant - first_start;
+        let Some(shift) = direction
+            .checked_mul(stride)
+            .and_then(|k| k.checked_mul(lag))
+            .and_then(|x| x.checked_sub(offset))
+        else {
+            return;
+        };
+        l.lag = lag;
+        l.shift = shift;
     }
-    let start = nodes[loops[0].item].0.span().start;
+    let start = loops[0].lead;
     let end = nodes[loops[loops.len() - 1].item].0.span().end;
     runs.push(FusedRun {
         scop: si,
         depth: outer.len(),
+        direction,
+        stride,
         round: 0,
         hoisted: moved,
         outer: outer.to_vec(),
@@ -455,25 +657,29 @@ fn close_run(
     });
 }
 
-/// Item `item` as a loop that may join a run: a `for` with a step of +1
-/// whose iterator dies with it, no pragma, every statement inside it in
-/// its loop, bounds that are one affine expression each.
+/// Item `item` as a loop that may join a run, with the index of its
+/// first leading pragma node (else `item`): a `for` with a constant step
+/// (+1, -1, or `+= k`, `-= k`) whose iterator dies with it, no pragma but
+/// hints ([`hint_pragma`]), every statement inside it in its loop,
+/// bounds that are one affine expression each.
 fn fusable_loop(
     program: &Program,
     scop: &Scop,
-    node: &SyntaxNode,
+    nodes: &[Sibling],
     item: usize,
     outer: &[String],
-) -> Option<FusedLoop> {
+) -> Option<(usize, FusedLoop)> {
+    let source = &program.source;
     let d = outer.len();
+    let node = nodes.get(item)?.0;
+    let (lead_item, hints, mut comments) = leading_pragmas(source, nodes, item)?;
     let mut labels = Vec::new();
     let mut labelled = node;
     while let SyntaxNode::Labeled { span, label, body } = labelled {
         labels.push(LoopLabel {
             name: label.clone(),
             start: span.start,
-            own_line: program
-                .source
+            own_line: source
                 .get(span.start..body.span().start)
                 .is_some_and(|t| t.contains('\n')),
         });
@@ -481,16 +687,27 @@ fn fusable_loop(
     }
     let SyntaxNode::For {
         span,
-        header: Some(header),
+        header,
         body,
         keeps_iterator: false,
     } = labelled
     else {
         return None;
     };
-    if header.step != 1 {
+    let (iterator, declares, direction, stride) = match header {
+        Some(h) => (h.iterator.clone(), h.declares.clone(), h.step, 1),
+        None => strided_header(source, span.start..body.span().start)?,
+    };
+    // A pragma indented deeper than its loop would not fit the layout of
+    // the fused text.
+    let indent = indent_of_line(source, span.start);
+    if hints
+        .iter()
+        .any(|p| !indent.starts_with(&indent_of_line(source, p.start)))
+    {
         return None;
     }
+    comments.extend(comments_in(source, node.span().start..body.span().start));
     let stmts: Vec<usize> = scop
         .stmts
         .iter()
@@ -501,32 +718,52 @@ fn fusable_loop(
     let first = scop.stmts.get(*stmts.first()?)?;
     for &k in &stmts {
         let s = &scop.stmts[k];
+        let sign = s.schedule.iter().find_map(|e| match e {
+            crate::ir::SchedEntry::Iter { index, sign } if *index == d => Some(*sign),
+            _ => None,
+        });
         if s.loop_depth() <= d
             || s.iterators[..d] != *outer
-            || s.iterators[d] != header.iterator
-            || s.iterators[d + 1..].contains(&header.iterator)
+            || s.iterators[d] != iterator
+            || s.iterators[d + 1..].contains(&iterator)
             || s.parallel.iter().any(Option::is_some)
+            || sign != Some(direction)
         {
             return None;
         }
     }
-    let (lower, upper) = bounds(scop, first, d)?;
+    let (lower, upper) = loop_bounds(scop, first, d, (direction, stride))?;
     // The loop domains of every statement agree on the loop.
     for &k in &stmts[1..] {
-        if bounds(scop, &scop.stmts[k], d)? != (lower.clone(), upper.clone()) {
+        if loop_bounds(scop, &scop.stmts[k], d, (direction, stride))?
+            != (lower.clone(), upper.clone())
+        {
             return None;
         }
     }
-    let line = program.source[..span.start].matches('\n').count() + 1;
+    let start_constant = match (stride, direction) {
+        (1, _) => 0,
+        (_, 1) => lower.constant,
+        _ => upper.constant,
+    };
+    let line = source[..span.start].matches('\n').count() + 1;
     let writes = stmts.iter().map(|&k| scop.stmts[k].write.array).collect();
     let reads = stmts
         .iter()
         .flat_map(|&k| scop.stmts[k].reads.iter().map(|r| r.array))
         .collect();
-    Some(FusedLoop {
+    let lead = hints.first().map_or(node.span().start, |p| p.start);
+    let fused = FusedLoop {
         item,
-        iterator: header.iterator.clone(),
+        iterator,
         shift: 0,
+        lag: 0,
+        direction,
+        stride,
+        start_constant,
+        lead,
+        hints,
+        comments,
         line,
         stmts,
         lower,
@@ -545,20 +782,162 @@ fn fusable_loop(
                 .any(|x| matches!(x, SyntaxNode::Kept { .. } | SyntaxNode::Pragma { .. })),
             _ => false,
         },
-        declares: header.declares.clone(),
+        declares,
         writes,
         reads,
         start: span.start,
         labels,
         labels_inside: body.has_label(),
-    })
+    };
+    Some((lead_item, fused))
+}
+
+/// The leading pragmas of an item: the index of the first pragma node
+/// (else the item's), the pragmas, and the comments between them and the
+/// item.
+type Leading = (usize, Vec<Range<usize>>, Vec<Range<usize>>);
+
+/// The `#pragma` lines that apply to `nodes[item]` (the item's own, or
+/// the pragma nodes right before it), when each is a hint
+/// ([`hint_pragma`]) and only blanks and comments sit between them and
+/// the item: the index of the first pragma node (else `item`), the
+/// pragmas and the comments between them. `None` when some pragma is not
+/// a hint.
+fn leading_pragmas(source: &str, nodes: &[Sibling], item: usize) -> Option<Leading> {
+    let (node, own) = nodes.get(item)?;
+    let mut first = item;
+    while first > 0 && matches!(nodes[first - 1].0, SyntaxNode::Pragma { .. }) {
+        first -= 1;
+    }
+    let mut pragmas: Vec<Range<usize>> = nodes[first..item].iter().map(|n| n.0.span()).collect();
+    pragmas.extend(own.iter().cloned());
+    pragmas.sort_by_key(|p| p.start);
+    let mut comments = Vec::new();
+    for (k, p) in pragmas.iter().enumerate() {
+        if !hint_pragma(source.get(p.clone())?) {
+            return None;
+        }
+        let next = pragmas.get(k + 1).map_or(node.span().start, |q| q.start);
+        let gap = p.end..next;
+        if !only_comments(source.get(gap.clone())?) {
+            return None;
+        }
+        comments.extend(comments_in(source, gap));
+    }
+    Some((first, pragmas, comments))
+}
+
+/// The iterator, the declared type, the direction and the stride of a
+/// `for` whose step is a constant other than ±1, from its header's text
+/// (`source[range]`, from `for` to the body): `for ([TYPE] i = ...; ...;
+/// i += k)`, `i -= k`, `i = i + k` or `i = i - k` with `k >= 2` written as
+/// a number. (The front end has read the loop's domain; this only says
+/// how to write its header again.)
+fn strided_header(source: &str, range: Range<usize>) -> Option<(String, Option<String>, i64, i64)> {
+    use crate::util::c_text::{TokenKind, tokens};
+    let text = source.get(range)?;
+    let toks = tokens(text);
+    let word = |k: usize| toks.get(k).map_or("", |(r, _)| &text[r.clone()]);
+    if word(0) != "for" || word(1) != "(" || word(toks.len().checked_sub(1)?) != ")" {
+        return None;
+    }
+    // The two `;` at the header's own level.
+    let mut depth = 0i64;
+    let mut semis = Vec::new();
+    for k in 1..toks.len() {
+        match word(k) {
+            "(" | "[" => depth += 1,
+            ")" | "]" => depth -= 1,
+            ";" if depth == 1 => semis.push(k),
+            _ => {}
+        }
+    }
+    let [a, b] = semis.as_slice() else {
+        return None;
+    };
+    // The initialisation: `i = ...` or `TYPE... i = ...`.
+    let eq = (2..*a).find(|&k| word(k) == "=")?;
+    let names: Vec<&str> = (2..eq).map(word).collect();
+    if names.is_empty() || (2..eq).any(|k| toks[k].1 != TokenKind::Ident) {
+        return None;
+    }
+    let iterator = names[names.len() - 1].to_string();
+    let declares = (names.len() > 1).then(|| names[..names.len() - 1].join(" "));
+    let update: Vec<&str> = (b + 1..toks.len() - 1).map(word).collect();
+    let step = |k: usize| match toks.get(k) {
+        Some((_, TokenKind::Int(v))) if *v >= 2 => Some(*v),
+        _ => None,
+    };
+    let it = iterator.as_str();
+    let (direction, stride) = match update.as_slice() {
+        [i, "+=", _] if *i == it => (1, step(b + 3)?),
+        [i, "-=", _] if *i == it => (-1, step(b + 3)?),
+        [i, "=", j, "+", _] if *i == it && *j == it => (1, step(b + 5)?),
+        [i, "=", j, "-", _] if *i == it && *j == it => (-1, step(b + 5)?),
+        _ => return None,
+    };
+    Some((iterator, declares, direction, stride))
+}
+
+/// The bounds `lower <= i <= upper` of the loop at depth `d` (of
+/// direction and stride `order`), see [`bounds`]; a strided loop's
+/// domain holds `i = start + stride * e` besides, `start` its lower bound
+/// when it increases, its upper bound when it decreases (up to a
+/// multiple of the stride).
+fn loop_bounds(
+    scop: &Scop,
+    stmt: &Stmt,
+    d: usize,
+    (direction, stride): (i64, i64),
+) -> Option<(AffExpr, AffExpr)> {
+    if stride == 1 {
+        return bounds(scop, stmt, d);
+    }
+    let lattice = super::check::lattice(stmt, d, scop.params.len())?;
+    if lattice.stride != stride {
+        return None;
+    }
+    let anchor = lattice.anchor;
+    let [piece] = stmt.loop_domains.get(d)?.pieces.as_slice() else {
+        return None;
+    };
+    // The inequalities do not name the existential (see `bounds_of`).
+    let (lower, upper) = bounds_of(scop, piece, d)?;
+    let start = if direction > 0 { &lower } else { &upper };
+    let on_lattice = start.coeffs == anchor.coeffs
+        && (start.constant.checked_sub(anchor.constant)?).rem_euclid(stride) == 0;
+    on_lattice.then_some((lower, upper))
 }
 
 
 /// Whether two loops' bounds differ by constants only (the prologue and
 /// the epilogue then run a constant number of iterations).
+/// They run in the same direction with the same stride, too.
 fn same_shape(a: &FusedLoop, b: &FusedLoop) -> bool {
-    a.lower.coeffs == b.lower.coeffs && a.upper.coeffs == b.upper.coeffs
+    a.lower.coeffs == b.lower.coeffs
+        && a.upper.coeffs == b.upper.coeffs
+        && a.direction == b.direction
+        && a.stride == b.stride
+}
+
+/// Whether two loops carry the same hint pragmas (token for token): the
+/// fused loop carries them. Loops whose hints differ are not fused:
+/// the fused loop would drop a hint one loop was given, or give another
+/// loop a hint it was not given.
+fn same_hints(source: &str, a: &FusedLoop, b: &FusedLoop) -> bool {
+    let words = |l: &FusedLoop| -> Vec<Vec<String>> {
+        l.hints
+            .iter()
+            .map(|p| {
+                let text = source.get(p.clone()).unwrap_or("");
+                crate::util::c_text::tokens(text)
+                    .into_iter()
+                    .map(|(r, _)| text[r].to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    words(a) == words(b)
 }
 
 /// Whether `next`'s body may be printed inside a loop over the run's
@@ -677,13 +1056,19 @@ fn distances(
     next: &FusedLoop,
     (d, c_orders): (usize, bool),
 ) -> Option<Vec<Option<i64>>> {
+    let (direction, stride) = (next.direction, next.stride);
     let mut out = Vec::with_capacity(run.len());
     for earlier in run {
         let mut need: Option<i64> = None;
         for &s in &earlier.stmts {
             for &t in &next.stmts {
                 let (a, b) = (&scop.stmts[s], &scop.stmts[t]);
-                if let Some(dist) = max_distance(scop, a, b, (d, c_orders))? {
+                if let Some(dist) = max_distance(scop, a, b, (d, c_orders), direction)? {
+                    let dist = iterations(
+                        dist,
+                        earlier.start_constant - next.start_constant,
+                        (direction, stride),
+                    )?;
                     need = Some(need.map_or(dist, |x| x.max(dist)));
                 }
             }
@@ -691,6 +1076,18 @@ fn distances(
         out.push(need);
     }
     Some(out)
+}
+
+/// The least lag in iterations (of the run's order `(direction,
+/// stride)`) that keeps every pair of instances `x` (of a loop starting
+/// at constant `c_a`) and `y` (of a later loop starting at `c_b`, with
+/// `offset = c_a - c_b`) in order, where `distance` is the largest
+/// `direction * (x - y)`: the iteration numbers are `τ_a = direction *
+/// (x - start_a) / stride` and `τ_b` alike, and `τ_a - τ_b =
+/// (direction * (x - y) - direction * offset) / stride`, rounded up.
+fn iterations(distance: i64, offset: i64, (direction, stride): (i64, i64)) -> Option<i64> {
+    let numerator = distance.checked_sub(direction.checked_mul(offset)?)?;
+    Some(numerator.div_euclid(stride) + i64::from(numerator.rem_euclid(stride) != 0))
 }
 
 /// How far the shifts may stray from the smallest ones in the search of
@@ -781,7 +1178,9 @@ fn flow_pairs(loops: &[FusedLoop]) -> Vec<(usize, usize)> {
 }
 
 /// For statements `a` (earlier) and `b` (later) in sibling loops at depth
-/// `d`: the largest `s_d − t_d` over every pair of their instances in the
+/// `d` that run in `direction`: the largest `direction * (s_d − t_d)`
+/// (how many values of the iterator `a`'s instance runs later in the
+/// loops' order) over every pair of their instances in the
 /// same iteration of the enclosing loops that touch one cell, one of them
 /// writing (instances in different iterations of the enclosing loops keep
 /// their order whatever the siblings do). `Some(None)`: no such pair;
@@ -791,6 +1190,7 @@ fn max_distance(
     a: &Stmt,
     b: &Stmt,
     (d, c_orders): (usize, bool),
+    direction: i64,
 ) -> Option<Option<i64>> {
     let mut best: Option<i64> = None;
     for o in orderings((scop, a), (scop, b), c_orders) {
@@ -799,7 +1199,7 @@ fn max_distance(
         if pairs.is_empty().ok()? {
             continue;
         }
-        let dist = bound_distance(&pairs, d)?;
+        let dist = bound_distance(&pairs, d, direction)?;
         best = Some(best.map_or(dist, |v| v.max(dist)));
     }
     Some(best)
@@ -877,20 +1277,20 @@ pub(super) fn conflict_pairs(
     Some(out)
 }
 
-/// The smallest `d` in `[-MAX_DISTANCE, MAX_DISTANCE]` with `s_depth −
-/// t_depth <= d` on every pair (the pairs' relation has `s` then `t` after
+/// The smallest `d` in `[-MAX_DISTANCE, MAX_DISTANCE]` with `direction *
+/// (s_depth − t_depth) <= d` on every pair (the pairs' relation has `s` then `t` after
 /// the parameters).
-fn bound_distance(pairs: &Set, depth: usize) -> Option<i64> {
+fn bound_distance(pairs: &Set, depth: usize, direction: i64) -> Option<i64> {
     let np = pairs.space.n_param();
     let t0 = np + pairs.space.n_in() + depth;
     let s0 = np + depth;
-    // Whether some pair has s_0 - t_0 >= d + 1.
+    // Whether some pair has direction * (s_0 - t_0) >= d + 1.
     let exceeds = |d: i64| -> Option<bool> {
         for piece in &pairs.pieces {
             let mut p: BasicSet = piece.clone();
             let mut row = p.zero_row();
-            row[s0] = 1;
-            row[t0] = -1;
+            row[s0] = direction;
+            row[t0] = -direction;
             let w = row.len();
             row[w - 1] = -(d + 1);
             p.add_ineq(row);
@@ -993,4 +1393,81 @@ pub(crate) fn kept_apart(program: &Program, si: usize, column_walks: bool) -> Ve
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{comments_in, hint_pragma, iterations, strided_header};
+
+    /// Which pragmas are hints, by the rule of [`hint_pragma`]'s doc.
+    #[test]
+    fn hint_pragmas_are_the_unroll_and_novector_ones() {
+        for hint in [
+            "#pragma GCC unroll 4",
+            "#  pragma GCC unroll 16",
+            "#pragma unroll",
+            "#pragma unroll 8",
+            "#pragma unroll(2)",
+            "#pragma nounroll",
+            "#pragma GCC novector",
+            "#pragma clang loop unroll(full)",
+            "#pragma clang loop unroll_count(4)",
+        ] {
+            assert!(hint_pragma(hint), "{hint}");
+        }
+        for other in [
+            "#pragma GCC ivdep",
+            "#pragma omp parallel for",
+            "#pragma omp simd",
+            "#pragma simd",
+            "#pragma GCC unroll N",
+            "#pragma clang loop vectorize(assume_safety)",
+            "#pragma HLS pipeline",
+            "#pragma unroll 4 \\\n extra",
+            "_Pragma(\"GCC unroll 4\")",
+        ] {
+            assert!(!hint_pragma(other), "{other}");
+        }
+    }
+
+    /// Headers of strided loops, read by hand.
+    #[test]
+    fn strided_headers() {
+        let read = |t: &str| strided_header(t, 0..t.len());
+        assert_eq!(
+            read("for (int i = 1; i < N - 1; i += 2)"),
+            Some(("i".to_string(), Some("int".to_string()), 1, 2))
+        );
+        assert_eq!(
+            read("for (k = N - 1; k >= 0; k = k - 3) "),
+            Some(("k".to_string(), None, -1, 3))
+        );
+        assert_eq!(read("for (i = 0; i < N; i++)"), None);
+        assert_eq!(read("for (i = 0; i < N; i += S)"), None);
+        assert_eq!(read("for (i = 0; i < N; i += 1)"), None);
+        assert_eq!(read("FOR(i, 0, N)"), None);
+    }
+
+    /// Lags by hand: stride 2, the later loop starting one value after
+    /// the earlier (offset -1), a largest `x - y` of 1 (it reads `d[i +
+    /// 1]`): `(1 + 1) / 2 = 1`; of 0 with offset -1: `1 / 2` rounded up.
+    #[test]
+    fn lags_in_iterations() {
+        assert_eq!(iterations(1, -1, (1, 2)), Some(1));
+        assert_eq!(iterations(0, -1, (1, 2)), Some(1));
+        assert_eq!(iterations(-1, -1, (1, 2)), Some(0));
+        assert_eq!(iterations(3, 0, (1, 1)), Some(3));
+        assert_eq!(iterations(-2, 0, (-1, 1)), Some(-2));
+        assert_eq!(iterations(-3, 0, (1, 2)), Some(-1));
+    }
+
+    #[test]
+    fn comments_outside_literals() {
+        let text = "a /* x */ \"/* no */\" // y\n b";
+        let found: Vec<&str> = comments_in(text, 0..text.len())
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["/* x */", "// y"]);
+    }
 }

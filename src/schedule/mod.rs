@@ -8,11 +8,23 @@
 //!
 //! What is built (`fusion.rs`, `emit.rs`, `check.rs`):
 //! - **Runs.** Consecutive top-level `for` loops of a SCoP (nothing but
-//!   white space between them), each with a step of +1, bounds that are
-//!   one affine expression of the parameters each, no pragma, and an
-//!   iterator whose value after the loop is not read. Their bodies may
-//!   hold anything the SCoP holds (inner loops, `if`s, several
-//!   statements).
+//!   white space and comments between them), all of one direction and one
+//!   constant stride (`i++`, `i--`, `i += k`, `i -= k`), bounds that are
+//!   one affine expression of the parameters each, and an iterator whose
+//!   value after the loop is not read. Their bodies may hold anything the
+//!   SCoP holds (inner loops, `if`s, several statements). A loop may carry
+//!   hint pragmas (`GCC unroll N`, `unroll`, `nounroll`, `GCC novector`,
+//!   `clang loop unroll(...)`: [`fusion::hint_pragma`]), the same ones
+//!   (token for token) as every loop of its run; any other pragma (`omp`,
+//!   `GCC ivdep`, `simd`, unknown) keeps its loop out of runs.
+//! - **Iterations.** A loop's values count as iterations of its own order
+//!   (`τ = direction · (i − start) / stride`); shifts are lags in
+//!   iterations, and the fused loop runs the first loop's values in its
+//!   direction and stride. A run that decreases or strides is checked for
+//!   its order too ([`nest::order_kept`]).
+//! - **Comments** between the loops and in their headers are printed,
+//!   each once and in order, before the fused loop; the hints before each
+//!   loop of the fused text.
 //! - **Shifts.** Loop `b` of a run runs iteration `t` at fused iteration
 //!   `t + σ_b`. Every pair of instances of statements of loops `a < b` that
 //!   touch the same cell, one of them writing (flow, anti and output
@@ -29,8 +41,10 @@
 //!   the guards that the context does not prove.
 //! - **Checked.** The fused text is read back by the front end, and each
 //!   statement's instances and accesses must be the original ones shifted,
-//!   each instance once (`check.rs`, exact set operations). What fails the
-//!   check is not used.
+//!   each instance once (`check.rs`, exact set operations; a strided
+//!   loop's instances are compared in its iteration counter, after every
+//!   copy is shown to stay on the loop's lattice). What fails the check is
+//!   not used.
 //! - **Used** when the contraction of the fused program needs fewer cells
 //!   than that of the original: the pipeline decides
 //!   (`crate::pipeline::variants`). This module proposes schedules and
@@ -52,11 +66,14 @@
 //!
 //! Left out (seed 003 goes further): the network-flow optimum of the
 //! shifts (a bounded search around the smallest legal shifts is used),
-//! loop interchange and skewing, loops with different strides, bounds
-//! that are a `min` or a `max` (runs), and, for whole runs, statements
-//! that cannot be placed in the deepest nests' time space (see
-//! [`nest`]).
+//! loop interchange, reversal and skewing, runs that mix directions or
+//! strides, loops of one run whose hint pragmas differ (refused, not
+//! dropped), a strided run's epilogue (its steady loop runs on to the
+//! last value, the bodies that end earlier under a guard), bounds that
+//! are a `min` or a `max` (runs), and, for whole runs, statements that
+//! cannot be placed in the deepest nests' time space (see [`nest`]).
 
+mod bounds;
 pub mod check;
 pub mod emit;
 mod failure;
@@ -215,9 +232,21 @@ pub(crate) fn fusion_stages(
             scops.dedup();
             for &si in &scops {
                 let order = statement_order(&current.scops[si], &runs, &orders, si);
-                let checked = order
-                    .as_ref()
-                    .map(|order| check::check_fused(&current.scops[si], &fused.scops[si], order));
+                // A run that decreases or strides is checked for its
+                // order too (its lags are counted in its own iterations).
+                let reordered = runs
+                    .iter()
+                    .any(|r| r.scop == si && (r.direction < 0 || r.stride != 1));
+                let checked = order.as_ref().map(|order| {
+                    let (before, after) = (&current.scops[si], &fused.scops[si]);
+                    check::check_fused(before, after, order).and_then(|()| {
+                        if reordered {
+                            nest::order_kept(before, after, order)
+                        } else {
+                            Ok(())
+                        }
+                    })
+                });
                 let Some(Ok(())) = checked else {
                     // Not what was meant: that SCoP keeps its schedule.
                     allowed.retain(|s| *s != si);

@@ -449,7 +449,11 @@ fn conflicts_in_order(
     let (na, nb) = (x.iterators.len(), y.iterators.len());
     let da = x.domain.with_params(&params).ok()?;
     let db = y.domain.with_params(&params).ok()?;
-    if da.pieces.iter().chain(&db.pieces).any(|p| p.n_exist > 0) || base.context.n_exist > 0 {
+    // Existentials (strided loops) are kept for the check only
+    // ([`order_kept`]); the planner does not place such statements.
+    if (nonempty && da.pieces.iter().chain(&db.pieces).any(|p| p.n_exist > 0))
+        || base.context.n_exist > 0
+    {
         return None;
     }
     let space = Space::relation(
@@ -462,13 +466,22 @@ fn conflicts_in_order(
     for pa in &da.pieces {
         for pb in &db.pieces {
             let mut base_set = BasicSet::universe(space.clone());
-            for (piece, off, n) in [(pa, np, na), (pb, np + na, nb)] {
+            // The pieces' existentials, `pa`'s then `pb`'s, before the
+            // constant.
+            for _ in 0..pa.n_exist + pb.n_exist {
+                base_set.add_exist();
+            }
+            let wide = base_set.width();
+            for (piece, off, n, e0) in [(pa, np, na, w - 1), (pb, np + na, nb, w - 1 + pa.n_exist)]
+            {
                 for (rows, eq) in [(&piece.eqs, true), (&piece.ineqs, false)] {
                     for row in rows {
-                        let mut r = vec![0i64; w];
+                        let mut r = vec![0i64; wide];
                         r[..np].copy_from_slice(&row[..np]);
                         r[off..off + n].copy_from_slice(&row[np..np + n]);
-                        r[w - 1] = row[np + n];
+                        r[e0..e0 + piece.n_exist]
+                            .copy_from_slice(&row[np + n..np + n + piece.n_exist]);
+                        r[wide - 1] = row[np + n + piece.n_exist];
                         if eq {
                             base_set.add_eq(r);
                         } else {
@@ -516,14 +529,14 @@ fn conflicts_in_order(
         for base_set in &bases {
             let mut same = base_set.clone();
             for row in &rows {
-                same.add_eq(row.clone());
+                same.add_eq(widened(row, same.width()));
             }
             for (eqs, strict) in &order {
                 let mut piece = same.clone();
                 for e in eqs {
-                    piece.add_eq(e.clone());
+                    piece.add_eq(widened(e, piece.width()));
                 }
-                piece.add_ineq(strict.clone());
+                piece.add_ineq(widened(strict, piece.width()));
                 if !nonempty || !piece.is_empty().ok()? {
                     out.push(piece);
                 }
@@ -531,6 +544,17 @@ fn conflicts_in_order(
         }
     }
     Some(out)
+}
+
+/// `row` (over a pair's columns and the constant) with zeros for the
+/// existentials of a set of width `width`, before the constant.
+fn widened(row: &[i64], width: usize) -> Vec<i64> {
+    let mut out = vec![0i64; width.max(row.len())];
+    let n = row.len() - 1;
+    out[..n].copy_from_slice(&row[..n]);
+    let w = out.len();
+    out[w - 1] = row[n];
+    out
 }
 
 /// A 2d+1 schedule's entries as rows over a pair's columns (the
@@ -907,9 +931,9 @@ pub fn order_kept(original: &Scop, fused: &Scop, order: &[Origin]) -> Result<(),
                 for (eqs, strict) in &before {
                     let mut p = piece.clone();
                     for e in eqs {
-                        p.add_eq(e.clone());
+                        p.add_eq(widened(e, p.width()));
                     }
-                    p.add_ineq(strict.clone());
+                    p.add_ineq(widened(strict, p.width()));
                     match p.is_empty() {
                         Ok(true) => {}
                         Ok(false) => {

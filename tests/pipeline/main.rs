@@ -16,6 +16,7 @@ mod corpus_programs;
 mod data_conditions;
 mod function_parameters;
 mod fusion;
+mod fusion_forms;
 mod indeterminate;
 mod labels_bitwise;
 mod linear_tables;
