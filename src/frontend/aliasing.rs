@@ -60,10 +60,7 @@ impl FileAliasing {
         file: &SyntaxFile,
         scopes: &Scopes,
         source: &str,
-        (macros, fresh): (
-            &dyn Fn(usize) -> &'m Macros,
-            &HashSet<(usize, String)>,
-        ),
+        (macros, fresh): (&dyn Fn(usize) -> &'m Macros, &HashSet<(usize, String)>),
     ) -> FileAliasing {
         let heap = heap_pointers(file, scopes);
         let mut calls: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
@@ -143,13 +140,11 @@ impl FileAliasing {
     /// `global` (an index of [`Scopes::vars`]) at any call.
     pub(crate) fn parameter_not(&self, function: &str, i: usize, global: usize) -> bool {
         self.calls.get(function).is_some_and(|calls| {
-            calls
-                .iter()
-                .all(|args| match args.get(i) {
-                    Some(Object::Array(a)) => *a != global,
-                    Some(Object::Fresh(_)) => true,
-                    _ => false,
-                })
+            calls.iter().all(|args| match args.get(i) {
+                Some(Object::Array(a)) => *a != global,
+                Some(Object::Fresh(_)) => true,
+                _ => false,
+            })
         })
     }
 }
@@ -299,8 +294,7 @@ mod tests {
         let file = super::super::syntax::parse_file(source).expect("parses");
         let scopes = Scopes::build(&file);
         let macros = Macros::build(&file.defines, &[]);
-        let fresh =
-            super::super::buffers::macro_allocated(&file, &scopes, &|_| &macros, source);
+        let fresh = super::super::buffers::macro_allocated(&file, &scopes, &|_| &macros, source);
         FileAliasing::build(&file, &scopes, source, (&|_| &macros, &fresh))
     }
 

@@ -246,12 +246,8 @@ fn detect_all(
     let scopes = Scopes::build(file);
     let effects = effects::FileEffects::build(file, &scopes, macros);
     let fresh = buffers::macro_allocated(file, &scopes, &|k| views.of_function(k), source);
-    let aliasing = aliasing::FileAliasing::build(
-        file,
-        &scopes,
-        source,
-        (&|k| views.of_function(k), &fresh),
-    );
+    let aliasing =
+        aliasing::FileAliasing::build(file, &scopes, source, (&|k| views.of_function(k), &fresh));
     let buffers =
         buffers::CallerBuffers::build(file, &scopes, &|k| views.of_function(k), source, &aliasing);
     let mut ex = Extractor {

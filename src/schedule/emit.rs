@@ -167,7 +167,11 @@ pub(crate) fn run_text(
         let written = source[first.start..first.body.start].trim_end();
         // (A comment in it is printed before the run already.)
         let plain = !written.contains("/*") && !written.contains("//");
-        let head = if unit && plain && anchor == 0 && (&plan.from, &plan.to) == (&first.lower, &first.upper) {
+        let head = if unit
+            && plain
+            && anchor == 0
+            && (&plan.from, &plan.to) == (&first.lower, &first.upper)
+        {
             // The first loop's own range: its header as written
             // (`i < _PB_NI`, not `i <= ni - 1`).
             written.to_string()
@@ -1248,7 +1252,12 @@ fn reindent(text: &str, to: &str) -> String {
             .fold(0usize, |w, c| if c == '\t' { w / 8 * 8 + 8 } else { w + 1 })
     };
     let measure = |l: &str| if mixed { width(l) } else { lead(l) };
-    let least = lines.iter().filter(blank).map(|l| measure(l)).min().unwrap_or(0);
+    let least = lines
+        .iter()
+        .filter(blank)
+        .map(|l| measure(l))
+        .min()
+        .unwrap_or(0);
     lines
         .iter()
         .map(|l| {

@@ -93,7 +93,12 @@ pub(crate) fn step_bytes(scop: &Scop, stmts: &[usize], d: usize) -> Option<i64> 
 /// How many values subscript `sub` takes in one step of the loop at
 /// depth `d` (the iterators after it vary over `ranges`), when their
 /// ranges are known.
-fn subscript_width(sub: &AffExpr, ranges: &[Option<(i64, i64)>], np: usize, d: usize) -> Option<i64> {
+fn subscript_width(
+    sub: &AffExpr,
+    ranges: &[Option<(i64, i64)>],
+    np: usize,
+    d: usize,
+) -> Option<i64> {
     let mut width: i64 = 1;
     for (j, range) in ranges.iter().enumerate().skip(d + 1) {
         let c = *sub.coeffs.get(np + j)?;

@@ -909,7 +909,6 @@ fn loop_bounds(
     on_lattice.then_some((lower, upper))
 }
 
-
 /// Whether two loops' bounds differ by constants only (the prologue and
 /// the epilogue then run a constant number of iterations).
 /// They run in the same direction with the same stride, too.

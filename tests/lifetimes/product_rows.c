@@ -1,8 +1,10 @@
 /* Issue 48: a matrix product kept in a scratch T, then reduced row by
  * row. In this schedule every cell of T is live at once; fused, each
  * T[i][j] is read in the iteration that computes it (one cell). The
- * fusion walks B across its rows, so only --min-memory takes it, and the
- * report says so instead of claiming that nothing smaller can exist. */
+ * fusion walks B across its rows: it is made by default while one step
+ * stays small (all of B at N = 24), only with --min-memory beyond, and
+ * the report then says so instead of claiming that nothing smaller can
+ * exist. */
 #include <stdio.h>
 
 #define N 24

@@ -152,7 +152,7 @@ fn labelled_producer_and_consumer_loops_fuse_with_both_labels() {
     let (plain_out, _) = polyfold_on(&plain, &dir, "plain.c");
     let fused = [
         "    int tmp; /* polyfold: tmp[i] -> tmp */",
-        "    for (i = 0; i <= N - 1; i++) {",
+        "    for (i = 0; i < N; i++) {",
         "        tmp = in[i] * 3 + 1;",
         "        out[i] = tmp * 2;",
         "    }",
@@ -163,7 +163,7 @@ fn labelled_producer_and_consumer_loops_fuse_with_both_labels() {
     let (out, _) = polyfold_on(&own_lines, &dir, "own_lines.c");
     common::assert_lines(&out, &fused);
     assert!(
-        out.contains("produce:\nconsume:\n    for (i = 0; i <= N - 1; i++) {\n"),
+        out.contains("produce:\nconsume:\n    for (i = 0; i < N; i++) {\n"),
         "{out}"
     );
     // Labels on the loop's line (HLS style) stay on its line.
@@ -175,7 +175,7 @@ fn labelled_producer_and_consumer_loops_fuse_with_both_labels() {
         &inline_out,
         &[
             "    int tmp; /* polyfold: tmp[i] -> tmp */",
-            "    produce: consume: for (i = 0; i <= N - 1; i++) {",
+            "    produce: consume: for (i = 0; i < N; i++) {",
             "        tmp = in[i] * 3 + 1;",
             "        out[i] = tmp * 2;",
         ],

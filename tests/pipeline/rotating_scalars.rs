@@ -228,7 +228,7 @@ fn gecos_gaussian_keeps_a_row_window_of_tmp_in_three_scalars() {
             "    /* polyfold: tmp[i][j] -> scalars tmp_s0 = tmp[i][j - 2], tmp_s1 = tmp[i][j - 1],",
             "       tmp_s2 = tmp[i][j] in the loops of j */",
             "    int tmp_s0 = 0, tmp_s1 = 0, tmp_s2 = 0;",
-            "    for (i = 1; i <= N - 2; i++) {",
+            "    for (i = 1; i < N - 1; i++) {",
             "        for (j = 0; j <= 1; j++) {",
             "            if (j <= M - 1)",
             "                tmp_s2 = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];",
