@@ -32,28 +32,37 @@ static void gauss_kernel(int in_image[N][M], const int Gauss[4], int gauss_image
 {
     int x, y, k;
     int tot; /* polyfold: tot[k + 2 - T] -> tot */
-    int g_tmp[N][M];
+    int g_tmp[3]; /* polyfold: g_tmp[x][y] -> g_tmp[y % 3] */
+    int g_tmp_r0; /* polyfold: rotating indices, advanced by their loops */
     int g_acc1; /* polyfold: g_acc1[x][y][k + 2 - T] -> g_acc1 */
-    int g_acc2; /* polyfold: g_acc2[x][y][k + 2 - T] -> g_acc2 */
+    int g_acc2; /* polyfold: g_acc2[x][y - 1][k + 2 - T] -> g_acc2 */
 
 #pragma scop
     tot = 0;
     for (k = T - 1; k <= 1 + T; k++)
         tot = tot + Gauss[k - T + 1];
-    for (x = 1; x < N - 1; x++)
-        for (y = 0; y < M; y++) {
+    for (x = 1; x < N - 1; x++) {
+        for (y = 0; y <= 1; y++)
+            if (y <= M - 1) {
+                g_acc1 = 0;
+                for (k = T - 1; k <= 1 + T; k++)
+                    g_acc1 = g_acc1 + in_image[x + k - T][y] * Gauss[k - T + 1];
+                g_tmp[y] = g_acc1 / tot;
+            }
+        for (y = 2; y <= M - 1; y++) {
             g_acc1 = 0;
             for (k = T - 1; k <= 1 + T; k++)
                 g_acc1 = g_acc1 + in_image[x + k - T][y] * Gauss[k - T + 1];
-            g_tmp[x][y] = g_acc1 / tot;
-        }
-    for (x = 1; x < N - 1; x++)
-        for (y = 1; y < M - 1; y++) {
+            g_tmp[y % 3] = g_acc1 / tot;
             g_acc2 = 0;
-            for (k = T - 1; k <= 1 + T; k++)
-                g_acc2 = g_acc2 + g_tmp[x][y + k - T] * Gauss[k - T + 1];
-            gauss_image[x][y] = g_acc2 / tot;
+            g_tmp_r0 = (y - 2) % 3;
+            for (k = T - 1; k <= 1 + T; k++) {
+                g_acc2 = g_acc2 + g_tmp[g_tmp_r0] * Gauss[k - T + 1];
+                g_tmp_r0 = g_tmp_r0 + 1 < 3 ? g_tmp_r0 + 1 : 0;
+            }
+            gauss_image[x][y - 1] = g_acc2 / tot;
         }
+    }
 #pragma endscop
 }
 

@@ -31,7 +31,7 @@ static void gauss(int in[N][M], int out[N][M])
     int tmp[M]; /* polyfold: tmp[i][j] -> tmp[j] */
 
 #pragma scop
-    for (i = 1; i <= N - 2; i++) {
+    for (i = 1; i < N - 1; i++) {
         for (j = 0; j < M; j++)
             tmp[j] = 3 * in[i][j] - in[i - 1][j] - in[i + 1][j];
         for (j = 1; j < M - 1; j++)
