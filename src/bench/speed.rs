@@ -727,37 +727,20 @@ fn row_line(row: &SpeedRow, repeated: bool) -> String {
                 if *same { "same" } else { "DIFFERS" },
             )
         }
-        SpeedEnd::Unchanged => format!(
-            "{:<20} {:>6} {:>5}{} {:>10} {:>10} {:>6} {:>13} {:>10} {:>10} {:>5} {:<9} {params}\n",
-            row.kernel,
-            row.factor,
-            0,
-            runs("-"),
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "unchanged"
-        ),
-        SpeedEnd::Failed(why) => format!(
-            "{:<20} {:>6} {:>5}{} {:>10} {:>10} {:>6} {:>13} {:>10} {:>10} {:>5} {:<9} {params} ({why})\n",
-            row.kernel,
-            row.factor,
-            0,
-            runs("-"),
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "FAILED"
-        ),
+        SpeedEnd::Unchanged => empty_row(row, &runs("-"), &params, "unchanged", ""),
+        SpeedEnd::Failed(why) => {
+            empty_row(row, &runs("-"), &params, "FAILED", &format!(" ({why})"))
+        }
     }
+}
+
+/// The line of a kernel that was not measured: dashes, `what` in the
+/// output column, then the parameters and `tail`.
+fn empty_row(row: &SpeedRow, runs: &str, params: &str, what: &str, tail: &str) -> String {
+    format!(
+        "{:<20} {:>6} {:>5}{runs} {:>10} {:>10} {:>6} {:>13} {:>10} {:>10} {:>5} {what:<9} {params}{tail}\n",
+        row.kernel, row.factor, 0, "-", "-", "-", "-", "-", "-", "-",
+    )
 }
 
 #[cfg(test)]

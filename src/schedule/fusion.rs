@@ -361,10 +361,8 @@ fn siblings(
                     continue;
                 }
                 if lone_moved() {
-                    item = hoisted[0];
-                    current.clear();
-                    deltas.clear();
-                    hoisted.clear();
+                    // (Scanned again from its first moved item, above.)
+                    item = nodes.len();
                     continue;
                 }
                 close_run(
