@@ -30,6 +30,9 @@ use super::scope::Scopes;
 use super::syntax::{Expr, ExprKind, SyntaxFile};
 use crate::ir::Storage;
 
+/// The macros in force in each function (by index).
+type MacrosOf<'a, 'm> = &'a dyn Fn(usize) -> &'m Macros;
+
 /// What an argument of a call names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Object {
@@ -60,7 +63,7 @@ impl FileAliasing {
         file: &SyntaxFile,
         scopes: &Scopes,
         source: &str,
-        (macros, fresh): (&dyn Fn(usize) -> &'m Macros, &HashSet<(usize, String)>),
+        (macros, fresh): (MacrosOf<'_, 'm>, &HashSet<(usize, String)>),
     ) -> FileAliasing {
         let heap = heap_pointers(file, scopes);
         let mut calls: HashMap<String, Vec<Vec<Object>>> = HashMap::new();
