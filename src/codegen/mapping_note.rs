@@ -556,13 +556,14 @@ mod tests {
     /// gauss: no access of tot, g_acc1, g_acc2 has plain iterators as
     /// subscripts; the note names the write with the most iterators, as
     /// written (`tot[k + 2 - T]`, `g_acc1[x][y][k + 2 - T]`), and each
-    /// becomes one scalar.
+    /// becomes one scalar. The two passes are fused, the second one `y`
+    /// late, so its write is printed `g_acc2[x][y - 1][k + 2 - T]`.
     #[test]
     fn subscripts_that_are_not_iterators_are_named_as_written() {
         let notes = notes("gauss.c", include_str!("../../corpus/gauss.c"));
         assert_note(&notes, "tot[k + 2 - T] -> tot");
         assert_note(&notes, "g_acc1[x][y][k + 2 - T] -> g_acc1");
-        assert_note(&notes, "g_acc2[x][y][k + 2 - T] -> g_acc2");
+        assert_note(&notes, "g_acc2[x][y - 1][k + 2 - T] -> g_acc2");
     }
 
     /// Without fusion: s[i][j] (0 <= j < 3) is written and read in the
