@@ -423,35 +423,10 @@ fn comments_in(source: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let Some(text) = source.get(range.clone()) else {
         return Vec::new();
     };
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        let c = bytes[k];
-        let start = k;
-        if c == b'/' && bytes.get(k + 1) == Some(&b'/') {
-            while k < bytes.len() && bytes[k] != b'\n' {
-                k += 1;
-            }
-            out.push(range.start + start..range.start + k);
-        } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
-            k += 2;
-            while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
-                k += 1;
-            }
-            k = (k + 2).min(bytes.len());
-            out.push(range.start + start..range.start + k);
-        } else if c == b'"' || c == b'\'' {
-            k += 1;
-            while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
-                k += if bytes[k] == b'\\' { 2 } else { 1 };
-            }
-            k = (k + 1).min(bytes.len());
-        } else {
-            k += 1;
-        }
-    }
-    out
+    crate::util::c_text::comments(text)
+        .into_iter()
+        .map(|r| range.start + r.start..range.start + r.end)
+        .collect()
 }
 
 /// Whether the `#pragma` line `text` is a pure hint about how to compile

@@ -373,11 +373,28 @@ pub(crate) enum TokenKind {
     Punct,
     /// A string or character literal.
     Literal,
+    /// A comment (only from [`comments`]).
+    Comment,
 }
 
 /// The tokens of `text`, with their byte ranges (comments and white space
 /// skipped).
 pub fn tokens(text: &str) -> Vec<(std::ops::Range<usize>, TokenKind)> {
+    lex(text, false)
+}
+
+/// The comments of `text` (outside string and character literals), with
+/// their byte ranges, in order.
+pub(crate) fn comments(text: &str) -> Vec<std::ops::Range<usize>> {
+    lex(text, true)
+        .into_iter()
+        .filter(|(_, k)| *k == TokenKind::Comment)
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// [`tokens`], with the comments too when `comments` is set.
+fn lex(text: &str, comments: bool) -> Vec<(std::ops::Range<usize>, TokenKind)> {
     const PUNCTS: [&str; 24] = [
         "<<=", ">>=", "...", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "->", "<<", ">>",
         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", "::",
@@ -394,12 +411,18 @@ pub fn tokens(text: &str) -> Vec<(std::ops::Range<usize>, TokenKind)> {
             while k < bytes.len() && bytes[k] != b'\n' {
                 k += 1;
             }
+            if comments {
+                out.push((start..k, TokenKind::Comment));
+            }
         } else if c == b'/' && bytes.get(k + 1) == Some(&b'*') {
             k += 2;
             while k < bytes.len() && !(bytes[k] == b'*' && bytes.get(k + 1) == Some(&b'/')) {
                 k += 1;
             }
             k = (k + 2).min(bytes.len());
+            if comments {
+                out.push((start..k, TokenKind::Comment));
+            }
         } else if c == b'"' || c == b'\'' {
             k += 1;
             while k < bytes.len() && bytes[k] != c && bytes[k] != b'\n' {
